@@ -1,0 +1,557 @@
+//! The typed syntax tree of a `.dotc` file.
+//!
+//! Every node carries the byte span of its source text. The tree is what the source *says*:
+//! rule-data words (a quality, a weapon, a formation) are kept as written, and
+//! [`crate::model`] resolves them against the stdlib and the file's own library entries.
+//! Lowering never fails: a statement it cannot read becomes a diagnostic and is left out.
+
+use serde::Serialize;
+
+/// A byte range into the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// The smallest span covering both.
+    pub fn join(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(span: Span) -> miette::SourceSpan {
+        (span.start, span.len()).into()
+    }
+}
+
+/// A value with the span it was written at.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Spanned<T> {
+        Spanned { value, span }
+    }
+}
+
+/// A snake_case word: a rule-data id, a side id, a flag.
+pub type Ident = Spanned<String>;
+/// A quoted name of a unit, leader, feature or file, with its escapes resolved.
+pub type Name = Spanned<String>;
+
+/// What kind of file this is, told by its first item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileKind {
+    Scenario,
+    Game,
+    Library,
+}
+
+/// A whole file.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Document {
+    pub kind: Option<FileKind>,
+    pub scenario: Option<Scenario>,
+    pub libraries: Vec<Library>,
+    pub game: Option<GameHeader>,
+    pub turns: Vec<Turn>,
+    /// Names of units whose declaration did not parse. References to them are not reported as
+    /// unknown: the syntax error already covers them.
+    #[serde(skip)]
+    pub broken_names: Vec<String>,
+    /// Leading words of statements that did not parse (`turns`, `table`...), so a check for a
+    /// missing statement does not repeat the syntax error.
+    #[serde(skip)]
+    pub broken_words: Vec<String>,
+}
+
+// ------------------------------------------------------------------ scenario
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Scenario {
+    pub span: Span,
+    pub name: Name,
+    pub date: Option<Spanned<Date>>,
+    pub start: Option<Spanned<ClockTime>>,
+    /// Minutes of game time per turn.
+    pub turn_length: Option<Spanned<u32>>,
+    pub turns: Option<Spanned<u32>>,
+    pub first_side: Option<Ident>,
+    pub table: Option<Spanned<TableSize>>,
+    pub men_per_stand: Option<Spanned<u32>>,
+    pub rules: Vec<RulesBlock>,
+    pub terrain: Vec<Feature>,
+    pub sides: Vec<Side>,
+    pub reinforcements: Vec<Reinforcement>,
+    pub victory: Vec<VictoryCondition>,
+    pub libraries: Vec<Library>,
+    pub scripts: Vec<Script>,
+    pub triggers: Vec<Trigger>,
+    pub notes: Vec<Spanned<String>>,
+    /// Statements given twice (`turns 8` and `turns 10`): the first span and the repeat.
+    #[serde(skip)]
+    pub repeated: Vec<(Span, Span)>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Date {
+    pub year: u32,
+    pub month: u32,
+    pub day: u32,
+}
+
+/// A time of day in minutes after midnight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct ClockTime {
+    pub hour: u32,
+    pub minute: u32,
+}
+
+impl ClockTime {
+    pub fn minutes(self) -> u32 {
+        self.hour * 60 + self.minute
+    }
+}
+
+impl std::fmt::Display for ClockTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{:02}", self.hour, self.minute)
+    }
+}
+
+/// Table size in inches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct TableSize {
+    pub width: f64,
+    pub depth: f64,
+}
+
+/// A table position in inches from the south-west corner: x east, y north.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// A facing as written: degrees, or a compass word still to be resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Facing {
+    Degrees(f64),
+    Word(String),
+}
+
+/// `rules { ... }`: optional modules, named rulings, presets and weather.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RulesBlock {
+    pub span: Span,
+    pub modules: Vec<Ident>,
+    pub rulings: Vec<RulingSetting>,
+    pub presets: Vec<Ident>,
+    pub weather: Vec<WeatherSetting>,
+}
+
+/// `ruling suppression = numbered`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RulingSetting {
+    pub span: Span,
+    pub name: Ident,
+    pub value: Ident,
+}
+
+/// `weather ground firm` (one pair of a `weather` statement).
+#[derive(Clone, Debug, Serialize)]
+pub struct WeatherSetting {
+    pub span: Span,
+    pub aspect: Ident,
+    pub condition: Ident,
+}
+
+/// A terrain feature: an area, a line, a building, a hill or an objective.
+#[derive(Clone, Debug, Serialize)]
+pub struct Feature {
+    pub span: Span,
+    /// The terrain kind (`dense_woods`, `stone_wall`, `hill`, `objective`, ...).
+    pub kind: Ident,
+    pub name: Option<Name>,
+    pub attrs: Vec<FeatureAttr>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeatureAttr {
+    Polygon(Spanned<Vec<Point>>),
+    Line(Spanned<Vec<Point>>),
+    At(Spanned<Point>),
+    Size(Spanned<(f64, f64)>),
+    Level(Spanned<f64>),
+    Crest(Spanned<Vec<Point>>),
+    Ford(Spanned<Point>),
+    Bridge(Spanned<Point>),
+    Capacity(Spanned<f64>),
+    Vp(Spanned<f64>),
+    Flag(Ident),
+}
+
+/// `side union "Army of the Potomac" { ... }`
+#[derive(Clone, Debug, Serialize)]
+pub struct Side {
+    pub span: Span,
+    pub id: Ident,
+    pub name: Option<Name>,
+    pub edge: Option<Ident>,
+    pub commanders: Vec<Commander>,
+    pub brigades: Vec<Brigade>,
+    /// Units directly under the side (corps artillery, independent cavalry).
+    pub units: Vec<Unit>,
+}
+
+/// `commander "John F. Reynolds" corps at (10, 24)`
+#[derive(Clone, Debug, Serialize)]
+pub struct Commander {
+    pub span: Span,
+    pub name: Name,
+    /// `army`, `corps` or `division`.
+    pub level: Ident,
+    pub rating: Option<Ident>,
+    pub position: Option<Spanned<Point>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Brigade {
+    pub span: Span,
+    pub name: Name,
+    pub brigadiers: Vec<Brigadier>,
+    pub units: Vec<Unit>,
+}
+
+/// `brigadier "Solomon Meredith" reliable at (22, 24)`
+#[derive(Clone, Debug, Serialize)]
+pub struct Brigadier {
+    pub span: Span,
+    pub name: Name,
+    pub rating: Option<Ident>,
+    pub position: Option<Spanned<Point>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnitKind {
+    Regiment,
+    Battery,
+    Cavalry,
+}
+
+impl UnitKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            UnitKind::Regiment => "regiment",
+            UnitKind::Battery => "battery",
+            UnitKind::Cavalry => "cavalry",
+        }
+    }
+}
+
+/// A regiment, battery or cavalry regiment with its attributes as written.
+#[derive(Clone, Debug, Serialize)]
+pub struct Unit {
+    pub span: Span,
+    pub kind: UnitKind,
+    pub name: Name,
+    pub stands: Option<Spanned<f64>>,
+    pub men: Option<Spanned<f64>>,
+    pub sections: Option<Spanned<f64>>,
+    pub position: Option<Spanned<Point>>,
+    pub facing: Option<Spanned<Facing>>,
+    pub traits: Vec<Ident>,
+    pub markers: Vec<Ident>,
+    /// Bare words: quality, weapon or piece, formation, and flags such as `limbered`.
+    pub words: Vec<Ident>,
+    /// Attributes given twice (`stands 4 ... stands 5`): the first span and the repeat.
+    #[serde(skip)]
+    pub repeated: Vec<(Span, Span)>,
+}
+
+/// `at 10:30 union brigade "Cutler" enters at (0, 20) road_column facing east`
+#[derive(Clone, Debug, Serialize)]
+pub struct Reinforcement {
+    pub span: Span,
+    pub arrival: Spanned<Arrival>,
+    pub side: Option<Ident>,
+    /// `brigade`, `regiment`, `battery` or `cavalry`.
+    pub kind: Ident,
+    pub name: Name,
+    pub position: Spanned<Point>,
+    pub facing: Option<Spanned<Facing>>,
+    pub words: Vec<Ident>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arrival {
+    Clock(ClockTime),
+    Turn(u32),
+}
+
+/// One line of `victory { ... }`: a condition and the outcome it gives.
+#[derive(Clone, Debug, Serialize)]
+pub struct VictoryCondition {
+    pub span: Span,
+    pub condition: Condition,
+    /// The winning side and the level of the result (`confederate major`), or `draw`.
+    pub winner: Ident,
+    pub level: Option<Ident>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Condition {
+    /// `objective "Seminary" held_by confederate at_end` or `... for 2 turns`.
+    Held {
+        objective: Name,
+        side: Ident,
+        for_turns: Option<Spanned<f64>>,
+    },
+    /// `vp confederate >= 5`
+    VictoryPoints {
+        side: Ident,
+        compare: Spanned<Compare>,
+        value: Spanned<f64>,
+    },
+    /// `broken union >= 3`: brigades Broken.
+    BrigadesBroken {
+        side: Ident,
+        compare: Spanned<Compare>,
+        value: Spanned<f64>,
+    },
+    /// `when `expr``: a script expression.
+    Script(Script),
+    /// `otherwise`
+    Otherwise,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compare {
+    AtLeast,
+    AtMost,
+    More,
+    Less,
+    Equal,
+}
+
+/// Embedded rhai source, kept verbatim with the span of the code itself.
+#[derive(Clone, Debug, Serialize)]
+pub struct Script {
+    pub span: Span,
+    pub language: Option<String>,
+    pub code: String,
+    /// Where `code` starts in the file, for mapping script errors back to lines.
+    pub code_span: Span,
+}
+
+/// `trigger "Reynolds falls" when `expr` ```rhai ... ``` `
+#[derive(Clone, Debug, Serialize)]
+pub struct Trigger {
+    pub span: Span,
+    pub name: Name,
+    pub condition: Script,
+    pub body: Script,
+}
+
+// ------------------------------------------------------------------ library
+
+/// `library "Name" { entries }`: rule data.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Library {
+    pub span: Span,
+    pub name: Option<Name>,
+    pub entries: Vec<Entry>,
+}
+
+/// One rule-data entry: `weapon rifled_musket "Rifled Musket" { short to 6 hits 4+ ... }`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Entry {
+    pub span: Span,
+    pub kind: Ident,
+    pub id: Ident,
+    pub name: Option<Name>,
+    pub props: Vec<Prop>,
+}
+
+/// A property line of an entry: its key and values.
+#[derive(Clone, Debug, Serialize)]
+pub struct Prop {
+    pub span: Span,
+    pub key: Ident,
+    pub values: Vec<Spanned<Value>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    Number(f64),
+    /// `+1`, `-2`
+    Signed(f64),
+    /// `4+`
+    Target(u32),
+    Word(String),
+    Text(String),
+    Point(Point),
+    Dice(Vec<i64>),
+}
+
+// ------------------------------------------------------------------ game log
+
+/// `game "Title" { scenario "path"; players ...; played ...; rules { ... }; seed 42 }`
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GameHeader {
+    pub span: Span,
+    pub name: Name,
+    pub scenario: Option<Name>,
+    pub players: Vec<Player>,
+    pub played: Option<Spanned<Date>>,
+    pub seed: Option<Spanned<u64>>,
+    pub rules: Vec<RulesBlock>,
+    pub notes: Vec<Spanned<String>>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Player {
+    pub span: Span,
+    pub side: Ident,
+    pub name: Name,
+}
+
+/// `turn 3 union { phases }`
+#[derive(Clone, Debug, Serialize)]
+pub struct Turn {
+    pub span: Span,
+    pub number: Spanned<u32>,
+    pub side: Ident,
+    pub phases: Vec<Phase>,
+}
+
+/// The five phases of a turn, Ch16 1.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseKind {
+    Command,
+    Maneuver,
+    Fire,
+    Melee,
+    Status,
+}
+
+impl PhaseKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            PhaseKind::Command => "command",
+            PhaseKind::Maneuver => "maneuver",
+            PhaseKind::Fire => "fire",
+            PhaseKind::Melee => "melee",
+            PhaseKind::Status => "status",
+        }
+    }
+
+    /// The phase number of Ch16 1.0.
+    pub fn number(self) -> u32 {
+        self as u32 + 1
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Phase {
+    pub span: Span,
+    pub kind: Spanned<PhaseKind>,
+    pub actions: Vec<Action>,
+}
+
+/// One logged action. The verb decides which arguments it needs; see [`crate::model::ActionVerb`].
+#[derive(Clone, Debug, Serialize)]
+pub struct Action {
+    pub span: Span,
+    pub allows: Vec<Allow>,
+    pub verb: Ident,
+    pub args: Vec<Arg>,
+    pub claim: Option<Claim>,
+    /// The nested steps of an assault.
+    pub steps: Vec<Action>,
+}
+
+/// `@allow(dotc::out-of-range, "umpire measured 14 inches")`
+#[derive(Clone, Debug, Serialize)]
+pub struct Allow {
+    pub span: Span,
+    pub code: Spanned<String>,
+    pub reason: Name,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arg {
+    /// A quoted unit or leader name.
+    Unit(Name),
+    /// `to (x, y)`
+    To(Spanned<Point>),
+    /// `facing east`
+    Facing(Spanned<Facing>),
+    /// `at "Target"`
+    At(Name),
+    /// `-> "Target"`
+    Against(Name),
+    /// `via (x, y) (x, y)`
+    Via(Spanned<Vec<Point>>),
+    /// `pip "Brigadier"`
+    Pip(Name),
+    /// `roll [4, 2]`, `discipline [5]`, `[3]`
+    Roll(Roll),
+    Number(Spanned<f64>),
+    Point(Spanned<Point>),
+    Word(Ident),
+}
+
+/// A labelled dice list.
+#[derive(Clone, Debug, Serialize)]
+pub struct Roll {
+    pub span: Span,
+    pub label: Option<Ident>,
+    pub dice: Spanned<Vec<Spanned<i64>>>,
+}
+
+/// `=> hits 4, lost 2, disordered`
+#[derive(Clone, Debug, Serialize)]
+pub struct Claim {
+    pub span: Span,
+    pub items: Vec<ClaimItem>,
+}
+
+/// One comma-separated part of a claim: words and numbers, e.g. `hits 4` or `attacker wins`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimItem {
+    pub span: Span,
+    pub words: Vec<Ident>,
+    pub numbers: Vec<Spanned<f64>>,
+}

@@ -1,0 +1,528 @@
+//! Every diagnostic the language layer emits, with its wording, in one place.
+//!
+//! Voice: the message says what is wrong in plain words; the primary label points at the exact
+//! text; the help line says what to do. Each code is listed in [`CODES`] with a summary that
+//! `dotc explain` and the language server show.
+
+pub mod library;
+
+use crate::ast::{FileKind, Span};
+use crate::diagnostic::Diagnostic;
+
+/// Every code of the language layer with a one-paragraph explanation.
+pub const CODES: &[(&str, &str)] = &[
+    (
+        "dotc::syntax",
+        "The text does not follow the grammar of a .dotc file. The label shows the first token that could not be read and what was expected there; the rest of the file is still checked.",
+    ),
+    (
+        "dotc::file-too-large",
+        "The file is larger than dotc will read (64 MiB). Split a long log into several files.",
+    ),
+    (
+        "dotc::nesting-too-deep",
+        "Brackets are nested deeper than any real file needs (64 levels); usually a run of unclosed `{`, `(` or `[`.",
+    ),
+    (
+        "dotc::parse-limit",
+        "The parser gave up after too much work on a pathological input.",
+    ),
+    (
+        "dotc::misplaced-statement",
+        "A statement that is valid elsewhere appears in a block where it has no meaning, e.g. a `brigade` inside `terrain`.",
+    ),
+    (
+        "dotc::mixed-file",
+        "A file is a scenario, a game log or a library: its first item decides, and the others may not follow it.",
+    ),
+    (
+        "dotc::repeated-statement",
+        "A setting that takes one value (`turns`, `table`, a unit's `stands`) is given twice; the first one counts.",
+    ),
+    (
+        "dotc::missing-statement",
+        "A scenario or game log lacks a statement it needs, such as `table` or `turns`.",
+    ),
+    (
+        "dotc::unknown-name",
+        "A quoted name (a unit, leader, brigade, objective) is used but never declared.",
+    ),
+    (
+        "dotc::unknown-unit",
+        "A game log names a unit that its scenario does not declare.",
+    ),
+    (
+        "dotc::unknown-side",
+        "A side id is used that no `side` declares.",
+    ),
+    (
+        "dotc::unknown-weapon",
+        "A regiment, cavalry regiment or battery names a weapon or piece that is neither in the stdlib (Ch16 5.2, 5.3, 10.3) nor in the file's own library.",
+    ),
+    (
+        "dotc::unknown-quality",
+        "A quality that is not green, regular, veteran, elite or a library entry.",
+    ),
+    (
+        "dotc::unknown-formation",
+        "A formation that is not line, assault_column, road_column, skirmish, open_order or a library entry (Ch16 3.2).",
+    ),
+    (
+        "dotc::unknown-trait",
+        "A trait that is not in Ch16 9.0 or the file's library.",
+    ),
+    (
+        "dotc::unknown-rating",
+        "A brigadier rating that is not aggressive, reliable or timid (Ch16 2.1).",
+    ),
+    (
+        "dotc::unknown-terrain",
+        "A terrain feature whose kind is not a terrain kind, obstacle or structure of the stdlib (Ch16 4.1-4.3), nor hill, objective or a library entry.",
+    ),
+    (
+        "dotc::unknown-marker",
+        "A marker that is not disorder, gunsmoke, low_ammo, clean_barrels or micro_hit.",
+    ),
+    (
+        "dotc::unknown-word",
+        "A bare word in a unit, feature or reinforcement that is not a quality, weapon, formation or flag the context knows.",
+    ),
+    (
+        "dotc::unknown-module",
+        "A `module` that is not one of the optional modules of Chapter 13.",
+    ),
+    (
+        "dotc::unknown-ruling",
+        "A `ruling` name or value that the rulings register (RULINGS.md) does not define.",
+    ),
+    (
+        "dotc::unknown-action",
+        "A game log action verb that dotc does not know.",
+    ),
+    (
+        "dotc::unknown-facing",
+        "A facing word that is not a compass point.",
+    ),
+    (
+        "dotc::duplicate-name",
+        "Two declarations share a name, so references to it would be ambiguous.",
+    ),
+    (
+        "dotc::impossible-die",
+        "A die face outside 1-6: every roll in dotc is a d6.",
+    ),
+    (
+        "dotc::impossible-value",
+        "A value the rules cannot mean: 0 stands, a facing of 400 degrees, a negative distance, the 31st of February.",
+    ),
+    (
+        "dotc::off-table",
+        "A position lies outside the table declared by `table W x D`.",
+    ),
+    (
+        "dotc::stacked-units",
+        "Two units' footprints overlap on the table; stands may not sit on each other.",
+    ),
+    (
+        "dotc::no-brigadier",
+        "A brigade has no brigadier; every brigade needs one to generate staff pips (Ch16 2.1).",
+    ),
+    (
+        "dotc::missing-attribute",
+        "A unit lacks something the rules need: its strength, quality, weapon, position or facing.",
+    ),
+    (
+        "dotc::wrong-kind",
+        "A word of the right family but the wrong kind, e.g. an artillery piece given to a regiment.",
+    ),
+    (
+        "dotc::no-position",
+        "A unit has no position and no reinforcement brings it on.",
+    ),
+    (
+        "dotc::late-reinforcement",
+        "A reinforcement arrives after the last turn of the scenario, so it can never enter.",
+    ),
+    (
+        "dotc::scenario-not-found",
+        "A game log's `scenario` path does not lead to a readable scenario file.",
+    ),
+    (
+        "dotc::turn-order",
+        "Turns in a log must be numbered 1, 2, 3... in order, alternating sides from the scenario's first side.",
+    ),
+    (
+        "dotc::phase-order",
+        "Phases in a turn must come in the order of Ch16 1.0: command, maneuver, fire, melee, status; each at most once.",
+    ),
+    (
+        "dotc::bad-action",
+        "An action lacks an argument its verb needs, or has one it cannot take.",
+    ),
+    (
+        "dotc::not-a-scenario",
+        "A game log's scenario path leads to a file that is not a scenario.",
+    ),
+];
+
+/// The explanation of a code, for `dotc explain`.
+pub fn explain(code: &str) -> Option<&'static str> {
+    let code = if code.starts_with("dotc::") {
+        code.to_string()
+    } else {
+        format!("dotc::{code}")
+    };
+    CODES
+        .iter()
+        .chain(library::CODES.iter())
+        .find(|(c, _)| *c == code)
+        .map(|(_, text)| *text)
+}
+
+// ------------------------------------------------------------------ syntax
+
+pub fn syntax_error(span: Span, expected: &[String], found: &str) -> Diagnostic {
+    let expected_text = match expected {
+        [] => String::from("something else"),
+        [one] => one.clone(),
+        [init @ .., last] if init.len() < 6 => format!("{} or {}", init.join(", "), last),
+        many => format!(
+            "{}, or one of {} more",
+            many[..5].join(", "),
+            many.len() - 5
+        ),
+    };
+    let (message, label) = if found.is_empty() {
+        (
+            format!("expected {expected_text}, found the end of the file"),
+            String::from("the file ends here"),
+        )
+    } else if found == "\n" || found == "\r" {
+        (
+            format!("expected {expected_text}, found the end of the line"),
+            String::from("the line ends here"),
+        )
+    } else {
+        (
+            format!("expected {expected_text}, found `{found}`"),
+            String::from("not expected here"),
+        )
+    };
+    Diagnostic::error("dotc::syntax", message, span, label).with_help(
+        "the language reference (docs/language.md) shows every statement with an example",
+    )
+}
+
+pub fn file_too_large(len: usize, max: usize) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::file-too-large",
+        format!("the file is {len} bytes, more than the {max} dotc reads"),
+        Span::new(0, 0),
+        "file starts here",
+    )
+    .with_help("split the log into several files")
+}
+
+pub fn nesting_too_deep(span: Span, max: usize) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::nesting-too-deep",
+        format!("brackets are nested more than {max} deep"),
+        span,
+        "this bracket is one too many",
+    )
+    .with_help("look for unclosed `{`, `(` or `[` before this point")
+}
+
+pub fn parse_limit(span: Span, detail: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::parse-limit",
+        "the parser gave up on this input",
+        span,
+        detail.to_string(),
+    )
+    .with_help("this input is pathological; simplify the text near this point")
+}
+
+pub fn misplaced_statement(span: Span, word: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::misplaced-statement",
+        format!("`{word}` cannot appear here"),
+        span,
+        "valid elsewhere, not in this block",
+    )
+    .with_help(
+        "move it to the block it belongs in (docs/language.md lists each block's statements)",
+    )
+}
+
+pub fn second_scenario(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::mixed-file",
+        "a file holds one scenario",
+        span,
+        "a second scenario",
+    )
+    .with_help("put each scenario in its own file")
+}
+
+pub fn second_game_header(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::mixed-file",
+        "a game log has one `game` header",
+        span,
+        "a second header",
+    )
+    .with_help("put each game in its own file")
+}
+
+pub fn mixed_file_kinds(span: Span, first: FileKind, this: FileKind) -> Diagnostic {
+    let word = |k: FileKind| match k {
+        FileKind::Scenario => "a scenario",
+        FileKind::Game => "a game log",
+        FileKind::Library => "a library",
+    };
+    Diagnostic::error(
+        "dotc::mixed-file",
+        format!("this file is {}, so it cannot also hold {}", word(first), word(this)),
+        span,
+        "does not belong in this file",
+    )
+    .with_help("a scenario may carry its own `library { }` block inside it; logs and libraries go in their own files")
+}
+
+pub fn repeated_statement(first: Span, again: Span) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::repeated-statement",
+        "this setting is given twice",
+        again,
+        "given again here",
+    )
+    .with_label(first, "first given here")
+    .with_help("remove one of them; the first is the one that counts")
+}
+
+pub fn missing_statement(span: Span, what: &str, example: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::missing-statement",
+        format!("missing `{what}`"),
+        span,
+        format!("needs `{what}`"),
+    )
+    .with_help(format!("add a line such as `{example}`"))
+}
+
+// ------------------------------------------------------------------ names
+
+/// A name or id that was never declared. `what` is "unit", "weapon", ... and `known` is what
+/// the reader may have meant.
+pub fn unknown(
+    code: &'static str,
+    what: &str,
+    name: &str,
+    span: Span,
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    let shown = if name.is_empty() { "(empty)" } else { name };
+    let mut d = Diagnostic::error(
+        code,
+        format!("unknown {what} `{shown}`"),
+        span,
+        format!("no {what} of this name"),
+    );
+    d = match suggestion {
+        Some(s) => d
+            .with_help(format!("did you mean `{s}`?"))
+            .with_fix(span, s.to_string()),
+        None => d.with_help(format!(
+            "declare it, or check the spelling against the {what}s in scope"
+        )),
+    };
+    d
+}
+
+/// Like [`unknown`], for quoted names: the fix keeps the quotes.
+pub fn unknown_quoted(
+    code: &'static str,
+    what: &str,
+    name: &str,
+    span: Span,
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        code,
+        format!("unknown {what} \"{name}\""),
+        span,
+        format!("no {what} of this name"),
+    );
+    d = match suggestion {
+        Some(s) => d
+            .with_help(format!("did you mean \"{s}\"?"))
+            .with_fix(span, format!("\"{s}\"")),
+        None => d.with_help(format!("declare the {what}, or check the spelling")),
+    };
+    d
+}
+
+pub fn duplicate_name(what: &str, name: &str, span: Span, first: Span) -> Diagnostic {
+    Diagnostic::error("dotc::duplicate-name", format!("{what} \"{name}\" is declared twice"), span, "declared again here")
+        .with_label(first, "first declared here")
+        .with_help("give each its own name, e.g. add the state: \"1st Minnesota\" and \"1st Minnesota (2nd bn)\"")
+}
+
+pub fn wrong_kind(span: Span, word: &str, is: &str, wanted: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::wrong-kind",
+        format!("`{word}` is {is}, not {wanted}"),
+        span,
+        format!("{is}"),
+    )
+    .with_help(format!("use {wanted} here"))
+}
+
+// ------------------------------------------------------------------ values
+
+pub fn impossible_die(span: Span, face: i64) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::impossible-die",
+        format!("a d6 cannot show {face}"),
+        span,
+        "not a face of a d6",
+    )
+    .with_help("every die in Dress on the Colors is a d6: record faces 1 to 6")
+}
+
+pub fn impossible_value(
+    span: Span,
+    message: impl Into<String>,
+    label: impl Into<String>,
+    help: impl Into<String>,
+) -> Diagnostic {
+    Diagnostic::error("dotc::impossible-value", message, span, label).with_help(help)
+}
+
+pub fn off_table(
+    span: Span,
+    what: &str,
+    x: f64,
+    y: f64,
+    width: f64,
+    depth: f64,
+    table: Span,
+) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::off-table",
+        format!("{what} at ({x}, {y}) is off the {width}\" x {depth}\" table"),
+        span,
+        "outside the table",
+    )
+    .with_label(table, "the table is declared here")
+    .with_help(format!(
+        "positions run from (0, 0) at the south-west corner to ({width}, {depth})"
+    ))
+}
+
+pub fn no_brigadier(span: Span, brigade: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::no-brigadier",
+        format!("brigade \"{brigade}\" has no brigadier"),
+        span,
+        "no `brigadier` line",
+    )
+    .with_help("add `brigadier \"Name\" reliable at (x, y)`; staff pips come from him")
+    .with_rule("Ch16 2.1")
+}
+
+pub fn missing_attribute(span: Span, unit: &str, what: &str, example: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::missing-attribute",
+        format!("\"{unit}\" has no {what}"),
+        span,
+        format!("needs its {what}"),
+    )
+    .with_help(format!("add `{example}` to its attributes"))
+}
+
+pub fn no_position(span: Span, unit: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::no-position",
+        format!("\"{unit}\" has no position and no reinforcement brings it on"),
+        span,
+        "never reaches the table",
+    )
+    .with_help("give it `at (x, y)`, or add a line to `reinforcements { }` for it or its brigade")
+}
+
+pub fn late_reinforcement(span: Span, arrives: u32, last: u32, turns: Span) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::late-reinforcement",
+        format!("this reinforcement arrives on turn {arrives}, after the last turn ({last})"),
+        span,
+        "can never enter",
+    )
+    .with_label(turns, "the scenario ends here")
+    .with_help("bring it on earlier, or add turns")
+}
+
+pub fn scenario_not_found(span: Span, path: &str, reason: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::scenario-not-found",
+        format!("cannot read scenario \"{path}\": {reason}"),
+        span,
+        "this path",
+    )
+    .with_help("the path is relative to the game log's own folder")
+}
+
+pub fn not_a_scenario(span: Span, path: &str) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::not-a-scenario",
+        format!("\"{path}\" is not a scenario"),
+        span,
+        "this path",
+    )
+    .with_help("point `scenario` at a file that starts with `scenario \"...\" {`")
+}
+
+pub fn turn_order(span: Span, message: String, label: String, help: String) -> Diagnostic {
+    Diagnostic::error("dotc::turn-order", message, span, label)
+        .with_help(help)
+        .with_rule("Ch16 1.0, RULINGS G7")
+}
+
+pub fn phase_order(span: Span, phase: &str, after: &str, previous: Span) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::phase-order",
+        format!("the {phase} phase cannot come after the {after} phase"),
+        span,
+        "out of order",
+    )
+    .with_label(previous, format!("{after} phase here"))
+    .with_help("phases run command, maneuver, fire, melee, status, each at most once a turn")
+    .with_rule("Ch16 1.0")
+}
+
+pub fn bad_action(
+    span: Span,
+    message: impl Into<String>,
+    label: impl Into<String>,
+    help: impl Into<String>,
+) -> Diagnostic {
+    Diagnostic::error("dotc::bad-action", message, span, label).with_help(help)
+}
+
+pub fn stacked_units(
+    span: Span,
+    unit: &str,
+    other: &str,
+    other_span: Span,
+    area: f64,
+) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::stacked-units",
+        format!("\"{unit}\" overlaps \"{other}\" on the table"),
+        span,
+        format!("its stands overlap by {area:.2} square inches"),
+    )
+    .with_label(other_span, format!("\"{other}\" is here"))
+    .with_help("move one of them; stands are 1\" wide and a position is the centre of the Color Stand's front edge (RULE-05-1.4)")
+}

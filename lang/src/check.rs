@@ -1,0 +1,1368 @@
+//! Semantic checks of a lowered file: names, rule-data ids, values and order.
+//!
+//! Checks never stop at the first problem: each adds diagnostics and moves on. Rules-aware
+//! checks that need table geometry (units stacked on each other) live in the runtime crate.
+
+use std::collections::HashMap;
+
+use crate::ast::*;
+use crate::catalogue as cat;
+use crate::diagnostic::Diagnostic;
+use crate::library::{EntryKind, RuleData, WeaponClass};
+use crate::names::{COMPASS, EDGES, compass_bearing, suggest};
+use crate::rulings::{MODULES, PRESETS, RULINGS, WEATHER, module, ruling};
+use crate::verbs::{VERBS, verb_spec};
+
+/// What a quoted name in a scenario refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameKind {
+    Unit(UnitKind),
+    Brigade,
+    Brigadier,
+    Commander,
+}
+
+impl NameKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            NameKind::Unit(kind) => kind.word(),
+            NameKind::Brigade => "brigade",
+            NameKind::Brigadier => "brigadier",
+            NameKind::Commander => "commander",
+        }
+    }
+}
+
+/// Every declared name of a scenario, with where it was declared and on which side.
+#[derive(Clone, Debug, Default)]
+pub struct NameIndex {
+    pub names: HashMap<String, (NameKind, Span, String)>,
+    pub order: Vec<String>,
+}
+
+impl NameIndex {
+    pub fn get(&self, name: &str) -> Option<&(NameKind, Span, String)> {
+        self.names.get(name)
+    }
+
+    pub fn build(scenario: &Scenario, diags: &mut Vec<Diagnostic>) -> NameIndex {
+        let mut index = NameIndex::default();
+        for side in &scenario.sides {
+            let side_id = side.id.value.clone();
+            for c in &side.commanders {
+                index.insert(&c.name, NameKind::Commander, &side_id, diags);
+            }
+            for brigade in &side.brigades {
+                index.insert(&brigade.name, NameKind::Brigade, &side_id, diags);
+                for b in &brigade.brigadiers {
+                    index.insert(&b.name, NameKind::Brigadier, &side_id, diags);
+                }
+                for unit in &brigade.units {
+                    index.insert(&unit.name, NameKind::Unit(unit.kind), &side_id, diags);
+                }
+            }
+            for unit in &side.units {
+                index.insert(&unit.name, NameKind::Unit(unit.kind), &side_id, diags);
+            }
+        }
+        index
+    }
+
+    fn insert(&mut self, name: &Name, kind: NameKind, side: &str, diags: &mut Vec<Diagnostic>) {
+        match self.names.get(&name.value) {
+            Some((_, first, _)) => diags.push(cat::duplicate_name(
+                kind.word(),
+                &name.value,
+                name.span,
+                *first,
+            )),
+            None => {
+                self.names
+                    .insert(name.value.clone(), (kind, name.span, side.to_string()));
+                self.order.push(name.value.clone());
+            }
+        }
+    }
+
+    fn suggest(&self, word: &str) -> Option<&str> {
+        suggest(word, self.order.iter().map(String::as_str))
+    }
+}
+
+/// Check a scenario against the rule data in force (stdlib plus its own library entries).
+pub fn check_scenario(
+    s: &Scenario,
+    data: &RuleData,
+    doc: &Document,
+    diags: &mut Vec<Diagnostic>,
+) -> NameIndex {
+    let broken = doc.broken_names.as_slice();
+    let missing = |what: &str| !doc.broken_words.iter().any(|w| w == what);
+    for (first, again) in &s.repeated {
+        diags.push(cat::repeated_statement(*first, *again));
+    }
+    let name_span = s.name.span;
+    if s.name.value.trim().is_empty() {
+        diags.push(cat::impossible_value(
+            name_span,
+            "the scenario has an empty title",
+            "empty",
+            "give it a title",
+        ));
+    }
+    if let Some(d) = &s.date {
+        check_date(d, diags);
+    }
+    if let Some(t) = &s.start {
+        check_time(t.value, t.span, diags);
+    }
+    match &s.turns {
+        None if missing("turns") => {
+            diags.push(cat::missing_statement(name_span, "turns", "turns 8"))
+        }
+        None => {}
+        Some(t) if t.value == 0 || t.value == u32::MAX => diags.push(cat::impossible_value(
+            t.span,
+            "a scenario needs at least one turn",
+            "no turns",
+            "write e.g. `turns 8`",
+        )),
+        Some(_) => {}
+    }
+    if let Some(t) = &s.turn_length
+        && t.value == 0
+    {
+        diags.push(cat::impossible_value(
+            t.span,
+            "a turn cannot last 0 minutes",
+            "zero",
+            "write e.g. `turn_length 15 min`",
+        ));
+    }
+    match &s.table {
+        None if missing("table") => {
+            diags.push(cat::missing_statement(name_span, "table", "table 72 x 48"))
+        }
+        None => {}
+        Some(t)
+            if !(t.value.width > 0.0
+                && t.value.depth > 0.0
+                && t.value.width.is_finite()
+                && t.value.depth.is_finite()) =>
+        {
+            diags.push(cat::impossible_value(
+                t.span,
+                "the table must have a width and depth above 0",
+                "empty table",
+                "write e.g. `table 72 x 48`",
+            ))
+        }
+        Some(_) => {}
+    }
+    if let Some(m) = &s.men_per_stand
+        && (m.value == 0 || m.value == u32::MAX)
+    {
+        diags.push(cat::impossible_value(
+            m.span,
+            "men_per_stand must be at least 1",
+            "zero",
+            "write e.g. `men_per_stand 100`",
+        ));
+    }
+    for rules in &s.rules {
+        check_rules(rules, diags);
+    }
+
+    // Sides.
+    let mut side_ids: HashMap<&str, Span> = HashMap::new();
+    for side in &s.sides {
+        if let Some(first) = side_ids.insert(&side.id.value, side.id.span) {
+            diags.push(cat::duplicate_name(
+                "side",
+                &side.id.value,
+                side.id.span,
+                first,
+            ));
+        }
+        if let Some(edge) = &side.edge
+            && !EDGES.contains(&edge.value.as_str())
+        {
+            diags.push(cat::unknown(
+                "dotc::unknown-word",
+                "table edge",
+                &edge.value,
+                edge.span,
+                suggest(&edge.value, EDGES.iter().copied()),
+            ));
+        }
+    }
+    let sides: Vec<&str> = s.sides.iter().map(|side| side.id.value.as_str()).collect();
+    let check_side = |id: &Ident, diags: &mut Vec<Diagnostic>| {
+        if !sides.contains(&id.value.as_str()) {
+            diags.push(cat::unknown(
+                "dotc::unknown-side",
+                "side",
+                &id.value,
+                id.span,
+                suggest(&id.value, sides.iter().copied()),
+            ));
+        }
+    };
+    if let Some(first) = &s.first_side {
+        check_side(first, diags);
+    }
+
+    let names = NameIndex::build(s, diags);
+    let table = s
+        .table
+        .as_ref()
+        .filter(|t| t.value.width > 0.0 && t.value.depth > 0.0);
+    let on_table = |p: &Spanned<Point>, what: &str, diags: &mut Vec<Diagnostic>| {
+        if let Some(t) = table {
+            let Point { x, y } = p.value;
+            if !(0.0..=t.value.width).contains(&x) || !(0.0..=t.value.depth).contains(&y) {
+                diags.push(cat::off_table(
+                    p.span,
+                    what,
+                    x,
+                    y,
+                    t.value.width,
+                    t.value.depth,
+                    t.span,
+                ));
+            }
+        }
+    };
+
+    // Which units and brigades arrive as reinforcements.
+    let reinforced: Vec<&str> = s
+        .reinforcements
+        .iter()
+        .map(|r| r.name.value.as_str())
+        .collect();
+
+    for side in &s.sides {
+        for c in &side.commanders {
+            if !["army", "corps", "division"].contains(&c.level.value.as_str()) {
+                diags.push(cat::unknown(
+                    "dotc::unknown-word",
+                    "command level",
+                    &c.level.value,
+                    c.level.span,
+                    suggest(&c.level.value, ["army", "corps", "division"]),
+                ));
+            }
+            if let Some(r) = &c.rating {
+                check_id(
+                    data,
+                    EntryKind::Rating,
+                    "dotc::unknown-rating",
+                    "rating",
+                    r,
+                    diags,
+                );
+            }
+            if let Some(p) = &c.position {
+                on_table(p, "commander", diags);
+            }
+        }
+        for brigade in &side.brigades {
+            let arrives = reinforced.contains(&brigade.name.value.as_str());
+            match brigade.brigadiers.as_slice() {
+                [] => diags.push(cat::no_brigadier(brigade.name.span, &brigade.name.value)),
+                [_] => {}
+                [first, second, ..] => diags.push(
+                    cat::repeated_statement(first.span, second.span)
+                        .with_help("a brigade has one brigadier; a replacement colonel is made by the rules when he falls (Ch16 2.4)"),
+                ),
+            }
+            for b in &brigade.brigadiers {
+                match &b.rating {
+                    Some(r) => check_id(
+                        data,
+                        EntryKind::Rating,
+                        "dotc::unknown-rating",
+                        "rating",
+                        r,
+                        diags,
+                    ),
+                    None => diags.push(
+                        cat::missing_attribute(b.name.span, &b.name.value, "rating", "reliable")
+                            .with_rule("Ch16 2.1"),
+                    ),
+                }
+                match &b.position {
+                    Some(p) => on_table(p, "brigadier", diags),
+                    None if !arrives => diags.push(cat::no_position(b.name.span, &b.name.value)),
+                    None => {}
+                }
+            }
+            for unit in &brigade.units {
+                let unit_arrives = arrives || reinforced.contains(&unit.name.value.as_str());
+                check_unit(unit, s, data, unit_arrives, diags);
+                if let Some(p) = &unit.position {
+                    on_table(p, unit.kind.word(), diags);
+                }
+            }
+        }
+        for unit in &side.units {
+            let unit_arrives = reinforced.contains(&unit.name.value.as_str());
+            check_unit(unit, s, data, unit_arrives, diags);
+            if let Some(p) = &unit.position {
+                on_table(p, unit.kind.word(), diags);
+            }
+        }
+    }
+
+    check_terrain(s, data, &on_table, diags);
+
+    // Reinforcements.
+    for r in &s.reinforcements {
+        if let Some(side) = &r.side {
+            check_side(side, diags);
+        }
+        on_table(&r.position, "entry point", diags);
+        if let Some(f) = &r.facing {
+            check_facing(f, diags);
+        }
+        for word in &r.words {
+            check_id(
+                data,
+                EntryKind::Formation,
+                "dotc::unknown-formation",
+                "formation",
+                word,
+                diags,
+            );
+        }
+        match names.get(&r.name.value) {
+            None if broken.contains(&r.name.value) => {}
+            None => diags.push(cat::unknown_quoted(
+                "dotc::unknown-name",
+                r.kind.value.as_str(),
+                &r.name.value,
+                r.name.span,
+                names.suggest(&r.name.value),
+            )),
+            Some((kind, declared, side)) => {
+                let wanted = r.kind.value.as_str();
+                if kind.word() != wanted {
+                    diags.push(
+                        cat::wrong_kind(
+                            r.name.span,
+                            &r.name.value,
+                            &format!("a {}", kind.word()),
+                            &format!("a {wanted}"),
+                        )
+                        .with_label(*declared, "declared here"),
+                    );
+                }
+                if let Some(given) = &r.side
+                    && given.value != *side
+                {
+                    diags.push(
+                        cat::wrong_kind(
+                            given.span,
+                            &r.name.value,
+                            &format!("on side {side}"),
+                            &format!("on side {}", given.value),
+                        )
+                        .with_label(*declared, "declared here"),
+                    );
+                }
+            }
+        }
+        let arrival_turn = match r.arrival.value {
+            Arrival::Turn(n) => Some(n),
+            Arrival::Clock(t) => {
+                check_time(t, r.arrival.span, diags);
+                match (&s.start, &s.turn_length) {
+                    (Some(start), Some(len)) if len.value > 0 => {
+                        let elapsed = t.minutes() as i64 - start.value.minutes() as i64;
+                        if elapsed < 0 {
+                            diags.push(cat::impossible_value(
+                                r.arrival.span,
+                                format!("this reinforcement arrives at {t}, before the battle starts at {}", start.value),
+                                "before the start",
+                                "arrivals must come after `start`",
+                            ));
+                            None
+                        } else {
+                            Some((elapsed as u32) / len.value + 1)
+                        }
+                    }
+                    _ => {
+                        diags.push(
+                            cat::missing_statement(r.arrival.span, "start", "start 10:00")
+                                .with_help("arrivals by clock time need the scenario's `start` and `turn_length`"),
+                        );
+                        None
+                    }
+                }
+            }
+        };
+        if let (Some(arrives), Some(turns)) = (arrival_turn, &s.turns)
+            && arrives > turns.value
+        {
+            diags.push(cat::late_reinforcement(
+                r.arrival.span,
+                arrives,
+                turns.value,
+                turns.span,
+            ));
+        }
+    }
+
+    // Victory conditions.
+    let objectives: Vec<&str> = s
+        .terrain
+        .iter()
+        .filter(|f| f.kind.value == "objective")
+        .filter_map(|f| f.name.as_ref().map(|n| n.value.as_str()))
+        .collect();
+    for v in &s.victory {
+        match &v.condition {
+            Condition::Held {
+                objective, side, ..
+            } => {
+                if !objectives.contains(&objective.value.as_str()) {
+                    diags.push(cat::unknown_quoted(
+                        "dotc::unknown-name",
+                        "objective",
+                        &objective.value,
+                        objective.span,
+                        suggest(&objective.value, objectives.iter().copied()),
+                    ));
+                }
+                check_side(side, diags);
+            }
+            Condition::VictoryPoints { side, value, .. }
+            | Condition::BrigadesBroken { side, value, .. } => {
+                check_side(side, diags);
+                if value.value < 0.0 || !value.value.is_finite() {
+                    diags.push(cat::impossible_value(
+                        value.span,
+                        "a count cannot be negative",
+                        "negative",
+                        "use 0 or more",
+                    ));
+                }
+            }
+            Condition::Script(_) | Condition::Otherwise => {}
+        }
+        if v.winner.value == "draw" {
+            if let Some(level) = &v.level {
+                diags.push(cat::impossible_value(
+                    level.span,
+                    "a draw has no level",
+                    "not needed",
+                    "write `=> draw`",
+                ));
+            }
+        } else {
+            check_side(&v.winner, diags);
+            match &v.level {
+                Some(level) if !VICTORY_LEVELS.contains(&level.value.as_str()) => {
+                    diags.push(cat::unknown(
+                        "dotc::unknown-word",
+                        "victory level",
+                        &level.value,
+                        level.span,
+                        suggest(&level.value, VICTORY_LEVELS.iter().copied()),
+                    ))
+                }
+                Some(_) => {}
+                None => diags.push(cat::missing_attribute(
+                    v.winner.span,
+                    &v.winner.value,
+                    "victory level",
+                    "major",
+                )),
+            }
+        }
+    }
+    names
+}
+
+/// The levels of a result, from best to least.
+pub const VICTORY_LEVELS: &[&str] = &["decisive", "major", "minor", "marginal"];
+
+/// Feature kinds built into the language rather than the rule data.
+pub const BUILTIN_FEATURES: &[&str] = &["hill", "objective"];
+
+fn check_terrain(
+    s: &Scenario,
+    data: &RuleData,
+    on_table: &dyn Fn(&Spanned<Point>, &str, &mut Vec<Diagnostic>),
+    diags: &mut Vec<Diagnostic>,
+) {
+    let mut names: HashMap<(bool, &str), Span> = HashMap::new();
+    for f in &s.terrain {
+        let kind = f.kind.value.as_str();
+        let known = BUILTIN_FEATURES.contains(&kind)
+            || data.contains(EntryKind::Terrain, kind)
+            || data.contains(EntryKind::Obstacle, kind)
+            || data.contains(EntryKind::Structure, kind);
+        if !known {
+            let mut candidates: Vec<&str> = BUILTIN_FEATURES.to_vec();
+            candidates.extend(data.ids(EntryKind::Terrain));
+            candidates.extend(data.ids(EntryKind::Obstacle));
+            candidates.extend(data.ids(EntryKind::Structure));
+            diags.push(cat::unknown(
+                "dotc::unknown-terrain",
+                "terrain kind",
+                kind,
+                f.kind.span,
+                suggest(kind, candidates),
+            ));
+        }
+        // Objectives have their own namespace: an objective may share its hill's name.
+        let namespace = kind == "objective";
+        if let Some(n) = &f.name
+            && let Some(first) = names.insert((namespace, &n.value), n.span)
+        {
+            diags.push(cat::duplicate_name(
+                "terrain feature",
+                &n.value,
+                n.span,
+                first,
+            ));
+        }
+        let mut has_shape = false;
+        for attr in &f.attrs {
+            match attr {
+                FeatureAttr::Polygon(points)
+                | FeatureAttr::Line(points)
+                | FeatureAttr::Crest(points) => {
+                    has_shape |= !matches!(attr, FeatureAttr::Crest(_));
+                    let min = if matches!(attr, FeatureAttr::Polygon(_)) {
+                        3
+                    } else {
+                        2
+                    };
+                    if points.value.len() < min {
+                        diags.push(cat::impossible_value(
+                            points.span,
+                            format!("this shape needs at least {min} positions"),
+                            format!("{} given", points.value.len()),
+                            "list the corners or the points of the line",
+                        ));
+                    }
+                    for p in &points.value {
+                        on_table(&Spanned::new(*p, points.span), "terrain", diags);
+                    }
+                }
+                FeatureAttr::At(p) => {
+                    has_shape = true;
+                    on_table(p, "terrain", diags);
+                }
+                FeatureAttr::Ford(p) | FeatureAttr::Bridge(p) => on_table(p, "crossing", diags),
+                FeatureAttr::Size(size) => {
+                    if !(size.value.0 > 0.0 && size.value.1 > 0.0) {
+                        diags.push(cat::impossible_value(
+                            size.span,
+                            "a size must be above 0",
+                            "empty",
+                            "write e.g. `size 2 x 1`",
+                        ));
+                    }
+                }
+                FeatureAttr::Level(n) | FeatureAttr::Capacity(n) | FeatureAttr::Vp(n) => {
+                    if n.value < 0.0 || n.value.fract() != 0.0 || !n.value.is_finite() {
+                        diags.push(cat::impossible_value(
+                            n.span,
+                            "this must be a whole number, 0 or more",
+                            "not a whole number",
+                            "write e.g. `level 1`",
+                        ));
+                    }
+                }
+                FeatureAttr::Flag(word) => {
+                    if !FEATURE_FLAGS.contains(&word.value.as_str()) {
+                        diags.push(cat::unknown(
+                            "dotc::unknown-word",
+                            "terrain attribute",
+                            &word.value,
+                            word.span,
+                            suggest(&word.value, FEATURE_FLAGS.iter().copied()),
+                        ));
+                    }
+                }
+            }
+        }
+        if !has_shape && known {
+            diags.push(
+                cat::missing_attribute(
+                    f.kind.span,
+                    f.name.as_ref().map_or(kind, |n| n.value.as_str()),
+                    "shape",
+                    "polygon (0, 0) (4, 0) (4, 4)",
+                )
+                .with_help("give a `polygon`, a `line` or `at (x, y)`"),
+            );
+        }
+        if kind == "hill" && !f.attrs.iter().any(|a| matches!(a, FeatureAttr::Level(_))) {
+            diags.push(
+                cat::missing_attribute(
+                    f.kind.span,
+                    f.name.as_ref().map_or("hill", |n| n.value.as_str()),
+                    "level",
+                    "level 1",
+                )
+                .with_rule("Ch16 4.4"),
+            );
+        }
+        if kind == "objective" && f.name.is_none() {
+            diags.push(cat::missing_attribute(
+                f.kind.span,
+                "objective",
+                "name",
+                "objective \"Seminary\" at (6, 24) vp 3",
+            ));
+        }
+    }
+}
+
+/// Flags a terrain feature may carry.
+pub const FEATURE_FLAGS: &[&str] = &[
+    "masonry",
+    "wooden",
+    "sunken",
+    "cut",
+    "embankment",
+    "unfinished",
+    "impassable",
+];
+
+/// Flags a unit may carry besides its quality, weapon and formation.
+pub const UNIT_FLAGS: &[(&str, &[UnitKind])] = &[
+    ("limbered", &[UnitKind::Battery]),
+    ("unlimbered", &[UnitKind::Battery]),
+    ("horse", &[UnitKind::Battery]),
+    ("prolonge", &[UnitKind::Battery]),
+    ("mounted", &[UnitKind::Cavalry]),
+    ("dismounted", &[UnitKind::Cavalry]),
+];
+
+fn check_unit(
+    unit: &Unit,
+    s: &Scenario,
+    data: &RuleData,
+    arrives: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (first, again) in &unit.repeated {
+        diags.push(cat::repeated_statement(*first, *again));
+    }
+    let name = unit.name.value.as_str();
+    let kind = unit.kind;
+
+    // Strength.
+    let strength_example = if kind == UnitKind::Battery {
+        "sections 2"
+    } else {
+        "stands 5"
+    };
+    let count_ok = |n: &Spanned<f64>, what: &str, diags: &mut Vec<Diagnostic>| -> bool {
+        if n.value < 1.0 || n.value.fract() != 0.0 || !n.value.is_finite() {
+            diags.push(cat::impossible_value(
+                n.span,
+                format!("a unit cannot have {} {what}", n.value),
+                format!("{} {what}", n.value),
+                format!("give a whole number of {what}, at least 1"),
+            ));
+            false
+        } else {
+            true
+        }
+    };
+    let stands = match (kind, &unit.stands, &unit.men, &unit.sections) {
+        (UnitKind::Battery, _, _, Some(sections)) => {
+            count_ok(sections, "sections", diags);
+            None
+        }
+        (UnitKind::Battery, Some(stands), _, None) => {
+            diags.push(
+                cat::wrong_kind(
+                    stands.span,
+                    "stands",
+                    "counted for infantry and cavalry",
+                    "`sections` for a battery",
+                )
+                .with_rule("Ch16 5.3"),
+            );
+            None
+        }
+        (_, Some(stands), None, _) => {
+            count_ok(stands, "stands", diags).then_some((stands.value, stands.span))
+        }
+        (_, Some(_), Some(men), _) => {
+            diags.push(cat::impossible_value(
+                men.span,
+                format!("\"{name}\" gives both stands and men"),
+                "give one of them",
+                "keep `stands N`, or `men N` converted by men_per_stand",
+            ));
+            None
+        }
+        (_, None, Some(men), _) => {
+            if count_ok(men, "men", diags) {
+                match &s.men_per_stand {
+                    Some(per) if per.value > 0 && per.value != u32::MAX => {
+                        let stands = men_to_stands(men.value, per.value);
+                        Some((stands, men.span))
+                    }
+                    Some(_) => None,
+                    None => {
+                        diags.push(
+                            cat::missing_statement(men.span, "men_per_stand", "men_per_stand 100")
+                                .with_help("`men N` needs the scenario's `men_per_stand` to convert men into stands"),
+                        );
+                        None
+                    }
+                }
+            } else {
+                None
+            }
+        }
+        (_, None, None, _) => {
+            diags.push(cat::missing_attribute(
+                unit.name.span,
+                name,
+                "strength",
+                strength_example,
+            ));
+            None
+        }
+    };
+    // RULE-05-3.4 / Ch16 5.4: an infantry regiment at 1 stand is Shattered and removed, so it
+    // cannot start the game that way (RULINGS C4).
+    if kind == UnitKind::Regiment
+        && let Some((stands, span)) = stands
+        && stands < 2.0
+    {
+        diags.push(
+            cat::impossible_value(
+                span,
+                format!("\"{name}\" would start with {stands} stand"),
+                "Shattered at 1 stand",
+                "an infantry regiment needs at least 2 stands",
+            )
+            .with_rule("Ch16 5.4, RULE-05-3.4, RULINGS C4"),
+        );
+    }
+
+    // Words: quality, weapon or piece, formation, flags.
+    let mut quality = None;
+    let mut weapon = None;
+    let mut formation = None;
+    let mut seen_flags: Vec<&Ident> = Vec::new();
+    for word in &unit.words {
+        let w = word.value.as_str();
+        let slot = if data.contains(EntryKind::Quality, w) {
+            &mut quality
+        } else if data.contains(EntryKind::Weapon, w) {
+            let class = data.weapon(w).map(|weapon| weapon.class);
+            let fits = match (kind, class) {
+                (UnitKind::Battery, Some(c)) => c == WeaponClass::Artillery,
+                (_, Some(c)) => c != WeaponClass::Artillery,
+                (_, None) => true,
+            };
+            if !fits {
+                let (is, wanted) = if kind == UnitKind::Battery {
+                    (
+                        "a small arm",
+                        "an artillery piece (napoleon, ordnance_rifle, parrott_rifle, field_howitzer)",
+                    )
+                } else {
+                    (
+                        "an artillery piece",
+                        "a small arm for a regiment or cavalry",
+                    )
+                };
+                diags.push(cat::wrong_kind(word.span, w, is, wanted).with_rule("Ch16 5.2, 5.3"));
+                continue;
+            }
+            &mut weapon
+        } else if data.contains(EntryKind::Formation, w) {
+            &mut formation
+        } else if let Some((_, kinds)) = UNIT_FLAGS.iter().find(|(f, _)| *f == w) {
+            if !kinds.contains(&kind) {
+                diags.push(cat::wrong_kind(
+                    word.span,
+                    w,
+                    &format!("a {} word", kinds[0].word()),
+                    &format!("a word for a {}", kind.word()),
+                ));
+            }
+            seen_flags.push(word);
+            continue;
+        } else {
+            let mut candidates: Vec<&str> = Vec::new();
+            candidates.extend(data.ids(EntryKind::Quality));
+            candidates.extend(data.ids(EntryKind::Weapon));
+            candidates.extend(data.ids(EntryKind::Formation));
+            candidates.extend(UNIT_FLAGS.iter().map(|(f, _)| *f));
+            let code = unknown_word_code(w, data);
+            diags.push(
+                cat::unknown(code, "word", w, word.span, suggest(w, candidates))
+                    .with_help(unit_words_help(kind, suggest_word(w, data))),
+            );
+            continue;
+        };
+        match slot {
+            Some(first) => {
+                let first: &Ident = first;
+                diags.push(
+                    cat::repeated_statement(first.span, word.span)
+                        .with_help("a unit has one quality, one weapon and one formation"),
+                );
+            }
+            None => *slot = Some(word.clone()),
+        }
+    }
+    if quality.is_none() && kind != UnitKind::Battery {
+        diags.push(
+            cat::missing_attribute(unit.name.span, name, "quality", "veteran")
+                .with_rule("Ch16 5.5"),
+        );
+    }
+    if weapon.is_none() {
+        let example = if kind == UnitKind::Battery {
+            "napoleon"
+        } else {
+            "rifled_musket"
+        };
+        diags.push(cat::missing_attribute(
+            unit.name.span,
+            name,
+            if kind == UnitKind::Battery {
+                "piece"
+            } else {
+                "weapon"
+            },
+            example,
+        ));
+    }
+    if formation.is_none() && kind == UnitKind::Regiment {
+        diags.push(
+            cat::missing_attribute(unit.name.span, name, "formation", "line").with_rule("Ch16 3.2"),
+        );
+    }
+    for pair in [("limbered", "unlimbered"), ("mounted", "dismounted")] {
+        let has = |w: &str| seen_flags.iter().find(|f| f.value == w);
+        if let (Some(a), Some(b)) = (has(pair.0), has(pair.1)) {
+            diags.push(
+                cat::impossible_value(
+                    b.span,
+                    format!("\"{name}\" cannot be both {} and {}", pair.0, pair.1),
+                    "contradicts",
+                    "keep one",
+                )
+                .with_label(a.span, "here"),
+            );
+        }
+    }
+
+    for t in &unit.traits {
+        check_id(
+            data,
+            EntryKind::Trait,
+            "dotc::unknown-trait",
+            "trait",
+            t,
+            diags,
+        );
+    }
+    for m in &unit.markers {
+        check_id(
+            data,
+            EntryKind::Marker,
+            "dotc::unknown-marker",
+            "marker",
+            m,
+            diags,
+        );
+    }
+    if let Some(f) = &unit.facing {
+        check_facing(f, diags);
+    }
+    if unit.position.is_none() && !arrives {
+        diags.push(cat::no_position(unit.name.span, name));
+    }
+    if unit.position.is_some() && unit.facing.is_none() {
+        diags.push(
+            cat::missing_attribute(unit.name.span, name, "facing", "facing west")
+                .with_rule("RULE-05-1.4"),
+        );
+    }
+}
+
+/// Convert a muster of men into stands: rounded to the nearest stand, at least 1.
+pub fn men_to_stands(men: f64, men_per_stand: u32) -> f64 {
+    (men / men_per_stand as f64).round().max(1.0)
+}
+
+fn unit_words_help(kind: UnitKind, near: Option<(&'static str, &str)>) -> String {
+    let base = match kind {
+        UnitKind::Regiment => "a regiment takes a quality, a small arm and a formation",
+        UnitKind::Cavalry => {
+            "cavalry takes a quality, a small arm, mounted or dismounted, and optionally a formation"
+        }
+        UnitKind::Battery => {
+            "a battery takes a piece, limbered or unlimbered, and optionally horse"
+        }
+    };
+    match near {
+        Some((family, word)) => format!("did you mean the {family} `{word}`? ({base})"),
+        None => base.to_string(),
+    }
+}
+
+/// The code for an unknown unit word: a weapon-like word gets `unknown-weapon`, and so on.
+fn unknown_word_code(word: &str, data: &RuleData) -> &'static str {
+    match suggest_word(word, data) {
+        Some(("quality", _)) => "dotc::unknown-quality",
+        Some(("weapon", _)) => "dotc::unknown-weapon",
+        Some(("formation", _)) => "dotc::unknown-formation",
+        _ => "dotc::unknown-word",
+    }
+}
+
+fn suggest_word<'d>(word: &str, data: &'d RuleData) -> Option<(&'static str, &'d str)> {
+    for (family, kind) in [
+        ("quality", EntryKind::Quality),
+        ("weapon", EntryKind::Weapon),
+        ("formation", EntryKind::Formation),
+    ] {
+        if let Some(s) = suggest(word, data.ids(kind)) {
+            return Some((family, s));
+        }
+    }
+    None
+}
+
+fn check_id(
+    data: &RuleData,
+    kind: EntryKind,
+    code: &'static str,
+    what: &str,
+    id: &Ident,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if !data.contains(kind, &id.value) {
+        diags.push(cat::unknown(
+            code,
+            what,
+            &id.value,
+            id.span,
+            suggest(&id.value, data.ids(kind)),
+        ));
+    }
+}
+
+fn check_facing(f: &Spanned<Facing>, diags: &mut Vec<Diagnostic>) {
+    match &f.value {
+        Facing::Degrees(d) if !(0.0..360.0).contains(d) => diags.push(cat::impossible_value(
+            f.span,
+            format!("a facing of {d} degrees is not a compass bearing"),
+            "not within 0-359",
+            "bearings run from 0 (north) through 90 (east) to 359",
+        )),
+        Facing::Word(w) if compass_bearing(w).is_none() => diags.push(cat::unknown(
+            "dotc::unknown-facing",
+            "facing",
+            w,
+            f.span,
+            suggest(w, COMPASS.iter().map(|(c, _)| *c)),
+        )),
+        _ => {}
+    }
+}
+
+fn check_date(d: &Spanned<Date>, diags: &mut Vec<Diagnostic>) {
+    let Date { year, month, day } = d.value;
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if days == 0 || day == 0 || day > days {
+        diags.push(cat::impossible_value(
+            d.span,
+            format!("{year}-{month:02}-{day:02} is not a date"),
+            "no such day",
+            "write the date as YYYY-MM-DD",
+        ));
+    }
+}
+
+fn check_time(t: ClockTime, span: Span, diags: &mut Vec<Diagnostic>) {
+    if t.hour > 23 || t.minute > 59 {
+        diags.push(cat::impossible_value(
+            span,
+            format!("{}:{:02} is not a time of day", t.hour, t.minute),
+            "no such time",
+            "write times as HH:MM, 00:00 to 23:59",
+        ));
+    }
+}
+
+fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
+    for m in &rules.modules {
+        if module(&m.value).is_none() {
+            diags.push(cat::unknown(
+                "dotc::unknown-module",
+                "module",
+                &m.value,
+                m.span,
+                suggest(&m.value, MODULES.iter().map(|(n, _)| *n)),
+            ));
+        }
+    }
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for r in &rules.rulings {
+        match ruling(&r.name.value) {
+            None => diags.push(cat::unknown(
+                "dotc::unknown-ruling",
+                "ruling",
+                &r.name.value,
+                r.name.span,
+                suggest(&r.name.value, RULINGS.iter().map(|r| r.name)),
+            )),
+            Some(spec) => {
+                if !spec.values.contains(&r.value.value.as_str()) {
+                    diags.push(
+                        cat::unknown(
+                            "dotc::unknown-ruling",
+                            "value",
+                            &r.value.value,
+                            r.value.span,
+                            suggest(&r.value.value, spec.values.iter().copied()),
+                        )
+                        .with_help(format!(
+                            "`{}` (RULINGS {}) takes one of: {}",
+                            spec.name,
+                            spec.id,
+                            spec.values.join(", ")
+                        )),
+                    );
+                }
+                if let Some(first) = seen.insert(spec.name, r.span) {
+                    diags.push(cat::repeated_statement(first, r.span));
+                }
+            }
+        }
+    }
+    for p in &rules.presets {
+        if !PRESETS.iter().any(|(n, _)| *n == p.value) {
+            diags.push(cat::unknown(
+                "dotc::unknown-ruling",
+                "preset",
+                &p.value,
+                p.span,
+                suggest(&p.value, PRESETS.iter().map(|(n, _)| *n)),
+            ));
+        }
+    }
+    for w in &rules.weather {
+        match WEATHER.iter().find(|(aspect, _)| *aspect == w.aspect.value) {
+            None => diags.push(cat::unknown(
+                "dotc::unknown-word",
+                "weather aspect",
+                &w.aspect.value,
+                w.aspect.span,
+                suggest(&w.aspect.value, WEATHER.iter().map(|(a, _)| *a)),
+            )),
+            Some((aspect, conditions)) => {
+                if !conditions.contains(&w.condition.value.as_str()) {
+                    diags.push(
+                        cat::unknown(
+                            "dotc::unknown-word",
+                            "weather condition",
+                            &w.condition.value,
+                            w.condition.span,
+                            suggest(&w.condition.value, conditions.iter().copied()),
+                        )
+                        .with_help(format!(
+                            "`{aspect}` takes one of: {}",
+                            conditions.join(", ")
+                        )),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Check a game log against its scenario (when it could be loaded).
+pub fn check_game(
+    doc: &Document,
+    scenario: Option<(&Scenario, &NameIndex, &[String])>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(game) = &doc.game else {
+        if let Some(turn) = doc.turns.first() {
+            diags.push(cat::missing_statement(
+                Span::new(turn.span.start, turn.span.start),
+                "game",
+                "game \"Club night\" { scenario \"battle.dotc\" }",
+            ));
+        }
+        check_turns(doc, None, diags);
+        return;
+    };
+    if game.scenario.is_none() {
+        diags.push(cat::missing_statement(
+            game.name.span,
+            "scenario",
+            "scenario \"battle.dotc\"",
+        ));
+    }
+    if let Some(d) = &game.played {
+        check_date(d, diags);
+    }
+    for rules in &game.rules {
+        check_rules(rules, diags);
+    }
+    if let Some((s, _, _)) = scenario {
+        let sides: Vec<&str> = s.sides.iter().map(|side| side.id.value.as_str()).collect();
+        let mut seen: HashMap<&str, Span> = HashMap::new();
+        for p in &game.players {
+            if !sides.contains(&p.side.value.as_str()) {
+                diags.push(cat::unknown(
+                    "dotc::unknown-side",
+                    "side",
+                    &p.side.value,
+                    p.side.span,
+                    suggest(&p.side.value, sides.iter().copied()),
+                ));
+            }
+            if let Some(first) = seen.insert(&p.side.value, p.span) {
+                diags.push(cat::repeated_statement(first, p.span));
+            }
+        }
+    }
+    check_turns(doc, scenario, diags);
+}
+
+fn check_turns(
+    doc: &Document,
+    scenario: Option<(&Scenario, &NameIndex, &[String])>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let sides: Vec<&str> = scenario
+        .map(|(s, _, _)| s.sides.iter().map(|side| side.id.value.as_str()).collect())
+        .unwrap_or_default();
+    let first_side = scenario
+        .and_then(|(s, _, _)| s.first_side.as_ref())
+        .map(|f| f.value.as_str());
+    let last_turn = scenario.and_then(|(s, _, _)| s.turns.as_ref());
+    let mut previous: Option<&Turn> = None;
+    for turn in &doc.turns {
+        let n = turn.number.value;
+        let expected = previous.map_or(1, |p| p.number.value.saturating_add(1));
+        if n != expected {
+            let mut d = cat::turn_order(
+                turn.number.span,
+                format!("turn {n} comes where turn {expected} should"),
+                format!("expected turn {expected}"),
+                "number turns 1, 2, 3... in the order they were played".to_string(),
+            );
+            if let Some(p) = previous {
+                d = d.with_label(p.number.span, "previous turn");
+            }
+            diags.push(d);
+        }
+        if scenario.is_some() {
+            if !sides.contains(&turn.side.value.as_str()) {
+                diags.push(cat::unknown(
+                    "dotc::unknown-side",
+                    "side",
+                    &turn.side.value,
+                    turn.side.span,
+                    suggest(&turn.side.value, sides.iter().copied()),
+                ));
+            } else if sides.len() == 2 {
+                // RULINGS G7: a game turn is one side's active sequence; sides alternate.
+                let expected_side = match (previous, first_side) {
+                    (Some(p), _) => sides.iter().find(|s| **s != p.side.value).copied(),
+                    (None, first) => first,
+                };
+                if let Some(expected_side) = expected_side
+                    && expected_side != turn.side.value
+                {
+                    diags.push(cat::turn_order(
+                        turn.side.span,
+                        format!("turn {n} should be {expected_side}'s"),
+                        format!("expected {expected_side}"),
+                        "sides alternate, starting with the scenario's `first_side`".to_string(),
+                    ));
+                }
+            }
+            if let Some(last) = last_turn
+                && n > last.value
+            {
+                diags.push(
+                    cat::turn_order(
+                        turn.number.span,
+                        format!(
+                            "turn {n} is after the scenario's last turn ({})",
+                            last.value
+                        ),
+                        "too late".to_string(),
+                        "the scenario sets `turns`".to_string(),
+                    )
+                    .with_label(last.span, "the scenario ends here"),
+                );
+            }
+        }
+        let mut last_phase: Option<&Phase> = None;
+        for phase in &turn.phases {
+            if let Some(prev) = last_phase
+                && phase.kind.value <= prev.kind.value
+            {
+                diags.push(cat::phase_order(
+                    phase.kind.span,
+                    phase.kind.value.word(),
+                    prev.kind.value.word(),
+                    prev.kind.span,
+                ));
+            }
+            last_phase = Some(phase);
+            for action in &phase.actions {
+                check_action(action, phase.kind.value, false, scenario, diags);
+            }
+        }
+        previous = Some(turn);
+    }
+}
+
+fn check_action(
+    action: &Action,
+    phase: PhaseKind,
+    in_steps: bool,
+    scenario: Option<(&Scenario, &NameIndex, &[String])>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for allow in &action.allows {
+        if crate::catalogue::explain(&allow.code.value).is_none() {
+            diags.push(cat::unknown(
+                "dotc::unknown-name",
+                "diagnostic code",
+                &allow.code.value,
+                allow.code.span,
+                suggest(&allow.code.value, cat::CODES.iter().map(|(c, _)| *c)),
+            ));
+        }
+        if allow.reason.value.trim().is_empty() {
+            diags.push(cat::impossible_value(
+                allow.reason.span,
+                "a suppression needs its reason",
+                "empty reason",
+                "say why the umpire allowed it",
+            ));
+        }
+    }
+    let verb = action.verb.value.as_str();
+    let spec = if in_steps {
+        VERBS
+            .iter()
+            .find(|v| v.verb == verb && v.step)
+            .or_else(|| verb_spec(verb))
+    } else {
+        verb_spec(verb).filter(|v| !v.step)
+    };
+    let Some(spec) = spec else {
+        let candidates = VERBS.iter().filter(|v| v.step == in_steps).map(|v| v.verb);
+        diags.push(cat::unknown(
+            "dotc::unknown-action",
+            "action",
+            verb,
+            action.verb.span,
+            suggest(verb, candidates),
+        ));
+        return;
+    };
+    if !in_steps && !spec.phases.contains(&phase) {
+        let phases: Vec<&str> = spec.phases.iter().map(|p| p.word()).collect();
+        diags.push(
+            cat::bad_action(
+                action.verb.span,
+                format!("`{verb}` cannot happen in the {} phase", phase.word()),
+                "wrong phase",
+                format!("`{verb}` belongs in: {}", phases.join(", ")),
+            )
+            .with_rule(spec.rule),
+        );
+    }
+    let subject = action
+        .args
+        .iter()
+        .find_map(|a| if let Arg::Unit(n) = a { Some(n) } else { None });
+    if spec.subject && subject.is_none() {
+        diags.push(cat::bad_action(
+            action.verb.span,
+            format!("`{verb}` needs the name of the unit or leader that acts"),
+            "who?",
+            format!("write `{verb} \"Name\" ...`"),
+        ));
+    }
+    if spec.target
+        && !action
+            .args
+            .iter()
+            .any(|a| matches!(a, Arg::At(_) | Arg::Against(_)))
+    {
+        diags.push(cat::bad_action(
+            action.verb.span,
+            format!("`{verb}` needs a target"),
+            "at whom?",
+            format!("write `{verb} \"Unit\" at \"Enemy\"` or `-> \"Enemy\"`"),
+        ));
+    }
+    for arg in &action.args {
+        match arg {
+            Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n) => {
+                if let Some((_, names, broken)) = scenario
+                    && names.get(&n.value).is_none()
+                    && !broken.contains(&n.value)
+                {
+                    diags.push(
+                        cat::unknown_quoted(
+                            "dotc::unknown-unit",
+                            "unit or leader",
+                            &n.value,
+                            n.span,
+                            names.suggest(&n.value),
+                        )
+                        .with_help("the scenario does not declare it; names must match exactly"),
+                    );
+                }
+            }
+            Arg::Roll(roll) => {
+                for die in &roll.dice.value {
+                    if !(1..=6).contains(&die.value) {
+                        diags.push(cat::impossible_die(die.span, die.value));
+                    }
+                }
+            }
+            Arg::Facing(f) => check_facing(f, diags),
+            _ => {}
+        }
+    }
+    if !action.steps.is_empty() && verb != "assault" {
+        diags.push(cat::bad_action(
+            action.verb.span,
+            format!("only an assault has steps in braces, not `{verb}`"),
+            "no steps here",
+            "write the steps of an `assault` line",
+        ));
+    }
+    for step in &action.steps {
+        check_action(step, phase, true, scenario, diags);
+    }
+}

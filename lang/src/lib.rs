@@ -1,0 +1,68 @@
+//! The dotc language: the grammar of `.dotc` files (scenarios, game logs and rule-data
+//! libraries), its typed syntax tree, semantic checks and diagnostics.
+//!
+//! Invariants:
+//! - Nothing here panics on any input, and nothing gives up at the first error: every entry
+//!   point returns what it could make of the input plus diagnostics.
+//! - Offsets are bytes. Lines and UTF-16 columns are computed only at the edges.
+//! - No IO except through [`Loader`], so the language server can feed unsaved buffers.
+//! - No LSP types; the language server adapts these plain functions.
+
+pub mod analysis;
+pub mod ast;
+pub mod catalogue;
+pub mod check;
+pub mod diagnostic;
+pub mod format;
+pub mod library;
+mod lower;
+pub mod model;
+pub mod names;
+pub mod parser;
+pub mod rulings;
+pub mod verbs;
+
+use std::sync::OnceLock;
+
+pub use analysis::{Analysis, FsLoader, Loader, analyze};
+pub use ast::{Document, Span};
+pub use diagnostic::{Diagnostic, Severity};
+use library::RuleData;
+
+/// The result of parsing one file: its syntax tree and the syntax diagnostics.
+#[derive(Debug)]
+pub struct Parsed {
+    pub document: Document,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parse and lower a `.dotc` file. Never fails: errors are diagnostics.
+pub fn parse(source: &str) -> Parsed {
+    let mut diagnostics = Vec::new();
+    let document = match parser::parse_rule(parser::Rule::file, source) {
+        Ok(pairs) => lower::lower_file(pairs, &mut diagnostics),
+        Err(diagnostic) => {
+            diagnostics.push(diagnostic);
+            Document::default()
+        }
+    };
+    Parsed {
+        document,
+        diagnostics,
+    }
+}
+
+/// The rule data of the rulebook (the `stdlib/` libraries, embedded in the binary).
+pub fn stdlib() -> &'static RuleData {
+    static STDLIB: OnceLock<RuleData> = OnceLock::new();
+    STDLIB.get_or_init(|| {
+        let mut diagnostics = Vec::new();
+        let documents: Vec<Document> = library::STDLIB_FILES
+            .iter()
+            .map(|(_, source)| parse(source).document)
+            .collect();
+        let libraries = documents.iter().flat_map(|d| d.libraries.iter());
+        // The stdlib is checked clean by its own tests; here a broken entry is just left out.
+        RuleData::from_libraries(libraries, &mut diagnostics)
+    })
+}

@@ -1,0 +1,1055 @@
+//! Lowering: pest pairs to the typed [`crate::ast`], one function per construct.
+//!
+//! Lowering never fails. An `invalid` pair (a statement the lenient grammar skipped) is
+//! re-parsed by [`parser::explain_invalid`] with the strict rule of its context, which gives the
+//! diagnostic; the statement is then left out and lowering goes on.
+
+use pest::iterators::{Pair, Pairs};
+
+use crate::ast::*;
+use crate::catalogue;
+use crate::diagnostic::Diagnostic;
+use crate::parser::{self, Rule};
+
+/// Lower a parsed file.
+pub fn lower_file(pairs: Pairs<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Document {
+    let mut lower = Lower {
+        diags,
+        document: Document::default(),
+    };
+    for file in pairs {
+        for item in file.into_inner() {
+            lower.top_item(item);
+        }
+    }
+    lower.document
+}
+
+struct Lower<'d> {
+    diags: &'d mut Vec<Diagnostic>,
+    document: Document,
+}
+
+fn span(pair: &Pair<'_, Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn ident(pair: Pair<'_, Rule>) -> Ident {
+    Spanned::new(pair.as_str().to_string(), span(&pair))
+}
+
+/// A quoted string with `\"`, `\\`, `\n` and `\t` escapes resolved.
+fn name(pair: Pair<'_, Rule>) -> Name {
+    let sp = span(&pair);
+    let raw = pair.as_str();
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(raw);
+    let mut text = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => text.push('\n'),
+                Some('t') => text.push('\t'),
+                Some(other) => text.push(other),
+                None => {}
+            }
+        } else {
+            text.push(c);
+        }
+    }
+    Spanned::new(text, sp)
+}
+
+fn number(pair: &Pair<'_, Rule>) -> f64 {
+    // The grammar only admits digits with an optional fraction and sign, which always parse;
+    // an absurdly long one saturates to infinity and is caught by the value checks.
+    pair.as_str()
+        .trim_start_matches('+')
+        .parse()
+        .unwrap_or(f64::INFINITY)
+}
+
+fn spanned_number(pair: Pair<'_, Rule>) -> Spanned<f64> {
+    Spanned::new(number(&pair), span(&pair))
+}
+
+fn point(pair: Pair<'_, Rule>) -> Spanned<Point> {
+    let sp = span(&pair);
+    let mut coords = pair.into_inner().map(|c| number(&c));
+    let x = coords.next().unwrap_or(0.0);
+    let y = coords.next().unwrap_or(0.0);
+    Spanned::new(Point { x, y }, sp)
+}
+
+fn points(pair: Pair<'_, Rule>) -> Spanned<Vec<Point>> {
+    let sp = span(&pair);
+    Spanned::new(pair.into_inner().map(|p| point(p).value).collect(), sp)
+}
+
+fn facing(pair: Pair<'_, Rule>) -> Spanned<Facing> {
+    let sp = span(&pair);
+    let inner = pair.into_inner().next();
+    let value = match inner {
+        Some(p) if p.as_rule() == Rule::number => Facing::Degrees(number(&p)),
+        Some(p) => Facing::Word(p.as_str().to_string()),
+        None => Facing::Word(String::new()),
+    };
+    Spanned::new(value, sp)
+}
+
+fn dice(pair: Pair<'_, Rule>) -> Spanned<Vec<Spanned<i64>>> {
+    let sp = span(&pair);
+    let faces = pair
+        .into_inner()
+        .map(|d| {
+            let value = d.as_str().parse().unwrap_or(i64::MAX);
+            Spanned::new(value, span(&d))
+        })
+        .collect();
+    Spanned::new(faces, sp)
+}
+
+fn date(pair: Pair<'_, Rule>) -> Spanned<Date> {
+    let sp = span(&pair);
+    let mut parts = pair.as_str().split('-').map(|p| p.parse().unwrap_or(0));
+    let date = Date {
+        year: parts.next().unwrap_or(0),
+        month: parts.next().unwrap_or(0),
+        day: parts.next().unwrap_or(0),
+    };
+    Spanned::new(date, sp)
+}
+
+fn time(pair: Pair<'_, Rule>) -> Spanned<ClockTime> {
+    let sp = span(&pair);
+    let (h, m) = pair.as_str().split_once(':').unwrap_or(("0", "0"));
+    Spanned::new(
+        ClockTime {
+            hour: h.parse().unwrap_or(0),
+            minute: m.parse().unwrap_or(0),
+        },
+        sp,
+    )
+}
+
+fn uint(pair: Pair<'_, Rule>) -> Spanned<u32> {
+    let sp = span(&pair);
+    let n = number(&pair);
+    let value = if n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&n) {
+        n as u32
+    } else {
+        u32::MAX
+    };
+    Spanned::new(value, sp)
+}
+
+fn script_block(pair: Pair<'_, Rule>) -> Script {
+    let sp = span(&pair);
+    let mut language = None;
+    let mut code = String::new();
+    let mut code_span = Span::new(sp.start + 3, sp.start + 3);
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            Rule::script_lang => language = Some(part.as_str().to_string()),
+            Rule::script_body | Rule::script_expr_body => {
+                code = part.as_str().to_string();
+                code_span = span(&part);
+            }
+            _ => {}
+        }
+    }
+    Script {
+        span: sp,
+        language,
+        code,
+        code_span,
+    }
+}
+
+fn text(pair: Pair<'_, Rule>) -> Spanned<String> {
+    let sp = span(&pair);
+    let value = match pair.as_rule() {
+        Rule::text_block => {
+            let raw = pair.as_str();
+            raw.get(3..raw.len().saturating_sub(3))
+                .unwrap_or("")
+                .to_string()
+        }
+        _ => name(pair).value,
+    };
+    Spanned::new(value, sp)
+}
+
+/// Remember a value, or report that it was already given.
+fn set_once<T>(slot: &mut Option<Spanned<T>>, value: Spanned<T>, repeated: &mut Vec<(Span, Span)>) {
+    match slot {
+        Some(first) => repeated.push((first.span, value.span)),
+        None => *slot = Some(value),
+    }
+}
+
+impl Lower<'_> {
+    fn invalid(&mut self, pair: Pair<'_, Rule>, strict: Rule) {
+        let sp = span(&pair);
+        let text = pair.as_str();
+        self.document
+            .broken_words
+            .push(parser::first_word(text).to_string());
+        // Keep the names of units whose declaration failed, so later references to them are
+        // covered by this one diagnostic.
+        if matches!(
+            parser::first_word(text),
+            "regiment" | "battery" | "cavalry" | "brigade" | "brigadier" | "commander"
+        ) && let Some(open) = text.find('"')
+            && let Some(close) = text[open + 1..].find('"')
+        {
+            self.document
+                .broken_names
+                .push(text[open + 1..open + 1 + close].to_string());
+        }
+        self.diags
+            .push(parser::explain_invalid(strict, text, sp.start));
+    }
+
+    fn top_item(&mut self, pair: Pair<'_, Rule>) {
+        let kind = match pair.as_rule() {
+            Rule::scenario => {
+                let scenario = self.scenario(pair);
+                if self.document.scenario.is_some() {
+                    self.diags.push(catalogue::second_scenario(scenario.span));
+                } else {
+                    self.document.scenario = Some(scenario);
+                }
+                FileKind::Scenario
+            }
+            Rule::library => {
+                let library = self.library(pair);
+                self.document.libraries.push(library);
+                FileKind::Library
+            }
+            Rule::game => {
+                let game = self.game(pair);
+                if self.document.game.is_some() {
+                    self.diags.push(catalogue::second_game_header(game.span));
+                } else {
+                    self.document.game = Some(game);
+                }
+                FileKind::Game
+            }
+            Rule::turn => {
+                let turn = self.turn(pair);
+                self.document.turns.push(turn);
+                FileKind::Game
+            }
+            Rule::invalid_top => {
+                self.invalid(pair, Rule::top_line);
+                return;
+            }
+            _ => return,
+        };
+        match self.document.kind {
+            None => self.document.kind = Some(kind),
+            Some(first) if first != kind => {
+                self.diags.push(catalogue::mixed_file_kinds(
+                    self.last_top_span(kind),
+                    first,
+                    kind,
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn last_top_span(&self, kind: FileKind) -> Span {
+        match kind {
+            FileKind::Scenario => self.document.scenario.as_ref().map(|s| s.span),
+            FileKind::Library => self.document.libraries.last().map(|l| l.span),
+            FileKind::Game => self.document.turns.last().map(|t| t.span).or(self
+                .document
+                .game
+                .as_ref()
+                .map(|g| g.span)),
+        }
+        .unwrap_or_default()
+    }
+
+    // ------------------------------------------------------------ scenario
+
+    fn scenario(&mut self, pair: Pair<'_, Rule>) -> Scenario {
+        let mut s = Scenario {
+            span: span(&pair),
+            ..Scenario::default()
+        };
+        let mut inner = pair.into_inner();
+        if let Some(n) = inner.next() {
+            s.name = name(n);
+        }
+        for item in inner {
+            let item_span = span(&item);
+            match item.as_rule() {
+                Rule::date_stmt => {
+                    if let Some(d) = item.into_inner().next() {
+                        set_once(&mut s.date, date(d), &mut s.repeated);
+                    }
+                }
+                Rule::start_stmt => {
+                    if let Some(t) = item.into_inner().next() {
+                        set_once(&mut s.start, time(t), &mut s.repeated);
+                    }
+                }
+                Rule::turn_length_stmt => {
+                    if let Some(d) = item.into_inner().next() {
+                        let minutes = duration_minutes(d);
+                        set_once(
+                            &mut s.turn_length,
+                            Spanned::new(minutes, item_span),
+                            &mut s.repeated,
+                        );
+                    }
+                }
+                Rule::turns_stmt => {
+                    if let Some(n) = item.into_inner().next() {
+                        set_once(&mut s.turns, uint(n), &mut s.repeated);
+                    }
+                }
+                Rule::first_side_stmt => {
+                    if let Some(n) = item.into_inner().next() {
+                        let id = ident(n);
+                        match &s.first_side {
+                            Some(first) => s.repeated.push((first.span, id.span)),
+                            None => s.first_side = Some(id),
+                        }
+                    }
+                }
+                Rule::table_stmt => {
+                    let mut nums = item.into_inner();
+                    let width = nums.next().map(|n| number(&n)).unwrap_or(0.0);
+                    let depth = nums.next().map(|n| number(&n)).unwrap_or(0.0);
+                    set_once(
+                        &mut s.table,
+                        Spanned::new(TableSize { width, depth }, item_span),
+                        &mut s.repeated,
+                    );
+                }
+                Rule::men_per_stand_stmt => {
+                    if let Some(n) = item.into_inner().next() {
+                        set_once(&mut s.men_per_stand, uint(n), &mut s.repeated);
+                    }
+                }
+                Rule::notes_stmt => {
+                    if let Some(t) = item.into_inner().next() {
+                        s.notes.push(text(t));
+                    }
+                }
+                Rule::rules_block => s.rules.push(self.rules_block(item)),
+                Rule::terrain_block => {
+                    for feature in item.into_inner() {
+                        match feature.as_rule() {
+                            Rule::feature => s.terrain.push(self.feature(feature)),
+                            Rule::invalid => self.invalid(feature, Rule::terrain_line),
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::side => s.sides.push(self.side(item)),
+                Rule::reinforcements => {
+                    for r in item.into_inner() {
+                        match r.as_rule() {
+                            Rule::reinforcement => s.reinforcements.push(self.reinforcement(r)),
+                            Rule::invalid => self.invalid(r, Rule::reinforcement_line),
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::victory => {
+                    for v in item.into_inner() {
+                        match v.as_rule() {
+                            Rule::victory_cond => s.victory.push(self.victory_cond(v)),
+                            Rule::invalid => self.invalid(v, Rule::victory_line),
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::library => s.libraries.push(self.library(item)),
+                Rule::script_stmt => {
+                    if let Some(b) = item.into_inner().next() {
+                        let mut script = script_block(b);
+                        script.span = item_span;
+                        s.scripts.push(script);
+                    }
+                }
+                Rule::trigger => {
+                    let mut parts = item.into_inner();
+                    let trigger_name = parts.next().map(name).unwrap_or_default();
+                    let condition = parts.next().map(script_block);
+                    let body = parts.next().map(script_block);
+                    if let (Some(condition), Some(body)) = (condition, body) {
+                        s.triggers.push(Trigger {
+                            span: item_span,
+                            name: trigger_name,
+                            condition,
+                            body,
+                        });
+                    }
+                }
+                Rule::invalid => self.invalid(item, Rule::scenario_line),
+                _ => {}
+            }
+        }
+        s
+    }
+
+    fn rules_block(&mut self, pair: Pair<'_, Rule>) -> RulesBlock {
+        let mut block = RulesBlock {
+            span: span(&pair),
+            ..RulesBlock::default()
+        };
+        for stmt in pair.into_inner() {
+            let sp = span(&stmt);
+            match stmt.as_rule() {
+                Rule::module_stmt => block.modules.extend(stmt.into_inner().map(ident)),
+                Rule::ruling_stmt => {
+                    let mut parts = stmt.into_inner();
+                    if let (Some(n), Some(v)) = (parts.next(), parts.next()) {
+                        block.rulings.push(RulingSetting {
+                            span: sp,
+                            name: ident(n),
+                            value: ident(v),
+                        });
+                    }
+                }
+                Rule::preset_stmt => block.presets.extend(stmt.into_inner().map(ident)),
+                Rule::weather_stmt => {
+                    for pair in stmt.into_inner() {
+                        let psp = span(&pair);
+                        let mut parts = pair.into_inner();
+                        if let (Some(a), Some(c)) = (parts.next(), parts.next()) {
+                            block.weather.push(WeatherSetting {
+                                span: psp,
+                                aspect: ident(a),
+                                condition: ident(c),
+                            });
+                        }
+                    }
+                }
+                Rule::invalid => self.invalid(stmt, Rule::rules_line),
+                _ => {}
+            }
+        }
+        block
+    }
+
+    fn feature(&mut self, pair: Pair<'_, Rule>) -> Feature {
+        let sp = span(&pair);
+        let mut inner = pair.into_inner();
+        let kind = inner.next().map(ident).unwrap_or_default();
+        let mut feature = Feature {
+            span: sp,
+            kind,
+            name: None,
+            attrs: Vec::new(),
+        };
+        for attr in inner {
+            let attr = match attr.as_rule() {
+                Rule::string => {
+                    feature.name = Some(name(attr));
+                    continue;
+                }
+                Rule::polygon_attr => FeatureAttr::Polygon(first_points(attr)),
+                Rule::line_attr => FeatureAttr::Line(first_points(attr)),
+                Rule::crest_attr => FeatureAttr::Crest(first_points(attr)),
+                Rule::at_attr => FeatureAttr::At(first_point(attr)),
+                Rule::ford_attr => FeatureAttr::Ford(first_point(attr)),
+                Rule::bridge_attr => FeatureAttr::Bridge(first_point(attr)),
+                Rule::size_attr => {
+                    let asp = span(&attr);
+                    let mut nums = attr.into_inner().map(|n| number(&n));
+                    let w = nums.next().unwrap_or(0.0);
+                    let h = nums.next().unwrap_or(0.0);
+                    FeatureAttr::Size(Spanned::new((w, h), asp))
+                }
+                Rule::level_attr => FeatureAttr::Level(first_number(attr)),
+                Rule::capacity_attr => FeatureAttr::Capacity(first_number(attr)),
+                Rule::vp_attr => FeatureAttr::Vp(first_number(attr)),
+                Rule::flag => FeatureAttr::Flag(ident(attr)),
+                _ => continue,
+            };
+            feature.attrs.push(attr);
+        }
+        feature
+    }
+
+    fn side(&mut self, pair: Pair<'_, Rule>) -> Side {
+        let sp = span(&pair);
+        let mut inner = pair.into_inner();
+        let id = inner.next().map(ident).unwrap_or_default();
+        let mut side = Side {
+            span: sp,
+            id,
+            name: None,
+            edge: None,
+            commanders: Vec::new(),
+            brigades: Vec::new(),
+            units: Vec::new(),
+        };
+        for item in inner {
+            match item.as_rule() {
+                Rule::string => side.name = Some(name(item)),
+                Rule::edge_stmt => side.edge = item.into_inner().next().map(ident),
+                Rule::commander => side.commanders.push(commander(item)),
+                Rule::brigade => side.brigades.push(self.brigade(item)),
+                Rule::unit => side.units.push(unit(item)),
+                Rule::invalid => self.invalid(item, Rule::side_line),
+                _ => {}
+            }
+        }
+        side
+    }
+
+    fn brigade(&mut self, pair: Pair<'_, Rule>) -> Brigade {
+        let sp = span(&pair);
+        let mut inner = pair.into_inner();
+        let brigade_name = inner.next().map(name).unwrap_or_default();
+        let mut brigade = Brigade {
+            span: sp,
+            name: brigade_name,
+            brigadiers: Vec::new(),
+            units: Vec::new(),
+        };
+        for item in inner {
+            match item.as_rule() {
+                Rule::brigadier => {
+                    let bsp = span(&item);
+                    let mut parts = item.into_inner();
+                    let leader = parts.next().map(name).unwrap_or_default();
+                    let mut b = Brigadier {
+                        span: bsp,
+                        name: leader,
+                        rating: None,
+                        position: None,
+                    };
+                    for part in parts {
+                        match part.as_rule() {
+                            Rule::word => b.rating = Some(ident(part)),
+                            Rule::at_attr => b.position = Some(first_point(part)),
+                            _ => {}
+                        }
+                    }
+                    brigade.brigadiers.push(b);
+                }
+                Rule::unit => brigade.units.push(unit(item)),
+                Rule::invalid => self.invalid(item, Rule::brigade_line),
+                _ => {}
+            }
+        }
+        brigade
+    }
+
+    fn reinforcement(&mut self, pair: Pair<'_, Rule>) -> Reinforcement {
+        let sp = span(&pair);
+        let mut r = Reinforcement {
+            span: sp,
+            arrival: Spanned::new(Arrival::Turn(0), sp),
+            side: None,
+            kind: Ident::default(),
+            name: Name::default(),
+            position: Spanned::new(Point::default(), sp),
+            facing: None,
+            words: Vec::new(),
+        };
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::arrival => {
+                    let asp = span(&part);
+                    if let Some(v) = part.into_inner().next() {
+                        r.arrival = match v.as_rule() {
+                            Rule::time => Spanned::new(Arrival::Clock(time(v).value), asp),
+                            _ => Spanned::new(Arrival::Turn(uint(v).value), asp),
+                        };
+                    }
+                }
+                Rule::ident => r.side = Some(ident(part)),
+                Rule::reinforced_kind => r.kind = ident(part),
+                Rule::string => r.name = name(part),
+                Rule::at_attr => r.position = first_point(part),
+                Rule::facing_attr => r.facing = part.into_inner().next().map(facing),
+                Rule::unit_flag => r.words.push(ident(part)),
+                _ => {}
+            }
+        }
+        r
+    }
+
+    fn victory_cond(&mut self, pair: Pair<'_, Rule>) -> VictoryCondition {
+        let sp = span(&pair);
+        let mut condition = Condition::Otherwise;
+        let mut winner = Ident::default();
+        let mut level = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::held_cond => {
+                    let mut parts = part.into_inner();
+                    let objective = parts.next().map(name).unwrap_or_default();
+                    let side = parts.next().map(ident).unwrap_or_default();
+                    let for_turns = parts
+                        .next()
+                        .and_then(|h| h.into_inner().next())
+                        .map(spanned_number);
+                    condition = Condition::Held {
+                        objective,
+                        side,
+                        for_turns,
+                    };
+                }
+                Rule::vp_cond | Rule::broken_cond => {
+                    let is_vp = part.as_rule() == Rule::vp_cond;
+                    let mut parts = part.into_inner();
+                    let side = parts.next().map(ident).unwrap_or_default();
+                    let compare = parts
+                        .next()
+                        .map(compare)
+                        .unwrap_or(Spanned::new(Compare::AtLeast, sp));
+                    let value = parts
+                        .next()
+                        .map(spanned_number)
+                        .unwrap_or(Spanned::new(0.0, sp));
+                    condition = if is_vp {
+                        Condition::VictoryPoints {
+                            side,
+                            compare,
+                            value,
+                        }
+                    } else {
+                        Condition::BrigadesBroken {
+                            side,
+                            compare,
+                            value,
+                        }
+                    };
+                }
+                Rule::script_cond => {
+                    if let Some(e) = part.into_inner().next() {
+                        condition = Condition::Script(script_block(e));
+                    }
+                }
+                Rule::otherwise_cond => condition = Condition::Otherwise,
+                Rule::outcome => {
+                    let mut parts = part.into_inner();
+                    winner = parts.next().map(ident).unwrap_or_default();
+                    level = parts.next().map(ident);
+                }
+                _ => {}
+            }
+        }
+        VictoryCondition {
+            span: sp,
+            condition,
+            winner,
+            level,
+        }
+    }
+
+    // ------------------------------------------------------------ library
+
+    fn library(&mut self, pair: Pair<'_, Rule>) -> Library {
+        let mut library = Library {
+            span: span(&pair),
+            ..Library::default()
+        };
+        for item in pair.into_inner() {
+            match item.as_rule() {
+                Rule::string => library.name = Some(name(item)),
+                Rule::entry => library.entries.push(self.entry(item)),
+                Rule::invalid => self.invalid(item, Rule::library_line),
+                _ => {}
+            }
+        }
+        library
+    }
+
+    fn entry(&mut self, pair: Pair<'_, Rule>) -> Entry {
+        let sp = span(&pair);
+        let mut inner = pair.into_inner();
+        let kind = inner.next().map(ident).unwrap_or_default();
+        let id = inner.next().map(ident).unwrap_or_default();
+        let mut entry = Entry {
+            span: sp,
+            kind,
+            id,
+            name: None,
+            props: Vec::new(),
+        };
+        for item in inner {
+            match item.as_rule() {
+                Rule::string => entry.name = Some(name(item)),
+                Rule::prop => {
+                    let psp = span(&item);
+                    let mut parts = item.into_inner();
+                    let key = parts.next().map(ident).unwrap_or_default();
+                    let values = parts.filter_map(value).collect();
+                    entry.props.push(Prop {
+                        span: psp,
+                        key,
+                        values,
+                    });
+                }
+                Rule::invalid => self.invalid(item, Rule::entry_line),
+                _ => {}
+            }
+        }
+        entry
+    }
+
+    // ------------------------------------------------------------ game log
+
+    fn game(&mut self, pair: Pair<'_, Rule>) -> GameHeader {
+        let mut game = GameHeader {
+            span: span(&pair),
+            ..GameHeader::default()
+        };
+        let mut repeated = Vec::new();
+        for item in pair.into_inner() {
+            match item.as_rule() {
+                Rule::string => game.name = name(item),
+                Rule::scenario_ref => {
+                    if let Some(path) = item.into_inner().next().map(name) {
+                        match &game.scenario {
+                            Some(first) => repeated.push((first.span, path.span)),
+                            None => game.scenario = Some(path),
+                        }
+                    }
+                }
+                Rule::players => {
+                    for p in item.into_inner() {
+                        let psp = span(&p);
+                        let mut parts = p.into_inner();
+                        if let (Some(side), Some(player)) = (parts.next(), parts.next()) {
+                            game.players.push(Player {
+                                span: psp,
+                                side: ident(side),
+                                name: name(player),
+                            });
+                        }
+                    }
+                }
+                Rule::played => {
+                    if let Some(d) = item.into_inner().next() {
+                        set_once(&mut game.played, date(d), &mut repeated);
+                    }
+                }
+                Rule::seed => {
+                    if let Some(n) = item.into_inner().next() {
+                        let sp = span(&n);
+                        let value = n.as_str().parse().unwrap_or(u64::MAX);
+                        set_once(&mut game.seed, Spanned::new(value, sp), &mut repeated);
+                    }
+                }
+                Rule::rules_block => game.rules.push(self.rules_block(item)),
+                Rule::notes_stmt => {
+                    if let Some(t) = item.into_inner().next() {
+                        game.notes.push(text(t));
+                    }
+                }
+                Rule::invalid => self.invalid(item, Rule::game_line),
+                _ => {}
+            }
+        }
+        for (first, again) in repeated {
+            self.diags.push(catalogue::repeated_statement(first, again));
+        }
+        game
+    }
+
+    fn turn(&mut self, pair: Pair<'_, Rule>) -> Turn {
+        let sp = span(&pair);
+        let mut inner = pair.into_inner();
+        let number = inner.next().map(uint).unwrap_or(Spanned::new(0, sp));
+        let side = inner.next().map(ident).unwrap_or_default();
+        let mut turn = Turn {
+            span: sp,
+            number,
+            side,
+            phases: Vec::new(),
+        };
+        for item in inner {
+            match item.as_rule() {
+                Rule::phase => turn.phases.push(self.phase(item)),
+                Rule::invalid => self.invalid(item, Rule::turn_line),
+                _ => {}
+            }
+        }
+        turn
+    }
+
+    fn phase(&mut self, pair: Pair<'_, Rule>) -> Phase {
+        let sp = span(&pair);
+        let mut inner = pair.into_inner();
+        let kind = inner
+            .next()
+            .map(|p| {
+                let kind = match p.as_str() {
+                    "command" => PhaseKind::Command,
+                    "maneuver" => PhaseKind::Maneuver,
+                    "fire" => PhaseKind::Fire,
+                    "melee" => PhaseKind::Melee,
+                    _ => PhaseKind::Status,
+                };
+                Spanned::new(kind, span(&p))
+            })
+            .unwrap_or(Spanned::new(PhaseKind::Command, sp));
+        let actions = self.actions(inner);
+        Phase {
+            span: sp,
+            kind,
+            actions,
+        }
+    }
+
+    fn actions(&mut self, pairs: Pairs<'_, Rule>) -> Vec<Action> {
+        let mut actions = Vec::new();
+        for item in pairs {
+            match item.as_rule() {
+                Rule::action => actions.push(self.action(item)),
+                Rule::invalid => self.invalid(item, Rule::action_line),
+                _ => {}
+            }
+        }
+        actions
+    }
+
+    fn action(&mut self, pair: Pair<'_, Rule>) -> Action {
+        let sp = span(&pair);
+        let mut action = Action {
+            span: sp,
+            allows: Vec::new(),
+            verb: Ident::default(),
+            args: Vec::new(),
+            claim: None,
+            steps: Vec::new(),
+        };
+        for part in pair.into_inner() {
+            let psp = span(&part);
+            match part.as_rule() {
+                Rule::allow => {
+                    let mut parts = part.into_inner();
+                    if let (Some(code), Some(reason)) = (parts.next(), parts.next()) {
+                        action.allows.push(Allow {
+                            span: psp,
+                            code: ident(code),
+                            reason: name(reason),
+                        });
+                    }
+                }
+                Rule::ident => action.verb = ident(part),
+                Rule::to_arg => action.args.push(Arg::To(first_point(part))),
+                Rule::facing_arg => {
+                    if let Some(f) = part.into_inner().next() {
+                        action.args.push(Arg::Facing(facing(f)));
+                    }
+                }
+                Rule::at_unit => action.args.push(Arg::At(first_name(part))),
+                Rule::target_unit => action.args.push(Arg::Against(first_name(part))),
+                Rule::via_arg => action.args.push(Arg::Via(first_points(part))),
+                Rule::pip_arg => action.args.push(Arg::Pip(first_name(part))),
+                Rule::roll_arg => {
+                    let mut label = None;
+                    let mut faces = Spanned::new(Vec::new(), psp);
+                    for p in part.into_inner() {
+                        match p.as_rule() {
+                            Rule::ident => label = Some(ident(p)),
+                            Rule::dice => faces = dice(p),
+                            _ => {}
+                        }
+                    }
+                    action.args.push(Arg::Roll(Roll {
+                        span: psp,
+                        label,
+                        dice: faces,
+                    }));
+                }
+                Rule::string => action.args.push(Arg::Unit(name(part))),
+                Rule::number | Rule::signed => action.args.push(Arg::Number(spanned_number(part))),
+                Rule::point => action.args.push(Arg::Point(point(part))),
+                Rule::word => action.args.push(Arg::Word(ident(part))),
+                Rule::claim => {
+                    let items = part
+                        .into_inner()
+                        .map(|item| {
+                            let isp = span(&item);
+                            let mut claim_item = ClaimItem {
+                                span: isp,
+                                words: Vec::new(),
+                                numbers: Vec::new(),
+                            };
+                            for t in item.into_inner() {
+                                match t.as_rule() {
+                                    Rule::ident => claim_item.words.push(ident(t)),
+                                    _ => claim_item.numbers.push(spanned_number(t)),
+                                }
+                            }
+                            claim_item
+                        })
+                        .collect();
+                    action.claim = Some(Claim { span: psp, items });
+                }
+                Rule::steps => action.steps = self.actions(part.into_inner()),
+                _ => {}
+            }
+        }
+        action
+    }
+}
+
+fn duration_minutes(pair: Pair<'_, Rule>) -> u32 {
+    let mut parts = pair.into_inner();
+    let amount = parts.next().map(|n| number(&n)).unwrap_or(0.0);
+    let per = match parts.next().map(|u| u.as_str()) {
+        Some(u) if u.starts_with('h') => 60.0,
+        _ => 1.0,
+    };
+    let minutes = amount * per;
+    if (0.0..=u32::MAX as f64).contains(&minutes) {
+        minutes.round() as u32
+    } else {
+        u32::MAX
+    }
+}
+
+fn compare(pair: Pair<'_, Rule>) -> Spanned<Compare> {
+    let value = match pair.as_str() {
+        ">=" => Compare::AtLeast,
+        "<=" => Compare::AtMost,
+        ">" => Compare::More,
+        "<" => Compare::Less,
+        _ => Compare::Equal,
+    };
+    Spanned::new(value, span(&pair))
+}
+
+fn unit(pair: Pair<'_, Rule>) -> Unit {
+    let sp = span(&pair);
+    let mut inner = pair.into_inner();
+    let kind = match inner.next().map(|k| k.as_str()) {
+        Some("battery") => UnitKind::Battery,
+        Some("cavalry") => UnitKind::Cavalry,
+        _ => UnitKind::Regiment,
+    };
+    let unit_name = inner.next().map(name).unwrap_or_default();
+    let mut unit = Unit {
+        span: sp,
+        kind,
+        name: unit_name,
+        stands: None,
+        men: None,
+        sections: None,
+        position: None,
+        facing: None,
+        traits: Vec::new(),
+        markers: Vec::new(),
+        words: Vec::new(),
+        repeated: Vec::new(),
+    };
+    for attr in inner {
+        match attr.as_rule() {
+            Rule::stands_attr => set_once(&mut unit.stands, first_number(attr), &mut unit.repeated),
+            Rule::men_attr => set_once(&mut unit.men, first_number(attr), &mut unit.repeated),
+            Rule::sections_attr => {
+                set_once(&mut unit.sections, first_number(attr), &mut unit.repeated)
+            }
+            Rule::at_attr => set_once(&mut unit.position, first_point(attr), &mut unit.repeated),
+            Rule::facing_attr => {
+                if let Some(f) = attr.into_inner().next() {
+                    set_once(&mut unit.facing, facing(f), &mut unit.repeated);
+                }
+            }
+            Rule::traits_attr => unit.traits.extend(attr.into_inner().map(ident)),
+            Rule::markers_attr => unit.markers.extend(attr.into_inner().map(ident)),
+            Rule::unit_flag => unit.words.push(ident(attr)),
+            _ => {}
+        }
+    }
+    unit
+}
+
+fn commander(pair: Pair<'_, Rule>) -> Commander {
+    let sp = span(&pair);
+    let mut inner = pair.into_inner();
+    let leader = inner.next().map(name).unwrap_or_default();
+    let mut c = Commander {
+        span: sp,
+        name: leader,
+        level: Ident::default(),
+        rating: None,
+        position: None,
+    };
+    let mut words = 0;
+    for part in inner {
+        match part.as_rule() {
+            Rule::word if words == 0 => {
+                c.level = ident(part);
+                words += 1;
+            }
+            Rule::word => c.rating = Some(ident(part)),
+            Rule::at_attr => c.position = Some(first_point(part)),
+            _ => {}
+        }
+    }
+    c
+}
+
+fn value(pair: Pair<'_, Rule>) -> Option<Spanned<Value>> {
+    let sp = span(&pair);
+    let value = match pair.as_rule() {
+        Rule::number => Value::Number(number(&pair)),
+        Rule::signed => Value::Signed(number(&pair)),
+        Rule::target => Value::Target(
+            pair.as_str()
+                .trim_end_matches('+')
+                .parse()
+                .unwrap_or(u32::MAX),
+        ),
+        Rule::string => Value::Text(name(pair).value),
+        Rule::text_block => Value::Text(text(pair).value),
+        Rule::ident => Value::Word(pair.as_str().to_string()),
+        Rule::point => Value::Point(point(pair).value),
+        Rule::dice => Value::Dice(dice(pair).value.into_iter().map(|d| d.value).collect()),
+        _ => return None,
+    };
+    Some(Spanned::new(value, sp))
+}
+
+fn first_point(pair: Pair<'_, Rule>) -> Spanned<Point> {
+    let sp = span(&pair);
+    pair.into_inner()
+        .find(|p| p.as_rule() == Rule::point)
+        .map(point)
+        .unwrap_or(Spanned::new(Point::default(), sp))
+}
+
+fn first_points(pair: Pair<'_, Rule>) -> Spanned<Vec<Point>> {
+    let sp = span(&pair);
+    pair.into_inner()
+        .find(|p| p.as_rule() == Rule::points)
+        .map(points)
+        .unwrap_or(Spanned::new(Vec::new(), sp))
+}
+
+fn first_number(pair: Pair<'_, Rule>) -> Spanned<f64> {
+    let sp = span(&pair);
+    pair.into_inner()
+        .next()
+        .map(spanned_number)
+        .unwrap_or(Spanned::new(0.0, sp))
+}
+
+fn first_name(pair: Pair<'_, Rule>) -> Name {
+    let sp = span(&pair);
+    pair.into_inner()
+        .next()
+        .map(name)
+        .unwrap_or(Spanned::new(String::new(), sp))
+}

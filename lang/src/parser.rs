@@ -1,0 +1,234 @@
+//! The pest parser and its guards for untrusted input.
+//!
+//! pest recurses once per nested rule, so a file of ten thousand `{` would overflow the stack.
+//! Before pest sees a file we measure its bracket depth ([`MAX_DEPTH`]) and its size
+//! ([`MAX_SOURCE_BYTES`]), and we give pest a call limit proportional to the input, so a
+//! pathological file is a diagnostic, never a crash or a hang.
+
+use std::num::NonZeroUsize;
+
+use pest::Parser as _;
+use pest::iterators::Pairs;
+use pest_derive::Parser;
+
+use crate::ast::Span;
+use crate::catalogue;
+use crate::diagnostic::Diagnostic;
+
+#[derive(Parser)]
+#[grammar = "grammar.pest"]
+pub struct DotcParser;
+
+/// The deepest bracket nesting a file may have. Real files stay under 8.
+pub const MAX_DEPTH: usize = 64;
+/// The largest file we parse: 64 MiB (a 100,000-line log is about 5 MiB).
+pub const MAX_SOURCE_BYTES: usize = 64 << 20;
+
+/// Parse `source` with `rule`, refusing input that could exhaust the stack.
+pub fn parse_rule(rule: Rule, source: &str) -> Result<Pairs<'_, Rule>, Diagnostic> {
+    if source.len() > MAX_SOURCE_BYTES {
+        return Err(catalogue::file_too_large(source.len(), MAX_SOURCE_BYTES));
+    }
+    if let Some(at) = too_deep(source) {
+        return Err(catalogue::nesting_too_deep(
+            Span::new(at, at + 1),
+            MAX_DEPTH,
+        ));
+    }
+    // Generous: a clean file needs a few hundred calls per line; backtracking blow-ups need
+    // many orders of magnitude more.
+    let limit = source.len().saturating_mul(2_000).max(1_000_000);
+    pest::set_call_limit(NonZeroUsize::new(limit));
+    DotcParser::parse(rule, source).map_err(|error| syntax_error(&error, source, 0))
+}
+
+/// Turn a pest error into a located diagnostic. `base` is the offset of `source` in the file.
+pub fn syntax_error(error: &pest::error::Error<Rule>, source: &str, base: usize) -> Diagnostic {
+    use pest::error::{ErrorVariant, InputLocation};
+    let at = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    if let ErrorVariant::CustomError { message } = &error.variant {
+        // pest's only custom error here is the call limit.
+        return catalogue::parse_limit(Span::new(base + at, base + at), message);
+    }
+    let mut expected: Vec<String> = Vec::new();
+    let mut at_pos = at;
+    if let Some(attempts) = error.parse_attempts() {
+        at_pos = attempts.max_position;
+        for stack in attempts.call_stacks() {
+            if let Some(rule) = stack.deepest.get_rule() {
+                if let Some(text) = describe(*rule) {
+                    expected.push(text.to_string());
+                } else if let Some(text) = stack.parent.and_then(describe) {
+                    expected.push(text.to_string());
+                }
+            }
+        }
+        for token in attempts.expected_tokens() {
+            // Literal tokens print as themselves; ranges and built-ins are described by their
+            // rules above.
+            let token = token.to_string();
+            if token.contains("..")
+                || token == "BUILTIN_RULE"
+                || token.trim().is_empty()
+                || is_trivia_start(&token)
+            {
+                continue;
+            }
+            expected.push(format!("`{token}`"));
+        }
+    } else if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
+        expected.extend(
+            positives
+                .iter()
+                .filter_map(|r| describe(*r))
+                .map(str::to_string),
+        );
+    }
+    expected.sort();
+    expected.dedup();
+    let found = found_token(source, at_pos);
+    let start = base + at_pos;
+    let span = Span::new(start, start + found.len());
+    catalogue::syntax_error(span, &expected, found)
+}
+
+/// Tokens that start whitespace or a comment: allowed almost anywhere, never worth listing.
+fn is_trivia_start(token: &str) -> bool {
+    matches!(token, "//" | "/*" | "\u{FEFF}" | ";")
+}
+
+/// The token at `at`, for "found ..." in messages.
+fn found_token(source: &str, at: usize) -> &str {
+    let rest = source.get(at..).unwrap_or("");
+    if rest.is_empty() {
+        return "";
+    }
+    let first = rest.chars().next().unwrap_or(' ');
+    let end = if first.is_alphanumeric() || first == '_' {
+        rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len())
+    } else if first == '"' {
+        rest[1..].find(['"', '\n']).map_or(rest.len(), |i| i + 2)
+    } else {
+        first.len_utf8()
+    };
+    &rest[..end.min(rest.len())]
+}
+
+/// What a rule means to a person writing a file, for "expected ..." messages.
+pub fn describe(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::string | Rule::string_inner => "a quoted name",
+        Rule::number => "a number",
+        Rule::signed => "a modifier such as +1",
+        Rule::target => "a target such as 4+",
+        Rule::ident | Rule::word | Rule::flag | Rule::unit_flag => "a word",
+        Rule::point | Rule::coord => "a position such as (12, 4)",
+        Rule::points => "positions such as (0, 0) (4, 0)",
+        Rule::dice | Rule::die => "dice such as [3, 5, 2]",
+        Rule::facing => "a facing (degrees or a compass word)",
+        Rule::date => "a date such as 1863-07-01",
+        Rule::time => "a time such as 10:30",
+        Rule::duration | Rule::duration_unit => "a duration such as 15 min",
+        Rule::script_block | Rule::script_body | Rule::script_lang => "a ```rhai script block```",
+        Rule::script_expr | Rule::script_expr_body => "a `script expression`",
+        Rule::text_block => "a \"\"\"text block\"\"\"",
+        Rule::code => "a diagnostic code such as dotc::out-of-range",
+        Rule::compare => "a comparison such as >=",
+        Rule::EOI => "the end of the line",
+        Rule::scenario => "`scenario`",
+        Rule::library => "`library`",
+        Rule::game => "`game`",
+        Rule::turn => "`turn`",
+        Rule::phase | Rule::phase_name => "a phase (command, maneuver, fire, melee, status)",
+        Rule::unit_kind | Rule::reinforced_kind => "a unit kind (regiment, battery, cavalry)",
+        Rule::stands_attr => "`stands`",
+        Rule::arrival => "`at TIME` or `turn N`",
+        Rule::outcome => "a result such as `union major` or `draw`",
+        Rule::hold_time => "`at_end` or `for N turns`",
+        Rule::claim_item => "a claimed result such as `hits 2`",
+        _ => return None,
+    })
+}
+
+/// The first byte offset where bracket nesting (outside strings, comments and scripts) exceeds
+/// [`MAX_DEPTH`], if any.
+fn too_deep(source: &str) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                if bytes[i..].starts_with(b"\"\"\"") {
+                    i = skip_past(bytes, i + 3, b"\"\"\"");
+                    continue;
+                }
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'`' => {
+                if bytes[i..].starts_with(b"```") {
+                    i = skip_past(bytes, i + 3, b"```");
+                    continue;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = skip_past(bytes, i + 2, b"*/");
+                continue;
+            }
+            b'{' | b'(' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            b'}' | b')' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn skip_past(bytes: &[u8], from: usize, end: &[u8]) -> usize {
+    let mut i = from;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(end) {
+            return i + end.len();
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+/// Re-parse a line that the lenient grammar skipped, with the strict rule of its context, to
+/// find out exactly what was wrong with it.
+pub fn explain_invalid(strict: Rule, text: &str, base: usize) -> Diagnostic {
+    pest::set_error_detail(true);
+    match DotcParser::parse(strict, text) {
+        Err(error) => syntax_error(&error, text, base),
+        Ok(_) => {
+            catalogue::misplaced_statement(Span::new(base, base + text.len()), first_word(text))
+        }
+    }
+}
+
+/// The leading word of a statement, used to name it in messages.
+pub fn first_word(text: &str) -> &str {
+    let text = text.trim_start();
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}

@@ -1,0 +1,340 @@
+//! `dotc`: the command line of the Dress on the Colors toolkit.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use dotc_lang::diagnostic::{Diagnostic, line_col, render_plain, render_with};
+use dotc_lang::{FsLoader, analyze};
+use miette::{GraphicalReportHandler, GraphicalTheme};
+
+/// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
+#[derive(Parser, Debug)]
+#[command(name = "dotc", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check files and print every diagnostic; exit 1 if any has an error.
+    Check {
+        /// The .dotc files to check (scenarios, game logs, libraries).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output format: human-readable text, or JSON for tools.
+        #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+        format: OutputFormat,
+    },
+    /// Print files in canonical layout, or check or rewrite them in place.
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Exit 1 if any file is not already formatted; print nothing else.
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        /// Rewrite the files in place (atomically: a crash never leaves half a file).
+        #[arg(long)]
+        write: bool,
+    },
+    /// Print the typed model of a file for other tools.
+    Export {
+        file: PathBuf,
+        #[arg(long = "to", value_enum, default_value_t = ExportFormat::Json)]
+        to: ExportFormat,
+    },
+    /// Write a new file from a commented skeleton.
+    New {
+        #[command(subcommand)]
+        what: NewKind,
+    },
+    /// Explain a diagnostic code (e.g. dotc::unknown-weapon) or a ruling id (e.g. C3).
+    Explain { id: String },
+    /// Print shell completions.
+    Completions { shell: clap_complete::Shell },
+    /// Print the man page (roff).
+    Man,
+}
+
+#[derive(Subcommand, Debug)]
+enum NewKind {
+    /// A scenario skeleton, written to NAME.dotc (or the path given with --output).
+    Scenario {
+        /// The scenario's title; also the file name, lower-cased with dashes.
+        name: String,
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum OutputFormat {
+    Human,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum ExportFormat {
+    Json,
+    Yaml,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Check { files, format } => check(&files, format),
+        Command::Fmt {
+            files,
+            check,
+            write,
+        } => fmt(&files, check, write),
+        Command::Export { file, to } => export(&file, to),
+        Command::New {
+            what: NewKind::Scenario { name, output },
+        } => new_scenario(&name, output),
+        Command::Explain { id } => explain(&id),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            let man = clap_mangen::Man::new(Cli::command());
+            let mut out = Vec::new();
+            man.render(&mut out).map_err(|e| e.to_string())?;
+            std::io::stdout()
+                .write_all(&out)
+                .map_err(|e| e.to_string())?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn render(diagnostics: &[Diagnostic], name: &str, source: &str) -> String {
+    if std::io::stderr().is_terminal() {
+        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode()).with_width(100);
+        render_with(&handler, diagnostics, name, source)
+    } else {
+        render_plain(diagnostics, name, source)
+    }
+}
+
+fn check(files: &[PathBuf], format: OutputFormat) -> Result<ExitCode, String> {
+    let mut failed = false;
+    let mut json = Vec::new();
+    for path in files {
+        let source = read(path)?;
+        let analysis = analyze(path, &source, &FsLoader);
+        let mut diagnostics = analysis.diagnostics;
+        if let (Some(scenario), Some(s)) = (&analysis.document.scenario, analysis.names.as_ref()) {
+            diagnostics.extend(dotc_runtime::check::check_scenario(
+                scenario,
+                s,
+                &analysis.rule_data,
+            ));
+            diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        }
+        failed |= diagnostics.iter().any(Diagnostic::is_error);
+        let name = path.display().to_string();
+        match format {
+            OutputFormat::Human => {
+                if !diagnostics.is_empty() {
+                    eprint!("{}", render(&diagnostics, &name, &source));
+                }
+            }
+            OutputFormat::Json => {
+                for d in &diagnostics {
+                    json.push(diagnostic_json(d, &name, &source));
+                }
+            }
+        }
+    }
+    if format == OutputFormat::Json {
+        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        println!("{text}");
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A diagnostic for tools: positions as 1-based lines and columns as well as byte offsets.
+fn diagnostic_json(d: &Diagnostic, file: &str, source: &str) -> serde_json::Value {
+    let position = |offset: usize| {
+        let (line, column) = line_col(source, offset);
+        serde_json::json!({ "offset": offset, "line": line, "column": column })
+    };
+    let label = |l: &dotc_lang::diagnostic::Label| serde_json::json!({ "start": position(l.span.start), "end": position(l.span.end), "text": l.text });
+    serde_json::json!({
+        "file": file,
+        "code": d.code,
+        "severity": d.severity,
+        "message": d.message,
+        "primary": label(&d.primary),
+        "secondary": d.secondary.iter().map(label).collect::<Vec<_>>(),
+        "help": d.help,
+        "rule": d.rule,
+        "fix": d.fix.as_ref().map(|f| serde_json::json!({
+            "start": position(f.span.start), "end": position(f.span.end), "replacement": f.replacement
+        })),
+    })
+}
+
+fn fmt(files: &[PathBuf], check: bool, write: bool) -> Result<ExitCode, String> {
+    let mut status = ExitCode::SUCCESS;
+    for path in files {
+        let source = read(path)?;
+        let name = path.display().to_string();
+        let formatted = match dotc_lang::format::format(&source) {
+            Ok(text) => text,
+            Err(diagnostics) => {
+                eprint!("{}", render(&diagnostics, &name, &source));
+                eprintln!("error: {name} has syntax errors; not formatted");
+                status = ExitCode::from(1);
+                continue;
+            }
+        };
+        if check {
+            if formatted != source {
+                eprintln!("{name} is not formatted (run `dotc fmt --write {name}`)");
+                status = ExitCode::from(1);
+            }
+        } else if write {
+            if formatted != source {
+                write_atomically(path, &formatted)?;
+            }
+        } else {
+            print!("{formatted}");
+        }
+    }
+    Ok(status)
+}
+
+/// Write through a temporary file in the same folder and rename it over the original, so the
+/// file is either wholly old or wholly new.
+fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut temp = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
+    temp.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    temp.as_file().sync_all().map_err(|e| e.to_string())?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
+    }
+    temp.persist(path)
+        .map_err(|e| format!("cannot replace {}: {e}", path.display()))?;
+    Ok(())
+}
+
+fn export(path: &Path, to: ExportFormat) -> Result<ExitCode, String> {
+    let source = read(path)?;
+    let analysis = analyze(path, &source, &FsLoader);
+    if analysis.has_errors() {
+        let name = path.display().to_string();
+        eprint!("{}", render(&analysis.diagnostics, &name, &source));
+        return Ok(ExitCode::from(1));
+    }
+    let model = dotc_lang::model::export(&analysis, &source);
+    let text = match to {
+        ExportFormat::Json => {
+            serde_json::to_string_pretty(&model).map_err(|e| e.to_string())? + "\n"
+        }
+        ExportFormat::Yaml => serde_norway::to_string(&model).map_err(|e| e.to_string())?,
+    };
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+const SCENARIO_TEMPLATE: &str = include_str!("../lang/templates/new-scenario.dotc");
+
+fn new_scenario(name: &str, output: Option<PathBuf>) -> Result<ExitCode, String> {
+    let slug: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let path = output.unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "{}.dotc",
+            if slug.is_empty() { "scenario" } else { &slug }
+        ))
+    });
+    if path.exists() {
+        return Err(format!(
+            "{} already exists; choose another name or --output",
+            path.display()
+        ));
+    }
+    let title = name.replace('\\', "\\\\").replace('"', "\\\"");
+    let text = SCENARIO_TEMPLATE.replace("{{NAME}}", &title);
+    write_atomically(&path, &text)?;
+    eprintln!(
+        "wrote {}; check it with `dotc check {}`",
+        path.display(),
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn explain(id: &str) -> Result<ExitCode, String> {
+    if let Some(text) = dotc_lang::catalogue::explain(id) {
+        println!(
+            "{}\n\n{text}",
+            if id.starts_with("dotc::") {
+                id.to_string()
+            } else {
+                format!("dotc::{id}")
+            }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let upper = id.to_ascii_uppercase();
+    if let Some(r) = dotc_lang::rulings::RULINGS
+        .iter()
+        .find(|r| r.id == upper || r.name == id)
+    {
+        println!(
+            "RULINGS {}: ruling {} = {}\n\n{}\n\nValues: {} (default {}; the as_printed preset uses {}).",
+            r.id,
+            r.name,
+            r.default_value(),
+            r.summary,
+            r.values.join(", "),
+            r.default_value(),
+            r.as_printed
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    Err(format!(
+        "no explanation for `{id}`; try a diagnostic code such as dotc::unknown-weapon or a ruling id such as C3"
+    ))
+}

@@ -1,0 +1,59 @@
+//! Shared helpers of the integration tests: one `check` per layer, as the house style asks.
+
+use std::path::Path;
+
+use dotc_lang::diagnostic::{Diagnostic, render_plain};
+use dotc_lang::{FsLoader, analyze};
+
+/// Every diagnostic `dotc check` gives for a file: the language checks and the runtime's
+/// geometric ones, sorted by position.
+pub fn check_file(path: &Path) -> (String, Vec<Diagnostic>) {
+    let source = std::fs::read_to_string(path).expect("fixture is readable");
+    let analysis = analyze(path, &source, &FsLoader);
+    let mut diagnostics = analysis.diagnostics;
+    if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
+        diagnostics.extend(dotc_runtime::check::check_scenario(
+            scenario,
+            names,
+            &analysis.rule_data,
+        ));
+        diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    }
+    (source, diagnostics)
+}
+
+/// The codes a fixture expects, from its `// expect: dotc::code` lines, in file order.
+pub fn expected_codes(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("// expect:"))
+        .map(|code| code.trim().to_string())
+        .collect()
+}
+
+/// Render diagnostics as the tests see them: Unicode, no colour, 80 columns, no links.
+pub fn render(diagnostics: &[Diagnostic], name: &str, source: &str) -> String {
+    render_plain(diagnostics, name, source)
+}
+
+/// Every shipped `.dotc` file: scenarios and the stdlib.
+pub fn shipped_files() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut stack = vec![root.join("scenarios"), root.join("stdlib")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "dotc") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
