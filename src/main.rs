@@ -95,15 +95,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Check { files, format } => check(&files, format),
-        Command::Fmt {
-            files,
-            check,
-            write,
-        } => fmt(&files, check, write),
+        Command::Fmt { files, check, write } => fmt(&files, check, write),
         Command::Export { file, to } => export(&file, to),
-        Command::New {
-            what: NewKind::Scenario { name, output },
-        } => new_scenario(&name, output),
+        Command::New { what: NewKind::Scenario { name, output } } => new_scenario(&name, output),
         Command::Explain { id } => explain(&id),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
@@ -113,9 +107,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let man = clap_mangen::Man::new(Cli::command());
             let mut out = Vec::new();
             man.render(&mut out).map_err(|e| e.to_string())?;
-            std::io::stdout()
-                .write_all(&out)
-                .map_err(|e| e.to_string())?;
+            std::io::stdout().write_all(&out).map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -142,11 +134,7 @@ fn check(files: &[PathBuf], format: OutputFormat) -> Result<ExitCode, String> {
         let analysis = analyze(path, &source, &FsLoader);
         let mut diagnostics = analysis.diagnostics;
         if let (Some(scenario), Some(s)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-            diagnostics.extend(dotc_runtime::check::check_scenario(
-                scenario,
-                s,
-                &analysis.rule_data,
-            ));
+            diagnostics.extend(dotc_runtime::check::check_scenario(scenario, s, &analysis.rule_data));
             diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
         }
         failed |= diagnostics.iter().any(Diagnostic::is_error);
@@ -168,11 +156,7 @@ fn check(files: &[PathBuf], format: OutputFormat) -> Result<ExitCode, String> {
         let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
         println!("{text}");
     }
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// A diagnostic for tools: positions as 1-based lines and columns as well as byte offsets.
@@ -230,10 +214,7 @@ fn fmt(files: &[PathBuf], check: bool, write: bool) -> Result<ExitCode, String> 
 /// Write through a temporary file in the same folder and rename it over the original, so the
 /// file is either wholly old or wholly new.
 fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut temp = tempfile::NamedTempFile::new_in(dir)
         .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
     temp.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
@@ -241,8 +222,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
     if let Ok(meta) = std::fs::metadata(path) {
         let _ = std::fs::set_permissions(temp.path(), meta.permissions());
     }
-    temp.persist(path)
-        .map_err(|e| format!("cannot replace {}: {e}", path.display()))?;
+    temp.persist(path).map_err(|e| format!("cannot replace {}: {e}", path.display()))?;
     Ok(())
 }
 
@@ -256,9 +236,7 @@ fn export(path: &Path, to: ExportFormat) -> Result<ExitCode, String> {
     }
     let model = dotc_lang::model::export(&analysis, &source);
     let text = match to {
-        ExportFormat::Json => {
-            serde_json::to_string_pretty(&model).map_err(|e| e.to_string())? + "\n"
-        }
+        ExportFormat::Json => serde_json::to_string_pretty(&model).map_err(|e| e.to_string())? + "\n",
         ExportFormat::Yaml => serde_norway::to_string(&model).map_err(|e| e.to_string())?,
     };
     print!("{text}");
@@ -270,38 +248,22 @@ const SCENARIO_TEMPLATE: &str = include_str!("../lang/templates/new-scenario.dot
 fn new_scenario(name: &str, output: Option<PathBuf>) -> Result<ExitCode, String> {
     let slug: String = name
         .chars()
-        .map(|c| {
-            if c.is_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
+        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
         .collect::<String>()
         .split('-')
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join("-");
     let path = output.unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "{}.dotc",
-            if slug.is_empty() { "scenario" } else { &slug }
-        ))
+        PathBuf::from(format!("{}.dotc", if slug.is_empty() { "scenario" } else { &slug }))
     });
     if path.exists() {
-        return Err(format!(
-            "{} already exists; choose another name or --output",
-            path.display()
-        ));
+        return Err(format!("{} already exists; choose another name or --output", path.display()));
     }
     let title = name.replace('\\', "\\\\").replace('"', "\\\"");
     let text = SCENARIO_TEMPLATE.replace("{{NAME}}", &title);
     write_atomically(&path, &text)?;
-    eprintln!(
-        "wrote {}; check it with `dotc check {}`",
-        path.display(),
-        path.display()
-    );
+    eprintln!("wrote {}; check it with `dotc check {}`", path.display(), path.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -309,19 +271,12 @@ fn explain(id: &str) -> Result<ExitCode, String> {
     if let Some(text) = dotc_lang::catalogue::explain(id) {
         println!(
             "{}\n\n{text}",
-            if id.starts_with("dotc::") {
-                id.to_string()
-            } else {
-                format!("dotc::{id}")
-            }
+            if id.starts_with("dotc::") { id.to_string() } else { format!("dotc::{id}") }
         );
         return Ok(ExitCode::SUCCESS);
     }
     let upper = id.to_ascii_uppercase();
-    if let Some(r) = dotc_lang::rulings::RULINGS
-        .iter()
-        .find(|r| r.id == upper || r.name == id)
-    {
+    if let Some(r) = dotc_lang::rulings::RULINGS.iter().find(|r| r.id == upper || r.name == id) {
         println!(
             "RULINGS {}: ruling {} = {}\n\n{}\n\nValues: {} (default {}; the as_printed preset uses {}).",
             r.id,

@@ -12,11 +12,7 @@ pub fn check_file(path: &Path) -> (String, Vec<Diagnostic>) {
     let analysis = analyze(path, &source, &FsLoader);
     let mut diagnostics = analysis.diagnostics;
     if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-        diagnostics.extend(dotc_runtime::check::check_scenario(
-            scenario,
-            names,
-            &analysis.rule_data,
-        ));
+        diagnostics.extend(dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data));
         diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     }
     (source, diagnostics)

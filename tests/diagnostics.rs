@@ -11,11 +11,7 @@ fn broken_fixtures_give_their_expected_diagnostics() {
     insta::glob!("fixtures/broken/*.dotc", |path| {
         let (source, diagnostics) = common::check_file(path);
         let expected = common::expected_codes(&source);
-        assert!(
-            !expected.is_empty(),
-            "{} has no `// expect:` lines",
-            path.display()
-        );
+        assert!(!expected.is_empty(), "{} has no `// expect:` lines", path.display());
         let got: Vec<String> = diagnostics.iter().map(|d| d.code.to_string()).collect();
         assert_eq!(got, expected, "codes of {}", path.display());
         let name = Path::new("tests/fixtures/broken").join(path.file_name().unwrap_or_default());

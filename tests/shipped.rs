@@ -6,16 +6,8 @@ mod common;
 #[test]
 fn there_are_shipped_files() {
     let files = common::shipped_files();
-    assert!(
-        files
-            .iter()
-            .any(|f| f.starts_with(concat!(env!("CARGO_MANIFEST_DIR"), "/stdlib")))
-    );
-    assert!(
-        files
-            .iter()
-            .any(|f| f.starts_with(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios")))
-    );
+    assert!(files.iter().any(|f| f.starts_with(concat!(env!("CARGO_MANIFEST_DIR"), "/stdlib"))));
+    assert!(files.iter().any(|f| f.starts_with(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))));
 }
 
 #[test]
@@ -35,16 +27,9 @@ fn every_shipped_file_checks_clean() {
 fn formatting_every_shipped_file_is_idempotent_and_keeps_comments() {
     for path in common::shipped_files() {
         let source = std::fs::read_to_string(&path).expect("readable");
-        let once = dotc_lang::format::format(&source)
-            .unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
-        let twice = dotc_lang::format::format(&once)
-            .unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
-        assert_eq!(
-            once,
-            twice,
-            "formatting {} twice changes it",
-            path.display()
-        );
+        let once = dotc_lang::format::format(&source).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
+        let twice = dotc_lang::format::format(&once).unwrap_or_else(|d| panic!("{}: {d:?}", path.display()));
+        assert_eq!(once, twice, "formatting {} twice changes it", path.display());
         assert_eq!(
             dotc_lang::format::comments(&source),
             dotc_lang::format::comments(&once),
@@ -59,20 +44,14 @@ fn formatting_every_shipped_file_is_idempotent_and_keeps_comments() {
         // The formatted file means the same: the same syntax tree, spans aside.
         let before = meaning(&path, &source);
         let after = meaning(&path, &once);
-        assert_eq!(
-            before,
-            after,
-            "formatting {} changed its meaning",
-            path.display()
-        );
+        assert_eq!(before, after, "formatting {} changed its meaning", path.display());
     }
 }
 
 /// The exported model of a source with line numbers removed: what the file means.
 fn meaning(path: &std::path::Path, source: &str) -> serde_json::Value {
     let analysis = dotc_lang::analyze(path, source, &dotc_lang::FsLoader);
-    let mut value =
-        serde_json::to_value(dotc_lang::model::export(&analysis, source)).expect("serialisable");
+    let mut value = serde_json::to_value(dotc_lang::model::export(&analysis, source)).expect("serialisable");
     strip_lines(&mut value);
     value
 }

@@ -94,22 +94,13 @@ pub fn analyze(path: &Path, source: &str, loader: &dyn Loader) -> Analysis {
         ));
     }
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-    Analysis {
-        document,
-        diagnostics,
-        rule_data,
-        names,
-        scenario,
-    }
+    Analysis { document, diagnostics, rule_data, names, scenario }
 }
 
 /// The stdlib plus a file's own library entries (top-level libraries, or a scenario's).
 fn rule_data_for(document: &Document, diagnostics: &mut Vec<Diagnostic>) -> RuleData {
     let mut data = stdlib().clone();
-    let own = document
-        .libraries
-        .iter()
-        .chain(document.scenario.iter().flat_map(|s| s.libraries.iter()));
+    let own = document.libraries.iter().chain(document.scenario.iter().flat_map(|s| s.libraries.iter()));
     let extra = RuleData::from_libraries(own, diagnostics);
     data.extend(extra);
     data
@@ -127,11 +118,7 @@ fn load_scenario(
     let source = match loader.load(&path) {
         Ok(source) => source,
         Err(reason) => {
-            diagnostics.push(cat::scenario_not_found(
-                reference.span,
-                &reference.value,
-                &reason,
-            ));
+            diagnostics.push(cat::scenario_not_found(reference.span, &reference.value, &reason));
             return None;
         }
     };
@@ -160,10 +147,7 @@ fn load_scenario(
                 reference.span,
                 "this scenario does not check clean",
             )
-            .with_help(format!(
-                "run `dotc check {}` and fix it first",
-                path.display()
-            )),
+            .with_help(format!("run `dotc check {}` and fix it first", path.display())),
         );
     }
     Some(Box::new(LoadedScenario {

@@ -29,10 +29,7 @@ impl Span {
 
     /// The smallest span covering both.
     pub fn join(self, other: Span) -> Span {
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
 }
 
@@ -254,6 +251,8 @@ pub struct Brigadier {
     pub name: Name,
     pub rating: Option<Ident>,
     pub position: Option<Spanned<Point>>,
+    /// `attached "19th Maine"`: starts attached to that regiment (Ch16 2.4).
+    pub attached: Option<Name>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -287,6 +286,12 @@ pub struct Unit {
     pub facing: Option<Spanned<Facing>>,
     pub traits: Vec<Ident>,
     pub markers: Vec<Ident>,
+    /// Where dismounted cavalry left its horse holders (Ch16 10.2).
+    pub holders: Option<Spanned<Point>>,
+    /// A skirmish stand detached ahead of the regiment (Ch16 3.4).
+    pub screen: Option<Spanned<Point>>,
+    /// The building the unit garrisons (Ch16 4.3).
+    pub garrison: Option<Name>,
     /// Bare words: quality, weapon or piece, formation, and flags such as `limbered`.
     pub words: Vec<Ident>,
     /// Attributes given twice (`stands 4 ... stands 5`): the first span and the repeat.
@@ -329,23 +334,11 @@ pub struct VictoryCondition {
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
     /// `objective "Seminary" held_by confederate at_end` or `... for 2 turns`.
-    Held {
-        objective: Name,
-        side: Ident,
-        for_turns: Option<Spanned<f64>>,
-    },
+    Held { objective: Name, side: Ident, for_turns: Option<Spanned<f64>> },
     /// `vp confederate >= 5`
-    VictoryPoints {
-        side: Ident,
-        compare: Spanned<Compare>,
-        value: Spanned<f64>,
-    },
+    VictoryPoints { side: Ident, compare: Spanned<Compare>, value: Spanned<f64> },
     /// `broken union >= 3`: brigades Broken.
-    BrigadesBroken {
-        side: Ident,
-        compare: Spanned<Compare>,
-        value: Spanned<f64>,
-    },
+    BrigadesBroken { side: Ident, compare: Spanned<Compare>, value: Spanned<f64> },
     /// `when `expr``: a script expression.
     Script(Script),
     /// `otherwise`

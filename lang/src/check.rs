@@ -70,15 +70,11 @@ impl NameIndex {
 
     fn insert(&mut self, name: &Name, kind: NameKind, side: &str, diags: &mut Vec<Diagnostic>) {
         match self.names.get(&name.value) {
-            Some((_, first, _)) => diags.push(cat::duplicate_name(
-                kind.word(),
-                &name.value,
-                name.span,
-                *first,
-            )),
+            Some((_, first, _)) => {
+                diags.push(cat::duplicate_name(kind.word(), &name.value, name.span, *first))
+            }
             None => {
-                self.names
-                    .insert(name.value.clone(), (kind, name.span, side.to_string()));
+                self.names.insert(name.value.clone(), (kind, name.span, side.to_string()));
                 self.order.push(name.value.clone());
             }
         }
@@ -117,9 +113,7 @@ pub fn check_scenario(
         check_time(t.value, t.span, diags);
     }
     match &s.turns {
-        None if missing("turns") => {
-            diags.push(cat::missing_statement(name_span, "turns", "turns 8"))
-        }
+        None if missing("turns") => diags.push(cat::missing_statement(name_span, "turns", "turns 8")),
         None => {}
         Some(t) if t.value == 0 || t.value == u32::MAX => diags.push(cat::impossible_value(
             t.span,
@@ -140,9 +134,7 @@ pub fn check_scenario(
         ));
     }
     match &s.table {
-        None if missing("table") => {
-            diags.push(cat::missing_statement(name_span, "table", "table 72 x 48"))
-        }
+        None if missing("table") => diags.push(cat::missing_statement(name_span, "table", "table 72 x 48")),
         None => {}
         Some(t)
             if !(t.value.width > 0.0
@@ -177,12 +169,7 @@ pub fn check_scenario(
     let mut side_ids: HashMap<&str, Span> = HashMap::new();
     for side in &s.sides {
         if let Some(first) = side_ids.insert(&side.id.value, side.id.span) {
-            diags.push(cat::duplicate_name(
-                "side",
-                &side.id.value,
-                side.id.span,
-                first,
-            ));
+            diags.push(cat::duplicate_name("side", &side.id.value, side.id.span, first));
         }
         if let Some(edge) = &side.edge
             && !EDGES.contains(&edge.value.as_str())
@@ -213,33 +200,18 @@ pub fn check_scenario(
     }
 
     let names = NameIndex::build(s, diags);
-    let table = s
-        .table
-        .as_ref()
-        .filter(|t| t.value.width > 0.0 && t.value.depth > 0.0);
+    let table = s.table.as_ref().filter(|t| t.value.width > 0.0 && t.value.depth > 0.0);
     let on_table = |p: &Spanned<Point>, what: &str, diags: &mut Vec<Diagnostic>| {
         if let Some(t) = table {
             let Point { x, y } = p.value;
             if !(0.0..=t.value.width).contains(&x) || !(0.0..=t.value.depth).contains(&y) {
-                diags.push(cat::off_table(
-                    p.span,
-                    what,
-                    x,
-                    y,
-                    t.value.width,
-                    t.value.depth,
-                    t.span,
-                ));
+                diags.push(cat::off_table(p.span, what, x, y, t.value.width, t.value.depth, t.span));
             }
         }
     };
 
     // Which units and brigades arrive as reinforcements.
-    let reinforced: Vec<&str> = s
-        .reinforcements
-        .iter()
-        .map(|r| r.name.value.as_str())
-        .collect();
+    let reinforced: Vec<&str> = s.reinforcements.iter().map(|r| r.name.value.as_str()).collect();
 
     for side in &s.sides {
         for c in &side.commanders {
@@ -253,14 +225,7 @@ pub fn check_scenario(
                 ));
             }
             if let Some(r) = &c.rating {
-                check_id(
-                    data,
-                    EntryKind::Rating,
-                    "dotc::unknown-rating",
-                    "rating",
-                    r,
-                    diags,
-                );
+                check_id(data, EntryKind::Rating, "dotc::unknown-rating", "rating", r, diags);
             }
             if let Some(p) = &c.position {
                 on_table(p, "commander", diags);
@@ -278,23 +243,33 @@ pub fn check_scenario(
             }
             for b in &brigade.brigadiers {
                 match &b.rating {
-                    Some(r) => check_id(
-                        data,
-                        EntryKind::Rating,
-                        "dotc::unknown-rating",
-                        "rating",
-                        r,
-                        diags,
-                    ),
+                    Some(r) => check_id(data, EntryKind::Rating, "dotc::unknown-rating", "rating", r, diags),
                     None => diags.push(
                         cat::missing_attribute(b.name.span, &b.name.value, "rating", "reliable")
                             .with_rule("Ch16 2.1"),
                     ),
                 }
-                match &b.position {
-                    Some(p) => on_table(p, "brigadier", diags),
-                    None if !arrives => diags.push(cat::no_position(b.name.span, &b.name.value)),
-                    None => {}
+                match (&b.position, &b.attached) {
+                    (Some(p), _) => on_table(p, "brigadier", diags),
+                    (None, Some(_)) => {}
+                    (None, None) if !arrives => diags.push(cat::no_position(b.name.span, &b.name.value)),
+                    (None, None) => {}
+                }
+                // Ch16 2.4: a brigadier attaches to a regiment of his own brigade.
+                if let Some(unit) = &b.attached
+                    && !brigade.units.iter().any(|u| u.name.value == unit.value)
+                {
+                    let own = brigade.units.iter().map(|u| u.name.value.as_str());
+                    diags.push(
+                        cat::unknown_quoted(
+                            "dotc::unknown-name",
+                            "regiment of this brigade",
+                            &unit.value,
+                            unit.span,
+                            suggest(&unit.value, own),
+                        )
+                        .with_rule("Ch16 2.4"),
+                    );
                 }
             }
             for unit in &brigade.units {
@@ -315,6 +290,18 @@ pub fn check_scenario(
     }
 
     check_terrain(s, data, &on_table, diags);
+    check_garrisons(s, data, diags);
+    for side in &s.sides {
+        let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
+        for unit in units {
+            if let Some(p) = &unit.holders {
+                on_table(p, "horse holders", diags);
+            }
+            if let Some(p) = &unit.screen {
+                on_table(p, "skirmish screen", diags);
+            }
+        }
+    }
 
     // Reinforcements.
     for r in &s.reinforcements {
@@ -325,15 +312,19 @@ pub fn check_scenario(
         if let Some(f) = &r.facing {
             check_facing(f, diags);
         }
-        for word in &r.words {
-            check_id(
-                data,
-                EntryKind::Formation,
-                "dotc::unknown-formation",
-                "formation",
-                word,
-                diags,
-            );
+        // A reinforcement enters in a formation, and may say its state (limbered, mounted...).
+        for word in r.words.iter().filter(|w| !UNIT_FLAGS.iter().any(|(f, _)| *f == w.value)) {
+            if !data.contains(EntryKind::Formation, &word.value) {
+                let mut candidates = data.ids(EntryKind::Formation);
+                candidates.extend(UNIT_FLAGS.iter().map(|(f, _)| *f));
+                diags.push(cat::unknown(
+                    "dotc::unknown-formation",
+                    "formation",
+                    &word.value,
+                    word.span,
+                    suggest(&word.value, candidates),
+                ));
+            }
         }
         match names.get(&r.name.value) {
             None if broken.contains(&r.name.value) => {}
@@ -382,7 +373,10 @@ pub fn check_scenario(
                         if elapsed < 0 {
                             diags.push(cat::impossible_value(
                                 r.arrival.span,
-                                format!("this reinforcement arrives at {t}, before the battle starts at {}", start.value),
+                                format!(
+                                    "this reinforcement arrives at {t}, before the battle starts at {}",
+                                    start.value
+                                ),
                                 "before the start",
                                 "arrivals must come after `start`",
                             ));
@@ -392,10 +386,9 @@ pub fn check_scenario(
                         }
                     }
                     _ => {
-                        diags.push(
-                            cat::missing_statement(r.arrival.span, "start", "start 10:00")
-                                .with_help("arrivals by clock time need the scenario's `start` and `turn_length`"),
-                        );
+                        diags.push(cat::missing_statement(r.arrival.span, "start", "start 10:00").with_help(
+                            "arrivals by clock time need the scenario's `start` and `turn_length`",
+                        ));
                         None
                     }
                 }
@@ -404,12 +397,7 @@ pub fn check_scenario(
         if let (Some(arrives), Some(turns)) = (arrival_turn, &s.turns)
             && arrives > turns.value
         {
-            diags.push(cat::late_reinforcement(
-                r.arrival.span,
-                arrives,
-                turns.value,
-                turns.span,
-            ));
+            diags.push(cat::late_reinforcement(r.arrival.span, arrives, turns.value, turns.span));
         }
     }
 
@@ -422,9 +410,7 @@ pub fn check_scenario(
         .collect();
     for v in &s.victory {
         match &v.condition {
-            Condition::Held {
-                objective, side, ..
-            } => {
+            Condition::Held { objective, side, .. } => {
                 if !objectives.contains(&objective.value.as_str()) {
                     diags.push(cat::unknown_quoted(
                         "dotc::unknown-name",
@@ -436,8 +422,7 @@ pub fn check_scenario(
                 }
                 check_side(side, diags);
             }
-            Condition::VictoryPoints { side, value, .. }
-            | Condition::BrigadesBroken { side, value, .. } => {
+            Condition::VictoryPoints { side, value, .. } | Condition::BrigadesBroken { side, value, .. } => {
                 check_side(side, diags);
                 if value.value < 0.0 || !value.value.is_finite() {
                     diags.push(cat::impossible_value(
@@ -462,15 +447,13 @@ pub fn check_scenario(
         } else {
             check_side(&v.winner, diags);
             match &v.level {
-                Some(level) if !VICTORY_LEVELS.contains(&level.value.as_str()) => {
-                    diags.push(cat::unknown(
-                        "dotc::unknown-word",
-                        "victory level",
-                        &level.value,
-                        level.span,
-                        suggest(&level.value, VICTORY_LEVELS.iter().copied()),
-                    ))
-                }
+                Some(level) if !VICTORY_LEVELS.contains(&level.value.as_str()) => diags.push(cat::unknown(
+                    "dotc::unknown-word",
+                    "victory level",
+                    &level.value,
+                    level.span,
+                    suggest(&level.value, VICTORY_LEVELS.iter().copied()),
+                )),
                 Some(_) => {}
                 None => diags.push(cat::missing_attribute(
                     v.winner.span,
@@ -521,25 +504,14 @@ fn check_terrain(
         if let Some(n) = &f.name
             && let Some(first) = names.insert((namespace, &n.value), n.span)
         {
-            diags.push(cat::duplicate_name(
-                "terrain feature",
-                &n.value,
-                n.span,
-                first,
-            ));
+            diags.push(cat::duplicate_name("terrain feature", &n.value, n.span, first));
         }
         let mut has_shape = false;
         for attr in &f.attrs {
             match attr {
-                FeatureAttr::Polygon(points)
-                | FeatureAttr::Line(points)
-                | FeatureAttr::Crest(points) => {
+                FeatureAttr::Polygon(points) | FeatureAttr::Line(points) | FeatureAttr::Crest(points) => {
                     has_shape |= !matches!(attr, FeatureAttr::Crest(_));
-                    let min = if matches!(attr, FeatureAttr::Polygon(_)) {
-                        3
-                    } else {
-                        2
-                    };
+                    let min = if matches!(attr, FeatureAttr::Polygon(_)) { 3 } else { 2 };
                     if points.value.len() < min {
                         diags.push(cat::impossible_value(
                             points.span,
@@ -624,15 +596,8 @@ fn check_terrain(
 }
 
 /// Flags a terrain feature may carry.
-pub const FEATURE_FLAGS: &[&str] = &[
-    "masonry",
-    "wooden",
-    "sunken",
-    "cut",
-    "embankment",
-    "unfinished",
-    "impassable",
-];
+pub const FEATURE_FLAGS: &[&str] =
+    &["masonry", "wooden", "sunken", "cut", "embankment", "unfinished", "impassable"];
 
 /// Flags a unit may carry besides its quality, weapon and formation.
 pub const UNIT_FLAGS: &[(&str, &[UnitKind])] = &[
@@ -644,13 +609,7 @@ pub const UNIT_FLAGS: &[(&str, &[UnitKind])] = &[
     ("dismounted", &[UnitKind::Cavalry]),
 ];
 
-fn check_unit(
-    unit: &Unit,
-    s: &Scenario,
-    data: &RuleData,
-    arrives: bool,
-    diags: &mut Vec<Diagnostic>,
-) {
+fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: &mut Vec<Diagnostic>) {
     for (first, again) in &unit.repeated {
         diags.push(cat::repeated_statement(*first, *again));
     }
@@ -658,11 +617,7 @@ fn check_unit(
     let kind = unit.kind;
 
     // Strength.
-    let strength_example = if kind == UnitKind::Battery {
-        "sections 2"
-    } else {
-        "stands 5"
-    };
+    let strength_example = if kind == UnitKind::Battery { "sections 2" } else { "stands 5" };
     let count_ok = |n: &Spanned<f64>, what: &str, diags: &mut Vec<Diagnostic>| -> bool {
         if n.value < 1.0 || n.value.fract() != 0.0 || !n.value.is_finite() {
             diags.push(cat::impossible_value(
@@ -715,8 +670,9 @@ fn check_unit(
                     Some(_) => None,
                     None => {
                         diags.push(
-                            cat::missing_statement(men.span, "men_per_stand", "men_per_stand 100")
-                                .with_help("`men N` needs the scenario's `men_per_stand` to convert men into stands"),
+                            cat::missing_statement(men.span, "men_per_stand", "men_per_stand 100").with_help(
+                                "`men N` needs the scenario's `men_per_stand` to convert men into stands",
+                            ),
                         );
                         None
                     }
@@ -726,12 +682,7 @@ fn check_unit(
             }
         }
         (_, None, None, _) => {
-            diags.push(cat::missing_attribute(
-                unit.name.span,
-                name,
-                "strength",
-                strength_example,
-            ));
+            diags.push(cat::missing_attribute(unit.name.span, name, "strength", strength_example));
             None
         }
     };
@@ -757,6 +708,9 @@ fn check_unit(
     let mut weapon = None;
     let mut formation = None;
     let mut seen_flags: Vec<&Ident> = Vec::new();
+    // Families an unknown word probably belongs to: its own diagnostic covers the missing one.
+    let mut guessed: Vec<&str> = Vec::new();
+    let mut unplaced = false;
     for word in &unit.words {
         let w = word.value.as_str();
         let slot = if data.contains(EntryKind::Quality, w) {
@@ -775,10 +729,7 @@ fn check_unit(
                         "an artillery piece (napoleon, ordnance_rifle, parrott_rifle, field_howitzer)",
                     )
                 } else {
-                    (
-                        "an artillery piece",
-                        "a small arm for a regiment or cavalry",
-                    )
+                    ("an artillery piece", "a small arm for a regiment or cavalry")
                 };
                 diags.push(cat::wrong_kind(word.span, w, is, wanted).with_rule("Ch16 5.2, 5.3"));
                 continue;
@@ -804,6 +755,10 @@ fn check_unit(
             candidates.extend(data.ids(EntryKind::Formation));
             candidates.extend(UNIT_FLAGS.iter().map(|(f, _)| *f));
             let code = unknown_word_code(w, data);
+            match suggest_word(w, data) {
+                Some((family, _)) => guessed.push(family),
+                None => unplaced = true,
+            }
             diags.push(
                 cat::unknown(code, "word", w, word.span, suggest(w, candidates))
                     .with_help(unit_words_help(kind, suggest_word(w, data))),
@@ -821,33 +776,21 @@ fn check_unit(
             None => *slot = Some(word.clone()),
         }
     }
-    if quality.is_none() && kind != UnitKind::Battery {
-        diags.push(
-            cat::missing_attribute(unit.name.span, name, "quality", "veteran")
-                .with_rule("Ch16 5.5"),
-        );
+    let covered = |family: &str| unplaced || guessed.contains(&family);
+    if quality.is_none() && kind != UnitKind::Battery && !covered("quality") {
+        diags.push(cat::missing_attribute(unit.name.span, name, "quality", "veteran").with_rule("Ch16 5.5"));
     }
-    if weapon.is_none() {
-        let example = if kind == UnitKind::Battery {
-            "napoleon"
-        } else {
-            "rifled_musket"
-        };
+    if weapon.is_none() && !covered("weapon") {
+        let example = if kind == UnitKind::Battery { "napoleon" } else { "rifled_musket" };
         diags.push(cat::missing_attribute(
             unit.name.span,
             name,
-            if kind == UnitKind::Battery {
-                "piece"
-            } else {
-                "weapon"
-            },
+            if kind == UnitKind::Battery { "piece" } else { "weapon" },
             example,
         ));
     }
-    if formation.is_none() && kind == UnitKind::Regiment {
-        diags.push(
-            cat::missing_attribute(unit.name.span, name, "formation", "line").with_rule("Ch16 3.2"),
-        );
+    if formation.is_none() && kind == UnitKind::Regiment && !covered("formation") {
+        diags.push(cat::missing_attribute(unit.name.span, name, "formation", "line").with_rule("Ch16 3.2"));
     }
     for pair in [("limbered", "unlimbered"), ("mounted", "dismounted")] {
         let has = |w: &str| seen_flags.iter().find(|f| f.value == w);
@@ -864,25 +807,29 @@ fn check_unit(
         }
     }
 
-    for t in &unit.traits {
-        check_id(
-            data,
-            EntryKind::Trait,
-            "dotc::unknown-trait",
-            "trait",
-            t,
-            diags,
+    // Ch16 10.2: only dismounted cavalry leaves horse holders; Ch16 3.4: only infantry
+    // regiments detach a skirmish screen.
+    if let Some(h) = &unit.holders
+        && !(kind == UnitKind::Cavalry && seen_flags.iter().any(|f| f.value == "dismounted"))
+    {
+        diags.push(
+            cat::wrong_kind(h.span, "holders", "for dismounted cavalry", &format!("a word for this {}", kind.word()))
+                .with_rule("Ch16 10.2"),
         );
     }
-    for m in &unit.markers {
-        check_id(
-            data,
-            EntryKind::Marker,
-            "dotc::unknown-marker",
-            "marker",
-            m,
-            diags,
+    if let Some(screen) = &unit.screen
+        && kind != UnitKind::Regiment
+    {
+        diags.push(
+            cat::wrong_kind(screen.span, "screen", "for infantry regiments", &format!("a word for a {}", kind.word()))
+                .with_rule("Ch16 3.4"),
         );
+    }
+    for t in &unit.traits {
+        check_id(data, EntryKind::Trait, "dotc::unknown-trait", "trait", t, diags);
+    }
+    for m in &unit.markers {
+        check_id(data, EntryKind::Marker, "dotc::unknown-marker", "marker", m, diags);
     }
     if let Some(f) = &unit.facing {
         check_facing(f, diags);
@@ -892,8 +839,7 @@ fn check_unit(
     }
     if unit.position.is_some() && unit.facing.is_none() {
         diags.push(
-            cat::missing_attribute(unit.name.span, name, "facing", "facing west")
-                .with_rule("RULE-05-1.4"),
+            cat::missing_attribute(unit.name.span, name, "facing", "facing west").with_rule("RULE-05-1.4"),
         );
     }
 }
@@ -909,9 +855,7 @@ fn unit_words_help(kind: UnitKind, near: Option<(&'static str, &str)>) -> String
         UnitKind::Cavalry => {
             "cavalry takes a quality, a small arm, mounted or dismounted, and optionally a formation"
         }
-        UnitKind::Battery => {
-            "a battery takes a piece, limbered or unlimbered, and optionally horse"
-        }
+        UnitKind::Battery => "a battery takes a piece, limbered or unlimbered, and optionally horse",
     };
     match near {
         Some((family, word)) => format!("did you mean the {family} `{word}`? ({base})"),
@@ -930,11 +874,9 @@ fn unknown_word_code(word: &str, data: &RuleData) -> &'static str {
 }
 
 fn suggest_word<'d>(word: &str, data: &'d RuleData) -> Option<(&'static str, &'d str)> {
-    for (family, kind) in [
-        ("quality", EntryKind::Quality),
-        ("weapon", EntryKind::Weapon),
-        ("formation", EntryKind::Formation),
-    ] {
+    for (family, kind) in
+        [("quality", EntryKind::Quality), ("weapon", EntryKind::Weapon), ("formation", EntryKind::Formation)]
+    {
         if let Some(s) = suggest(word, data.ids(kind)) {
             return Some((family, s));
         }
@@ -951,13 +893,7 @@ fn check_id(
     diags: &mut Vec<Diagnostic>,
 ) {
     if !data.contains(kind, &id.value) {
-        diags.push(cat::unknown(
-            code,
-            what,
-            &id.value,
-            id.span,
-            suggest(&id.value, data.ids(kind)),
-        ));
+        diags.push(cat::unknown(code, what, &id.value, id.span, suggest(&id.value, data.ids(kind))));
     }
 }
 
@@ -1087,10 +1023,7 @@ fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
                             w.condition.span,
                             suggest(&w.condition.value, conditions.iter().copied()),
                         )
-                        .with_help(format!(
-                            "`{aspect}` takes one of: {}",
-                            conditions.join(", ")
-                        )),
+                        .with_help(format!("`{aspect}` takes one of: {}", conditions.join(", "))),
                     );
                 }
             }
@@ -1116,11 +1049,7 @@ pub fn check_game(
         return;
     };
     if game.scenario.is_none() {
-        diags.push(cat::missing_statement(
-            game.name.span,
-            "scenario",
-            "scenario \"battle.dotc\"",
-        ));
+        diags.push(cat::missing_statement(game.name.span, "scenario", "scenario \"battle.dotc\""));
     }
     if let Some(d) = &game.played {
         check_date(d, diags);
@@ -1157,9 +1086,7 @@ fn check_turns(
     let sides: Vec<&str> = scenario
         .map(|(s, _, _)| s.sides.iter().map(|side| side.id.value.as_str()).collect())
         .unwrap_or_default();
-    let first_side = scenario
-        .and_then(|(s, _, _)| s.first_side.as_ref())
-        .map(|f| f.value.as_str());
+    let first_side = scenario.and_then(|(s, _, _)| s.first_side.as_ref()).map(|f| f.value.as_str());
     let last_turn = scenario.and_then(|(s, _, _)| s.turns.as_ref());
     let mut previous: Option<&Turn> = None;
     for turn in &doc.turns {
@@ -1209,10 +1136,7 @@ fn check_turns(
                 diags.push(
                     cat::turn_order(
                         turn.number.span,
-                        format!(
-                            "turn {n} is after the scenario's last turn ({})",
-                            last.value
-                        ),
+                        format!("turn {n} is after the scenario's last turn ({})", last.value),
                         "too late".to_string(),
                         "the scenario sets `turns`".to_string(),
                     )
@@ -1250,13 +1174,16 @@ fn check_action(
 ) {
     for allow in &action.allows {
         if crate::catalogue::explain(&allow.code.value).is_none() {
-            diags.push(cat::unknown(
+            // A warning, not an error: a suppression of a code we do not know changes nothing.
+            let mut d = cat::unknown(
                 "dotc::unknown-name",
                 "diagnostic code",
                 &allow.code.value,
                 allow.code.span,
                 suggest(&allow.code.value, cat::CODES.iter().map(|(c, _)| *c)),
-            ));
+            );
+            d.severity = crate::diagnostic::Severity::Warning;
+            diags.push(d);
         }
         if allow.reason.value.trim().is_empty() {
             diags.push(cat::impossible_value(
@@ -1269,10 +1196,7 @@ fn check_action(
     }
     let verb = action.verb.value.as_str();
     let spec = if in_steps {
-        VERBS
-            .iter()
-            .find(|v| v.verb == verb && v.step)
-            .or_else(|| verb_spec(verb))
+        VERBS.iter().find(|v| v.verb == verb && v.step).or_else(|| verb_spec(verb))
     } else {
         verb_spec(verb).filter(|v| !v.step)
     };
@@ -1299,10 +1223,7 @@ fn check_action(
             .with_rule(spec.rule),
         );
     }
-    let subject = action
-        .args
-        .iter()
-        .find_map(|a| if let Arg::Unit(n) = a { Some(n) } else { None });
+    let subject = action.args.iter().find_map(|a| if let Arg::Unit(n) = a { Some(n) } else { None });
     if spec.subject && subject.is_none() {
         diags.push(cat::bad_action(
             action.verb.span,
@@ -1311,12 +1232,7 @@ fn check_action(
             format!("write `{verb} \"Name\" ...`"),
         ));
     }
-    if spec.target
-        && !action
-            .args
-            .iter()
-            .any(|a| matches!(a, Arg::At(_) | Arg::Against(_)))
-    {
+    if spec.target && !action.args.iter().any(|a| matches!(a, Arg::At(_) | Arg::Against(_))) {
         diags.push(cat::bad_action(
             action.verb.span,
             format!("`{verb}` needs a target"),
@@ -1326,7 +1242,7 @@ fn check_action(
     }
     for arg in &action.args {
         match arg {
-            Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n) => {
+            Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n) if verb != "note" => {
                 if let Some((_, names, broken)) = scenario
                     && names.get(&n.value).is_none()
                     && !broken.contains(&n.value)
@@ -1364,5 +1280,77 @@ fn check_action(
     }
     for step in &action.steps {
         check_action(step, phase, true, scenario, diags);
+    }
+}
+
+/// The stands a unit starts with, from `stands`, `sections` or `men` / `men_per_stand`.
+pub fn starting_stands(unit: &Unit, men_per_stand: Option<u32>) -> Option<f64> {
+    match (&unit.stands, &unit.sections, &unit.men, men_per_stand) {
+        (Some(s), _, _, _) => Some(s.value),
+        (None, Some(s), _, _) => Some(s.value),
+        (None, None, Some(m), Some(per)) if per > 0 && per != u32::MAX => Some(men_to_stands(m.value, per)),
+        _ => None,
+    }
+}
+
+/// Ch16 4.3: a garrison names a building of the scenario, and a building holds at most its
+/// `capacity` stands (2 for masonry by the rules).
+fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
+    let buildings: Vec<&Feature> =
+        s.terrain.iter().filter(|f| data.contains(EntryKind::Structure, &f.kind.value)).collect();
+    let per = s.men_per_stand.as_ref().map(|m| m.value);
+    let mut inside: Vec<(&Feature, f64, Vec<&Unit>)> = Vec::new();
+    let units = s.sides.iter().flat_map(|side| side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter()));
+    for unit in units {
+        let Some(garrison) = &unit.garrison else { continue };
+        let Some(building) = buildings.iter().find(|b| b.name.as_ref().is_some_and(|n| n.value == garrison.value)) else {
+            let names = buildings.iter().filter_map(|b| b.name.as_ref().map(|n| n.value.as_str()));
+            diags.push(cat::unknown_quoted(
+                "dotc::unknown-name",
+                "building",
+                &garrison.value,
+                garrison.span,
+                suggest(&garrison.value, names),
+            ));
+            continue;
+        };
+        if unit.kind == UnitKind::Battery {
+            diags.push(
+                cat::wrong_kind(garrison.span, "in", "for infantry or dismounted cavalry", "a word for a battery")
+                    .with_rule("Ch16 4.3"),
+            );
+        }
+        let stands = starting_stands(unit, per).unwrap_or(0.0);
+        match inside.iter_mut().find(|(b, _, _)| std::ptr::eq(*b, *building)) {
+            Some((_, total, units)) => {
+                *total += stands;
+                units.push(unit);
+            }
+            None => inside.push((building, stands, vec![unit])),
+        }
+    }
+    for (building, total, units) in inside {
+        let capacity = building.attrs.iter().find_map(|a| match a {
+            FeatureAttr::Capacity(c) => Some(c.value),
+            _ => None,
+        });
+        let capacity = capacity.or_else(|| data.structure(&building.kind.value).map(|s| f64::from(s.capacity)));
+        if let Some(capacity) = capacity
+            && total > capacity
+            && let Some(last) = units.last()
+            && let Some(garrison) = &last.garrison
+        {
+            let name = building.name.as_ref().map_or("the building", |n| n.value.as_str());
+            diags.push(
+                cat::impossible_value(
+                    garrison.span,
+                    format!("{total} stands garrison \"{name}\", which holds {capacity}"),
+                    "over capacity",
+                    "move a unit out, or split the garrison between buildings",
+                )
+                .with_label(building.span, format!("holds {capacity} stands"))
+                .with_rule("Ch16 4.3"),
+            );
+        }
     }
 }

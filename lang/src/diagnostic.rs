@@ -58,10 +58,7 @@ impl Diagnostic {
             code,
             severity: Severity::Error,
             message: message.into(),
-            primary: Label {
-                span,
-                text: label.into(),
-            },
+            primary: Label { span, text: label.into() },
             secondary: Vec::new(),
             help: None,
             rule: None,
@@ -75,17 +72,11 @@ impl Diagnostic {
         span: Span,
         label: impl Into<String>,
     ) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(code, message, span, label)
-        }
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message, span, label) }
     }
 
     pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
-        self.secondary.push(Label {
-            span,
-            text: text.into(),
-        });
+        self.secondary.push(Label { span, text: text.into() });
         self
     }
 
@@ -100,10 +91,7 @@ impl Diagnostic {
     }
 
     pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Diagnostic {
-        self.fix = Some(Fix {
-            span,
-            replacement: replacement.into(),
-        });
+        self.fix = Some(Fix { span, replacement: replacement.into() });
         self
     }
 
@@ -164,12 +152,8 @@ impl miette::Diagnostic for Report {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let d = &self.diagnostic;
-        let primary =
-            LabeledSpan::new_primary_with_span(Some(d.primary.text.clone()), d.primary.span);
-        let secondary = d
-            .secondary
-            .iter()
-            .map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+        let primary = LabeledSpan::new_primary_with_span(Some(d.primary.text.clone()), d.primary.span);
+        let secondary = d.secondary.iter().map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
         Some(Box::new(std::iter::once(primary).chain(secondary)))
     }
 }
@@ -203,10 +187,7 @@ pub fn render_with(
 /// Line and column (both 1-based, column in characters) of a byte offset.
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
-    let offset = (0..=offset)
-        .rev()
-        .find(|&o| source.is_char_boundary(o))
-        .unwrap_or(0);
+    let offset = (0..=offset).rev().find(|&o| source.is_char_boundary(o)).unwrap_or(0);
     let before = &source[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);

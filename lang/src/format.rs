@@ -122,10 +122,9 @@ fn layout(tokens: &[Token<'_>]) -> String {
                 out.push('\n');
             }
             blank_lines = 0;
-            let continuation = matches!(
-                token.text.as_bytes().first(),
-                Some(b'(' | b'[' | b')' | b']' | b',')
-            ) && token.kind == TokenKind::Other;
+            let continuation =
+                matches!(token.text.as_bytes().first(), Some(b'(' | b'[' | b')' | b']' | b','))
+                    && token.kind == TokenKind::Other;
             let indent = depth + usize::from(continuation);
             for _ in 0..indent {
                 out.push_str("    ");
@@ -153,11 +152,7 @@ fn layout(tokens: &[Token<'_>]) -> String {
         }
     }
     // Trim trailing spaces on every line and end with one newline.
-    let mut result: String = out
-        .lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let mut result: String = out.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
     while result.ends_with('\n') {
         result.pop();
     }

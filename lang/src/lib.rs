@@ -46,10 +46,7 @@ pub fn parse(source: &str) -> Parsed {
             Document::default()
         }
     };
-    Parsed {
-        document,
-        diagnostics,
-    }
+    Parsed { document, diagnostics }
 }
 
 /// The rule data of the rulebook (the `stdlib/` libraries, embedded in the binary).
@@ -57,10 +54,8 @@ pub fn stdlib() -> &'static RuleData {
     static STDLIB: OnceLock<RuleData> = OnceLock::new();
     STDLIB.get_or_init(|| {
         let mut diagnostics = Vec::new();
-        let documents: Vec<Document> = library::STDLIB_FILES
-            .iter()
-            .map(|(_, source)| parse(source).document)
-            .collect();
+        let documents: Vec<Document> =
+            library::STDLIB_FILES.iter().map(|(_, source)| parse(source).document).collect();
         let libraries = documents.iter().flat_map(|d| d.libraries.iter());
         // The stdlib is checked clean by its own tests; here a broken entry is just left out.
         RuleData::from_libraries(libraries, &mut diagnostics)

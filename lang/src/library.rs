@@ -23,14 +23,8 @@ use crate::diagnostic::Diagnostic;
 
 /// The stdlib files: (file name, contents).
 pub const STDLIB_FILES: &[(&str, &str)] = &[
-    (
-        "small_arms.dotc",
-        include_str!("../../stdlib/small_arms.dotc"),
-    ),
-    (
-        "artillery.dotc",
-        include_str!("../../stdlib/artillery.dotc"),
-    ),
+    ("small_arms.dotc", include_str!("../../stdlib/small_arms.dotc")),
+    ("artillery.dotc", include_str!("../../stdlib/artillery.dotc")),
     ("terrain.dotc", include_str!("../../stdlib/terrain.dotc")),
     ("movement.dotc", include_str!("../../stdlib/movement.dotc")),
     ("command.dotc", include_str!("../../stdlib/command.dotc")),
@@ -156,19 +150,12 @@ impl EntryKind {
 
     /// The specification of one key of this kind, common keys included.
     pub fn prop(self, key: &str) -> Option<&'static PropSpec> {
-        self.schema()
-            .iter()
-            .chain(COMMON_PROPS)
-            .find(|p| p.key == key)
+        self.schema().iter().chain(COMMON_PROPS).find(|p| p.key == key)
     }
 
     /// Every key this kind takes, common keys last.
     pub fn keys(self) -> Vec<&'static str> {
-        self.schema()
-            .iter()
-            .chain(COMMON_PROPS)
-            .map(|p| p.key)
-            .collect()
+        self.schema().iter().chain(COMMON_PROPS).map(|p| p.key).collect()
     }
 }
 
@@ -411,44 +398,20 @@ pub struct PropSpec {
 }
 
 const fn req(key: &'static str, usage: &'static str, doc: &'static str) -> PropSpec {
-    PropSpec {
-        key,
-        usage,
-        doc,
-        required: true,
-        repeatable: false,
-    }
+    PropSpec { key, usage, doc, required: true, repeatable: false }
 }
 
 const fn opt(key: &'static str, usage: &'static str, doc: &'static str) -> PropSpec {
-    PropSpec {
-        key,
-        usage,
-        doc,
-        required: false,
-        repeatable: false,
-    }
+    PropSpec { key, usage, doc, required: false, repeatable: false }
 }
 
 const fn many(key: &'static str, usage: &'static str, doc: &'static str) -> PropSpec {
-    PropSpec {
-        key,
-        usage,
-        doc,
-        required: false,
-        repeatable: true,
-    }
+    PropSpec { key, usage, doc, required: false, repeatable: true }
 }
 
 /// A property with no values: present means yes.
 const fn flag(key: &'static str, doc: &'static str) -> PropSpec {
-    PropSpec {
-        key,
-        usage: key,
-        doc,
-        required: false,
-        repeatable: false,
-    }
+    PropSpec { key, usage: key, doc, required: false, repeatable: false }
 }
 
 /// Keys every kind takes.
@@ -458,11 +421,7 @@ pub const COMMON_PROPS: &[PropSpec] = &[
         "source \"Ch16 5.2\"",
         "Where the rulebook states this entry: section, RULE id or RULINGS id.",
     ),
-    opt(
-        "note",
-        "note \"<text>\"",
-        "A short note in your own words, shown in hovers.",
-    ),
+    opt("note", "note \"<text>\"", "A short note in your own words, shown in hovers."),
 ];
 
 const MELEE_USAGE: &str = "melee <+n|-n> attacker|defender|either|charging";
@@ -484,21 +443,9 @@ pub const WEAPON_PROPS: &[PropSpec] = &[
         "bonus_dice <+n> [per <count> stands]",
         "Extra dice per volley; `per 2 stands` adds one per two firing stands, rounded down (RULINGS G16).",
     ),
-    opt(
-        "canister",
-        "canister to <inches> hits <target>",
-        "Artillery's first band (Ch16 5.3).",
-    ),
-    opt(
-        "short",
-        "short to <inches> hits <target>",
-        "The first small-arms band (Ch16 5.2).",
-    ),
-    opt(
-        "medium",
-        "medium to <inches> hits <target>",
-        "The middle band.",
-    ),
+    opt("canister", "canister to <inches> hits <target>", "Artillery's first band (Ch16 5.3)."),
+    opt("short", "short to <inches> hits <target>", "The first small-arms band (Ch16 5.2)."),
+    opt("medium", "medium to <inches> hits <target>", "The middle band."),
     opt(
         "long",
         "long to <inches> hits <target>",
@@ -509,20 +456,13 @@ pub const WEAPON_PROPS: &[PropSpec] = &[
         "cavalry <band> to <inches> hits <target>",
         "Replaces a band when cavalry fire the weapon (RULINGS C21: Ch16 10.3 for cavalry).",
     ),
-    opt(
-        "melee",
-        MELEE_USAGE,
-        "A melee shock modifier for units carrying it (Ch16 10.3 shotguns).",
-    ),
+    opt("melee", MELEE_USAGE, "A melee shock modifier for units carrying it (Ch16 10.3 shotguns)."),
     opt(
         "structure_damage",
         "structure_damage <+n>",
         "Extra damage against stone structures and forts (Ch16 5.3 Parrott).",
     ),
-    flag(
-        "canister_disorder",
-        "Canister hits disorder the target with no save (Ch16 5.3 Napoleon).",
-    ),
+    flag("canister_disorder", "Canister hits disorder the target with no save (Ch16 5.3 Napoleon)."),
     flag(
         "ignores_obstacle_light_cover",
         "Light cover from fences, hedges and crests gives no save (Ch16 5.3 howitzer).",
@@ -540,60 +480,23 @@ pub const TERRAIN_PROPS: &[PropSpec] = &[
         "move open|rough|road [<-n>] [max <inches>] | move impassable",
         "The movement column used inside it, a penalty in inches and a cap (Ch16 4.1, RULINGS C24).",
     ),
-    req(
-        "cover",
-        COVER_USAGE,
-        "The cover save inside or behind it (Ch16 5.4).",
-    ),
-    req(
-        "los",
-        "los unlimited | los <inches>",
-        "How far sight reaches into or through it (Ch16 4.1).",
-    ),
+    req("cover", COVER_USAGE, "The cover save inside or behind it (Ch16 5.4)."),
+    req("los", "los unlimited | los <inches>", "How far sight reaches into or through it (Ch16 4.1)."),
     opt(
         "melee",
         "melee none | melee <+n|-n> <side>",
         "Shock modifier for a unit fighting from it (Ch16 7.3, RULINGS C29).",
     ),
-    opt(
-        "charge",
-        "charge <-n>",
-        "Change to the charge distance of a charge across it, in inches.",
-    ),
-    opt(
-        "structure",
-        "structure <structure id>",
-        "The building rules its garrisons follow.",
-    ),
-    flag(
-        "exit_full_turn",
-        "Leaving it takes the unit's whole move (Ch16 4.1 sunken road).",
-    ),
+    opt("charge", "charge <-n>", "Change to the charge distance of a charge across it, in inches."),
+    opt("structure", "structure <structure id>", "The building rules its garrisons follow."),
+    flag("exit_full_turn", "Leaving it takes the unit's whole move (Ch16 4.1 sunken road)."),
     flag("conceals", "Hides formed units inside it."),
-    flag(
-        "halts_charges",
-        "A charge stops at its edge with no melee (RULINGS G10).",
-    ),
-    flag(
-        "formed_disorder",
-        "Formed units are disordered on entering (RULINGS G17).",
-    ),
-    flag(
-        "skirmishers_free",
-        "Skirmishers move through it without penalty.",
-    ),
-    flag(
-        "line_moves_freely",
-        "A line of battle moves through it without disorder.",
-    ),
-    flag(
-        "crossings_only",
-        "Crossable only at fords and bridges the scenario places.",
-    ),
-    flag(
-        "no_hasty_works",
-        "Hasty works cannot be dug in it (Ch13 14.0).",
-    ),
+    flag("halts_charges", "A charge stops at its edge with no melee (RULINGS G10)."),
+    flag("formed_disorder", "Formed units are disordered on entering (RULINGS G17)."),
+    flag("skirmishers_free", "Skirmishers move through it without penalty."),
+    flag("line_moves_freely", "A line of battle moves through it without disorder."),
+    flag("crossings_only", "Crossable only at fords and bridges the scenario places."),
+    flag("no_hasty_works", "Hasty works cannot be dug in it (Ch13 14.0)."),
 ];
 
 pub const OBSTACLE_PROPS: &[PropSpec] = &[
@@ -608,183 +511,57 @@ pub const OBSTACLE_PROPS: &[PropSpec] = &[
         "melee none | melee <+n|-n> <side>",
         "Shock modifier it gives (Ch16 4.2, RULINGS C29, G17).",
     ),
-    opt(
-        "dismantle_phases",
-        "dismantle_phases <count>",
-        "Phases a unit spends to pull a stretch down.",
-    ),
+    opt("dismantle_phases", "dismantle_phases <count>", "Phases a unit spends to pull a stretch down."),
     flag("conceals", "Gives visual concealment."),
-    flag(
-        "cancels_momentum",
-        "An attacker crossing it gets no charging momentum bonus.",
-    ),
-    flag(
-        "anchored_flank_immune",
-        "A securely anchored line behind it cannot be shocked in the flank.",
-    ),
-    flag(
-        "formed_disorder",
-        "Formed units are disordered crossing it.",
-    ),
+    flag("cancels_momentum", "An attacker crossing it gets no charging momentum bonus."),
+    flag("anchored_flank_immune", "A securely anchored line behind it cannot be shocked in the flank."),
+    flag("formed_disorder", "Formed units are disordered crossing it."),
 ];
 
 pub const STRUCTURE_PROPS: &[PropSpec] = &[
-    req(
-        "capacity",
-        "capacity <count>",
-        "Stands that may garrison it (Ch16 4.3).",
-    ),
-    opt(
-        "garrison",
-        "garrison infantry|dismounted_cavalry|cavalry|artillery [, ...]",
-        "Who may garrison it.",
-    ),
+    req("capacity", "capacity <count>", "Stands that may garrison it (Ch16 4.3)."),
+    opt("garrison", "garrison infantry|dismounted_cavalry|cavalry|artillery [, ...]", "Who may garrison it."),
     req("cover", COVER_USAGE, "The garrison's cover save."),
-    opt(
-        "melee",
-        "melee none | melee <+n|-n> <side>",
-        "Shock modifier for the garrison.",
-    ),
+    opt("melee", "melee none | melee <+n|-n> <side>", "Shock modifier for the garrison."),
     opt("arc", "arc <degrees>", "The garrison's firing arc."),
-    opt(
-        "dice",
-        "dice <count> per stand",
-        "Dice the garrison rolls per stand.",
-    ),
-    opt(
-        "damage",
-        "damage <target>",
-        "What a solid-shot hit rolls to damage it.",
-    ),
-    opt(
-        "collapse_at",
-        "collapse_at <count>",
-        "Damage at which it collapses.",
-    ),
-    opt(
-        "collapse_loss",
-        "collapse_loss <count>",
-        "Stands the garrison loses when it collapses.",
-    ),
-    opt(
-        "rubble",
-        COVER_USAGE,
-        "The cover of its rubble once collapsed.",
-    ),
-    flag(
-        "flank_immune",
-        "The garrison takes no flank melee penalties.",
-    ),
-    flag(
-        "no_hasty_works",
-        "Hasty works cannot be built in it (Ch13 14.0).",
-    ),
+    opt("dice", "dice <count> per stand", "Dice the garrison rolls per stand."),
+    opt("damage", "damage <target>", "What a solid-shot hit rolls to damage it."),
+    opt("collapse_at", "collapse_at <count>", "Damage at which it collapses."),
+    opt("collapse_loss", "collapse_loss <count>", "Stands the garrison loses when it collapses."),
+    opt("rubble", "rubble none | rubble light|heavy <target>", "The cover of its rubble once collapsed."),
+    flag("flank_immune", "The garrison takes no flank melee penalties."),
+    flag("no_hasty_works", "Hasty works cannot be built in it (Ch13 14.0)."),
 ];
 
 pub const MOVEMENT_PROPS: &[PropSpec] = &[
-    req(
-        "arm",
-        "arm infantry|cavalry|artillery|horse_artillery|leader",
-        "The arm the row is for.",
-    ),
-    opt(
-        "formation",
-        "formation <formation id>",
-        "The formation the row is for.",
-    ),
-    opt(
-        "state",
-        "state mounted|dismounted|limbered|prolonge",
-        "The state the row is for.",
-    ),
+    req("arm", "arm infantry|cavalry|artillery|horse_artillery|leader", "The arm the row is for."),
+    opt("formation", "formation <formation id>", "The formation the row is for."),
+    opt("state", "state mounted|dismounted|limbered|prolonge", "The state the row is for."),
     req("open", "open <inches>", "Rate in open ground (Ch16 3.1)."),
-    req(
-        "rough",
-        "rough <inches>",
-        "Rate in woods or rough ground (Ch16 3.1, RULINGS C24).",
-    ),
-    req(
-        "road",
-        "road <inches>",
-        "Rate along a road in march order (Ch16 3.1).",
-    ),
+    req("rough", "rough <inches>", "Rate in woods or rough ground (Ch16 3.1, RULINGS C24)."),
+    req("road", "road <inches>", "Rate along a road in march order (Ch16 3.1)."),
     req(
         "obstacle",
         "obstacle <-n> | obstacle free|impassable|unlisted",
         "Inches lost crossing a linear obstacle (Ch16 3.1, RULINGS C25).",
     ),
-    req(
-        "charge",
-        "charge <inches> | charge prohibited|none",
-        "Charge distance (Ch16 3.1, 7.1).",
-    ),
-    opt(
-        "minimum",
-        "minimum <inches>",
-        "The least an in-command unit may always move (Ch16 3.1).",
-    ),
-    opt(
-        "limber",
-        "limber half|all|<inches>",
-        "Movement spent to limber or unlimber (Ch8 2.0, Ch16 10.4).",
-    ),
-    flag(
-        "unlimber_and_fire",
-        "May unlimber and fire in the same turn (Ch16 10.4, RULINGS C31).",
-    ),
+    req("charge", "charge <inches> | charge prohibited|none", "Charge distance (Ch16 3.1, 7.1)."),
+    opt("minimum", "minimum <inches>", "The least an in-command unit may always move (Ch16 3.1)."),
+    opt("limber", "limber half|all|<inches>", "Movement spent to limber or unlimber (Ch8 2.0, Ch16 10.4)."),
+    flag("unlimber_and_fire", "May unlimber and fire in the same turn (Ch16 10.4, RULINGS C31)."),
 ];
 
 pub const FORMATION_PROPS: &[PropSpec] = &[
-    opt(
-        "module",
-        "module <module name>",
-        "The optional module (Ch13) that provides it.",
-    ),
-    opt(
-        "speed",
-        "speed <inches> [to <inches>]",
-        "Movement rate in the open, or a spread (Ch16 3.2).",
-    ),
-    opt(
-        "rough_speed",
-        "rough_speed <inches>",
-        "Movement rate in woods or rough ground, where it differs.",
-    ),
-    req(
-        "fire",
-        "fire all|none | fire front <count>",
-        "Which stands may fire (Ch16 3.2).",
-    ),
-    req(
-        "frontage",
-        "frontage all|<count>",
-        "Stands in the front rank; each stand is 1\" wide (Ch16 3.2).",
-    ),
-    opt(
-        "stand_gap",
-        "stand_gap <inches>",
-        "Gap between stands in the rank.",
-    ),
-    many(
-        "melee",
-        MELEE_USAGE,
-        "Shock modifier for units in this formation (Ch16 7.3).",
-    ),
-    many(
-        "save",
-        "save <+n|-n> [vs artillery]",
-        "Modifier to its cover saves (Ch16 3.2, 5.6, RULINGS C30).",
-    ),
-    opt(
-        "cover",
-        COVER_USAGE,
-        "Cover it counts as having in the open (Ch16 5.6).",
-    ),
-    opt(
-        "cover_bonus",
-        "cover_bonus <+n>",
-        "Improvement to every cover save (Ch13 22.0).",
-    ),
+    opt("module", "module <module name>", "The optional module (Ch13) that provides it."),
+    opt("speed", "speed <inches> [to <inches>]", "Movement rate in the open, or a spread (Ch16 3.2)."),
+    opt("rough_speed", "rough_speed <inches>", "Movement rate in woods or rough ground, where it differs."),
+    req("fire", "fire all|none | fire front <count>", "Which stands may fire (Ch16 3.2)."),
+    req("frontage", "frontage all|<count>", "Stands in the front rank; each stand is 1\" wide (Ch16 3.2)."),
+    opt("stand_gap", "stand_gap <inches>", "Gap between stands in the rank."),
+    many("melee", MELEE_USAGE, "Shock modifier for units in this formation (Ch16 7.3)."),
+    many("save", "save <+n|-n> [vs artillery]", "Modifier to its cover saves (Ch16 3.2, 5.6, RULINGS C30)."),
+    opt("cover", COVER_USAGE, "Cover it counts as having in the open (Ch16 5.6)."),
+    opt("cover_bonus", "cover_bonus <+n>", "Improvement to every cover save (Ch13 22.0)."),
     opt("to_hit", "to_hit <+n|-n>", "Modifier to its own shooting."),
     opt(
         "charged",
@@ -796,109 +573,45 @@ pub const FORMATION_PROPS: &[PropSpec] = &[
         "change <formation id> half|all|<inches>",
         "Movement spent changing to another formation (Ch16 3.2).",
     ),
-    many(
-        "pips",
-        "pips <count> [per regiment|brigade]",
-        "Pips to adopt it (Ch13 22.0).",
-    ),
+    many("pips", "pips <count> [per regiment|brigade]", "Pips to adopt it (Ch13 22.0)."),
     opt(
         "screen_ahead",
         "screen_ahead <inches> to <inches>",
         "How far ahead a skirmish screen stands (Ch16 3.4).",
     ),
-    opt(
-        "screen_cost",
-        "screen_cost half|all|<inches>",
-        "Parent's movement spent detaching a screen.",
-    ),
-    opt(
-        "screen_to_hit",
-        "screen_to_hit <+n|-n>",
-        "Modifier to fire at the parent through its screen.",
-    ),
-    opt(
-        "screen_hits",
-        "screen_hits <count>",
-        "Hits that remove a screen.",
-    ),
+    opt("screen_cost", "screen_cost half|all|<inches>", "Parent's movement spent detaching a screen."),
+    opt("screen_to_hit", "screen_to_hit <+n|-n>", "Modifier to fire at the parent through its screen."),
+    opt("screen_hits", "screen_hits <count>", "Hits that remove a screen."),
     opt(
         "screen_min_stands",
         "screen_min_stands <count>",
         "Least stands a regiment needs to detach a screen (Ch10 1.0).",
     ),
-    flag(
-        "screen_recall_free",
-        "Recalling the screen is free if the parent stood still.",
-    ),
+    flag("screen_recall_free", "Recalling the screen is free if the parent stood still."),
     flag("no_assault", "Cannot declare an assault."),
-    flag(
-        "ignores_terrain_slowdown",
-        "Terrain does not slow it beyond its own rates.",
-    ),
-    flag(
-        "ignores_terrain_disorder",
-        "Never disordered by entering terrain.",
-    ),
+    flag("ignores_terrain_slowdown", "Terrain does not slow it beyond its own rates."),
+    flag("ignores_terrain_disorder", "Never disordered by entering terrain."),
     flag("free_pivot", "Stands pivot in place at no cost."),
 ];
 
 pub const RATING_PROPS: &[PropSpec] = &[
-    req(
-        "pips",
-        "pips d<sides> [<+n>] [halve up|down]",
-        "The staff pip formula (Ch16 2.1, RULINGS G2).",
-    ),
-    opt(
-        "range",
-        "range <count> to <count>",
-        "The pip spread the table prints; checked against the formula.",
-    ),
-    opt(
-        "bank",
-        "bank <count>",
-        "Unspent pips that carry over to the next turn (Ch16 2.1).",
-    ),
+    req("pips", "pips d<sides> [<+n>] [halve up|down]", "The staff pip formula (Ch16 2.1, RULINGS G2)."),
+    opt("range", "range <count> to <count>", "The pip spread the table prints; checked against the formula."),
+    opt("bank", "bank <count>", "Unspent pips that carry over to the next turn (Ch16 2.1)."),
 ];
 
 pub const TIER_PROPS: &[PropSpec] = &[
     req("level", "level <count>", "The tier number (Ch16 2.2)."),
-    opt(
-        "within",
-        "within <inches>",
-        "Upper limit of the tier's distance band.",
-    ),
-    opt(
-        "beyond",
-        "beyond <inches>",
-        "For the last tier: everything past this distance.",
-    ),
-    req(
-        "order_cost",
-        "order_cost standard|double|prohibited",
-        "What special orders cost here (RULINGS G8).",
-    ),
-    opt(
-        "discipline",
-        "discipline <+n|-n>",
-        "Modifier to Discipline checks at this distance.",
-    ),
-    flag(
-        "restricted_moves",
-        "Free moves limited to an inertia advance or falling back.",
-    ),
+    opt("within", "within <inches>", "Upper limit of the tier's distance band."),
+    opt("beyond", "beyond <inches>", "For the last tier: everything past this distance."),
+    req("order_cost", "order_cost standard|double|prohibited", "What special orders cost here (RULINGS G8)."),
+    opt("discipline", "discipline <+n|-n>", "Modifier to Discipline checks at this distance."),
+    flag("restricted_moves", "Free moves limited to an inertia advance or falling back."),
 ];
 
 pub const ORDER_PROPS: &[PropSpec] = &[
-    req(
-        "phase",
-        "phase <n> [, <n>]",
-        "The phase(s) the order is given in (Ch16 1.0, 2.3).",
-    ),
-    opt(
-        "resolved_in",
-        "resolved_in <n>",
-        "The phase it takes effect in, if later (RULINGS C18).",
-    ),
+    req("phase", "phase <n> [, <n>]", "The phase(s) the order is given in (Ch16 1.0, 2.3)."),
+    opt("resolved_in", "resolved_in <n>", "The phase it takes effect in, if later (RULINGS C18)."),
     PropSpec {
         key: "pips",
         usage: "pips <count> [within <inches> | beyond <inches> | per regiment|brigade]",
@@ -906,83 +619,27 @@ pub const ORDER_PROPS: &[PropSpec] = &[
         required: true,
         repeatable: true,
     },
-    opt(
-        "min_regiments",
-        "min_regiments <count>",
-        "Least regiments it must involve.",
-    ),
-    opt(
-        "max_regiments",
-        "max_regiments <count>",
-        "Most regiments it may involve.",
-    ),
-    opt(
-        "max_sections",
-        "max_sections <count>",
-        "Most artillery sections it may combine.",
-    ),
-    opt(
-        "adjacent_within",
-        "adjacent_within <inches>",
-        "Greatest lateral gap between the regiments.",
-    ),
+    opt("min_regiments", "min_regiments <count>", "Least regiments it must involve."),
+    opt("max_regiments", "max_regiments <count>", "Most regiments it may involve."),
+    opt("max_sections", "max_sections <count>", "Most artillery sections it may combine."),
+    opt("adjacent_within", "adjacent_within <inches>", "Greatest lateral gap between the regiments."),
     opt("charge", "charge <inches>", "Charge distance."),
-    opt(
-        "move_bonus",
-        "move_bonus <inches>",
-        "Extra movement it grants.",
-    ),
-    opt(
-        "target_save",
-        "target_save <+n|-n>",
-        "Modifier to the target's cover saves.",
-    ),
-    opt(
-        "removes_disorder",
-        "removes_disorder <count>",
-        "Disorder markers it removes with no roll.",
-    ),
-    opt(
-        "banks",
-        "banks <count> [for <reaction>, ...]",
-        "Pips reserved for reactions in the enemy turn.",
-    ),
-    opt(
-        "formations",
-        "formations <formation id>, ...",
-        "Formations it may be given to.",
-    ),
-    opt(
-        "max_wheel",
-        "max_wheel <degrees>",
-        "Largest wheel it allows.",
-    ),
+    opt("move_bonus", "move_bonus <inches>", "Extra movement it grants."),
+    opt("target_save", "target_save <+n|-n>", "Modifier to the target's cover saves."),
+    opt("removes_disorder", "removes_disorder <count>", "Disorder markers it removes with no roll."),
+    opt("banks", "banks <count> [for <reaction>, ...]", "Pips reserved for reactions in the enemy turn."),
+    opt("formations", "formations <formation id>, ...", "Formations it may be given to."),
+    opt("max_wheel", "max_wheel <degrees>", "Largest wheel it allows."),
 ];
 
 pub const QUALITY_PROPS: &[PropSpec] = &[
-    req(
-        "discipline",
-        "discipline <target>",
-        "The Discipline check (Ch16 5.5, RULE-07-1.4).",
-    ),
-    req(
-        "rally",
-        "rally <target>",
-        "The Natural Rally roll (Ch16 8.3, RULE-07-3.3).",
-    ),
-    opt(
-        "traits",
-        "traits <trait id>, ...",
-        "Traits every unit of this quality has (RULINGS C28).",
-    ),
+    req("discipline", "discipline <target>", "The Discipline check (Ch16 5.5, RULE-07-1.4)."),
+    req("rally", "rally <target>", "The Natural Rally roll (Ch16 8.3, RULE-07-3.3)."),
+    opt("traits", "traits <trait id>, ...", "Traits every unit of this quality has (RULINGS C28)."),
 ];
 
 pub const TRAIT_PROPS: &[PropSpec] = &[
-    req(
-        "category",
-        "category shock|morale|elite|firepower",
-        "The category column of Ch16 9.0.",
-    ),
+    req("category", "category shock|morale|elite|firepower", "The category column of Ch16 9.0."),
     many("melee", MELEE_USAGE, "Shock modifier (Ch16 7.3, 9.0)."),
     many(
         "discipline",
@@ -994,68 +651,30 @@ pub const TRAIT_PROPS: &[PropSpec] = &[
         "defender_check <target> for <quality id>, ... [unless <cover class>]",
         "A Discipline check the unit it charges must pass before melee or be disordered.",
     ),
-    opt(
-        "first_fire_check",
-        "first_fire_check <target>",
-        "A Discipline check the first time fire hurts it.",
-    ),
-    flag(
-        "halts_on_fail",
-        "Failing that check also halts the unit for the turn.",
-    ),
+    opt("first_fire_check", "first_fire_check <target>", "A Discipline check the first time fire hurts it."),
+    flag("halts_on_fail", "Failing that check also halts the unit for the turn."),
     opt(
         "ignore_suppression",
         "ignore_suppression <count> per turn|volley",
         "Natural-6 Shock results it ignores.",
     ),
-    opt(
-        "rally",
-        "rally <target>",
-        "Its Natural Rally roll, replacing the quality's.",
-    ),
+    opt("rally", "rally <target>", "Its Natural Rally roll, replacing the quality's."),
     many(
         "reroll",
         "reroll <count> missed_die|cover_save [at <band>] [per turn|volley]",
         "Dice it may roll again (RULINGS C27).",
     ),
-    many(
-        "hits",
-        "hits <band> <target>",
-        "Its to-hit number in a band, replacing the weapon's.",
-    ),
-    opt(
-        "bonus_dice",
-        "bonus_dice <+n> within <inches>",
-        "Extra dice at close range.",
-    ),
-    opt(
-        "max_range",
-        "max_range <inches>",
-        "It cannot fire beyond this.",
-    ),
-    flag(
-        "free_screen",
-        "Detaches a skirmish screen without spending movement.",
-    ),
+    many("hits", "hits <band> <target>", "Its to-hit number in a band, replacing the weapon's."),
+    opt("bonus_dice", "bonus_dice <+n> within <inches>", "Extra dice at close range."),
+    opt("max_range", "max_range <inches>", "It cannot fire beyond this."),
+    flag("free_screen", "Detaches a skirmish screen without spending movement."),
 ];
 
 pub const MARKER_PROPS: &[PropSpec] = &[
-    opt(
-        "module",
-        "module <module name>",
-        "The optional module that uses it (Ch16 11.0).",
-    ),
-    opt(
-        "applies_to",
-        "applies_to <arm>, ...",
-        "The arms that receive it.",
-    ),
+    opt("module", "module <module name>", "The optional module that uses it (Ch16 11.0)."),
+    opt("applies_to", "applies_to <arm>, ...", "The arms that receive it."),
     opt("max", "max <count>", "Most of these a unit may carry."),
-    opt(
-        "excess",
-        "excess <marker id>",
-        "What one more beyond the maximum becomes (RULE-07-3.4).",
-    ),
+    opt("excess", "excess <marker id>", "What one more beyond the maximum becomes (RULE-07-3.4)."),
     many(
         "to_hit",
         "to_hit <+n|-n> [beyond <inches>]",
@@ -1078,27 +697,12 @@ pub const MARKER_PROPS: &[PropSpec] = &[
         "smoke_wall <count> beyond <inches>",
         "Regiments whose smoke merges into a wall, and its sight limit.",
     ),
-    opt(
-        "removed_by",
-        "removed_by forward_move|hold_fire|brisk_wind, ...",
-        "What clears it (RULINGS C17).",
-    ),
-    opt(
-        "trigger_ones",
-        "trigger_ones <count>",
-        "Natural 1s in one volley that give it (RULINGS C14).",
-    ),
-    opt(
-        "hits_per_stand",
-        "hits_per_stand <count>",
-        "Unsaved hits that make one lost stand (Ch16 5.4).",
-    ),
+    opt("removed_by", "removed_by forward_move|hold_fire|brisk_wind, ...", "What clears it (RULINGS C17)."),
+    opt("trigger_ones", "trigger_ones <count>", "Natural 1s in one volley that give it (RULINGS C14)."),
+    opt("hits_per_stand", "hits_per_stand <count>", "Unsaved hits that make one lost stand (Ch16 5.4)."),
     flag("no_assault", "The unit cannot declare an assault."),
     flag("no_double_time", "The unit cannot double-time."),
-    flag(
-        "first_volley_only",
-        "It applies to the unit's first volley only, then goes.",
-    ),
+    flag("first_volley_only", "It applies to the unit's first volley only, then goes."),
 ];
 
 // ------------------------------------------------------------------ typed entries
@@ -1144,10 +748,7 @@ pub struct Cover {
 }
 
 impl Cover {
-    pub const NONE: Cover = Cover {
-        class: CoverClass::None,
-        save: None,
-    };
+    pub const NONE: Cover = Cover { class: CoverClass::None, save: None };
 }
 
 /// Movement spent on something: half the unit's move, all of it, or a fixed distance.
@@ -1227,13 +828,7 @@ impl Weapon {
         let merged = self
             .bands
             .iter()
-            .map(|b| {
-                *self
-                    .cavalry_bands
-                    .iter()
-                    .find(|c| c.name == b.name)
-                    .unwrap_or(b)
-            })
+            .map(|b| *self.cavalry_bands.iter().find(|c| c.name == b.name).unwrap_or(b))
             .collect();
         with_lower_bounds(merged)
     }
@@ -1323,11 +918,7 @@ impl TerrainKind {
     pub fn move_rate(&self, row: &MovementRate) -> Option<f64> {
         match self.movement {
             TerrainMove::Impassable => None,
-            TerrainMove::Passable {
-                column,
-                penalty,
-                cap,
-            } => {
+            TerrainMove::Passable { column, penalty, cap } => {
                 let rate = (row.rate(column) + penalty).max(0.0);
                 Some(cap.map_or(rate, |cap| rate.min(cap)))
             }
@@ -1954,10 +1545,7 @@ impl RuleData {
 
     /// The ids of every entry of a kind, in definition order.
     pub fn ids(&self, kind: EntryKind) -> Vec<&str> {
-        self.metas(kind)
-            .into_iter()
-            .map(|m| m.id.as_str())
-            .collect()
+        self.metas(kind).into_iter().map(|m| m.id.as_str()).collect()
     }
 
     pub fn contains(&self, kind: EntryKind, id: &str) -> bool {
@@ -2106,10 +1694,7 @@ impl RuleData {
                 && (row.formation.as_deref() == formation || (!strict && row.formation.is_none()))
                 && (row.state == state || (!strict && row.state.is_none()))
         };
-        self.movement
-            .iter()
-            .find(|r| fits(r, true))
-            .or_else(|| self.movement.iter().find(|r| fits(r, false)))
+        self.movement.iter().find(|r| fits(r, true)).or_else(|| self.movement.iter().find(|r| fits(r, false)))
     }
 
     /// The command tier of a unit `distance` inches from its brigadier (Ch16 2.2): the lowest
@@ -2139,20 +1724,10 @@ impl RuleData {
         check_keys(kind, entry, diags);
         let first = self.meta(kind, &entry.id.value).map(|m| m.id_span);
         if let Some(first) = first {
-            diags.push(msg::duplicate_entry(
-                entry.id.span,
-                first,
-                kind.word(),
-                &entry.id.value,
-            ));
+            diags.push(msg::duplicate_entry(entry.id.span, first, kind.word(), &entry.id.value));
         }
         let mut refs = Vec::new();
-        let mut reader = Reader {
-            entry,
-            kind,
-            diags,
-            refs: &mut refs,
-        };
+        let mut reader = Reader { entry, kind, diags, refs: &mut refs };
         let meta = reader.meta();
         let typed = match kind {
             EntryKind::Weapon => Typed::Weapon(read_weapon(&mut reader, meta)),
@@ -2198,10 +1773,7 @@ impl RuleData {
 
     fn drop_resolved(&mut self) {
         let unresolved = std::mem::take(&mut self.unresolved);
-        self.unresolved = unresolved
-            .into_iter()
-            .filter(|r| !self.contains(r.kind, &r.id))
-            .collect();
+        self.unresolved = unresolved.into_iter().filter(|r| !self.contains(r.kind, &r.id)).collect();
     }
 }
 
@@ -2248,12 +1820,9 @@ fn check_keys(kind: EntryKind, entry: &Entry, diags: &mut Vec<Diagnostic>) {
                 ));
             }
             Some(spec) if !spec.repeatable => match seen.iter().find(|(k, _)| *k == key) {
-                Some((_, first)) => diags.push(msg::repeated_property(
-                    prop.key.span,
-                    *first,
-                    kind.word(),
-                    key,
-                )),
+                Some((_, first)) => {
+                    diags.push(msg::repeated_property(prop.key.span, *first, kind.word(), key))
+                }
                 None => seen.push((key, prop.key.span)),
             },
             Some(_) => {}
@@ -2271,20 +1840,11 @@ struct Problem {
 
 impl Problem {
     fn new(span: Span, text: impl Into<String>) -> Problem {
-        Problem {
-            span,
-            text: text.into(),
-        }
+        Problem { span, text: text.into() }
     }
 
     fn found(value: &Spanned<Value>, expected: &str) -> Problem {
-        Problem::new(
-            value.span,
-            format!(
-                "expected {expected}, found {}",
-                describe_value(&value.value)
-            ),
-        )
+        Problem::new(value.span, format!("expected {expected}, found {}", describe_value(&value.value)))
     }
 }
 
@@ -2327,15 +1887,8 @@ impl<'a> Cursor<'a> {
                 Ok(value)
             }
             None => {
-                let span = self
-                    .prop
-                    .values
-                    .last()
-                    .map_or(self.prop.key.span, |v| v.span);
-                Err(Problem::new(
-                    span,
-                    format!("expected {expected} after this"),
-                ))
+                let span = self.prop.values.last().map_or(self.prop.key.span, |v| v.span);
+                Err(Problem::new(span, format!("expected {expected} after this")))
             }
         }
     }
@@ -2345,10 +1898,7 @@ impl<'a> Cursor<'a> {
         let value = self.take(WHAT)?;
         match value.value {
             Value::Number(n) => Ok(n),
-            Value::Signed(_) => Err(Problem::new(
-                value.span,
-                "a distance is written without a sign",
-            )),
+            Value::Signed(_) => Err(Problem::new(value.span, "a distance is written without a sign")),
             _ => Err(Problem::found(value, WHAT)),
         }
     }
@@ -2366,13 +1916,8 @@ impl<'a> Cursor<'a> {
     fn count(&mut self, what: &str) -> Result<u32, Problem> {
         let value = self.take(what)?;
         match value.value {
-            Value::Number(n) if n.fract() == 0.0 && (0.0..=1_000_000.0).contains(&n) => {
-                Ok(n as u32)
-            }
-            Value::Number(_) => Err(Problem::new(
-                value.span,
-                format!("expected {what}, a whole number"),
-            )),
+            Value::Number(n) if n.fract() == 0.0 && (0.0..=1_000_000.0).contains(&n) => Ok(n as u32),
+            Value::Number(_) => Err(Problem::new(value.span, format!("expected {what}, a whole number"))),
             _ => Err(Problem::found(value, what)),
         }
     }
@@ -2382,9 +1927,7 @@ impl<'a> Cursor<'a> {
         const WHAT: &str = "a modifier such as `+1` or `-2`";
         let value = self.take(WHAT)?;
         match value.value {
-            Value::Number(n) | Value::Signed(n) if n.fract() == 0.0 && n.abs() <= 100.0 => {
-                Ok(n as i32)
-            }
+            Value::Number(n) | Value::Signed(n) if n.fract() == 0.0 && n.abs() <= 100.0 => Ok(n as i32),
             Value::Number(_) | Value::Signed(_) => {
                 Err(Problem::new(value.span, "a modifier is a whole number"))
             }
@@ -2422,10 +1965,7 @@ impl<'a> Cursor<'a> {
                 Some(s) => format!("; did you mean `{s}`?"),
                 None => String::new(),
             };
-            Problem::new(
-                value.span,
-                format!("expected {expected}, found `{w}`{hint}"),
-            )
+            Problem::new(value.span, format!("expected {expected}, found `{w}`{hint}"))
         })
     }
 
@@ -2470,23 +2010,11 @@ impl<'a> Cursor<'a> {
     }
 
     fn next_is_signed(&self) -> bool {
-        matches!(
-            self.peek(),
-            Some(Spanned {
-                value: Value::Signed(_),
-                ..
-            })
-        )
+        matches!(self.peek(), Some(Spanned { value: Value::Signed(_), .. }))
     }
 
     fn next_is_number(&self) -> bool {
-        matches!(
-            self.peek(),
-            Some(Spanned {
-                value: Value::Number(_),
-                ..
-            })
-        )
+        matches!(self.peek(), Some(Spanned { value: Value::Number(_), .. }))
     }
 
     fn text(&mut self) -> Result<String, Problem> {
@@ -2500,10 +2028,9 @@ impl<'a> Cursor<'a> {
 
     fn finish(&self) -> Result<(), Problem> {
         match self.peek() {
-            Some(extra) => Err(Problem::new(
-                extra.span,
-                format!("unexpected {}", describe_value(&extra.value)),
-            )),
+            Some(extra) => {
+                Err(Problem::new(extra.span, format!("unexpected {}", describe_value(&extra.value))))
+            }
             None => Ok(()),
         }
     }
@@ -2540,11 +2067,7 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// The first line of `key`, read by `f`; a problem or a missing required key is reported.
-    fn read<T>(
-        &mut self,
-        key: &str,
-        f: impl FnOnce(&mut Cursor<'a>) -> Result<T, Problem>,
-    ) -> Option<T> {
+    fn read<T>(&mut self, key: &str, f: impl FnOnce(&mut Cursor<'a>) -> Result<T, Problem>) -> Option<T> {
         match self.first(key) {
             Some(prop) => self.parse(prop, f),
             None => {
@@ -2557,24 +2080,12 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// Every line of `key`, in order.
-    fn read_all<T>(
-        &mut self,
-        key: &str,
-        mut f: impl FnMut(&mut Cursor<'a>) -> Result<T, Problem>,
-    ) -> Vec<T> {
-        let props: Vec<&'a Prop> = self
-            .entry
-            .props
-            .iter()
-            .filter(|p| p.key.value == key)
-            .collect();
+    fn read_all<T>(&mut self, key: &str, mut f: impl FnMut(&mut Cursor<'a>) -> Result<T, Problem>) -> Vec<T> {
+        let props: Vec<&'a Prop> = self.entry.props.iter().filter(|p| p.key.value == key).collect();
         if props.is_empty() && self.spec(key).is_some_and(|s| s.required) {
             self.missing(key);
         }
-        props
-            .into_iter()
-            .filter_map(|prop| self.parse(prop, &mut f))
-            .collect()
+        props.into_iter().filter_map(|prop| self.parse(prop, &mut f)).collect()
     }
 
     fn parse<T>(
@@ -2605,11 +2116,7 @@ impl<'a> Reader<'a, '_> {
             return false;
         };
         if let (Some(first), Some(last)) = (prop.values.first(), prop.values.last()) {
-            self.diags.push(msg::flag_with_values(
-                first.span.join(last.span),
-                self.kind.word(),
-                key,
-            ));
+            self.diags.push(msg::flag_with_values(first.span.join(last.span), self.kind.word(), key));
         }
         true
     }
@@ -2627,22 +2134,12 @@ impl<'a> Reader<'a, '_> {
 
     /// A value that reads but contradicts the rest of the entry.
     fn inconsistent(&mut self, span: Span, key: &str, problem: &str, help: &str) {
-        self.diags.push(msg::inconsistent_property(
-            span,
-            self.kind.word(),
-            key,
-            problem,
-            help,
-        ));
+        self.diags.push(msg::inconsistent_property(span, self.kind.word(), key, problem, help));
     }
 
     /// Note a name of another entry, checked once all libraries are in.
     fn refer(&mut self, kind: EntryKind, id: &Spanned<String>) {
-        self.refs.push(Reference {
-            kind,
-            id: id.value.clone(),
-            span: id.span,
-        });
+        self.refs.push(Reference { kind, id: id.value.clone(), span: id.span });
     }
 
     fn meta(&mut self) -> EntryMeta {
@@ -2670,11 +2167,7 @@ fn read_melee(c: &mut Cursor<'_>) -> Result<MeleeModifier, Problem> {
 
 /// `melee none` or a modifier.
 fn read_optional_melee(c: &mut Cursor<'_>) -> Result<Option<MeleeModifier>, Problem> {
-    if c.eat("none") {
-        Ok(None)
-    } else {
-        read_melee(c).map(Some)
-    }
+    if c.eat("none") { Ok(None) } else { read_melee(c).map(Some) }
 }
 
 fn read_cover(c: &mut Cursor<'_>) -> Result<Cover, Problem> {
@@ -2695,10 +2188,7 @@ fn read_cost(c: &mut Cursor<'_>) -> Result<Cost, Problem> {
         Ok(Cost::Inches(c.inches()?))
     } else {
         let value = c.take("`half`, `all` or a distance in inches")?;
-        Err(Problem::found(
-            value,
-            "`half`, `all` or a distance in inches",
-        ))
+        Err(Problem::found(value, "`half`, `all` or a distance in inches"))
     }
 }
 
@@ -2708,12 +2198,7 @@ fn read_band(c: &mut Cursor<'_>, name: BandName) -> Result<Band, Problem> {
     let to = c.inches()?;
     c.keyword("hits")?;
     let hits = c.target()?;
-    Ok(Band {
-        name,
-        from: 0.0,
-        to,
-        hits,
-    })
+    Ok(Band { name, from: 0.0, to, hits })
 }
 
 fn read_reach(c: &mut Cursor<'_>) -> Result<Reach, Problem> {
@@ -2754,22 +2239,14 @@ fn with_lower_bounds(mut bands: Vec<Band>) -> Vec<Band> {
 // Per-kind readers.
 
 fn read_weapon(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Weapon {
-    let class = r
-        .read("class", |c| c.choice::<WeaponClass>())
-        .unwrap_or(WeaponClass::SmallArm);
+    let class = r.read("class", |c| c.choice::<WeaponClass>()).unwrap_or(WeaponClass::SmallArm);
     let dice = r
         .read("dice", |c| {
             let dice = c.count("a number of dice")?;
             c.keyword("per")?;
-            Ok(DicePool {
-                dice,
-                per: c.choice::<DicePer>()?,
-            })
+            Ok(DicePool { dice, per: c.choice::<DicePer>()? })
         })
-        .unwrap_or(DicePool {
-            dice: 1,
-            per: DicePer::Stand,
-        });
+        .unwrap_or(DicePool { dice: 1, per: DicePer::Stand });
     let bonus_dice = r.read("bonus_dice", |c| {
         let at = c.peek().map(|v| v.span);
         let dice = c.modifier()?;
@@ -2778,10 +2255,7 @@ fn read_weapon(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Weapon {
         if c.eat("per") {
             let stands = c.count("a number of stands")?;
             if stands == 0 {
-                return Err(Problem::new(
-                    at.unwrap_or_default(),
-                    "`per 0 stands` would divide by zero",
-                ));
+                return Err(Problem::new(at.unwrap_or_default(), "`per 0 stands` would divide by zero"));
             }
             if !c.eat("stands") {
                 c.keyword("stand")?;
@@ -2827,12 +2301,7 @@ fn read_weapon(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Weapon {
         }
         kept.push(band);
     }
-    if kept.is_empty()
-        && !entry
-            .props
-            .iter()
-            .any(|p| BandName::from_word(&p.key.value).is_some())
-    {
+    if kept.is_empty() && !entry.props.iter().any(|p| BandName::from_word(&p.key.value).is_some()) {
         r.missing("short");
     }
     let bands = with_lower_bounds(kept);
@@ -2887,44 +2356,22 @@ fn read_weapon(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Weapon {
 }
 
 fn read_terrain(r: &mut Reader<'_, '_>, meta: EntryMeta) -> TerrainKind {
-    let shapes = r
-        .read("shape", |c| c.choices::<Shape>())
-        .unwrap_or_else(|| vec![Shape::Area]);
+    let shapes = r.read("shape", |c| c.choices::<Shape>()).unwrap_or_else(|| vec![Shape::Area]);
     let movement = r
         .read("move", |c| {
             if c.eat("impassable") {
                 return Ok(TerrainMove::Impassable);
             }
             let column = c.choice::<MoveColumn>()?;
-            let penalty = if c.next_is_signed() {
-                c.signed_inches()?
-            } else {
-                0.0
-            };
-            let cap = if c.eat("max") {
-                Some(c.inches()?)
-            } else {
-                None
-            };
-            Ok(TerrainMove::Passable {
-                column,
-                penalty,
-                cap,
-            })
+            let penalty = if c.next_is_signed() { c.signed_inches()? } else { 0.0 };
+            let cap = if c.eat("max") { Some(c.inches()?) } else { None };
+            Ok(TerrainMove::Passable { column, penalty, cap })
         })
-        .unwrap_or(TerrainMove::Passable {
-            column: MoveColumn::Open,
-            penalty: 0.0,
-            cap: None,
-        });
+        .unwrap_or(TerrainMove::Passable { column: MoveColumn::Open, penalty: 0.0, cap: None });
     let cover = r.read("cover", read_cover).unwrap_or(Cover::NONE);
     let los = r
         .read("los", |c| {
-            if c.eat("unlimited") {
-                Ok(SightLimit::Unlimited)
-            } else {
-                Ok(SightLimit::Inches(c.inches()?))
-            }
+            if c.eat("unlimited") { Ok(SightLimit::Unlimited) } else { Ok(SightLimit::Inches(c.inches()?)) }
         })
         .unwrap_or(SightLimit::Unlimited);
     let melee = r.read("melee", read_optional_melee).flatten();
@@ -2960,11 +2407,7 @@ fn read_obstacle(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Obstacle {
                 return Ok(Crossing::Unlisted);
             }
             let cost = c.inches()?;
-            let check = if c.eat("check") {
-                Some(c.target()?)
-            } else {
-                None
-            };
+            let check = if c.eat("check") { Some(c.target()?) } else { None };
             Ok(Crossing::Inches { cost, check })
         })
         .unwrap_or(Crossing::Unlisted);
@@ -2984,31 +2427,20 @@ fn read_obstacle(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Obstacle {
 fn read_structure(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Structure {
     Structure {
         meta,
-        capacity: r
-            .read("capacity", |c| c.count("a number of stands"))
-            .unwrap_or(0),
-        garrison: r
-            .read("garrison", |c| c.choices::<Garrison>())
-            .unwrap_or_default(),
+        capacity: r.read("capacity", |c| c.count("a number of stands")).unwrap_or(0),
+        garrison: r.read("garrison", |c| c.choices::<Garrison>()).unwrap_or_default(),
         cover: r.read("cover", read_cover).unwrap_or(Cover::NONE),
         melee: r.read("melee", read_optional_melee).flatten(),
         flank_immune: r.flag("flank_immune"),
         arc: r.read("arc", |c| {
             let at = c.peek().map(|v| v.span).unwrap_or_default();
             let degrees = c.count("an arc in degrees")?;
-            if degrees > 360 {
-                Err(Problem::new(at, "an arc is at most 360 degrees"))
-            } else {
-                Ok(degrees)
-            }
+            if degrees > 360 { Err(Problem::new(at, "an arc is at most 360 degrees")) } else { Ok(degrees) }
         }),
         dice: r.read("dice", |c| {
             let dice = c.count("a number of dice")?;
             c.keyword("per")?;
-            Ok(DicePool {
-                dice,
-                per: c.choice::<DicePer>()?,
-            })
+            Ok(DicePool { dice, per: c.choice::<DicePer>()? })
         }),
         damage: r.read("damage", |c| c.target()),
         collapse_at: r.read("collapse_at", |c| c.count("a number of damage points")),
@@ -3025,9 +2457,7 @@ fn read_movement(r: &mut Reader<'_, '_>, meta: EntryMeta) -> MovementRate {
     }
     MovementRate {
         meta,
-        arm: r
-            .read("arm", |c| c.choice::<Arm>())
-            .unwrap_or(Arm::Infantry),
+        arm: r.read("arm", |c| c.choice::<Arm>()).unwrap_or(Arm::Infantry),
         formation: formation.map(|f| f.value),
         state: r.read("state", |c| c.choice::<MoveState>()),
         open: r.read("open", |c| c.inches()).unwrap_or(0.0),
@@ -3045,10 +2475,7 @@ fn read_movement(r: &mut Reader<'_, '_>, meta: EntryMeta) -> MovementRate {
                     let at = c.peek().map(|v| v.span).unwrap_or_default();
                     let penalty = c.signed_inches()?;
                     if penalty > 0.0 {
-                        Err(Problem::new(
-                            at,
-                            "an obstacle penalty is written negative, e.g. `-2`",
-                        ))
+                        Err(Problem::new(at, "an obstacle penalty is written negative, e.g. `-2`"))
                     } else {
                         Ok(ObstacleCost::Penalty(penalty))
                     }
@@ -3107,9 +2534,7 @@ fn read_formation(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Formation {
     }
     Formation {
         meta,
-        module: r
-            .read("module", |c| c.word("a module name"))
-            .map(|w| w.value),
+        module: r.read("module", |c| c.word("a module name")).map(|w| w.value),
         speed: speed.map(|s| s.0),
         speed_max: speed.and_then(|s| s.1),
         rough_speed: r.read("rough_speed", |c| c.inches()),
@@ -3144,10 +2569,7 @@ fn read_formation(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Formation {
             } else {
                 false
             };
-            Ok(SaveModifier {
-                value,
-                artillery_only,
-            })
+            Ok(SaveModifier { value, artillery_only })
         }),
         cover: r.read("cover", read_cover),
         cover_bonus: r.read("cover_bonus", |c| c.modifier()).unwrap_or(0),
@@ -3162,17 +2584,11 @@ fn read_formation(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Formation {
                     c.keyword("overrun")?;
                     let stands = c.count("a number of stands lost")?;
                     c.keyword("fall_back")?;
-                    Ok(WhenCharged::Overrun {
-                        stands,
-                        fall_back: c.inches()?,
-                    })
+                    Ok(WhenCharged::Overrun { stands, fall_back: c.inches()? })
                 }
             })
             .unwrap_or(WhenCharged::Melee),
-        changes: changes
-            .into_iter()
-            .map(|(to, cost)| FormationChange { to: to.value, cost })
-            .collect(),
+        changes: changes.into_iter().map(|(to, cost)| FormationChange { to: to.value, cost }).collect(),
         pips: r.read_all("pips", read_pip_cost),
         screen: has_screen.then_some(screen),
         no_assault: r.flag("no_assault"),
@@ -3192,17 +2608,10 @@ fn read_rating(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Rating {
                 .and_then(|n| n.parse::<u32>().ok())
                 .filter(|n| (2..=20).contains(n))
                 .ok_or_else(|| {
-                    Problem::new(
-                        word.span,
-                        format!("expected a die such as `d3`, found `{}`", word.value),
-                    )
+                    Problem::new(word.span, format!("expected a die such as `d3`, found `{}`", word.value))
                 })?;
             let bonus = if c.next_is_signed() { c.modifier()? } else { 0 };
-            let halve = if c.eat("halve") {
-                Some(c.choice::<Rounding>()?)
-            } else {
-                None
-            };
+            let halve = if c.eat("halve") { Some(c.choice::<Rounding>()?) } else { None };
             Ok((die, bonus, halve))
         })
         .unwrap_or((3, 0, None));
@@ -3212,14 +2621,8 @@ fn read_rating(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Rating {
         c.keyword("to")?;
         Ok((low, c.count("the most pips")?))
     });
-    let rating = Rating {
-        meta,
-        die,
-        bonus,
-        halve,
-        range,
-        bank: r.read("bank", |c| c.count("a number of pips")),
-    };
+    let rating =
+        Rating { meta, die, bonus, halve, range, bank: r.read("bank", |c| c.count("a number of pips")) };
     if let (Some((low, high)), Some(prop)) = (range, range_prop) {
         let (min, max) = rating.pip_range();
         if (low, high) != (min, max) {
@@ -3262,18 +2665,14 @@ fn read_tier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Tier {
         meta,
         level: r.read("level", |c| c.count("a tier number")).unwrap_or(0),
         reach,
-        order_cost: r
-            .read("order_cost", |c| c.choice::<OrderCost>())
-            .unwrap_or(OrderCost::Standard),
+        order_cost: r.read("order_cost", |c| c.choice::<OrderCost>()).unwrap_or(OrderCost::Standard),
         discipline: r.read("discipline", |c| c.modifier()).unwrap_or(0),
         restricted_moves: r.flag("restricted_moves"),
     }
 }
 
 fn read_order(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Order {
-    let formations = r
-        .read("formations", |c| c.ids("a formation id", None))
-        .unwrap_or_default();
+    let formations = r.read("formations", |c| c.ids("a formation id", None)).unwrap_or_default();
     for f in &formations {
         r.refer(EntryKind::Formation, f);
     }
@@ -3304,16 +2703,10 @@ fn read_order(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Order {
         charge: r.read("charge", |c| c.inches()),
         move_bonus: r.read("move_bonus", |c| c.inches()),
         target_save: r.read("target_save", |c| c.modifier()).unwrap_or(0),
-        removes_disorder: r
-            .read("removes_disorder", |c| c.count("a number of markers"))
-            .unwrap_or(0),
+        removes_disorder: r.read("removes_disorder", |c| c.count("a number of markers")).unwrap_or(0),
         banks: r.read("banks", |c| {
             let pips = c.count("a number of pips")?;
-            let reactions = if c.eat("for") {
-                c.choices::<Reaction>()?
-            } else {
-                Vec::new()
-            };
+            let reactions = if c.eat("for") { c.choices::<Reaction>()? } else { Vec::new() };
             Ok(Banks { pips, reactions })
         }),
         formations: formations.into_iter().map(|f| f.value).collect(),
@@ -3322,9 +2715,7 @@ fn read_order(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Order {
 }
 
 fn read_quality(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Quality {
-    let traits = r
-        .read("traits", |c| c.ids("a trait id", None))
-        .unwrap_or_default();
+    let traits = r.read("traits", |c| c.ids("a trait id", None)).unwrap_or_default();
     for t in &traits {
         r.refer(EntryKind::Trait, t);
     }
@@ -3341,36 +2732,23 @@ fn read_trait(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Trait {
         let target = c.target()?;
         c.keyword("for")?;
         let qualities = c.ids("a quality id", Some("unless"))?;
-        let unless = if c.eat("unless") {
-            Some(c.choice::<CoverClass>()?)
-        } else {
-            None
-        };
+        let unless = if c.eat("unless") { Some(c.choice::<CoverClass>()?) } else { None };
         Ok((target, qualities, unless))
     });
     let defender_check = defender_check.map(|(target, qualities, unless)| {
         for q in &qualities {
             r.refer(EntryKind::Quality, q);
         }
-        DefenderCheck {
-            target,
-            qualities: qualities.into_iter().map(|q| q.value).collect(),
-            unless,
-        }
+        DefenderCheck { target, qualities: qualities.into_iter().map(|q| q.value).collect(), unless }
     });
     Trait {
         meta,
-        category: r
-            .read("category", |c| c.choice::<TraitCategory>())
-            .unwrap_or(TraitCategory::Morale),
+        category: r.read("category", |c| c.choice::<TraitCategory>()).unwrap_or(TraitCategory::Morale),
         melee: r.read_all("melee", read_melee),
         discipline: r.read_all("discipline", |c| {
             let value = c.modifier()?;
             c.keyword("vs")?;
-            Ok(DisciplineModifier {
-                value,
-                cause: c.choice::<CheckCause>()?,
-            })
+            Ok(DisciplineModifier { value, cause: c.choice::<CheckCause>()? })
         }),
         defender_check,
         first_fire_check: r.read("first_fire_check", |c| c.target()),
@@ -3378,47 +2756,23 @@ fn read_trait(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Trait {
         ignore_suppression: r.read("ignore_suppression", |c| {
             let count = c.count("a number of results")?;
             c.keyword("per")?;
-            Ok(Allowance {
-                count,
-                per: c.choice::<Per>()?,
-            })
+            Ok(Allowance { count, per: c.choice::<Per>()? })
         }),
         rally: r.read("rally", |c| c.target()),
         rerolls: r.read_all("reroll", |c| {
             let count = c.count("a number of dice")?;
             let what = c.choice::<RerollWhat>()?;
-            let band = if c.eat("at") {
-                Some(c.choice::<BandName>()?)
-            } else {
-                None
-            };
-            let per = if c.eat("per") {
-                Some(c.choice::<Per>()?)
-            } else {
-                None
-            };
-            Ok(Reroll {
-                count,
-                what,
-                band,
-                per,
-            })
+            let band = if c.eat("at") { Some(c.choice::<BandName>()?) } else { None };
+            let per = if c.eat("per") { Some(c.choice::<Per>()?) } else { None };
+            Ok(Reroll { count, what, band, per })
         }),
-        hits: r.read_all("hits", |c| {
-            Ok(BandHits {
-                band: c.choice::<BandName>()?,
-                hits: c.target()?,
-            })
-        }),
+        hits: r.read_all("hits", |c| Ok(BandHits { band: c.choice::<BandName>()?, hits: c.target()? })),
         bonus_dice: r.read("bonus_dice", |c| {
             let at = c.peek().map(|v| v.span).unwrap_or_default();
             let dice = u32::try_from(c.modifier()?)
                 .map_err(|_| Problem::new(at, "bonus dice cannot be negative"))?;
             c.keyword("within")?;
-            Ok(CloseBonusDice {
-                dice,
-                within: c.inches()?,
-            })
+            Ok(CloseBonusDice { dice, within: c.inches()? })
         }),
         max_range: r.read("max_range", |c| c.inches()),
         free_screen: r.flag("free_screen"),
@@ -3432,21 +2786,13 @@ fn read_marker(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Marker {
     }
     Marker {
         meta,
-        module: r
-            .read("module", |c| c.word("a module name"))
-            .map(|w| w.value),
-        applies_to: r
-            .read("applies_to", |c| c.choices::<Arm>())
-            .unwrap_or_default(),
+        module: r.read("module", |c| c.word("a module name")).map(|w| w.value),
+        applies_to: r.read("applies_to", |c| c.choices::<Arm>()).unwrap_or_default(),
         max: r.read("max", |c| c.count("a number of markers")),
         excess: excess.map(|e| e.value),
         to_hit: r.read_all("to_hit", |c| {
             let value = c.modifier()?;
-            let beyond = if c.eat("beyond") {
-                Some(c.inches()?)
-            } else {
-                None
-            };
+            let beyond = if c.eat("beyond") { Some(c.inches()?) } else { None };
             Ok(ToHitModifier { value, beyond })
         }),
         move_penalty: r.read("move", |c| c.signed_inches()).unwrap_or(0.0),
@@ -3455,28 +2801,17 @@ fn read_marker(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Marker {
         no_double_time: r.flag("no_double_time"),
         shock_triggers: r.read_all("shock_trigger", |c| {
             let sixes = c.count("a number of natural 6s")?;
-            Ok(ShockTrigger {
-                sixes,
-                reach: read_reach(c)?,
-            })
+            Ok(ShockTrigger { sixes, reach: read_reach(c)? })
         }),
         discipline_mods: r.read_all("discipline_mod", |c| {
-            Ok(SaveConditionModifier {
-                condition: c.choice::<SaveCondition>()?,
-                value: c.modifier()?,
-            })
+            Ok(SaveConditionModifier { condition: c.choice::<SaveCondition>()?, value: c.modifier()? })
         }),
         smoke_wall: r.read("smoke_wall", |c| {
             let regiments = c.count("a number of regiments")?;
             c.keyword("beyond")?;
-            Ok(SmokeWall {
-                regiments,
-                beyond: c.inches()?,
-            })
+            Ok(SmokeWall { regiments, beyond: c.inches()? })
         }),
-        removed_by: r
-            .read("removed_by", |c| c.choices::<SmokeClearing>())
-            .unwrap_or_default(),
+        removed_by: r.read("removed_by", |c| c.choices::<SmokeClearing>()).unwrap_or_default(),
         trigger_ones: r.read("trigger_ones", |c| c.count("a number of natural 1s")),
         hits_per_stand: r.read("hits_per_stand", |c| c.count("a number of hits")),
         first_volley_only: r.flag("first_volley_only"),
@@ -3486,27 +2821,15 @@ fn read_marker(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Marker {
 // ------------------------------------------------------------------ summaries
 
 fn fmt_num(n: f64) -> String {
-    if n.fract() == 0.0 {
-        format!("{}", n as i64)
-    } else {
-        format!("{n}")
-    }
+    if n.fract() == 0.0 { format!("{}", n as i64) } else { format!("{n}") }
 }
 
 fn fmt_signed(n: f64) -> String {
-    if n >= 0.0 {
-        format!("+{}", fmt_num(n))
-    } else {
-        fmt_num(n)
-    }
+    if n >= 0.0 { format!("+{}", fmt_num(n)) } else { fmt_num(n) }
 }
 
 fn fmt_mod(n: i32) -> String {
-    if n >= 0 {
-        format!("+{n}")
-    } else {
-        n.to_string()
-    }
+    if n >= 0 { format!("+{n}") } else { n.to_string() }
 }
 
 fn fmt_melee(m: &MeleeModifier) -> String {
@@ -3531,25 +2854,13 @@ fn fmt_cost(c: &Cost) -> String {
 fn fmt_bands(bands: &[Band]) -> String {
     let parts: Vec<String> = bands
         .iter()
-        .map(|b| {
-            format!(
-                "{} {}-{}\" {}+",
-                b.name.word(),
-                fmt_num(b.from),
-                fmt_num(b.to),
-                b.hits
-            )
-        })
+        .map(|b| format!("{} {}-{}\" {}+", b.name.word(), fmt_num(b.from), fmt_num(b.to), b.hits))
         .collect();
     parts.join(", ")
 }
 
 fn fmt_pips(p: &PipCost) -> String {
-    let pips = if p.pips == 1 {
-        String::from("1 pip")
-    } else {
-        format!("{} pips", p.pips)
-    };
+    let pips = if p.pips == 1 { String::from("1 pip") } else { format!("{} pips", p.pips) };
     match p.condition {
         PipCondition::Always => pips,
         PipCondition::Within(d) => format!("{pips} within {}\"", fmt_num(d)),
@@ -3616,11 +2927,8 @@ fn describe<T: Describe>(entry: &T) -> String {
 impl Describe for Weapon {
     fn parts(&self) -> Vec<String> {
         let per = self.dice.per.word();
-        let mut parts = vec![format!(
-            "{}, {}D6 per {per}",
-            self.class.word().replace('_', " "),
-            self.dice.dice
-        )];
+        let mut parts =
+            vec![format!("{}, {}D6 per {per}", self.class.word().replace('_', " "), self.dice.dice)];
         match self.bonus_dice {
             Some(BonusDice::Flat { dice }) => parts.push(format!("+{dice} bonus dice")),
             Some(BonusDice::PerStands { dice, stands }) => {
@@ -3636,10 +2944,7 @@ impl Describe for Weapon {
             parts.push(fmt_melee(m));
         }
         if self.structure_damage != 0 {
-            parts.push(format!(
-                "{} damage to structures",
-                fmt_mod(self.structure_damage)
-            ));
+            parts.push(format!("{} damage to structures", fmt_mod(self.structure_damage)));
         }
         if self.canister_disorder {
             parts.push(String::from("canister disorders"));
@@ -3657,11 +2962,7 @@ impl Describe for TerrainKind {
         let mut parts = vec![shapes.join("/")];
         parts.push(match self.movement {
             TerrainMove::Impassable => String::from("impassable"),
-            TerrainMove::Passable {
-                column,
-                penalty,
-                cap,
-            } => {
+            TerrainMove::Passable { column, penalty, cap } => {
                 let mut m = format!("{} rate", column.word());
                 if penalty != 0.0 {
                     m.push_str(&format!(" {}\"", fmt_signed(penalty)));
@@ -3676,8 +2977,10 @@ impl Describe for TerrainKind {
             parts.push(String::from("leaving takes a full turn"));
         }
         parts.push(fmt_cover(&self.cover));
-        if let SightLimit::Inches(d) = self.los {
-            parts.push(format!("sight stops {}\" in", fmt_num(d)));
+        match self.los {
+            SightLimit::Inches(0.0) => parts.push(String::from("blocks sight")),
+            SightLimit::Inches(d) => parts.push(format!("sight stops {}\" in", fmt_num(d))),
+            SightLimit::Unlimited => {}
         }
         if let Some(m) = &self.melee {
             parts.push(fmt_melee(m));
@@ -3685,6 +2988,13 @@ impl Describe for TerrainKind {
         if self.charge_penalty != 0.0 {
             parts.push(format!("charge {}\"", fmt_signed(self.charge_penalty)));
         }
+        let flags = [
+            (self.conceals, "conceals"),
+            (self.halts_charges, "halts charges"),
+            (self.formed_disorder, "formed units disorder on entering"),
+            (self.crossings_only, "fords and bridges only"),
+        ];
+        parts.extend(flags.iter().filter(|(on, _)| *on).map(|(_, text)| text.to_string()));
         parts
     }
 }
@@ -3694,25 +3004,28 @@ impl Describe for Obstacle {
         let mut parts = vec![match self.crossing {
             Crossing::Unlisted => String::from("crossing cost unlisted"),
             Crossing::Inches { cost, check: None } => format!("crossing {}\"", fmt_num(cost)),
-            Crossing::Inches {
-                cost,
-                check: Some(t),
-            } => format!("crossing {}\" and a {t}+ Discipline check", fmt_num(cost)),
+            Crossing::Inches { cost, check: Some(t) } => {
+                format!("crossing {}\" and a {t}+ Discipline check", fmt_num(cost))
+            }
         }];
         parts.push(fmt_cover(&self.cover));
         if let Some(m) = &self.melee {
             parts.push(fmt_melee(m));
         }
+        let flags = [
+            (self.conceals, "conceals"),
+            (self.cancels_momentum, "no charging momentum"),
+            (self.formed_disorder, "formed units disorder crossing"),
+            (self.anchored_flank_immune, "no flank shock when anchored"),
+        ];
+        parts.extend(flags.iter().filter(|(on, _)| *on).map(|(_, text)| text.to_string()));
         parts
     }
 }
 
 impl Describe for Structure {
     fn parts(&self) -> Vec<String> {
-        let mut parts = vec![
-            format!("holds {} stands", self.capacity),
-            fmt_cover(&self.cover),
-        ];
+        let mut parts = vec![format!("holds {} stands", self.capacity), fmt_cover(&self.cover)];
         if let Some(m) = &self.melee {
             parts.push(fmt_melee(m));
         }
@@ -3720,9 +3033,7 @@ impl Describe for Structure {
             parts.push(format!("{arc}-degree arc"));
         }
         if let (Some(damage), Some(at)) = (self.damage, self.collapse_at) {
-            parts.push(format!(
-                "solid shot damages on {damage}+, collapses at {at}"
-            ));
+            parts.push(format!("solid shot damages on {damage}+, collapses at {at}"));
         }
         parts
     }
@@ -3750,6 +3061,9 @@ impl Describe for MovementRate {
         if let Some(limber) = &self.limber {
             parts.push(format!("limbering costs {}", fmt_cost(limber)));
         }
+        if self.unlimber_and_fire {
+            parts.push(String::from("may unlimber and fire in one turn"));
+        }
         parts
     }
 }
@@ -3764,20 +3078,19 @@ impl Describe for Formation {
         }
         parts.push(match self.fire {
             Firepower::All => String::from("every stand fires"),
-            Firepower::Front(n) => format!("front {n} stands fire"),
+            Firepower::Front(n) => format!("front {} fire", plural(n, "stand")),
             Firepower::None => String::from("cannot fire"),
         });
         if let Frontage::Stands(n) = self.frontage {
-            parts.push(format!("{n} stands wide"));
+            parts.push(format!("{} wide", plural(n, "stand")));
         }
         parts.extend(self.melee.iter().map(fmt_melee));
         for s in &self.saves {
-            let against = if s.artillery_only {
-                " against artillery"
-            } else {
-                ""
-            };
+            let against = if s.artillery_only { " against artillery" } else { "" };
             parts.push(format!("saves {}{against}", fmt_mod(s.value)));
+        }
+        if let Some(cover) = &self.cover {
+            parts.push(format!("{} in the open", fmt_cover(cover)));
         }
         if self.cover_bonus != 0 {
             parts.push(format!("cover {}", fmt_mod(self.cover_bonus)));
@@ -3787,6 +3100,15 @@ impl Describe for Formation {
         }
         if self.no_assault {
             parts.push(String::from("cannot assault"));
+        }
+        match self.charged {
+            WhenCharged::Melee => {}
+            WhenCharged::Removed => parts.push(String::from("destroyed if charged")),
+            WhenCharged::Overrun { stands, fall_back } => parts.push(format!(
+                "overrun if charged: loses {}, falls back {}\"",
+                plural(stands, "stand"),
+                fmt_num(fall_back)
+            )),
         }
         parts
     }
@@ -3798,13 +3120,13 @@ impl Describe for Rating {
         if self.bonus != 0 {
             formula.push_str(&fmt_mod(self.bonus));
         }
-        match self.halve {
-            Some(Rounding::Up) => formula.push_str(" halved, rounded up"),
-            Some(Rounding::Down) => formula.push_str(" halved, rounded down"),
-            None => {}
-        }
         let (low, high) = self.pip_range();
-        vec![format!("{formula} pips ({low}-{high})")]
+        let halved = match self.halve {
+            Some(Rounding::Up) => ", halved rounding up",
+            Some(Rounding::Down) => ", halved rounding down",
+            None => "",
+        };
+        vec![format!("{formula} pips{halved} ({low}-{high})")]
     }
 }
 
@@ -3835,11 +3157,36 @@ impl Describe for Order {
         }
         let pips: Vec<String> = self.pips.iter().map(fmt_pips).collect();
         parts.push(pips.join(", "));
+        if let Some(n) = self.min_regiments {
+            parts.push(format!("at least {}", plural(n, "regiment")));
+        }
+        if let Some(n) = self.max_regiments {
+            parts.push(format!("at most {}", plural(n, "regiment")));
+        }
+        if let Some(d) = self.adjacent_within {
+            parts.push(format!("side by side within {}\"", fmt_num(d)));
+        }
         if let Some(d) = self.charge {
             parts.push(format!("charge {}\"", fmt_num(d)));
         }
         if let Some(d) = self.move_bonus {
             parts.push(format!("+{}\" move", fmt_num(d)));
+        }
+        if let Some(n) = self.max_sections {
+            parts.push(format!("up to {}", plural(n, "section")));
+        }
+        if self.target_save != 0 {
+            parts.push(format!("target saves {}", fmt_mod(self.target_save)));
+        }
+        if self.removes_disorder > 0 {
+            parts.push(format!("removes {} Disorder", self.removes_disorder));
+        }
+        if let Some(banks) = &self.banks {
+            let reactions: Vec<String> = banks.reactions.iter().map(|r| r.word().replace('_', " ")).collect();
+            parts.push(format!("banks {} for {}", plural(banks.pips, "pip"), reactions.join(" or ")));
+        }
+        if let Some(d) = self.max_wheel {
+            parts.push(format!("wheel up to {d} degrees"));
         }
         parts
     }
@@ -3847,10 +3194,7 @@ impl Describe for Order {
 
 impl Describe for Quality {
     fn parts(&self) -> Vec<String> {
-        let mut parts = vec![format!(
-            "Discipline {}+, rally {}+",
-            self.discipline, self.rally
-        )];
+        let mut parts = vec![format!("Discipline {}+, rally {}+", self.discipline, self.rally)];
         if !self.traits.is_empty() {
             parts.push(format!("always has {}", self.traits.join(", ")));
         }
@@ -3863,30 +3207,41 @@ impl Describe for Trait {
         let mut parts = vec![self.category.word().to_string()];
         parts.extend(self.melee.iter().map(fmt_melee));
         for d in &self.discipline {
-            parts.push(format!(
-                "Discipline {} vs {}",
-                fmt_mod(d.value),
-                d.cause.word().replace('_', " ")
-            ));
+            parts.push(format!("Discipline {} vs {}", fmt_mod(d.value), d.cause.word().replace('_', " ")));
         }
         if let Some(check) = &self.defender_check {
-            parts.push(format!(
-                "{} defenders test on {}+",
-                check.qualities.join("/"),
-                check.target
-            ));
+            parts.push(format!("{} defenders test on {}+", check.qualities.join("/"), check.target));
         }
         if let Some(t) = self.first_fire_check {
             parts.push(format!("tests on {t}+ when first hurt by fire"));
         }
+        if let Some(a) = &self.ignore_suppression {
+            parts.push(format!("ignores {} Shock result per {}", a.count, a.per.word()));
+        }
         if let Some(t) = self.rally {
             parts.push(format!("rallies on {t}+"));
+        }
+        for r in &self.rerolls {
+            let mut text = format!("re-rolls {} {}", r.count, r.what.word().replace('_', " "));
+            if let Some(band) = r.band {
+                text.push_str(&format!(" at {} range", band.word()));
+            }
+            if let Some(per) = r.per {
+                text.push_str(&format!(" per {}", per.word()));
+            }
+            parts.push(text);
         }
         for h in &self.hits {
             parts.push(format!("hits {}+ at {} range", h.hits, h.band.word()));
         }
+        if let Some(b) = &self.bonus_dice {
+            parts.push(format!("+{} within {}\"", plural(b.dice, "die"), fmt_num(b.within)));
+        }
         if let Some(m) = self.max_range {
             parts.push(format!("cannot fire beyond {}\"", fmt_num(m)));
+        }
+        if self.free_screen {
+            parts.push(String::from("free skirmish screen"));
         }
         parts
     }
@@ -3895,15 +3250,28 @@ impl Describe for Trait {
 impl Describe for Marker {
     fn parts(&self) -> Vec<String> {
         let mut parts = Vec::new();
+        if let Some(module) = &self.module {
+            parts.push(format!("optional module {module}"));
+        }
+        for t in &self.shock_triggers {
+            parts.push(match t.reach {
+                Reach::Within(d) => format!("{} at {}\" or less", plural(t.sixes, "natural 6"), fmt_num(d)),
+                Reach::Beyond(d) => {
+                    format!("{} beyond {}\"", plural(t.sixes, "natural 6"), fmt_num(d))
+                }
+            });
+        }
+        if let Some(n) = self.trigger_ones {
+            parts.push(format!("given by {n} or more natural 1s in a volley"));
+        }
         for t in &self.to_hit {
             match t.beyond {
-                Some(d) => parts.push(format!(
-                    "to hit {} beyond {}\"",
-                    fmt_mod(t.value),
-                    fmt_num(d)
-                )),
+                Some(d) => parts.push(format!("to hit {} beyond {}\"", fmt_mod(t.value), fmt_num(d))),
                 None => parts.push(format!("to hit {}", fmt_mod(t.value))),
             }
+        }
+        if self.first_volley_only {
+            parts.push(String::from("first volley only"));
         }
         if self.move_penalty != 0.0 {
             parts.push(format!("move {}\"", fmt_signed(self.move_penalty)));
@@ -3911,17 +3279,30 @@ impl Describe for Marker {
         if let Some(m) = &self.melee {
             parts.push(fmt_melee(m));
         }
-        if let Some(n) = self.hits_per_stand {
-            parts.push(format!("{n} make a lost stand"));
+        if let Some(wall) = &self.smoke_wall {
+            parts.push(format!(
+                "{} adjacent regiments make a wall blocking sight beyond {}\"",
+                wall.regiments,
+                fmt_num(wall.beyond)
+            ));
         }
-        if let Some(max) = self.max {
-            parts.push(format!("at most {max}"));
+        if let Some(n) = self.hits_per_stand {
+            parts.push(format!("{n} unsaved hits make a lost stand"));
+        }
+        match (self.max, &self.excess) {
+            (Some(max), Some(excess)) => parts.push(format!("at most {max}; one more becomes a {excess}")),
+            (Some(max), None) => parts.push(format!("at most {max}")),
+            _ => {}
         }
         if parts.is_empty() {
             parts.push(String::from("marker"));
         }
         parts
     }
+}
+
+fn plural(n: u32, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
 }
 
 #[cfg(test)]
@@ -3950,9 +3331,7 @@ mod tests {
             let span = self.span(token.len());
             let value = if let Some(text) = token.strip_prefix('"') {
                 Value::Text(text.trim_end_matches('"').to_string())
-            } else if let Some(t) = token
-                .strip_suffix('+')
-                .filter(|t| t.chars().all(|c| c.is_ascii_digit()))
+            } else if let Some(t) = token.strip_suffix('+').filter(|t| t.chars().all(|c| c.is_ascii_digit()))
             {
                 Value::Target(t.parse().unwrap())
             } else if token.starts_with(['+', '-']) {
@@ -3979,11 +3358,7 @@ mod tests {
                     values.push(self.value(token));
                 }
             }
-            Prop {
-                span: Span::new(start, self.next - 1),
-                key,
-                values,
-            }
+            Prop { span: Span::new(start, self.next - 1), key, values }
         }
 
         fn entry(&mut self, kind: &str, id: &str, lines: &[&str]) -> Entry {
@@ -3991,22 +3366,12 @@ mod tests {
             let kind = self.ident(kind);
             let id = self.ident(id);
             let props = lines.iter().map(|l| self.prop(l)).collect();
-            Entry {
-                span: Span::new(start, self.next),
-                kind,
-                id,
-                name: None,
-                props,
-            }
+            Entry { span: Span::new(start, self.next), kind, id, name: None, props }
         }
     }
 
     fn library(entries: Vec<Entry>) -> Library {
-        Library {
-            span: Span::default(),
-            name: None,
-            entries,
-        }
+        Library { span: Span::default(), name: None, entries }
     }
 
     /// Read hand-built entries; return the data and the diagnostics.
@@ -4036,38 +3401,17 @@ mod tests {
         assert!(diags.is_empty(), "{diags:#?}");
         let w = data.weapon("rifled_musket").unwrap();
         assert_eq!(w.class, WeaponClass::SmallArm);
-        assert_eq!(
-            w.dice,
-            DicePool {
-                dice: 1,
-                per: DicePer::Stand
-            }
-        );
-        assert_eq!(
-            w.bands[1],
-            Band {
-                name: BandName::Medium,
-                from: 6.0,
-                to: 14.0,
-                hits: 4
-            }
-        );
+        assert_eq!(w.dice, DicePool { dice: 1, per: DicePer::Stand });
+        assert_eq!(w.bands[1], Band { name: BandName::Medium, from: 6.0, to: 14.0, hits: 4 });
         // RULINGS G4: a limit belongs to the nearer band.
         assert_eq!(w.band_at(Arm::Infantry, 0.0).unwrap().name, BandName::Short);
         assert_eq!(w.band_at(Arm::Infantry, 6.0).unwrap().name, BandName::Short);
-        assert_eq!(
-            w.band_at(Arm::Infantry, 6.1).unwrap().name,
-            BandName::Medium
-        );
+        assert_eq!(w.band_at(Arm::Infantry, 6.1).unwrap().name, BandName::Medium);
         assert_eq!(w.band_at(Arm::Infantry, 20.0).unwrap().hits, 5);
         assert_eq!(w.band_at(Arm::Infantry, 20.5), None);
         assert_eq!(w.pool(5), 5);
         assert_eq!(w.meta.source.as_deref(), Some("Ch16 5.2"));
-        assert!(
-            data.summary(EntryKind::Weapon, "rifled_musket")
-                .unwrap()
-                .contains("medium 6-14\" 4+")
-        );
+        assert!(data.summary(EntryKind::Weapon, "rifled_musket").unwrap().contains("medium 6-14\" 4+"));
     }
 
     #[test]
@@ -4096,12 +3440,7 @@ mod tests {
         assert_eq!(w.band_at(Arm::Cavalry, 19.0), None);
         assert_eq!(
             w.band_at(Arm::Cavalry, 15.0).unwrap(),
-            Band {
-                name: BandName::Long,
-                from: 14.0,
-                to: 18.0,
-                hits: 5
-            }
+            Band { name: BandName::Long, from: 14.0, to: 18.0, hits: 5 }
         );
     }
 
@@ -4150,16 +3489,9 @@ mod tests {
         assert_eq!(codes(&diags), ["dotc::bad-property"; 4]);
         let got: Vec<Span> = diags.iter().map(|d| d.primary.span).collect();
         assert_eq!(got, spans);
-        assert!(
-            diags[0].primary.text.contains("`small_arm`"),
-            "{}",
-            diags[0].primary.text
-        );
+        assert!(diags[0].primary.text.contains("`small_arm`"), "{}", diags[0].primary.text);
         assert_eq!(diags[1].primary.text, "expected `to`, found the number 6");
-        assert_eq!(
-            diags[1].help.as_deref(),
-            Some("write it as `short to <inches> hits <target>`")
-        );
+        assert_eq!(diags[1].help.as_deref(), Some("write it as `short to <inches> hits <target>`"));
         assert_eq!(diags[2].primary.text, "a die target runs from 2+ to 6+");
         assert_eq!(diags[3].primary.text, "unexpected `extra`");
         // The entry is still recorded, so later checks know the id.
@@ -4175,20 +3507,13 @@ mod tests {
         assert_eq!(codes(&diags), ["dotc::missing-property"]);
         assert_eq!(diags[0].primary.span, id_span);
         assert_eq!(diags[0].message, "weapon `w` has no `dice`");
-        assert_eq!(
-            diags[0].help.as_deref(),
-            Some("add a line `dice <count> per stand|section`")
-        );
+        assert_eq!(diags[0].help.as_deref(), Some("add a line `dice <count> per stand|section`"));
     }
 
     #[test]
     fn weapon_without_bands_is_missing_one() {
         let mut b = Build::default();
-        let (_, diags) = read(vec![b.entry(
-            "weapon",
-            "w",
-            &["class small_arm", "dice 1 per stand"],
-        )]);
+        let (_, diags) = read(vec![b.entry("weapon", "w", &["class small_arm", "dice 1 per stand"])]);
         assert_eq!(codes(&diags), ["dotc::missing-property"]);
         assert!(diags[0].message.contains("`short`"));
     }
@@ -4217,14 +3542,7 @@ mod tests {
             b.entry(
                 "movement",
                 "line",
-                &[
-                    "arm infantry",
-                    "open 6",
-                    "rough 4",
-                    "road 6",
-                    "obstacle -2",
-                    "charge 9",
-                ],
+                &["arm infantry", "open 6", "rough 4", "road 6", "obstacle -2", "charge 9"],
             ),
         ]);
         assert!(diags.is_empty(), "{diags:#?}");
@@ -4236,16 +3554,10 @@ mod tests {
         let mut lines = RIFLED.to_vec();
         lines.push("class carbine");
         let entry = b.entry("weapon", "w", &lines);
-        let (first, again) = (
-            entry.props[0].key.span,
-            entry.props.last().unwrap().key.span,
-        );
+        let (first, again) = (entry.props[0].key.span, entry.props.last().unwrap().key.span);
         let (data, diags) = read(vec![entry]);
         assert_eq!(codes(&diags), ["dotc::bad-property"]);
-        assert_eq!(
-            (diags[0].primary.span, diags[0].secondary[0].span),
-            (again, first)
-        );
+        assert_eq!((diags[0].primary.span, diags[0].secondary[0].span), (again, first));
         assert_eq!(data.weapon("w").unwrap().class, WeaponClass::SmallArm);
     }
 
@@ -4297,77 +3609,38 @@ mod tests {
             b.entry(
                 "terrain",
                 "dense_woods",
-                &[
-                    "shape area",
-                    "move rough max 3",
-                    "cover light 5+",
-                    "los 3",
-                    "formed_disorder",
-                ],
+                &["shape area", "move rough max 3", "cover light 5+", "los 3", "formed_disorder"],
             ),
             b.entry(
                 "terrain",
                 "cornfield",
-                &[
-                    "shape area",
-                    "move open -2",
-                    "cover light 5+",
-                    "los 4",
-                    "conceals",
-                    "melee +1 defender",
-                ],
+                &["shape area", "move open -2", "cover light 5+", "los 4", "conceals", "melee +1 defender"],
             ),
         ]);
         assert!(diags.is_empty(), "{diags:#?}");
         let woods = data.terrain("dense_woods").unwrap();
         assert_eq!(
             woods.movement,
-            TerrainMove::Passable {
-                column: MoveColumn::Rough,
-                penalty: 0.0,
-                cap: Some(3.0)
-            }
+            TerrainMove::Passable { column: MoveColumn::Rough, penalty: 0.0, cap: Some(3.0) }
         );
-        assert_eq!(
-            woods.cover,
-            Cover {
-                class: CoverClass::Light,
-                save: Some(5)
-            }
-        );
+        assert_eq!(woods.cover, Cover { class: CoverClass::Light, save: Some(5) });
         assert_eq!(woods.los, SightLimit::Inches(3.0));
         assert!(woods.formed_disorder && !woods.conceals);
         let corn = data.terrain("cornfield").unwrap();
         assert_eq!(
             corn.movement,
-            TerrainMove::Passable {
-                column: MoveColumn::Open,
-                penalty: -2.0,
-                cap: None
-            }
+            TerrainMove::Passable { column: MoveColumn::Open, penalty: -2.0, cap: None }
         );
-        assert_eq!(
-            corn.melee,
-            Some(MeleeModifier {
-                value: 1,
-                side: MeleeSide::Defender
-            })
-        );
+        assert_eq!(corn.melee, Some(MeleeModifier { value: 1, side: MeleeSide::Defender }));
     }
 
     #[test]
     fn light_cover_needs_its_save() {
         let mut b = Build::default();
-        let (_, diags) = read(vec![b.entry(
-            "terrain",
-            "t",
-            &["shape area", "move open", "cover light", "los unlimited"],
-        )]);
+        let (_, diags) =
+            read(vec![b.entry("terrain", "t", &["shape area", "move open", "cover light", "los unlimited"])]);
         assert_eq!(codes(&diags), ["dotc::bad-property"]);
-        assert_eq!(
-            diags[0].primary.text,
-            "expected a die target such as `4+` after this"
-        );
+        assert_eq!(diags[0].primary.text, "expected a die target such as `4+` after this");
     }
 
     #[test]
@@ -4378,10 +3651,7 @@ mod tests {
             b.entry("rating", "aggressive", &["pips d3 +1", "range 2 to 5"]),
         ]);
         assert_eq!(codes(&diags), ["dotc::bad-property"]);
-        assert_eq!(
-            diags[0].primary.text,
-            "the formula gives 2 to 4 pips, not 2 to 5"
-        );
+        assert_eq!(diags[0].primary.text, "the formula gives 2 to 4 pips, not 2 to 5");
         let timid = data.rating("timid").unwrap();
         // RULINGS G2: Timid = ceil(1D3 / 2) -> 1, 1, 2.
         assert_eq!([timid.pips(1), timid.pips(2), timid.pips(3)], [1, 1, 2]);
@@ -4391,11 +3661,7 @@ mod tests {
     #[test]
     fn tier_needs_a_reach() {
         let mut b = Build::default();
-        let (_, diags) = read(vec![b.entry(
-            "tier",
-            "t",
-            &["level 1", "order_cost standard"],
-        )]);
+        let (_, diags) = read(vec![b.entry("tier", "t", &["level 1", "order_cost standard"])]);
         assert_eq!(codes(&diags), ["dotc::missing-property"]);
         assert!(diags[0].message.contains("`within`"));
     }
@@ -4403,36 +3669,22 @@ mod tests {
     #[test]
     fn references_resolve_after_extend() {
         let mut b = Build::default();
-        let quality = b.entry(
-            "quality",
-            "green",
-            &["discipline 5+", "rally 5+", "traits seen_the_elefant"],
-        );
+        let quality = b.entry("quality", "green", &["discipline 5+", "rally 5+", "traits seen_the_elefant"]);
         let trait_span = quality.props[2].values[0].span;
         let (mut data, diags) = read(vec![quality]);
         assert!(diags.is_empty());
-        let (traits, diags) = read(vec![b.entry(
-            "trait",
-            "seen_the_elephant",
-            &["category morale"],
-        )]);
+        let (traits, diags) = read(vec![b.entry("trait", "seen_the_elephant", &["category morale"])]);
         assert!(diags.is_empty());
         data.extend(traits);
         let mut diags = Vec::new();
         data.check_references(&mut diags);
         assert_eq!(codes(&diags), ["dotc::unknown-reference"]);
         assert_eq!(diags[0].primary.span, trait_span);
-        assert_eq!(
-            diags[0].fix.as_ref().unwrap().replacement,
-            "seen_the_elephant"
-        );
+        assert_eq!(diags[0].fix.as_ref().unwrap().replacement, "seen_the_elephant");
 
         // A reference to an entry defined in the data it is laid over resolves.
-        let (scenario, _) = read(vec![b.entry(
-            "quality",
-            "raw",
-            &["discipline 5+", "rally 5+", "traits seen_the_elephant"],
-        )]);
+        let (scenario, _) =
+            read(vec![b.entry("quality", "raw", &["discipline 5+", "rally 5+", "traits seen_the_elephant"])]);
         let mut base = traits_only(&mut b);
         base.extend(scenario);
         let mut diags = Vec::new();
@@ -4441,12 +3693,7 @@ mod tests {
     }
 
     fn traits_only(b: &mut Build) -> RuleData {
-        read(vec![b.entry(
-            "trait",
-            "seen_the_elephant",
-            &["category morale"],
-        )])
-        .0
+        read(vec![b.entry("trait", "seen_the_elephant", &["category morale"])]).0
     }
 
     #[test]
@@ -4468,17 +3715,9 @@ mod tests {
         ]);
         assert!(diags.is_empty());
         data.extend(scenario);
-        assert_eq!(
-            data.ids(EntryKind::Weapon),
-            ["rifled_musket", "whitworth_rifle"]
-        );
+        assert_eq!(data.ids(EntryKind::Weapon), ["rifled_musket", "whitworth_rifle"]);
         assert_eq!(data.weapon("rifled_musket").unwrap().bands[1].hits, 3);
-        assert_eq!(
-            data.weapon("whitworth_rifle")
-                .unwrap()
-                .max_range(Arm::Infantry),
-            24.0
-        );
+        assert_eq!(data.weapon("whitworth_rifle").unwrap().max_range(Arm::Infantry), 24.0);
     }
 
     #[test]
@@ -4500,45 +3739,25 @@ mod tests {
         let mut documents = Vec::new();
         for (file, source) in STDLIB_FILES {
             let parsed = crate::parse(source);
-            problems.extend(
-                parsed
-                    .diagnostics
-                    .iter()
-                    .map(|d| format!("{file}: {}: {}", d.code, d.message)),
-            );
-            assert_eq!(
-                parsed.document.libraries.len(),
-                1,
-                "{file} holds one library"
-            );
+            problems.extend(parsed.diagnostics.iter().map(|d| format!("{file}: {}: {}", d.code, d.message)));
+            assert_eq!(parsed.document.libraries.len(), 1, "{file} holds one library");
             documents.push((file, parsed.document));
         }
         let mut data = RuleData::default();
         for (file, document) in &documents {
             let mut diags = Vec::new();
-            data.extend(RuleData::from_libraries(
-                document.libraries.iter(),
-                &mut diags,
-            ));
+            data.extend(RuleData::from_libraries(document.libraries.iter(), &mut diags));
             problems.extend(
-                diags
-                    .iter()
-                    .map(|d| format!("{file}: {}: {} ({})", d.code, d.message, d.primary.text)),
+                diags.iter().map(|d| format!("{file}: {}: {} ({})", d.code, d.message, d.primary.text)),
             );
         }
         // Entries are unique across files, not only within one.
         let mut diags = Vec::new();
-        let all: Vec<&Library> = documents
-            .iter()
-            .flat_map(|(_, d)| d.libraries.iter())
-            .collect();
+        let all: Vec<&Library> = documents.iter().flat_map(|(_, d)| d.libraries.iter()).collect();
         let together = RuleData::from_libraries(all, &mut diags);
         together.check_references(&mut diags);
-        problems.extend(
-            diags
-                .iter()
-                .map(|d| format!("stdlib: {}: {} ({})", d.code, d.message, d.primary.text)),
-        );
+        problems
+            .extend(diags.iter().map(|d| format!("stdlib: {}: {} ({})", d.code, d.message, d.primary.text)));
         (data, problems)
     }
 
@@ -4547,24 +3766,10 @@ mod tests {
         let (data, problems) = stdlib();
         assert!(problems.is_empty(), "{problems:#?}");
         for kind in EntryKind::ALL {
-            assert!(
-                !data.ids(kind).is_empty(),
-                "no {} in the stdlib",
-                kind.word()
-            );
+            assert!(!data.ids(kind).is_empty(), "no {} in the stdlib", kind.word());
             for meta in data.metas(kind) {
-                assert!(
-                    meta.name.is_some(),
-                    "{} {} has no display name",
-                    kind.word(),
-                    meta.id
-                );
-                assert!(
-                    meta.source.is_some(),
-                    "{} {} has no source",
-                    kind.word(),
-                    meta.id
-                );
+                assert!(meta.name.is_some(), "{} {} has no display name", kind.word(), meta.id);
+                assert!(meta.source.is_some(), "{} {} has no source", kind.word(), meta.id);
             }
         }
         assert!(serde_json::to_string(&data).is_ok());
@@ -4611,26 +3816,11 @@ mod tests {
                 "town",
             ],
         );
-        expect(
-            EntryKind::Obstacle,
-            &["rail_fence", "stone_wall", "hedge", "abatis", "breastworks"],
-        );
+        expect(EntryKind::Obstacle, &["rail_fence", "stone_wall", "hedge", "abatis", "breastworks"]);
         expect(EntryKind::Structure, &["masonry_building"]);
-        expect(
-            EntryKind::Formation,
-            &[
-                "line",
-                "assault_column",
-                "road_column",
-                "skirmish",
-                "open_order",
-            ],
-        );
+        expect(EntryKind::Formation, &["line", "assault_column", "road_column", "skirmish", "open_order"]);
         expect(EntryKind::Rating, &["aggressive", "reliable", "timid"]);
-        expect(
-            EntryKind::Quality,
-            &["green", "regular", "veteran", "elite"],
-        );
+        expect(EntryKind::Quality, &["green", "regular", "veteran", "elite"]);
         expect(
             EntryKind::Trait,
             &[
@@ -4642,16 +3832,7 @@ mod tests {
                 "buck_and_ball",
             ],
         );
-        expect(
-            EntryKind::Marker,
-            &[
-                "disorder",
-                "gunsmoke",
-                "low_ammo",
-                "clean_barrels",
-                "micro_hit",
-            ],
-        );
+        expect(EntryKind::Marker, &["disorder", "gunsmoke", "low_ammo", "clean_barrels", "micro_hit"]);
         assert_eq!(
             data.movement_rates().len(),
             11,
@@ -4665,107 +3846,37 @@ mod tests {
         let (data, _) = stdlib();
         // Ch16 5.2
         let rifled = data.weapon("rifled_musket").unwrap();
-        assert_eq!(
-            rifled.bands[1],
-            Band {
-                name: BandName::Medium,
-                from: 6.0,
-                to: 14.0,
-                hits: 4
-            }
-        );
-        assert_eq!(
-            data.weapon("smoothbore_musket")
-                .unwrap()
-                .max_range(Arm::Infantry),
-            14.0
-        );
+        assert_eq!(rifled.bands[1], Band { name: BandName::Medium, from: 6.0, to: 14.0, hits: 4 });
+        assert_eq!(data.weapon("smoothbore_musket").unwrap().max_range(Arm::Infantry), 14.0);
         assert_eq!(data.weapon("repeating_rifle").unwrap().pool(5), 7);
         assert_eq!(data.weapon("breechloading_carbine").unwrap().pool(5), 7);
         // RULINGS C21
         let carbine = data.weapon("breechloading_carbine").unwrap();
-        assert_eq!(
-            (
-                carbine.max_range(Arm::Infantry),
-                carbine.max_range(Arm::Cavalry)
-            ),
-            (20.0, 18.0)
-        );
+        assert_eq!((carbine.max_range(Arm::Infantry), carbine.max_range(Arm::Cavalry)), (20.0, 18.0));
         // Ch16 5.3
         let napoleon = data.weapon("napoleon").unwrap();
-        assert_eq!(
-            napoleon.bands[0],
-            Band {
-                name: BandName::Canister,
-                from: 0.0,
-                to: 6.0,
-                hits: 2
-            }
-        );
+        assert_eq!(napoleon.bands[0], Band { name: BandName::Canister, from: 0.0, to: 6.0, hits: 2 });
         assert!(napoleon.canister_disorder);
         assert_eq!(napoleon.pool(2), 4);
-        assert_eq!(
-            data.weapon("ordnance_rifle")
-                .unwrap()
-                .band_at(Arm::Artillery, 24.0)
-                .unwrap()
-                .hits,
-            4
-        );
+        assert_eq!(data.weapon("ordnance_rifle").unwrap().band_at(Arm::Artillery, 24.0).unwrap().hits, 4);
         // Ch16 4.1, 4.2
-        assert_eq!(
-            data.terrain("dense_woods").unwrap().los,
-            SightLimit::Inches(3.0)
-        );
+        assert_eq!(data.terrain("dense_woods").unwrap().los, SightLimit::Inches(3.0));
         let wall = data.obstacle("stone_wall").unwrap();
-        assert_eq!(
-            wall.cover,
-            Cover {
-                class: CoverClass::Heavy,
-                save: Some(4)
-            }
-        );
-        assert_eq!(
-            wall.melee,
-            Some(MeleeModifier {
-                value: 2,
-                side: MeleeSide::Defender
-            })
-        );
-        assert_eq!(
-            wall.crossing,
-            Crossing::Inches {
-                cost: 2.0,
-                check: Some(4)
-            }
-        );
+        assert_eq!(wall.cover, Cover { class: CoverClass::Heavy, save: Some(4) });
+        assert_eq!(wall.melee, Some(MeleeModifier { value: 2, side: MeleeSide::Defender }));
+        assert_eq!(wall.crossing, Crossing::Inches { cost: 2.0, check: Some(4) });
         // Ch16 2.1
         let aggressive = data.rating("aggressive").unwrap();
-        assert_eq!(
-            (aggressive.die, aggressive.bonus, aggressive.halve),
-            (3, 1, None)
-        );
+        assert_eq!((aggressive.die, aggressive.bonus, aggressive.halve), (3, 1, None));
         let timid = data.rating("timid").unwrap();
         assert_eq!((timid.die, timid.halve), (3, Some(Rounding::Up)));
         assert_eq!(timid.pips(3), 2);
         // Ch16 3.1
         let line = data.movement("infantry_line").unwrap();
+        assert_eq!((line.open, line.rough, line.charge), (6.0, 4.0, Charge::Inches(9.0)));
+        assert_eq!(data.movement_for(Arm::Infantry, Some("line"), None).unwrap().meta.id, "infantry_line");
         assert_eq!(
-            (line.open, line.rough, line.charge),
-            (6.0, 4.0, Charge::Inches(9.0))
-        );
-        assert_eq!(
-            data.movement_for(Arm::Infantry, Some("line"), None)
-                .unwrap()
-                .meta
-                .id,
-            "infantry_line"
-        );
-        assert_eq!(
-            data.movement_for(Arm::Cavalry, Some("skirmish"), Some(MoveState::Dismounted))
-                .unwrap()
-                .meta
-                .id,
+            data.movement_for(Arm::Cavalry, Some("skirmish"), Some(MoveState::Dismounted)).unwrap().meta.id,
             "dismounted_cavalry"
         );
         // Ch16 5.5, 8.3
@@ -4774,18 +3885,10 @@ mod tests {
         assert_eq!(green.traits, ["seen_the_elephant"]);
         // Ch16 3.2 (the runtime's footprint helpers)
         let column = data.formation("assault_column").unwrap();
-        assert_eq!(
-            (column.frontage_stands(), column.firing_stands(5)),
-            (Some(2), 2)
-        );
+        assert_eq!((column.frontage_stands(), column.firing_stands(5)), (Some(2), 2));
         assert_eq!(data.formation("line").unwrap().frontage_stands(), None);
         assert_eq!(data.formation("open_order").unwrap().gap_inches(), 1.0);
-        assert_eq!(
-            data.formation("line")
-                .unwrap()
-                .change_cost("assault_column"),
-            Some(Cost::Half)
-        );
+        assert_eq!(data.formation("line").unwrap().change_cost("assault_column"), Some(Cost::Half));
     }
 
     #[test]
@@ -4793,23 +3896,14 @@ mod tests {
         let (data, _) = stdlib();
         let tier = |d: f64| data.tier_at(d).unwrap().meta.id.as_str();
         let tiers: Vec<&str> = [0.0, 6.0, 6.1, 12.0, 24.0, 24.1].into_iter().map(tier).collect();
-        assert_eq!(tiers, ["bugle", "bugle", "courier", "courier", "distant_courier", "out_of_communication"]);
         assert_eq!(
-            data.tier("distant_courier").unwrap().order_cost.factor(),
-            Some(2)
+            tiers,
+            ["bugle", "bugle", "courier", "courier", "distant_courier", "out_of_communication"]
         );
-        assert_eq!(
-            data.tier("out_of_communication")
-                .unwrap()
-                .order_cost
-                .factor(),
-            None
-        );
+        assert_eq!(data.tier("distant_courier").unwrap().order_cost.factor(), Some(2));
+        assert_eq!(data.tier("out_of_communication").unwrap().order_cost.factor(), None);
         let rally = data.order("command_rally").unwrap();
-        assert_eq!(
-            (rally.pip_cost(12.0), rally.pip_cost(12.5)),
-            (Some(1), Some(2))
-        );
+        assert_eq!((rally.pip_cost(12.0), rally.pip_cost(12.5)), (Some(1), Some(2)));
     }
 
     #[test]
@@ -4818,61 +3912,22 @@ mod tests {
         let row = |id: &str| data.movement(id).unwrap();
         let terrain = |id: &str| data.terrain(id).unwrap();
         // RULINGS C24: the slower of the rough rate and the terrain cap.
-        assert_eq!(
-            terrain("light_woods").move_rate(row("infantry_line")),
-            Some(4.0)
-        );
-        assert_eq!(
-            terrain("light_woods").move_rate(row("infantry_assault_column")),
-            Some(4.0)
-        );
-        assert_eq!(
-            terrain("dense_woods").move_rate(row("infantry_road_column")),
-            Some(3.0)
-        );
-        assert_eq!(
-            terrain("dense_woods").move_rate(row("artillery_limbered")),
-            Some(3.0)
-        );
-        assert_eq!(
-            terrain("cornfield").move_rate(row("infantry_line")),
-            Some(4.0)
-        );
-        assert_eq!(
-            terrain("road").move_rate(row("infantry_road_column")),
-            Some(12.0)
-        );
+        assert_eq!(terrain("light_woods").move_rate(row("infantry_line")), Some(4.0));
+        assert_eq!(terrain("light_woods").move_rate(row("infantry_assault_column")), Some(4.0));
+        assert_eq!(terrain("dense_woods").move_rate(row("infantry_road_column")), Some(3.0));
+        assert_eq!(terrain("dense_woods").move_rate(row("artillery_limbered")), Some(3.0));
+        assert_eq!(terrain("cornfield").move_rate(row("infantry_line")), Some(4.0));
+        assert_eq!(terrain("road").move_rate(row("infantry_road_column")), Some(12.0));
         assert_eq!(terrain("major_river").move_rate(row("infantry_line")), None);
         // RULINGS C25: the higher of the formation's and the obstacle's cost.
         let obstacle = |id: &str| data.obstacle(id).unwrap();
-        assert_eq!(
-            obstacle("abatis").crossing_cost(row("infantry_line")),
-            Some(3.0)
-        );
-        assert_eq!(
-            obstacle("rail_fence").crossing_cost(row("infantry_road_column")),
-            Some(2.0)
-        );
-        assert_eq!(
-            obstacle("rail_fence").crossing_cost(row("artillery_limbered")),
-            Some(4.0)
-        );
-        assert_eq!(
-            obstacle("rail_fence").crossing_cost(row("cavalry_column")),
-            Some(2.0)
-        );
-        assert_eq!(
-            obstacle("breastworks").crossing_cost(row("infantry_line")),
-            Some(2.0)
-        );
-        assert_eq!(
-            obstacle("stone_wall").crossing_cost(row("brigadier")),
-            Some(0.0)
-        );
-        assert_eq!(
-            obstacle("hedge").crossing_cost(row("artillery_prolonge")),
-            None
-        );
+        assert_eq!(obstacle("abatis").crossing_cost(row("infantry_line")), Some(3.0));
+        assert_eq!(obstacle("rail_fence").crossing_cost(row("infantry_road_column")), Some(2.0));
+        assert_eq!(obstacle("rail_fence").crossing_cost(row("artillery_limbered")), Some(4.0));
+        assert_eq!(obstacle("rail_fence").crossing_cost(row("cavalry_column")), Some(2.0));
+        assert_eq!(obstacle("breastworks").crossing_cost(row("infantry_line")), Some(2.0));
+        assert_eq!(obstacle("stone_wall").crossing_cost(row("brigadier")), Some(0.0));
+        assert_eq!(obstacle("hedge").crossing_cost(row("artillery_prolonge")), None);
     }
 
     #[test]
@@ -4880,39 +3935,12 @@ mod tests {
         let (data, _) = stdlib();
         let disorder = data.marker("disorder").unwrap();
         // Ch16 5.5, RULINGS C3: one 6 at <= 6", two beyond.
-        assert_eq!(
-            (disorder.sixes_for_shock(6.0), disorder.sixes_for_shock(6.5)),
-            (Some(1), Some(2))
-        );
+        assert_eq!((disorder.sixes_for_shock(6.0), disorder.sixes_for_shock(6.5)), (Some(1), Some(2)));
         assert_eq!(disorder.excess.as_deref(), Some("micro_hit"));
         assert_eq!(data.marker("micro_hit").unwrap().hits_per_stand, Some(2));
-        assert_eq!(
-            data.marker("gunsmoke").unwrap().to_hit,
-            [ToHitModifier {
-                value: -1,
-                beyond: Some(6.0)
-            }]
-        );
+        assert_eq!(data.marker("gunsmoke").unwrap().to_hit, [ToHitModifier { value: -1, beyond: Some(6.0) }]);
         let ball = data.army_trait("buck_and_ball").unwrap();
-        assert_eq!(
-            ball.hits,
-            [BandHits {
-                band: BandName::Short,
-                hits: 3
-            }]
-        );
+        assert_eq!(ball.hits, [BandHits { band: BandName::Short, hits: 3 }]);
         assert_eq!(ball.max_range, Some(14.0));
-    }
-
-    #[test]
-    fn zz_dump() {
-        let (data, _) = stdlib();
-        for kind in EntryKind::ALL {
-            for m in data.metas(kind) { println!("{}", m.summary); }
-        }
-        for kind in EntryKind::ALL {
-            println!("\n### {}", kind.word());
-            for p in kind.schema() { println!("{}{} | `{}`", p.key, if p.required {"*"} else if p.repeatable {"+"} else {""}, p.usage); }
-        }
     }
 }

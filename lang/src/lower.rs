@@ -13,10 +13,7 @@ use crate::parser::{self, Rule};
 
 /// Lower a parsed file.
 pub fn lower_file(pairs: Pairs<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Document {
-    let mut lower = Lower {
-        diags,
-        document: Document::default(),
-    };
+    let mut lower = Lower { diags, document: Document::default() };
     for file in pairs {
         for item in file.into_inner() {
             lower.top_item(item);
@@ -43,10 +40,7 @@ fn ident(pair: Pair<'_, Rule>) -> Ident {
 fn name(pair: Pair<'_, Rule>) -> Name {
     let sp = span(&pair);
     let raw = pair.as_str();
-    let inner = raw
-        .strip_prefix('"')
-        .and_then(|r| r.strip_suffix('"'))
-        .unwrap_or(raw);
+    let inner = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
     let mut text = String::with_capacity(inner.len());
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {
@@ -67,10 +61,7 @@ fn name(pair: Pair<'_, Rule>) -> Name {
 fn number(pair: &Pair<'_, Rule>) -> f64 {
     // The grammar only admits digits with an optional fraction and sign, which always parse;
     // an absurdly long one saturates to infinity and is caught by the value checks.
-    pair.as_str()
-        .trim_start_matches('+')
-        .parse()
-        .unwrap_or(f64::INFINITY)
+    pair.as_str().trim_start_matches('+').parse().unwrap_or(f64::INFINITY)
 }
 
 fn spanned_number(pair: Pair<'_, Rule>) -> Spanned<f64> {
@@ -127,23 +118,13 @@ fn date(pair: Pair<'_, Rule>) -> Spanned<Date> {
 fn time(pair: Pair<'_, Rule>) -> Spanned<ClockTime> {
     let sp = span(&pair);
     let (h, m) = pair.as_str().split_once(':').unwrap_or(("0", "0"));
-    Spanned::new(
-        ClockTime {
-            hour: h.parse().unwrap_or(0),
-            minute: m.parse().unwrap_or(0),
-        },
-        sp,
-    )
+    Spanned::new(ClockTime { hour: h.parse().unwrap_or(0), minute: m.parse().unwrap_or(0) }, sp)
 }
 
 fn uint(pair: Pair<'_, Rule>) -> Spanned<u32> {
     let sp = span(&pair);
     let n = number(&pair);
-    let value = if n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&n) {
-        n as u32
-    } else {
-        u32::MAX
-    };
+    let value = if n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&n) { n as u32 } else { u32::MAX };
     Spanned::new(value, sp)
 }
 
@@ -162,12 +143,7 @@ fn script_block(pair: Pair<'_, Rule>) -> Script {
             _ => {}
         }
     }
-    Script {
-        span: sp,
-        language,
-        code,
-        code_span,
-    }
+    Script { span: sp, language, code, code_span }
 }
 
 fn text(pair: Pair<'_, Rule>) -> Spanned<String> {
@@ -175,9 +151,7 @@ fn text(pair: Pair<'_, Rule>) -> Spanned<String> {
     let value = match pair.as_rule() {
         Rule::text_block => {
             let raw = pair.as_str();
-            raw.get(3..raw.len().saturating_sub(3))
-                .unwrap_or("")
-                .to_string()
+            raw.get(3..raw.len().saturating_sub(3)).unwrap_or("").to_string()
         }
         _ => name(pair).value,
     };
@@ -196,9 +170,7 @@ impl Lower<'_> {
     fn invalid(&mut self, pair: Pair<'_, Rule>, strict: Rule) {
         let sp = span(&pair);
         let text = pair.as_str();
-        self.document
-            .broken_words
-            .push(parser::first_word(text).to_string());
+        self.document.broken_words.push(parser::first_word(text).to_string());
         // Keep the names of units whose declaration failed, so later references to them are
         // covered by this one diagnostic.
         if matches!(
@@ -207,12 +179,9 @@ impl Lower<'_> {
         ) && let Some(open) = text.find('"')
             && let Some(close) = text[open + 1..].find('"')
         {
-            self.document
-                .broken_names
-                .push(text[open + 1..open + 1 + close].to_string());
+            self.document.broken_names.push(text[open + 1..open + 1 + close].to_string());
         }
-        self.diags
-            .push(parser::explain_invalid(strict, text, sp.start));
+        self.diags.push(parser::explain_invalid(strict, text, sp.start));
     }
 
     fn top_item(&mut self, pair: Pair<'_, Rule>) {
@@ -254,11 +223,7 @@ impl Lower<'_> {
         match self.document.kind {
             None => self.document.kind = Some(kind),
             Some(first) if first != kind => {
-                self.diags.push(catalogue::mixed_file_kinds(
-                    self.last_top_span(kind),
-                    first,
-                    kind,
-                ));
+                self.diags.push(catalogue::mixed_file_kinds(self.last_top_span(kind), first, kind));
             }
             Some(_) => {}
         }
@@ -268,11 +233,9 @@ impl Lower<'_> {
         match kind {
             FileKind::Scenario => self.document.scenario.as_ref().map(|s| s.span),
             FileKind::Library => self.document.libraries.last().map(|l| l.span),
-            FileKind::Game => self.document.turns.last().map(|t| t.span).or(self
-                .document
-                .game
-                .as_ref()
-                .map(|g| g.span)),
+            FileKind::Game => {
+                self.document.turns.last().map(|t| t.span).or(self.document.game.as_ref().map(|g| g.span))
+            }
         }
         .unwrap_or_default()
     }
@@ -280,10 +243,7 @@ impl Lower<'_> {
     // ------------------------------------------------------------ scenario
 
     fn scenario(&mut self, pair: Pair<'_, Rule>) -> Scenario {
-        let mut s = Scenario {
-            span: span(&pair),
-            ..Scenario::default()
-        };
+        let mut s = Scenario { span: span(&pair), ..Scenario::default() };
         let mut inner = pair.into_inner();
         if let Some(n) = inner.next() {
             s.name = name(n);
@@ -304,11 +264,7 @@ impl Lower<'_> {
                 Rule::turn_length_stmt => {
                     if let Some(d) = item.into_inner().next() {
                         let minutes = duration_minutes(d);
-                        set_once(
-                            &mut s.turn_length,
-                            Spanned::new(minutes, item_span),
-                            &mut s.repeated,
-                        );
+                        set_once(&mut s.turn_length, Spanned::new(minutes, item_span), &mut s.repeated);
                     }
                 }
                 Rule::turns_stmt => {
@@ -388,12 +344,7 @@ impl Lower<'_> {
                     let condition = parts.next().map(script_block);
                     let body = parts.next().map(script_block);
                     if let (Some(condition), Some(body)) = (condition, body) {
-                        s.triggers.push(Trigger {
-                            span: item_span,
-                            name: trigger_name,
-                            condition,
-                            body,
-                        });
+                        s.triggers.push(Trigger { span: item_span, name: trigger_name, condition, body });
                     }
                 }
                 Rule::invalid => self.invalid(item, Rule::scenario_line),
@@ -404,10 +355,7 @@ impl Lower<'_> {
     }
 
     fn rules_block(&mut self, pair: Pair<'_, Rule>) -> RulesBlock {
-        let mut block = RulesBlock {
-            span: span(&pair),
-            ..RulesBlock::default()
-        };
+        let mut block = RulesBlock { span: span(&pair), ..RulesBlock::default() };
         for stmt in pair.into_inner() {
             let sp = span(&stmt);
             match stmt.as_rule() {
@@ -415,11 +363,7 @@ impl Lower<'_> {
                 Rule::ruling_stmt => {
                     let mut parts = stmt.into_inner();
                     if let (Some(n), Some(v)) = (parts.next(), parts.next()) {
-                        block.rulings.push(RulingSetting {
-                            span: sp,
-                            name: ident(n),
-                            value: ident(v),
-                        });
+                        block.rulings.push(RulingSetting { span: sp, name: ident(n), value: ident(v) });
                     }
                 }
                 Rule::preset_stmt => block.presets.extend(stmt.into_inner().map(ident)),
@@ -447,12 +391,7 @@ impl Lower<'_> {
         let sp = span(&pair);
         let mut inner = pair.into_inner();
         let kind = inner.next().map(ident).unwrap_or_default();
-        let mut feature = Feature {
-            span: sp,
-            kind,
-            name: None,
-            attrs: Vec::new(),
-        };
+        let mut feature = Feature { span: sp, kind, name: None, attrs: Vec::new() };
         for attr in inner {
             let attr = match attr.as_rule() {
                 Rule::string => {
@@ -514,28 +453,20 @@ impl Lower<'_> {
         let sp = span(&pair);
         let mut inner = pair.into_inner();
         let brigade_name = inner.next().map(name).unwrap_or_default();
-        let mut brigade = Brigade {
-            span: sp,
-            name: brigade_name,
-            brigadiers: Vec::new(),
-            units: Vec::new(),
-        };
+        let mut brigade = Brigade { span: sp, name: brigade_name, brigadiers: Vec::new(), units: Vec::new() };
         for item in inner {
             match item.as_rule() {
                 Rule::brigadier => {
                     let bsp = span(&item);
                     let mut parts = item.into_inner();
                     let leader = parts.next().map(name).unwrap_or_default();
-                    let mut b = Brigadier {
-                        span: bsp,
-                        name: leader,
-                        rating: None,
-                        position: None,
-                    };
+                    let mut b =
+                        Brigadier { span: bsp, name: leader, rating: None, position: None, attached: None };
                     for part in parts {
                         match part.as_rule() {
                             Rule::word => b.rating = Some(ident(part)),
                             Rule::at_attr => b.position = Some(first_point(part)),
+                            Rule::attached_attr => b.attached = Some(first_name(part)),
                             _ => {}
                         }
                     }
@@ -595,40 +526,19 @@ impl Lower<'_> {
                     let mut parts = part.into_inner();
                     let objective = parts.next().map(name).unwrap_or_default();
                     let side = parts.next().map(ident).unwrap_or_default();
-                    let for_turns = parts
-                        .next()
-                        .and_then(|h| h.into_inner().next())
-                        .map(spanned_number);
-                    condition = Condition::Held {
-                        objective,
-                        side,
-                        for_turns,
-                    };
+                    let for_turns = parts.next().and_then(|h| h.into_inner().next()).map(spanned_number);
+                    condition = Condition::Held { objective, side, for_turns };
                 }
                 Rule::vp_cond | Rule::broken_cond => {
                     let is_vp = part.as_rule() == Rule::vp_cond;
                     let mut parts = part.into_inner();
                     let side = parts.next().map(ident).unwrap_or_default();
-                    let compare = parts
-                        .next()
-                        .map(compare)
-                        .unwrap_or(Spanned::new(Compare::AtLeast, sp));
-                    let value = parts
-                        .next()
-                        .map(spanned_number)
-                        .unwrap_or(Spanned::new(0.0, sp));
+                    let compare = parts.next().map(compare).unwrap_or(Spanned::new(Compare::AtLeast, sp));
+                    let value = parts.next().map(spanned_number).unwrap_or(Spanned::new(0.0, sp));
                     condition = if is_vp {
-                        Condition::VictoryPoints {
-                            side,
-                            compare,
-                            value,
-                        }
+                        Condition::VictoryPoints { side, compare, value }
                     } else {
-                        Condition::BrigadesBroken {
-                            side,
-                            compare,
-                            value,
-                        }
+                        Condition::BrigadesBroken { side, compare, value }
                     };
                 }
                 Rule::script_cond => {
@@ -645,21 +555,13 @@ impl Lower<'_> {
                 _ => {}
             }
         }
-        VictoryCondition {
-            span: sp,
-            condition,
-            winner,
-            level,
-        }
+        VictoryCondition { span: sp, condition, winner, level }
     }
 
     // ------------------------------------------------------------ library
 
     fn library(&mut self, pair: Pair<'_, Rule>) -> Library {
-        let mut library = Library {
-            span: span(&pair),
-            ..Library::default()
-        };
+        let mut library = Library { span: span(&pair), ..Library::default() };
         for item in pair.into_inner() {
             match item.as_rule() {
                 Rule::string => library.name = Some(name(item)),
@@ -676,13 +578,7 @@ impl Lower<'_> {
         let mut inner = pair.into_inner();
         let kind = inner.next().map(ident).unwrap_or_default();
         let id = inner.next().map(ident).unwrap_or_default();
-        let mut entry = Entry {
-            span: sp,
-            kind,
-            id,
-            name: None,
-            props: Vec::new(),
-        };
+        let mut entry = Entry { span: sp, kind, id, name: None, props: Vec::new() };
         for item in inner {
             match item.as_rule() {
                 Rule::string => entry.name = Some(name(item)),
@@ -691,11 +587,7 @@ impl Lower<'_> {
                     let mut parts = item.into_inner();
                     let key = parts.next().map(ident).unwrap_or_default();
                     let values = parts.filter_map(value).collect();
-                    entry.props.push(Prop {
-                        span: psp,
-                        key,
-                        values,
-                    });
+                    entry.props.push(Prop { span: psp, key, values });
                 }
                 Rule::invalid => self.invalid(item, Rule::entry_line),
                 _ => {}
@@ -707,10 +599,7 @@ impl Lower<'_> {
     // ------------------------------------------------------------ game log
 
     fn game(&mut self, pair: Pair<'_, Rule>) -> GameHeader {
-        let mut game = GameHeader {
-            span: span(&pair),
-            ..GameHeader::default()
-        };
+        let mut game = GameHeader { span: span(&pair), ..GameHeader::default() };
         let mut repeated = Vec::new();
         for item in pair.into_inner() {
             match item.as_rule() {
@@ -728,11 +617,7 @@ impl Lower<'_> {
                         let psp = span(&p);
                         let mut parts = p.into_inner();
                         if let (Some(side), Some(player)) = (parts.next(), parts.next()) {
-                            game.players.push(Player {
-                                span: psp,
-                                side: ident(side),
-                                name: name(player),
-                            });
+                            game.players.push(Player { span: psp, side: ident(side), name: name(player) });
                         }
                     }
                 }
@@ -769,12 +654,7 @@ impl Lower<'_> {
         let mut inner = pair.into_inner();
         let number = inner.next().map(uint).unwrap_or(Spanned::new(0, sp));
         let side = inner.next().map(ident).unwrap_or_default();
-        let mut turn = Turn {
-            span: sp,
-            number,
-            side,
-            phases: Vec::new(),
-        };
+        let mut turn = Turn { span: sp, number, side, phases: Vec::new() };
         for item in inner {
             match item.as_rule() {
                 Rule::phase => turn.phases.push(self.phase(item)),
@@ -802,11 +682,7 @@ impl Lower<'_> {
             })
             .unwrap_or(Spanned::new(PhaseKind::Command, sp));
         let actions = self.actions(inner);
-        Phase {
-            span: sp,
-            kind,
-            actions,
-        }
+        Phase { span: sp, kind, actions }
     }
 
     fn actions(&mut self, pairs: Pairs<'_, Rule>) -> Vec<Action> {
@@ -837,11 +713,7 @@ impl Lower<'_> {
                 Rule::allow => {
                     let mut parts = part.into_inner();
                     if let (Some(code), Some(reason)) = (parts.next(), parts.next()) {
-                        action.allows.push(Allow {
-                            span: psp,
-                            code: ident(code),
-                            reason: name(reason),
-                        });
+                        action.allows.push(Allow { span: psp, code: ident(code), reason: name(reason) });
                     }
                 }
                 Rule::ident => action.verb = ident(part),
@@ -865,11 +737,7 @@ impl Lower<'_> {
                             _ => {}
                         }
                     }
-                    action.args.push(Arg::Roll(Roll {
-                        span: psp,
-                        label,
-                        dice: faces,
-                    }));
+                    action.args.push(Arg::Roll(Roll { span: psp, label, dice: faces }));
                 }
                 Rule::string => action.args.push(Arg::Unit(name(part))),
                 Rule::number | Rule::signed => action.args.push(Arg::Number(spanned_number(part))),
@@ -880,11 +748,8 @@ impl Lower<'_> {
                         .into_inner()
                         .map(|item| {
                             let isp = span(&item);
-                            let mut claim_item = ClaimItem {
-                                span: isp,
-                                words: Vec::new(),
-                                numbers: Vec::new(),
-                            };
+                            let mut claim_item =
+                                ClaimItem { span: isp, words: Vec::new(), numbers: Vec::new() };
                             for t in item.into_inner() {
                                 match t.as_rule() {
                                     Rule::ident => claim_item.words.push(ident(t)),
@@ -912,11 +777,7 @@ fn duration_minutes(pair: Pair<'_, Rule>) -> u32 {
         _ => 1.0,
     };
     let minutes = amount * per;
-    if (0.0..=u32::MAX as f64).contains(&minutes) {
-        minutes.round() as u32
-    } else {
-        u32::MAX
-    }
+    if (0.0..=u32::MAX as f64).contains(&minutes) { minutes.round() as u32 } else { u32::MAX }
 }
 
 fn compare(pair: Pair<'_, Rule>) -> Spanned<Compare> {
@@ -950,6 +811,9 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
         facing: None,
         traits: Vec::new(),
         markers: Vec::new(),
+        holders: None,
+        screen: None,
+        garrison: None,
         words: Vec::new(),
         repeated: Vec::new(),
     };
@@ -957,9 +821,7 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
         match attr.as_rule() {
             Rule::stands_attr => set_once(&mut unit.stands, first_number(attr), &mut unit.repeated),
             Rule::men_attr => set_once(&mut unit.men, first_number(attr), &mut unit.repeated),
-            Rule::sections_attr => {
-                set_once(&mut unit.sections, first_number(attr), &mut unit.repeated)
-            }
+            Rule::sections_attr => set_once(&mut unit.sections, first_number(attr), &mut unit.repeated),
             Rule::at_attr => set_once(&mut unit.position, first_point(attr), &mut unit.repeated),
             Rule::facing_attr => {
                 if let Some(f) = attr.into_inner().next() {
@@ -968,6 +830,9 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
             }
             Rule::traits_attr => unit.traits.extend(attr.into_inner().map(ident)),
             Rule::markers_attr => unit.markers.extend(attr.into_inner().map(ident)),
+            Rule::holders_attr => set_once(&mut unit.holders, first_point(attr), &mut unit.repeated),
+            Rule::screen_attr => set_once(&mut unit.screen, first_point(attr), &mut unit.repeated),
+            Rule::in_attr => set_once(&mut unit.garrison, first_name(attr), &mut unit.repeated),
             Rule::unit_flag => unit.words.push(ident(attr)),
             _ => {}
         }
@@ -979,13 +844,7 @@ fn commander(pair: Pair<'_, Rule>) -> Commander {
     let sp = span(&pair);
     let mut inner = pair.into_inner();
     let leader = inner.next().map(name).unwrap_or_default();
-    let mut c = Commander {
-        span: sp,
-        name: leader,
-        level: Ident::default(),
-        rating: None,
-        position: None,
-    };
+    let mut c = Commander { span: sp, name: leader, level: Ident::default(), rating: None, position: None };
     let mut words = 0;
     for part in inner {
         match part.as_rule() {
@@ -1006,12 +865,7 @@ fn value(pair: Pair<'_, Rule>) -> Option<Spanned<Value>> {
     let value = match pair.as_rule() {
         Rule::number => Value::Number(number(&pair)),
         Rule::signed => Value::Signed(number(&pair)),
-        Rule::target => Value::Target(
-            pair.as_str()
-                .trim_end_matches('+')
-                .parse()
-                .unwrap_or(u32::MAX),
-        ),
+        Rule::target => Value::Target(pair.as_str().trim_end_matches('+').parse().unwrap_or(u32::MAX)),
         Rule::string => Value::Text(name(pair).value),
         Rule::text_block => Value::Text(text(pair).value),
         Rule::ident => Value::Word(pair.as_str().to_string()),
@@ -1040,16 +894,10 @@ fn first_points(pair: Pair<'_, Rule>) -> Spanned<Vec<Point>> {
 
 fn first_number(pair: Pair<'_, Rule>) -> Spanned<f64> {
     let sp = span(&pair);
-    pair.into_inner()
-        .next()
-        .map(spanned_number)
-        .unwrap_or(Spanned::new(0.0, sp))
+    pair.into_inner().next().map(spanned_number).unwrap_or(Spanned::new(0.0, sp))
 }
 
 fn first_name(pair: Pair<'_, Rule>) -> Name {
     let sp = span(&pair);
-    pair.into_inner()
-        .next()
-        .map(name)
-        .unwrap_or(Spanned::new(String::new(), sp))
+    pair.into_inner().next().map(name).unwrap_or(Spanned::new(String::new(), sp))
 }

@@ -139,25 +139,10 @@ pub mod serde_json_like {
     #[derive(Debug, Serialize)]
     #[serde(tag = "type", rename_all = "snake_case")]
     pub enum Condition {
-        Held {
-            objective: String,
-            side: String,
-            for_turns: Option<f64>,
-            at_end: bool,
-        },
-        VictoryPoints {
-            side: String,
-            compare: String,
-            value: f64,
-        },
-        BrigadesBroken {
-            side: String,
-            compare: String,
-            value: f64,
-        },
-        Script {
-            code: String,
-        },
+        Held { objective: String, side: String, for_turns: Option<f64>, at_end: bool },
+        VictoryPoints { side: String, compare: String, value: f64 },
+        BrigadesBroken { side: String, compare: String, value: f64 },
+        Script { code: String },
         Otherwise,
     }
 }
@@ -284,10 +269,8 @@ impl LineIndex {
 pub fn effective_rulings<'a>(
     blocks: impl IntoIterator<Item = &'a ast::RulesBlock>,
 ) -> BTreeMap<String, String> {
-    let mut values: BTreeMap<String, String> = RULINGS
-        .iter()
-        .map(|r| (r.name.to_string(), r.default_value().to_string()))
-        .collect();
+    let mut values: BTreeMap<String, String> =
+        RULINGS.iter().map(|r| (r.name.to_string(), r.default_value().to_string())).collect();
     let blocks: Vec<&ast::RulesBlock> = blocks.into_iter().collect();
     for block in &blocks {
         for preset in &block.presets {
@@ -320,12 +303,8 @@ fn facing_degrees(f: &Option<ast::Spanned<Facing>>) -> Option<f64> {
 fn scenario_model(s: &Scenario, data: &RuleData, lines: &LineIndex) -> ScenarioModel {
     let men_per_stand = s.men_per_stand.as_ref().map(|m| m.value);
     let unit = |u: &ast::Unit| -> UnitModel {
-        let pick = |kind: EntryKind| {
-            u.words
-                .iter()
-                .find(|w| data.contains(kind, &w.value))
-                .map(|w| w.value.clone())
-        };
+        let pick =
+            |kind: EntryKind| u.words.iter().find(|w| data.contains(kind, &w.value)).map(|w| w.value.clone());
         let stands = match (&u.stands, &u.men, men_per_stand) {
             (Some(s), _, _) => Some(s.value),
             (None, Some(m), Some(per)) if per > 0 => Some(men_to_stands(m.value, per)),
@@ -365,32 +344,19 @@ fn scenario_model(s: &Scenario, data: &RuleData, lines: &LineIndex) -> ScenarioM
     };
     ScenarioModel {
         title: s.name.value.clone(),
-        date: s.date.as_ref().map(|d| {
-            format!(
-                "{:04}-{:02}-{:02}",
-                d.value.year, d.value.month, d.value.day
-            )
-        }),
+        date: s.date.as_ref().map(|d| format!("{:04}-{:02}-{:02}", d.value.year, d.value.month, d.value.day)),
         start: s.start.as_ref().map(|t| t.value.to_string()),
         turn_length_minutes: s.turn_length.as_ref().map(|t| t.value),
         turns: s.turns.as_ref().map(|t| t.value),
         first_side: s.first_side.as_ref().map(|f| f.value.clone()),
         table: s.table.as_ref().map(|t| t.value),
         men_per_stand,
-        modules: s
-            .rules
-            .iter()
-            .flat_map(|r| r.modules.iter().map(|m| m.value.clone()))
-            .collect(),
+        modules: s.rules.iter().flat_map(|r| r.modules.iter().map(|m| m.value.clone())).collect(),
         rulings: effective_rulings(&s.rules),
         weather: s
             .rules
             .iter()
-            .flat_map(|r| {
-                r.weather
-                    .iter()
-                    .map(|w| (w.aspect.value.clone(), w.condition.value.clone()))
-            })
+            .flat_map(|r| r.weather.iter().map(|w| (w.aspect.value.clone(), w.condition.value.clone())))
             .collect(),
         terrain: s.terrain.iter().map(|f| feature_model(f, data)).collect(),
         sides: s
@@ -484,37 +450,23 @@ fn scenario_model(s: &Scenario, data: &RuleData, lines: &LineIndex) -> ScenarioM
                     .to_string()
                 };
                 let condition = match &v.condition {
-                    Condition::Held {
-                        objective,
-                        side,
-                        for_turns,
-                    } => C::Held {
+                    Condition::Held { objective, side, for_turns } => C::Held {
                         objective: objective.value.clone(),
                         side: side.value.clone(),
                         for_turns: for_turns.as_ref().map(|f| f.value),
                         at_end: for_turns.is_none(),
                     },
-                    Condition::VictoryPoints {
-                        side,
-                        compare,
-                        value,
-                    } => C::VictoryPoints {
+                    Condition::VictoryPoints { side, compare, value } => C::VictoryPoints {
                         side: side.value.clone(),
                         compare: compare_word(compare.value),
                         value: value.value,
                     },
-                    Condition::BrigadesBroken {
-                        side,
-                        compare,
-                        value,
-                    } => C::BrigadesBroken {
+                    Condition::BrigadesBroken { side, compare, value } => C::BrigadesBroken {
                         side: side.value.clone(),
                         compare: compare_word(compare.value),
                         value: value.value,
                     },
-                    Condition::Script(sc) => C::Script {
-                        code: sc.code.clone(),
-                    },
+                    Condition::Script(sc) => C::Script { code: sc.code.clone() },
                     Condition::Otherwise => C::Otherwise,
                 };
                 VictoryModel {
@@ -590,28 +542,16 @@ fn game_model(doc: &ast::Document, lines: &LineIndex) -> GameModel {
         title: game.map(|g| g.name.value.clone()).unwrap_or_default(),
         scenario: game.and_then(|g| g.scenario.as_ref().map(|s| s.value.clone())),
         players: game
-            .map(|g| {
-                g.players
-                    .iter()
-                    .map(|p| (p.side.value.clone(), p.name.value.clone()))
-                    .collect()
-            })
+            .map(|g| g.players.iter().map(|p| (p.side.value.clone(), p.name.value.clone())).collect())
             .unwrap_or_default(),
-        played: game.and_then(|g| g.played.as_ref()).map(|d| {
-            format!(
-                "{:04}-{:02}-{:02}",
-                d.value.year, d.value.month, d.value.day
-            )
-        }),
+        played: game
+            .and_then(|g| g.played.as_ref())
+            .map(|d| format!("{:04}-{:02}-{:02}", d.value.year, d.value.month, d.value.day)),
         seed: game.and_then(|g| g.seed.as_ref().map(|s| s.value)),
         rulings: effective_rulings(game.iter().flat_map(|g| g.rules.iter())),
         modules: game
             .iter()
-            .flat_map(|g| {
-                g.rules
-                    .iter()
-                    .flat_map(|r| r.modules.iter().map(|m| m.value.clone()))
-            })
+            .flat_map(|g| g.rules.iter().flat_map(|r| r.modules.iter().map(|m| m.value.clone())))
             .collect(),
         turns: doc
             .turns
@@ -659,10 +599,7 @@ fn action_model(a: &ast::Action, lines: &LineIndex) -> ActionModel {
         allows: a
             .allows
             .iter()
-            .map(|al| AllowModel {
-                code: al.code.value.clone(),
-                reason: al.reason.value.clone(),
-            })
+            .map(|al| AllowModel { code: al.code.value.clone(), reason: al.reason.value.clone() })
             .collect(),
         steps: a.steps.iter().map(|s| action_model(s, lines)).collect(),
     };

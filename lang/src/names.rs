@@ -47,14 +47,8 @@ mod tests {
 
     #[test]
     fn suggests_close_typos_only() {
-        assert_eq!(
-            suggest("veteren", ["green", "regular", "veteran", "elite"]),
-            Some("veteran")
-        );
-        assert_eq!(
-            suggest("rifled_muskit", ["rifled_musket", "smoothbore_musket"]),
-            Some("rifled_musket")
-        );
+        assert_eq!(suggest("veteren", ["green", "regular", "veteran", "elite"]), Some("veteran"));
+        assert_eq!(suggest("rifled_muskit", ["rifled_musket", "smoothbore_musket"]), Some("rifled_musket"));
         assert_eq!(suggest("zzz", ["green", "regular"]), None);
     }
 

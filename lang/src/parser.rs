@@ -30,10 +30,7 @@ pub fn parse_rule(rule: Rule, source: &str) -> Result<Pairs<'_, Rule>, Diagnosti
         return Err(catalogue::file_too_large(source.len(), MAX_SOURCE_BYTES));
     }
     if let Some(at) = too_deep(source) {
-        return Err(catalogue::nesting_too_deep(
-            Span::new(at, at + 1),
-            MAX_DEPTH,
-        ));
+        return Err(catalogue::nesting_too_deep(Span::new(at, at + 1), MAX_DEPTH));
     }
     // Generous: a clean file needs a few hundred calls per line; backtracking blow-ups need
     // many orders of magnitude more.
@@ -80,19 +77,24 @@ pub fn syntax_error(error: &pest::error::Error<Rule>, source: &str, base: usize)
             expected.push(format!("`{token}`"));
         }
     } else if let ErrorVariant::ParsingError { positives, .. } = &error.variant {
-        expected.extend(
-            positives
-                .iter()
-                .filter_map(|r| describe(*r))
-                .map(str::to_string),
-        );
+        expected.extend(positives.iter().filter_map(|r| describe(*r)).map(str::to_string));
     }
     expected.sort();
     expected.dedup();
     let found = found_token(source, at_pos);
     let start = base + at_pos;
     let span = Span::new(start, start + found.len());
-    catalogue::syntax_error(span, &expected, found)
+    // A misspelled keyword: suggest the nearest keyword that was expected here.
+    let keywords = expected
+        .iter()
+        .filter_map(|e| e.strip_prefix('`').and_then(|e| e.strip_suffix('`')))
+        .filter(|k| k.chars().all(|c| c.is_ascii_alphabetic() || c == '_'));
+    let suggestion = if found.chars().next().is_some_and(char::is_alphabetic) {
+        crate::names::suggest(found, keywords)
+    } else {
+        None
+    };
+    catalogue::syntax_error(span, &expected, found, suggestion)
 }
 
 /// Tokens that start whitespace or a comment: allowed almost anywhere, never worth listing.
@@ -108,8 +110,7 @@ fn found_token(source: &str, at: usize) -> &str {
     }
     let first = rest.chars().next().unwrap_or(' ');
     let end = if first.is_alphanumeric() || first == '_' {
-        rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            .unwrap_or(rest.len())
+        rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).unwrap_or(rest.len())
     } else if first == '"' {
         rest[1..].find(['"', '\n']).map_or(rest.len(), |i| i + 2)
     } else {
@@ -218,17 +219,13 @@ pub fn explain_invalid(strict: Rule, text: &str, base: usize) -> Diagnostic {
     pest::set_error_detail(true);
     match DotcParser::parse(strict, text) {
         Err(error) => syntax_error(&error, text, base),
-        Ok(_) => {
-            catalogue::misplaced_statement(Span::new(base, base + text.len()), first_word(text))
-        }
+        Ok(_) => catalogue::misplaced_statement(Span::new(base, base + text.len()), first_word(text)),
     }
 }
 
 /// The leading word of a statement, used to name it in messages.
 pub fn first_word(text: &str) -> &str {
     let text = text.trim_start();
-    let end = text
-        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .unwrap_or(text.len());
+    let end = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
     &text[..end]
 }

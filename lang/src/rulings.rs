@@ -166,10 +166,7 @@ pub const RULINGS: &[RulingSpec] = &[
 /// A preset: a name for a set of ruling values.
 pub const PRESETS: &[(&str, &str)] = &[
     ("defaults", "Every ruling at its RULINGS.md default."),
-    (
-        "as_printed",
-        "The values that reproduce the rulebook's worked examples E1-E5 as printed.",
-    ),
+    ("as_printed", "The values that reproduce the rulebook's worked examples E1-E5 as printed."),
 ];
 
 /// The optional modules of Chapter 13 (and Low Ammunition, RULE-05-2.5b), by the name a file
@@ -204,10 +201,7 @@ pub const MODULES: &[(&str, &str)] = &[
 /// Weather aspects and their conditions (Ch13 21.0, and Brisk Wind of RULE-05-5.4).
 pub const WEATHER: &[(&str, &[&str])] = &[
     ("ground", &["firm", "soft", "mud"]),
-    (
-        "sky",
-        &["clear", "drizzle", "downpour", "light_fog", "dense_fog"],
-    ),
+    ("sky", &["clear", "drizzle", "downpour", "light_fog", "dense_fog"]),
     ("wind", &["calm", "brisk"]),
     ("heat", &["normal", "severe"]),
 ];
@@ -217,8 +211,5 @@ pub fn ruling(name: &str) -> Option<&'static RulingSpec> {
 }
 
 pub fn module(name: &str) -> Option<&'static str> {
-    MODULES
-        .iter()
-        .find(|(m, _)| *m == name)
-        .map(|(_, section)| *section)
+    MODULES.iter().find(|(m, _)| *m == name).map(|(_, section)| *section)
 }

@@ -18,11 +18,7 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
     let men_per_stand = scenario.men_per_stand.as_ref().map(|m| m.value);
     let mut placed: Vec<(&Unit, Polygon<f64>)> = Vec::new();
     for side in &scenario.sides {
-        let units = side
-            .brigades
-            .iter()
-            .flat_map(|b| b.units.iter())
-            .chain(side.units.iter());
+        let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
         for unit in units {
             if let Some(shape) = unit_footprint(unit, data, men_per_stand) {
                 placed.push((unit, shape));
@@ -50,23 +46,13 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
 }
 
 /// The footprint of a unit as declared, if it has a position, a facing and a strength.
-pub fn unit_footprint(
-    unit: &Unit,
-    data: &RuleData,
-    men_per_stand: Option<u32>,
-) -> Option<Polygon<f64>> {
+pub fn unit_footprint(unit: &Unit, data: &RuleData, men_per_stand: Option<u32>) -> Option<Polygon<f64>> {
     let position = unit.position.as_ref()?.value;
     let facing = match &unit.facing.as_ref()?.value {
         Facing::Degrees(d) => *d,
         Facing::Word(w) => compass_bearing(w)?,
     };
-    let stands = match (
-        unit.kind,
-        &unit.sections,
-        &unit.stands,
-        &unit.men,
-        men_per_stand,
-    ) {
+    let stands = match (unit.kind, &unit.sections, &unit.stands, &unit.men, men_per_stand) {
         (UnitKind::Battery, Some(s), _, _, _) => s.value,
         (_, _, Some(s), _, _) => s.value,
         (_, _, None, Some(m), Some(per)) if per > 0 => men_to_stands(m.value, per),
@@ -80,9 +66,5 @@ pub fn unit_footprint(
         Some(f) => (f.frontage_stands(), f.gap_inches()),
         None => (None, 0.0),
     };
-    Some(footprint(
-        (position.x, position.y),
-        facing,
-        Layout::new(stands as u32, frontage, gap),
-    ))
+    Some(footprint((position.x, position.y), facing, Layout::new(stands as u32, frontage, gap)))
 }

@@ -28,11 +28,7 @@ impl Layout {
     pub fn new(stands: u32, frontage: Option<u32>, gap: f64) -> Layout {
         let stands = stands.max(1);
         let across = frontage.map_or(stands, |f| f.clamp(1, stands));
-        Layout {
-            across,
-            ranks: stands.div_ceil(across),
-            gap,
-        }
+        Layout { across, ranks: stands.div_ceil(across), gap }
     }
 
     pub fn width(&self) -> f64 {
@@ -86,10 +82,7 @@ mod tests {
         let area = p.unsigned_area();
         assert!((area - 5.0 * STAND_DEPTH).abs() < 1e-9);
         let ys: Vec<f64> = p.exterior().coords().map(|c| c.y).collect();
-        assert!(
-            ys.iter()
-                .all(|&y| (10.0 - STAND_DEPTH - 1e-9..=10.0 + 1e-9).contains(&y))
-        );
+        assert!(ys.iter().all(|&y| (10.0 - STAND_DEPTH - 1e-9..=10.0 + 1e-9).contains(&y)));
     }
 
     #[test]

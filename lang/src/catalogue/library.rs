@@ -34,10 +34,7 @@ pub const CODES: &[(&str, &str)] = &[
         MISSING_PROPERTY,
         "An entry lacks a property its kind needs, such as a weapon's `dice` or a terrain kind's `cover`.",
     ),
-    (
-        DUPLICATE_ENTRY,
-        "Two entries of the same kind share an id; the first one is kept.",
-    ),
+    (DUPLICATE_ENTRY, "Two entries of the same kind share an id; the first one is kept."),
     (
         UNKNOWN_REFERENCE,
         "A property names another entry (a formation, a trait, a quality, a structure or a marker) that \
@@ -46,12 +43,7 @@ pub const CODES: &[(&str, &str)] = &[
 ];
 
 /// `weapn rifled_musket { ... }`
-pub fn unknown_entry_kind(
-    span: Span,
-    word: &str,
-    suggestion: Option<&str>,
-    kinds: &[&str],
-) -> Diagnostic {
+pub fn unknown_entry_kind(span: Span, word: &str, suggestion: Option<&str>, kinds: &[&str]) -> Diagnostic {
     let d = Diagnostic::error(
         UNKNOWN_ENTRY_KIND,
         format!("unknown kind of rule data `{word}`"),
@@ -59,13 +51,8 @@ pub fn unknown_entry_kind(
         "not a kind of library entry",
     );
     match suggestion {
-        Some(s) => d
-            .with_help(format!("did you mean `{s}`?"))
-            .with_fix(span, s),
-        None => d.with_help(format!(
-            "a library entry starts with one of: {}",
-            kinds.join(", ")
-        )),
+        Some(s) => d.with_help(format!("did you mean `{s}`?")).with_fix(span, s),
+        None => d.with_help(format!("a library entry starts with one of: {}", kinds.join(", "))),
     }
 }
 
@@ -84,66 +71,33 @@ pub fn unknown_property(
         format!("a {kind} has no `{key}`"),
     );
     match suggestion {
-        Some(s) => d
-            .with_help(format!("did you mean `{s}`?"))
-            .with_fix(span, s),
+        Some(s) => d.with_help(format!("did you mean `{s}`?")).with_fix(span, s),
         None => d.with_help(format!("a {kind} takes: {}", keys.join(", "))),
     }
 }
 
 /// A known key whose values do not fit: `problem` is the label, `usage` the shape it needs.
 pub fn bad_property(span: Span, kind: &str, key: &str, problem: &str, usage: &str) -> Diagnostic {
-    Diagnostic::error(
-        BAD_PROPERTY,
-        format!("invalid `{key}` in a {kind}"),
-        span,
-        problem,
-    )
-    .with_help(format!("write it as `{usage}`"))
+    Diagnostic::error(BAD_PROPERTY, format!("invalid `{key}` in a {kind}"), span, problem)
+        .with_help(format!("write it as `{usage}`"))
 }
 
 /// A value that reads fine but contradicts another value of the entry.
-pub fn inconsistent_property(
-    span: Span,
-    kind: &str,
-    key: &str,
-    problem: &str,
-    help: &str,
-) -> Diagnostic {
-    Diagnostic::error(
-        BAD_PROPERTY,
-        format!("invalid `{key}` in a {kind}"),
-        span,
-        problem,
-    )
-    .with_help(help)
+pub fn inconsistent_property(span: Span, kind: &str, key: &str, problem: &str, help: &str) -> Diagnostic {
+    Diagnostic::error(BAD_PROPERTY, format!("invalid `{key}` in a {kind}"), span, problem).with_help(help)
 }
 
 /// A key given twice where only one is allowed.
 pub fn repeated_property(span: Span, first: Span, kind: &str, key: &str) -> Diagnostic {
-    Diagnostic::error(
-        BAD_PROPERTY,
-        format!("`{key}` given twice in a {kind}"),
-        span,
-        "given again here",
-    )
-    .with_label(first, "first given here")
-    .with_help(format!(
-        "a {kind} has one `{key}`; remove one of the two lines"
-    ))
+    Diagnostic::error(BAD_PROPERTY, format!("`{key}` given twice in a {kind}"), span, "given again here")
+        .with_label(first, "first given here")
+        .with_help(format!("a {kind} has one `{key}`; remove one of the two lines"))
 }
 
 /// A flag property written with values: `conceals yes`.
 pub fn flag_with_values(span: Span, kind: &str, key: &str) -> Diagnostic {
-    Diagnostic::error(
-        BAD_PROPERTY,
-        format!("`{key}` in a {kind} takes no values"),
-        span,
-        "unexpected values",
-    )
-    .with_help(format!(
-        "`{key}` is a flag: write the word alone on its line, or leave the line out"
-    ))
+    Diagnostic::error(BAD_PROPERTY, format!("`{key}` in a {kind} takes no values"), span, "unexpected values")
+        .with_help(format!("`{key}` is a flag: write the word alone on its line, or leave the line out"))
 }
 
 /// An entry without a property its kind needs; the span is the entry's id.
@@ -159,16 +113,9 @@ pub fn missing_property(span: Span, kind: &str, id: &str, key: &str, usage: &str
 
 /// A second entry of the same kind and id.
 pub fn duplicate_entry(span: Span, first: Span, kind: &str, id: &str) -> Diagnostic {
-    Diagnostic::error(
-        DUPLICATE_ENTRY,
-        format!("{kind} `{id}` is defined twice"),
-        span,
-        "defined again here",
-    )
-    .with_label(first, "first defined here")
-    .with_help(format!(
-        "rename one of the two, or remove the repeat; the first `{id}` is the one used"
-    ))
+    Diagnostic::error(DUPLICATE_ENTRY, format!("{kind} `{id}` is defined twice"), span, "defined again here")
+        .with_label(first, "first defined here")
+        .with_help(format!("rename one of the two, or remove the repeat; the first `{id}` is the one used"))
 }
 
 /// A property naming an entry of another kind that does not exist.
@@ -180,11 +127,7 @@ pub fn unknown_reference(span: Span, kind: &str, id: &str, suggestion: Option<&s
         format!("no {kind} has this id"),
     );
     match suggestion {
-        Some(s) => d
-            .with_help(format!("did you mean `{s}`?"))
-            .with_fix(span, s),
-        None => d.with_help(format!(
-            "define a {kind} `{id}` in a library, or use one the stdlib defines"
-        )),
+        Some(s) => d.with_help(format!("did you mean `{s}`?")).with_fix(span, s),
+        None => d.with_help(format!("define a {kind} `{id}` in a library, or use one the stdlib defines")),
     }
 }

@@ -23,10 +23,7 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::nesting-too-deep",
         "Brackets are nested deeper than any real file needs (64 levels); usually a run of unclosed `{`, `(` or `[`.",
     ),
-    (
-        "dotc::parse-limit",
-        "The parser gave up after too much work on a pathological input.",
-    ),
+    ("dotc::parse-limit", "The parser gave up after too much work on a pathological input."),
     (
         "dotc::misplaced-statement",
         "A statement that is valid elsewhere appears in a block where it has no meaning, e.g. a `brigade` inside `terrain`.",
@@ -43,38 +40,20 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::missing-statement",
         "A scenario or game log lacks a statement it needs, such as `table` or `turns`.",
     ),
-    (
-        "dotc::unknown-name",
-        "A quoted name (a unit, leader, brigade, objective) is used but never declared.",
-    ),
-    (
-        "dotc::unknown-unit",
-        "A game log names a unit that its scenario does not declare.",
-    ),
-    (
-        "dotc::unknown-side",
-        "A side id is used that no `side` declares.",
-    ),
+    ("dotc::unknown-name", "A quoted name (a unit, leader, brigade, objective) is used but never declared."),
+    ("dotc::unknown-unit", "A game log names a unit that its scenario does not declare."),
+    ("dotc::unknown-side", "A side id is used that no `side` declares."),
     (
         "dotc::unknown-weapon",
         "A regiment, cavalry regiment or battery names a weapon or piece that is neither in the stdlib (Ch16 5.2, 5.3, 10.3) nor in the file's own library.",
     ),
-    (
-        "dotc::unknown-quality",
-        "A quality that is not green, regular, veteran, elite or a library entry.",
-    ),
+    ("dotc::unknown-quality", "A quality that is not green, regular, veteran, elite or a library entry."),
     (
         "dotc::unknown-formation",
         "A formation that is not line, assault_column, road_column, skirmish, open_order or a library entry (Ch16 3.2).",
     ),
-    (
-        "dotc::unknown-trait",
-        "A trait that is not in Ch16 9.0 or the file's library.",
-    ),
-    (
-        "dotc::unknown-rating",
-        "A brigadier rating that is not aggressive, reliable or timid (Ch16 2.1).",
-    ),
+    ("dotc::unknown-trait", "A trait that is not in Ch16 9.0 or the file's library."),
+    ("dotc::unknown-rating", "A brigadier rating that is not aggressive, reliable or timid (Ch16 2.1)."),
     (
         "dotc::unknown-terrain",
         "A terrain feature whose kind is not a terrain kind, obstacle or structure of the stdlib (Ch16 4.1-4.3), nor hill, objective or a library entry.",
@@ -87,42 +66,21 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::unknown-word",
         "A bare word in a unit, feature or reinforcement that is not a quality, weapon, formation or flag the context knows.",
     ),
-    (
-        "dotc::unknown-module",
-        "A `module` that is not one of the optional modules of Chapter 13.",
-    ),
+    ("dotc::unknown-module", "A `module` that is not one of the optional modules of Chapter 13."),
     (
         "dotc::unknown-ruling",
         "A `ruling` name or value that the rulings register (RULINGS.md) does not define.",
     ),
-    (
-        "dotc::unknown-action",
-        "A game log action verb that dotc does not know.",
-    ),
-    (
-        "dotc::unknown-facing",
-        "A facing word that is not a compass point.",
-    ),
-    (
-        "dotc::duplicate-name",
-        "Two declarations share a name, so references to it would be ambiguous.",
-    ),
-    (
-        "dotc::impossible-die",
-        "A die face outside 1-6: every roll in dotc is a d6.",
-    ),
+    ("dotc::unknown-action", "A game log action verb that dotc does not know."),
+    ("dotc::unknown-facing", "A facing word that is not a compass point."),
+    ("dotc::duplicate-name", "Two declarations share a name, so references to it would be ambiguous."),
+    ("dotc::impossible-die", "A die face outside 1-6: every roll in dotc is a d6."),
     (
         "dotc::impossible-value",
         "A value the rules cannot mean: 0 stands, a facing of 400 degrees, a negative distance, the 31st of February.",
     ),
-    (
-        "dotc::off-table",
-        "A position lies outside the table declared by `table W x D`.",
-    ),
-    (
-        "dotc::stacked-units",
-        "Two units' footprints overlap on the table; stands may not sit on each other.",
-    ),
+    ("dotc::off-table", "A position lies outside the table declared by `table W x D`."),
+    ("dotc::stacked-units", "Two units' footprints overlap on the table; stands may not sit on each other."),
     (
         "dotc::no-brigadier",
         "A brigade has no brigadier; every brigade needs one to generate staff pips (Ch16 2.1).",
@@ -135,18 +93,12 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::wrong-kind",
         "A word of the right family but the wrong kind, e.g. an artillery piece given to a regiment.",
     ),
-    (
-        "dotc::no-position",
-        "A unit has no position and no reinforcement brings it on.",
-    ),
+    ("dotc::no-position", "A unit has no position and no reinforcement brings it on."),
     (
         "dotc::late-reinforcement",
         "A reinforcement arrives after the last turn of the scenario, so it can never enter.",
     ),
-    (
-        "dotc::scenario-not-found",
-        "A game log's `scenario` path does not lead to a readable scenario file.",
-    ),
+    ("dotc::scenario-not-found", "A game log's `scenario` path does not lead to a readable scenario file."),
     (
         "dotc::turn-order",
         "Turns in a log must be numbered 1, 2, 3... in order, alternating sides from the scenario's first side.",
@@ -155,62 +107,39 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::phase-order",
         "Phases in a turn must come in the order of Ch16 1.0: command, maneuver, fire, melee, status; each at most once.",
     ),
-    (
-        "dotc::bad-action",
-        "An action lacks an argument its verb needs, or has one it cannot take.",
-    ),
-    (
-        "dotc::not-a-scenario",
-        "A game log's scenario path leads to a file that is not a scenario.",
-    ),
+    ("dotc::bad-action", "An action lacks an argument its verb needs, or has one it cannot take."),
+    ("dotc::not-a-scenario", "A game log's scenario path leads to a file that is not a scenario."),
 ];
 
 /// The explanation of a code, for `dotc explain`.
 pub fn explain(code: &str) -> Option<&'static str> {
-    let code = if code.starts_with("dotc::") {
-        code.to_string()
-    } else {
-        format!("dotc::{code}")
-    };
-    CODES
-        .iter()
-        .chain(library::CODES.iter())
-        .find(|(c, _)| *c == code)
-        .map(|(_, text)| *text)
+    let code = if code.starts_with("dotc::") { code.to_string() } else { format!("dotc::{code}") };
+    CODES.iter().chain(library::CODES.iter()).find(|(c, _)| *c == code).map(|(_, text)| *text)
 }
 
 // ------------------------------------------------------------------ syntax
 
-pub fn syntax_error(span: Span, expected: &[String], found: &str) -> Diagnostic {
+pub fn syntax_error(span: Span, expected: &[String], found: &str, suggestion: Option<&str>) -> Diagnostic {
     let expected_text = match expected {
         [] => String::from("something else"),
         [one] => one.clone(),
         [init @ .., last] if init.len() < 6 => format!("{} or {}", init.join(", "), last),
-        many => format!(
-            "{}, or one of {} more",
-            many[..5].join(", "),
-            many.len() - 5
-        ),
+        many => format!("{}, or one of {} more", many[..5].join(", "), many.len() - 5),
     };
     let (message, label) = if found.is_empty() {
-        (
-            format!("expected {expected_text}, found the end of the file"),
-            String::from("the file ends here"),
-        )
+        (format!("expected {expected_text}, found the end of the file"), String::from("the file ends here"))
     } else if found == "\n" || found == "\r" {
-        (
-            format!("expected {expected_text}, found the end of the line"),
-            String::from("the line ends here"),
-        )
+        (format!("expected {expected_text}, found the end of the line"), String::from("the line ends here"))
     } else {
-        (
-            format!("expected {expected_text}, found `{found}`"),
-            String::from("not expected here"),
-        )
+        (format!("expected {expected_text}, found `{found}`"), String::from("not expected here"))
     };
-    Diagnostic::error("dotc::syntax", message, span, label).with_help(
-        "the language reference (docs/language.md) shows every statement with an example",
-    )
+    let d = Diagnostic::error("dotc::syntax", message, span, label);
+    match suggestion {
+        Some(word) => d.with_help(format!("did you mean `{word}`?")).with_fix(span, word.to_string()),
+        None => {
+            d.with_help("the language reference (docs/language.md) shows every statement with an example")
+        }
+    }
 }
 
 pub fn file_too_large(len: usize, max: usize) -> Diagnostic {
@@ -234,13 +163,8 @@ pub fn nesting_too_deep(span: Span, max: usize) -> Diagnostic {
 }
 
 pub fn parse_limit(span: Span, detail: &str) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::parse-limit",
-        "the parser gave up on this input",
-        span,
-        detail.to_string(),
-    )
-    .with_help("this input is pathological; simplify the text near this point")
+    Diagnostic::error("dotc::parse-limit", "the parser gave up on this input", span, detail.to_string())
+        .with_help("this input is pathological; simplify the text near this point")
 }
 
 pub fn misplaced_statement(span: Span, word: &str) -> Diagnostic {
@@ -250,29 +174,17 @@ pub fn misplaced_statement(span: Span, word: &str) -> Diagnostic {
         span,
         "valid elsewhere, not in this block",
     )
-    .with_help(
-        "move it to the block it belongs in (docs/language.md lists each block's statements)",
-    )
+    .with_help("move it to the block it belongs in (docs/language.md lists each block's statements)")
 }
 
 pub fn second_scenario(span: Span) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::mixed-file",
-        "a file holds one scenario",
-        span,
-        "a second scenario",
-    )
-    .with_help("put each scenario in its own file")
+    Diagnostic::error("dotc::mixed-file", "a file holds one scenario", span, "a second scenario")
+        .with_help("put each scenario in its own file")
 }
 
 pub fn second_game_header(span: Span) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::mixed-file",
-        "a game log has one `game` header",
-        span,
-        "a second header",
-    )
-    .with_help("put each game in its own file")
+    Diagnostic::error("dotc::mixed-file", "a game log has one `game` header", span, "a second header")
+        .with_help("put each game in its own file")
 }
 
 pub fn mixed_file_kinds(span: Span, first: FileKind, this: FileKind) -> Diagnostic {
@@ -291,24 +203,14 @@ pub fn mixed_file_kinds(span: Span, first: FileKind, this: FileKind) -> Diagnost
 }
 
 pub fn repeated_statement(first: Span, again: Span) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::repeated-statement",
-        "this setting is given twice",
-        again,
-        "given again here",
-    )
-    .with_label(first, "first given here")
-    .with_help("remove one of them; the first is the one that counts")
+    Diagnostic::error("dotc::repeated-statement", "this setting is given twice", again, "given again here")
+        .with_label(first, "first given here")
+        .with_help("remove one of them; the first is the one that counts")
 }
 
 pub fn missing_statement(span: Span, what: &str, example: &str) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::missing-statement",
-        format!("missing `{what}`"),
-        span,
-        format!("needs `{what}`"),
-    )
-    .with_help(format!("add a line such as `{example}`"))
+    Diagnostic::error("dotc::missing-statement", format!("missing `{what}`"), span, format!("needs `{what}`"))
+        .with_help(format!("add a line such as `{example}`"))
 }
 
 // ------------------------------------------------------------------ names
@@ -323,19 +225,11 @@ pub fn unknown(
     suggestion: Option<&str>,
 ) -> Diagnostic {
     let shown = if name.is_empty() { "(empty)" } else { name };
-    let mut d = Diagnostic::error(
-        code,
-        format!("unknown {what} `{shown}`"),
-        span,
-        format!("no {what} of this name"),
-    );
+    let mut d =
+        Diagnostic::error(code, format!("unknown {what} `{shown}`"), span, format!("no {what} of this name"));
     d = match suggestion {
-        Some(s) => d
-            .with_help(format!("did you mean `{s}`?"))
-            .with_fix(span, s.to_string()),
-        None => d.with_help(format!(
-            "declare it, or check the spelling against the {what}s in scope"
-        )),
+        Some(s) => d.with_help(format!("did you mean `{s}`?")).with_fix(span, s.to_string()),
+        None => d.with_help(format!("declare it, or check the spelling against the {what}s in scope")),
     };
     d
 }
@@ -355,40 +249,33 @@ pub fn unknown_quoted(
         format!("no {what} of this name"),
     );
     d = match suggestion {
-        Some(s) => d
-            .with_help(format!("did you mean \"{s}\"?"))
-            .with_fix(span, format!("\"{s}\"")),
+        Some(s) => d.with_help(format!("did you mean \"{s}\"?")).with_fix(span, format!("\"{s}\"")),
         None => d.with_help(format!("declare the {what}, or check the spelling")),
     };
     d
 }
 
 pub fn duplicate_name(what: &str, name: &str, span: Span, first: Span) -> Diagnostic {
-    Diagnostic::error("dotc::duplicate-name", format!("{what} \"{name}\" is declared twice"), span, "declared again here")
-        .with_label(first, "first declared here")
-        .with_help("give each its own name, e.g. add the state: \"1st Minnesota\" and \"1st Minnesota (2nd bn)\"")
+    Diagnostic::error(
+        "dotc::duplicate-name",
+        format!("{what} \"{name}\" is declared twice"),
+        span,
+        "declared again here",
+    )
+    .with_label(first, "first declared here")
+    .with_help("give each its own name, e.g. add the state: \"1st Minnesota\" and \"1st Minnesota (2nd bn)\"")
 }
 
 pub fn wrong_kind(span: Span, word: &str, is: &str, wanted: &str) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::wrong-kind",
-        format!("`{word}` is {is}, not {wanted}"),
-        span,
-        format!("{is}"),
-    )
-    .with_help(format!("use {wanted} here"))
+    Diagnostic::error("dotc::wrong-kind", format!("`{word}` is {is}, not {wanted}"), span, format!("{is}"))
+        .with_help(format!("use {wanted} here"))
 }
 
 // ------------------------------------------------------------------ values
 
 pub fn impossible_die(span: Span, face: i64) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::impossible-die",
-        format!("a d6 cannot show {face}"),
-        span,
-        "not a face of a d6",
-    )
-    .with_help("every die in Dress on the Colors is a d6: record faces 1 to 6")
+    Diagnostic::error("dotc::impossible-die", format!("a d6 cannot show {face}"), span, "not a face of a d6")
+        .with_help("every die in Dress on the Colors is a d6: record faces 1 to 6")
 }
 
 pub fn impossible_value(
@@ -400,15 +287,7 @@ pub fn impossible_value(
     Diagnostic::error("dotc::impossible-value", message, span, label).with_help(help)
 }
 
-pub fn off_table(
-    span: Span,
-    what: &str,
-    x: f64,
-    y: f64,
-    width: f64,
-    depth: f64,
-    table: Span,
-) -> Diagnostic {
+pub fn off_table(span: Span, what: &str, x: f64, y: f64, width: f64, depth: f64, table: Span) -> Diagnostic {
     Diagnostic::error(
         "dotc::off-table",
         format!("{what} at ({x}, {y}) is off the {width}\" x {depth}\" table"),
@@ -416,9 +295,7 @@ pub fn off_table(
         "outside the table",
     )
     .with_label(table, "the table is declared here")
-    .with_help(format!(
-        "positions run from (0, 0) at the south-west corner to ({width}, {depth})"
-    ))
+    .with_help(format!("positions run from (0, 0) at the south-west corner to ({width}, {depth})"))
 }
 
 pub fn no_brigadier(span: Span, brigade: &str) -> Diagnostic {
@@ -474,13 +351,8 @@ pub fn scenario_not_found(span: Span, path: &str, reason: &str) -> Diagnostic {
 }
 
 pub fn not_a_scenario(span: Span, path: &str) -> Diagnostic {
-    Diagnostic::error(
-        "dotc::not-a-scenario",
-        format!("\"{path}\" is not a scenario"),
-        span,
-        "this path",
-    )
-    .with_help("point `scenario` at a file that starts with `scenario \"...\" {`")
+    Diagnostic::error("dotc::not-a-scenario", format!("\"{path}\" is not a scenario"), span, "this path")
+        .with_help("point `scenario` at a file that starts with `scenario \"...\" {`")
 }
 
 pub fn turn_order(span: Span, message: String, label: String, help: String) -> Diagnostic {
@@ -510,13 +382,7 @@ pub fn bad_action(
     Diagnostic::error("dotc::bad-action", message, span, label).with_help(help)
 }
 
-pub fn stacked_units(
-    span: Span,
-    unit: &str,
-    other: &str,
-    other_span: Span,
-    area: f64,
-) -> Diagnostic {
+pub fn stacked_units(span: Span, unit: &str, other: &str, other_span: Span, area: f64) -> Diagnostic {
     Diagnostic::error(
         "dotc::stacked-units",
         format!("\"{unit}\" overlaps \"{other}\" on the table"),
