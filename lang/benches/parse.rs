@@ -168,7 +168,8 @@ fn write_turn(out: &mut String, rng: &mut Lcg, n: u32, active: &Side, other: &Si
         let defender = rng.pick(other.foot);
         let brigadier = rng.pick(active.brigadiers);
         let _ = writeln!(w, "        assault \"{attacker}\" -> \"{defender}\" pip \"{brigadier}\" {{");
-        let volley = rng.dice(2 + rng.below(4));
+        let count = 2 + rng.below(4);
+        let volley = rng.dice(count);
         let _ = writeln!(w, "            closing_volley roll {volley} => hits {}", rng.below(3));
         let _ = writeln!(
             w,
@@ -192,7 +193,8 @@ fn write_turn(out: &mut String, rng: &mut Lcg, n: u32, active: &Side, other: &Si
     for _ in 0..2 + rng.below(4) {
         let firer = rng.pick(active.foot);
         let target = rng.pick(other.foot);
-        let dice = rng.dice(3 + rng.below(3));
+        let count = 3 + rng.below(3);
+        let dice = rng.dice(count);
         let hits = rng.below(4);
         let line = if rng.below(2) == 0 && hits > 0 {
             let saves = rng.dice(hits);

@@ -93,6 +93,24 @@ pub fn analyze(path: &Path, source: &str, loader: &dyn Loader) -> Analysis {
             "scenario \"Name\" { ... }` (or `game`, or `library`",
         ));
     }
+    // A statement that did not parse is already reported; do not also call it missing.
+    diagnostics.retain(|d| {
+        d.code != "dotc::missing-statement"
+            || !document.broken_words.iter().any(|w| {
+                d.message == cat::missing_message(w)
+                    || crate::names::suggest(
+                        w,
+                        [d.message.trim_start_matches("missing `").trim_end_matches('`')],
+                    )
+                    .is_some()
+            })
+    });
+    // An unknown name that a statement which did not parse mentions was probably declared
+    // there: the syntax error already covers it.
+    diagnostics.retain(|d| {
+        let Some(subject) = &d.subject else { return true };
+        !(document.broken_names.contains(subject) || document.broken_idents.contains(subject))
+    });
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     Analysis { document, diagnostics, rule_data, names, scenario }
 }
@@ -103,6 +121,7 @@ fn rule_data_for(document: &Document, diagnostics: &mut Vec<Diagnostic>) -> Rule
     let own = document.libraries.iter().chain(document.scenario.iter().flat_map(|s| s.libraries.iter()));
     let extra = RuleData::from_libraries(own, diagnostics);
     data.extend(extra);
+    data.check_references(diagnostics);
     data
 }
 

@@ -82,6 +82,10 @@ pub struct Document {
     /// missing statement does not repeat the syntax error.
     #[serde(skip)]
     pub broken_words: Vec<String>,
+    /// Every word of the statements that did not parse: an unknown id that is one of them was
+    /// probably declared there.
+    #[serde(skip)]
+    pub broken_idents: Vec<String>,
 }
 
 // ------------------------------------------------------------------ scenario
@@ -392,6 +396,9 @@ pub struct Entry {
     pub id: Ident,
     pub name: Option<Name>,
     pub props: Vec<Prop>,
+    /// A property line of this entry did not parse (its syntax error is reported).
+    #[serde(skip)]
+    pub broken: bool,
 }
 
 /// A property line of an entry: its key and values.

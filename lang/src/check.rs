@@ -386,7 +386,12 @@ pub fn check_scenario(
                         }
                     }
                     _ => {
-                        diags.push(cat::missing_statement(r.arrival.span, "start", "start 10:00").with_help(
+                        let (what, example) = if s.start.is_none() {
+                            ("start", "start 10:00")
+                        } else {
+                            ("turn_length", "turn_length 15 min")
+                        };
+                        diags.push(cat::missing_statement(r.arrival.span, what, example).with_help(
                             "arrivals by clock time need the scenario's `start` and `turn_length`",
                         ));
                         None
@@ -813,16 +818,26 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
         && !(kind == UnitKind::Cavalry && seen_flags.iter().any(|f| f.value == "dismounted"))
     {
         diags.push(
-            cat::wrong_kind(h.span, "holders", "for dismounted cavalry", &format!("a word for this {}", kind.word()))
-                .with_rule("Ch16 10.2"),
+            cat::wrong_kind(
+                h.span,
+                "holders",
+                "for dismounted cavalry",
+                &format!("a word for this {}", kind.word()),
+            )
+            .with_rule("Ch16 10.2"),
         );
     }
     if let Some(screen) = &unit.screen
         && kind != UnitKind::Regiment
     {
         diags.push(
-            cat::wrong_kind(screen.span, "screen", "for infantry regiments", &format!("a word for a {}", kind.word()))
-                .with_rule("Ch16 3.4"),
+            cat::wrong_kind(
+                screen.span,
+                "screen",
+                "for infantry regiments",
+                &format!("a word for a {}", kind.word()),
+            )
+            .with_rule("Ch16 3.4"),
         );
     }
     for t in &unit.traits {
@@ -1083,6 +1098,9 @@ fn check_turns(
     scenario: Option<(&Scenario, &NameIndex, &[String])>,
     diags: &mut Vec<Diagnostic>,
 ) {
+    // A turn whose header did not parse is missing from the list; numbering and alternation
+    // would then blame its neighbours for the one syntax error.
+    let order_known = !doc.broken_words.iter().any(|w| w == "turn");
     let sides: Vec<&str> = scenario
         .map(|(s, _, _)| s.sides.iter().map(|side| side.id.value.as_str()).collect())
         .unwrap_or_default();
@@ -1092,7 +1110,7 @@ fn check_turns(
     for turn in &doc.turns {
         let n = turn.number.value;
         let expected = previous.map_or(1, |p| p.number.value.saturating_add(1));
-        if n != expected {
+        if n != expected && order_known {
             let mut d = cat::turn_order(
                 turn.number.span,
                 format!("turn {n} comes where turn {expected} should"),
@@ -1113,7 +1131,7 @@ fn check_turns(
                     turn.side.span,
                     suggest(&turn.side.value, sides.iter().copied()),
                 ));
-            } else if sides.len() == 2 {
+            } else if sides.len() == 2 && order_known {
                 // RULINGS G7: a game turn is one side's active sequence; sides alternate.
                 let expected_side = match (previous, first_side) {
                     (Some(p), _) => sides.iter().find(|s| **s != p.side.value).copied(),
@@ -1300,10 +1318,15 @@ fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
         s.terrain.iter().filter(|f| data.contains(EntryKind::Structure, &f.kind.value)).collect();
     let per = s.men_per_stand.as_ref().map(|m| m.value);
     let mut inside: Vec<(&Feature, f64, Vec<&Unit>)> = Vec::new();
-    let units = s.sides.iter().flat_map(|side| side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter()));
+    let units = s
+        .sides
+        .iter()
+        .flat_map(|side| side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter()));
     for unit in units {
         let Some(garrison) = &unit.garrison else { continue };
-        let Some(building) = buildings.iter().find(|b| b.name.as_ref().is_some_and(|n| n.value == garrison.value)) else {
+        let Some(building) =
+            buildings.iter().find(|b| b.name.as_ref().is_some_and(|n| n.value == garrison.value))
+        else {
             let names = buildings.iter().filter_map(|b| b.name.as_ref().map(|n| n.value.as_str()));
             diags.push(cat::unknown_quoted(
                 "dotc::unknown-name",
@@ -1316,8 +1339,13 @@ fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
         };
         if unit.kind == UnitKind::Battery {
             diags.push(
-                cat::wrong_kind(garrison.span, "in", "for infantry or dismounted cavalry", "a word for a battery")
-                    .with_rule("Ch16 4.3"),
+                cat::wrong_kind(
+                    garrison.span,
+                    "in",
+                    "for infantry or dismounted cavalry",
+                    "a word for a battery",
+                )
+                .with_rule("Ch16 4.3"),
             );
         }
         let stands = starting_stands(unit, per).unwrap_or(0.0);
@@ -1334,7 +1362,8 @@ fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
             FeatureAttr::Capacity(c) => Some(c.value),
             _ => None,
         });
-        let capacity = capacity.or_else(|| data.structure(&building.kind.value).map(|s| f64::from(s.capacity)));
+        let capacity =
+            capacity.or_else(|| data.structure(&building.kind.value).map(|s| f64::from(s.capacity)));
         if let Some(capacity) = capacity
             && total > capacity
             && let Some(last) = units.last()

@@ -45,6 +45,9 @@ pub struct Diagnostic {
     /// The rule or ruling the check enforces (`RULE-05-3.3`, `Ch16 5.2`, `RULINGS C3`).
     pub rule: Option<String>,
     pub fix: Option<Fix>,
+    /// For "unknown ..." diagnostics, the name that was not found.
+    #[serde(skip)]
+    pub subject: Option<String>,
 }
 
 impl Diagnostic {
@@ -63,6 +66,7 @@ impl Diagnostic {
             help: None,
             rule: None,
             fix: None,
+            subject: None,
         }
     }
 
@@ -92,6 +96,12 @@ impl Diagnostic {
 
     pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Diagnostic {
         self.fix = Some(Fix { span, replacement: replacement.into() });
+        self
+    }
+
+    /// The name a "not found" or "missing" diagnostic is about (see [`Diagnostic::subject`]).
+    pub fn with_subject(mut self, subject: impl Into<String>) -> Diagnostic {
+        self.subject = Some(subject.into());
         self
     }
 

@@ -2123,6 +2123,10 @@ impl<'a> Reader<'a, '_> {
 
     fn missing(&mut self, key: &str) {
         let entry = self.entry;
+        if entry.broken {
+            // The missing line may be the one that did not parse.
+            return;
+        }
         self.diags.push(msg::missing_property(
             entry.id.span,
             self.kind.word(),
@@ -2133,8 +2137,12 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// A value that reads but contradicts the rest of the entry.
+    /// A value that contradicts another. Not reported for an entry with a line that did not
+    /// parse: the other value may be on that line, and its syntax error comes first.
     fn inconsistent(&mut self, span: Span, key: &str, problem: &str, help: &str) {
-        self.diags.push(msg::inconsistent_property(span, self.kind.word(), key, problem, help));
+        if !self.entry.broken {
+            self.diags.push(msg::inconsistent_property(span, self.kind.word(), key, problem, help));
+        }
     }
 
     /// Note a name of another entry, checked once all libraries are in.
@@ -3366,7 +3374,7 @@ mod tests {
             let kind = self.ident(kind);
             let id = self.ident(id);
             let props = lines.iter().map(|l| self.prop(l)).collect();
-            Entry { span: Span::new(start, self.next), kind, id, name: None, props }
+            Entry { span: Span::new(start, self.next), kind, id, name: None, props, broken: false }
         }
     }
 

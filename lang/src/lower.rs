@@ -170,17 +170,20 @@ impl Lower<'_> {
     fn invalid(&mut self, pair: Pair<'_, Rule>, strict: Rule) {
         let sp = span(&pair);
         let text = pair.as_str();
-        self.document.broken_words.push(parser::first_word(text).to_string());
-        // Keep the names of units whose declaration failed, so later references to them are
-        // covered by this one diagnostic.
-        if matches!(
-            parser::first_word(text),
-            "regiment" | "battery" | "cavalry" | "brigade" | "brigadier" | "commander"
-        ) && let Some(open) = text.find('"')
-            && let Some(close) = text[open + 1..].find('"')
-        {
-            self.document.broken_names.push(text[open + 1..open + 1 + close].to_string());
+        // Its leading words: the keyword, or the keyword after a stray prefix (`@@ start`).
+        let words = text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
+        self.document.broken_words.extend(words.take(2).map(str::to_string));
+        // Keep every name and word the lost statement mentions, so that later references to
+        // what it declared (a unit, a library entry) are covered by this one diagnostic.
+        let mut rest = text;
+        while let Some(open) = rest.find('"') {
+            let after = &rest[open + 1..];
+            let Some(close) = after.find(['"', '\n']) else { break };
+            self.document.broken_names.push(after[..close].to_string());
+            rest = &after[(close + 1).min(after.len())..];
         }
+        let idents = text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
+        self.document.broken_idents.extend(idents.map(str::to_string));
         self.diags.push(parser::explain_invalid(strict, text, sp.start));
     }
 
@@ -578,7 +581,7 @@ impl Lower<'_> {
         let mut inner = pair.into_inner();
         let kind = inner.next().map(ident).unwrap_or_default();
         let id = inner.next().map(ident).unwrap_or_default();
-        let mut entry = Entry { span: sp, kind, id, name: None, props: Vec::new() };
+        let mut entry = Entry { span: sp, kind, id, name: None, props: Vec::new(), broken: false };
         for item in inner {
             match item.as_rule() {
                 Rule::string => entry.name = Some(name(item)),
@@ -589,7 +592,10 @@ impl Lower<'_> {
                     let values = parts.filter_map(value).collect();
                     entry.props.push(Prop { span: psp, key, values });
                 }
-                Rule::invalid => self.invalid(item, Rule::entry_line),
+                Rule::invalid => {
+                    entry.broken = true;
+                    self.invalid(item, Rule::entry_line);
+                }
                 _ => {}
             }
         }

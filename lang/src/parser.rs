@@ -99,7 +99,7 @@ pub fn syntax_error(error: &pest::error::Error<Rule>, source: &str, base: usize)
 
 /// Tokens that start whitespace or a comment: allowed almost anywhere, never worth listing.
 fn is_trivia_start(token: &str) -> bool {
-    matches!(token, "//" | "/*" | "\u{FEFF}" | ";")
+    matches!(token, "//" | "/*" | "\u{FEFF}" | ";" | "_")
 }
 
 /// The token at `at`, for "found ..." in messages.
@@ -145,7 +145,6 @@ pub fn describe(rule: Rule) -> Option<&'static str> {
         Rule::game => "`game`",
         Rule::turn => "`turn`",
         Rule::phase | Rule::phase_name => "a phase (command, maneuver, fire, melee, status)",
-        Rule::unit_kind | Rule::reinforced_kind => "a unit kind (regiment, battery, cavalry)",
         Rule::stands_attr => "`stands`",
         Rule::arrival => "`at TIME` or `turn N`",
         Rule::outcome => "a result such as `union major` or `draw`",

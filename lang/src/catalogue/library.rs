@@ -109,6 +109,7 @@ pub fn missing_property(span: Span, kind: &str, id: &str, key: &str, usage: &str
         format!("this {kind} needs a `{key}` line"),
     )
     .with_help(format!("add a line `{usage}`"))
+    .with_subject(key)
 }
 
 /// A second entry of the same kind and id.

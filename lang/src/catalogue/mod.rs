@@ -208,8 +208,14 @@ pub fn repeated_statement(first: Span, again: Span) -> Diagnostic {
         .with_help("remove one of them; the first is the one that counts")
 }
 
+/// The message of [`missing_statement`], so analysis can drop one that a syntax error on the
+/// same statement already explains.
+pub fn missing_message(what: &str) -> String {
+    format!("missing `{what}`")
+}
+
 pub fn missing_statement(span: Span, what: &str, example: &str) -> Diagnostic {
-    Diagnostic::error("dotc::missing-statement", format!("missing `{what}`"), span, format!("needs `{what}`"))
+    Diagnostic::error("dotc::missing-statement", missing_message(what), span, format!("needs `{what}`"))
         .with_help(format!("add a line such as `{example}`"))
 }
 
@@ -231,6 +237,7 @@ pub fn unknown(
         Some(s) => d.with_help(format!("did you mean `{s}`?")).with_fix(span, s.to_string()),
         None => d.with_help(format!("declare it, or check the spelling against the {what}s in scope")),
     };
+    d.subject = Some(name.to_string());
     d
 }
 
@@ -252,6 +259,7 @@ pub fn unknown_quoted(
         Some(s) => d.with_help(format!("did you mean \"{s}\"?")).with_fix(span, format!("\"{s}\"")),
         None => d.with_help(format!("declare the {what}, or check the spelling")),
     };
+    d.subject = Some(name.to_string());
     d
 }
 
@@ -307,6 +315,7 @@ pub fn no_brigadier(span: Span, brigade: &str) -> Diagnostic {
     )
     .with_help("add `brigadier \"Name\" reliable at (x, y)`; staff pips come from him")
     .with_rule("Ch16 2.1")
+    .with_subject("brigadier")
 }
 
 pub fn missing_attribute(span: Span, unit: &str, what: &str, example: &str) -> Diagnostic {
@@ -327,6 +336,7 @@ pub fn no_position(span: Span, unit: &str) -> Diagnostic {
         "never reaches the table",
     )
     .with_help("give it `at (x, y)`, or add a line to `reinforcements { }` for it or its brigade")
+    .with_subject(unit)
 }
 
 pub fn late_reinforcement(span: Span, arrives: u32, last: u32, turns: Span) -> Diagnostic {
