@@ -87,11 +87,7 @@ pub fn analyze(path: &Path, source: &str, loader: &dyn Loader) -> Analysis {
         Some(FileKind::Library) | None => {}
     }
     if document.kind.is_none() && diagnostics.is_empty() {
-        diagnostics.push(cat::missing_statement(
-            crate::Span::new(0, 0),
-            "scenario",
-            "scenario \"Name\" { ... }` (or `game`, or `library`",
-        ));
+        diagnostics.push(cat::empty_file());
     }
     // A statement that did not parse is already reported; do not also call it missing.
     diagnostics.retain(|d| {
@@ -137,7 +133,12 @@ fn load_scenario(
     let source = match loader.load(&path) {
         Ok(source) => source,
         Err(reason) => {
-            diagnostics.push(cat::scenario_not_found(reference.span, &reference.value, &reason));
+            // The OS error number differs between systems; the words are enough.
+            let reason = match reason.find(" (os error") {
+                Some(cut) => &reason[..cut],
+                None => reason.as_str(),
+            };
+            diagnostics.push(cat::scenario_not_found(reference.span, &reference.value, reason));
             return None;
         }
     };

@@ -215,15 +215,6 @@ pub fn check_scenario(
 
     for side in &s.sides {
         for c in &side.commanders {
-            if !["army", "corps", "division"].contains(&c.level.value.as_str()) {
-                diags.push(cat::unknown(
-                    "dotc::unknown-word",
-                    "command level",
-                    &c.level.value,
-                    c.level.span,
-                    suggest(&c.level.value, ["army", "corps", "division"]),
-                ));
-            }
             if let Some(r) = &c.rating {
                 check_id(data, EntryKind::Rating, "dotc::unknown-rating", "rating", r, diags);
             }
@@ -341,9 +332,9 @@ pub fn check_scenario(
                     diags.push(
                         cat::wrong_kind(
                             r.name.span,
-                            &r.name.value,
-                            &format!("a {}", kind.word()),
-                            &format!("a {wanted}"),
+                            format!("\"{}\" is a {}, not a {wanted}", r.name.value, kind.word()),
+                            format!("a {}", kind.word()),
+                            format!("write `{}` before the name, as it is declared", kind.word()),
                         )
                         .with_label(*declared, "declared here"),
                     );
@@ -354,11 +345,11 @@ pub fn check_scenario(
                     diags.push(
                         cat::wrong_kind(
                             given.span,
-                            &r.name.value,
-                            &format!("on side {side}"),
-                            &format!("on side {}", given.value),
+                            format!("\"{}\" belongs to side {side}, not {}", r.name.value, given.value),
+                            format!("not {}'s", given.value),
+                            format!("write `{side}` here, or leave the side out"),
                         )
-                        .with_label(*declared, "declared here"),
+                        .with_label(*declared, format!("declared under side {side}")),
                     );
                 }
             }
@@ -470,6 +461,11 @@ pub fn check_scenario(
         }
     }
     names
+}
+
+/// "did you mean `x`? " before a longer help, or nothing.
+fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map(|s| format!("did you mean `{s}`? ")).unwrap_or_default()
 }
 
 /// The levels of a result, from best to least.
@@ -645,9 +641,9 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
             diags.push(
                 cat::wrong_kind(
                     stands.span,
-                    "stands",
-                    "counted for infantry and cavalry",
-                    "`sections` for a battery",
+                    "a battery is counted in sections, not stands".to_string(),
+                    "not for a battery".to_string(),
+                    "write `sections N` (each section rolls 2 dice)".to_string(),
                 )
                 .with_rule("Ch16 5.3"),
             );
@@ -736,7 +732,16 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
                 } else {
                     ("an artillery piece", "a small arm for a regiment or cavalry")
                 };
-                diags.push(cat::wrong_kind(word.span, w, is, wanted).with_rule("Ch16 5.2, 5.3"));
+                diags.push(
+                    cat::wrong_kind(
+                        word.span,
+                        format!("`{w}` is {is}, not a weapon for a {}", kind.word()),
+                        is.to_string(),
+                        format!("give it {wanted}"),
+                    )
+                    .with_rule("Ch16 5.2, 5.3"),
+                );
+                guessed.push("weapon");
                 continue;
             }
             &mut weapon
@@ -746,9 +751,9 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
             if !kinds.contains(&kind) {
                 diags.push(cat::wrong_kind(
                     word.span,
-                    w,
-                    &format!("a {} word", kinds[0].word()),
-                    &format!("a word for a {}", kind.word()),
+                    format!("`{w}` describes a {}, not a {}", kinds[0].word(), kind.word()),
+                    format!("only for a {}", kinds[0].word()),
+                    format!("remove `{w}`, or declare the unit as a {}", kinds[0].word()),
                 ));
             }
             seen_flags.push(word);
@@ -761,13 +766,18 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
             candidates.extend(UNIT_FLAGS.iter().map(|(f, _)| *f));
             let code = unknown_word_code(w, data);
             match suggest_word(w, data) {
-                Some((family, _)) => guessed.push(family),
-                None => unplaced = true,
+                Some((family, near)) => {
+                    guessed.push(family);
+                    diags.push(cat::unknown(code, family, w, word.span, Some(near)));
+                }
+                None => {
+                    unplaced = true;
+                    diags.push(
+                        cat::unknown(code, "word", w, word.span, suggest(w, candidates))
+                            .with_help(unit_words_help(kind, None)),
+                    );
+                }
             }
-            diags.push(
-                cat::unknown(code, "word", w, word.span, suggest(w, candidates))
-                    .with_help(unit_words_help(kind, suggest_word(w, data))),
-            );
             continue;
         };
         match slot {
@@ -820,9 +830,9 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
         diags.push(
             cat::wrong_kind(
                 h.span,
-                "holders",
-                "for dismounted cavalry",
-                &format!("a word for this {}", kind.word()),
+                "only dismounted cavalry leaves horse holders".to_string(),
+                "no horse holders here".to_string(),
+                "remove `holders at`, or make the unit `cavalry` with `dismounted`".to_string(),
             )
             .with_rule("Ch16 10.2"),
         );
@@ -833,9 +843,9 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
         diags.push(
             cat::wrong_kind(
                 screen.span,
-                "screen",
-                "for infantry regiments",
-                &format!("a word for a {}", kind.word()),
+                format!("only an infantry regiment detaches a skirmish screen, not a {}", kind.word()),
+                "no screen here".to_string(),
+                "remove `screen at`".to_string(),
             )
             .with_rule("Ch16 3.4"),
         );
@@ -946,7 +956,7 @@ fn check_date(d: &Spanned<Date>, diags: &mut Vec<Diagnostic>) {
             d.span,
             format!("{year}-{month:02}-{day:02} is not a date"),
             "no such day",
-            "write the date as YYYY-MM-DD",
+            "that month has no such day",
         ));
     }
 }
@@ -995,7 +1005,8 @@ fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
                             suggest(&r.value.value, spec.values.iter().copied()),
                         )
                         .with_help(format!(
-                            "`{}` (RULINGS {}) takes one of: {}",
+                            "{}`{}` (RULINGS {}) takes one of: {}",
+                            did_you_mean(suggest(&r.value.value, spec.values.iter().copied())),
                             spec.name,
                             spec.id,
                             spec.values.join(", ")
@@ -1038,7 +1049,11 @@ fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
                             w.condition.span,
                             suggest(&w.condition.value, conditions.iter().copied()),
                         )
-                        .with_help(format!("`{aspect}` takes one of: {}", conditions.join(", "))),
+                        .with_help(format!(
+                            "{}`{aspect}` takes one of: {}",
+                            did_you_mean(suggest(&w.condition.value, conditions.iter().copied())),
+                            conditions.join(", ")
+                        )),
                     );
                 }
             }
@@ -1110,7 +1125,8 @@ fn check_turns(
     for turn in &doc.turns {
         let n = turn.number.value;
         let expected = previous.map_or(1, |p| p.number.value.saturating_add(1));
-        if n != expected && order_known {
+        let numbered_right = n == expected;
+        if !numbered_right && order_known {
             let mut d = cat::turn_order(
                 turn.number.span,
                 format!("turn {n} comes where turn {expected} should"),
@@ -1131,7 +1147,7 @@ fn check_turns(
                     turn.side.span,
                     suggest(&turn.side.value, sides.iter().copied()),
                 ));
-            } else if sides.len() == 2 && order_known {
+            } else if sides.len() == 2 && order_known && numbered_right {
                 // RULINGS G7: a game turn is one side's active sequence; sides alternate.
                 let expected_side = match (previous, first_side) {
                     (Some(p), _) => sides.iter().find(|s| **s != p.side.value).copied(),
@@ -1151,15 +1167,12 @@ fn check_turns(
             if let Some(last) = last_turn
                 && n > last.value
             {
-                diags.push(
-                    cat::turn_order(
-                        turn.number.span,
-                        format!("turn {n} is after the scenario's last turn ({})", last.value),
-                        "too late".to_string(),
-                        "the scenario sets `turns`".to_string(),
-                    )
-                    .with_label(last.span, "the scenario ends here"),
-                );
+                diags.push(cat::turn_order(
+                    turn.number.span,
+                    format!("turn {n} is after the scenario's last turn ({})", last.value),
+                    "too late".to_string(),
+                    format!("the scenario sets `turns {}`; a log cannot go past it", last.value),
+                ));
             }
         }
         let mut last_phase: Option<&Phase> = None;
@@ -1198,7 +1211,12 @@ fn check_action(
                 "diagnostic code",
                 &allow.code.value,
                 allow.code.span,
-                suggest(&allow.code.value, cat::CODES.iter().map(|(c, _)| *c)),
+                // Compare without the common `dotc::` prefix, which makes every code look alike.
+                suggest(
+                    allow.code.value.trim_start_matches("dotc::"),
+                    cat::CODES.iter().map(|(c, _)| c.trim_start_matches("dotc::")),
+                )
+                .and_then(|short| cat::CODES.iter().map(|(c, _)| *c).find(|c| c.ends_with(short))),
             );
             d.severity = crate::diagnostic::Severity::Warning;
             diags.push(d);
@@ -1273,7 +1291,7 @@ fn check_action(
                             n.span,
                             names.suggest(&n.value),
                         )
-                        .with_help("the scenario does not declare it; names must match exactly"),
+                        .with_note_if_no_help("the scenario does not declare it; names must match exactly"),
                     );
                 }
             }
@@ -1341,9 +1359,9 @@ fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
             diags.push(
                 cat::wrong_kind(
                     garrison.span,
-                    "in",
-                    "for infantry or dismounted cavalry",
-                    "a word for a battery",
+                    "a battery cannot garrison a building".to_string(),
+                    "infantry or dismounted cavalry only".to_string(),
+                    "place the battery outside with `at (x, y)`".to_string(),
                 )
                 .with_rule("Ch16 4.3"),
             );

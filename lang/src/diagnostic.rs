@@ -89,6 +89,14 @@ impl Diagnostic {
         self
     }
 
+    /// Set the help line unless one is already there (a "did you mean" is more useful).
+    pub fn with_note_if_no_help(mut self, help: impl Into<String>) -> Diagnostic {
+        if self.help.is_none() || self.fix.is_none() {
+            self.help = Some(help.into());
+        }
+        self
+    }
+
     pub fn with_rule(mut self, rule: impl Into<String>) -> Diagnostic {
         self.rule = Some(rule.into());
         self

@@ -2123,8 +2123,15 @@ impl<'a> Reader<'a, '_> {
 
     fn missing(&mut self, key: &str) {
         let entry = self.entry;
-        if entry.broken {
-            // The missing line may be the one that did not parse.
+        // The missing line may be the one that did not parse, or one whose key is misspelt
+        // (reported as an unknown property with this key as its suggestion).
+        let misspelt = entry.props.iter().any(|p| {
+            p.key.value != key
+                && EntryKind::from_word(&p.key.value).is_none()
+                && self.kind.prop(&p.key.value).is_none()
+                && crate::names::suggest(&p.key.value, [key]).is_some()
+        });
+        if entry.broken || misspelt {
             return;
         }
         self.diags.push(msg::missing_property(

@@ -184,7 +184,8 @@ impl Lower<'_> {
         }
         let idents = text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty());
         self.document.broken_idents.extend(idents.map(str::to_string));
-        self.diags.push(parser::explain_invalid(strict, text, sp.start));
+        let ends_file = pair.as_span().end() == pair.as_span().get_input().len();
+        self.diags.push(parser::explain_invalid(strict, text, sp.start, ends_file));
     }
 
     fn top_item(&mut self, pair: Pair<'_, Rule>) {
@@ -851,13 +852,9 @@ fn commander(pair: Pair<'_, Rule>) -> Commander {
     let mut inner = pair.into_inner();
     let leader = inner.next().map(name).unwrap_or_default();
     let mut c = Commander { span: sp, name: leader, level: Ident::default(), rating: None, position: None };
-    let mut words = 0;
     for part in inner {
         match part.as_rule() {
-            Rule::word if words == 0 => {
-                c.level = ident(part);
-                words += 1;
-            }
+            Rule::command_level => c.level = ident(part),
             Rule::word => c.rating = Some(ident(part)),
             Rule::at_attr => c.position = Some(first_point(part)),
             _ => {}

@@ -134,6 +134,9 @@ pub fn syntax_error(span: Span, expected: &[String], found: &str, suggestion: Op
         (format!("expected {expected_text}, found `{found}`"), String::from("not expected here"))
     };
     let d = Diagnostic::error("dotc::syntax", message, span, label);
+    if found == "\n" && expected.iter().any(|e| e == "`{`") {
+        return d.with_help("a block's `{` goes at the end of its first line, after the name");
+    }
     match suggestion {
         Some(word) => d.with_help(format!("did you mean `{word}`?")).with_fix(span, word.to_string()),
         None => {
@@ -167,14 +170,33 @@ pub fn parse_limit(span: Span, detail: &str) -> Diagnostic {
         .with_help("this input is pathological; simplify the text near this point")
 }
 
-pub fn misplaced_statement(span: Span, word: &str) -> Diagnostic {
-    Diagnostic::error(
+pub fn misplaced_statement(span: Span, word: &str, home: Option<&str>) -> Diagnostic {
+    let d = Diagnostic::error(
         "dotc::misplaced-statement",
         format!("`{word}` cannot appear here"),
         span,
-        "valid elsewhere, not in this block",
-    )
-    .with_help("move it to the block it belongs in (docs/language.md lists each block's statements)")
+        "not a statement of this block",
+    );
+    match home {
+        Some(home) => d.with_help(format!("`{word}` belongs in {home}")),
+        None => {
+            d.with_help("move it to the block it belongs in (docs/language.md lists each block's statements)")
+        }
+    }
+}
+
+/// Something opened and never closed.
+pub fn unclosed(span: Span, what: crate::parser::Unclosed) -> Diagnostic {
+    use crate::parser::Unclosed;
+    let (message, help) = match what {
+        Unclosed::Brace => ("this `{` is never closed", "add the matching `}` where the block ends"),
+        Unclosed::Script => {
+            ("this script block is never closed", "end the script with ``` on a line of its own")
+        }
+        Unclosed::Text => ("this text block is never closed", "end the text with \"\"\""),
+        Unclosed::Comment => ("this comment is never closed", "end the comment with */"),
+    };
+    Diagnostic::error("dotc::syntax", message, span, "opened here").with_help(help)
 }
 
 pub fn second_scenario(span: Span) -> Diagnostic {
@@ -271,12 +293,24 @@ pub fn duplicate_name(what: &str, name: &str, span: Span, first: Span) -> Diagno
         "declared again here",
     )
     .with_label(first, "first declared here")
-    .with_help("give each its own name, e.g. add the state: \"1st Minnesota\" and \"1st Minnesota (2nd bn)\"")
+    .with_help(match what {
+        "regiment" | "battery" | "cavalry" => {
+            "give each its own name, e.g. \"1st Minnesota\" and \"1st Minnesota (2nd bn)\""
+        }
+        _ => "give each its own name; every reference must point at one declaration",
+    })
 }
 
-pub fn wrong_kind(span: Span, word: &str, is: &str, wanted: &str) -> Diagnostic {
-    Diagnostic::error("dotc::wrong-kind", format!("`{word}` is {is}, not {wanted}"), span, format!("{is}"))
-        .with_help(format!("use {wanted} here"))
+pub fn empty_file() -> Diagnostic {
+    Diagnostic::error("dotc::missing-statement", "this file is empty", Span::new(0, 0), "nothing here")
+        .with_help(
+            "a .dotc file starts with `scenario \"Name\" {`, `game \"Name\" {` or `library \"Name\" {`",
+        )
+}
+
+/// A word or name of the right family but the wrong kind; each caller words it for its case.
+pub fn wrong_kind(span: Span, message: String, label: String, help: String) -> Diagnostic {
+    Diagnostic::error("dotc::wrong-kind", message, span, label).with_help(help)
 }
 
 // ------------------------------------------------------------------ values
