@@ -47,7 +47,7 @@ fn check_reports_a_typo_with_a_suggestion_and_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("dotc::unknown-quality"), "{err}");
-    assert!(err.contains("did you mean the quality `veteran`?"), "{err}");
+    assert!(err.contains("unknown quality `veteren`") && err.contains("did you mean `veteran`?"), "{err}");
     assert!(err.contains("broken.dotc:9:"), "{err}");
 }
 
