@@ -119,7 +119,9 @@ fn read(path: &Path) -> Result<String, String> {
 
 fn render(diagnostics: &[Diagnostic], name: &str, source: &str) -> String {
     if std::io::stderr().is_terminal() {
-        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode()).with_width(100);
+        let handler = dotc_lang::diagnostic::keep_ids_whole(
+            GraphicalReportHandler::new_themed(GraphicalTheme::unicode()).with_width(100),
+        );
         render_with(&handler, diagnostics, name, source)
     } else {
         render_plain(diagnostics, name, source)

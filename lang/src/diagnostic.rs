@@ -182,7 +182,13 @@ pub fn render_plain(diagnostics: &[Diagnostic], name: &str, source: &str) -> Str
     let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
         .with_width(80)
         .with_links(false);
+    let handler = keep_ids_whole(handler);
     render_with(&handler, diagnostics, name, source)
+}
+
+/// Never break a line inside a hyphenated id such as `RULE-05-3.4` or `dotc::off-table`.
+pub fn keep_ids_whole(handler: GraphicalReportHandler) -> GraphicalReportHandler {
+    handler.with_word_splitter(textwrap::WordSplitter::NoHyphenation)
 }
 
 /// Render with a given miette handler (the CLI picks colours by terminal).
