@@ -309,8 +309,7 @@ pub fn explain_invalid(strict: Rule, text: &str, base: usize, ends_file: bool) -
     if let Some((offset, what)) = unclosed(text) {
         return catalogue::unclosed(Span::new(base + offset, base + offset + what.opener().len()), what);
     }
-    pest::set_error_detail(true);
-    match DotcParser::parse(strict, text) {
+    match parse_with_detail(strict, text) {
         Err(error) => {
             let at = error.parse_attempts().map_or(0, |a| a.max_position);
             // Nothing of the statement was readable here: it may belong in another block.
@@ -331,6 +330,20 @@ pub fn explain_invalid(strict: Rule, text: &str, base: usize, ends_file: bool) -
             None,
         ),
     }
+}
+
+/// Parse with pest's detailed error tracking, which names the literal tokens it expected.
+///
+/// The switch is process-wide and costs time on every failed alternative, so it is on only
+/// while a strict re-parse runs; the lock makes concurrent re-parses (tests, a language server)
+/// each see it on. Ordinary parses never turn it on.
+fn parse_with_detail(rule: Rule, text: &str) -> Result<Pairs<'_, Rule>, pest::error::Error<Rule>> {
+    static DETAIL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = DETAIL.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    pest::set_error_detail(true);
+    let result = DotcParser::parse(rule, text);
+    pest::set_error_detail(false);
+    result
 }
 
 /// Blocks a statement can belong in, by the strict rule of each, for "belongs in ..." hints.
