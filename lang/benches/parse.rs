@@ -310,6 +310,11 @@ fn bench_parse(c: &mut Criterion) {
     group.bench_function("serde_json Value (same log as JSON)", |b| {
         b.iter(|| serde_json::from_str::<serde_json::Value>(black_box(&json)).expect("valid JSON"))
     });
+    // Context, not a goal: the same JSON read without building anything (syntax only). It shows
+    // how much of (c) is serde_json's tree of maps and strings rather than reading the bytes.
+    group.bench_function("serde_json IgnoredAny (same JSON, no tree)", |b| {
+        b.iter(|| serde_json::from_str::<serde::de::IgnoredAny>(black_box(&json)).expect("valid JSON"))
+    });
     group.finish();
 }
 

@@ -162,3 +162,16 @@ fn a_typo_on_any_line_of_a_stdlib_file_costs_one_diagnostic() {
         check_one_typo_one_diagnostic(source, name);
     }
 }
+
+#[test]
+fn unclosed_braces_are_a_syntax_error_not_a_runaway_parse() {
+    // Found by fuzzing: each unclosed `{` in a lost line used to double the parser's work, until
+    // the call limit gave up with `dotc::parse-limit` (fuzz/regressions/README.md).
+    let mut log = String::from("turn 1 confederate {\n    fire {\n");
+    for _ in 0..40 {
+        log.push_str("        x {\n");
+    }
+    let parsed = parse(&log);
+    let codes: Vec<&str> = parsed.diagnostics.iter().map(|d| d.code).collect();
+    assert!(!codes.is_empty() && codes.iter().all(|c| *c == "dotc::syntax"), "{codes:?}");
+}
