@@ -1306,14 +1306,6 @@ fn check_action(
             _ => {}
         }
     }
-    if !action.steps.is_empty() && verb != "assault" {
-        diags.push(cat::bad_action(
-            action.verb.span,
-            format!("only an assault has steps in braces, not `{verb}`"),
-            "no steps here",
-            "write the steps of an `assault` line",
-        ));
-    }
     for step in &action.steps {
         check_action(step, phase, true, scenario, diags);
     }

@@ -688,15 +688,16 @@ impl Lower<'_> {
                 Spanned::new(kind, span(&p))
             })
             .unwrap_or(Spanned::new(PhaseKind::Command, sp));
-        let actions = self.actions(inner);
+        let actions = self.actions(inner, false);
         Phase { span: sp, kind, actions }
     }
 
-    fn actions(&mut self, pairs: Pairs<'_, Rule>) -> Vec<Action> {
+    fn actions(&mut self, pairs: Pairs<'_, Rule>, in_steps: bool) -> Vec<Action> {
         let mut actions = Vec::new();
         for item in pairs {
             match item.as_rule() {
-                Rule::action => actions.push(self.action(item)),
+                Rule::action | Rule::step => actions.push(self.action(item)),
+                Rule::invalid if in_steps => self.invalid(item, Rule::step_line),
                 Rule::invalid => self.invalid(item, Rule::action_line),
                 _ => {}
             }
@@ -723,7 +724,7 @@ impl Lower<'_> {
                         action.allows.push(Allow { span: psp, code: ident(code), reason: name(reason) });
                     }
                 }
-                Rule::ident => action.verb = ident(part),
+                Rule::ident | Rule::assault_verb => action.verb = ident(part),
                 Rule::to_arg => action.args.push(Arg::To(first_point(part))),
                 Rule::facing_arg => {
                     if let Some(f) = part.into_inner().next() {
@@ -768,7 +769,7 @@ impl Lower<'_> {
                         .collect();
                     action.claim = Some(Claim { span: psp, items });
                 }
-                Rule::steps => action.steps = self.actions(part.into_inner()),
+                Rule::steps => action.steps = self.actions(part.into_inner(), true),
                 _ => {}
             }
         }

@@ -322,7 +322,11 @@ pub fn explain_invalid(strict: Rule, text: &str, base: usize, ends_file: bool) -
                     Some(home),
                 );
             }
-            syntax_error_in(&error, text, base, ends_file)
+            let d = syntax_error_in(&error, text, base, ends_file);
+            if strict == Rule::action_line && d.message.ends_with("found `{`") {
+                return d.with_help("only an `assault` line takes steps in braces (Ch16 7.1)");
+            }
+            d
         }
         Ok(_) => catalogue::misplaced_statement(
             Span::new(base, base + first_word(text).len()),
