@@ -1,3 +1,6 @@
+// Each test file uses its own subset of these helpers.
+#![allow(dead_code)]
+
 //! Shared helpers of the integration tests: one `check` per layer, as the house style asks.
 
 use std::path::Path;

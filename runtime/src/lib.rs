@@ -1,9 +1,18 @@
 //! The rules runtime of Dress on the Colors.
 //!
 //! Pure: no IO, no clock, no ambient randomness. Rule numbers come from the rule data of
-//! `dotc-lang` (the stdlib), never from constants here. This first slice holds the table
-//! geometry that scenario checks need (unit footprints) and those checks; the engine, the
-//! battlefield queries and replay build on it.
+//! `dotc-lang` (the stdlib), never from constants here. It holds:
+//!
+//! - `geometry`: the table geometry scenario checks need (unit footprints), and `check`: those checks.
+//! - `dice`: the dice sources of the engine: the dice a log recorded (a missing or impossible die is
+//!   an error, never a guess) or a seeded stream with our own d6 mapping; every die is kept with
+//!   its purpose. The 1D3 of RULINGS G2.
+//! - `rulings`: the switchable rulings of RULINGS.md as typed values, built from a scenario's or a
+//!   log's `rules` blocks, with the defaults and the `as_printed` preset.
+//!
+//! The engine, the battlefield queries and replay build on these.
 
 pub mod check;
+pub mod dice;
 pub mod geometry;
+pub mod rulings;
