@@ -474,12 +474,10 @@ pub const VICTORY_LEVELS: &[&str] = &["decisive", "major", "minor", "marginal"];
 /// Feature kinds built into the language rather than the rule data.
 pub const BUILTIN_FEATURES: &[&str] = &["hill", "objective"];
 
-fn check_terrain(
-    s: &Scenario,
-    data: &RuleData,
-    on_table: &dyn Fn(&Spanned<Point>, &str, &mut Vec<Diagnostic>),
-    diags: &mut Vec<Diagnostic>,
-) {
+/// Reports a position that is off the table.
+type OnTable<'a> = dyn Fn(&Spanned<Point>, &str, &mut Vec<Diagnostic>) + 'a;
+
+fn check_terrain(s: &Scenario, data: &RuleData, on_table: &OnTable<'_>, diags: &mut Vec<Diagnostic>) {
     let mut names: HashMap<(bool, &str), Span> = HashMap::new();
     for f in &s.terrain {
         let kind = f.kind.value.as_str();

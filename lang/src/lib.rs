@@ -42,7 +42,7 @@ pub fn parse(source: &str) -> Parsed {
     let document = match parser::parse_rule(parser::Rule::file, source) {
         Ok(pairs) => lower::lower_file(pairs, &mut diagnostics),
         Err(diagnostic) => {
-            diagnostics.push(diagnostic);
+            diagnostics.push(*diagnostic);
             Document::default()
         }
     };

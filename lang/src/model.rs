@@ -18,9 +18,9 @@ use crate::rulings::RULINGS;
 #[derive(Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Export {
-    Scenario(ScenarioModel),
-    Game(GameModel),
-    Library(LibraryModel),
+    Scenario(Box<ScenarioModel>),
+    Game(Box<GameModel>),
+    Library(Box<LibraryModel>),
     Empty,
 }
 
@@ -229,20 +229,20 @@ pub fn export(analysis: &Analysis, source: &str) -> Export {
     let lines = LineIndex::new(source);
     match doc.kind {
         Some(ast::FileKind::Scenario) => match &doc.scenario {
-            Some(s) => Export::Scenario(scenario_model(s, &analysis.rule_data, &lines)),
+            Some(s) => Export::Scenario(Box::new(scenario_model(s, &analysis.rule_data, &lines))),
             None => Export::Empty,
         },
-        Some(ast::FileKind::Game) => Export::Game(game_model(doc, &lines)),
+        Some(ast::FileKind::Game) => Export::Game(Box::new(game_model(doc, &lines))),
         Some(ast::FileKind::Library) => {
             let mut diags = Vec::new();
-            Export::Library(LibraryModel {
+            Export::Library(Box::new(LibraryModel {
                 names: doc
                     .libraries
                     .iter()
                     .filter_map(|l| l.name.as_ref().map(|n| n.value.clone()))
                     .collect(),
                 entries: RuleData::from_libraries(doc.libraries.iter(), &mut diags),
-            })
+            }))
         }
         None => Export::Empty,
     }

@@ -25,18 +25,18 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_SOURCE_BYTES: usize = 64 << 20;
 
 /// Parse `source` with `rule`, refusing input that could exhaust the stack.
-pub fn parse_rule(rule: Rule, source: &str) -> Result<Pairs<'_, Rule>, Diagnostic> {
+pub fn parse_rule(rule: Rule, source: &str) -> Result<Pairs<'_, Rule>, Box<Diagnostic>> {
     if source.len() > MAX_SOURCE_BYTES {
-        return Err(catalogue::file_too_large(source.len(), MAX_SOURCE_BYTES));
+        return Err(Box::new(catalogue::file_too_large(source.len(), MAX_SOURCE_BYTES)));
     }
     if let Some(at) = too_deep(source) {
-        return Err(catalogue::nesting_too_deep(Span::new(at, at + 1), MAX_DEPTH));
+        return Err(Box::new(catalogue::nesting_too_deep(Span::new(at, at + 1), MAX_DEPTH)));
     }
     // Generous: a clean file needs a few hundred calls per line; backtracking blow-ups need
     // many orders of magnitude more.
     let limit = source.len().saturating_mul(2_000).max(1_000_000);
     pest::set_call_limit(NonZeroUsize::new(limit));
-    DotcParser::parse(rule, source).map_err(|error| syntax_error(&error, source, 0))
+    DotcParser::parse(rule, source).map_err(|error| Box::new(syntax_error(&error, source, 0)))
 }
 
 /// Turn a pest error into a located diagnostic. `base` is the offset of `source` in the file.
@@ -263,11 +263,9 @@ fn too_deep(source: &str) -> Option<usize> {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
             }
-            b'`' => {
-                if bytes[i..].starts_with(b"```") {
-                    i = skip_past(bytes, i + 3, b"```");
-                    continue;
-                }
+            b'`' if bytes[i..].starts_with(b"```") => {
+                i = skip_past(bytes, i + 3, b"```");
+                continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
                 while i < bytes.len() && bytes[i] != b'\n' {
