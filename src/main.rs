@@ -52,6 +52,11 @@ enum Command {
     },
     /// Explain a diagnostic code (e.g. dotc::unknown-weapon) or a ruling id (e.g. C3).
     Explain { id: String },
+    /// Compute the odds of a game action exactly (and check them by simulation).
+    Odds {
+        #[command(subcommand)]
+        what: OddsKind,
+    },
     /// Print shell completions.
     Completions { shell: clap_complete::Shell },
     /// Print the man page (roff).
@@ -67,6 +72,74 @@ enum NewKind {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum OddsKind {
+    /// The odds of one volley of fire (Ch16 5.0-5.7): dice, to-hit, save, expected hits and
+    /// stands lost, the chance of a Shock trigger and the distribution of stands lost.
+    Fire(FireArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct FireArgs {
+    /// Weapon id of the stdlib (e.g. rifled_musket, napoleon).
+    #[arg(long)]
+    weapon: String,
+    /// Stands firing (gun sections for artillery).
+    #[arg(long)]
+    stands: u32,
+    /// Range to the target in inches.
+    #[arg(long)]
+    range: f64,
+    /// The target's cover (Ch16 5.4); `light` is read as a frontal obstacle such as a fence.
+    #[arg(long, value_enum, default_value_t = CoverArg::Open)]
+    cover: CoverArg,
+    /// The target's formation (Ch16 5.6): column is an assault column.
+    #[arg(long, value_enum, default_value_t = TargetArg::Line)]
+    target: TargetArg,
+    /// Sight passes through gunsmoke (-1 beyond 6", Ch16 5.7).
+    #[arg(long)]
+    smoke: bool,
+    /// Firing through the unit's own skirmish screen (-1, RULE-05-6.2).
+    #[arg(long)]
+    screen: bool,
+    /// Enfilade fire (+1 to hit, no frontal Light save; RULE-05-1.5, RULINGS C15).
+    #[arg(long)]
+    enfilade: bool,
+    /// The firer is Disordered (-1, RULE-05-4.4).
+    #[arg(long)]
+    disordered: bool,
+    /// The firer's brigade is Hesitant (-1, RULINGS C13).
+    #[arg(long)]
+    hesitant: bool,
+    /// Concentrated Battery Fire (target saves at -1, RULE-05-2.4).
+    #[arg(long)]
+    concentrated: bool,
+    /// Print the odds as JSON for tools.
+    #[arg(long)]
+    json: bool,
+    /// Also simulate N volleys with seeded dice and print the estimates beside the exact values.
+    #[arg(long, value_name = "N")]
+    monte_carlo: Option<u64>,
+    /// The seed of the simulation.
+    #[arg(long, value_name = "S", requires = "monte_carlo", default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum CoverArg {
+    Open,
+    Light,
+    Heavy,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum TargetArg {
+    Line,
+    Column,
+    Road,
+    Skirmish,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -99,6 +172,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Export { file, to } => export(&file, to),
         Command::New { what: NewKind::Scenario { name, output } } => new_scenario(&name, output),
         Command::Explain { id } => explain(&id),
+        Command::Odds { what: OddsKind::Fire(args) } => odds_fire(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -294,4 +368,90 @@ fn explain(id: &str) -> Result<ExitCode, String> {
     Err(format!(
         "no explanation for `{id}`; try a diagnostic code such as dotc::unknown-weapon or a ruling id such as C3"
     ))
+}
+
+fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
+    use dotc_runtime::odds::{Cover, FireQuery, TargetFormation, fire_monte_carlo, fire_odds};
+    use dotc_runtime::rulings::Rulings;
+
+    let query = FireQuery {
+        weapon: args.weapon.clone(),
+        stands: args.stands,
+        range: args.range,
+        cover: match args.cover {
+            CoverArg::Open => Cover::Open,
+            CoverArg::Light => Cover::Light,
+            CoverArg::Heavy => Cover::Heavy,
+        },
+        target: match args.target {
+            TargetArg::Line => TargetFormation::Line,
+            TargetArg::Column => TargetFormation::Column,
+            TargetArg::Road => TargetFormation::Road,
+            TargetArg::Skirmish => TargetFormation::Skirmish,
+        },
+        smoke: args.smoke,
+        screen: args.screen,
+        enfilade: args.enfilade,
+        disordered: args.disordered,
+        hesitant: args.hesitant,
+        concentrated: args.concentrated,
+    };
+    let data = dotc_lang::stdlib();
+    let rulings = Rulings::default();
+    let odds = fire_odds(&query, data, &rulings).map_err(|e| e.to_string())?;
+    let estimate = match args.monte_carlo {
+        None => None,
+        Some(0) => return Err("--monte-carlo needs at least 1 volley".to_string()),
+        Some(n) => Some(fire_monte_carlo(&query, data, &rulings, n, args.seed).map_err(|e| e.to_string())?),
+    };
+
+    if args.json {
+        let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
+        if let (Some(est), Some(map)) = (estimate, value.as_object_mut()) {
+            map.insert("monte_carlo".to_string(), serde_json::to_value(est).map_err(|e| e.to_string())?);
+        }
+        let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let mut out = String::new();
+    let save = odds.save.map_or("none".to_string(), |s| format!("{s}+"));
+    out.push_str(&format!("{} x{} at {}\" ({} range)\n", args.weapon, args.stands, args.range, odds.band));
+    out.push_str(&format!("  dice         {}D6\n", odds.dice));
+    out.push_str(&format!("  to hit       {}+  ({:.1}% a die)\n", odds.to_hit, odds.p_hit * 100.0));
+    out.push_str(&format!("  save         {save}\n"));
+    match &estimate {
+        None => {
+            out.push_str(&format!("  hits         {:.3}\n", odds.expected_hits));
+            out.push_str(&format!("  unsaved      {:.3}\n", odds.expected_unsaved));
+            out.push_str(&format!("  stands lost  {:.3}  (unsaved / 2)\n", odds.expected_stands_lost));
+            out.push_str(&format!("  shock        {:.1}%\n", odds.p_shock * 100.0));
+        }
+        Some(est) => {
+            out.push_str(&format!(
+                "                exact     simulated ({} volleys, seed {})\n",
+                est.volleys, est.seed
+            ));
+            for (name, exact, e, scale) in [
+                ("hits", odds.expected_hits, est.expected_hits, 1.0),
+                ("stands lost", odds.expected_stands_lost, est.expected_stands_lost, 1.0),
+                ("shock %", odds.p_shock, est.p_shock, 100.0),
+            ] {
+                out.push_str(&format!(
+                    "  {name:<12} {:>8.3}  {:>8.3} \u{b1} {:.3}\n",
+                    exact * scale,
+                    e.mean * scale,
+                    e.std_error * scale
+                ));
+            }
+            out.push_str(&format!("  unsaved      {:>8.3}\n", odds.expected_unsaved));
+        }
+    }
+    out.push_str("  stands lost by this volley (no micro-hit before):\n");
+    for (k, p) in odds.stands_lost.iter().enumerate() {
+        out.push_str(&format!("    {k}  {:>5.1}%\n", p * 100.0));
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@
 //! - `dice`: the dice sources of the engine: the dice a log recorded (a missing or impossible die is
 //!   an error, never a guess) or a seeded stream with our own d6 mapping; every die is kept with
 //!   its purpose. The 1D3 of RULINGS G2.
+//! - `odds`: the exact odds of one volley of fire (Ch16 5.0-5.7), and a Monte Carlo check.
 //! - `rulings`: the switchable rulings of RULINGS.md as typed values, built from a scenario's or a
 //!   log's `rules` blocks, with the defaults and the `as_printed` preset.
 //!
@@ -15,4 +16,5 @@
 pub mod check;
 pub mod dice;
 pub mod geometry;
+pub mod odds;
 pub mod rulings;

@@ -1,0 +1,251 @@
+//! Tests of the volley odds against the rulebook's own numbers (RULINGS D, Ch15 3.0).
+
+use super::*;
+
+fn data() -> &'static RuleData {
+    dotc_lang::stdlib()
+}
+
+fn odds(q: &FireQuery) -> FireOdds {
+    fire_odds(q, data(), &Rulings::default()).expect("the volley can be priced")
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn with_cover(q: &FireQuery, cover: Cover) -> FireQuery {
+    FireQuery { cover, ..q.clone() }
+}
+
+/// The brief's anchor: RULE-05-2.1 5D6, Ch16 5.2 rifled musket 4+ at medium, open ground (no
+/// save, RULE-05-3.2), 2 unsaved hits a stand (RULE-05-3.3).
+#[test]
+fn rifled_musket_five_stands_at_ten_inches_rule_05_2_2() {
+    let o = odds(&FireQuery::new("rifled_musket", 5, 10.0));
+    assert_eq!(o.dice, 5);
+    assert_eq!(o.band, "medium");
+    assert_eq!(o.to_hit, 4);
+    assert_eq!(o.save, None);
+    assert!((o.expected_hits - 2.5).abs() < 1e-12);
+    assert!((o.expected_unsaved - 2.5).abs() < 1e-12);
+    assert!((o.expected_stands_lost - 1.25).abs() < 1e-12);
+}
+
+/// RULINGS D, the Ch15 3.0 matrix: hit %, expected hits, expected unsaved vs Light and vs
+/// Heavy, stands (= expected hits in the open / 2, RULE-05-3.3; the same as vs Heavy here).
+/// Repeaters 7D6 are 5 repeating-rifle stands (+2 dice, Ch16 5.2); Napoleon 4D6 is 2
+/// sections at canister (Ch16 5.3).
+#[test]
+fn chapter_15_matrix_rulings_d() {
+    #[rustfmt::skip]
+    let rows: [(&str, &str, u32, f64, [f64; 5]); 7] = [
+        ("Smoothbore Short", "smoothbore_musket", 5, 5.0, [66.7, 3.33, 2.22, 1.67, 1.67]),
+        ("Smoothbore Medium", "smoothbore_musket", 5, 10.0, [33.3, 1.67, 1.11, 0.83, 0.83]),
+        ("Rifled Short", "rifled_musket", 5, 5.0, [50.0, 2.50, 1.67, 1.25, 1.25]),
+        ("Rifled Medium", "rifled_musket", 5, 10.0, [50.0, 2.50, 1.67, 1.25, 1.25]),
+        ("Rifled Long", "rifled_musket", 5, 16.0, [33.3, 1.67, 1.11, 0.83, 0.83]),
+        ("Repeaters 7D6", "repeating_rifle", 5, 5.0, [66.7, 4.67, 3.11, 2.33, 2.33]),
+        ("Napoleon 4D6", "napoleon", 2, 5.0, [83.3, 3.33, 2.22, 1.67, 1.67]),
+    ];
+    for (name, weapon, stands, range, [pct, hits, light, heavy, stands_lost]) in rows {
+        let q = FireQuery::new(weapon, stands, range);
+        let open = odds(&q);
+        let vs_light = odds(&with_cover(&q, Cover::Light));
+        let vs_heavy = odds(&with_cover(&q, Cover::Heavy));
+        assert_eq!(round1(open.p_hit * 100.0), pct, "{name}: hit %");
+        assert_eq!(round2(open.expected_hits), hits, "{name}: expected hits");
+        assert_eq!(round2(vs_light.expected_unsaved), light, "{name}: vs Light (5+, Ch16 5.4)");
+        assert_eq!(round2(vs_heavy.expected_unsaved), heavy, "{name}: vs Heavy (4+, Ch16 5.4)");
+        assert_eq!(round2(open.expected_stands_lost), stands_lost, "{name}: stands");
+    }
+    // "0.62 is really 0.625": Rifled vs Heavy stands.
+    let heavy = odds(&with_cover(&FireQuery::new("rifled_musket", 5, 10.0), Cover::Heavy));
+    assert!((heavy.expected_stands_lost - 0.625).abs() < 1e-12);
+    assert_eq!(odds(&FireQuery::new("repeating_rifle", 5, 5.0)).dice, 7, "RULINGS D (c)");
+    assert_eq!(odds(&FireQuery::new("napoleon", 2, 5.0)).dice, 4, "RULE-05-2.1: 2D6 a section");
+}
+
+/// RULINGS D suppression table and C3 (numbered): one natural 6 at <= 6", two beyond
+/// (RULE-05-4.1, Ch16 5.5). 3..7 dice of rifled musket.
+#[test]
+fn suppression_table_rulings_d_and_c3() {
+    let near = [42.1, 51.8, 59.8, 66.5, 72.1];
+    let far = [7.4, 13.2, 19.6, 26.3, 33.0];
+    for (i, stands) in (3..=7).enumerate() {
+        let at6 = odds(&FireQuery::new("rifled_musket", stands, 6.0));
+        assert_eq!(round1(at6.p_shock * 100.0), near[i], "{stands} dice at 6\"");
+        let at10 = odds(&FireQuery::new("rifled_musket", stands, 10.0));
+        assert_eq!(round1(at10.p_shock * 100.0), far[i], "{stands} dice beyond 6\"");
+    }
+    // As printed (C3 any_six_disorders): one 6 at any range.
+    let printed =
+        fire_odds(&FireQuery::new("rifled_musket", 5, 10.0), data(), &Rulings::as_printed()).unwrap();
+    assert_eq!(round1(printed.p_shock * 100.0), 59.8);
+}
+
+#[test]
+fn every_distribution_sums_to_one() {
+    let mut queries = vec![
+        FireQuery::new("rifled_musket", 5, 10.0),
+        FireQuery::new("napoleon", 3, 25.0),
+        FireQuery::new("breechloading_carbine", 5, 3.0),
+        FireQuery::new("repeating_rifle", 8, 18.0),
+    ];
+    for q in queries.clone() {
+        queries.push(FireQuery {
+            cover: Cover::Heavy,
+            target: TargetFormation::Road,
+            smoke: true,
+            ..q.clone()
+        });
+        queries.push(FireQuery {
+            cover: Cover::Light,
+            target: TargetFormation::Skirmish,
+            disordered: true,
+            ..q
+        });
+    }
+    for q in &queries {
+        let o = odds(q);
+        for (name, dist) in [("hits", &o.hits), ("unsaved", &o.unsaved), ("stands_lost", &o.stands_lost)] {
+            let sum: f64 = dist.iter().sum();
+            assert!((sum - 1.0).abs() < 1e-12, "{q:?} {name} sums to {sum}");
+            assert!(dist.iter().all(|&p| p >= 0.0));
+        }
+        assert_eq!(o.hits.len(), o.dice as usize + 1);
+    }
+}
+
+/// RULINGS G16: a breechloader adds floor(stands / 2) dice; 5 stands roll 7D6.
+#[test]
+fn breechloader_bonus_is_floor_half_rulings_g16() {
+    assert_eq!(odds(&FireQuery::new("breechloading_carbine", 5, 3.0)).dice, 7);
+    assert_eq!(odds(&FireQuery::new("breechloading_carbine", 4, 3.0)).dice, 6);
+}
+
+/// Ch16 5.6 to-hit modifiers and the G1 clamp.
+#[test]
+fn to_hit_modifiers_ch16_5_6_and_g1_clamp() {
+    let base = FireQuery::new("smoothbore_musket", 5, 10.0); // 5+ at medium
+    assert_eq!(odds(&FireQuery { disordered: true, ..base.clone() }).to_hit, 6);
+    assert_eq!(odds(&FireQuery { enfilade: true, ..base.clone() }).to_hit, 4);
+    assert_eq!(odds(&FireQuery { screen: true, ..base.clone() }).to_hit, 6);
+    assert_eq!(odds(&FireQuery { hesitant: true, ..base.clone() }).to_hit, 6, "RULINGS C13");
+    assert_eq!(odds(&FireQuery { smoke: true, ..base.clone() }).to_hit, 6, "smoke beyond 6\"");
+    // RULE-05-5.3: no smoke penalty within 6".
+    let close = FireQuery { smoke: true, ..FireQuery::new("smoothbore_musket", 5, 6.0) };
+    assert_eq!(odds(&close).to_hit, 3);
+    // G1: smoke + Disorder + Hesitant on 5+ is 8+, clamped to 6+: a natural 6 still hits.
+    let worst = FireQuery { smoke: true, disordered: true, hesitant: true, ..base.clone() };
+    let o = odds(&worst);
+    assert_eq!(o.to_hit, 6);
+    assert!((o.p_hit - 1.0 / 6.0).abs() < 1e-12);
+    let unclamped = Rulings { to_hit_limits: ToHitLimits::Unclamped, ..Rulings::default() };
+    let o = fire_odds(&worst, data(), &unclamped).unwrap();
+    assert_eq!(o.to_hit, 8);
+    assert_eq!(o.p_hit, 0.0);
+    assert_eq!(o.hits[0], 1.0);
+    // Napoleon canister 2+ with enfilade: 1+ clamps to 2+ (a natural 1 misses).
+    let o = odds(&FireQuery { enfilade: true, ..FireQuery::new("napoleon", 2, 5.0) });
+    assert_eq!(o.to_hit, 2);
+}
+
+/// Ch16 5.4 and 5.6 save modifiers, RULINGS G1 (7+ lost, never better than 2+), C15, C30.
+#[test]
+fn save_modifiers_ch16_5_6() {
+    let q = FireQuery::new("rifled_musket", 5, 10.0);
+    assert_eq!(odds(&with_cover(&q, Cover::Light)).save, Some(5));
+    assert_eq!(odds(&with_cover(&q, Cover::Heavy)).save, Some(4));
+    // Road column -2: heavy 4+ becomes 6+, light 5+ becomes 7+ and is lost.
+    let road = FireQuery { target: TargetFormation::Road, ..q.clone() };
+    assert_eq!(odds(&with_cover(&road, Cover::Heavy)).save, Some(6));
+    assert_eq!(odds(&with_cover(&road, Cover::Light)).save, None);
+    // Skirmish order saves 5+ in the open; cover never stacks (heavy 4+ is better).
+    let skirm = FireQuery { target: TargetFormation::Skirmish, ..q.clone() };
+    assert_eq!(odds(&skirm).save, Some(5));
+    assert_eq!(odds(&with_cover(&skirm, Cover::Heavy)).save, Some(4));
+    // C15 default: enfilade takes the (frontal obstacle) Light save, not skirmish order's own.
+    let enf = FireQuery { enfilade: true, ..q.clone() };
+    assert_eq!(odds(&with_cover(&enf, Cover::Light)).save, None);
+    assert_eq!(odds(&with_cover(&enf, Cover::Heavy)).save, Some(4));
+    let enf_skirm = FireQuery { enfilade: true, ..skirm.clone() };
+    assert_eq!(odds(&enf_skirm).save, Some(5));
+    let majority = Rulings { enfilade: Enfilade::MajorityBehind, ..Rulings::default() };
+    assert_eq!(fire_odds(&enf_skirm, data(), &majority).unwrap().save, None);
+    // Assault column -1 against artillery only (RULE-05-2.5, RULINGS C30).
+    let column = FireQuery { target: TargetFormation::Column, cover: Cover::Heavy, ..q.clone() };
+    assert_eq!(odds(&column).save, Some(4));
+    let guns = FireQuery { weapon: "napoleon".into(), stands: 2, ..column.clone() };
+    assert_eq!(odds(&guns).save, Some(5));
+    // Concentrated battery fire -1 (RULE-05-2.4), stacking with the column.
+    assert_eq!(odds(&FireQuery { concentrated: true, ..guns.clone() }).save, Some(6));
+    // Ch16 5.3: the howitzer ignores Light (obstacle) cover.
+    let how = FireQuery { cover: Cover::Light, ..FireQuery::new("field_howitzer", 2, 10.0) };
+    assert_eq!(odds(&how).save, None);
+}
+
+#[test]
+fn errors_unknown_weapon_out_of_range_no_stands() {
+    let r = Rulings::default();
+    assert_eq!(
+        fire_odds(&FireQuery::new("nope", 5, 10.0), data(), &r),
+        Err(OddsError::UnknownWeapon("nope".into()))
+    );
+    assert!(matches!(
+        fire_odds(&FireQuery::new("rifled_musket", 5, 40.0), data(), &r),
+        Err(OddsError::OutOfRange { max_range, .. }) if max_range == 20.0
+    ));
+    // Ch16 5.2: the smoothbore is out of range past 14".
+    assert!(matches!(
+        fire_odds(&FireQuery::new("smoothbore_musket", 5, 15.0), data(), &r),
+        Err(OddsError::OutOfRange { .. })
+    ));
+    assert!(matches!(
+        fire_odds(&FireQuery::new("rifled_musket", 5, -1.0), data(), &r),
+        Err(OddsError::OutOfRange { .. })
+    ));
+    assert!(matches!(
+        fire_odds(&FireQuery::new("rifled_musket", 5, f64::NAN), data(), &r),
+        Err(OddsError::OutOfRange { .. })
+    ));
+    assert_eq!(fire_odds(&FireQuery::new("rifled_musket", 0, 10.0), data(), &r), Err(OddsError::NoStands));
+    let conc = FireQuery { concentrated: true, ..FireQuery::new("rifled_musket", 5, 10.0) };
+    assert_eq!(fire_odds(&conc, data(), &r), Err(OddsError::NotArtillery("rifled_musket".into())));
+    assert!(fire_monte_carlo(&FireQuery::new("nope", 5, 10.0), data(), &r, 10, 1).is_err());
+}
+
+/// 100,000 seeded volleys agree with the exact odds within 4 standard errors.
+#[test]
+fn monte_carlo_agrees_with_exact() {
+    let queries = [
+        FireQuery::new("rifled_musket", 5, 10.0),
+        FireQuery { cover: Cover::Light, smoke: true, ..FireQuery::new("repeating_rifle", 5, 12.0) },
+        FireQuery {
+            cover: Cover::Heavy,
+            target: TargetFormation::Column,
+            ..FireQuery::new("napoleon", 2, 5.0)
+        },
+    ];
+    for (i, q) in queries.iter().enumerate() {
+        let exact = odds(q);
+        let est = fire_monte_carlo(q, data(), &Rulings::default(), 100_000, 42 + i as u64).unwrap();
+        for (name, e, x) in [
+            ("expected_hits", est.expected_hits, exact.expected_hits),
+            ("expected_stands_lost", est.expected_stands_lost, exact.expected_stands_lost),
+            ("p_shock", est.p_shock, exact.p_shock),
+        ] {
+            assert!(e.std_error > 0.0, "{name}");
+            assert!(
+                (e.mean - x).abs() < 4.0 * e.std_error,
+                "{q:?} {name}: {} vs exact {x} (se {})",
+                e.mean,
+                e.std_error
+            );
+        }
+    }
+}
