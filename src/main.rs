@@ -79,6 +79,34 @@ enum OddsKind {
     /// The odds of one volley of fire (Ch16 5.0-5.7): dice, to-hit, save, expected hits and
     /// stands lost, the chance of a Shock trigger and the distribution of stands lost.
     Fire(FireArgs),
+    /// The odds of an opposed melee roll (Ch16 7.3): 1D6 + engaged stands + modifiers a side;
+    /// the higher score wins, a tie is a Bloody Draw.
+    Melee(MeleeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct MeleeArgs {
+    /// The attacker's engaged stands (in contact with the enemy, RULINGS G3).
+    #[arg(long)]
+    attacker_stands: u32,
+    /// The sum of the attacker's modifiers (Ch16 7.3), e.g. 2 for fresh and column.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    attacker_mod: i32,
+    /// The defender's engaged stands.
+    #[arg(long)]
+    defender_stands: u32,
+    /// The sum of the defender's modifiers, e.g. 2 behind a stone wall, -2 if Disordered.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    defender_mod: i32,
+    /// Print the odds as JSON for tools.
+    #[arg(long)]
+    json: bool,
+    /// Also simulate N melees with seeded dice and print the estimates beside the exact values.
+    #[arg(long, value_name = "N")]
+    monte_carlo: Option<u64>,
+    /// The seed of the simulation.
+    #[arg(long, value_name = "S", requires = "monte_carlo", default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -173,6 +201,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::New { what: NewKind::Scenario { name, output } } => new_scenario(&name, output),
         Command::Explain { id } => explain(&id),
         Command::Odds { what: OddsKind::Fire(args) } => odds_fire(&args),
+        Command::Odds { what: OddsKind::Melee(args) } => odds_melee(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -452,6 +481,62 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
     for (k, p) in odds.stands_lost.iter().enumerate() {
         out.push_str(&format!("    {k}  {:>5.1}%\n", p * 100.0));
     }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
+    use dotc_runtime::odds::melee::{MeleeSide, melee_monte_carlo, melee_odds};
+    let attacker = MeleeSide { engaged_stands: args.attacker_stands, modifier: args.attacker_mod };
+    let defender = MeleeSide { engaged_stands: args.defender_stands, modifier: args.defender_mod };
+    let odds = melee_odds(attacker, defender).map_err(|e| e.to_string())?;
+    let estimate = match args.monte_carlo {
+        Some(n) => Some(melee_monte_carlo(attacker, defender, n, args.seed).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    if args.json {
+        let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
+        if let (Some(est), Some(map)) = (&estimate, value.as_object_mut()) {
+            map.insert("monte_carlo".into(), serde_json::to_value(est).map_err(|e| e.to_string())?);
+        }
+        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = format!(
+        "melee: attacker {} stands {:+}, defender {} stands {:+} (1D6 + stands + modifiers)\n",
+        args.attacker_stands, args.attacker_mod, args.defender_stands, args.defender_mod
+    );
+    let rows = [
+        (
+            "attacker wins",
+            odds.attacker_wins,
+            estimate.as_ref().map(|e| (e.attacker_wins, e.attacker_wins_se)),
+        ),
+        ("bloody draw", odds.draw, estimate.as_ref().map(|e| (e.draw, e.draw_se))),
+        (
+            "defender wins",
+            odds.defender_wins,
+            estimate.as_ref().map(|e| (e.defender_wins, e.defender_wins_se)),
+        ),
+    ];
+    match &estimate {
+        Some(est) => out.push_str(&format!(
+            "                  exact     simulated ({} melees, seed {})\n",
+            est.trials, args.seed
+        )),
+        None => out.push_str("                  exact\n"),
+    }
+    for (label, exact, simulated) in rows {
+        out.push_str(&format!("  {label:<14} {:>6.1}%", exact * 100.0));
+        if let Some((p, se)) = simulated {
+            out.push_str(&format!("   {:>6.1}% ± {:.1}", p * 100.0, se * 100.0));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "  attacker wins by 4 or more (breakthrough if Fresh, Ch16 7.4): {:.1}%\n",
+        odds.attacker_wins_by_4_or_more * 100.0
+    ));
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

@@ -89,3 +89,31 @@ fn odds_fire_unknown_weapon_and_out_of_range_exit_2() {
     assert!(text(&out.stderr).contains("out of range"), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
 }
+
+/// Ch16 7.3: 1D6 + engaged stands + modifiers a side; one point of edge wins 21 of 36.
+#[test]
+fn odds_melee_json_gives_win_draw_and_loss() {
+    let out = dotc(&[
+        "odds",
+        "melee",
+        "--attacker-stands",
+        "2",
+        "--attacker-mod",
+        "1",
+        "--defender-stands",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!((v["attacker_wins"].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-12);
+    assert!((v["draw"].as_f64().unwrap() - 5.0 / 36.0).abs() < 1e-12);
+    assert!((v["defender_wins"].as_f64().unwrap() - 10.0 / 36.0).abs() < 1e-12);
+    // Negative modifiers are accepted as values, and a melee without contact is refused.
+    let minus =
+        dotc(&["odds", "melee", "--attacker-stands", "2", "--attacker-mod", "-2", "--defender-stands", "2"]);
+    assert!(minus.status.success(), "{}", text(&minus.stderr));
+    assert!(text(&minus.stdout).contains("defender wins"));
+    let none = dotc(&["odds", "melee", "--attacker-stands", "0", "--defender-stands", "2"]);
+    assert_eq!(none.status.code(), Some(2));
+}

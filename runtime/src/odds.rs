@@ -431,5 +431,7 @@ pub fn fire_monte_carlo(
     })
 }
 
+pub mod melee;
+
 #[cfg(test)]
 mod tests;
