@@ -1,0 +1,47 @@
+//! Speed of the exact odds and of the seeded dice, measured side by side in one run. Results:
+//! `BENCHMARKS.md`. Run with `cargo bench -p dotc-runtime --bench odds`.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use dotc_runtime::dice::{DiceSource, Purpose, SeededDice};
+use dotc_runtime::odds::melee::{MeleeSide, melee_odds};
+use dotc_runtime::odds::{Cover, FireQuery, fire_odds};
+use dotc_runtime::rulings::Rulings;
+
+fn bench_odds(c: &mut Criterion) {
+    let data = dotc_lang::stdlib();
+    let rulings = Rulings::default();
+    let mut group = c.benchmark_group("odds");
+    // One exact volley query: 5 rifled-musket stands at 10" against a stone wall.
+    let mut behind_wall = FireQuery::new("rifled_musket", 5, 10.0);
+    behind_wall.cover = Cover::Heavy;
+    group.bench_function("fire_odds (exact volley)", |b| {
+        b.iter(|| fire_odds(black_box(&behind_wall), data, &rulings).map(|o| o.expected_stands_lost))
+    });
+    let attacker = MeleeSide { engaged_stands: 2, modifier: 2 };
+    let defender = MeleeSide { engaged_stands: 3, modifier: 2 };
+    group.bench_function("melee_odds (exact melee)", |b| {
+        b.iter(|| melee_odds(black_box(attacker), black_box(defender)).map(|o| o.attacker_wins))
+    });
+    // The Monte Carlo source: dice per second, rolled as a volley would (a pool at a time).
+    const POOL: usize = 5;
+    const VOLLEYS: usize = 10_000;
+    group.throughput(Throughput::Elements((POOL * VOLLEYS) as u64));
+    group.bench_function("SeededDice (5-die pools, per die)", |b| {
+        b.iter(|| {
+            let mut dice = SeededDice::new(black_box(7));
+            let mut sixes = 0u32;
+            for _ in 0..VOLLEYS {
+                if let Ok(faces) = dice.roll(Purpose::ToHit, POOL) {
+                    sixes += faces.iter().filter(|&&f| f == 6).count() as u32;
+                }
+            }
+            sixes
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_odds);
+criterion_main!(benches);
