@@ -328,8 +328,35 @@ impl DiceSource for RecordedDice {
 #[derive(Clone, Debug)]
 pub struct SeededDice {
     seed: u64,
-    rng: ChaCha8Rng,
+    stream: D6Stream,
     consumed: Vec<Roll>,
+}
+
+/// The d6 stream of a seed, without the record of purposes: what a simulation of many thousand
+/// volleys rolls. [`SeededDice`] reads the same stream, so a seed gives the same faces either way.
+#[derive(Clone, Debug)]
+pub struct D6Stream {
+    rng: ChaCha8Rng,
+}
+
+impl D6Stream {
+    pub fn new(seed: u64) -> D6Stream {
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&seed.to_le_bytes());
+        D6Stream { rng: ChaCha8Rng::from_seed(key) }
+    }
+
+    /// The next face, 1 to 6.
+    #[inline]
+    pub fn next_d6(&mut self) -> u8 {
+        loop {
+            let v = self.rng.next_u32();
+            if v < D6_LIMIT {
+                // `v % 6` is below 6, so the cast keeps it whole.
+                return (v % 6) as u8 + 1;
+            }
+        }
+    }
 }
 
 /// 4_294_967_292: the largest multiple of 6 not above 2^32. `next_u32` values at or above it are
@@ -338,9 +365,7 @@ const D6_LIMIT: u32 = u32::MAX - u32::MAX % 6;
 
 impl SeededDice {
     pub fn new(seed: u64) -> SeededDice {
-        let mut key = [0u8; 32];
-        key[..8].copy_from_slice(&seed.to_le_bytes());
-        SeededDice { seed, rng: ChaCha8Rng::from_seed(key), consumed: Vec::new() }
+        SeededDice { seed, stream: D6Stream::new(seed), consumed: Vec::new() }
     }
 
     /// The seed the dice were made from (a log records it: `seed 42`).
@@ -349,13 +374,7 @@ impl SeededDice {
     }
 
     fn d6(&mut self) -> u8 {
-        loop {
-            let v = self.rng.next_u32();
-            if v < D6_LIMIT {
-                // `v % 6` is below 6, so the cast keeps it whole.
-                return (v % 6) as u8 + 1;
-            }
-        }
+        self.stream.next_d6()
     }
 }
 
@@ -374,6 +393,20 @@ impl DiceSource for SeededDice {
 
     fn consumed(&self) -> &[Roll] {
         &self.consumed
+    }
+}
+
+#[cfg(test)]
+mod stream_tests {
+    use super::*;
+
+    #[test]
+    fn the_stream_gives_the_faces_seeded_dice_give() {
+        let mut stream = D6Stream::new(42);
+        let mut dice = SeededDice::new(42);
+        let from_dice = dice.roll(Purpose::ToHit, 200).expect("seeded");
+        let from_stream: Vec<u8> = (0..200).map(|_| stream.next_d6()).collect();
+        assert_eq!(from_stream, from_dice);
     }
 }
 

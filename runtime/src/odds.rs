@@ -28,7 +28,7 @@ use std::fmt;
 use dotc_lang::library::{Arm, CoverClass, DicePer, RuleData, Weapon, WeaponClass};
 use serde::Serialize;
 
-use crate::dice::{DiceSource, Purpose, SeededDice};
+use crate::dice::D6Stream;
 use crate::rulings::{Enfilade, Rulings, Suppression, ToHitLimits};
 
 /// Enfilade / flank fire: +1 to hit (RULE-05-1.5, Ch16 5.6). Not yet in the rule data.
@@ -149,6 +149,8 @@ pub enum OddsError {
         max_range: f64,
     },
     NoStands,
+    /// More stands than [`MAX_STANDS`].
+    TooManyStands(u32),
     /// Concentrated Battery Fire with a weapon that is not artillery (RULE-05-2.4).
     NotArtillery(String),
     /// A stdlib entry the odds need is missing from the rule data.
@@ -163,6 +165,9 @@ impl fmt::Display for OddsError {
                 write!(f, "`{weapon}` cannot fire at {range}\": out of range (it reaches 0 to {max_range}\")")
             }
             OddsError::NoStands => write!(f, "a volley needs at least 1 stand or section"),
+            OddsError::TooManyStands(n) => {
+                write!(f, "{n} stands is more than one volley can have (at most {MAX_STANDS})")
+            }
             OddsError::NotArtillery(w) => {
                 write!(f, "concentrated battery fire is for artillery (RULE-05-2.4); `{w}` is not artillery")
             }
@@ -172,6 +177,10 @@ impl fmt::Display for OddsError {
 }
 
 impl std::error::Error for OddsError {}
+
+/// The most stands (or sections) one volley may have: far above any regiment or battery, low
+/// enough that the distributions stay small.
+pub const MAX_STANDS: u32 = 500;
 
 /// Everything the exact odds and the simulation share.
 struct Volley {
@@ -210,6 +219,10 @@ fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, O
     let weapon = data.weapon(&q.weapon).ok_or_else(|| OddsError::UnknownWeapon(q.weapon.clone()))?;
     if q.stands == 0 {
         return Err(OddsError::NoStands);
+    }
+    // A pool larger than any table holds would only make the distributions huge.
+    if q.stands > MAX_STANDS {
+        return Err(OddsError::TooManyStands(q.stands));
     }
     let artillery = weapon.class == WeaponClass::Artillery || weapon.dice.per == DicePer::Section;
     if q.concentrated && !artillery {
@@ -389,7 +402,7 @@ pub struct FireEstimate {
     pub p_shock: Estimate,
 }
 
-/// Roll `n` volleys with [`SeededDice`] and estimate the expected hits, stands lost and the
+/// Roll `n` volleys with the seed's d6 stream ([`D6Stream`], the stream of [`crate::dice::SeededDice`]) and estimate the expected hits, stands lost and the
 /// chance of a Shock trigger.
 pub fn fire_monte_carlo(
     q: &FireQuery,
@@ -399,18 +412,20 @@ pub fn fire_monte_carlo(
     seed: u64,
 ) -> Result<FireEstimate, OddsError> {
     let v = volley(q, data, rulings)?;
-    let mut dice = SeededDice::new(seed);
+    // The seed's d6 stream without the per-roll record a replay keeps: a simulation rolls
+    // millions of dice. To-hit dice first, then one save die per hit, as at the table.
+    let mut dice = D6Stream::new(seed);
     let (mut hits_sum, mut hits_sq, mut lost_sum, mut lost_sq, mut shocks) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for _ in 0..n {
-        let faces = dice.roll(Purpose::ToHit, v.dice as usize).expect("seeded dice never run out");
-        let hits = faces.iter().filter(|&&f| i32::from(f) >= v.to_hit).count();
-        let sixes = faces.iter().filter(|&&f| f == 6).count();
+        let (mut hits, mut sixes) = (0usize, 0usize);
+        for _ in 0..v.dice {
+            let face = dice.next_d6();
+            hits += usize::from(i32::from(face) >= v.to_hit);
+            sixes += usize::from(face == 6);
+        }
         let unsaved = match v.save {
             None => hits,
-            Some(save) => {
-                let saves = dice.roll(Purpose::Save, hits).expect("seeded dice never run out");
-                saves.iter().filter(|&&f| i32::from(f) < save).count()
-            }
+            Some(save) => (0..hits).filter(|_| i32::from(dice.next_d6()) < save).count(),
         };
         let h = hits as f64;
         let lost = unsaved as f64 / 2.0;

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::dice::{DiceSource, Purpose, SeededDice};
+use crate::dice::D6Stream;
 
 /// One side of a melee.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,13 +97,11 @@ pub fn melee_monte_carlo(
     if attacker.engaged_stands == 0 || defender.engaged_stands == 0 {
         return Err(NoContact);
     }
-    let mut dice = SeededDice::new(seed);
+    let mut dice = D6Stream::new(seed);
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     for _ in 0..trials {
-        // Two dice at a time; a seeded source cannot run short, so an error ends the count.
-        let Ok(faces) = dice.roll(Purpose::Melee, 2) else { break };
-        let score_a = base(attacker) + i64::from(faces[0]);
-        let score_d = base(defender) + i64::from(faces[1]);
+        let score_a = base(attacker) + i64::from(dice.next_d6());
+        let score_d = base(defender) + i64::from(dice.next_d6());
         match score_a.cmp(&score_d) {
             std::cmp::Ordering::Greater => wins += 1,
             std::cmp::Ordering::Equal => draws += 1,

@@ -249,3 +249,12 @@ fn monte_carlo_agrees_with_exact() {
         }
     }
 }
+
+#[test]
+fn an_absurd_pool_is_refused_not_computed() {
+    let data = dotc_lang::stdlib();
+    let q = FireQuery::new("rifled_musket", u32::MAX, 10.0);
+    assert_eq!(fire_odds(&q, data, &Rulings::default()).unwrap_err(), OddsError::TooManyStands(u32::MAX));
+    let q = FireQuery::new("rifled_musket", MAX_STANDS, 10.0);
+    assert!(fire_odds(&q, data, &Rulings::default()).is_ok());
+}
