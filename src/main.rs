@@ -98,15 +98,8 @@ struct MeleeArgs {
     /// The sum of the defender's modifiers, e.g. 2 behind a stone wall, -2 if Disordered.
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     defender_mod: i32,
-    /// Print the odds as JSON for tools.
-    #[arg(long)]
-    json: bool,
-    /// Also simulate N melees with seeded dice and print the estimates beside the exact values.
-    #[arg(long, value_name = "N")]
-    monte_carlo: Option<u64>,
-    /// The seed of the simulation.
-    #[arg(long, value_name = "S", requires = "monte_carlo", default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    output: OddsOutput,
 }
 
 #[derive(clap::Args, Debug)]
@@ -144,10 +137,17 @@ struct FireArgs {
     /// Concentrated Battery Fire (target saves at -1, RULE-05-2.4).
     #[arg(long)]
     concentrated: bool,
+    #[command(flatten)]
+    output: OddsOutput,
+}
+
+/// How `dotc odds` prints, and whether it also simulates.
+#[derive(clap::Args, Debug)]
+struct OddsOutput {
     /// Print the odds as JSON for tools.
     #[arg(long)]
     json: bool,
-    /// Also simulate N volleys with seeded dice and print the estimates beside the exact values.
+    /// Also simulate N trials with seeded dice and print the estimates beside the exact values.
     #[arg(long, value_name = "N")]
     monte_carlo: Option<u64>,
     /// The seed of the simulation.
@@ -428,13 +428,15 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
     let data = dotc_lang::stdlib();
     let rulings = Rulings::default();
     let odds = fire_odds(&query, data, &rulings).map_err(|e| e.to_string())?;
-    let estimate = match args.monte_carlo {
+    let estimate = match args.output.monte_carlo {
         None => None,
         Some(0) => return Err("--monte-carlo needs at least 1 volley".to_string()),
-        Some(n) => Some(fire_monte_carlo(&query, data, &rulings, n, args.seed).map_err(|e| e.to_string())?),
+        Some(n) => {
+            Some(fire_monte_carlo(&query, data, &rulings, n, args.output.seed).map_err(|e| e.to_string())?)
+        }
     };
 
-    if args.json {
+    if args.output.json {
         let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
         if let (Some(est), Some(map)) = (estimate, value.as_object_mut()) {
             map.insert("monte_carlo".to_string(), serde_json::to_value(est).map_err(|e| e.to_string())?);
@@ -490,11 +492,14 @@ fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
     let attacker = MeleeSide { engaged_stands: args.attacker_stands, modifier: args.attacker_mod };
     let defender = MeleeSide { engaged_stands: args.defender_stands, modifier: args.defender_mod };
     let odds = melee_odds(attacker, defender).map_err(|e| e.to_string())?;
-    let estimate = match args.monte_carlo {
-        Some(n) => Some(melee_monte_carlo(attacker, defender, n, args.seed).map_err(|e| e.to_string())?),
+    let estimate = match args.output.monte_carlo {
+        Some(0) => return Err("--monte-carlo needs at least 1 melee".to_string()),
+        Some(n) => {
+            Some(melee_monte_carlo(attacker, defender, n, args.output.seed).map_err(|e| e.to_string())?)
+        }
         None => None,
     };
-    if args.json {
+    if args.output.json {
         let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
         if let (Some(est), Some(map)) = (&estimate, value.as_object_mut()) {
             map.insert("monte_carlo".into(), serde_json::to_value(est).map_err(|e| e.to_string())?);
@@ -522,7 +527,7 @@ fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
     match &estimate {
         Some(est) => out.push_str(&format!(
             "                  exact     simulated ({} melees, seed {})\n",
-            est.trials, args.seed
+            est.trials, args.output.seed
         )),
         None => out.push_str("                  exact\n"),
     }
