@@ -29,6 +29,7 @@ pub const STDLIB_FILES: &[(&str, &str)] = &[
     ("movement.dotc", include_str!("../../stdlib/movement.dotc")),
     ("command.dotc", include_str!("../../stdlib/command.dotc")),
     ("morale.dotc", include_str!("../../stdlib/morale.dotc")),
+    ("combat.dotc", include_str!("../../stdlib/combat.dotc")),
 ];
 
 // ------------------------------------------------------------------ fixed vocabularies
@@ -111,11 +112,22 @@ word_enum! {
         Trait = "trait",
         /// A marker a unit can carry (Ch16 5.4-5.7, 8.3, 11.0).
         Marker = "marker",
+        /// A regimental health state (Ch16 8.1, RULE-07-1.2, RULINGS C4).
+        Health = "health",
+        /// A state of the brigade faltering clock (Ch16 8.2, RULE-07-2.3, 2.4).
+        BrigadeState = "brigade_state",
+        /// A row of the leader casualty table (Ch16 2.4, RULINGS C9).
+        LeaderResult = "leader_result",
+        /// A melee outcome (Ch16 7.4, 10.1).
+        MeleeResult = "melee_result",
+        /// A situational modifier of no formation, terrain, marker or trait (Ch16 2.4, 5.6, 7.3,
+        /// 10.1).
+        Modifier = "modifier",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 12] = [
+    pub const ALL: [EntryKind; 17] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -128,6 +140,11 @@ impl EntryKind {
         EntryKind::Quality,
         EntryKind::Trait,
         EntryKind::Marker,
+        EntryKind::Health,
+        EntryKind::BrigadeState,
+        EntryKind::LeaderResult,
+        EntryKind::MeleeResult,
+        EntryKind::Modifier,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -145,6 +162,11 @@ impl EntryKind {
             EntryKind::Quality => QUALITY_PROPS,
             EntryKind::Trait => TRAIT_PROPS,
             EntryKind::Marker => MARKER_PROPS,
+            EntryKind::Health => HEALTH_PROPS,
+            EntryKind::BrigadeState => BRIGADE_STATE_PROPS,
+            EntryKind::LeaderResult => LEADER_RESULT_PROPS,
+            EntryKind::MeleeResult => MELEE_RESULT_PROPS,
+            EntryKind::Modifier => MODIFIER_PROPS,
         }
     }
 
@@ -630,6 +652,16 @@ pub const ORDER_PROPS: &[PropSpec] = &[
     opt("banks", "banks <count> [for <reaction>, ...]", "Pips reserved for reactions in the enemy turn."),
     opt("formations", "formations <formation id>, ...", "Formations it may be given to."),
     opt("max_wheel", "max_wheel <degrees>", "Largest wheel it allows."),
+    opt(
+        "interruption",
+        "interruption <inches>",
+        "Distance from the target at which the charge pauses for the Closing Volley (Ch16 7.2).",
+    ),
+    opt(
+        "stall",
+        "stall <inches>",
+        "Distance from the target at which a charger that fails its check stops (Ch16 7.2, RULINGS G10).",
+    ),
 ];
 
 pub const QUALITY_PROPS: &[PropSpec] = &[
@@ -703,6 +735,123 @@ pub const MARKER_PROPS: &[PropSpec] = &[
     flag("no_assault", "The unit cannot declare an assault."),
     flag("no_double_time", "The unit cannot double-time."),
     flag("first_volley_only", "It applies to the unit's first volley only, then goes."),
+];
+
+pub const HEALTH_PROPS: &[PropSpec] = &[
+    opt(
+        "above",
+        "above <percent>",
+        "The state holds while more than this percentage of the starting stands is left (Ch16 8.1).",
+    ),
+    opt(
+        "below",
+        "below <percent>",
+        "The state holds once less than this percentage of the starting stands is left (Ch16 8.1).",
+    ),
+    opt(
+        "at_most",
+        "at_most <count>",
+        "The state holds once this many stands or fewer are left (Ch16 8.1 table, RULINGS C4).",
+    ),
+    opt("melee", MELEE_USAGE, "Shock modifier for a unit in this state (Ch16 7.3, 8.1); none if left out."),
+    flag(
+        "assault_needs_brigadier",
+        "The unit may declare an assault only with its brigadier attached (Ch16 7.1, RULE-07-4.2).",
+    ),
+    flag(
+        "tests_under_fire",
+        "The unit takes a Discipline check whenever it is fired on (RULE-07-1.4, RULINGS G9).",
+    ),
+    flag("removed", "The unit is taken off the table at once (Ch16 5.4, 8.1)."),
+];
+
+pub const BRIGADE_STATE_PROPS: &[PropSpec] = &[
+    req(
+        "losses",
+        "losses <percent>",
+        "Share of the brigade's starting stands lost that brings this state (Ch16 8.2, RULE-07-2.3, 2.4).",
+    ),
+    many(
+        "table",
+        "table <starting stands> <stands lost>",
+        "A row of the Ch16 8.2 reference table: a brigade of that size is in this state at that loss (RULINGS G6).",
+    ),
+    opt("to_hit", "to_hit <+n|-n>", "Modifier to its units' Phase 3 shooting (RULE-07-2.3, RULINGS C13)."),
+    opt("discipline", "discipline <+n|-n>", "Modifier to every Discipline check of its units."),
+    flag("no_assault", "Its units cannot declare an assault."),
+    flag("no_double_time", "Its units cannot double-time."),
+    flag("disorders_all", "Every unit of the brigade takes a Disorder marker on entering the state."),
+    flag("forfeits_pips", "The brigadier loses every unspent pip on entering the state (RULE-07-2.4)."),
+    opt(
+        "retreat",
+        "retreat <inches>",
+        "Inches every unit must fall back toward its own table edge each turn (RULINGS G14).",
+    ),
+    flag("no_fire", "Its units cannot shoot."),
+    flag("no_rally", "Its units cannot rally."),
+    flag("routs_when_charged", "A unit of it that is charged routs and is removed (RULINGS G14)."),
+];
+
+pub const LEADER_RESULT_PROPS: &[PropSpec] = &[
+    req(
+        "roll",
+        "roll <1-6> [to <1-6>]",
+        "The d6 roll, or the run of rolls, that gives this result (Ch16 2.4).",
+    ),
+    opt(
+        "pips",
+        "pips <+n|-n>",
+        "Change to the brigadier's pips on every later turn; light wounds add up (RULINGS G18).",
+    ),
+    flag("removed", "The leader's stand is taken off the table."),
+    opt(
+        "replacement",
+        "replacement <rating id>",
+        "The rating of the colonel who takes over the brigade (RULINGS C9, G18).",
+    ),
+    flag("permanent", "The loss is for good: the replacement keeps that rating to the end."),
+    flag("disorders_unit", "The regiment the leader was with takes a Disorder marker."),
+    flag("loses_unspent_pips", "The brigade loses its unspent pips this turn."),
+];
+
+pub const MELEE_RESULT_PROPS: &[PropSpec] = &[
+    flag("cavalry", "The outcome of a melee between two cavalry units (Ch16 10.1)."),
+    opt("margin", "margin <count>", "The least winning margin the outcome needs (Ch16 7.4)."),
+    flag("fresh_only", "Only a Fresh unit gets it (Ch16 7.4, 8.1)."),
+    flag("enemy_removed", "Only once the beaten enemy is routed or destroyed (RULINGS G14)."),
+    opt("stands", "stands <count>", "Stands the unit loses."),
+    opt("micro_hits", "micro_hits <count>", "Micro-hits the unit takes (RULE-05-3.3)."),
+    flag("disorder", "The unit takes a Disorder marker; a second becomes a micro-hit (RULINGS C1)."),
+    opt("retreat", "retreat <inches>", "Inches the unit falls back, straight to its rear."),
+    flag("locked", "Both units stay in contact."),
+    opt(
+        "consolidate",
+        "consolidate <inches>",
+        "A free move of up to this many inches: advance, pivot up to 45 degrees or dress ranks.",
+    ),
+    opt("pips", "pips <count>", "Extra staff pips it costs."),
+    opt("sweep", "sweep <inches>", "A sweeping advance of this many inches against another enemy unit."),
+];
+
+pub const MODIFIER_PROPS: &[PropSpec] = &[
+    opt("to_hit", "to_hit <+n|-n>", "Modifier to the shooting it applies to (Ch16 5.6)."),
+    opt("melee", MELEE_USAGE, "Shock modifier for the side the word names (Ch16 7.3)."),
+    opt(
+        "opponent_melee",
+        "opponent_melee <+n|-n>",
+        "Shock modifier for the other side of the same melee (Ch16 10.1).",
+    ),
+    opt("discipline", "discipline <+n|-n>", "Modifier to Discipline checks (Ch16 2.4)."),
+    opt(
+        "run",
+        "run <inches>",
+        "Open ground the charge must cross at its end for the modifier to apply (RULINGS G10).",
+    ),
+    opt(
+        "engaged",
+        "engaged <count>",
+        "The engaged stands the unit counts as in melee, whatever its size (RULINGS G3).",
+    ),
 ];
 
 // ------------------------------------------------------------------ typed entries
@@ -1268,6 +1417,10 @@ pub struct Order {
     pub banks: Option<Banks>,
     pub formations: Vec<String>,
     pub max_wheel: Option<u32>,
+    /// Ch16 7.2: the charge pauses this far from the target for the Closing Volley.
+    pub interruption: Option<f64>,
+    /// Ch16 7.2, RULINGS G10: a charger failing its check is placed this far from the target.
+    pub stall: Option<f64>,
 }
 
 impl Order {
@@ -1436,6 +1589,157 @@ impl Marker {
     }
 }
 
+/// A regimental health state (Ch16 8.1, RULE-07-1.2). The bounds are read as RULINGS C4 says
+/// (the `health_states` switch): the stand counts first, then the percentages; a state with no
+/// bound of its own (Worn) is the one left over. Bounds overlap: Spent's `at_most 2` also holds
+/// at 1 stand, where Shattered's `at_most 1` is the tighter and wins.
+#[derive(Clone, Debug, Serialize)]
+pub struct Health {
+    #[serde(flatten)]
+    pub meta: EntryMeta,
+    /// Holds while the stands left are strictly more than this % of the starting stands.
+    pub above_percent: Option<u32>,
+    /// Holds while the stands left are strictly less than this % of the starting stands.
+    pub below_percent: Option<u32>,
+    /// Holds with this many stands left or fewer (the Ch16 8.1 stand count table).
+    pub at_most_stands: Option<u32>,
+    /// Fresh +1, Spent -1 (Ch16 7.3, 8.1); None for no modifier.
+    pub melee: Option<MeleeModifier>,
+    /// Spent: assaults only with the brigadier attached (Ch16 7.1, RULE-07-4.2).
+    pub assault_needs_brigadier: bool,
+    /// Spent: a Discipline check each time it is fired on (RULE-07-1.4, RULINGS G9).
+    pub tests_under_fire: bool,
+    /// Shattered: removed at once (Ch16 5.4, 8.1).
+    pub removed: bool,
+}
+
+impl Health {
+    /// Whether `left` stands out of `starting` meet this state's percentage bounds. Exact (no
+    /// rounding): 3 of 4 stands is 75%, not above 75%. False for a state with no percentage.
+    pub fn by_percentage(&self, left: u32, starting: u32) -> bool {
+        if self.above_percent.is_none() && self.below_percent.is_none() {
+            return false;
+        }
+        let share = u64::from(left) * 100;
+        let of = |percent: u32| u64::from(percent) * u64::from(starting);
+        self.above_percent.is_none_or(|p| share > of(p)) && self.below_percent.is_none_or(|p| share < of(p))
+    }
+
+    /// Whether `left` stands meet this state's stand count (`at_most`). False for a state
+    /// without one.
+    pub fn by_stand_count(&self, left: u32) -> bool {
+        self.at_most_stands.is_some_and(|n| left <= n)
+    }
+}
+
+/// A state of the brigade faltering clock (Ch16 8.2, RULE-07-2.3, 2.4). When the clock moves is
+/// RULINGS C12's `faltering_timing`; how the percentage is rounded, or whether the table rows
+/// decide, is RULINGS G6's `brigade_thresholds`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BrigadeState {
+    #[serde(flatten)]
+    pub meta: EntryMeta,
+    /// Losses, as a % of the brigade's starting stands, that bring the state.
+    pub losses_percent: u32,
+    /// Rows of the Ch16 8.2 reference table: (starting stands, stands lost), in file order.
+    pub table: Vec<(u32, u32)>,
+    /// Hesitant -1 to hit, Phase 3 shooting only (RULE-07-2.3, RULINGS C13).
+    pub to_hit: i32,
+    pub discipline: i32,
+    pub no_assault: bool,
+    pub no_double_time: bool,
+    /// Broken: every unit takes a Disorder marker on entering it (RULE-07-2.4).
+    pub disorders_all: bool,
+    /// Broken: the brigadier's unspent pips are lost (RULE-07-2.4).
+    pub forfeits_pips: bool,
+    pub no_fire: bool,
+    pub no_rally: bool,
+    /// Broken: a charged unit routs and is removed (RULINGS G14).
+    pub routs_when_charged: bool,
+    /// Broken: inches of retreat toward the friendly edge each turn (RULINGS G14: a flat 6").
+    pub retreat: Option<f64>,
+}
+
+impl BrigadeState {
+    /// The stands lost at which a brigade of `starting` stands enters this state, by the Ch16 8.2
+    /// table; None for a size the table does not list.
+    pub fn table_losses(&self, starting: u32) -> Option<u32> {
+        self.table.iter().find(|(stands, _)| *stands == starting).map(|(_, lost)| *lost)
+    }
+}
+
+/// A row of the leader casualty table (Ch16 2.4; RULINGS C9 takes it over Ch7 4.0).
+#[derive(Clone, Debug, Serialize)]
+pub struct LeaderResult {
+    #[serde(flatten)]
+    pub meta: EntryMeta,
+    /// The d6 rolls that give it, least and most (both included); (0, 0) if unreadable.
+    pub rolls: (u32, u32),
+    /// Change to the brigadier's pips on every later turn (RULINGS G18: wounds add up).
+    pub pips: i32,
+    pub removed: bool,
+    pub disorders_unit: bool,
+    pub loses_unspent_pips: bool,
+    /// The replacement keeps its rating for good.
+    pub permanent: bool,
+    /// The rating id of the colonel who takes over (RULINGS G18: next Phase 1).
+    pub replacement: Option<String>,
+}
+
+impl LeaderResult {
+    /// Whether a d6 roll of `roll` gives this result.
+    pub fn covers(&self, roll: u32) -> bool {
+        (self.rolls.0..=self.rolls.1).contains(&roll) && roll > 0
+    }
+}
+
+/// A melee outcome (Ch16 7.4; cavalry against cavalry Ch16 10.1).
+#[derive(Clone, Debug, Serialize)]
+pub struct MeleeResult {
+    #[serde(flatten)]
+    pub meta: EntryMeta,
+    /// Only between two cavalry units (Ch16 10.1).
+    pub cavalry: bool,
+    /// The least winning margin it needs (Breakthrough: 4).
+    pub margin: Option<u32>,
+    /// Only for a Fresh unit.
+    pub fresh_only: bool,
+    /// Only once the beaten enemy is routed or destroyed (RULINGS G14).
+    pub enemy_removed: bool,
+    /// Stands lost.
+    pub stands: u32,
+    pub micro_hits: u32,
+    /// A Disorder marker (a Disordered loser takes a micro-hit instead, RULINGS C1).
+    pub disorder: bool,
+    /// Inches fallen back, straight to the rear.
+    pub retreat: Option<f64>,
+    /// Both units stay in contact (Bloody Draw).
+    pub locked: bool,
+    /// A free move of up to this many inches.
+    pub consolidate: Option<f64>,
+    /// Extra staff pips it costs.
+    pub pips: u32,
+    /// A sweeping advance of this many inches.
+    pub sweep: Option<f64>,
+}
+
+/// A situational modifier that belongs to no formation, terrain, marker or trait (Ch16 2.4,
+/// 5.6, 7.3, 10.1).
+#[derive(Clone, Debug, Serialize)]
+pub struct Modifier {
+    #[serde(flatten)]
+    pub meta: EntryMeta,
+    pub to_hit: i32,
+    pub melee: Option<MeleeModifier>,
+    /// Shock modifier for the other side of the melee (Ch16 10.1: -2 to the infantry).
+    pub opponent_melee: i32,
+    pub discipline: i32,
+    /// Open ground the end of the charge must cross (RULINGS G10: the last 3").
+    pub run: Option<f64>,
+    /// Engaged stands the unit counts as (RULINGS G3: a battery counts 1).
+    pub engaged: Option<u32>,
+}
+
 // ------------------------------------------------------------------ the collection
 
 /// Access to the common part of every typed entry.
@@ -1469,6 +1773,11 @@ pub struct RuleData {
     qualities: Vec<Quality>,
     traits: Vec<Trait>,
     markers: Vec<Marker>,
+    health_states: Vec<Health>,
+    brigade_states: Vec<BrigadeState>,
+    leader_results: Vec<LeaderResult>,
+    melee_results: Vec<MeleeResult>,
+    modifiers: Vec<Modifier>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -1522,6 +1831,11 @@ impl RuleData {
         lay_over(&mut self.qualities, other.qualities);
         lay_over(&mut self.traits, other.traits);
         lay_over(&mut self.markers, other.markers);
+        lay_over(&mut self.health_states, other.health_states);
+        lay_over(&mut self.brigade_states, other.brigade_states);
+        lay_over(&mut self.leader_results, other.leader_results);
+        lay_over(&mut self.melee_results, other.melee_results);
+        lay_over(&mut self.modifiers, other.modifiers);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -1567,6 +1881,11 @@ impl RuleData {
             EntryKind::Quality => metas(&self.qualities),
             EntryKind::Trait => metas(&self.traits),
             EntryKind::Marker => metas(&self.markers),
+            EntryKind::Health => metas(&self.health_states),
+            EntryKind::BrigadeState => metas(&self.brigade_states),
+            EntryKind::LeaderResult => metas(&self.leader_results),
+            EntryKind::MeleeResult => metas(&self.melee_results),
+            EntryKind::Modifier => metas(&self.modifiers),
         }
     }
 
@@ -1633,6 +1952,26 @@ impl RuleData {
         find(&self.markers, id)
     }
 
+    pub fn health(&self, id: &str) -> Option<&Health> {
+        find(&self.health_states, id)
+    }
+
+    pub fn brigade_state(&self, id: &str) -> Option<&BrigadeState> {
+        find(&self.brigade_states, id)
+    }
+
+    pub fn leader_result(&self, id: &str) -> Option<&LeaderResult> {
+        find(&self.leader_results, id)
+    }
+
+    pub fn melee_result(&self, id: &str) -> Option<&MeleeResult> {
+        find(&self.melee_results, id)
+    }
+
+    pub fn modifier(&self, id: &str) -> Option<&Modifier> {
+        find(&self.modifiers, id)
+    }
+
     pub fn weapons(&self) -> &[Weapon] {
         &self.weapons
     }
@@ -1679,6 +2018,32 @@ impl RuleData {
 
     pub fn markers(&self) -> &[Marker] {
         &self.markers
+    }
+
+    pub fn health_states(&self) -> &[Health] {
+        &self.health_states
+    }
+
+    pub fn brigade_states(&self) -> &[BrigadeState] {
+        &self.brigade_states
+    }
+
+    pub fn leader_results(&self) -> &[LeaderResult] {
+        &self.leader_results
+    }
+
+    pub fn melee_results(&self) -> &[MeleeResult] {
+        &self.melee_results
+    }
+
+    pub fn modifiers(&self) -> &[Modifier] {
+        &self.modifiers
+    }
+
+    /// The leader casualty result for a d6 roll of `roll` (Ch16 2.4): the first entry, in
+    /// definition order, whose rolls hold it. The stdlib's rows cover 1 to 6 once each.
+    pub fn leader_result_for(&self, roll: u32) -> Option<&LeaderResult> {
+        self.leader_results.iter().find(|r| r.covers(roll))
     }
 
     /// The movement row for a unit of `arm` in `formation` and `state`: an exact match first,
@@ -1742,6 +2107,11 @@ impl RuleData {
             EntryKind::Quality => Typed::Quality(read_quality(&mut reader, meta)),
             EntryKind::Trait => Typed::Trait(read_trait(&mut reader, meta)),
             EntryKind::Marker => Typed::Marker(read_marker(&mut reader, meta)),
+            EntryKind::Health => Typed::Health(read_health(&mut reader, meta)),
+            EntryKind::BrigadeState => Typed::BrigadeState(read_brigade_state(&mut reader, meta)),
+            EntryKind::LeaderResult => Typed::LeaderResult(read_leader_result(&mut reader, meta)),
+            EntryKind::MeleeResult => Typed::MeleeResult(read_melee_result(&mut reader, meta)),
+            EntryKind::Modifier => Typed::Modifier(read_modifier(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -1768,6 +2138,11 @@ impl RuleData {
             Typed::Quality(e) => add(&mut self.qualities, e),
             Typed::Trait(e) => add(&mut self.traits, e),
             Typed::Marker(e) => add(&mut self.markers, e),
+            Typed::Health(e) => add(&mut self.health_states, e),
+            Typed::BrigadeState(e) => add(&mut self.brigade_states, e),
+            Typed::LeaderResult(e) => add(&mut self.leader_results, e),
+            Typed::MeleeResult(e) => add(&mut self.melee_results, e),
+            Typed::Modifier(e) => add(&mut self.modifiers, e),
         }
     }
 
@@ -1790,6 +2165,11 @@ enum Typed {
     Quality(Quality),
     Trait(Trait),
     Marker(Marker),
+    Health(Health),
+    BrigadeState(BrigadeState),
+    LeaderResult(LeaderResult),
+    MeleeResult(MeleeResult),
+    Modifier(Modifier),
 }
 
 /// The closest of `candidates` to a misspelt `word`, if any is close enough.
@@ -1919,6 +2299,28 @@ impl<'a> Cursor<'a> {
             Value::Number(n) if n.fract() == 0.0 && (0.0..=1_000_000.0).contains(&n) => Ok(n as u32),
             Value::Number(_) => Err(Problem::new(value.span, format!("expected {what}, a whole number"))),
             _ => Err(Problem::found(value, what)),
+        }
+    }
+
+    /// A percentage from 0 to 100, written as a plain number: `75`.
+    fn percent(&mut self) -> Result<u32, Problem> {
+        const WHAT: &str = "a percentage such as `75`";
+        let value = self.take(WHAT)?;
+        match value.value {
+            Value::Number(n) if n.fract() == 0.0 && (0.0..=100.0).contains(&n) => Ok(n as u32),
+            Value::Number(_) => Err(Problem::new(value.span, "a percentage is a whole number from 0 to 100")),
+            _ => Err(Problem::found(value, WHAT)),
+        }
+    }
+
+    /// One face of a d6: 1 to 6.
+    fn face(&mut self) -> Result<u32, Problem> {
+        const WHAT: &str = "a d6 roll from 1 to 6";
+        let value = self.take(WHAT)?;
+        match value.value {
+            Value::Number(n) if n.fract() == 0.0 && (1.0..=6.0).contains(&n) => Ok(n as u32),
+            Value::Number(_) => Err(Problem::new(value.span, "a d6 roll runs from 1 to 6")),
+            _ => Err(Problem::found(value, WHAT)),
         }
     }
 
@@ -2691,6 +3093,23 @@ fn read_order(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Order {
     for f in &formations {
         r.refer(EntryKind::Formation, f);
     }
+    // Ch16 7.2: a stalled charger stops short of the line where the charge paused.
+    let interruption = r.read("interruption", |c| c.inches());
+    let stall = r.read("stall", |c| c.inches());
+    if let (Some(line), Some(short), Some(prop)) = (interruption, stall, r.first("stall")) {
+        if short >= line {
+            r.inconsistent(
+                prop.span,
+                "stall",
+                &format!(
+                    "a charger stalls short of the {}\" interruption line, not {}\" away",
+                    fmt_num(line),
+                    fmt_num(short)
+                ),
+                "make `stall` less than `interruption`",
+            );
+        }
+    }
     Order {
         meta,
         phases: r
@@ -2726,6 +3145,8 @@ fn read_order(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Order {
         }),
         formations: formations.into_iter().map(|f| f.value).collect(),
         max_wheel: r.read("max_wheel", |c| c.count("an angle in degrees")),
+        interruption,
+        stall,
     }
 }
 
@@ -2833,6 +3254,161 @@ fn read_marker(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Marker {
     }
 }
 
+fn read_health(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Health {
+    let above_percent = r.read("above", |c| c.percent());
+    let below_percent = r.read("below", |c| c.percent());
+    if let (Some(above), Some(below), Some(prop)) = (above_percent, below_percent, r.first("below")) {
+        if below <= above {
+            r.inconsistent(
+                prop.span,
+                "below",
+                &format!("no share of stands is both above {above}% and below {below}%"),
+                "make `below` greater than `above`, or keep one of them",
+            );
+        }
+    }
+    Health {
+        meta,
+        above_percent,
+        below_percent,
+        at_most_stands: r.read("at_most", |c| c.count("a number of stands")),
+        melee: r.read("melee", read_melee),
+        assault_needs_brigadier: r.flag("assault_needs_brigadier"),
+        tests_under_fire: r.flag("tests_under_fire"),
+        removed: r.flag("removed"),
+    }
+}
+
+fn read_brigade_state(r: &mut Reader<'_, '_>, meta: EntryMeta) -> BrigadeState {
+    let entry = r.entry;
+    let mut table: Vec<(u32, u32)> = Vec::new();
+    for prop in entry.props.iter().filter(|p| p.key.value == "table") {
+        let Some(row) = r.parse(prop, |c| {
+            let at = c.peek().map(|v| v.span).unwrap_or_default();
+            let stands = c.count("a number of starting stands")?;
+            if stands == 0 {
+                return Err(Problem::new(at, "a brigade starts with at least 1 stand"));
+            }
+            let at = c.peek().map(|v| v.span).unwrap_or_default();
+            let lost = c.count("a number of stands lost")?;
+            if lost > stands {
+                return Err(Problem::new(at, format!("a brigade of {stands} stands cannot lose {lost}")));
+            }
+            Ok((stands, lost))
+        }) else {
+            continue;
+        };
+        if table.iter().any(|(stands, _)| *stands == row.0) {
+            r.inconsistent(
+                prop.span,
+                "table",
+                &format!("a row for {} starting stands is already given", row.0),
+                "keep one row per brigade size",
+            );
+            continue;
+        }
+        table.push(row);
+    }
+    BrigadeState {
+        meta,
+        losses_percent: r.read("losses", |c| c.percent()).unwrap_or(0),
+        table,
+        to_hit: r.read("to_hit", |c| c.modifier()).unwrap_or(0),
+        discipline: r.read("discipline", |c| c.modifier()).unwrap_or(0),
+        no_assault: r.flag("no_assault"),
+        no_double_time: r.flag("no_double_time"),
+        disorders_all: r.flag("disorders_all"),
+        forfeits_pips: r.flag("forfeits_pips"),
+        no_fire: r.flag("no_fire"),
+        no_rally: r.flag("no_rally"),
+        routs_when_charged: r.flag("routs_when_charged"),
+        retreat: r.read("retreat", |c| c.inches()),
+    }
+}
+
+fn read_leader_result(r: &mut Reader<'_, '_>, meta: EntryMeta) -> LeaderResult {
+    let rolls = r
+        .read("roll", |c| {
+            let low = c.face()?;
+            if !c.eat("to") {
+                return Ok((low, low));
+            }
+            let at = c.peek().map(|v| v.span).unwrap_or_default();
+            let high = c.face()?;
+            if high < low {
+                return Err(Problem::new(at, format!("a run of rolls goes upward: `{high} to {low}`")));
+            }
+            Ok((low, high))
+        })
+        .unwrap_or((0, 0));
+    let replacement = r.read("replacement", |c| c.word("a rating id"));
+    if let Some(rating) = &replacement {
+        r.refer(EntryKind::Rating, rating);
+    }
+    let removed = r.flag("removed");
+    if let (Some(prop), false) = (r.first("replacement"), removed) {
+        r.inconsistent(
+            prop.span,
+            "replacement",
+            "a colonel takes over only from a leader who is removed",
+            "add `removed`, or leave out `replacement`",
+        );
+    }
+    LeaderResult {
+        meta,
+        rolls,
+        pips: r.read("pips", |c| c.modifier()).unwrap_or(0),
+        removed,
+        disorders_unit: r.flag("disorders_unit"),
+        loses_unspent_pips: r.flag("loses_unspent_pips"),
+        permanent: r.flag("permanent"),
+        replacement: replacement.map(|w| w.value),
+    }
+}
+
+fn read_melee_result(r: &mut Reader<'_, '_>, meta: EntryMeta) -> MeleeResult {
+    let result = MeleeResult {
+        meta,
+        cavalry: r.flag("cavalry"),
+        margin: r.read("margin", |c| {
+            let at = c.peek().map(|v| v.span).unwrap_or_default();
+            let margin = c.count("a winning margin")?;
+            if margin == 0 { Err(Problem::new(at, "a winning margin is at least 1")) } else { Ok(margin) }
+        }),
+        fresh_only: r.flag("fresh_only"),
+        enemy_removed: r.flag("enemy_removed"),
+        stands: r.read("stands", |c| c.count("a number of stands")).unwrap_or(0),
+        micro_hits: r.read("micro_hits", |c| c.count("a number of micro-hits")).unwrap_or(0),
+        disorder: r.flag("disorder"),
+        retreat: r.read("retreat", |c| c.inches()),
+        locked: r.flag("locked"),
+        consolidate: r.read("consolidate", |c| c.inches()),
+        pips: r.read("pips", |c| c.count("a number of pips")).unwrap_or(0),
+        sweep: r.read("sweep", |c| c.inches()),
+    };
+    if let (Some(_), Some(prop)) = (result.retreat, r.first("locked")) {
+        r.inconsistent(
+            prop.span,
+            "locked",
+            "a unit cannot both stay in contact and retreat",
+            "keep `locked` or `retreat`, not both",
+        );
+    }
+    result
+}
+
+fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier {
+    Modifier {
+        meta,
+        to_hit: r.read("to_hit", |c| c.modifier()).unwrap_or(0),
+        melee: r.read("melee", read_melee),
+        opponent_melee: r.read("opponent_melee", |c| c.modifier()).unwrap_or(0),
+        discipline: r.read("discipline", |c| c.modifier()).unwrap_or(0),
+        run: r.read("run", |c| c.inches()),
+        engaged: r.read("engaged", |c| c.count("a number of stands")),
+    }
+}
+
 // ------------------------------------------------------------------ summaries
 
 fn fmt_num(n: f64) -> String {
@@ -2927,7 +3503,12 @@ rule_entry!(
     Order,
     Quality,
     Trait,
-    Marker
+    Marker,
+    Health,
+    BrigadeState,
+    LeaderResult,
+    MeleeResult,
+    Modifier
 );
 
 /// The numbers of an entry in one line.
@@ -3203,6 +3784,12 @@ impl Describe for Order {
         if let Some(d) = self.max_wheel {
             parts.push(format!("wheel up to {d} degrees"));
         }
+        if let Some(d) = self.interruption {
+            parts.push(format!("pauses {}\" from the target for the Closing Volley", fmt_num(d)));
+        }
+        if let Some(d) = self.stall {
+            parts.push(format!("a failed charger stops {}\" away", fmt_num(d)));
+        }
         parts
     }
 }
@@ -3314,6 +3901,176 @@ impl Describe for Marker {
         }
         parts
     }
+}
+
+impl Describe for Health {
+    fn parts(&self) -> Vec<String> {
+        let mut bounds = Vec::new();
+        if let Some(p) = self.above_percent {
+            bounds.push(format!("above {p}% of its starting stands"));
+        }
+        if let Some(p) = self.below_percent {
+            bounds.push(format!("below {p}% of its starting stands"));
+        }
+        if let Some(n) = self.at_most_stands {
+            bounds.push(format!("{} or fewer", plural(n, "stand")));
+        }
+        let mut parts =
+            vec![if bounds.is_empty() { String::from("no bound of its own") } else { bounds.join(", or ") }];
+        match &self.melee {
+            Some(m) => parts.push(fmt_melee(m)),
+            None if !self.removed => parts.push(String::from("no melee modifier")),
+            None => {}
+        }
+        let flags = [
+            (self.assault_needs_brigadier, "assaults only with the brigadier attached"),
+            (self.tests_under_fire, "tests Discipline when fired on"),
+            (self.removed, "removed from the table"),
+        ];
+        parts.extend(flags.iter().filter(|(on, _)| *on).map(|(_, text)| text.to_string()));
+        parts
+    }
+}
+
+impl Describe for BrigadeState {
+    fn parts(&self) -> Vec<String> {
+        let mut parts = vec![format!("from {}% of the brigade's stands lost", self.losses_percent)];
+        if !self.table.is_empty() {
+            let rows: Vec<String> =
+                self.table.iter().map(|(stands, lost)| format!("{lost} of {stands}")).collect();
+            parts.push(format!("table: {}", rows.join(", ")));
+        }
+        if self.to_hit != 0 {
+            parts.push(format!("to hit {} in Phase 3", fmt_mod(self.to_hit)));
+        }
+        if self.discipline != 0 {
+            parts.push(format!("Discipline {}", fmt_mod(self.discipline)));
+        }
+        if let Some(d) = self.retreat {
+            parts.push(format!("retreats {}\" a turn", fmt_num(d)));
+        }
+        let flags = [
+            (self.no_assault, "no assaults"),
+            (self.no_double_time, "no double-time"),
+            (self.disorders_all, "every unit disordered"),
+            (self.forfeits_pips, "unspent pips lost"),
+            (self.no_fire, "no shooting"),
+            (self.no_rally, "no rallies"),
+            (self.routs_when_charged, "routs if charged"),
+        ];
+        parts.extend(flags.iter().filter(|(on, _)| *on).map(|(_, text)| text.to_string()));
+        parts
+    }
+}
+
+impl Describe for LeaderResult {
+    fn parts(&self) -> Vec<String> {
+        let (low, high) = self.rolls;
+        let mut parts = vec![if low == high {
+            format!("on a roll of {low}")
+        } else {
+            format!("on a roll of {low}-{high}")
+        }];
+        if self.pips != 0 {
+            parts.push(format!("{} every later turn", plural_signed(self.pips, "pip")));
+        }
+        if self.removed {
+            parts.push(String::from("leader removed"));
+        }
+        if let Some(rating) = &self.replacement {
+            let kept = if self.permanent { " for good" } else { "" };
+            parts.push(format!("a {rating} colonel takes over{kept}"));
+        }
+        if self.disorders_unit {
+            parts.push(String::from("the regiment is disordered"));
+        }
+        if self.loses_unspent_pips {
+            parts.push(String::from("unspent pips lost"));
+        }
+        if parts.len() == 1 {
+            parts.push(String::from("no effect"));
+        }
+        parts
+    }
+}
+
+impl Describe for MeleeResult {
+    fn parts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if self.cavalry {
+            parts.push(String::from("between two cavalry units"));
+        }
+        if let Some(m) = self.margin {
+            parts.push(format!("won by {m} or more"));
+        }
+        if self.fresh_only {
+            parts.push(String::from("Fresh units only"));
+        }
+        if self.enemy_removed {
+            parts.push(String::from("the enemy routed or destroyed"));
+        }
+        if self.stands > 0 {
+            parts.push(format!("loses {}", plural(self.stands, "stand")));
+        }
+        if self.micro_hits > 0 {
+            parts.push(plural(self.micro_hits, "micro-hit"));
+        }
+        if let Some(d) = self.retreat {
+            parts.push(format!("retreats {}\"", fmt_num(d)));
+        }
+        if self.disorder {
+            parts.push(String::from("disordered"));
+        }
+        if self.locked {
+            parts.push(String::from("stays in contact"));
+        }
+        if let Some(d) = self.consolidate {
+            parts.push(format!("may consolidate {}\"", fmt_num(d)));
+        }
+        if self.pips > 0 {
+            parts.push(format!("costs {}", plural(self.pips, "pip")));
+        }
+        if let Some(d) = self.sweep {
+            parts.push(format!("sweeps {}\" on", fmt_num(d)));
+        }
+        if parts.is_empty() {
+            parts.push(String::from("no effect"));
+        }
+        parts
+    }
+}
+
+impl Describe for Modifier {
+    fn parts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if self.to_hit != 0 {
+            parts.push(format!("to hit {}", fmt_mod(self.to_hit)));
+        }
+        if let Some(m) = &self.melee {
+            parts.push(fmt_melee(m));
+        }
+        if self.opponent_melee != 0 {
+            parts.push(format!("the other side {} in melee", fmt_mod(self.opponent_melee)));
+        }
+        if self.discipline != 0 {
+            parts.push(format!("Discipline {}", fmt_mod(self.discipline)));
+        }
+        if let Some(d) = self.run {
+            parts.push(format!("needs {}\" of open ground", fmt_num(d)));
+        }
+        if let Some(n) = self.engaged {
+            parts.push(format!("counts as {} engaged", plural(n, "stand")));
+        }
+        if parts.is_empty() {
+            parts.push(String::from("modifier"));
+        }
+        parts
+    }
+}
+
+/// `-1 pip`, `+2 pips`.
+fn plural_signed(n: i32, word: &str) -> String {
+    if n.abs() == 1 { format!("{} {word}", fmt_mod(n)) } else { format!("{} {word}s", fmt_mod(n)) }
 }
 
 fn plural(n: u32, word: &str) -> String {
@@ -3848,6 +4605,18 @@ mod tests {
             ],
         );
         expect(EntryKind::Marker, &["disorder", "gunsmoke", "low_ammo", "clean_barrels", "micro_hit"]);
+        expect(EntryKind::Health, &["fresh", "worn", "spent", "shattered"]);
+        expect(EntryKind::BrigadeState, &["hesitant", "broken"]);
+        expect(EntryKind::LeaderResult, &["unhurt", "lightly_wounded", "severely_wounded", "killed"]);
+        expect(
+            EntryKind::MeleeResult,
+            &["defeated", "bloody_draw", "victor", "breakthrough", "cavalry_defeated"],
+        );
+        expect(
+            EntryKind::Modifier,
+            &["enfilade", "momentum", "brigadier_attached", "cavalry_shock", "battery_in_melee"],
+        );
+        expect(EntryKind::Order, &["regimental_assault", "dress_on_the_colors"]);
         assert_eq!(
             data.movement_rates().len(),
             11,
@@ -3957,5 +4726,255 @@ mod tests {
         let ball = data.army_trait("buck_and_ball").unwrap();
         assert_eq!(ball.hits, [BandHits { band: BandName::Short, hits: 3 }]);
         assert_eq!(ball.max_range, Some(14.0));
+    }
+    // ---------------------------------------------------------------- combat (stdlib/combat.dotc)
+
+    /// The health state of a regiment with `left` of `starting` stands, as RULINGS C4 combines
+    /// the stand counts and the percentages: the tightest stand count first, then a percentage,
+    /// then the state with no bound of its own.
+    fn health_c4(data: &RuleData, left: u32, starting: u32) -> Option<&str> {
+        let states = data.health_states();
+        states
+            .iter()
+            .filter(|h| h.by_stand_count(left))
+            .min_by_key(|h| h.at_most_stands)
+            .or_else(|| states.iter().find(|h| h.by_percentage(left, starting)))
+            .or_else(|| {
+                states.iter().find(|h| {
+                    h.above_percent.is_none() && h.below_percent.is_none() && h.at_most_stands.is_none()
+                })
+            })
+            .map(|h| h.meta.id.as_str())
+    }
+
+    #[test]
+    fn stdlib_health_states_follow_c4_and_the_stand_count_table() {
+        let (data, _) = stdlib();
+        let fresh = data.health("fresh").unwrap();
+        assert_eq!(fresh.above_percent, Some(75));
+        assert_eq!(fresh.melee, Some(MeleeModifier { value: 1, side: MeleeSide::Either }));
+        let worn = data.health("worn").unwrap();
+        assert_eq!(
+            (worn.above_percent, worn.below_percent, worn.at_most_stands, worn.melee),
+            (None, None, None, None)
+        );
+        let spent = data.health("spent").unwrap();
+        assert_eq!((spent.below_percent, spent.at_most_stands), (Some(35), Some(2)));
+        assert_eq!(spent.melee, Some(MeleeModifier { value: -1, side: MeleeSide::Either }));
+        assert!(spent.assault_needs_brigadier && spent.tests_under_fire && !spent.removed);
+        let shattered = data.health("shattered").unwrap();
+        assert_eq!((shattered.at_most_stands, shattered.removed), (Some(1), true));
+        // Exact shares: 3 of 4 is 75%, not above it.
+        assert!(!fresh.by_percentage(3, 4) && fresh.by_percentage(7, 8));
+        assert!(spent.by_percentage(2, 6) && !spent.by_percentage(3, 8));
+        assert!(!worn.by_percentage(5, 8) && !worn.by_stand_count(1));
+        // Ch16 8.1 stand count table, row by row: (starting, [state for 1, 2, ... starting left]).
+        let table: [(u32, &[&str]); 5] = [
+            (8, &["shattered", "spent", "worn", "worn", "worn", "worn", "fresh", "fresh"]),
+            (6, &["shattered", "spent", "worn", "worn", "fresh", "fresh"]),
+            (5, &["shattered", "spent", "worn", "fresh", "fresh"]),
+            (4, &["shattered", "spent", "worn", "fresh"]),
+            (3, &["shattered", "spent", "fresh"]),
+        ];
+        for (starting, states) in table {
+            for (left, want) in (1..=starting).zip(states.iter()) {
+                assert_eq!(health_c4(&data, left, starting), Some(*want), "{left} of {starting} stands");
+            }
+        }
+        // RULINGS C4 extends to sizes the table lacks: 10 stands, 3 left is 30%.
+        assert_eq!(health_c4(&data, 3, 10), Some("spent"));
+    }
+
+    #[test]
+    fn stdlib_brigade_clock() {
+        let (data, _) = stdlib();
+        let hesitant = data.brigade_state("hesitant").unwrap();
+        assert_eq!(hesitant.losses_percent, 30);
+        assert_eq!(hesitant.table, [(16, 5), (20, 6), (24, 7), (28, 8), (32, 10)]);
+        assert_eq!((hesitant.to_hit, hesitant.discipline), (-1, -1));
+        assert!(hesitant.no_assault && hesitant.no_double_time);
+        assert!(!hesitant.no_fire && !hesitant.disorders_all && hesitant.retreat.is_none());
+        // RULINGS G6: round-half-up(30%) fits every Hesitant row, ceil(50%) every Broken row.
+        for (stands, lost) in &hesitant.table {
+            assert_eq!((stands * 30 + 50) / 100, *lost, "Hesitant row for {stands} stands");
+        }
+        assert_eq!((hesitant.table_losses(20), hesitant.table_losses(21)), (Some(6), None));
+        let broken = data.brigade_state("broken").unwrap();
+        assert_eq!(broken.losses_percent, 50);
+        assert_eq!(broken.table, [(16, 8), (20, 10), (24, 12), (28, 14), (32, 16)]);
+        for (stands, lost) in &broken.table {
+            assert_eq!(stands.div_ceil(2), *lost, "Broken row for {stands} stands");
+        }
+        assert_eq!(broken.retreat, Some(6.0));
+        assert!(
+            broken.disorders_all
+                && broken.forfeits_pips
+                && broken.no_fire
+                && broken.no_rally
+                && broken.routs_when_charged
+                && broken.no_assault
+        );
+        assert_eq!((broken.to_hit, broken.discipline), (0, 0));
+    }
+
+    #[test]
+    fn stdlib_leader_casualty_table_covers_each_roll_once() {
+        let (data, _) = stdlib();
+        // Ch16 2.4: every face of the d6 gives exactly one result.
+        for roll in 1..=6 {
+            let results: Vec<&str> =
+                data.leader_results().iter().filter(|r| r.covers(roll)).map(|r| r.meta.id.as_str()).collect();
+            assert_eq!(results.len(), 1, "roll {roll} gives {results:?}");
+        }
+        assert!(data.leader_result_for(0).is_none() && data.leader_result_for(7).is_none());
+        let id = |roll: u32| data.leader_result_for(roll).unwrap().meta.id.as_str();
+        assert_eq!(
+            [id(1), id(3), id(4), id(5), id(6)],
+            ["unhurt", "unhurt", "lightly_wounded", "severely_wounded", "killed"]
+        );
+        let unhurt = data.leader_result("unhurt").unwrap();
+        assert_eq!((unhurt.rolls, unhurt.pips, unhurt.removed), ((1, 3), 0, false));
+        let light = data.leader_result_for(4).unwrap();
+        assert_eq!((light.pips, light.removed, light.replacement.as_deref()), (-1, false, None));
+        let severe = data.leader_result("severely_wounded").unwrap();
+        assert!(severe.removed && !severe.permanent && !severe.disorders_unit);
+        assert_eq!(severe.replacement.as_deref(), Some("timid"));
+        let killed = data.leader_result("killed").unwrap();
+        assert!(killed.removed && killed.permanent && killed.disorders_unit && killed.loses_unspent_pips);
+        // The replacement names a rating (Ch16 2.4: the Timid formula).
+        let timid = data.rating(killed.replacement.as_deref().unwrap()).unwrap();
+        assert_eq!(timid.pip_range(), (1, 2));
+    }
+
+    #[test]
+    fn stdlib_melee_results_and_modifiers() {
+        let (data, _) = stdlib();
+        // Ch16 7.4
+        let defeated = data.melee_result("defeated").unwrap();
+        assert_eq!((defeated.stands, defeated.retreat, defeated.disorder), (1, Some(6.0), true));
+        assert!(!defeated.cavalry && !defeated.locked);
+        let draw = data.melee_result("bloody_draw").unwrap();
+        assert_eq!((draw.stands, draw.micro_hits, draw.disorder, draw.locked), (0, 1, true, true));
+        assert_eq!(draw.retreat, None);
+        let victor = data.melee_result("victor").unwrap();
+        assert_eq!((victor.stands, victor.consolidate, victor.disorder), (0, Some(2.0), false));
+        let sweep = data.melee_result("breakthrough").unwrap();
+        assert_eq!((sweep.margin, sweep.pips, sweep.sweep), (Some(4), 1, Some(4.0)));
+        assert!(sweep.fresh_only && sweep.enemy_removed);
+        // Ch16 10.1
+        let cavalry = data.melee_result("cavalry_defeated").unwrap();
+        assert_eq!(
+            (cavalry.cavalry, cavalry.stands, cavalry.retreat, cavalry.disorder),
+            (true, 1, Some(9.0), true)
+        );
+        // Ch16 5.6, 7.3, 2.4, 10.1; Ch8 6.0
+        let enfilade = data.modifier("enfilade").unwrap();
+        assert_eq!(enfilade.to_hit, 1);
+        assert_eq!(enfilade.melee, Some(MeleeModifier { value: 2, side: MeleeSide::Attacker }));
+        let momentum = data.modifier("momentum").unwrap();
+        assert_eq!((momentum.melee.unwrap().value, momentum.run), (1, Some(3.0)));
+        let brigadier = data.modifier("brigadier_attached").unwrap();
+        assert_eq!(brigadier.melee, Some(MeleeModifier { value: 1, side: MeleeSide::Either }));
+        assert_eq!(brigadier.discipline, 1);
+        let shock = data.modifier("cavalry_shock").unwrap();
+        assert_eq!(shock.melee, Some(MeleeModifier { value: 1, side: MeleeSide::Attacker }));
+        assert_eq!(shock.opponent_melee, -2);
+        let battery = data.modifier("battery_in_melee").unwrap();
+        assert_eq!((battery.engaged, battery.melee, battery.to_hit), (Some(1), None, 0));
+        // Ch16 7.2: the 4" pause and the 2" stall of both assault orders.
+        for id in ["regimental_assault", "dress_on_the_colors"] {
+            let order = data.order(id).unwrap();
+            assert_eq!((order.interruption, order.stall), (Some(4.0), Some(2.0)), "{id}");
+        }
+        assert_eq!(data.order("double_time").unwrap().interruption, None);
+        assert!(data.summary(EntryKind::MeleeResult, "defeated").unwrap().contains("retreats 6\""));
+    }
+
+    #[test]
+    fn health_values_are_checked() {
+        let mut b = Build::default();
+        let too_high = b.entry("health", "a", &["above 120"]);
+        let crossed = b.entry("health", "b", &["above 75", "below 70", "melee +1 either"]);
+        let spans = [too_high.props[0].values[0].span, crossed.props[1].span];
+        let (data, diags) = read(vec![too_high, crossed]);
+        assert_eq!(codes(&diags), ["dotc::bad-property"; 2]);
+        assert_eq!(diags.iter().map(|d| d.primary.span).collect::<Vec<_>>(), spans);
+        assert_eq!(diags[0].primary.text, "a percentage is a whole number from 0 to 100");
+        assert_eq!(diags[0].help.as_deref(), Some("write it as `above <percent>`"));
+        assert!(diags[1].primary.text.contains("above 75% and below 70%"), "{}", diags[1].primary.text);
+        assert_eq!(data.health("a").unwrap().above_percent, None);
+        assert_eq!(
+            data.health("b").unwrap().melee,
+            Some(MeleeModifier { value: 1, side: MeleeSide::Either })
+        );
+    }
+
+    #[test]
+    fn brigade_state_values_are_checked() {
+        let mut b = Build::default();
+        let state = b.entry("brigade_state", "s", &["losses 30", "table 16 20", "table 20 6", "table 20 7"]);
+        let spans = [state.props[1].values[1].span, state.props[3].span];
+        let no_losses = b.entry("brigade_state", "t", &["table 16 5"]);
+        let id_span = no_losses.id.span;
+        let (data, diags) = read(vec![state, no_losses]);
+        assert_eq!(codes(&diags), ["dotc::bad-property", "dotc::bad-property", "dotc::missing-property"]);
+        assert_eq!((diags[0].primary.span, diags[1].primary.span), (spans[0], spans[1]));
+        assert_eq!(diags[0].primary.text, "a brigade of 16 stands cannot lose 20");
+        assert_eq!(diags[2].primary.span, id_span);
+        assert_eq!(diags[2].message, "brigade_state `t` has no `losses`");
+        // The rows that read are kept.
+        assert_eq!(data.brigade_state("s").unwrap().table, [(20, 6)]);
+    }
+
+    #[test]
+    fn leader_result_values_and_references_are_checked() {
+        let mut b = Build::default();
+        let high = b.entry("leader_result", "a", &["roll 7"]);
+        let backwards = b.entry("leader_result", "b", &["roll 5 to 3"]);
+        let unremoved = b.entry("leader_result", "c", &["roll 6", "replacement timid"]);
+        let typo = b.entry("leader_result", "d", &["roll 6", "removed", "replacement timd"]);
+        let spans =
+            [high.props[0].values[0].span, backwards.props[0].values[2].span, unremoved.props[1].span];
+        let typo_span = typo.props[2].values[0].span;
+        let (mut data, diags) = read(vec![high, backwards, unremoved, typo]);
+        assert_eq!(codes(&diags), ["dotc::bad-property"; 3]);
+        assert_eq!(diags.iter().map(|d| d.primary.span).collect::<Vec<_>>(), spans);
+        assert_eq!(diags[0].primary.text, "a d6 roll runs from 1 to 6");
+        assert_eq!(diags[1].primary.text, "a run of rolls goes upward: `3 to 5`");
+        assert_eq!(data.leader_result("a").unwrap().rolls, (0, 0));
+        assert!(data.leader_result_for(6).is_some() && data.leader_result_for(1).is_none());
+        // The replacement is a rating, resolved once every library is in.
+        let (ratings, _) = read(vec![b.entry("rating", "timid", &["pips d3 halve up"])]);
+        data.extend(ratings);
+        let mut diags = Vec::new();
+        data.check_references(&mut diags);
+        assert_eq!(codes(&diags), ["dotc::unknown-reference"]);
+        assert_eq!(diags[0].primary.span, typo_span);
+        assert_eq!(diags[0].fix.as_ref().unwrap().replacement, "timid");
+    }
+
+    #[test]
+    fn melee_result_and_modifier_values_are_checked() {
+        let mut b = Build::default();
+        let result = b.entry("melee_result", "r", &["margin 0", "retreat 6", "locked"]);
+        let modifier = b.entry("modifier", "m", &["melee +2 flank", "engaged two", "to_hit +1"]);
+        let order = b.entry("order", "o", &["phase 2", "pips 1", "charge 9", "interruption 4", "stall 4"]);
+        let spans = [
+            result.props[0].values[0].span,
+            result.props[2].span,
+            modifier.props[0].values[1].span,
+            modifier.props[1].values[0].span,
+            order.props[4].span,
+        ];
+        let (data, diags) = read(vec![result, modifier, order]);
+        assert_eq!(codes(&diags), ["dotc::bad-property"; 5]);
+        assert_eq!(diags.iter().map(|d| d.primary.span).collect::<Vec<_>>(), spans);
+        assert_eq!(diags[0].primary.text, "a winning margin is at least 1");
+        assert_eq!(diags[2].help.as_deref(), Some(format!("write it as `{MELEE_USAGE}`").as_str()));
+        assert_eq!(diags[3].primary.text, "expected a number of stands, found `two`");
+        let m = data.modifier("m").unwrap();
+        assert_eq!((m.melee, m.engaged, m.to_hit), (None, None, 1));
+        let o = data.order("o").unwrap();
+        assert_eq!((o.interruption, o.stall), (Some(4.0), Some(4.0)));
     }
 }

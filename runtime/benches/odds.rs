@@ -5,8 +5,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dotc_runtime::dice::{D6Stream, DiceSource, Purpose, SeededDice};
+use dotc_runtime::odds::assault::{AssaultQuery, Charger, assault_monte_carlo, assault_odds};
 use dotc_runtime::odds::melee::{MeleeSide, melee_odds};
-use dotc_runtime::odds::{Cover, FireQuery, fire_odds};
+use dotc_runtime::odds::{Cover, FireQuery, TargetFormation, fire_odds};
 use dotc_runtime::rulings::Rulings;
 
 fn bench_odds(c: &mut Criterion) {
@@ -23,6 +24,13 @@ fn bench_odds(c: &mut Criterion) {
     let defender = MeleeSide { engaged_stands: 3, modifier: 2 };
     group.bench_function("melee_odds (exact melee)", |b| {
         b.iter(|| melee_odds(black_box(attacker), black_box(defender)).map(|o| o.attacker_wins))
+    });
+    // One exact assault chain (Ch16 7.2-7.4): 5 rifled muskets fire the closing volley at 4" into
+    // a Fresh Regular assault column of 6 stands (frontage 2, +3 in melee) that charges 5 stands
+    // behind a stone wall (+2).
+    let assault = assault_query();
+    group.bench_function("assault_odds (exact chain)", |b| {
+        b.iter(|| assault_odds(black_box(&assault), data, &rulings).map(|o| o.p_attacker_wins))
     });
     // The Monte Carlo source: dice per second, rolled as a volley would (a pool at a time).
     const POOL: usize = 5;
@@ -51,7 +59,25 @@ fn bench_odds(c: &mut Criterion) {
             sixes
         })
     });
+    // The same chain simulated, per assault: what the exact answer replaces.
+    const ASSAULTS: u64 = 10_000;
+    group.throughput(Throughput::Elements(ASSAULTS));
+    group.bench_function("assault_monte_carlo (per assault)", |b| {
+        b.iter(|| {
+            assault_monte_carlo(black_box(&assault), data, &rulings, ASSAULTS, 7)
+                .map(|e| e.p_attacker_wins.mean)
+        })
+    });
     group.finish();
+}
+
+fn assault_query() -> AssaultQuery {
+    let mut charger = Charger::new(6, 4);
+    charger.frontage = Some(2);
+    charger.shock_save_modifier = 1;
+    charger.melee_modifier = 3;
+    let volley = FireQuery { target: TargetFormation::Column, ..FireQuery::new("rifled_musket", 5, 4.0) };
+    AssaultQuery { volley, charger, defender: MeleeSide { engaged_stands: 5, modifier: 2 } }
 }
 
 criterion_group!(benches, bench_odds);

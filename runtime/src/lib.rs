@@ -11,10 +11,14 @@
 //! - `rulings`: the switchable rulings of RULINGS.md as typed values, built from a scenario's or a
 //!   log's `rules` blocks, with the defaults and the `as_printed` preset.
 //!
-//! The engine, the battlefield queries and replay build on these.
+//! - `engine`: the rules engine: game state, volleys, assaults, melees, morale and leaders, each
+//!   resolution returning typed events that cite the rule they applied.
+//!
+//! The battlefield queries and replay build on these.
 
 pub mod check;
 pub mod dice;
+pub mod engine;
 pub mod geometry;
 pub mod odds;
 pub mod rulings;

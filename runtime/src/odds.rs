@@ -6,9 +6,8 @@
 //! modifiers, the natural-6 Shock triggers of Ch16 5.5), the skirmish screen's to-hit modifier
 //! (Ch16 3.4) and the Concentrated Battery Fire order's save penalty (RULE-05-2.4).
 //!
-//! Two modifiers of Ch16 5.6 have no entry in the rule data yet, so they are named constants
-//! here until the stdlib grows one: enfilade +1 to hit (RULE-05-1.5) and Hesitant -1 to hit
-//! (RULE-07-2.3, RULINGS C13).
+//! Enfilade's +1 to hit (RULE-05-1.5) is the stdlib's `modifier enfilade`, and a Hesitant
+//! brigade's -1 (RULE-07-2.3, RULINGS C13) its `brigade_state hesitant`.
 //!
 //! Simplifications, each a judgement a richer query could lift:
 //! - `Cover::Light` is read as the Light cover of a frontal linear obstacle (a fence, the case
@@ -25,16 +24,11 @@
 
 use std::fmt;
 
-use dotc_lang::library::{Arm, CoverClass, DicePer, RuleData, Weapon, WeaponClass};
+use dotc_lang::library::{Arm, BandName, CoverClass, DicePer, RuleData, Weapon, WeaponClass};
 use serde::Serialize;
 
 use crate::dice::D6Stream;
 use crate::rulings::{Enfilade, Rulings, Suppression, ToHitLimits};
-
-/// Enfilade / flank fire: +1 to hit (RULE-05-1.5, Ch16 5.6). Not yet in the rule data.
-const ENFILADE_TO_HIT: i32 = 1;
-/// A Hesitant brigade fires at -1 (RULE-07-2.3, Ch16 8.2, RULINGS C13). Not yet in the rule data.
-const HESITANT_TO_HIT: i32 = -1;
 
 /// The cover the target stands in (Ch16 5.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,14 +176,18 @@ impl std::error::Error for OddsError {}
 /// enough that the distributions stay small.
 pub const MAX_STANDS: u32 = 500;
 
-/// Everything the exact odds and the simulation share.
-struct Volley {
-    dice: u32,
-    band: String,
-    to_hit: i32,
-    save: Option<i32>,
+/// Everything the exact odds and the simulation share (and the assault chain, `assault.rs`).
+#[derive(Clone)]
+pub(crate) struct Volley {
+    pub(crate) dice: u32,
+    pub(crate) band: String,
+    pub(crate) to_hit: i32,
+    pub(crate) save: Option<i32>,
     /// Natural 6s that make a Shock trigger.
-    sixes_for_shock: u32,
+    pub(crate) sixes_for_shock: u32,
+    /// Every hit disorders the target with no save: a Napoleon's canister (Ch16 5.3, the
+    /// weapon's `canister_disorder`). Not part of [`FireOdds`]; the assault chain uses it.
+    pub(crate) auto_disorder: bool,
 }
 
 fn arm_of(weapon: &Weapon) -> Arm {
@@ -215,7 +213,7 @@ fn cover_save(data: &RuleData, class: CoverClass) -> Result<u32, OddsError> {
         })
 }
 
-fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, OddsError> {
+pub(crate) fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, OddsError> {
     let weapon = data.weapon(&q.weapon).ok_or_else(|| OddsError::UnknownWeapon(q.weapon.clone()))?;
     if q.stands == 0 {
         return Err(OddsError::NoStands);
@@ -243,7 +241,8 @@ fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, O
         modifier += disorder.to_hit.iter().filter(|m| m.beyond.is_none()).map(|m| m.value).sum::<i32>();
     }
     if q.enfilade {
-        modifier += ENFILADE_TO_HIT;
+        // RULE-05-1.5, Ch16 5.6: the stdlib's `modifier enfilade`.
+        modifier += data.modifier("enfilade").ok_or(OddsError::MissingRuleData("modifier enfilade"))?.to_hit;
     }
     if q.smoke {
         // RULE-05-5.2/5.3: only beyond 6"; the -1 never stacks (RULINGS G11).
@@ -258,7 +257,11 @@ fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, O
         modifier += skirmish.screen.as_ref().and_then(|s| s.to_hit).unwrap_or(0);
     }
     if q.hesitant {
-        modifier += HESITANT_TO_HIT;
+        // RULE-07-2.3, Ch16 8.2, RULINGS C13: the stdlib's `brigade_state hesitant`.
+        modifier += data
+            .brigade_state("hesitant")
+            .ok_or(OddsError::MissingRuleData("brigade_state hesitant"))?
+            .to_hit;
     }
     let raw = band.hits as i32 - modifier;
     let to_hit = match rulings.to_hit_limits {
@@ -317,12 +320,13 @@ fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, O
         to_hit,
         save,
         sixes_for_shock,
+        auto_disorder: weapon.canister_disorder && band.name == BandName::Canister,
     })
 }
 
 /// The chance one die scores at least `target` (a natural 6 always passes under G1 clamping,
 /// because the target is then at most 6).
-fn p_at_least(target: i32) -> f64 {
+pub(crate) fn p_at_least(target: i32) -> f64 {
     f64::from((7 - target).clamp(0, 6)) / 6.0
 }
 
@@ -346,7 +350,11 @@ fn mean(dist: &[f64]) -> f64 {
 
 /// The exact odds of a volley.
 pub fn fire_odds(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<FireOdds, OddsError> {
-    let v = volley(q, data, rulings)?;
+    volley(q, data, rulings).map(volley_odds)
+}
+
+/// The exact odds of a volley already read from the rule data.
+pub(crate) fn volley_odds(v: Volley) -> FireOdds {
     let p_hit = p_at_least(v.to_hit);
     let p_save = v.save.map_or(0.0, p_at_least);
     let hits = binomial(v.dice, p_hit);
@@ -359,7 +367,7 @@ pub fn fire_odds(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Fi
     let sixes = binomial(v.dice, 1.0 / 6.0);
     let p_shock = sixes.iter().skip(v.sixes_for_shock as usize).sum();
     let expected_unsaved = mean(&unsaved);
-    Ok(FireOdds {
+    FireOdds {
         dice: v.dice,
         band: v.band,
         to_hit: v.to_hit,
@@ -372,7 +380,7 @@ pub fn fire_odds(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Fi
         hits,
         unsaved,
         stands_lost,
-    })
+    }
 }
 
 /// A simulated mean and its standard error.
@@ -383,7 +391,7 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    fn from_sums(n: u64, sum: f64, sum_sq: f64) -> Estimate {
+    pub(crate) fn from_sums(n: u64, sum: f64, sum_sq: f64) -> Estimate {
         let n = n as f64;
         let mean = sum / n;
         let var = if n > 1.0 { ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
@@ -446,6 +454,7 @@ pub fn fire_monte_carlo(
     })
 }
 
+pub mod assault;
 pub mod melee;
 
 #[cfg(test)]

@@ -18,7 +18,8 @@ pub const CODES: &[(&str, &str)] = &[
     (
         UNKNOWN_ENTRY_KIND,
         "A library entry starts with a word that is not a kind of rule data. The kinds are weapon, terrain, \
-         obstacle, structure, movement, formation, rating, tier, order, quality, trait and marker.",
+         obstacle, structure, movement, formation, rating, tier, order, quality, trait, marker, health, \
+         brigade_state, leader_result, melee_result and modifier.",
     ),
     (
         UNKNOWN_PROPERTY,
@@ -37,8 +38,8 @@ pub const CODES: &[(&str, &str)] = &[
     (DUPLICATE_ENTRY, "Two entries of the same kind share an id; the first one is kept."),
     (
         UNKNOWN_REFERENCE,
-        "A property names another entry (a formation, a trait, a quality, a structure or a marker) that \
-         no library defines.",
+        "A property names another entry (a formation, a trait, a quality, a structure, a marker or a \
+         rating) that no library defines.",
     ),
 ];
 

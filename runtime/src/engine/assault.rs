@@ -1,0 +1,337 @@
+//! The charge (Ch16 7.1, 7.2; Ch6 2.0-3.0; RULINGS C6, C7, G10), from the declaration to the
+//! melee.
+//!
+//! 1. Declaration (Ch16 7.1): the charger must be formed to charge (no `no_assault` formation:
+//!    road column, open order), without a Disorder marker (RULE-05-4.4; RULINGS C6: both readings
+//!    forbid it), of a brigade neither Hesitant nor Broken (RULE-07-2.3, 2.4), Fresh or Worn
+//!    unless its brigadier is attached (RULE-07-4.2), within the charge speed of its movement row
+//!    (Ch16 3.1: 9" infantry, 12" cavalry), and its brigade must pay the order's pips: the
+//!    Regimental Assault, or the Dress on the Colors price for a coordinated push (Ch16 2.3),
+//!    doubled in the distant courier tier and impossible out of communication (Ch16 2.2,
+//!    RULINGS G8, C10). Pips come from the brigade's pool, then its banked pip.
+//! 2. The closing volley at the 4" interruption line (Ch16 7.2, the order's `interruption`); a
+//!    charger that starts within it takes the volley before it moves (RULINGS G10). A volley that
+//!    removes the charger ends the charge (Destroyed).
+//! 3. The pre-contact Discipline check, when the volley triggers it (RULINGS C7,
+//!    `pre_contact_trigger`); Steady's +1 applies (cause: a closing volley, Ch16 9.0). Failing, the
+//!    charge stalls 2" short (the order's `stall`) with a Disorder marker (Ch16 7.2, RULE-07-1.5
+//!    charging case; RULINGS C5: both readings agree for a charger).
+//! 4. Contact and the melee ([`super::melee`]); a charger disordered by the volley fights at -2
+//!    through its marker (RULINGS G10).
+
+use dotc_lang::library::{CheckCause, MoveState, OrderCost};
+use serde::Serialize;
+
+use super::events::{BrigadeStatus, Event, MeleeOutcome, Modifier, TestKind, What};
+use super::fire::{FireInput, FireKind, volley_in_place};
+use super::melee::{MeleeInput, NoMelee, melee_in_place};
+use super::morale;
+use super::state::{Arm, GameState, Unit, UnitId};
+use super::{EngineError, Rules, transact};
+use crate::dice::DiceSource;
+use crate::rulings::PreContactTrigger;
+
+/// What the caller knows of the charge that the state does not.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssaultInput {
+    /// Inches from the charger to its target at the declaration (Ch16 7.1).
+    pub distance: f64,
+    /// Inches from the brigadier to the charger's Color Stand, for the pip price's tier (Ch16
+    /// 2.2); None: in bugle range (or attached).
+    pub brigadier_distance: Option<f64>,
+    /// A Dress on the Colors assault: the coordinated push's price (Ch16 2.3).
+    pub coordinated: bool,
+    /// The defender's closing volley at the interruption line (Ch16 6.0 Reaction 1, 7.2); None if
+    /// it does not or cannot fire. Its `kind` is taken as [`FireKind::Closing`] whatever it says.
+    pub closing_volley: Option<FireInput>,
+    /// The melee, if the charge goes home.
+    pub melee: MeleeInput,
+}
+
+/// How a charge ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssaultResult {
+    /// The closing volley (or what followed it) removed the charger.
+    Destroyed,
+    /// The charger failed its pre-contact check: 2" short, disordered (Ch16 7.2).
+    Stalled,
+    /// Contact and a melee.
+    Melee(MeleeOutcome),
+    /// The defender's brigade is Broken: it routed on contact (RULE-07-2.4, RULINGS G14).
+    Routed,
+    /// The defender was overrun without a melee (a Road Column, RULINGS C23; Open Order,
+    /// Ch13 22.0, G14).
+    Overrun,
+}
+
+/// What a charge did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AssaultReport {
+    pub events: Vec<Event>,
+    pub result: AssaultResult,
+    /// The charger took a pre-contact Discipline check (RULINGS C7).
+    pub pre_contact_check: bool,
+}
+
+fn unknown(id: UnitId) -> EngineError {
+    EngineError::Unknown(format!("unit #{}", id.0))
+}
+
+/// Resolve a charge from its declaration to the end of its melee. Changes nothing if it fails (an
+/// illegal declaration, a missing die).
+pub fn resolve_assault(
+    rules: &Rules,
+    state: &mut GameState,
+    charger: UnitId,
+    target: UnitId,
+    input: &AssaultInput,
+    dice: &mut dyn DiceSource,
+) -> Result<AssaultReport, EngineError> {
+    transact(state, |s| assault_in_place(rules, s, charger, target, input, dice))
+}
+
+/// The movement row's state for a unit (Ch16 3.1).
+fn move_state(u: &Unit) -> (dotc_lang::library::Arm, Option<MoveState>) {
+    use dotc_lang::library::Arm as RowArm;
+    match u.arm {
+        Arm::Infantry => (RowArm::Infantry, None),
+        Arm::Cavalry { mounted: true, .. } => (RowArm::Cavalry, Some(MoveState::Mounted)),
+        Arm::Cavalry { mounted: false, .. } => (RowArm::Cavalry, Some(MoveState::Dismounted)),
+        Arm::Battery { limbered: true } => (RowArm::Artillery, Some(MoveState::Limbered)),
+        Arm::Battery { limbered: false } => (RowArm::Artillery, Some(MoveState::Prolonge)),
+    }
+}
+
+/// Check the declaration (Ch16 7.1) and pay its pips; returns nothing but the events.
+fn declare(
+    rules: &Rules,
+    state: &mut GameState,
+    charger: UnitId,
+    target: UnitId,
+    input: &AssaultInput,
+    events: &mut Vec<Event>,
+) -> Result<(), EngineError> {
+    let c = state.unit(charger).ok_or_else(|| unknown(charger))?;
+    let t = state.unit(target).ok_or_else(|| unknown(target))?;
+    let illegal = |why: String, rule: &'static str| EngineError::Illegal { unit: c.name.clone(), why, rule };
+    if charger == target {
+        return Err(illegal("charge itself".into(), "Ch16 7.1"));
+    }
+    if c.removed || c.stands == 0 {
+        return Err(illegal("assault: it has left the table".into(), "Ch16 7.1"));
+    }
+    if t.removed || t.stands == 0 {
+        return Err(illegal(format!("assault {}: it has left the table", t.name), "Ch16 7.1"));
+    }
+    if c.side == t.side {
+        return Err(illegal(format!("assault {}, a friendly unit", t.name), "Ch16 7.1"));
+    }
+    // Formation (Ch16 3.2, 7.1; open order Ch13 22.0).
+    let formation = rules
+        .data
+        .formation(&c.formation)
+        .ok_or_else(|| EngineError::Unknown(format!("formation `{}`", c.formation)))?;
+    if formation.no_assault {
+        let rule = if formation.module.is_some() { "Ch13 22.0, Ch16 7.1" } else { "Ch16 3.2, 7.1" };
+        return Err(illegal(format!("assault in {}", formation.meta.title()), rule));
+    }
+    // Charge speed (Ch16 3.1, 7.1).
+    let (arm, mstate) = move_state(c);
+    let row = rules.data.movement_for(arm, Some(&c.formation), mstate);
+    let speed = match row.map(|r| r.charge) {
+        Some(dotc_lang::library::Charge::Inches(d)) => d,
+        _ => {
+            return Err(illegal(
+                format!("charge: it has no charge speed in {}", formation.meta.title()),
+                "Ch16 3.1, 7.1",
+            ));
+        }
+    };
+    if !input.distance.is_finite() || input.distance < 0.0 {
+        return Err(illegal(format!("charge {}\"", input.distance), "Ch16 7.1"));
+    }
+    if input.distance > speed {
+        return Err(illegal(
+            format!("charge {} at {}\": its charge reaches {speed}\"", t.name, input.distance),
+            "Ch16 3.1, 7.1",
+        ));
+    }
+    // The brigade clock (RULE-07-2.3, 2.4, Ch16 8.2).
+    match state.brigade_status(charger) {
+        BrigadeStatus::Hesitant if rules.tables.hesitant.no_assault => {
+            return Err(illegal("assault: its brigade is Hesitant".into(), "RULE-07-2.3"));
+        }
+        BrigadeStatus::Broken if rules.tables.broken.no_assault => {
+            return Err(illegal("assault: its brigade is Broken".into(), "RULE-07-2.4"));
+        }
+        _ => {}
+    }
+    // Disorder (RULE-05-4.4; RULINGS C6: `slowed` and `halted` both forbid an assault).
+    if c.markers.disorder && rules.tables.disorder.no_assault {
+        return Err(illegal("assault while disordered".into(), "RULE-05-4.4, Ch16 7.1, RULINGS C6"));
+    }
+    // Health (Ch16 7.1, 8.1, RULE-07-4.2): a Spent regiment only with its brigadier attached.
+    let health = morale::unit_health(rules, state, charger);
+    let needs_brigadier = rules.data.health(health.id()).is_some_and(|h| h.assault_needs_brigadier);
+    if needs_brigadier && state.attached_leader(charger).is_none() {
+        return Err(illegal(
+            format!("assault while {health:?} without its brigadier attached"),
+            "RULE-07-4.2, Ch16 7.1",
+        ));
+    }
+    // Pips (Ch16 2.2, 2.3, 7.1, RULINGS G8, C10).
+    let order_id = if input.coordinated { "dress_on_the_colors" } else { "regimental_assault" };
+    let order = rules
+        .data
+        .order(order_id)
+        .ok_or(EngineError::MissingRuleData("order regimental_assault / dress_on_the_colors"))?;
+    let from = input.brigadier_distance.unwrap_or(0.0);
+    let base = order.pip_cost(from).ok_or(EngineError::MissingRuleData("the assault order's pip price"))?;
+    let tier =
+        rules.tier_at(from).ok_or(EngineError::MissingRuleData("a command tier for every distance"))?;
+    let factor = match tier.order_cost {
+        OrderCost::Prohibited => {
+            return Err(illegal(
+                format!("assault: {from}\" from its brigadier it is out of communication"),
+                "Ch16 2.2, RULINGS C10",
+            ));
+        }
+        cost => cost.factor().unwrap_or(1),
+    };
+    let cost = base * factor;
+    let brigade = c
+        .brigade
+        .ok_or_else(|| illegal("assault: it has no brigadier to pay the pips".into(), "Ch16 2.3, 7.1"))?;
+    let name = c.name.clone();
+    let rule = if factor > 1 { "Ch16 2.2, 2.3, 7.1, RULINGS G8" } else { "Ch16 2.3, 7.1" };
+    let what = format!("assault ({})", order.meta.title());
+    morale::spend_pips(state, brigade, cost, &name, &what, events, rule)?;
+    if let Some(u) = state.unit_mut(charger) {
+        u.turn.assaulted = true;
+    }
+    Ok(())
+}
+
+/// [`resolve_assault`] without its transaction.
+pub(crate) fn assault_in_place(
+    rules: &Rules,
+    state: &mut GameState,
+    charger: UnitId,
+    target: UnitId,
+    input: &AssaultInput,
+    dice: &mut dyn DiceSource,
+) -> Result<AssaultReport, EngineError> {
+    let mut events = Vec::new();
+    declare(rules, state, charger, target, input, &mut events)?;
+    let c_name = state.unit(charger).map(|u| u.name.clone()).unwrap_or_default();
+    let t_name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
+    let t = &rules.tables;
+    let gone = |state: &GameState| state.unit(charger).is_none_or(|u| u.removed);
+
+    // ------------------------------------------------------------ the closing volley
+    let mut pre_contact_check = false;
+    let mut volley = input.closing_volley.clone();
+    if volley.is_some() && state.brigade_status(target) == BrigadeStatus::Broken && t.broken.no_fire {
+        events.push(Event::new(
+            What::Note { text: format!("{t_name} cannot fire a closing volley: its brigade is Broken") },
+            "RULE-07-2.4",
+        ));
+        volley = None;
+    }
+    if let Some(mut fire) = volley {
+        fire.kind = FireKind::Closing;
+        let text = if input.distance <= t.interruption {
+            format!(
+                "{c_name} starts within {}\" of {t_name}: the closing volley comes before it moves",
+                t.interruption
+            )
+        } else {
+            format!("{c_name}'s charge pauses {}\" from {t_name} for the closing volley", t.interruption)
+        };
+        events.push(Event::new(What::Note { text }, "Ch16 7.2, RULINGS G10"));
+        let report = volley_in_place(rules, state, target, charger, &fire, dice)?;
+        events.extend(report.events.iter().cloned());
+        if gone(state) || report.target_removed {
+            return Ok(AssaultReport { events, result: AssaultResult::Destroyed, pre_contact_check });
+        }
+        // RULE-07-1.5 (charging case), Ch16 9.0: a charger that failed a check the volley itself
+        // called for (Spent under fire, Seen the Elephant) stalls at once, Disordered.
+        let failed_own_check = report.events.iter().any(|e| {
+            matches!(&e.what, What::Test { unit, test: TestKind::SpentUnderFire | TestKind::SeenTheElephant, passed: false, .. } if *unit == c_name)
+        });
+        if failed_own_check {
+            if !report.events.iter().any(|e| matches!(&e.what, What::Stalled { .. })) {
+                events.push(Event::new(
+                    What::Stalled { unit: c_name.clone(), inches: t.stall },
+                    "RULE-07-1.5, Ch16 9.0",
+                ));
+            }
+            return Ok(AssaultReport { events, result: AssaultResult::Stalled, pre_contact_check });
+        }
+        // RULINGS C7: what makes the charger test at the line.
+        let triggered = match rules.rulings.pre_contact_trigger {
+            PreContactTrigger::LossOrDisorder => report.stands_lost >= 1 || report.disordered,
+            PreContactTrigger::HitOrSix => report.hits >= 1 || report.sixes >= 1,
+            PreContactTrigger::LossOrSix => report.stands_lost >= 1 || report.sixes >= 1,
+        };
+        if triggered {
+            pre_contact_check = true;
+            let passed = morale::discipline_check(
+                rules,
+                state,
+                charger,
+                TestKind::PreContact,
+                Some(CheckCause::ClosingVolley),
+                tier_modifiers(rules, state, charger, input),
+                dice,
+                &mut events,
+                "Ch16 7.2, RULE-07-1.4, RULINGS C7",
+            )?;
+            if !passed {
+                events.push(Event::new(
+                    What::Stalled { unit: c_name.clone(), inches: t.stall },
+                    "Ch16 7.2, RULE-07-1.5, RULINGS C5, G10",
+                ));
+                morale::place_disorder(
+                    rules,
+                    state,
+                    charger,
+                    &mut events,
+                    "Ch16 7.2, RULE-07-1.5, RULINGS C5",
+                )?;
+                let result = if gone(state) { AssaultResult::Destroyed } else { AssaultResult::Stalled };
+                return Ok(AssaultReport { events, result, pre_contact_check });
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ contact and the melee
+    events.push(Event::new(What::Contact { attacker: c_name, defender: t_name }, "Ch16 7.2"));
+    let melee = melee_in_place(rules, state, charger, target, &input.melee, dice)?;
+    events.extend(melee.events);
+    let result = match melee.no_melee {
+        Some(NoMelee::Routed) => AssaultResult::Routed,
+        Some(NoMelee::Overrun | NoMelee::OpenOrderOverrun) => AssaultResult::Overrun,
+        None => AssaultResult::Melee(melee.outcome),
+    };
+    Ok(AssaultReport { events, result, pre_contact_check })
+}
+
+/// The command tier's Discipline modifier (Ch16 2.2: -1 in the distant courier tier), which an
+/// attached brigadier cancels (Ch16 2.4: he "ignores Out-of-Command range penalties").
+fn tier_modifiers(rules: &Rules, state: &GameState, charger: UnitId, input: &AssaultInput) -> Vec<Modifier> {
+    if state.attached_leader(charger).is_some() {
+        return Vec::new();
+    }
+    let Some(d) = input.brigadier_distance else { return Vec::new() };
+    match rules.tier_at(d) {
+        Some(tier) if tier.discipline != 0 => {
+            vec![Modifier::new(format!("{} tier", tier.meta.id), tier.discipline, "Ch16 2.2")]
+        }
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,457 @@
+//! What the engine tells: typed events, each citing the rule it applied.
+//!
+//! Every resolution returns a list of [`Event`]s in the order things happened at the table: the
+//! dice rolled and what they were for, hits, Shock triggers, tests with the number needed and
+//! the die rolled, saves, stands removed, markers placed and removed, health and brigade state
+//! changes, leader casualties. Each event names the RULE id, Ch16 section or RULINGS id it
+//! applied in `rule`, so a replay or an audit can say *why* as well as *what*.
+//!
+//! Events serialise to JSON and YAML (insta snapshots of replays); [`Event`]'s `Display` is the
+//! one-line English a replay prints.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::dice::Purpose;
+
+/// One thing that happened, and the rule that made it happen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Event {
+    #[serde(flatten)]
+    pub what: What,
+    /// The RULE id, Ch16 section or RULINGS id applied, e.g. `RULE-05-3.3` or `Ch16 7.4, RULINGS C1`.
+    pub rule: &'static str,
+}
+
+impl Event {
+    pub fn new(what: What, rule: &'static str) -> Event {
+        Event { what, rule }
+    }
+}
+
+/// A named modifier and its value, as applied to a to-hit number, a save, a test or a Shock Score.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Modifier {
+    /// What it is, in a few words: `disordered`, `gunsmoke`, `fresh`, `stone_wall`...
+    pub name: String,
+    /// As the table prints it: +1 is a bonus, -1 a penalty.
+    pub value: i32,
+    pub rule: &'static str,
+}
+
+impl Modifier {
+    pub fn new(name: impl Into<String>, value: i32, rule: &'static str) -> Modifier {
+        Modifier { name: name.into(), value, rule }
+    }
+}
+
+/// The kinds of test a unit or leader rolls against a target number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestKind {
+    /// The Discipline Save after a Shock trigger (RULE-05-4.2, Ch16 5.5).
+    ShockSave,
+    /// A Spent unit fired upon (Ch16 8.1, RULINGS G9).
+    SpentUnderFire,
+    /// A green unit's first unsaved hit or natural 6 (Seen the Elephant, Ch16 9.0, RULINGS C28).
+    SeenTheElephant,
+    /// The charger's check at the 4" line (Ch16 7.2, RULINGS C7).
+    PreContact,
+    /// A Rebel Yell charge against green or regular defenders (Ch16 9.0).
+    RebelYell,
+    /// Passage of lines (Ch16 3.3, RULINGS C8).
+    PassageOfLines,
+    /// Any other Discipline check (RULE-07-1.4).
+    Discipline,
+    /// A natural rally in Phase 5 (RULE-07-3.3, Ch16 8.3).
+    NaturalRally,
+}
+
+impl TestKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            TestKind::ShockSave => "Shock save",
+            TestKind::SpentUnderFire => "Spent-under-fire check",
+            TestKind::SeenTheElephant => "Seen the Elephant check",
+            TestKind::PreContact => "pre-contact check",
+            TestKind::RebelYell => "Rebel Yell check",
+            TestKind::PassageOfLines => "passage of lines check",
+            TestKind::Discipline => "Discipline check",
+            TestKind::NaturalRally => "natural rally",
+        }
+    }
+}
+
+/// A regiment's health state (Ch16 8.1, RULINGS C4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Health {
+    Fresh,
+    Worn,
+    Spent,
+    Shattered,
+}
+
+impl Health {
+    /// The stdlib `health` entry id.
+    pub fn id(self) -> &'static str {
+        match self {
+            Health::Fresh => "fresh",
+            Health::Worn => "worn",
+            Health::Spent => "spent",
+            Health::Shattered => "shattered",
+        }
+    }
+}
+
+/// A brigade's state on the faltering clock (Ch16 8.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrigadeStatus {
+    #[default]
+    Fresh,
+    Hesitant,
+    Broken,
+}
+
+impl BrigadeStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            BrigadeStatus::Fresh => "Fresh",
+            BrigadeStatus::Hesitant => "Hesitant",
+            BrigadeStatus::Broken => "Broken",
+        }
+    }
+}
+
+/// How a melee ended for the attacker (Ch16 7.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeleeOutcome {
+    AttackerWins,
+    BloodyDraw,
+    DefenderWins,
+}
+
+/// What happened. Unit, brigade and leader names are as the scenario writes them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum What {
+    /// Dice handed out by the dice source, with their purpose.
+    Rolled {
+        #[serde(serialize_with = "purpose_label")]
+        purpose: Purpose,
+        faces: Vec<u8>,
+    },
+    /// A volley is declared: its pool and to-hit number after every modifier.
+    Volley {
+        firer: String,
+        target: String,
+        band: String,
+        range: f64,
+        dice: u32,
+        /// The to-hit number before modifiers.
+        base: i32,
+        to_hit: i32,
+        modifiers: Vec<Modifier>,
+    },
+    /// The to-hit dice and what they scored.
+    Hits {
+        firer: String,
+        faces: Vec<u8>,
+        to_hit: i32,
+        hits: u32,
+        sixes: u32,
+    },
+    /// A missed die rolled again (Sharpshooters, Ch16 9.0).
+    Reroll {
+        unit: String,
+        from: u8,
+        to: u8,
+    },
+    /// Enough natural 6s for a Shock trigger (RULE-05-4.1).
+    ShockTrigger {
+        target: String,
+        sixes: u32,
+        needed: u32,
+    },
+    /// A Shock trigger a trait ignored (Iron Discipline, Ch16 9.0).
+    ShockIgnored {
+        target: String,
+        because: String,
+    },
+    /// A test: needed is the target number after modifiers (a die equal or above passes).
+    Test {
+        unit: String,
+        test: TestKind,
+        base: i32,
+        modifiers: Vec<Modifier>,
+        needed: i32,
+        rolled: u8,
+        passed: bool,
+    },
+    /// Cover saves against the hits.
+    Saves {
+        unit: String,
+        save: i32,
+        modifiers: Vec<Modifier>,
+        faces: Vec<u8>,
+        saved: u32,
+        unsaved: u32,
+    },
+    /// No save against these hits, and why.
+    NoSave {
+        unit: String,
+        hits: u32,
+        because: String,
+    },
+    /// The skirmish screen soaks up an unsaved hit (Ch16 3.4, RULINGS G12).
+    ScreenHit {
+        unit: String,
+        hits: u32,
+        removed: bool,
+    },
+    /// Unsaved hits (or a micro-hit) arriving at a unit.
+    UnsavedHits {
+        unit: String,
+        hits: u32,
+        carried: u8,
+    },
+    /// Stands taken off the table.
+    StandsLost {
+        unit: String,
+        lost: u32,
+        remaining: u32,
+    },
+    /// The micro-hit marker behind the Color Stand (RULE-05-3.3): now 0 or 1.
+    MicroHit {
+        unit: String,
+        micro_hit: u8,
+    },
+    /// A regiment down to one stand shatters and its last stand goes (RULE-05-3.4).
+    Shattered {
+        unit: String,
+    },
+    /// A unit leaves the table (shattered, routed, overrun, a battery captured).
+    Removed {
+        unit: String,
+        because: String,
+    },
+    MarkerPlaced {
+        unit: String,
+        marker: String,
+    },
+    MarkerRemoved {
+        unit: String,
+        marker: String,
+    },
+    HealthChanged {
+        unit: String,
+        from: Health,
+        to: Health,
+    },
+    /// The brigade's loss tally after a loss (RULE-07-2.2, RULINGS G5).
+    Tally {
+        brigade: String,
+        lost: u32,
+        starting: u32,
+    },
+    BrigadeChanged {
+        brigade: String,
+        from: BrigadeStatus,
+        to: BrigadeStatus,
+        lost: u32,
+        threshold: u32,
+    },
+    /// Staff pips lost or spent.
+    Pips {
+        brigade: String,
+        change: i32,
+        pips: u32,
+        banked: u32,
+    },
+    /// A unit moves back, directly away from the enemy (the table geometry is the caller's).
+    FallBack {
+        unit: String,
+        inches: f64,
+    },
+    /// A melee loser retreats.
+    Retreat {
+        unit: String,
+        inches: f64,
+    },
+    /// A charge stops short of its target (Ch16 7.2, RULINGS G10).
+    Stalled {
+        unit: String,
+        inches: f64,
+    },
+    /// A charge reaches its target.
+    Contact {
+        attacker: String,
+        defender: String,
+    },
+    /// Each side's Shock Score (Ch16 7.3).
+    ShockScore {
+        unit: String,
+        rolled: u8,
+        engaged: u32,
+        modifiers: Vec<Modifier>,
+        score: i32,
+    },
+    Melee {
+        attacker: String,
+        defender: String,
+        outcome: MeleeOutcome,
+        margin: i32,
+    },
+    /// The victor's free move (Ch16 7.4).
+    Consolidate {
+        unit: String,
+        inches: f64,
+    },
+    /// A Fresh attacker's sweeping advance (Ch16 7.4).
+    Breakthrough {
+        unit: String,
+        inches: f64,
+        pips: u32,
+    },
+    /// The leader casualty roll (Ch16 2.4).
+    LeaderCasualty {
+        leader: String,
+        rolled: u8,
+        result: String,
+    },
+    /// A leader leaves the table; a replacement takes over next turn (RULINGS G18).
+    LeaderReplaced {
+        leader: String,
+        by: String,
+        rating: String,
+        permanent: bool,
+    },
+    /// A unit may not do this; the action changes nothing.
+    Refused {
+        unit: String,
+        why: String,
+    },
+    /// A note on something that did not happen, e.g. no Low Ammo with one natural 1.
+    Note {
+        text: String,
+    },
+}
+
+fn purpose_label<S: serde::Serializer>(p: &Purpose, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(p.label())
+}
+
+fn faces(f: &[u8]) -> String {
+    let list: Vec<String> = f.iter().map(u8::to_string).collect();
+    format!("[{}]", list.join(", "))
+}
+
+fn mods(m: &[Modifier]) -> String {
+    if m.is_empty() {
+        return String::new();
+    }
+    let list: Vec<String> = m.iter().map(|m| format!("{} {:+}", m.name, m.value)).collect();
+    format!(" ({})", list.join(", "))
+}
+
+impl fmt::Display for What {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            What::Rolled { purpose, faces: fs } => write!(f, "rolled {purpose} {}", faces(fs)),
+            What::Volley { firer, target, band, range, dice, base, to_hit, modifiers } => write!(
+                f,
+                "{firer} fires {dice}D6 at {target} ({range}\", {band}): {base}+ becomes {to_hit}+{}",
+                mods(modifiers)
+            ),
+            What::Hits { firer, faces: fs, to_hit, hits, sixes } => {
+                write!(f, "{firer} rolls {} needing {to_hit}+: {hits} hits, {sixes} natural 6s", faces(fs))
+            }
+            What::Reroll { unit, from, to } => write!(f, "{unit} rolls a missed {from} again: {to}"),
+            What::ShockTrigger { target, sixes, needed } => {
+                write!(f, "Shock trigger on {target}: {sixes} natural 6s (needed {needed})")
+            }
+            What::ShockIgnored { target, because } => {
+                write!(f, "{target} ignores the Shock trigger ({because})")
+            }
+            What::Test { unit, test, base, modifiers, needed, rolled, passed } => write!(
+                f,
+                "{unit} {}: {base}+{} needs {needed}+, rolled {rolled}: {}",
+                test.label(),
+                mods(modifiers),
+                if *passed { "passed" } else { "failed" }
+            ),
+            What::Saves { unit, save, modifiers, faces: fs, saved, unsaved } => write!(
+                f,
+                "{unit} saves on {save}+{}: {} saves {saved}, {unsaved} unsaved",
+                mods(modifiers),
+                faces(fs)
+            ),
+            What::NoSave { unit, hits, because } => {
+                write!(f, "{unit} has no save against {hits} hits ({because})")
+            }
+            What::ScreenHit { unit, hits, removed } => {
+                write!(f, "{unit}'s skirmish screen takes a hit ({hits} so far)")?;
+                if *removed { write!(f, " and is driven in") } else { Ok(()) }
+            }
+            What::UnsavedHits { unit, hits, carried } => {
+                write!(f, "{unit} takes {hits} unsaved hits ({carried} carried on the micro-hit)")
+            }
+            What::StandsLost { unit, lost, remaining } => {
+                write!(f, "{unit} loses {lost} stand{}, {remaining} left", if *lost == 1 { "" } else { "s" })
+            }
+            What::MicroHit { unit, micro_hit } => write!(f, "{unit} micro-hit now {micro_hit}"),
+            What::Shattered { unit } => write!(f, "{unit} shatters: its last stand leaves the table"),
+            What::Removed { unit, because } => write!(f, "{unit} is removed ({because})"),
+            What::MarkerPlaced { unit, marker } => write!(f, "{unit} gets {marker}"),
+            What::MarkerRemoved { unit, marker } => write!(f, "{unit} loses {marker}"),
+            What::HealthChanged { unit, from, to } => write!(f, "{unit}: {from:?} -> {to:?}"),
+            What::Tally { brigade, lost, starting } => {
+                write!(f, "{brigade} tally: {lost} of {starting} stands lost")
+            }
+            What::BrigadeChanged { brigade, from, to, lost, threshold } => write!(
+                f,
+                "{brigade}: {} -> {} ({lost} lost, threshold {threshold})",
+                from.label(),
+                to.label()
+            ),
+            What::Pips { brigade, change, pips, banked } => {
+                write!(f, "{brigade} pips {change:+}: {pips} to spend, {banked} banked")
+            }
+            What::FallBack { unit, inches } => write!(f, "{unit} falls back {inches}\""),
+            What::Retreat { unit, inches } => write!(f, "{unit} retreats {inches}\""),
+            What::Stalled { unit, inches } => write!(f, "{unit}'s charge stalls {inches}\" short"),
+            What::Contact { attacker, defender } => write!(f, "{attacker} charges home into {defender}"),
+            What::ShockScore { unit, rolled, engaged, modifiers, score } => write!(
+                f,
+                "{unit} Shock Score {score}: rolled {rolled} + {engaged} engaged stands{}",
+                mods(modifiers)
+            ),
+            What::Melee { attacker, defender, outcome, margin } => {
+                write!(f, "melee {attacker} against {defender}: {outcome:?} by {margin}")
+            }
+            What::Consolidate { unit, inches } => write!(f, "{unit} may consolidate {inches}\""),
+            What::Breakthrough { unit, inches, pips } => {
+                write!(f, "{unit} may sweep forward {inches}\" for {pips} pip")
+            }
+            What::LeaderCasualty { leader, rolled, result } => {
+                write!(f, "{leader} leader casualty roll {rolled}: {result}")
+            }
+            What::LeaderReplaced { leader, by, rating, permanent } => write!(
+                f,
+                "{leader} leaves the field; {by} takes command as {rating}{}",
+                if *permanent { " for good" } else { "" }
+            ),
+            What::Refused { unit, why } => write!(f, "{unit} may not: {why}"),
+            What::Note { text } => f.write_str(text),
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}  [{}]", self.what, self.rule)
+    }
+}

@@ -1,0 +1,364 @@
+//! Tests of the shared morale rules, each naming the rule it checks.
+
+use super::*;
+use crate::dice::Purpose;
+use crate::engine::events::{BrigadeStatus, Health, TestKind, What};
+use crate::engine::testkit::{Table, defaults, dice, rules_with};
+use crate::rulings::{BrigadeThresholds, FalteringTiming, HealthStates, Rulings};
+
+fn with(f: impl FnOnce(&mut Rulings)) -> Rules {
+    let mut r = Rulings::default();
+    f(&mut r);
+    rules_with(r, &[])
+}
+
+/// RULINGS C4 `combined` (the default): every row of the Ch16 8.1 stand-count table.
+#[test]
+fn c4_combined_matches_every_row_of_the_ch16_8_1_table() {
+    let rules = defaults();
+    // (starting, fresh rows, worn rows, spent, shattered)
+    let rows: &[(u32, &[u32], &[u32])] = &[
+        (8, &[8, 7], &[6, 5, 4, 3]),
+        (6, &[6, 5], &[4, 3]),
+        (5, &[5, 4], &[3]),
+        (4, &[4], &[3]),
+        (3, &[3], &[]),
+    ];
+    for &(start, fresh, worn) in rows {
+        for &s in fresh {
+            assert_eq!(health(&rules, s, start), Health::Fresh, "{s} of {start}");
+        }
+        for &s in worn {
+            assert_eq!(health(&rules, s, start), Health::Worn, "{s} of {start}");
+        }
+        assert_eq!(health(&rules, 2, start), Health::Spent, "2 of {start}");
+        assert_eq!(health(&rules, 1, start), Health::Shattered, "1 of {start}");
+    }
+    // Beyond the table: 10 stands with 3 left is under 35%, so Spent (C4).
+    assert_eq!(health(&rules, 3, 10), Health::Spent);
+}
+
+/// RULINGS C4: the three readings disagree where the ruling says they do.
+#[test]
+fn c4_readings_disagree_at_the_listed_rows() {
+    let combined = defaults();
+    let percentages = with(|r| r.health_states = HealthStates::Percentages);
+    let counts = with(|r| r.health_states = HealthStates::StandCounts);
+    // 5 -> 2 is 40%: Worn by percentages, Spent by the stand-count table.
+    assert_eq!(health(&percentages, 2, 5), Health::Worn);
+    assert_eq!(health(&counts, 2, 5), Health::Spent);
+    assert_eq!(health(&combined, 2, 5), Health::Spent);
+    // 10 -> 3 is 30%: Spent by percentages and combined, Worn by the stand counts.
+    assert_eq!(health(&percentages, 3, 10), Health::Spent);
+    assert_eq!(health(&counts, 3, 10), Health::Worn);
+}
+
+/// RULINGS G6: the default reading reproduces every row of the Ch16 8.2 reference table; the
+/// ceiling reading differs at 24 and 28 stands.
+#[test]
+fn g6_thresholds_fit_the_ch16_8_2_table() {
+    let rules = defaults();
+    let (h, b) = (&rules.tables.hesitant, &rules.tables.broken);
+    for &(start, lost) in &h.table {
+        assert_eq!(
+            threshold(BrigadeThresholds::Nearest, h.losses_percent, &h.table, start),
+            lost,
+            "hesitant {start}"
+        );
+    }
+    for &(start, lost) in &b.table {
+        assert_eq!(
+            threshold(BrigadeThresholds::Nearest, b.losses_percent, &b.table, start),
+            lost,
+            "broken {start}"
+        );
+    }
+    assert_eq!(threshold(BrigadeThresholds::Ceiling, h.losses_percent, &h.table, 24), 8);
+    assert_eq!(threshold(BrigadeThresholds::Ceiling, h.losses_percent, &h.table, 28), 9);
+    assert_eq!(threshold(BrigadeThresholds::Table, h.losses_percent, &h.table, 24), 7);
+    // A size the table lacks: 30% of 22 is 6.6, rounded to 7.
+    assert_eq!(threshold(BrigadeThresholds::Table, h.losses_percent, &h.table, 22), 7);
+}
+
+/// A brigade of four five-stand regiments (20 stands), as in RULINGS E4.
+fn potts() -> (Table, Vec<UnitId>) {
+    let mut t = Table::new();
+    let names = ["143rd Pennsylvania", "149th Pennsylvania", "150th Pennsylvania", "121st Pennsylvania"];
+    let units = names.iter().map(|n| t.infantry(n, t.blue, 5, "regular", "rifled_musket", "line")).collect();
+    (t, units)
+}
+
+/// RULINGS E4 (Potts' brigade, RULE-07-2.2, 2.3, 2.4): 2 + 2 + 1 + 1 = 6 stands lost of 20 is
+/// Hesitant at once (C12 `immediate`); 10 would break it.
+#[test]
+fn e4_potts_brigade_turns_hesitant_at_six_and_breaks_at_ten() {
+    let rules = defaults();
+    let (mut t, u) = potts();
+    let mut events = Vec::new();
+    assert_eq!(t.state.brigades[t.blue_brigade.0].starting_stands, 20);
+    for (unit, n) in [(u[0], 2), (u[1], 2), (u[2], 1)] {
+        remove_stands(&rules, &mut t.state, unit, n, &mut events, "test").unwrap();
+    }
+    assert_eq!(t.state.brigades[t.blue_brigade.0].status, BrigadeStatus::Fresh, "5 of 20 is not yet 30%");
+    remove_stands(&rules, &mut t.state, u[3], 1, &mut events, "test").unwrap();
+    let b = &t.state.brigades[t.blue_brigade.0];
+    assert_eq!((b.losses, b.status), (6, BrigadeStatus::Hesitant));
+    assert!(events.iter().any(|e| matches!(
+        &e.what,
+        What::BrigadeChanged { to: BrigadeStatus::Hesitant, lost: 6, threshold: 6, .. }
+    )));
+    // Hesitant: -1 on every Discipline check (RULE-07-2.3).
+    let mods = standing_discipline_modifiers(&rules, &t.state, u[2], None);
+    assert_eq!(mods.iter().map(|m| m.value).sum::<i32>(), -1);
+    // Four more stands: 10 of 20, Broken; pips forfeited and every unit disordered (RULE-07-2.4).
+    t.state.brigades[t.blue_brigade.0].pips = 2;
+    t.state.brigades[t.blue_brigade.0].banked = 1;
+    t.unit_mut(u[3]).markers.disorder = true;
+    remove_stands(&rules, &mut t.state, u[2], 2, &mut events, "test").unwrap();
+    remove_stands(&rules, &mut t.state, u[3], 2, &mut events, "test").unwrap();
+    let b = &t.state.brigades[t.blue_brigade.0];
+    assert_eq!(b.status, BrigadeStatus::Broken);
+    assert_eq!((b.pips, b.banked), (0, 0));
+    assert!(u.iter().all(|&u| t.unit(u).removed || t.unit(u).markers.disorder));
+    // G14: the unit already disordered took a micro-hit instead of a second marker.
+    assert_eq!(t.unit(u[3]).micro_hit, 1);
+}
+
+/// RULINGS C12 `phase_five`: the tally grows at once, the state changes only in Phase 5.
+#[test]
+fn c12_phase_five_timing_waits_for_the_phase() {
+    let rules = with(|r| r.faltering_timing = FalteringTiming::PhaseFive);
+    let (mut t, u) = potts();
+    let mut events = Vec::new();
+    remove_stands(&rules, &mut t.state, u[0], 3, &mut events, "test").unwrap();
+    remove_stands(&rules, &mut t.state, u[1], 3, &mut events, "test").unwrap();
+    assert_eq!(t.state.brigades[t.blue_brigade.0].status, BrigadeStatus::Fresh);
+    phase_five_faltering(&rules, &mut t.state, &mut events).unwrap();
+    assert_eq!(t.state.brigades[t.blue_brigade.0].status, BrigadeStatus::Hesitant);
+}
+
+/// RULE-05-3.3: two unsaved hits are a stand; an odd hit waits on the micro-hit and completes
+/// the next stand with the next hit.
+#[test]
+fn rule_05_3_3_micro_hit_carries_over() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let u = t.infantry("4th Virginia", t.red, 5, "regular", "rifled_musket", "line");
+    let mut events = Vec::new();
+    assert_eq!(take_hits(&rules, &mut t.state, u, 3, Cause::Fire, &mut events, "test").unwrap(), 1);
+    assert_eq!((t.unit(u).stands, t.unit(u).micro_hit), (4, 1));
+    assert_eq!(take_hits(&rules, &mut t.state, u, 1, Cause::Fire, &mut events, "test").unwrap(), 1);
+    assert_eq!((t.unit(u).stands, t.unit(u).micro_hit), (3, 0));
+    assert_eq!(t.state.brigades[t.red_brigade.0].losses, 2);
+}
+
+/// RULE-05-3.4 and RULINGS G5: a regiment left with one stand shatters, and both stands count on
+/// the tally. RULINGS G19: a battery does not shatter.
+#[test]
+fn rule_05_3_4_shatter_counts_the_last_stand() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let u = t.infantry("33rd Virginia", t.red, 5, "regular", "rifled_musket", "line");
+    t.unit_mut(u).stands = 2;
+    let mut events = Vec::new();
+    let lost = take_hits(&rules, &mut t.state, u, 2, Cause::Fire, &mut events, "test").unwrap();
+    assert_eq!(lost, 2);
+    assert!(t.unit(u).removed);
+    assert_eq!(t.state.brigades[t.red_brigade.0].losses, 2);
+    assert!(events.iter().any(|e| matches!(e.what, What::Shattered { .. })));
+
+    let b = t.battery("Battery B", t.blue, 2, "napoleon");
+    take_hits(&rules, &mut t.state, b, 2, Cause::Fire, &mut events, "test").unwrap();
+    assert_eq!((t.unit(b).stands, t.unit(b).removed), (1, false));
+    // Artillery is not on the brigade clock (G5).
+    assert_eq!(t.state.brigades[t.blue_brigade.0].losses, 0);
+}
+
+/// RULE-07-3.4: a second Disorder is a micro-hit, which can complete a stand.
+#[test]
+fn rule_07_3_4_double_disorder_is_a_micro_hit() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let u = t.infantry("19th Indiana", t.blue, 5, "regular", "rifled_musket", "line");
+    let mut events = Vec::new();
+    place_disorder(&rules, &mut t.state, u, &mut events, "test").unwrap();
+    assert!(t.unit(u).markers.disorder);
+    assert_eq!(t.unit(u).micro_hit, 0);
+    place_disorder(&rules, &mut t.state, u, &mut events, "test").unwrap();
+    assert_eq!((t.unit(u).stands, t.unit(u).micro_hit), (5, 1));
+    place_disorder(&rules, &mut t.state, u, &mut events, "test").unwrap();
+    assert_eq!((t.unit(u).stands, t.unit(u).micro_hit), (4, 0));
+}
+
+/// RULE-07-1.4 and RULINGS G1: the quality's number, +1 for an attached brigadier (Ch16 2.4);
+/// a natural 1 fails and a natural 6 passes whatever the modifiers.
+#[test]
+fn rule_07_1_4_discipline_check_numbers_and_limits() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let green = t.infantry("Green", t.blue, 5, "green", "rifled_musket", "line");
+    let vet = t.infantry("Veteran", t.blue, 5, "veteran", "rifled_musket", "line");
+    let mut events = Vec::new();
+    let mut d = dice(&[(Purpose::Discipline, &[4, 3, 6, 1])]);
+    // Green needs 5+: a 4 fails.
+    assert!(
+        !discipline_check(
+            &rules,
+            &t.state,
+            green,
+            TestKind::Discipline,
+            None,
+            vec![],
+            &mut d,
+            &mut events,
+            "t"
+        )
+        .unwrap()
+    );
+    // Veteran needs 3+: a 3 passes.
+    assert!(
+        discipline_check(&rules, &t.state, vet, TestKind::Discipline, None, vec![], &mut d, &mut events, "t")
+            .unwrap()
+    );
+    // -5 would need 10+: a natural 6 still passes (G1).
+    let heavy = vec![Modifier::new("test", -5, "t")];
+    assert!(
+        discipline_check(
+            &rules,
+            &t.state,
+            green,
+            TestKind::Discipline,
+            None,
+            heavy,
+            &mut d,
+            &mut events,
+            "t"
+        )
+        .unwrap()
+    );
+    // +5 would need -2+: a natural 1 still fails (G1).
+    let light = vec![Modifier::new("test", 5, "t")];
+    assert!(
+        !discipline_check(&rules, &t.state, vet, TestKind::Discipline, None, light, &mut d, &mut events, "t")
+            .unwrap()
+    );
+    // An attached brigadier gives +1 (Ch16 2.4).
+    let l = t.brigadier("Brigadier", t.blue, "reliable");
+    t.state.leaders[l.0].attached = Some(green);
+    let mods = standing_discipline_modifiers(&rules, &t.state, green, None);
+    assert_eq!(mods.iter().map(|m| m.value).sum::<i32>(), 1);
+    // Steady gives +1 only against a closing volley (Ch16 9.0).
+    t.unit_mut(vet).traits.push("steady".into());
+    let sum =
+        |c| standing_discipline_modifiers(&rules, &t.state, vet, c).iter().map(|m| m.value).sum::<i32>();
+    assert_eq!(sum(Some(CheckCause::ClosingVolley)), 1);
+    assert_eq!(sum(Some(CheckCause::Shock)), 0);
+}
+
+/// Ch16 2.4 (RULINGS C9, G18): every row of the leader casualty table.
+#[test]
+fn ch16_2_4_leader_casualty_table() {
+    let rules = defaults();
+    for face in 1..=6u8 {
+        let mut t = Table::new();
+        let u = t.infantry("33rd Virginia", t.red, 5, "regular", "rifled_musket", "line");
+        let l = t.brigadier("Garnett", t.red, "reliable");
+        t.state.leaders[l.0].attached = Some(u);
+        t.state.brigades[t.red_brigade.0].pips = 2;
+        let mut events = Vec::new();
+        let mut d = dice(&[(Purpose::LeaderCasualty, &[i64::from(face)])]);
+        leader_casualty(&rules, &mut t.state, l, &mut d, &mut events).unwrap();
+        let leader = &t.state.leaders[l.0];
+        let brigade = &t.state.brigades[t.red_brigade.0];
+        match face {
+            1..=3 => {
+                assert!(!leader.removed && leader.pip_penalty == 0 && brigade.pips == 2, "{face}");
+            }
+            4 => assert_eq!((leader.removed, leader.pip_penalty), (false, 1)),
+            5 | 6 => {
+                assert!(leader.removed);
+                let colonel = brigade.brigadier.and_then(|c| t.state.leader(c)).unwrap();
+                assert_eq!(colonel.rating, "timid");
+                assert_eq!(
+                    colonel.from_turn,
+                    t.state.turn + 1,
+                    "the Colonel commands from the next turn (G18)"
+                );
+                assert!(events.iter().any(
+                    |e| matches!(&e.what, What::LeaderReplaced { permanent, .. } if *permanent == (face == 6))
+                ));
+                // Only death disorders the regiment and loses the pips.
+                assert_eq!(t.unit(u).markers.disorder, face == 6);
+                assert_eq!(brigade.pips, if face == 6 { 0 } else { 2 });
+            }
+            _ => unreachable!(),
+        }
+    }
+}
+
+/// RULE-07-3.2 and Ch16 8.3: a command rally costs 1 pip within 12", 2 beyond, none possible
+/// beyond 24" (RULINGS C10); it removes Disorder with no dice.
+#[test]
+fn rule_07_3_2_command_rally_prices() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let u = t.infantry("19th Indiana", t.blue, 5, "regular", "rifled_musket", "line");
+    t.state.brigades[t.blue_brigade.0].pips = 2;
+    let mut events = Vec::new();
+    for (distance, cost) in [(10.0, 1), (18.0, 2)] {
+        t.state.brigades[t.blue_brigade.0].pips = 2;
+        t.unit_mut(u).markers.disorder = true;
+        command_rally(&rules, &mut t.state, u, distance, &mut events).unwrap();
+        assert!(!t.unit(u).markers.disorder);
+        assert_eq!(t.state.brigades[t.blue_brigade.0].pips, 2 - cost, "{distance}\"");
+    }
+    t.unit_mut(u).markers.disorder = true;
+    t.state.brigades[t.blue_brigade.0].pips = 3;
+    let err = command_rally(&rules, &mut t.state, u, 30.0, &mut events).unwrap_err();
+    assert!(matches!(err, EngineError::Illegal { .. }), "{err}");
+    t.state.brigades[t.blue_brigade.0].pips = 0;
+    assert!(command_rally(&rules, &mut t.state, u, 6.0, &mut events).is_err(), "no pips, no rally");
+}
+
+/// RULE-07-3.3 (RULINGS C20): a natural rally needs a quiet turn, and rolls the quality's number.
+#[test]
+fn rule_07_3_3_natural_rally() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let u = t.infantry("19th Indiana", t.blue, 5, "regular", "rifled_musket", "line");
+    t.unit_mut(u).markers.disorder = true;
+    let mut events = Vec::new();
+    t.unit_mut(u).turn.fired = true;
+    let mut d = dice(&[(Purpose::Rally, &[6])]);
+    assert!(natural_rally(&rules, &mut t.state, u, &mut d, &mut events).is_err(), "fired this turn");
+    t.unit_mut(u).turn.fired = false;
+    let mut d = dice(&[(Purpose::Rally, &[3, 4])]);
+    assert!(!natural_rally(&rules, &mut t.state, u, &mut d, &mut events).unwrap(), "3 fails a Regular's 4+");
+    assert!(natural_rally(&rules, &mut t.state, u, &mut d, &mut events).unwrap());
+    assert!(!t.unit(u).markers.disorder);
+    // Iron Discipline rallies on 3+ (Ch16 9.0).
+    t.unit_mut(u).markers.disorder = true;
+    t.unit_mut(u).traits.push("iron_discipline".into());
+    let mut d = dice(&[(Purpose::Rally, &[3])]);
+    assert!(natural_rally(&rules, &mut t.state, u, &mut d, &mut events).unwrap());
+}
+
+/// Ch16 3.3 and RULINGS C8: passage of lines by grade (a Green unit needs 5+) or 4+ for all.
+#[test]
+fn c8_passage_of_lines_by_grade_or_four_up() {
+    for (rules, green_passes_on_4) in
+        [(defaults(), false), (with(|r| r.passage_of_lines = crate::rulings::PassageOfLines::FourUp), true)]
+    {
+        let mut t = Table::new();
+        let green = t.infantry("Green", t.blue, 5, "green", "rifled_musket", "line");
+        let vet = t.infantry("Veteran", t.blue, 5, "veteran", "rifled_musket", "line");
+        let mut events = Vec::new();
+        let mut d = dice(&[(Purpose::Discipline, &[4, 3])]);
+        let (g, v) = passage_of_lines(&rules, &mut t.state, green, vet, &mut d, &mut events).unwrap();
+        assert_eq!(g, green_passes_on_4);
+        assert_eq!(t.unit(green).markers.disorder, !green_passes_on_4);
+        // The veteran's 3 passes by grade (3+) but fails the flat 4+.
+        assert_eq!(v, !green_passes_on_4);
+        assert_eq!(t.unit(vet).markers.disorder, green_passes_on_4);
+    }
+}

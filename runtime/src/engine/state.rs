@@ -1,0 +1,344 @@
+//! The state of a game: sides, brigades, leaders and units, as the rules see them.
+//!
+//! Positions and distances are not here (the battlefield issue brings them): the engine takes
+//! ranges, cover and contact as inputs. What is here is everything the combat and morale rules
+//! read and change: stands, the micro-hit, markers, the brigade's loss tally and state, pips,
+//! attached leaders, and the per-turn facts the rally and trait rules ask about.
+//!
+//! Units, brigades and leaders are kept in vectors and named by index ([`UnitId`], ...); names
+//! are unique within a game, so [`GameState::unit_named`] finds one by the name a scenario or a
+//! log writes.
+
+use serde::Serialize;
+
+use super::events::BrigadeStatus;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct UnitId(pub usize);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct BrigadeId(pub usize);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct LeaderId(pub usize);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SideId(pub usize);
+
+/// The whole game.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GameState {
+    /// The game turn (RULINGS G7: one side's active sequence).
+    pub turn: u32,
+    pub sides: Vec<Side>,
+    pub brigades: Vec<Brigade>,
+    pub leaders: Vec<Leader>,
+    pub units: Vec<Unit>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Side {
+    pub name: String,
+}
+
+/// A brigade and its faltering clock (RULE-07-2.x, Ch16 8.2).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Brigade {
+    pub name: String,
+    pub side: SideId,
+    /// The stands its clock counts at setup: every stand of its regiments but artillery and horse
+    /// holders (RULE-07-2.2, RULINGS G5).
+    pub starting_stands: u32,
+    /// Stands lost so far (RULINGS G5: an integer, not the d6 on the brigadier's base).
+    pub losses: u32,
+    pub status: BrigadeStatus,
+    /// Pips to spend this turn (Ch16 2.1).
+    pub pips: u32,
+    /// The one pip banked for the next turn or a reaction (Ch16 2.1, 2.3, RULINGS G8).
+    pub banked: u32,
+    /// The brigade's commander now (a replacement Colonel after a casualty).
+    pub brigadier: Option<LeaderId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaderRank {
+    Brigadier,
+    /// The senior Colonel who replaces a fallen brigadier (Ch16 2.4).
+    Colonel,
+    /// A division, corps or army commander (RULE-07-4.1).
+    Commander,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Leader {
+    pub name: String,
+    pub side: SideId,
+    pub rank: LeaderRank,
+    /// A stdlib `rating` id (Ch16 2.1).
+    pub rating: String,
+    /// The regiment whose Color Stand he is with (Ch16 2.4).
+    pub attached: Option<UnitId>,
+    /// Pips lost to light wounds, every turn; they stack (Ch16 2.4, RULINGS G18).
+    pub pip_penalty: u32,
+    /// Off the table: severely wounded, captured or killed.
+    pub removed: bool,
+    /// The turn from which a replacement commands (the next Phase 1, RULINGS G18).
+    pub from_turn: u32,
+}
+
+/// What arm a unit is, and the facts only that arm has.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "arm", rename_all = "snake_case")]
+pub enum Arm {
+    Infantry,
+    /// A battery: its stands are gun sections (Ch16 5.3).
+    Battery {
+        limbered: bool,
+    },
+    /// Cavalry, mounted or fighting dismounted with horse holders to the rear (Ch16 10.2).
+    Cavalry {
+        mounted: bool,
+        /// Stands holding horses while dismounted (1 in 4, RULINGS G15); they neither fire nor count
+        /// for the brigade clock.
+        horse_holders: u32,
+        /// False once the holders are lost: the unit can never remount (Ch16 10.2).
+        can_remount: bool,
+    },
+}
+
+/// The markers a unit can carry (Ch16 5.4-5.7, 8.3, 11.0). One of each at most.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Markers {
+    pub disorder: bool,
+    pub gunsmoke: bool,
+    pub low_ammo: bool,
+    /// The first volley of the battle's +1 (Ch13 2.0, module `clean_barrels`).
+    pub clean_barrels: bool,
+}
+
+/// A detached skirmish screen (Ch16 3.4, RULINGS G12).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Screen {
+    /// Unsaved hits it has soaked up.
+    pub hits: u32,
+}
+
+/// What a unit did this turn, for the rally and trait rules. Cleared by [`GameState::start_turn`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TurnFacts {
+    pub moved: bool,
+    pub fired: bool,
+    pub assaulted: bool,
+    /// It lost a stand or took an unsaved hit to shooting (RULE-07-3.3).
+    pub shot_casualties: bool,
+    /// A pip rally took its Disorder off (RULE-07-3.3: no natural rally then).
+    pub pip_rallied: bool,
+    /// In base contact with an enemy unit.
+    pub engaged: bool,
+    /// Iron Discipline has ignored a Shock trigger this turn (Ch16 9.0).
+    pub shock_ignored: bool,
+    /// Steady has re-rolled a failed cover save this turn (Ch16 9.0).
+    pub save_rerolled: bool,
+    /// Firing units that have shot at it this phase, for crossfire (RULE-05-4.2, RULINGS G9).
+    pub fired_on_by: Vec<UnitId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Unit {
+    pub name: String,
+    pub side: SideId,
+    pub brigade: Option<BrigadeId>,
+    #[serde(flatten)]
+    pub arm: Arm,
+    pub starting_stands: u32,
+    /// Stands on the table now (sections for a battery; a detached screen still counts, G12).
+    pub stands: u32,
+    /// 0 or 1: an odd unsaved hit waiting to complete the next stand (RULE-05-3.3).
+    pub micro_hit: u8,
+    /// A stdlib `quality` id.
+    pub quality: String,
+    /// A stdlib `weapon` id.
+    pub weapon: String,
+    /// A stdlib `formation` id.
+    pub formation: String,
+    /// Stdlib `trait` ids, the quality's own included (Green units have Seen the Elephant).
+    pub traits: Vec<String>,
+    pub markers: Markers,
+    pub screen: Option<Screen>,
+    /// Seen the Elephant has been tested (it tests once, the first time, Ch16 9.0).
+    pub elephant_seen: bool,
+    /// Off the table.
+    pub removed: bool,
+    pub turn: TurnFacts,
+}
+
+impl Unit {
+    /// A unit with full stands and no markers.
+    pub fn new(
+        name: &str,
+        side: SideId,
+        arm: Arm,
+        stands: u32,
+        quality: &str,
+        weapon: &str,
+        formation: &str,
+    ) -> Unit {
+        Unit {
+            name: name.to_string(),
+            side,
+            brigade: None,
+            arm,
+            starting_stands: stands,
+            stands,
+            micro_hit: 0,
+            quality: quality.to_string(),
+            weapon: weapon.to_string(),
+            formation: formation.to_string(),
+            traits: Vec::new(),
+            markers: Markers::default(),
+            screen: None,
+            elephant_seen: false,
+            removed: false,
+            turn: TurnFacts::default(),
+        }
+    }
+
+    pub fn is_infantry(&self) -> bool {
+        matches!(self.arm, Arm::Infantry)
+    }
+
+    pub fn is_battery(&self) -> bool {
+        matches!(self.arm, Arm::Battery { .. })
+    }
+
+    pub fn is_cavalry(&self) -> bool {
+        matches!(self.arm, Arm::Cavalry { .. })
+    }
+
+    pub fn has_trait(&self, id: &str) -> bool {
+        self.traits.iter().any(|t| t == id)
+    }
+
+    /// Stands that count on the brigade clock: all but artillery and horse holders (RULINGS G5).
+    pub fn clock_stands(&self) -> u32 {
+        match self.arm {
+            Arm::Infantry => self.stands,
+            Arm::Battery { .. } => 0,
+            Arm::Cavalry { horse_holders, .. } => self.stands.saturating_sub(horse_holders),
+        }
+    }
+}
+
+impl GameState {
+    pub fn add_side(&mut self, name: &str) -> SideId {
+        self.sides.push(Side { name: name.to_string() });
+        SideId(self.sides.len() - 1)
+    }
+
+    pub fn add_brigade(&mut self, name: &str, side: SideId) -> BrigadeId {
+        self.brigades.push(Brigade {
+            name: name.to_string(),
+            side,
+            starting_stands: 0,
+            losses: 0,
+            status: BrigadeStatus::Fresh,
+            pips: 0,
+            banked: 0,
+            brigadier: None,
+        });
+        BrigadeId(self.brigades.len() - 1)
+    }
+
+    /// A brigadier (or commander) with a stdlib rating; a brigadier becomes his brigade's commander.
+    pub fn add_leader(
+        &mut self,
+        name: &str,
+        side: SideId,
+        rank: LeaderRank,
+        rating: &str,
+        brigade: Option<BrigadeId>,
+    ) -> LeaderId {
+        self.leaders.push(Leader {
+            name: name.to_string(),
+            side,
+            rank,
+            rating: rating.to_string(),
+            attached: None,
+            pip_penalty: 0,
+            removed: false,
+            from_turn: 0,
+        });
+        let id = LeaderId(self.leaders.len() - 1);
+        if let Some(b) = brigade.and_then(|b| self.brigades.get_mut(b.0)) {
+            b.brigadier = Some(id);
+        }
+        id
+    }
+
+    /// Add a unit; a brigade's starting stands grow by the stands its clock counts (RULE-07-2.2).
+    pub fn add_unit(&mut self, mut unit: Unit, brigade: Option<BrigadeId>) -> UnitId {
+        unit.brigade = brigade;
+        if let Some(b) = brigade.and_then(|b| self.brigades.get_mut(b.0)) {
+            b.starting_stands += unit.clock_stands();
+        }
+        self.units.push(unit);
+        UnitId(self.units.len() - 1)
+    }
+
+    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
+        self.units.get(id.0)
+    }
+
+    pub fn unit_mut(&mut self, id: UnitId) -> Option<&mut Unit> {
+        self.units.get_mut(id.0)
+    }
+
+    pub fn brigade(&self, id: BrigadeId) -> Option<&Brigade> {
+        self.brigades.get(id.0)
+    }
+
+    pub fn leader(&self, id: LeaderId) -> Option<&Leader> {
+        self.leaders.get(id.0)
+    }
+
+    pub fn unit_named(&self, name: &str) -> Option<UnitId> {
+        self.units.iter().position(|u| u.name == name).map(UnitId)
+    }
+
+    pub fn brigade_named(&self, name: &str) -> Option<BrigadeId> {
+        self.brigades.iter().position(|b| b.name == name).map(BrigadeId)
+    }
+
+    pub fn leader_named(&self, name: &str) -> Option<LeaderId> {
+        self.leaders.iter().position(|l| l.name == name).map(LeaderId)
+    }
+
+    /// The leader on the table attached to this unit, if any (Ch16 2.4).
+    pub fn attached_leader(&self, unit: UnitId) -> Option<LeaderId> {
+        self.leaders
+            .iter()
+            .position(|l| !l.removed && l.attached == Some(unit) && l.from_turn <= self.turn)
+            .map(LeaderId)
+    }
+
+    /// The status of the unit's brigade (Fresh for a unit without one).
+    pub fn brigade_status(&self, unit: UnitId) -> BrigadeStatus {
+        self.unit(unit)
+            .and_then(|u| u.brigade)
+            .and_then(|b| self.brigade(b))
+            .map_or(BrigadeStatus::Fresh, |b| b.status)
+    }
+
+    /// Begin a new game turn: the per-turn facts of every unit are cleared.
+    pub fn start_turn(&mut self, turn: u32) {
+        self.turn = turn;
+        for unit in &mut self.units {
+            unit.turn = TurnFacts::default();
+        }
+    }
+
+    /// A new phase: who has fired at whom is forgotten (crossfire counts within a phase).
+    pub fn start_phase(&mut self) {
+        for unit in &mut self.units {
+            unit.turn.fired_on_by.clear();
+        }
+    }
+}
