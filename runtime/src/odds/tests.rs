@@ -258,3 +258,112 @@ fn an_absurd_pool_is_refused_not_computed() {
     let q = FireQuery::new("rifled_musket", MAX_STANDS, 10.0);
     assert!(fire_odds(&q, data, &Rulings::default()).is_ok());
 }
+
+mod properties {
+    //! Property tests (proptest) over arbitrary volleys and melees: every distribution sums to 1,
+    //! and a seeded simulation agrees with the exact answer within 4 standard errors.
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::odds::melee::{MeleeSide, melee_monte_carlo, melee_odds};
+
+    const WEAPONS: &[&str] = &[
+        "smoothbore_musket",
+        "rifled_musket",
+        "repeating_rifle",
+        "breechloading_carbine",
+        "napoleon",
+        "ordnance_rifle",
+        "field_howitzer",
+    ];
+
+    fn query() -> impl Strategy<Value = FireQuery> {
+        (0..WEAPONS.len(), 1u32..=10, 0.0f64..1.0, 0u8..3, 0u8..4, any::<[bool; 5]>()).prop_map(
+            |(w, stands, reach, cover, target, flags)| {
+                let weapon = WEAPONS[w];
+                let max = data().weapon(weapon).map_or(6.0, |wp| {
+                    let arm = if wp.class == dotc_lang::library::WeaponClass::Carbine {
+                        dotc_lang::library::Arm::Cavalry
+                    } else if wp.class == dotc_lang::library::WeaponClass::Artillery {
+                        dotc_lang::library::Arm::Artillery
+                    } else {
+                        dotc_lang::library::Arm::Infantry
+                    };
+                    wp.max_range(arm)
+                });
+                FireQuery {
+                    cover: [Cover::Open, Cover::Light, Cover::Heavy][usize::from(cover)],
+                    target: [
+                        TargetFormation::Line,
+                        TargetFormation::Column,
+                        TargetFormation::Road,
+                        TargetFormation::Skirmish,
+                    ][usize::from(target)],
+                    smoke: flags[0],
+                    screen: flags[1],
+                    enfilade: flags[2],
+                    disordered: flags[3],
+                    hesitant: flags[4],
+                    ..FireQuery::new(weapon, stands, (reach * max).max(0.5))
+                }
+            },
+        )
+    }
+
+    fn sums_to_one(dist: &[f64]) -> bool {
+        (dist.iter().sum::<f64>() - 1.0).abs() < 1e-9 && dist.iter().all(|p| (0.0..=1.0 + 1e-12).contains(p))
+    }
+
+    fn within_four_se(mean: f64, se: f64, exact: f64) -> bool {
+        (mean - exact).abs() <= 4.0 * se + 1e-9
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Every distribution of a volley sums to 1, under both presets.
+        #[test]
+        fn volley_distributions_sum_to_one(q in query(), printed in any::<bool>()) {
+            let rulings = if printed { Rulings::as_printed() } else { Rulings::default() };
+            let o = fire_odds(&q, data(), &rulings).expect("in range by construction");
+            prop_assert!(sums_to_one(&o.hits), "{q:?} hits");
+            prop_assert!(sums_to_one(&o.unsaved), "{q:?} unsaved");
+            prop_assert!(sums_to_one(&o.stands_lost), "{q:?} stands_lost");
+            prop_assert!((0.0..=1.0).contains(&o.p_shock));
+        }
+
+        /// Every melee's win, draw and loss sum to 1, and so does its margin distribution.
+        #[test]
+        fn melee_distributions_sum_to_one(a in 1u32..8, am in -5i32..6, d in 1u32..8, dm in -5i32..6) {
+            let o = melee_odds(MeleeSide { engaged_stands: a, modifier: am }, MeleeSide { engaged_stands: d, modifier: dm }).unwrap();
+            prop_assert!((o.attacker_wins + o.draw + o.defender_wins - 1.0).abs() < 1e-12);
+            prop_assert!(sums_to_one(&o.margin));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// A seeded simulation of the same volley lands within 4 standard errors of the exact odds.
+        #[test]
+        fn volley_simulation_agrees(q in query(), seed in any::<u64>()) {
+            let exact = fire_odds(&q, data(), &Rulings::default()).unwrap();
+            let est = fire_monte_carlo(&q, data(), &Rulings::default(), 20_000, seed).unwrap();
+            prop_assert!(within_four_se(est.expected_hits.mean, est.expected_hits.std_error, exact.expected_hits), "{q:?} hits");
+            prop_assert!(within_four_se(est.expected_stands_lost.mean, est.expected_stands_lost.std_error, exact.expected_stands_lost), "{q:?} stands");
+            prop_assert!(within_four_se(est.p_shock.mean, est.p_shock.std_error, exact.p_shock), "{q:?} shock");
+        }
+
+        /// A seeded simulation of the same melee lands within 4 standard errors of the exact odds.
+        #[test]
+        fn melee_simulation_agrees(a in 1u32..8, am in -5i32..6, d in 1u32..8, dm in -5i32..6, seed in any::<u64>()) {
+            let (sa, sd) = (MeleeSide { engaged_stands: a, modifier: am }, MeleeSide { engaged_stands: d, modifier: dm });
+            let exact = melee_odds(sa, sd).unwrap();
+            let est = melee_monte_carlo(sa, sd, 20_000, seed).unwrap();
+            prop_assert!(within_four_se(est.attacker_wins, est.attacker_wins_se, exact.attacker_wins));
+            prop_assert!(within_four_se(est.draw, est.draw_se, exact.draw));
+            prop_assert!(within_four_se(est.defender_wins, est.defender_wins_se, exact.defender_wins));
+        }
+    }
+}
