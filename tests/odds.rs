@@ -366,3 +366,66 @@ fn odds_assault_errors_exit_2() {
         assert!(out.stdout.is_empty(), "{extra:?}");
     }
 }
+
+fn fire_json(args: &[&str]) -> serde_json::Value {
+    let out = dotc(&[&["odds", "fire", "--json"], args].concat());
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn num(v: &serde_json::Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} in {v}"))
+}
+
+/// Ch15 3.0's probability matrix (checked in RULINGS D), every row and every column, as
+/// `dotc odds fire` prints it: hit chance, expected hits, expected unsaved hits behind light
+/// (5+) and heavy (4+) cover, and expected stands lost in the open (RULE-05-3.3).
+#[test]
+fn dotc_odds_reproduces_the_chapter_15_matrix() {
+    // weapon, stands, range, hit %, hits, vs light, vs heavy, stands lost
+    let rows: &[(&str, &str, &str, f64, f64, f64, f64, f64)] = &[
+        ("smoothbore_musket", "5", "4", 66.7, 3.33, 2.22, 1.67, 1.67),
+        ("smoothbore_musket", "5", "10", 33.3, 1.67, 1.11, 0.83, 0.83),
+        ("rifled_musket", "5", "4", 50.0, 2.50, 1.67, 1.25, 1.25),
+        ("rifled_musket", "5", "10", 50.0, 2.50, 1.67, 1.25, 1.25),
+        ("rifled_musket", "5", "16", 33.3, 1.67, 1.11, 0.83, 0.83),
+        ("repeating_rifle", "5", "4", 66.7, 4.67, 3.11, 2.33, 2.33),
+        ("napoleon", "2", "4", 83.3, 3.33, 2.22, 1.67, 1.67),
+    ];
+    let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
+    for &(weapon, stands, range, hit, hits, light, heavy, lost) in rows {
+        let base = ["--weapon", weapon, "--stands", stands, "--range", range];
+        let open = fire_json(&base);
+        let row = format!("{weapon} {stands} at {range}\"");
+        assert_eq!(round(100.0 * num(&open, "p_hit"), 1), hit, "{row}: hit %");
+        assert_eq!(round(num(&open, "expected_hits"), 2), hits, "{row}: hits");
+        assert_eq!(round(num(&open, "expected_unsaved"), 2), hits, "{row}: open ground has no save");
+        assert_eq!(round(num(&open, "expected_stands_lost"), 2), lost, "{row}: stands");
+        let l = fire_json(&[&base[..], &["--cover", "light"]].concat());
+        assert_eq!(round(num(&l, "expected_unsaved"), 2), light, "{row}: vs light");
+        let h = fire_json(&[&base[..], &["--cover", "heavy"]].concat());
+        assert_eq!(round(num(&h, "expected_unsaved"), 2), heavy, "{row}: vs heavy");
+    }
+}
+
+/// Ch15 3.0's suppression table (RULINGS D): the chance of at least one natural 6 for 3-7 dice
+/// at short range, and, beyond 6", of the two 6s RULE-05-4.1 asks for.
+#[test]
+fn dotc_odds_reproduces_the_suppression_table() {
+    let pools: &[(&str, &str, f64, f64)] = &[
+        ("rifled_musket", "3", 42.1, 7.4),
+        ("rifled_musket", "4", 51.8, 13.2),
+        ("rifled_musket", "5", 59.8, 19.6),
+        ("rifled_musket", "6", 66.5, 26.3),
+        // The table's "7 stands" row is a 5-stand repeater regiment rolling 7D6 (RULINGS D).
+        ("repeating_rifle", "5", 72.1, 33.0),
+    ];
+    for &(weapon, stands, short, beyond) in pools {
+        let at = |range: &str| {
+            let v = fire_json(&["--weapon", weapon, "--stands", stands, "--range", range]);
+            (100.0 * num(&v, "p_shock") * 10.0).round() / 10.0
+        };
+        assert_eq!(at("4"), short, "{weapon} x{stands} at 4\"");
+        assert_eq!(at("10"), beyond, "{weapon} x{stands} at 10\"");
+    }
+}
