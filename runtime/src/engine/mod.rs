@@ -29,6 +29,7 @@ pub mod events;
 pub mod fire;
 pub mod melee;
 pub mod morale;
+pub mod setup;
 pub mod state;
 pub mod tables;
 

@@ -167,6 +167,8 @@ pub struct Unit {
     pub elephant_seen: bool,
     /// Off the table.
     pub removed: bool,
+    /// On the table: false for a reinforcement that has not arrived.
+    pub on_table: bool,
     pub turn: TurnFacts,
 }
 
@@ -197,6 +199,7 @@ impl Unit {
             screen: None,
             elephant_seen: false,
             removed: false,
+            on_table: true,
             turn: TurnFacts::default(),
         }
     }
