@@ -1,14 +1,14 @@
 //! Scenario checks that need the table's geometry.
 
-use dotc_lang::ast::{Facing, Scenario, Unit, UnitKind};
+use dotc_lang::ast::{Scenario, Unit};
 use dotc_lang::catalogue;
-use dotc_lang::check::{NameIndex, men_to_stands};
+use dotc_lang::check::NameIndex;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::library::RuleData;
-use dotc_lang::names::compass_bearing;
 use geo::Polygon;
 
-use crate::geometry::{Layout, OVERLAP_TOLERANCE, footprint, overlap_area};
+use crate::battlefield::Body;
+use crate::geometry::{OVERLAP_TOLERANCE, overlap_area};
 
 /// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`).
 ///
@@ -45,26 +45,8 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
     diagnostics
 }
 
-/// The footprint of a unit as declared, if it has a position, a facing and a strength.
+/// The footprint of a unit as declared, if it has a position, a facing and a strength (see
+/// [`Body::from_unit`]).
 pub fn unit_footprint(unit: &Unit, data: &RuleData, men_per_stand: Option<u32>) -> Option<Polygon<f64>> {
-    let position = unit.position.as_ref()?.value;
-    let facing = match &unit.facing.as_ref()?.value {
-        Facing::Degrees(d) => *d,
-        Facing::Word(w) => compass_bearing(w)?,
-    };
-    let stands = match (unit.kind, &unit.sections, &unit.stands, &unit.men, men_per_stand) {
-        (UnitKind::Battery, Some(s), _, _, _) => s.value,
-        (_, _, Some(s), _, _) => s.value,
-        (_, _, None, Some(m), Some(per)) if per > 0 => men_to_stands(m.value, per),
-        _ => return None,
-    };
-    if !(1.0..=1000.0).contains(&stands) {
-        return None;
-    }
-    let formation = unit.words.iter().find_map(|w| data.formation(&w.value));
-    let (frontage, gap) = match formation {
-        Some(f) => (f.frontage_stands(), f.gap_inches()),
-        None => (None, 0.0),
-    };
-    Some(footprint((position.x, position.y), facing, Layout::new(stands as u32, frontage, gap)))
+    Body::from_unit(unit, data, men_per_stand).map(|body| body.footprint())
 }

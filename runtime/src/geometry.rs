@@ -9,8 +9,18 @@ use geo::{Area, BooleanOps, Coord, LineString, Polygon};
 /// The depth of a stand in inches. The rulebook fixes frontage (1" per stand) but not depth;
 /// 0.75" is the common base for 15mm figures and only matters for overlap checks.
 pub const STAND_DEPTH: f64 = 0.75;
+/// The frontage of one stand in inches (Ch16 3.2: a five-stand line is 5" wide).
+pub const STAND_WIDTH: f64 = 1.0;
 /// Overlaps smaller than this (square inches) are measuring noise, not stacking.
 pub const OVERLAP_TOLERANCE: f64 = 0.01;
+/// Distances are compared at this precision (inches): a measured 6.000000000000001" is 6.0",
+/// so the `<=` convention of RULINGS G4 survives the rounding of sines and cosines.
+pub const MEASURE_PRECISION: f64 = 1e-9;
+
+/// A distance as the rules compare it: rounded to [`MEASURE_PRECISION`].
+pub fn measured(inches: f64) -> f64 {
+    (inches * 1e9).round() / 1e9
+}
 
 /// How a unit's stands sit: so many stands across the front, the rest in ranks behind.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,6 +31,8 @@ pub struct Layout {
     pub ranks: u32,
     /// Gap between stands in a rank, inches (open order and skirmishers).
     pub gap: f64,
+    /// Stands in all (the last rank may be short).
+    pub stands: u32,
 }
 
 impl Layout {
@@ -28,11 +40,31 @@ impl Layout {
     pub fn new(stands: u32, frontage: Option<u32>, gap: f64) -> Layout {
         let stands = stands.max(1);
         let across = frontage.map_or(stands, |f| f.clamp(1, stands));
-        Layout { across, ranks: stands.div_ceil(across), gap }
+        Layout { across, ranks: stands.div_ceil(across), gap, stands }
+    }
+
+    /// The same formation with `remaining` stands (at least 1): a line stays one rank and
+    /// narrows, a column keeps its frontage and loses ranks (RULE-05-3.3: stands go from the
+    /// outer flanks, so the front stays centred on the colours).
+    pub fn shrunk(&self, remaining: u32) -> Layout {
+        let frontage = if self.across >= self.stands { None } else { Some(self.across) };
+        Layout::new(remaining.min(self.stands), frontage, self.gap)
+    }
+
+    /// Where stand `index` sits: (left edge across the front, depth of its front edge behind
+    /// the unit's front), both in inches from the unit's front centre. Stands are numbered rank
+    /// by rank from the front, left to right as the unit faces; a short last rank is centred.
+    pub fn slot(&self, index: u32) -> (f64, f64) {
+        let rank = index / self.across;
+        let column = index % self.across;
+        let in_rank = self.across.min(self.stands.saturating_sub(rank * self.across)).max(1);
+        let rank_width = in_rank as f64 * STAND_WIDTH + self.gap * (in_rank - 1) as f64;
+        let left = -rank_width / 2.0 + column as f64 * (STAND_WIDTH + self.gap);
+        (left, rank as f64 * STAND_DEPTH)
     }
 
     pub fn width(&self) -> f64 {
-        self.across as f64 + self.gap * (self.across.saturating_sub(1)) as f64
+        self.across as f64 * STAND_WIDTH + self.gap * (self.across.saturating_sub(1)) as f64
     }
 
     pub fn depth(&self) -> f64 {
@@ -40,28 +72,86 @@ impl Layout {
     }
 }
 
+/// The unit vector of a compass bearing (0 = north, 90 = east) in table coordinates (x east,
+/// y north). Exact on the four cardinal bearings, so units facing north, east, south or west
+/// stand exactly where their numbers say.
+pub fn bearing_vector(facing_degrees: f64) -> (f64, f64) {
+    let bearing = facing_degrees.rem_euclid(360.0);
+    if bearing == 0.0 {
+        (0.0, 1.0)
+    } else if bearing == 90.0 {
+        (1.0, 0.0)
+    } else if bearing == 180.0 {
+        (0.0, -1.0)
+    } else if bearing == 270.0 {
+        (-1.0, 0.0)
+    } else {
+        let theta = bearing.to_radians();
+        (theta.sin(), theta.cos())
+    }
+}
+
+/// A unit's own axes: its front centre, the way it faces and the way to its right. Points are
+/// given as (across, ahead): inches to the right of the front centre (negative = left) and inches
+/// in front of the front edge's line (negative = behind it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub origin: (f64, f64),
+    pub forward: (f64, f64),
+    pub right: (f64, f64),
+}
+
+impl Frame {
+    pub fn new(origin: (f64, f64), facing_degrees: f64) -> Frame {
+        let forward = bearing_vector(facing_degrees);
+        // The forward vector turned a quarter clockwise.
+        let right = (forward.1, -forward.0);
+        Frame { origin, forward, right }
+    }
+
+    /// The table position of a point given in this frame.
+    pub fn to_table(&self, across: f64, ahead: f64) -> Coord<f64> {
+        Coord {
+            x: self.origin.0 + self.right.0 * across + self.forward.0 * ahead,
+            y: self.origin.1 + self.right.1 * across + self.forward.1 * ahead,
+        }
+    }
+
+    /// A table position in this frame: (across, ahead).
+    pub fn to_local(&self, point: Coord<f64>) -> (f64, f64) {
+        let (dx, dy) = (point.x - self.origin.0, point.y - self.origin.1);
+        (dx * self.right.0 + dy * self.right.1, dx * self.forward.0 + dy * self.forward.1)
+    }
+
+    /// The rectangle from `left` to `right` across and from `back` to `front` ahead.
+    pub fn rectangle(&self, left: f64, right: f64, back: f64, front: f64) -> Polygon<f64> {
+        let ring = vec![
+            self.to_table(left, front),
+            self.to_table(right, front),
+            self.to_table(right, back),
+            self.to_table(left, back),
+            self.to_table(left, front),
+        ];
+        Polygon::new(LineString::from(ring), vec![])
+    }
+}
+
 /// The rectangle a unit covers: centred on `front_centre`, extending backward from the front
 /// edge along the reverse of `facing_degrees`.
 pub fn footprint(front_centre: (f64, f64), facing_degrees: f64, layout: Layout) -> Polygon<f64> {
-    let theta = facing_degrees.to_radians();
-    // Facing vector (towards the enemy) and the vector to the unit's right.
-    let forward = (theta.sin(), theta.cos());
-    let right = (theta.cos(), -theta.sin());
     let half = layout.width() / 2.0;
-    let depth = layout.depth();
-    let (x, y) = front_centre;
-    let corner = |side: f64, back: f64| Coord {
-        x: x + right.0 * side - forward.0 * back,
-        y: y + right.1 * side - forward.1 * back,
-    };
-    let ring = vec![
-        corner(-half, 0.0),
-        corner(half, 0.0),
-        corner(half, depth),
-        corner(-half, depth),
-        corner(-half, 0.0),
-    ];
-    Polygon::new(LineString::from(ring), vec![])
+    Frame::new(front_centre, facing_degrees).rectangle(-half, half, -layout.depth(), 0.0)
+}
+
+/// Each stand's rectangle, in [`Layout::slot`] order (front rank first, left to right).
+pub fn stand_rectangles(front_centre: (f64, f64), facing_degrees: f64, layout: Layout) -> Vec<Polygon<f64>> {
+    let frame = Frame::new(front_centre, facing_degrees);
+    (0..layout.stands)
+        .map(|i| {
+            let (left, back) = layout.slot(i);
+            frame.rectangle(left, left + STAND_WIDTH, -back - STAND_DEPTH, -back)
+        })
+        .collect()
 }
 
 /// The area two footprints share, in square inches (0 when they only touch).
@@ -90,6 +180,19 @@ mod tests {
         let layout = Layout::new(5, Some(2), 0.0);
         assert_eq!((layout.across, layout.ranks), (2, 3));
         assert_eq!(layout.width(), 2.0);
+    }
+
+    #[test]
+    fn cardinal_bearings_are_exact_and_measures_snap() {
+        assert_eq!(bearing_vector(90.0), (1.0, 0.0));
+        assert_eq!(bearing_vector(-90.0), (-1.0, 0.0));
+        assert_eq!(bearing_vector(540.0), (0.0, -1.0));
+        let frame = Frame::new((10.0, 5.0), 270.0);
+        assert_eq!(frame.right, (0.0, 1.0)); // facing west, the right hand points north
+        assert_eq!(frame.to_local(frame.to_table(2.0, 3.0)), (2.0, 3.0));
+        assert_eq!(measured(6.000000000000001), 6.0);
+        assert_eq!(measured(5.9999999999), 6.0);
+        assert_eq!(measured(6.01), 6.01);
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! `dotc-lang` (the stdlib), never from constants here. It holds:
 //!
 //! - `geometry`: the table geometry scenario checks need (unit footprints), and `check`: those checks.
+//! - `battlefield`: the table and its terrain resolved against the rule data, units' bodies, and
+//!   the geometric queries of the rules: range, arcs and enfilade, line of sight, cover,
+//!   elevation, contact.
 //! - `dice`: the dice sources of the engine: the dice a log recorded (a missing or impossible die is
 //!   an error, never a guess) or a seeded stream with our own d6 mapping; every die is kept with
 //!   its purpose. The 1D3 of RULINGS G2.
@@ -14,8 +17,9 @@
 //! - `engine`: the rules engine: game state, volleys, assaults, melees, morale and leaders, each
 //!   resolution returning typed events that cite the rule they applied.
 //!
-//! The battlefield queries and replay build on these.
+//! Replay builds on these.
 
+pub mod battlefield;
 pub mod check;
 pub mod dice;
 pub mod engine;

@@ -147,8 +147,7 @@ impl Setup {
             }
         }
         // Ch13 2.0: with the module on, every infantry regiment starts with Clean Barrels.
-        let applies =
-            rules.tables.clean_barrels.applies_to.iter().any(|a| *a == dotc_lang::library::Arm::Infantry);
+        let applies = rules.tables.clean_barrels.applies_to.contains(&dotc_lang::library::Arm::Infantry);
         if rules.module("clean_barrels") && u.is_infantry() && applies {
             u.markers.clean_barrels = true;
         }

@@ -39,8 +39,7 @@ pub(crate) struct Table {
 
 impl Table {
     pub fn new() -> Table {
-        let mut state = GameState::default();
-        state.turn = 1;
+        let mut state = GameState { turn: 1, ..GameState::default() };
         let blue = state.add_side("Blue");
         let red = state.add_side("Red");
         let blue_brigade = state.add_brigade("Blue Brigade", blue);

@@ -1,0 +1,169 @@
+//! Contact between units and the engaged stands of a melee: RULINGS G3 (Ch16 7.3, Ch8 6.0).
+//!
+//! Two stands are **in contact** when they touch or lie within [`CONTACT_TOLERANCE`] (0.05") of
+//! each other: bases pushed together on a real table leave hairline gaps, and 0.05" is well
+//! under anything the rules measure. A corner touching a corner is contact. Two units are in
+//! contact when any of their stands are.
+//!
+//! A stand is **engaged** (RULINGS G3) when it is in *edge* contact with an enemy stand: within
+//! the tolerance along more than [`EDGE_CONTACT_MIN`] (a quarter inch) of its edge. A corner
+//! grazing a corner or an edge is contact but engages nobody, so a column whose front is centred
+//! on the joint of two stands of a line engages exactly those two, not their neighbours whose
+//! corners it touches. From that one rule: a column hitting a line frontally engages its 2 front
+//! stands; the line engages the stands touching the column's front (2 on a joint, 3 when the
+//! column is centred on a stand, as each of them touches it along half an inch or more); a flank
+//! attack engages only the stands it touches. A battery counts 1 however many sections touch
+//! (Ch8 6.0, the stdlib's `battery_in_melee`).
+
+use geo::{Buffer, Distance, Euclidean, Length, MultiLineString, Polygon};
+
+use super::body::Body;
+use crate::geometry::measured;
+
+/// Stands this close (inches) are in contact.
+pub const CONTACT_TOLERANCE: f64 = 0.05;
+/// Edge contact needs the stands to touch along more than this much edge (inches).
+pub const EDGE_CONTACT_MIN: f64 = 0.25;
+
+/// Whether two stands touch, within [`CONTACT_TOLERANCE`] (compared at
+/// [`crate::geometry::MEASURE_PRECISION`]).
+pub fn stands_touch(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
+    measured(Euclidean.distance(a, b)) <= CONTACT_TOLERANCE
+}
+
+/// How much of `a`'s edge lies within [`CONTACT_TOLERANCE`] of `b`, inches.
+pub fn shared_edge(a: &Polygon<f64>, b: &Polygon<f64>) -> f64 {
+    if !stands_touch(a, b) {
+        return 0.0;
+    }
+    let near_b = b.buffer(CONTACT_TOLERANCE);
+    let edge = MultiLineString::new(vec![a.exterior().clone()]);
+    Euclidean.length(&geo::BooleanOps::clip(&near_b, &edge, false))
+}
+
+/// Whether two stands are in edge contact (RULINGS G3).
+pub fn edge_contact(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
+    shared_edge(a, b) > EDGE_CONTACT_MIN
+}
+
+/// Whether two units are in contact: any stand of one touches any stand of the other.
+pub fn in_contact(a: &Body, b: &Body) -> bool {
+    let theirs = b.stands();
+    a.stands().iter().any(|mine| theirs.iter().any(|other| stands_touch(mine, other)))
+}
+
+/// The stands of `unit` (indices into [`Body::stands`]) in edge contact with a stand of `enemy`.
+pub fn stands_in_edge_contact(unit: &Body, enemy: &Body) -> Vec<usize> {
+    let theirs = enemy.stands();
+    unit.stands()
+        .iter()
+        .enumerate()
+        .filter(|(_, mine)| theirs.iter().any(|other| edge_contact(mine, other)))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Engaged stands of a regiment in a melee against `enemy` (RULINGS G3): its stands in edge
+/// contact with an enemy stand. Each pair of units is counted on its own (G3: multi-unit melees
+/// are resolved pair by pair).
+pub fn engaged_stands(unit: &Body, enemy: &Body) -> u32 {
+    stands_in_edge_contact(unit, enemy).len() as u32
+}
+
+/// Engaged stands of a battery against `enemy`: 1 if any of its sections is in edge contact,
+/// however many (Ch8 6.0, RULINGS G3).
+pub fn engaged_battery_stands(battery: &Body, enemy: &Body) -> u32 {
+    engaged_stands(battery, enemy).min(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Layout;
+
+    fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
+        Body::new(position, facing, Layout::new(stands, None, 0.0))
+    }
+
+    fn column(position: (f64, f64), facing: f64, stands: u32) -> Body {
+        Body::new(position, facing, Layout::new(stands, Some(2), 0.0))
+    }
+
+    #[test]
+    fn fronts_touching_are_in_contact_within_the_tolerance() {
+        // Two 4-stand lines facing each other: A faces north at (0, 0), B faces south with its
+        // front edge on y = gap.
+        let a = line((0.0, 0.0), 0.0, 4);
+        assert!(in_contact(&a, &line((0.0, 0.0), 180.0, 4)));
+        assert!(in_contact(&a, &line((0.0, 0.05), 180.0, 4)));
+        assert!(!in_contact(&a, &line((0.0, 0.06), 180.0, 4)));
+        assert_eq!(engaged_stands(&a, &line((0.0, 0.0), 180.0, 4)), 4);
+    }
+
+    #[test]
+    fn the_tolerance_holds_at_any_angle() {
+        // A proptest found this: a 1-stand unit facing north at (0, 0) and a 4-stand line facing
+        // south with its front 0.05" away, both turned 283 degrees about (0, 44.18): the gap
+        // comes out 0.05000000000000x and must still count as 0.05.
+        let a = line((0.0, 0.0), 0.0, 1);
+        let b = line((-2.2969806821563434, 0.05), 180.0, 4);
+        assert!(in_contact(&a, &b));
+        let turn = |body: &Body| {
+            use geo::{Point, Rotate};
+            let p = Point::new(body.position.0, body.position.1)
+                .rotate_around_point(-283.03894434657275, Point::new(0.0, 44.18413819787395));
+            Body { position: (p.x(), p.y()), facing: body.facing + 283.03894434657275, ..*body }
+        };
+        assert!(in_contact(&turn(&a), &turn(&b)));
+    }
+
+    #[test]
+    fn corner_to_corner_is_contact_but_engages_nobody() {
+        // A 1-stand unit facing north at (0, 0) covers x = -0.5..0.5, y = -0.75..0; another at
+        // (1, 0.75) covers x = 0.5..1.5, y = 0..0.75: they share only the point (0.5, 0).
+        let a = line((0.0, 0.0), 0.0, 1);
+        let b = line((1.0, 0.75), 0.0, 1);
+        assert!(in_contact(&a, &b));
+        assert_eq!(engaged_stands(&a, &b), 0);
+    }
+
+    #[test]
+    fn a_column_on_a_joint_engages_two_stands_of_the_line() {
+        // Line: 5 stands facing north at (0, 0), stands x = -2.5..-1.5, ..., 1.5..2.5, front y = 0.
+        // Column: 6 stands, 2 across, facing south with its front on y = 0, centred at x = -0.5,
+        // so its front covers x = -1.5..0.5: exactly the stands x = -1.5..-0.5 and -0.5..0.5.
+        // The stands either side touch it only at a corner. Column: its 2 front stands.
+        let target = line((0.0, 0.0), 0.0, 5);
+        let attacker = column((-0.5, 0.0), 180.0, 6);
+        assert_eq!(stands_in_edge_contact(&target, &attacker), vec![1, 2]);
+        assert_eq!(engaged_stands(&attacker, &target), 2);
+        // Centred on a stand (x = 0), its front x = -1..1 covers half of stand 1, all of stand
+        // 2 and half of stand 3: three stands touch the column's front.
+        let centred = column((0.0, 0.0), 180.0, 6);
+        assert_eq!(engaged_stands(&target, &centred), 3);
+        assert_eq!(engaged_stands(&centred, &target), 2);
+    }
+
+    #[test]
+    fn a_flank_attack_engages_only_the_stands_it_touches() {
+        // Line facing north at (0, 0), 5 stands; its right flank is the edge x = 2.5,
+        // y = -0.75..0. A 3-stand line facing west at (2.5, -0.375) has its front on that
+        // edge: x = 2.5, y = -1.875..1.125. Only the line's stand 4 is touched; of the
+        // attacker's stands only the middle one (y = -0.875..0.125) meets the flank edge (along
+        // 0.75"); the others end 0.125" short of it, beyond the tolerance.
+        let target = line((0.0, 0.0), 0.0, 5);
+        let attacker = line((2.5, -0.375), 270.0, 3);
+        assert_eq!(stands_in_edge_contact(&target, &attacker), vec![4]);
+        assert_eq!(engaged_stands(&attacker, &target), 1);
+    }
+
+    #[test]
+    fn a_battery_counts_one() {
+        // Ch8 6.0: 3 sections facing north at (0, 0), charged frontally by a 5-stand line.
+        let battery = line((0.0, 0.0), 0.0, 3);
+        let attacker = line((0.0, 0.0), 180.0, 5);
+        assert_eq!(engaged_stands(&battery, &attacker), 3);
+        assert_eq!(engaged_battery_stands(&battery, &attacker), 1);
+        assert_eq!(engaged_battery_stands(&battery, &line((0.0, 3.0), 180.0, 5)), 0);
+    }
+}

@@ -1,0 +1,213 @@
+//! The cover a target has against one firer: Ch16 4.1-4.3, 5.4, RULE-05-3.2, RULINGS G17.
+//!
+//! Three sources, and the best one wins (RULINGS G17: cover never stacks):
+//!
+//! - **A garrison** (Ch16 4.3): a unit in a building has the structure's cover (heavy 4+).
+//! - **Area terrain** the target stands in (woods, fields, town blocks, and line kinds such as a
+//!   sunken road or lane it stands on): the kind's cover when **more than half** of the
+//!   target's stands are in it. A stand is in an area when more than half of the stand's own
+//!   area lies inside the outline, so a unit touching a wood's edge from outside is not in it,
+//!   and a stand exactly half in does not count; a stand is on a line when the line runs through
+//!   it, not merely along its edge. Half the stands is not "most": a tie gives no cover.
+//! - **A linear obstacle on the target's front** (Ch16 4.2, RULE-05-3.2 "standing behind"): the
+//!   obstacle crosses the line of fire (the range line, RULINGS G4) within [`OBSTACLE_REACH`]
+//!   (1.0") in front of the target's front edge, touching included: a fence exactly 1.0" in front
+//!   counts, one 1.1" in front does not, nor one the line of fire never crosses (fire from the
+//!   flank or rear). Such cover is marked `frontal_obstacle`: enfilade (RULE-05-1.5, RULINGS
+//!   C15) and a howitzer's shells (Ch16 5.3) take it away, which is the engine's to apply.
+//!
+//! Between two sources of the same class, one that is not a frontal obstacle is preferred: it is
+//! the one enfilade cannot take away.
+
+use dotc_lang::library::{Cover, CoverClass};
+use geo::line_intersection::{LineIntersection, line_intersection};
+use geo::{Area, BooleanOps, Coord, Intersects, Line, Point, Polygon};
+
+use super::Battlefield;
+use super::body::Body;
+use super::range::range_line;
+use super::sight::inside_length;
+use crate::engine::fire::CoverInput;
+use crate::geometry::MEASURE_PRECISION;
+
+/// How far in front of its front edge (inches) a linear obstacle still covers a unit. The
+/// rulebook says only "behind" a fence or wall; one inch, a stand's width, keeps a regiment
+/// lined up a little back from the rails behind them.
+pub const OBSTACLE_REACH: f64 = 1.0;
+
+impl Battlefield {
+    /// The cover `target` has against fire from `firer` (`garrison`: the building it holds, if
+    /// any), as the engine's fire resolution takes it.
+    pub fn cover(&self, firer: &Body, target: &Body, garrison: Option<&str>) -> CoverInput {
+        let mut best: Option<(Cover, String, bool)> = None;
+        let mut consider = |cover: Cover, id: &str, frontal: bool| {
+            if cover.class == CoverClass::None {
+                return;
+            }
+            let better = match &best {
+                None => true,
+                Some((held, _, held_frontal)) => {
+                    (rank(cover.class), !frontal) > (rank(held.class), !*held_frontal)
+                }
+            };
+            if better {
+                best = Some((cover, id.to_string(), frontal));
+            }
+        };
+        if let Some(building) = garrison.and_then(|name| self.building(name)) {
+            consider(building.structure.cover, &building.structure.meta.id, false);
+        }
+        let stands = target.stands();
+        let most = |inside: usize| 2 * inside > stands.len();
+        for area in &self.areas {
+            if most(stands.iter().filter(|s| stand_in_area(s, &area.outline)).count()) {
+                consider(area.terrain.cover, &area.terrain.meta.id, false);
+            }
+        }
+        for lane in &self.lines {
+            let on = |s: &&Polygon<f64>| lane.line.lines().any(|segment| inside_length(s, &segment) > 0.0);
+            if most(stands.iter().filter(on).count()) {
+                consider(lane.terrain.cover, &lane.terrain.meta.id, false);
+            }
+        }
+        let fire = range_line(firer, target);
+        let front = front_strip(target);
+        for obstacle in &self.obstacles {
+            let crossings = obstacle.line.lines().flat_map(|segment| crossing_points(fire, segment));
+            if crossings.into_iter().any(|p| front.intersects(&p)) {
+                consider(obstacle.obstacle.cover, &obstacle.obstacle.meta.id, true);
+            }
+        }
+        match best {
+            Some((cover, id, frontal)) => CoverInput::of(cover.class, &id, frontal),
+            None => CoverInput::open(),
+        }
+    }
+}
+
+fn rank(class: CoverClass) -> u8 {
+    match class {
+        CoverClass::None => 0,
+        CoverClass::Light => 1,
+        CoverClass::Heavy => 2,
+    }
+}
+
+/// Boolean operations work on a fixed grid: areas closer than this (square inches) are equal.
+const AREA_NOISE: f64 = 1e-6;
+
+/// More than half of the stand lies inside the outline.
+fn stand_in_area(stand: &Polygon<f64>, outline: &Polygon<f64>) -> bool {
+    2.0 * stand.intersection(outline).unsigned_area() > stand.unsigned_area() + AREA_NOISE
+}
+
+/// The ground up to [`OBSTACLE_REACH`] in front of a unit's front edge (widened by
+/// [`MEASURE_PRECISION`], so its limits count as inside).
+fn front_strip(body: &Body) -> Polygon<f64> {
+    let (w, e) = (body.half_width(), MEASURE_PRECISION);
+    body.frame().rectangle(-w - e, w + e, -e, OBSTACLE_REACH + e)
+}
+
+/// Where two segments meet: one point, or the two ends of their shared stretch.
+fn crossing_points(a: Line<f64>, b: Line<f64>) -> Vec<Point<f64>> {
+    match line_intersection(a, b) {
+        None => Vec::new(),
+        Some(LineIntersection::SinglePoint { intersection, .. }) => vec![Point::from(intersection)],
+        Some(LineIntersection::Collinear { intersection }) => {
+            let ends: [Coord<f64>; 2] = [intersection.start, intersection.end];
+            ends.into_iter().map(Point::from).collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battlefield::tests::{field, line};
+
+    /// Light woods x = 0..10, y = 10..20.
+    const WOODS: &str = "light_woods \"Wood\" polygon (0, 10) (10, 10) (10, 20) (0, 20)";
+
+    fn firer() -> Body {
+        line((5.0, 40.0), 180.0, 5)
+    }
+
+    #[test]
+    fn most_stands_in_the_woods_take_its_cover() {
+        let f = field(WOODS);
+        // 5 stands facing south at (5, 15): x = 2.5..7.5, y = 15..15.75, all inside.
+        assert_eq!(
+            f.cover(&firer(), &line((5.0, 15.0), 180.0, 5), None),
+            CoverInput::of(CoverClass::Light, "light_woods", false)
+        );
+        // At (9.9, 15) the stands are x = 7.4..8.4, 8.4..9.4, 9.4..10.4 (0.6 of it inside),
+        // 10.4..11.4, 11.4..12.4: 3 of 5 in: cover.
+        assert_eq!(f.cover(&firer(), &line((9.9, 15.0), 180.0, 5), None).class, CoverClass::Light);
+        // At (10, 15): x = 7.5..8.5 and 8.5..9.5 in, 9.5..10.5 exactly half in (does not
+        // count), the rest out: 2 of 5: no cover.
+        assert_eq!(f.cover(&firer(), &line((10.0, 15.0), 180.0, 5), None), CoverInput::open());
+    }
+
+    #[test]
+    fn touching_the_woods_edge_from_outside_is_no_cover() {
+        // Facing south at (5, 9.25): stands y = 9.25..10, their backs on the edge y = 10.
+        let f = field(WOODS);
+        assert_eq!(f.cover(&firer(), &line((5.0, 9.25), 180.0, 5), None), CoverInput::open());
+    }
+
+    #[test]
+    fn a_fence_within_an_inch_in_front_covers_against_fire_across_it() {
+        // Rail fence along x = 20. Target: 5-stand line facing east, front edge x = 19.5 (0.5"
+        // behind the fence). Firer: facing west at (30, 15). The range line from (30, 15) to
+        // (19.5, 15) crosses the fence at (20, 15), 0.5" in front of the target: light, frontal.
+        let f = field("rail_fence \"Fence\" line (20, 0) (20, 30)");
+        let firer = line((30.0, 15.0), 270.0, 5);
+        let light = CoverInput::of(CoverClass::Light, "rail_fence", true);
+        assert_eq!(f.cover(&firer, &line((19.5, 15.0), 90.0, 5), None), light);
+        // Exactly 1.0" behind it: covered. 1.1": not.
+        assert_eq!(f.cover(&firer, &line((19.0, 15.0), 90.0, 5), None), light);
+        assert_eq!(f.cover(&firer, &line((18.9, 15.0), 90.0, 5), None), CoverInput::open());
+        // The same target fired on from behind (a firer west of it): the line of fire never
+        // crosses the fence.
+        let behind = line((10.0, 15.0), 90.0, 5);
+        assert_eq!(f.cover(&behind, &line((19.5, 15.0), 90.0, 5), None), CoverInput::open());
+    }
+
+    #[test]
+    fn cover_does_not_stack_and_the_best_wins() {
+        // RULINGS G17. A stone wall 0.5" in front of a unit standing in light woods: heavy.
+        let f = field(&format!("{WOODS}\nstone_wall line (10.5, 0) (10.5, 30)"));
+        let firer = line((20.0, 15.0), 270.0, 5);
+        let target = line((10.0, 15.0), 90.0, 5); // x = 9.25..10, y = 12.5..17.5: in the woods
+        assert_eq!(f.cover(&firer, &target, None), CoverInput::of(CoverClass::Heavy, "stone_wall", true));
+        // A rail fence instead: light either way, and the woods' cover is the one kept, since
+        // enfilade cannot take it away.
+        let f = field(&format!("{WOODS}\nrail_fence line (10.5, 0) (10.5, 30)"));
+        assert_eq!(f.cover(&firer, &target, None), CoverInput::of(CoverClass::Light, "light_woods", false));
+    }
+
+    #[test]
+    fn a_garrison_has_its_buildings_cover() {
+        // Ch16 4.3: heavy, from the structure.
+        let f = field("masonry_building \"House\" at (0, 5) size 2 x 2");
+        let target = line((0.0, 5.0), 180.0, 2);
+        assert_eq!(
+            f.cover(&firer(), &target, Some("House")),
+            CoverInput::of(CoverClass::Heavy, "masonry_building", false)
+        );
+        assert_eq!(f.cover(&firer(), &target, Some("Barn")), CoverInput::open());
+    }
+
+    #[test]
+    fn a_unit_on_a_sunken_lane_has_its_cover() {
+        // A sunken road drawn as a line along y = 10.4, under a line of stands facing south at
+        // (0, 10): stands y = 10..10.75, the road runs through every one of them.
+        let f = field("sunken_road line (-10, 10.4) (10, 10.4)");
+        assert_eq!(
+            f.cover(&firer(), &line((0.0, 10.0), 180.0, 5), None),
+            CoverInput::of(CoverClass::Heavy, "sunken_road", false)
+        );
+        // A line beside the road (its back edge along it) is not on it.
+        assert_eq!(f.cover(&firer(), &line((0.0, 9.65), 180.0, 5), None), CoverInput::open());
+    }
+}

@@ -1,0 +1,120 @@
+//! Firing range: RULE-05-1.4 and RULINGS G4.
+//!
+//! Range runs from the centre of the firer's Color Stand front edge (a battery: the midpoint of
+//! its guns' front; both are [`Body::colours`]) to the nearest point of the nearest stand of the
+//! target. One band covers the whole volley. Band limits are inclusive at the top (RULINGS G4:
+//! exactly 6.0" is Short, 6.01" is Medium), and distances are compared at
+//! [`crate::geometry::MEASURE_PRECISION`] so rounding never moves a unit across a limit.
+//!
+//! Range is not symmetric: it starts at one point of the firer (its colours) but ends at the
+//! nearest point of the target, so `range(a, b)` and `range(b, a)` differ whenever the two fronts
+//! are not squarely opposite each other. It is never negative, and 0 when the colours touch or
+//! stand inside a target stand.
+
+use dotc_lang::library::{Arm, Band, Weapon};
+use geo::{Closest, ClosestPoint, Distance, Euclidean, Line, Point};
+
+use super::body::Body;
+use crate::geometry::measured;
+
+/// Inches from the firer's colours to the nearest point of the target's nearest stand
+/// (RULE-05-1.4, RULINGS G4).
+pub fn range(firer: &Body, target: &Body) -> f64 {
+    distance_to(firer.colours(), target)
+}
+
+/// Inches from a point to the nearest point of a unit's stands (0 inside one).
+pub fn distance_to(point: Point<f64>, body: &Body) -> f64 {
+    let nearest =
+        body.stands().iter().map(|stand| Euclidean.distance(&point, stand)).fold(f64::INFINITY, f64::min);
+    if nearest.is_finite() { measured(nearest) } else { 0.0 }
+}
+
+/// The nearest point of a unit's stands to `point` (the point itself when inside one).
+pub fn nearest_point(point: Point<f64>, body: &Body) -> Point<f64> {
+    match body.shape().closest_point(&point) {
+        Closest::Intersection(p) | Closest::SinglePoint(p) => p,
+        Closest::Indeterminate => body.colours(),
+    }
+}
+
+/// The line range is measured along: from the firer's colours to the nearest point of the
+/// target. Sight, smoke, dead ground and obstacle cover are judged along it.
+pub fn range_line(firer: &Body, target: &Body) -> Line<f64> {
+    let from = firer.colours();
+    Line::new(from.0, nearest_point(from, target).0)
+}
+
+/// The band a weapon fired by `arm` reaches a target at `range` inches in, None out of range
+/// (Ch16 5.2, 5.3, 10.3; RULINGS G4: the upper limit of a band belongs to it).
+pub fn band(weapon: &Weapon, arm: Arm, range: f64) -> Option<Band> {
+    weapon.band_at(arm, measured(range))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Layout;
+    use dotc_lang::library::BandName;
+
+    fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
+        Body::new(position, facing, Layout::new(stands, None, 0.0))
+    }
+
+    #[test]
+    fn range_runs_from_the_colours_to_the_nearest_stand() {
+        // Firer facing north at (0, 0). Target 5-stand line facing south at (0, 10): its front
+        // edge is y = 10 from x = -2.5 to 2.5, so the nearest point is (0, 10): 10".
+        let firer = line((0.0, 0.0), 0.0, 5);
+        assert_eq!(range(&firer, &line((0.0, 10.0), 180.0, 5)), 10.0);
+        // The same target moved 6" east: front edge x = 3.5..8.5 at y = 10. Nearest point (3.5, 10):
+        // sqrt(3.5^2 + 10^2) = sqrt(112.25) = 10.5948...
+        // Not from the firer's nearest stand: its right flank stand (x = 1.5..2.5) is only
+        // sqrt(1 + 100) = 10.05" from that point, but range starts at the colours.
+        let r = range(&firer, &line((6.0, 10.0), 180.0, 5));
+        assert!((r - 112.25f64.sqrt()).abs() < 1e-9, "{r}");
+    }
+
+    #[test]
+    fn range_is_not_symmetric() {
+        // A (facing north at (0, 0), 5 stands) and B (facing west at (10, 3), 3 stands: front
+        // edge x = 10, y = 1.5..4.5, stands x = 10..10.75).
+        // A -> B: from (0, 0) to B's nearest point (10, 1.5): sqrt(100 + 2.25) = 10.1119...
+        // B -> A: from (10, 3) to A's nearest point (2.5, 0): sqrt(56.25 + 9) = 8.0777...
+        let a = line((0.0, 0.0), 0.0, 5);
+        let b = line((10.0, 3.0), 270.0, 3);
+        assert!((range(&a, &b) - 102.25f64.sqrt()).abs() < 1e-9);
+        assert!((range(&b, &a) - 65.25f64.sqrt()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn exactly_six_inches_is_short_and_six_point_oh_one_is_medium() {
+        // RULINGS G4: the band's upper limit belongs to it. Rifled musket: Short to 6 (4+),
+        // Medium to 14 (4+), Long to 20 (5+).
+        let data = dotc_lang::stdlib();
+        let musket = data.weapon("rifled_musket").unwrap();
+        let firer = line((0.0, 0.0), 0.0, 5);
+        let at_six = line((0.0, 6.0), 180.0, 5);
+        assert_eq!(range(&firer, &at_six), 6.0);
+        assert_eq!(band(musket, Arm::Infantry, range(&firer, &at_six)).unwrap().name, BandName::Short);
+        let beyond = line((0.0, 6.01), 180.0, 5);
+        assert_eq!(band(musket, Arm::Infantry, range(&firer, &beyond)).unwrap().name, BandName::Medium);
+        // At an angle the sines and cosines round, but 6.0" stays 6.0": the firer faces 30
+        // degrees and the target stands squarely 6" ahead of it, facing it.
+        let oblique = Body::new((0.0, 0.0), 30.0, Layout::new(5, None, 0.0));
+        let p = oblique.frame().to_table(0.0, 6.0);
+        assert_eq!(range(&oblique, &line((p.x, p.y), 210.0, 5)), 6.0);
+        assert_eq!(band(musket, Arm::Infantry, 20.0).unwrap().name, BandName::Long);
+        assert!(band(musket, Arm::Infantry, 20.01).is_none());
+    }
+
+    #[test]
+    fn a_battery_measures_from_the_middle_of_its_guns() {
+        // 2 sections facing north at (0, 0): guns at x = -1..0 and 0..1; the midpoint of their
+        // front is (0, 0). A target 1 stand wide at (1, 8) facing south: nearest point (0.5, 8):
+        // sqrt(0.25 + 64) = 8.0156...
+        let battery = line((0.0, 0.0), 0.0, 2);
+        let target = line((1.0, 8.0), 180.0, 1);
+        assert!((range(&battery, &target) - 64.25f64.sqrt()).abs() < 1e-9);
+    }
+}
