@@ -9,6 +9,8 @@ use dotc_lang::diagnostic::{Diagnostic, line_col, render_plain, render_with};
 use dotc_lang::{FsLoader, analyze};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
+mod map;
+
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
 #[derive(Parser, Debug)]
 #[command(name = "dotc", version, about, long_about = None, propagate_version = true)]
@@ -57,6 +59,9 @@ enum Command {
         #[command(subcommand)]
         what: OddsKind,
     },
+    /// Draw a map of a scenario or a game log's scenario: the table to scale, its terrain, every
+    /// unit as its stands, a legend; -o map.svg or map.png.
+    Render(map::RenderArgs),
     /// Print shell completions.
     Completions { shell: clap_complete::Shell },
     /// Print the man page (roff).
@@ -292,6 +297,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Odds { what: OddsKind::Fire(args) } => odds_fire(&args),
         Command::Odds { what: OddsKind::Melee(args) } => odds_melee(&args),
         Command::Odds { what: OddsKind::Assault(args) } => odds_assault(&args),
+        Command::Render(args) => map::render_map(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -408,14 +414,22 @@ fn fmt(files: &[PathBuf], check: bool, write: bool) -> Result<ExitCode, String> 
 
 /// Write through a temporary file in the same folder and rename it over the original, so the
 /// file is either wholly old or wholly new.
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+fn write_atomically(path: &Path, text: impl AsRef<[u8]>) -> Result<(), String> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut temp = tempfile::NamedTempFile::new_in(dir)
         .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
-    temp.write_all(text.as_bytes()).map_err(|e| e.to_string())?;
+    temp.write_all(text.as_ref()).map_err(|e| e.to_string())?;
     temp.as_file().sync_all().map_err(|e| e.to_string())?;
+    // Keep an existing file's permissions; a new file gets the usual rw-r--r--, not the
+    // temporary file's owner-only mode.
     if let Ok(meta) = std::fs::metadata(path) {
         let _ = std::fs::set_permissions(temp.path(), meta.permissions());
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(temp.path(), std::fs::Permissions::from_mode(0o644));
+        }
     }
     temp.persist(path).map_err(|e| format!("cannot replace {}: {e}", path.display()))?;
     Ok(())

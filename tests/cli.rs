@@ -1,19 +1,8 @@
 //! The `dotc` commands as a user runs them.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn dotc(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dotc")).args(args).current_dir(dir).output().expect("dotc runs")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{dotc, root, text};
 
 const BROKEN: &str = r#"scenario "Broken" {
     turns 4

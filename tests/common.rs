@@ -3,7 +3,8 @@
 
 //! Shared helpers of the integration tests: one `check` per layer, as the house style asks.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use dotc_lang::diagnostic::{Diagnostic, render_plain};
 use dotc_lang::{FsLoader, analyze};
@@ -55,4 +56,19 @@ pub fn shipped_files() -> Vec<std::path::PathBuf> {
     }
     files.sort();
     files
+}
+
+/// Run the `dotc` binary in `dir`.
+pub fn dotc(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dotc")).args(args).current_dir(dir).output().expect("dotc runs")
+}
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Command output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }

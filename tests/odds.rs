@@ -383,7 +383,8 @@ fn num(v: &serde_json::Value, key: &str) -> f64 {
 #[test]
 fn dotc_odds_reproduces_the_chapter_15_matrix() {
     // weapon, stands, range, hit %, hits, vs light, vs heavy, stands lost
-    let rows: &[(&str, &str, &str, f64, f64, f64, f64, f64)] = &[
+    type Row = (&'static str, &'static str, &'static str, f64, f64, f64, f64, f64);
+    let rows: &[Row] = &[
         ("smoothbore_musket", "5", "4", 66.7, 3.33, 2.22, 1.67, 1.67),
         ("smoothbore_musket", "5", "10", 33.3, 1.67, 1.11, 0.83, 0.83),
         ("rifled_musket", "5", "4", 50.0, 2.50, 1.67, 1.25, 1.25),

@@ -11,6 +11,8 @@
 //!   an error, never a guess) or a seeded stream with our own d6 mapping; every die is kept with
 //!   its purpose. The 1D3 of RULINGS G2.
 //! - `odds`: the exact odds of one volley of fire (Ch16 5.0-5.7), and a Monte Carlo check.
+//! - `render`: maps of the battlefield as SVG (the table to scale, terrain, units as their
+//!   stands, a legend), deterministic to the byte.
 //! - `rulings`: the switchable rulings of RULINGS.md as typed values, built from a scenario's or a
 //!   log's `rules` blocks, with the defaults and the `as_printed` preset.
 //!
@@ -25,4 +27,5 @@ pub mod dice;
 pub mod engine;
 pub mod geometry;
 pub mod odds;
+pub mod render;
 pub mod rulings;

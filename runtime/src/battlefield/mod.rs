@@ -16,6 +16,9 @@
 //! - [`elevation`]: levels, crests, slopes and overhead artillery fire (Ch16 4.4, RULE-05-6.3,
 //!   RULINGS C2).
 //! - [`contact`]: contact between units and engaged stands (RULINGS G3).
+//! - [`movement`]: a move's allowance and the distance it uses, and what it runs into: terrain
+//!   (RULINGS C24), obstacles (C25), roads, fords, the table edge, friends (Ch16 3.1-3.3, 4.1,
+//!   4.2), Disorder (RULE-05-4.4, C6), the charge's interruption line (Ch16 7.2).
 //!
 //! Boundaries. Every query says whether touching counts. The common rule: a boundary belongs to
 //! the zone a rule names (a target on the 45-degree ray is in the arc, a stand on the 90-degree
@@ -29,6 +32,7 @@ pub mod body;
 pub mod contact;
 pub mod cover;
 pub mod elevation;
+pub mod movement;
 pub mod range;
 pub mod sight;
 
@@ -44,6 +48,7 @@ pub use body::Body;
 pub use contact::{CONTACT_TOLERANCE, EDGE_CONTACT_MIN};
 pub use cover::OBSTACLE_REACH;
 pub use elevation::{DEAD_GROUND_DEPTH, DeadGround, OverheadBar, OverheadFire, Slope};
+pub use movement::{Ground, Move, MoveKind, MoveReport, Mover, Pose, check_move, interruption_point};
 pub use sight::{Friend, Sight, SightBlock, SightQuery, Smoke};
 
 /// The table and everything drawn on it.

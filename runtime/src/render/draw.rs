@@ -1,0 +1,1045 @@
+//! Drawing the table: terrain, the grid, units, leaders, arcs and lines of sight.
+//!
+//! The table's own geometry comes from the battlefield model ([`Battlefield`], [`Body`]); this
+//! module only turns it into page positions ([`Page`]) and SVG. The symbol helpers at the top
+//! work in page positions, so the legend draws its samples with the same code.
+
+use geo::{BoundingRect, Coord, Distance, Euclidean, LineString};
+
+use dotc_lang::ast::UnitKind;
+
+use super::style::{
+    AreaStyle, BUILDING_FILL, BUILDING_STROKE, CREST_STROKE, HILL_STROKE, LineStyle, MarkerSymbol,
+    OBJECTIVE_FILL, OBJECTIVE_STROKE, ObstacleStyle, SideColours, hill_fill,
+};
+use super::svg::{Page, Writer, num};
+use super::{Focus, MapRank, MapState, MapUnit};
+use crate::battlefield::arcs::front_arc;
+use crate::battlefield::range::{range, range_line};
+use crate::battlefield::sight::{Friend, SightBlock, SightQuery, Smoke};
+use crate::battlefield::{Battlefield, Body};
+
+/// Label sizes, inches.
+pub const LABEL: f64 = 0.45;
+pub const UNIT_LABEL: f64 = 0.5;
+pub const SMALL: f64 = 0.38;
+
+/// A brigadier's base: the rulebook gives only the commander's size (RULE-07-4.1), so the
+/// brigadier is drawn on a 1" round base (a drawing convention, not a rule).
+pub const BRIGADIER_BASE: f64 = 1.0;
+/// A division or corps commander's base: 1.5" x 1.5" (RULE-07-4.1).
+pub const COMMANDER_BASE: f64 = 1.5;
+
+/// How far the flank zones and the 90-degree line are drawn: past any table (the table clips).
+const FAR: f64 = 400.0;
+
+// ------------------------------------------------------------------ page-position helpers
+
+pub type P = (f64, f64);
+
+/// `M x y L x y ...` through page positions.
+pub fn d(points: &[P], close: bool) -> String {
+    let mut out = String::new();
+    for (i, (x, y)) in points.iter().enumerate() {
+        out.push_str(if i == 0 { "M" } else { "L" });
+        out.push_str(&num(*x));
+        out.push(' ');
+        out.push_str(&num(*y));
+    }
+    if close && !out.is_empty() {
+        out.push('Z');
+    }
+    out
+}
+
+/// A circle as a path.
+pub fn circle(c: P, r: f64) -> String {
+    format!(
+        "M{} {}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 {} 0Z",
+        num(c.0 - r),
+        num(c.1),
+        num(2.0 * r),
+        num(-2.0 * r),
+        r = num(r)
+    )
+}
+
+/// A five-pointed star.
+pub fn star(c: P, r: f64) -> String {
+    let points: Vec<P> = (0..10)
+        .map(|i| {
+            let radius = if i % 2 == 0 { r } else { r * 0.42 };
+            let angle = (i as f64 * 36.0 - 90.0).to_radians();
+            (c.0 + radius * angle.cos(), c.1 + radius * angle.sin())
+        })
+        .collect();
+    d(&points, true)
+}
+
+fn length(points: &[P]) -> f64 {
+    points.windows(2).map(|w| ((w[1].0 - w[0].0).powi(2) + (w[1].1 - w[0].1).powi(2)).sqrt()).sum()
+}
+
+/// Points every `step` along a polyline, with the unit direction there.
+fn along(points: &[P], step: f64, start: f64) -> Vec<(P, P)> {
+    let mut out = Vec::new();
+    let mut next = start;
+    let mut walked = 0.0;
+    for w in points.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+        if len == 0.0 {
+            continue;
+        }
+        let dir = ((b.0 - a.0) / len, (b.1 - a.1) / len);
+        while next <= walked + len + 1e-9 {
+            let t = next - walked;
+            out.push(((a.0 + dir.0 * t, a.1 + dir.1 * t), dir));
+            next += step;
+        }
+        walked += len;
+    }
+    out
+}
+
+/// A rail fence's zigzag along a line.
+fn zigzag(points: &[P], step: f64, amplitude: f64) -> Vec<P> {
+    along(points, step, 0.0)
+        .iter()
+        .enumerate()
+        .map(|(i, ((x, y), (dx, dy)))| {
+            let side = if i % 2 == 0 { amplitude } else { -amplitude };
+            (x - dy * side, y + dx * side)
+        })
+        .collect()
+}
+
+/// A linear obstacle through page positions.
+pub fn obstacle(w: &mut Writer, style: ObstacleStyle, points: &[P]) {
+    let base = d(points, false);
+    match style {
+        ObstacleStyle::RailFence => {
+            let zig = zigzag(points, 0.35, 0.13);
+            w.path(&d(&zig, false), &[("fill", "none"), ("stroke", "#7a5230"), ("stroke-width", "0.06")]);
+        }
+        ObstacleStyle::StoneWall => {
+            // Grey blocks with dark joints.
+            w.path(&base, &[("fill", "none"), ("stroke", "#4a4a4a"), ("stroke-width", "0.26")]);
+            w.path(
+                &base,
+                &[
+                    ("fill", "none"),
+                    ("stroke", "#b8b8b8"),
+                    ("stroke-width", "0.15"),
+                    ("stroke-dasharray", "0.2 0.06"),
+                ],
+            );
+        }
+        ObstacleStyle::Hedge => {
+            w.path(&base, &[("fill", "none"), ("stroke", "#2f6a22"), ("stroke-width", "0.08")]);
+            w.path(
+                &base,
+                &[
+                    ("fill", "none"),
+                    ("stroke", "#4f9a3a"),
+                    ("stroke-width", "0.3"),
+                    ("stroke-linecap", "round"),
+                    ("stroke-dasharray", "0.01 0.32"),
+                ],
+            );
+        }
+        ObstacleStyle::Abatis => {
+            w.path(&base, &[("fill", "none"), ("stroke", "#6b4a2b"), ("stroke-width", "0.05")]);
+            let mut ticks = String::new();
+            for ((x, y), (dx, dy)) in along(points, 0.45, 0.2) {
+                let (a, b) = (0.17 * (dx - dy), 0.17 * (dy + dx));
+                let (c, e) = (0.17 * (dx + dy), 0.17 * (dy - dx));
+                ticks.push_str(&d(&[(x - a, y - b), (x + a, y + b)], false));
+                ticks.push_str(&d(&[(x - c, y - e), (x + c, y + e)], false));
+            }
+            w.path(&ticks, &[("fill", "none"), ("stroke", "#6b4a2b"), ("stroke-width", "0.06")]);
+        }
+        ObstacleStyle::Breastworks => {
+            w.path(&base, &[("fill", "none"), ("stroke", "#8a6a43"), ("stroke-width", "0.22")]);
+            let mut ticks = String::new();
+            for ((x, y), (dx, dy)) in along(points, 0.3, 0.15) {
+                ticks.push_str(&d(&[(x - dy * 0.1, y + dx * 0.1), (x - dy * 0.32, y + dx * 0.32)], false));
+            }
+            w.path(&ticks, &[("fill", "none"), ("stroke", "#5a3d1e"), ("stroke-width", "0.05")]);
+        }
+        ObstacleStyle::Other => {
+            w.path(
+                &base,
+                &[
+                    ("fill", "none"),
+                    ("stroke", "#444444"),
+                    ("stroke-width", "0.12"),
+                    ("stroke-dasharray", "0.3 0.15"),
+                ],
+            );
+        }
+    }
+}
+
+/// Terrain drawn as a line through page positions.
+pub fn terrain_line(w: &mut Writer, style: LineStyle, points: &[P]) {
+    let path = d(points, false);
+    for (colour, width, dash) in style.strokes() {
+        let width = num(*width);
+        let mut attrs = vec![
+            ("fill", "none"),
+            ("stroke", *colour),
+            ("stroke-width", width.as_str()),
+            ("stroke-linecap", "round"),
+            ("stroke-linejoin", "round"),
+        ];
+        if let Some(dash) = dash {
+            attrs.push(("stroke-dasharray", dash));
+            attrs[3] = ("stroke-linecap", "butt");
+        }
+        w.path(&path, &attrs);
+    }
+}
+
+/// An area's outline through page positions (`path` already built).
+pub fn area(w: &mut Writer, style: AreaStyle, path: &str) {
+    let (fill, stroke) = style.paint();
+    w.path(path, &[("fill", &fill), ("stroke", stroke), ("stroke-width", "0.05")]);
+}
+
+pub fn hill(w: &mut Writer, level: u32, path: &str) {
+    w.path(path, &[("fill", hill_fill(level)), ("stroke", HILL_STROKE), ("stroke-width", "0.07")]);
+}
+
+pub fn crest(w: &mut Writer, path: &str) {
+    w.path(
+        path,
+        &[
+            ("fill", "none"),
+            ("stroke", CREST_STROKE),
+            ("stroke-width", "0.1"),
+            ("stroke-dasharray", "0.6 0.15 0.1 0.15"),
+        ],
+    );
+}
+
+pub fn building(w: &mut Writer, path: &str) {
+    w.path(path, &[("fill", BUILDING_FILL), ("stroke", BUILDING_STROKE), ("stroke-width", "0.06")]);
+}
+
+pub fn objective(w: &mut Writer, c: P) {
+    w.path(
+        &circle(c, 0.42),
+        &[("fill", OBJECTIVE_FILL), ("stroke", OBJECTIVE_STROKE), ("stroke-width", "0.06")],
+    );
+    w.path(&star(c, 0.3), &[("fill", OBJECTIVE_STROKE)]);
+}
+
+/// A ford: a pale band across the water, `dir` the stream's direction.
+pub fn ford(w: &mut Writer, c: P, dir: P) {
+    let rect = across(c, dir, 0.5, 1.0);
+    w.path(
+        &d(&rect, true),
+        &[
+            ("fill", "#e4f1fa"),
+            ("stroke", "#3f7fbf"),
+            ("stroke-width", "0.05"),
+            ("stroke-dasharray", "0.12 0.08"),
+        ],
+    );
+}
+
+/// A bridge: a deck across the water with its parapets.
+pub fn bridge(w: &mut Writer, c: P, dir: P) {
+    let rect = across(c, dir, 0.5, 1.2);
+    w.path(&d(&rect, true), &[("fill", "#b08050"), ("stroke", "#4a2f14"), ("stroke-width", "0.05")]);
+    let parapets = format!("{}{}", d(&[rect[0], rect[1]], false), d(&[rect[3], rect[2]], false));
+    w.path(&parapets, &[("fill", "none"), ("stroke", "#4a2f14"), ("stroke-width", "0.1")]);
+}
+
+/// The rectangle `along` long in the direction `dir` and `wide` across it, centred on `c`.
+fn across(c: P, dir: P, along: f64, wide: f64) -> Vec<P> {
+    let (ax, ay) = (dir.0 * along / 2.0, dir.1 * along / 2.0);
+    let (px, py) = (-dir.1 * wide / 2.0, dir.0 * wide / 2.0);
+    vec![
+        (c.0 - ax - px, c.1 - ay - py),
+        (c.0 + ax - px, c.1 + ay - py),
+        (c.0 + ax + px, c.1 + ay + py),
+        (c.0 - ax + px, c.1 - ay + py),
+    ]
+}
+
+/// One stand of `kind`: its outline (page positions, front-left corner first, clockwise as
+/// [`crate::geometry::Frame::rectangle`] gives them) and its arm's mark: the cross of infantry,
+/// the slash of cavalry, the gun of a battery.
+pub fn stand_mark(kind: UnitKind, corners: &[P]) -> String {
+    if corners.len() < 4 {
+        return String::new();
+    }
+    let (fl, fr, br, bl) = (corners[0], corners[1], corners[2], corners[3]);
+    let inset = |a: P, b: P| (a.0 + (b.0 - a.0) * 0.15, a.1 + (b.1 - a.1) * 0.15);
+    match kind {
+        UnitKind::Regiment => {
+            format!(
+                "{}{}",
+                d(&[inset(fl, br), inset(br, fl)], false),
+                d(&[inset(fr, bl), inset(bl, fr)], false)
+            )
+        }
+        UnitKind::Cavalry => d(&[inset(bl, fr), inset(fr, bl)], false),
+        UnitKind::Battery => {
+            let c = ((fl.0 + br.0) / 2.0, (fl.1 + br.1) / 2.0);
+            circle(c, 0.17)
+        }
+    }
+}
+
+/// A marker's symbol centred on `c` (gunsmoke's legend sample too).
+pub fn marker(w: &mut Writer, symbol: MarkerSymbol, c: P, initial: &str) {
+    let r = 0.24;
+    let letter = |w: &mut Writer, text: &str, colour: &str| {
+        w.text(
+            (c.0, c.1 + 0.11),
+            &[("font-size", "0.3"), ("text-anchor", "middle"), ("fill", colour), ("stroke", "none")],
+            text,
+        );
+    };
+    match symbol {
+        MarkerSymbol::Disorder => {
+            w.path(&circle(c, r), &[("fill", "#d8431f"), ("stroke", "#ffffff"), ("stroke-width", "0.04")]);
+            letter(w, "D", "#ffffff");
+        }
+        MarkerSymbol::LowAmmo => {
+            let square = [(c.0 - r, c.1 - r), (c.0 + r, c.1 - r), (c.0 + r, c.1 + r), (c.0 - r, c.1 + r)];
+            w.path(
+                &d(&square, true),
+                &[("fill", "#f4d03f"), ("stroke", "#5a4a00"), ("stroke-width", "0.04")],
+            );
+            letter(w, "A", "#3a3000");
+        }
+        MarkerSymbol::MicroHit => {
+            w.path(&circle(c, r), &[("fill", "#222222"), ("stroke", "#ffffff"), ("stroke-width", "0.04")]);
+            letter(w, "1", "#ffffff");
+        }
+        MarkerSymbol::Gunsmoke => {
+            let puff = format!(
+                "{}{}{}",
+                circle((c.0 - 0.2, c.1 + 0.05), 0.2),
+                circle((c.0 + 0.05, c.1 - 0.1), 0.25),
+                circle((c.0 + 0.25, c.1 + 0.08), 0.18)
+            );
+            w.path(
+                &puff,
+                &[
+                    ("fill", "#9a9a9a"),
+                    ("fill-opacity", "0.8"),
+                    ("stroke", "#666666"),
+                    ("stroke-width", "0.03"),
+                ],
+            );
+        }
+        MarkerSymbol::Other => {
+            w.path(&circle(c, r), &[("fill", "#777777"), ("stroke", "#ffffff"), ("stroke-width", "0.04")]);
+            letter(w, initial, "#ffffff");
+        }
+    }
+}
+
+/// Gunsmoke on the table: the 1" square in front of the unit (RULE-05-5.1), as a cloud.
+fn smoke_cloud(w: &mut Writer, page: &Page, body: &Body) {
+    let smoke = Smoke::marker_of(body);
+    w.path(
+        &page.polygon_path(smoke.area()),
+        &[
+            ("fill", "#9a9a9a"),
+            ("fill-opacity", "0.65"),
+            ("stroke", "#9a9a9a"),
+            ("stroke-opacity", "0.65"),
+            ("stroke-width", "0.3"),
+            ("stroke-linejoin", "round"),
+        ],
+    );
+}
+
+/// A commander's square base with a star, or a brigadier's round one with a pennant, `size`
+/// times life size (1 on the table, less in the legend).
+pub fn leader(w: &mut Writer, rank: MapRank, c: P, colours: SideColours, size: f64) {
+    let at = |dx: f64, dy: f64| (c.0 + dx * size, c.1 + dy * size);
+    match rank {
+        MapRank::Commander => {
+            let h = COMMANDER_BASE / 2.0;
+            let square = [at(-h, -h), at(h, -h), at(h, h), at(-h, h)];
+            w.path(
+                &d(&square, true),
+                &[("fill", colours.pale), ("stroke", colours.dark), ("stroke-width", "0.06")],
+            );
+            w.path(
+                &star(c, 0.5 * size),
+                &[("fill", colours.fill), ("stroke", colours.dark), ("stroke-width", "0.03")],
+            );
+        }
+        MapRank::Brigadier => {
+            w.path(
+                &circle(c, BRIGADIER_BASE / 2.0 * size),
+                &[("fill", colours.pale), ("stroke", colours.dark), ("stroke-width", "0.06")],
+            );
+            let pole = d(&[at(-0.15, 0.3), at(-0.15, -0.3)], false);
+            let flag = d(&[at(-0.15, -0.3), at(0.3, -0.17), at(-0.15, -0.04)], true);
+            w.path(&pole, &[("stroke", colours.dark), ("stroke-width", "0.05")]);
+            w.path(&flag, &[("fill", colours.fill)]);
+        }
+    }
+}
+
+// ------------------------------------------------------------------ the table
+
+/// Everything drawn on the table, in layers from the ground up. Labels come last so nothing
+/// hides them.
+pub struct Table<'a> {
+    pub field: &'a Battlefield,
+    pub state: &'a MapState,
+    pub page: Page,
+    pub colours: &'a [SideColours],
+    pub focus: Option<&'a Focus>,
+}
+
+/// A label to write once every shape is down.
+struct Label {
+    at: P,
+    text: String,
+    size: f64,
+    anchor: &'static str,
+    rotate: f64,
+    colour: &'static str,
+}
+
+impl Table<'_> {
+    pub fn draw(&self, w: &mut Writer) {
+        let mut labels = Vec::new();
+        w.open("g", &[("id", "terrain"), ("clip-path", "url(#table-clip)")]);
+        self.hills(w, &mut labels);
+        self.areas(w, &mut labels);
+        self.lines(w, &mut labels);
+        self.obstacles(w, &mut labels);
+        self.crests(w);
+        self.buildings(w, &mut labels);
+        w.close("g");
+        self.grid(w);
+        w.open("g", &[("id", "overlays"), ("clip-path", "url(#table-clip)")]);
+        if let Some(focus) = self.focus {
+            self.arcs(w, focus, &mut labels);
+            self.sight(w, focus, &mut labels);
+        }
+        self.objectives(w, &mut labels);
+        self.arrivals(w, &mut labels);
+        w.close("g");
+        w.open("g", &[("id", "units")]);
+        self.units(w, &mut labels);
+        self.leaders(w, &mut labels);
+        w.close("g");
+        w.open(
+            "g",
+            &[
+                ("id", "labels"),
+                ("clip-path", "url(#table-clip)"),
+                ("stroke", "#ffffff"),
+                ("stroke-width", "0.12"),
+                ("stroke-linejoin", "round"),
+                ("paint-order", "stroke"),
+            ],
+        );
+        for label in &labels {
+            let size = num(label.size);
+            let mut attrs: Vec<(&str, &str)> = vec![("font-size", &size)];
+            if label.anchor != "start" {
+                attrs.push(("text-anchor", label.anchor));
+            }
+            if label.colour != "#222222" {
+                attrs.push(("fill", label.colour));
+            }
+            let rotate;
+            if label.rotate != 0.0 {
+                rotate = format!("rotate({} {} {})", num(label.rotate), num(label.at.0), num(label.at.1));
+                attrs.push(("transform", &rotate));
+            }
+            w.text(label.at, &attrs, &label.text);
+        }
+        w.close("g");
+    }
+
+    fn p(&self, c: Coord<f64>) -> P {
+        self.page.coord(c)
+    }
+
+    fn pts(&self, line: &LineString<f64>) -> Vec<P> {
+        line.coords().map(|c| self.p(*c)).collect()
+    }
+
+    /// The bodies of the units on the table.
+    fn placed(&self) -> impl Iterator<Item = (usize, &MapUnit, &Body)> {
+        self.state.units.iter().enumerate().filter_map(|(i, u)| u.body.as_ref().map(|b| (i, u, b)))
+    }
+
+    /// Of two places for a label, the one farther from every unit's colours (so a name beside
+    /// a fence lands on the side its defenders are not).
+    fn clearer(&self, a: P, b: P) -> P {
+        let clearance = |p: P| {
+            self.placed()
+                .map(|(_, _, body)| {
+                    let c = self.page.at(body.position.0, body.position.1);
+                    (c.0 - p.0).powi(2) + (c.1 - p.1).powi(2)
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        if clearance(b) > clearance(a) + 1e-9 { b } else { a }
+    }
+
+    /// A name along a line: at the middle of its longest segment, turned to read along it,
+    /// set off to the side with more room.
+    fn line_label(&self, points: &[P], text: &str, offset: f64, labels: &mut Vec<Label>) {
+        let Some(longest) = points.windows(2).max_by(|a, b| seg_len(a).total_cmp(&seg_len(b))) else {
+            return;
+        };
+        let (a, b) = (longest[0], longest[1]);
+        let len = seg_len(longest);
+        if len == 0.0 {
+            return;
+        }
+        let (dx, dy) = ((b.0 - a.0) / len, (b.1 - a.1) / len);
+        let mut angle = dy.atan2(dx).to_degrees();
+        if angle > 90.0 {
+            angle -= 180.0;
+        } else if angle <= -90.0 {
+            angle += 180.0;
+        }
+        let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        // The baseline sits `offset` to one side; text grows upward from it, so the side below
+        // the line (as read) needs the label's height more.
+        let (nx, ny) = (-dy, dx);
+        let up = (mid.0 - nx * offset, mid.1 - ny * offset);
+        let down = (mid.0 + nx * (offset + LABEL * 0.7), mid.1 + ny * (offset + LABEL * 0.7));
+        let at = self.clearer(up, down);
+        labels.push(Label {
+            at,
+            text: text.to_string(),
+            size: LABEL,
+            anchor: "middle",
+            rotate: angle,
+            colour: "#222222",
+        });
+    }
+
+    fn hills(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        let mut hills: Vec<_> = self.field.hills.iter().collect();
+        hills.sort_by_key(|h| h.level);
+        for h in hills {
+            hill(w, h.level, &self.page.polygon_path(&h.outline));
+            if let Some(rect) = h.outline.bounding_rect() {
+                let text = match &h.name {
+                    Some(name) => format!("{name} (level {})", h.level),
+                    None => format!("level {}", h.level),
+                };
+                let (x, y) = self.page.at(rect.center().x, rect.max().y);
+                labels.push(Label {
+                    at: (x, y + 0.65),
+                    text,
+                    size: LABEL,
+                    anchor: "middle",
+                    rotate: 0.0,
+                    colour: "#5c3f1c",
+                });
+            }
+        }
+    }
+
+    fn crests(&self, w: &mut Writer) {
+        for h in &self.field.hills {
+            if let Some(line) = &h.crest {
+                crest(w, &self.page.line_path(line));
+            }
+        }
+    }
+
+    fn areas(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for a in &self.field.areas {
+            area(w, AreaStyle::of(&a.terrain), &self.page.polygon_path(&a.outline));
+            if let (Some(name), Some(rect)) = (&a.name, a.outline.bounding_rect()) {
+                let (x, y) = self.page.at(rect.center().x, rect.center().y);
+                labels.push(Label {
+                    at: (x, y + LABEL * 0.35),
+                    text: name.clone(),
+                    size: LABEL,
+                    anchor: "middle",
+                    rotate: 0.0,
+                    colour: "#222222",
+                });
+            }
+        }
+    }
+
+    fn lines(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        // Roads over water over the rest: a bridge's road runs over its stream.
+        let mut lines: Vec<_> =
+            self.field.lines.iter().map(|l| (LineStyle::of(&l.terrain, &l.flags), l)).collect();
+        lines.sort_by_key(|(style, _)| match style {
+            LineStyle::River | LineStyle::Stream => 0,
+            LineStyle::Track | LineStyle::SunkenRoad => 1,
+            LineStyle::Road => 2,
+        });
+        for (style, l) in &lines {
+            let points = self.pts(&l.line);
+            terrain_line(w, *style, &points);
+            if let Some(name) = &l.name {
+                self.line_label(&points, name, 0.35, labels);
+            }
+        }
+        // Crossings over everything that runs through them.
+        for (_, l) in &lines {
+            for &(x, y) in &l.fords {
+                ford(w, self.page.at(x, y), direction_at(&l.line, &self.page, (x, y)));
+            }
+            for &(x, y) in &l.bridges {
+                bridge(w, self.page.at(x, y), direction_at(&l.line, &self.page, (x, y)));
+            }
+        }
+    }
+
+    fn obstacles(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for o in &self.field.obstacles {
+            let points = self.pts(&o.line);
+            obstacle(w, ObstacleStyle::of(&o.obstacle.meta.id), &points);
+            if let Some(name) = &o.name {
+                self.line_label(&points, name, 0.3, labels);
+            }
+        }
+    }
+
+    fn buildings(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for b in &self.field.buildings {
+            let (x, y) = self.page.at(b.at.0, b.at.1);
+            let (path, top, bottom) = match &b.footprint {
+                Some(walls) => {
+                    let rect = walls.bounding_rect();
+                    let top = rect.map_or(y, |r| self.page.at(0.0, r.max().y).1);
+                    let bottom = rect.map_or(y, |r| self.page.at(0.0, r.min().y).1);
+                    (self.page.polygon_path(walls), top, bottom)
+                }
+                None => {
+                    let square =
+                        [(x - 0.3, y - 0.3), (x + 0.3, y - 0.3), (x + 0.3, y + 0.3), (x - 0.3, y + 0.3)];
+                    (d(&square, true), y - 0.3, y + 0.3)
+                }
+            };
+            building(w, &path);
+            let holders: Vec<&str> = self
+                .state
+                .units
+                .iter()
+                .filter(|u| u.garrison.is_some() && u.garrison == b.name)
+                .map(|u| u.name.as_str())
+                .collect();
+            let mut text = b.name.clone().unwrap_or_else(|| b.structure.meta.title().to_string());
+            text.push_str(&format!(" (holds {})", b.capacity));
+            if !holders.is_empty() {
+                text.push_str(&format!(", held by {}", holders.join(", ")));
+            }
+            // Above the walls, or below them near the table's north edge.
+            let at = if top - self.page.top < 0.8 { (x, bottom + LABEL + 0.1) } else { (x, top - 0.2) };
+            labels.push(Label { at, text, size: LABEL, anchor: "middle", rotate: 0.0, colour: "#222222" });
+        }
+    }
+
+    fn objectives(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for o in &self.field.objectives {
+            let c = self.page.at(o.at.0, o.at.1);
+            objective(w, c);
+            let text = match o.vp {
+                Some(vp) => format!("{} ({} VP)", o.name, num(vp)),
+                None => o.name.clone(),
+            };
+            labels.push(Label {
+                at: (c.0 + 0.6, c.1 + 0.15),
+                text,
+                size: LABEL,
+                anchor: "start",
+                rotate: 0.0,
+                colour: "#4a3600",
+            });
+        }
+    }
+
+    /// A light line every inch and a stronger one every 6", each set one path.
+    fn grid(&self, w: &mut Writer) {
+        let (width, depth) = (self.page.width, self.page.depth);
+        let mut light = String::new();
+        let mut strong = String::new();
+        let mut x = 1.0;
+        while x < width - 1e-9 {
+            let line = d(&[self.page.at(x, 0.0), self.page.at(x, depth)], false);
+            if (x % 6.0).abs() < 1e-9 {
+                strong.push_str(&line)
+            } else {
+                light.push_str(&line)
+            }
+            x += 1.0;
+        }
+        let mut y = 1.0;
+        while y < depth - 1e-9 {
+            let line = d(&[self.page.at(0.0, y), self.page.at(width, y)], false);
+            if (y % 6.0).abs() < 1e-9 {
+                strong.push_str(&line)
+            } else {
+                light.push_str(&line)
+            }
+            y += 1.0;
+        }
+        w.open("g", &[("id", "grid"), ("fill", "none"), ("stroke", "#000000")]);
+        w.path(&light, &[("stroke-opacity", "0.09"), ("stroke-width", "0.02")]);
+        w.path(&strong, &[("stroke-opacity", "0.28"), ("stroke-width", "0.04")]);
+        w.close("g");
+    }
+
+    fn units(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for (index, unit, body) in self.placed() {
+            let colours = self.colours.get(unit.side).copied().unwrap_or(self.colours[0]);
+            let side = self.state.sides.get(unit.side).map_or("", |s| s.id.as_str());
+            let id = format!("unit-{index}");
+            // The stands' paint is the group's; each stand is one element of class `stand`.
+            w.open(
+                "g",
+                &[
+                    ("id", &id),
+                    ("class", "unit"),
+                    ("data-unit", &unit.name),
+                    ("data-side", side),
+                    ("fill", colours.fill),
+                    ("stroke", colours.dark),
+                    ("stroke-width", "0.03"),
+                ],
+            );
+            if unit.markers.iter().any(|(m, _)| m == "gunsmoke") {
+                smoke_cloud(w, &self.page, body);
+            }
+            let mut marks = String::new();
+            for stand in body.stands() {
+                let corners: Vec<P> = stand.exterior().coords().take(4).map(|c| self.p(*c)).collect();
+                marks.push_str(&stand_mark(unit.kind, &corners));
+                w.empty("path", &[("class", "stand"), ("d", &d(&corners, true))]);
+            }
+            let mark_attrs: &[(&str, &str)] = match unit.kind {
+                UnitKind::Battery => &[("fill", "#ffffff"), ("fill-opacity", "0.85"), ("stroke", "none")],
+                _ => &[
+                    ("fill", "none"),
+                    ("stroke", "#ffffff"),
+                    ("stroke-opacity", "0.75"),
+                    ("stroke-width", "0.04"),
+                ],
+            };
+            w.path(&marks, mark_attrs);
+            let frame = body.frame();
+            let edge = body.front_edge();
+            w.path(&d(&[self.p(edge.start), self.p(edge.end)], false), &[("stroke-width", "0.12")]);
+            let arrow = [frame.to_table(0.0, 0.55), frame.to_table(0.22, 0.14), frame.to_table(-0.22, 0.14)];
+            w.path(&d(&arrow.map(|c| self.p(c)), true), &[("fill", colours.dark), ("stroke", "none")]);
+            let colour_stand = self.page.at(body.position.0, body.position.1);
+            w.path(&circle(colour_stand, 0.11), &[("fill", "#ffffff"), ("stroke-width", "0.04")]);
+            for (point, word) in [(unit.screen, "screen"), (unit.holders, "holders")] {
+                let Some(at) = point else { continue };
+                let detached = Body::new(at, body.facing, crate::geometry::Layout::new(1, None, 0.0));
+                for stand in detached.stands() {
+                    w.empty(
+                        "path",
+                        &[
+                            ("class", word),
+                            ("d", &self.page.polygon_path(&stand)),
+                            ("fill", colours.pale),
+                            ("stroke-width", "0.04"),
+                            ("stroke-dasharray", "0.1 0.06"),
+                        ],
+                    );
+                }
+            }
+            for (i, (id, title)) in unit.markers.iter().filter(|(m, _)| m != "gunsmoke").enumerate() {
+                let at = frame.to_table(body.half_width() + 0.35 + i as f64 * 0.55, -0.375);
+                let initial = title.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
+                marker(w, MarkerSymbol::of(id), self.p(at), &initial);
+            }
+            w.close("g");
+            labels.push(self.unit_label(unit, body));
+        }
+    }
+
+    /// A unit's name behind it, reading away from it.
+    fn unit_label(&self, unit: &MapUnit, body: &Body) -> Label {
+        let frame = body.frame();
+        let behind = self.p(frame.to_table(0.0, -body.depth() - 0.3));
+        let centre = self.p(frame.to_table(0.0, 0.0));
+        let (bx, by) = (behind.0 - centre.0, behind.1 - centre.1);
+        let (at, anchor) = if bx.abs() >= by.abs() * 1.2 {
+            ((behind.0, behind.1 + UNIT_LABEL * 0.35), if bx < 0.0 { "end" } else { "start" })
+        } else if by > 0.0 {
+            ((behind.0, behind.1 + UNIT_LABEL * 0.8), "middle")
+        } else {
+            ((behind.0, behind.1 - 0.05), "middle")
+        };
+        Label { at, text: unit.name.clone(), size: UNIT_LABEL, anchor, rotate: 0.0, colour: "#111111" }
+    }
+
+    fn leaders(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for (index, leader) in self.state.leaders.iter().enumerate() {
+            let at = leader.position.or_else(|| {
+                let unit = self.state.unit(leader.attached.as_deref()?)?;
+                let body = unit.body.as_ref()?;
+                let c = body.frame().to_table(0.0, -body.depth() - 0.7);
+                Some((c.x, c.y))
+            });
+            let Some((x, y)) = at else { continue };
+            let colours = self.colours.get(leader.side).copied().unwrap_or(self.colours[0]);
+            let c = self.page.at(x, y);
+            let id = format!("leader-{index}");
+            let rank = match leader.rank {
+                MapRank::Commander => "commander",
+                MapRank::Brigadier => "brigadier",
+            };
+            w.open("g", &[("id", &id), ("class", rank), ("data-leader", &leader.name)]);
+            self::leader(w, leader.rank, c, colours, 1.0);
+            w.close("g");
+            let below = match leader.rank {
+                MapRank::Commander => COMMANDER_BASE / 2.0,
+                MapRank::Brigadier => BRIGADIER_BASE / 2.0,
+            };
+            labels.push(Label {
+                at: (c.0, c.1 + below + SMALL + 0.05),
+                text: leader.name.clone(),
+                size: SMALL,
+                anchor: "middle",
+                rotate: 0.0,
+                colour: colours.dark,
+            });
+        }
+    }
+
+    /// Where reinforcements come on: a dashed ring with an arrow and the time.
+    fn arrivals(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for arrival in &self.state.arrivals {
+            let colours = arrival.side.and_then(|s| self.colours.get(s).copied()).unwrap_or(self.colours[0]);
+            let c = self.page.at(arrival.at.0, arrival.at.1);
+            w.path(
+                &circle(c, 0.5),
+                &[
+                    ("fill", colours.pale),
+                    ("fill-opacity", "0.7"),
+                    ("stroke", colours.dark),
+                    ("stroke-width", "0.05"),
+                    ("stroke-dasharray", "0.15 0.1"),
+                ],
+            );
+            if let Some(facing) = arrival.facing {
+                let frame = crate::geometry::Frame::new(arrival.at, facing);
+                let tip = [frame.to_table(0.0, 0.4), frame.to_table(0.22, -0.2), frame.to_table(-0.22, -0.2)];
+                w.path(&d(&tip.map(|p| self.p(p)), true), &[("fill", colours.dark)]);
+            }
+            let east = arrival.at.0 > self.page.width / 2.0;
+            labels.push(Label {
+                at: (if east { c.0 - 0.7 } else { c.0 + 0.7 }, c.1 + 0.15),
+                text: format!("{}: {}", arrival.when, arrival.name),
+                size: SMALL,
+                anchor: if east { "end" } else { "start" },
+                rotate: 0.0,
+                colour: colours.dark,
+            });
+        }
+    }
+
+    /// The chosen unit's front arc and flank zones (Ch16 4.5, RULINGS G13), and its 90-degree
+    /// line. The front arc is the battlefield model's; the flank zones run from its rays to the
+    /// front edge extended.
+    fn arcs(&self, w: &mut Writer, focus: &Focus, labels: &mut Vec<Label>) {
+        if !focus.arcs {
+            return;
+        }
+        let Some(body) = self.state.unit(&focus.unit).and_then(|u| u.body.as_ref()) else { return };
+        let frame = body.frame();
+        let half = body.half_width();
+        w.open("g", &[("id", "arcs")]);
+        w.path(
+            &self.page.polygon_path(&front_arc(body)),
+            &[("fill", "#2f8a57"), ("fill-opacity", "0.16"), ("stroke", "#1f6a3f"), ("stroke-width", "0.06")],
+        );
+        for side in [-1.0, 1.0] {
+            let zone = flank_zone(body, side);
+            w.path(
+                &d(&zone.map(|c| self.p(c)), true),
+                &[
+                    ("fill", "#c27a1b"),
+                    ("fill-opacity", "0.14"),
+                    ("stroke", "#8a5210"),
+                    ("stroke-width", "0.04"),
+                ],
+            );
+        }
+        let ninety = [frame.to_table(-half - FAR, 0.0), frame.to_table(half + FAR, 0.0)];
+        w.path(
+            &d(&ninety.map(|c| self.p(c)), false),
+            &[("stroke", "#5a3d1e"), ("stroke-width", "0.05"), ("stroke-dasharray", "0.3 0.2")],
+        );
+        w.close("g");
+        for (across, ahead, text) in
+            [(0.0, 4.0, "front arc"), (-half - 5.0, 2.0, "left flank"), (half + 5.0, 2.0, "right flank")]
+        {
+            labels.push(Label {
+                at: self.p(frame.to_table(across, ahead)),
+                text: text.to_string(),
+                size: LABEL,
+                anchor: "middle",
+                rotate: 0.0,
+                colour: if across == 0.0 { "#1f6a3f" } else { "#8a5210" },
+            });
+        }
+    }
+
+    /// Lines of sight from the chosen unit to every enemy in range of its weapon: clear (with
+    /// range, band and the stands that see) or blocked (with the reason), as
+    /// [`Battlefield::sight`] judges them. Friends block unless skirmishing; gunsmoke markers
+    /// count; weather limits and overhead fire are not drawn.
+    fn sight(&self, w: &mut Writer, focus: &Focus, labels: &mut Vec<Label>) {
+        if !focus.sight {
+            return;
+        }
+        let Some((firer_index, firer, body)) = self.placed().find(|(_, u, _)| u.name == focus.unit) else {
+            return;
+        };
+        let Some(weapon) = &firer.weapon else { return };
+        let reach = weapon.max_range(firer.arm);
+        let friends: Vec<Friend<'_>> = self
+            .placed()
+            .filter(|(i, u, _)| *i != firer_index && u.side == firer.side)
+            .map(|(_, u, b)| Friend { body: b, formed: u.formed })
+            .collect();
+        let friend_names: Vec<&str> = self
+            .placed()
+            .filter(|(i, u, _)| *i != firer_index && u.side == firer.side)
+            .map(|(_, u, _)| u.name.as_str())
+            .collect();
+        let smoke: Vec<Smoke> = self
+            .placed()
+            .filter(|(_, u, _)| u.markers.iter().any(|(m, _)| m == "gunsmoke"))
+            .map(|(_, _, b)| Smoke::marker_of(b))
+            .collect();
+        w.open("g", &[("id", "sight")]);
+        for (_, target, target_body) in self.placed().filter(|(_, u, _)| u.side != firer.side) {
+            if range(body, target_body) > reach {
+                continue;
+            }
+            let mut query = SightQuery::new(body, target_body);
+            query.friends = &friends;
+            query.smoke = &smoke;
+            query.firer_garrison = firer.garrison.as_deref();
+            query.target_garrison = target.garrison.as_deref();
+            let sight = self.field.sight(&query);
+            let line = range_line(body, target_body);
+            let (a, b) = (self.p(line.start), self.p(line.end));
+            let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            let text = if sight.visible {
+                w.path(
+                    &d(&[a, b], false),
+                    &[("class", "sight-clear"), ("stroke", "#1d7a3a"), ("stroke-width", "0.07")],
+                );
+                let band = crate::battlefield::range::band(weapon, firer.arm, sight.range)
+                    .map_or(String::new(), |b| format!(" {}", b.name.word()));
+                let mut text = format!("{}\u{2033}{band}", num(sight.range));
+                let firing = body.front_rank().len();
+                if sight.clear_stands.len() < firing {
+                    text.push_str(&format!(", {} of {firing} stands", sight.clear_stands.len()));
+                }
+                if sight.smoke_penalty {
+                    text.push_str(", smoke \u{2212}1");
+                }
+                text
+            } else {
+                w.path(
+                    &d(&[a, b], false),
+                    &[
+                        ("class", "sight-blocked"),
+                        ("stroke", "#b3372f"),
+                        ("stroke-width", "0.05"),
+                        ("stroke-dasharray", "0.3 0.2"),
+                    ],
+                );
+                let reason = sight
+                    .blocked
+                    .as_ref()
+                    .map_or("blocked".to_string(), |block| self.blocked(block, &friend_names));
+                format!("{}\u{2033} {reason}", num(sight.range))
+            };
+            labels.push(Label {
+                at: (mid.0, mid.1 - 0.12),
+                text,
+                size: SMALL,
+                anchor: "middle",
+                rotate: 0.0,
+                colour: if sight.visible { "#1d5a2f" } else { "#8a1f18" },
+            });
+        }
+        w.close("g");
+    }
+
+    fn blocked(&self, block: &SightBlock, friends: &[&str]) -> String {
+        let area_name = |i: usize| {
+            self.field.areas.get(i).map_or("terrain".to_string(), |a| {
+                a.name.clone().unwrap_or_else(|| a.terrain.meta.title().to_string())
+            })
+        };
+        match block {
+            SightBlock::Weather { limit } => format!("beyond the weather's {}\u{2033}", num(*limit)),
+            SightBlock::DeadGround(dead) => {
+                let hill = self
+                    .field
+                    .hills
+                    .get(dead.hill)
+                    .and_then(|h| h.name.clone())
+                    .unwrap_or_else(|| "a crest".into());
+                format!("dead ground behind {hill}")
+            }
+            SightBlock::SmokeWall { .. } => "smoke wall".to_string(),
+            SightBlock::Terrain { area, inside, limit } => {
+                format!("{} {}\u{2033} deep, sight {}\u{2033}", area_name(*area), num(*inside), num(*limit))
+            }
+            SightBlock::Building { building } => {
+                let name = self.field.buildings.get(*building).and_then(|b| b.name.clone());
+                format!("through {}", name.unwrap_or_else(|| "a building".into()))
+            }
+            SightBlock::Friend { friend } => {
+                format!("{} in the way", friends.get(*friend).copied().unwrap_or("a friend"))
+            }
+        }
+    }
+}
+
+/// A flank zone (RULINGS G13) as a triangle reaching past the table: from the front corner on
+/// `side` (-1 left, +1 right) between the 45-degree ray and the front edge extended. The
+/// battlefield model answers which zone a point is in ([`crate::battlefield::arcs::zone_of`]);
+/// this is only its drawing.
+pub(super) fn flank_zone(body: &Body, side: f64) -> [Coord<f64>; 3] {
+    let frame = body.frame();
+    let half = body.half_width();
+    [
+        frame.to_table(side * half, 0.0),
+        frame.to_table(side * (half + FAR), FAR),
+        frame.to_table(side * (half + FAR), 0.0),
+    ]
+}
+
+fn seg_len(w: &[P]) -> f64 {
+    length(w)
+}
+
+/// The direction (page positions, unit length) of the segment of `line` nearest a point.
+fn direction_at(line: &LineString<f64>, page: &Page, point: (f64, f64)) -> P {
+    let p = geo::Point::new(point.0, point.1);
+    let nearest = line.lines().min_by(|a, b| Euclidean.distance(a, &p).total_cmp(&Euclidean.distance(b, &p)));
+    let Some(segment) = nearest else { return (1.0, 0.0) };
+    let (a, b) = (page.coord(segment.start), page.coord(segment.end));
+    let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
+    if len == 0.0 { (1.0, 0.0) } else { ((b.0 - a.0) / len, (b.1 - a.1) / len) }
+}

@@ -1,0 +1,254 @@
+//! What a map shows of the forces: every unit with its body and markers, the leaders, and the
+//! troops not on the table yet. Built from a scenario's deployment today; replay will build the
+//! same from a moment of a game.
+
+use dotc_lang::ast::{Arrival, Date, Facing, Scenario, Unit, UnitKind};
+use dotc_lang::library::{Arm, RuleData, Weapon};
+use dotc_lang::names::compass_bearing;
+
+use crate::battlefield::Body;
+
+/// The forces at one moment, as the map draws them.
+#[derive(Clone, Debug, Default)]
+pub struct MapState {
+    /// The map's title (the scenario's name).
+    pub title: String,
+    /// The line under it: date, start time, turns, table.
+    pub subtitle: String,
+    /// What moment is shown ("Deployment at 10:00").
+    pub moment: String,
+    pub sides: Vec<MapSide>,
+    /// Every unit, on the table or not, in the scenario's order.
+    pub units: Vec<MapUnit>,
+    pub leaders: Vec<MapLeader>,
+    /// How each unit off the table arrives, if the scenario says.
+    pub arrivals: Vec<MapArrival>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapSide {
+    pub id: String,
+    pub name: Option<String>,
+}
+
+/// A unit as the map draws it.
+#[derive(Clone, Debug)]
+pub struct MapUnit {
+    pub name: String,
+    /// Index into [`MapState::sides`].
+    pub side: usize,
+    pub kind: UnitKind,
+    pub brigade: Option<String>,
+    /// Where its stands lie; None while it is off the table.
+    pub body: Option<Body>,
+    /// Marker ids it carries (`disorder`, `gunsmoke`, `low_ammo`, ...), with their titles.
+    pub markers: Vec<(String, String)>,
+    /// A formed unit blocks its friends' sight; skirmishers do not (RULE-05-6.1, 6.2).
+    pub formed: bool,
+    pub weapon: Option<Weapon>,
+    pub arm: Arm,
+    /// The building it garrisons.
+    pub garrison: Option<String>,
+    /// Its detached skirmish screen (Ch16 3.4) and its horse holders (Ch16 10.2).
+    pub screen: Option<(f64, f64)>,
+    pub holders: Option<(f64, f64)>,
+}
+
+/// A commander or a brigadier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapLeader {
+    pub name: String,
+    pub side: usize,
+    pub rank: MapRank,
+    /// The centre of his base; None while off the table.
+    pub position: Option<(f64, f64)>,
+    /// The regiment he is attached to (Ch16 2.4).
+    pub attached: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapRank {
+    /// A division, corps or army commander: a 1.5" square base (RULE-07-4.1).
+    Commander,
+    Brigadier,
+}
+
+/// A reinforcement line: who comes on, when and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapArrival {
+    pub side: Option<usize>,
+    /// `brigade`, `regiment`, `battery`, `cavalry`.
+    pub kind: String,
+    pub name: String,
+    /// "10:30" or "turn 4".
+    pub when: String,
+    pub at: (f64, f64),
+    pub facing: Option<f64>,
+}
+
+impl MapState {
+    /// The forces as a scenario deploys them at the start. A unit whose body cannot be built
+    /// (no position, an unreadable facing or strength) is off the table.
+    pub fn deployment(scenario: &Scenario, data: &RuleData) -> MapState {
+        let men_per_stand = scenario.men_per_stand.as_ref().map(|m| m.value);
+        let sides: Vec<MapSide> = scenario
+            .sides
+            .iter()
+            .map(|s| MapSide { id: s.id.value.clone(), name: s.name.as_ref().map(|n| n.value.clone()) })
+            .collect();
+        let mut units = Vec::new();
+        let mut leaders = Vec::new();
+        for (index, side) in scenario.sides.iter().enumerate() {
+            for commander in &side.commanders {
+                leaders.push(MapLeader {
+                    name: commander.name.value.clone(),
+                    side: index,
+                    rank: MapRank::Commander,
+                    position: commander.position.as_ref().map(|p| (p.value.x, p.value.y)),
+                    attached: None,
+                });
+            }
+            for brigade in &side.brigades {
+                for brigadier in &brigade.brigadiers {
+                    leaders.push(MapLeader {
+                        name: brigadier.name.value.clone(),
+                        side: index,
+                        rank: MapRank::Brigadier,
+                        position: brigadier.position.as_ref().map(|p| (p.value.x, p.value.y)),
+                        attached: brigadier.attached.as_ref().map(|a| a.value.clone()),
+                    });
+                }
+                for unit in &brigade.units {
+                    units.push(map_unit(unit, index, Some(&brigade.name.value), data, men_per_stand));
+                }
+            }
+            for unit in &side.units {
+                units.push(map_unit(unit, index, None, data, men_per_stand));
+            }
+        }
+        let side_of = |id: &str| sides.iter().position(|s| s.id == id);
+        let arrivals = scenario
+            .reinforcements
+            .iter()
+            .map(|r| MapArrival {
+                side: r.side.as_ref().and_then(|s| side_of(&s.value)),
+                kind: r.kind.value.clone(),
+                name: r.name.value.clone(),
+                when: match r.arrival.value {
+                    Arrival::Clock(t) => t.to_string(),
+                    Arrival::Turn(n) => format!("turn {n}"),
+                },
+                at: (r.position.value.x, r.position.value.y),
+                facing: r.facing.as_ref().and_then(|f| facing_degrees(&f.value)),
+            })
+            .collect();
+        let mut facts = Vec::new();
+        if let Some(date) = &scenario.date {
+            facts.push(long_date(date.value));
+        }
+        if let Some(start) = &scenario.start {
+            facts.push(format!("from {}", start.value));
+        }
+        match (&scenario.turns, &scenario.turn_length) {
+            (Some(t), Some(l)) => facts.push(format!("{} turns of {} min", t.value, l.value)),
+            (Some(t), None) => facts.push(format!("{} turns", t.value)),
+            _ => {}
+        }
+        MapState {
+            title: scenario.name.value.clone(),
+            subtitle: facts.join(" \u{b7} "),
+            moment: match &scenario.start {
+                Some(start) => format!("Deployment at {}", start.value),
+                None => "Deployment".to_string(),
+            },
+            sides,
+            units,
+            leaders,
+            arrivals,
+        }
+    }
+
+    /// The unit of that name.
+    pub fn unit(&self, name: &str) -> Option<&MapUnit> {
+        self.units.iter().find(|u| u.name == name)
+    }
+
+    /// How a unit off the table arrives: a reinforcement naming it, or its brigade.
+    pub fn arrival_of(&self, unit: &MapUnit) -> Option<&MapArrival> {
+        self.arrivals.iter().find(|a| a.name == unit.name).or_else(|| {
+            unit.brigade
+                .as_ref()
+                .and_then(|b| self.arrivals.iter().find(|a| a.kind == "brigade" && &a.name == b))
+        })
+    }
+}
+
+fn map_unit(
+    unit: &Unit,
+    side: usize,
+    brigade: Option<&String>,
+    data: &RuleData,
+    men_per_stand: Option<u32>,
+) -> MapUnit {
+    let has = |word: &str| unit.words.iter().any(|w| w.value == word);
+    let formation = unit.words.iter().find_map(|w| data.formation(&w.value));
+    let arm = match unit.kind {
+        UnitKind::Regiment => Arm::Infantry,
+        UnitKind::Cavalry => Arm::Cavalry,
+        UnitKind::Battery if has("horse_artillery") => Arm::HorseArtillery,
+        UnitKind::Battery => Arm::Artillery,
+    };
+    let point = |p: &Option<dotc_lang::ast::Spanned<dotc_lang::ast::Point>>| {
+        p.as_ref().map(|p| (p.value.x, p.value.y)).filter(|(x, y)| x.is_finite() && y.is_finite())
+    };
+    MapUnit {
+        name: unit.name.value.clone(),
+        side,
+        kind: unit.kind,
+        brigade: brigade.cloned(),
+        body: Body::from_unit(unit, data, men_per_stand),
+        markers: unit
+            .markers
+            .iter()
+            .map(|m| {
+                let title = data.marker(&m.value).map_or(m.value.clone(), |k| k.meta.title().to_string());
+                (m.value.clone(), title)
+            })
+            .collect(),
+        formed: formation.is_none_or(|f| f.meta.id != "skirmish"),
+        weapon: unit.words.iter().find_map(|w| data.weapon(&w.value)).cloned(),
+        arm,
+        garrison: unit.garrison.as_ref().map(|g| g.value.clone()),
+        screen: point(&unit.screen),
+        holders: point(&unit.holders),
+    }
+}
+
+fn facing_degrees(facing: &Facing) -> Option<f64> {
+    match facing {
+        Facing::Degrees(d) => Some(*d),
+        Facing::Word(w) => compass_bearing(w),
+    }
+}
+
+/// "9 July 1863".
+fn long_date(date: Date) -> String {
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    match MONTHS.get((date.month as usize).wrapping_sub(1)) {
+        Some(month) => format!("{} {month} {}", date.day, date.year),
+        None => format!("{}-{:02}-{:02}", date.year, date.month, date.day),
+    }
+}

@@ -1,0 +1,199 @@
+//! `dotc render`: a map of a scenario, or of a game log's scenario, as SVG or PNG.
+//!
+//! The SVG comes from the runtime's pure `render` module; this file reads the file, checks it,
+//! picks the format from `-o`'s extension, rasterises PNGs with resvg using the one font the
+//! binary embeds, and writes the output atomically.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use dotc_lang::ast::FileKind;
+use dotc_lang::diagnostic::Diagnostic;
+use dotc_lang::{FsLoader, analyze};
+use dotc_runtime::battlefield::Battlefield;
+use dotc_runtime::render::{self, Focus, MapState, RenderOptions};
+
+/// The font every label of a map is set in (DejaVu Sans; licence in assets/fonts/). Loaded
+/// alone into the rasteriser's font database, so a PNG is the same on every machine.
+const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
+/// The largest PNG drawn, in pixels (about 20,000 x 5,000): beyond it `--scale` is a mistake.
+const MAX_PIXELS: u64 = 100_000_000;
+
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// A scenario, or a game log (its scenario's deployment is drawn until replay exists).
+    pub file: PathBuf,
+    /// Where to write the map; its extension picks the format: .svg or .png.
+    #[arg(short, long, value_name = "MAP")]
+    pub output: PathBuf,
+    /// The moment of a game log to draw, e.g. "turn 3 fire". Replay is not built yet, so the
+    /// map still shows the deployment, and says so.
+    #[arg(long, value_name = "MOMENT")]
+    pub at: Option<String>,
+    /// Pixels per inch of table: the PNG's size, and the SVG's width and height.
+    #[arg(long, value_name = "N", default_value_t = render::DEFAULT_SCALE)]
+    pub scale: f64,
+    /// A unit whose arcs and lines of sight to draw (both, unless --arcs or --sight picks one).
+    #[arg(long, value_name = "NAME")]
+    pub unit: Option<String>,
+    /// Draw the unit's 45-degree front arc, flank zones and 90-degree line (Ch16 4.5).
+    #[arg(long, requires = "unit")]
+    pub arcs: bool,
+    /// Draw the unit's lines of sight to enemy units within its weapon's range.
+    #[arg(long, requires = "unit")]
+    pub sight: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MapFormat {
+    Svg,
+    Png,
+}
+
+pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
+    let format =
+        match args.output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("svg") => MapFormat::Svg,
+            Some("png") => MapFormat::Png,
+            _ => {
+                return Err(format!(
+                    "cannot tell the map's format from `{}`: give -o a file name ending in .svg or .png",
+                    args.output.display()
+                ));
+            }
+        };
+    if !(args.scale.is_finite() && args.scale > 0.0) {
+        return Err(format!("--scale is pixels per inch and must be above 0, not {}", args.scale));
+    }
+
+    let source = super::read(&args.file)?;
+    let name = args.file.display().to_string();
+    let analysis = analyze(&args.file, &source, &FsLoader);
+    let mut diagnostics = analysis.diagnostics.clone();
+    if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
+        diagnostics.extend(dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data));
+        diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    }
+    if !diagnostics.is_empty() {
+        eprint!("{}", super::render(&diagnostics, &name, &source));
+    }
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        eprintln!("error: {name} has errors; no map written");
+        return Ok(ExitCode::from(1));
+    }
+
+    let (scenario, data, game) = match analysis.document.kind {
+        Some(FileKind::Scenario) => {
+            if let Some(at) = &args.at {
+                return Err(format!(
+                    "--at \"{at}\" picks a moment of a game log, and {name} is a scenario: its map is its deployment (leave out --at)"
+                ));
+            }
+            let scenario = analysis.document.scenario.as_ref().ok_or(format!("{name} has no scenario"))?;
+            (scenario, &analysis.rule_data, None)
+        }
+        Some(FileKind::Game) => {
+            let loaded = analysis.scenario.as_ref().ok_or(format!("{name} names no scenario to draw"))?;
+            let scenario = loaded.document.scenario.as_ref().ok_or(format!("{name}'s scenario is empty"))?;
+            (scenario, &loaded.rule_data, analysis.document.game.as_ref())
+        }
+        Some(FileKind::Library) | None => {
+            return Err(format!("{name} is not a scenario or a game log: there is no table to draw"));
+        }
+    };
+
+    let field = Battlefield::from_scenario(scenario, data);
+    let mut state = MapState::deployment(scenario, data);
+    let mut options = RenderOptions { scale: args.scale, ..RenderOptions::default() };
+    if let Some(game) = game {
+        // The game's name on top, its scenario's under it.
+        state.subtitle = format!("{} \u{b7} {}", state.title, state.subtitle);
+        state.title = game.name.value.clone();
+    }
+    if let Some(at) = &args.at {
+        let moment = moment(at)?;
+        eprintln!(
+            "note: replay is not built yet, so the map shows the deployment of \"{}\", not {moment}",
+            scenario.name.value
+        );
+        options.note = Some(format!("{moment} asked: replay is not built yet, so this is the deployment"));
+    }
+    if let Some(unit) = &args.unit {
+        let Some(found) = state.unit(unit) else {
+            let names = state.units.iter().map(|u| u.name.as_str());
+            let hint = match dotc_lang::names::suggest(unit, names) {
+                Some(s) => format!("; did you mean \"{s}\"?"),
+                None => String::new(),
+            };
+            return Err(format!("no unit \"{unit}\" in \"{}\"{hint}", scenario.name.value));
+        };
+        let (arcs, sight) = if args.arcs || args.sight { (args.arcs, args.sight) } else { (true, true) };
+        if found.body.is_none() {
+            eprintln!(
+                "note: \"{unit}\" is not on the table at the deployment; no arcs or lines of sight to draw"
+            );
+        } else if sight && found.weapon.is_none() {
+            eprintln!("note: \"{unit}\" has no weapon, so no lines of sight are drawn");
+        }
+        options.focus = Some(Focus { unit: unit.clone(), arcs, sight });
+    }
+
+    let layout = render::layout(&field, &state, &options);
+    let (width, height) = layout.pixels(args.scale);
+    if format == MapFormat::Png && u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(format!(
+            "a map of {width} x {height} pixels is too large; lower --scale (it is {})",
+            args.scale
+        ));
+    }
+    let svg = render::render_svg(&field, &state, &options);
+    let bytes = match format {
+        MapFormat::Svg => svg.into_bytes(),
+        MapFormat::Png => png(&svg, (width, height))?,
+    };
+    super::write_atomically(&args.output, &bytes)?;
+    eprintln!("wrote {} ({width} x {height} pixels at {} per inch)", args.output.display(), args.scale);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// "turn 3 fire" as the game log writes it: `turn N`, then optionally a phase.
+fn moment(at: &str) -> Result<String, String> {
+    const PHASES: [&str; 5] = ["command", "maneuver", "fire", "melee", "status"];
+    let words: Vec<&str> = at.split_whitespace().collect();
+    let ok = match words.as_slice() {
+        ["turn", n] => n.parse::<u32>().is_ok(),
+        ["turn", n, phase] => n.parse::<u32>().is_ok() && PHASES.contains(phase),
+        _ => false,
+    };
+    if ok {
+        Ok(words.join(" "))
+    } else {
+        Err(format!(
+            "--at takes `turn N` or `turn N PHASE` (PHASE one of {}), not \"{at}\"",
+            PHASES.join(", ")
+        ))
+    }
+}
+
+/// The SVG drawn at its own size (`width` x `height` pixels) as PNG bytes.
+fn png(svg: &str, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut fonts = usvg::fontdb::Database::new();
+    fonts.load_font_data(FONT.to_vec());
+    fonts.set_sans_serif_family(render::style::FONT_FAMILY);
+    let options = usvg::Options {
+        font_family: render::style::FONT_FAMILY.to_string(),
+        fontdb: Arc::new(fonts),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("cannot read the map's SVG: {e}"))?;
+    let mut pixmap =
+        tiny_skia::Pixmap::new(width, height).ok_or(format!("cannot make a {width} x {height} picture"))?;
+    let size = tree.size();
+    let transform =
+        tiny_skia::Transform::from_scale(width as f32 / size.width(), height as f32 / size.height());
+    resvg::render(&tree, transform, &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| format!("cannot encode the PNG: {e}"))
+}

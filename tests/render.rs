@@ -1,0 +1,282 @@
+//! `dotc render` as a user runs it: every shipped scenario and game log drawn as SVG and PNG,
+//! the tutorial's map as a reviewed snapshot, and the mistakes it refuses.
+
+use std::path::{Path, PathBuf};
+
+use dotc_lang::ast::FileKind;
+use dotc_lang::{FsLoader, analyze};
+use dotc_runtime::battlefield::Battlefield;
+use dotc_runtime::render::{self, MapState, RenderOptions};
+use resvg::usvg::{self, roxmltree};
+
+mod common;
+
+use common::{dotc, root, text};
+
+/// Every shipped scenario and game log: `scenarios/*/*.dotc`, sorted.
+fn shipped() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(root().join("scenarios")).expect("scenarios/").flatten() {
+        for file in std::fs::read_dir(dir.path()).into_iter().flatten().flatten() {
+            if file.path().extension().is_some_and(|e| e == "dotc") {
+                files.push(file.path());
+            }
+        }
+    }
+    files.sort();
+    assert!(!files.is_empty());
+    files
+}
+
+/// What the map of a file must show: its scenario's forces, the page they take, and the table
+/// the scenario declares.
+fn expected(path: &Path, scale: f64) -> (MapState, render::PageLayout, (f64, f64)) {
+    let source = std::fs::read_to_string(path).expect("readable");
+    let analysis = analyze(path, &source, &FsLoader);
+    let (scenario, data) = match analysis.document.kind {
+        Some(FileKind::Game) => {
+            let loaded = analysis.scenario.as_ref().expect("the log's scenario");
+            (loaded.document.scenario.clone().expect("a scenario"), loaded.rule_data.clone())
+        }
+        _ => (analysis.document.scenario.clone().expect("a scenario"), analysis.rule_data.clone()),
+    };
+    let field = Battlefield::from_scenario(&scenario, &data);
+    let state = MapState::deployment(&scenario, &data);
+    let options = RenderOptions { scale, ..RenderOptions::default() };
+    let layout = render::layout(&field, &state, &options);
+    (state, layout, field.table.expect("every shipped scenario sets its table"))
+}
+
+/// The PNG's size from its IHDR chunk, after checking its signature.
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert!(bytes.len() > 24, "too short for a PNG");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "not a PNG signature");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let word = |at: usize| u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    (word(16), word(20))
+}
+
+#[test]
+fn every_shipped_file_renders_as_svg_with_each_stand_of_each_unit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for path in shipped() {
+        let out_path = dir.path().join("map.svg");
+        let out = dotc(
+            &["render", path.to_str().expect("utf-8"), "-o", out_path.to_str().expect("utf-8")],
+            &root(),
+        );
+        assert!(out.status.success(), "{}: {}", path.display(), text(&out.stderr));
+        let svg = std::fs::read_to_string(&out_path).expect("the map was written");
+
+        // A valid SVG for a renderer...
+        usvg::Tree::from_str(&svg, &usvg::Options::default())
+            .unwrap_or_else(|e| panic!("{}: not a valid SVG: {e}", path.display()));
+        // ...and for an XML reader, with one stand element per stand of each unit on the table.
+        let xml = roxmltree::Document::parse(&svg).expect("well-formed XML");
+        let (state, layout, table_size) = expected(&path, render::DEFAULT_SCALE);
+        let mut drawn = 0;
+        for unit in state.units.iter().filter(|u| u.body.is_some()) {
+            let group = xml
+                .descendants()
+                .find(|n| {
+                    n.attribute("class") == Some("unit")
+                        && n.attribute("data-unit") == Some(unit.name.as_str())
+                })
+                .unwrap_or_else(|| panic!("{}: no group for {}", path.display(), unit.name));
+            let stands = group.children().filter(|n| n.attribute("class") == Some("stand")).count();
+            let body = unit.body.expect("on the table");
+            assert_eq!(stands as u32, body.stand_count(), "{}: {}", path.display(), unit.name);
+            drawn += stands;
+        }
+        let all = xml.descendants().filter(|n| n.attribute("class") == Some("stand")).count();
+        assert_eq!(all, drawn, "{}: stands outside their unit's group", path.display());
+        assert!(drawn > 0, "{}: no stands drawn", path.display());
+
+        // The page is the table to scale: the viewBox is in inches and the root's size in pixels.
+        let svg_root = xml.root_element();
+        let (width, height) = layout.pixels(render::DEFAULT_SCALE);
+        assert_eq!(svg_root.attribute("width"), Some(width.to_string().as_str()));
+        assert_eq!(svg_root.attribute("height"), Some(height.to_string().as_str()));
+        let table = xml.descendants().find(|n| n.attribute("id") == Some("table")).expect("the table");
+        let size = |name: &str| table.attribute(name).and_then(|v| v.parse::<f64>().ok()).expect("a number");
+        assert_eq!((size("width"), size("height")), table_size, "{}", path.display());
+    }
+}
+
+#[test]
+fn every_shipped_file_renders_as_png_at_the_scale_asked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for path in shipped() {
+        let out_path = dir.path().join("map.png");
+        let out = dotc(
+            &[
+                "render",
+                path.to_str().expect("utf-8"),
+                "-o",
+                out_path.to_str().expect("utf-8"),
+                "--scale",
+                "10",
+            ],
+            &root(),
+        );
+        assert!(out.status.success(), "{}: {}", path.display(), text(&out.stderr));
+        let bytes = std::fs::read(&out_path).expect("the map was written");
+        let (width, height) = png_size(&bytes);
+        let (_, layout, table_size) = expected(&path, 10.0);
+        assert_eq!((width, height), layout.pixels(10.0), "{}", path.display());
+        // 10 pixels to each inch of the page, whose table is the scenario's: the table takes
+        // exactly its size x 10 pixels.
+        assert_eq!(f64::from(width) / layout.width, 10.0, "{}", path.display());
+        assert_eq!(f64::from(height) / layout.height, 10.0, "{}", path.display());
+        assert_eq!((layout.table.width, layout.table.depth), table_size, "{}", path.display());
+    }
+}
+
+#[test]
+fn the_tutorial_map_is_the_reviewed_svg() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_path = dir.path().join("map.svg");
+    let out = dotc(
+        &["render", "scenarios/tutorial/fence-line.dotc", "-o", out_path.to_str().expect("utf-8")],
+        &root(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&out_path).expect("written");
+    insta::assert_snapshot!("fence_line_svg", svg);
+}
+
+#[test]
+fn a_game_log_draws_its_scenario_and_says_at_is_not_replayed_yet() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_path = dir.path().join("game.svg");
+    let out = dotc(
+        &[
+            "render",
+            "scenarios/tutorial/fence-line-game.dotc",
+            "--at",
+            "turn 3 fire",
+            "-o",
+            out_path.to_str().expect("utf-8"),
+        ],
+        &root(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "replay is not built yet, so the map shows the deployment of \"The Fence Line\", not turn 3 fire"
+        ),
+        "{err}"
+    );
+    let svg = std::fs::read_to_string(&out_path).expect("written");
+    assert!(svg.contains("turn 3 fire asked: replay is not built yet, so this is the deployment"), "{svg}");
+    assert!(svg.contains(">The Fence Line, club night</text>"), "{svg}");
+    assert!(svg.contains(">The Fence Line · 9 July 1863 · from 10:00"), "{svg}");
+    // A moment that is not `turn N [phase]` is refused.
+    let bad =
+        dotc(&["render", "scenarios/tutorial/fence-line-game.dotc", "--at", "3", "-o", "x.svg"], &root());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--at takes `turn N` or `turn N PHASE`"));
+}
+
+#[test]
+fn a_chosen_unit_gets_its_arcs_and_lines_of_sight() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_path = dir.path().join("maine.svg");
+    let out = dotc(
+        &[
+            "render",
+            "scenarios/tutorial/fence-line.dotc",
+            "--unit",
+            "19th Maine",
+            "--arcs",
+            "--sight",
+            "-o",
+            out_path.to_str().expect("utf-8"),
+        ],
+        &root(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&out_path).expect("written");
+    assert!(svg.contains("<g id=\"arcs\">") && svg.contains("<g id=\"sight\">"));
+    assert!(svg.contains("class=\"sight-clear\""));
+    // An unknown unit gets a suggestion; --arcs needs --unit.
+    let typo = dotc(
+        &["render", "scenarios/tutorial/fence-line.dotc", "--unit", "19th Main", "-o", "x.svg"],
+        &root(),
+    );
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(text(&typo.stderr).contains("did you mean \"19th Maine\"?"), "{}", text(&typo.stderr));
+    let alone = dotc(&["render", "scenarios/tutorial/fence-line.dotc", "--arcs", "-o", "x.svg"], &root());
+    assert_eq!(alone.status.code(), Some(2));
+}
+
+#[test]
+fn an_unknown_extension_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scenario = root().join("scenarios/tutorial/fence-line.dotc");
+    let out = dotc(&["render", scenario.to_str().expect("utf-8"), "-o", "map.jpg"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("give -o a file name ending in .svg or .png"), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
+    // A scale that is not above 0, or a PNG too large to draw, is refused too.
+    let zero =
+        dotc(&["render", scenario.to_str().expect("utf-8"), "-o", "map.svg", "--scale", "0"], dir.path());
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(text(&zero.stderr).contains("--scale is pixels per inch and must be above 0"));
+    let huge =
+        dotc(&["render", scenario.to_str().expect("utf-8"), "-o", "map.png", "--scale", "1000"], dir.path());
+    assert_eq!(huge.status.code(), Some(2));
+    assert!(text(&huge.stderr).contains("is too large; lower --scale"), "{}", text(&huge.stderr));
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
+}
+
+#[test]
+fn at_on_a_scenario_is_an_error() {
+    let out = dotc(
+        &["render", "scenarios/tutorial/fence-line.dotc", "--at", "turn 3 fire", "-o", "x.svg"],
+        &root(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("--at \"turn 3 fire\" picks a moment of a game log"), "{err}");
+    assert!(err.contains("is a scenario"), "{err}");
+    assert!(!root().join("x.svg").exists());
+}
+
+#[test]
+fn a_broken_file_prints_its_diagnostics_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("broken.dotc"),
+        "scenario \"Broken\" {\n    turns 4\n    table 24 x 24\n    first_side union\n    side union {\n        edge west\n        \
+         brigade \"A\" {\n            brigadier \"Col. A\" reliable at (2, 2)\n            \
+         regiment \"1st A\" { stands 4 veteren rifled_musket line at (5, 5) facing east }\n        }\n    }\n}\n",
+    )
+    .expect("write");
+    std::fs::write(dir.path().join("map.svg"), "old").expect("write");
+    let out = dotc(&["render", "broken.dotc", "-o", "map.svg"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("dotc::unknown-quality") && err.contains("did you mean `veteran`?"), "{err}");
+    assert!(err.contains("broken.dotc has errors; no map written"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("map.svg")).expect("kept"), "old");
+}
+
+#[test]
+fn the_output_is_replaced_whole_and_no_temporary_file_is_left() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("map.png"), "old").expect("write");
+    let scenario = root().join("scenarios/tutorial/fence-line.dotc");
+    let out =
+        dotc(&["render", scenario.to_str().expect("utf-8"), "-o", "map.png", "--scale", "4"], dir.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    png_size(&std::fs::read(dir.path().join("map.png")).expect("written"));
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["map.png".to_string()]);
+}
