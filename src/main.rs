@@ -10,6 +10,7 @@ use dotc_lang::{FsLoader, analyze};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 mod map;
+mod replay_cmd;
 
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
 #[derive(Parser, Debug)]
@@ -62,6 +63,9 @@ enum Command {
     /// Draw a map of a scenario or a game log's scenario: the table to scale, its terrain, every
     /// unit as its stands, a legend; -o map.svg or map.png.
     Render(map::RenderArgs),
+    /// Replay a game log through the rules: a narrative turn by turn, and every place where the
+    /// log's dice, claims or moves disagree with the rules; exit 1 if there is any.
+    Replay(replay_cmd::ReplayArgs),
     /// Print shell completions.
     Completions { shell: clap_complete::Shell },
     /// Print the man page (roff).
@@ -298,6 +302,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Odds { what: OddsKind::Melee(args) } => odds_melee(&args),
         Command::Odds { what: OddsKind::Assault(args) } => odds_assault(&args),
         Command::Render(args) => map::render_map(&args),
+        Command::Replay(args) => replay_cmd::replay_file(&args, render),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)

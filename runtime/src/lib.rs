@@ -28,4 +28,5 @@ pub mod engine;
 pub mod geometry;
 pub mod odds;
 pub mod render;
+pub mod replay;
 pub mod rulings;

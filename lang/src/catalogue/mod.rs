@@ -109,6 +109,18 @@ pub const CODES: &[(&str, &str)] = &[
     ),
     ("dotc::bad-action", "An action lacks an argument its verb needs, or has one it cannot take."),
     ("dotc::not-a-scenario", "A game log's scenario path leads to a file that is not a scenario."),
+    (
+        "dotc::replay-disagrees",
+        "Replaying the log, the rules and its dice give a different result from the one the log claims (hits, saves, stands lost, a test passed, a melee won), or the action breaks a rule. The message says what the rules give beside what the log claims, and cites the rule.",
+    ),
+    (
+        "dotc::replay-doubtful",
+        "Replaying the log found something that is probably a mistake but changes no result: a second pip banked, dice left over after an action, a line of sight the map does not show.",
+    ),
+    (
+        "dotc::replay-not-replayed",
+        "An action whose verb the replay does not resolve yet; it is skipped and the state goes on without it.",
+    ),
 ];
 
 /// The explanation of a code, for `dotc explain`.

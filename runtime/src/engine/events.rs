@@ -344,6 +344,12 @@ fn purpose_label<S: serde::Serializer>(p: &Purpose, s: S) -> Result<S::Ok, S::Er
     s.serialize_str(p.label())
 }
 
+/// A distance for people: at most two decimals, no trailing zeros (`14.08`, `9`, `10.5`).
+fn inches(x: f64) -> String {
+    let text = format!("{x:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 fn faces(f: &[u8]) -> String {
     let list: Vec<String> = f.iter().map(u8::to_string).collect();
     format!("[{}]", list.join(", "))
@@ -363,7 +369,8 @@ impl fmt::Display for What {
             What::Rolled { purpose, faces: fs } => write!(f, "rolled {purpose} {}", faces(fs)),
             What::Volley { firer, target, band, range, dice, base, to_hit, modifiers } => write!(
                 f,
-                "{firer} fires {dice}D6 at {target} ({range}\", {band}): {base}+ becomes {to_hit}+{}",
+                "{firer} fires {dice}D6 at {target} ({}\", {band}): {base}+ becomes {to_hit}+{}",
+                inches(*range),
                 mods(modifiers)
             ),
             What::Hits { firer, faces: fs, to_hit, hits, sixes } => {

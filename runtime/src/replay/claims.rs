@@ -1,0 +1,238 @@
+//! The claims of a log line (`=> hits 4, saved 2, lost 1`) against what the rules give.
+//!
+//! Each claim item the replay knows is compared; each that differs is a [`Finding`] at the item,
+//! citing the rule, worded "the rules give X, the log claims Y". A result the rules give and the
+//! claim leaves out (a stand lost, a Disorder, a new micro-hit) is a finding too. An item the
+//! replay does not know is a note.
+
+use dotc_lang::ast::{Action, Claim, ClaimItem};
+
+use super::{Level, Replayer};
+use crate::engine::What;
+use crate::engine::assault::{AssaultReport, AssaultResult};
+use crate::engine::events::{MeleeOutcome, TestKind};
+use crate::engine::fire::VolleyReport;
+
+fn words(item: &ClaimItem) -> String {
+    item.words.iter().map(|w| w.value.as_str()).collect::<Vec<_>>().join(" ")
+}
+
+fn number(item: &ClaimItem) -> Option<f64> {
+    item.numbers.first().map(|n| n.value)
+}
+
+fn differs(r: &mut Replayer<'_>, item: &ClaimItem, what: &str, rules: String, claimed: String, rule: &str) {
+    r.find(
+        item.span,
+        Level::Error,
+        format!("{what}: the rules give {rules}, the log claims {claimed}"),
+        rule,
+    );
+}
+
+fn unknown(r: &mut Replayer<'_>, item: &ClaimItem) {
+    r.find(item.span, Level::Note, format!("the claim `{}` is not checked yet", words(item)), "");
+}
+
+/// A bare number claim (`pips ... => 4`).
+pub(super) fn check_number(r: &mut Replayer<'_>, claim: &Claim, value: f64, what: &str, rule: &str) {
+    for item in &claim.items {
+        match (item.words.is_empty(), number(item)) {
+            (true, Some(n)) if n != value => differs(r, item, what, format!("{value}"), format!("{n}"), rule),
+            (true, Some(_)) => {}
+            _ => unknown(r, item),
+        }
+    }
+}
+
+/// Saves made in a volley.
+fn saved(report: &VolleyReport) -> u32 {
+    report.events.iter().map(|e| if let What::Saves { saved, .. } = &e.what { *saved } else { 0 }).sum()
+}
+
+/// `hits`, `saved`, `lost`, `micro`, `disordered` against a volley.
+pub(super) fn check_volley(
+    r: &mut Replayer<'_>,
+    claim: &Claim,
+    report: &VolleyReport,
+    micro_before: u8,
+    micro_after: u8,
+) {
+    let mut said_lost = false;
+    let mut said_disorder = false;
+    let mut said_micro = false;
+    for item in &claim.items {
+        let n = number(item);
+        let key = words(item);
+        let (what, value, rule) = match key.as_str() {
+            "hits" | "hit" => ("hits", report.hits, "RULE-05-2.2, Ch16 5.2"),
+            "saved" | "saves" => ("saves made", saved(report), "RULE-05-3.2, Ch16 5.4"),
+            "lost" | "stands lost" => {
+                said_lost = true;
+                ("stands lost", report.stands_lost, "RULE-05-3.3")
+            }
+            "micro" | "micro_hit" => {
+                said_micro = true;
+                ("micro-hits left", u32::from(micro_after), "RULE-05-3.3")
+            }
+            "disordered" | "disorder" => {
+                said_disorder = true;
+                if !report.disordered {
+                    differs(
+                        r,
+                        item,
+                        "Disorder",
+                        "no Disorder".into(),
+                        "disordered".into(),
+                        "RULE-05-4.2, Ch16 5.5",
+                    );
+                }
+                continue;
+            }
+            _ => {
+                unknown(r, item);
+                continue;
+            }
+        };
+        match n {
+            Some(n) if n != f64::from(value) => {
+                differs(r, item, what, format!("{value}"), format!("{n}"), rule)
+            }
+            Some(_) => {}
+            None => unknown(r, item),
+        }
+    }
+    let span = claim.span;
+    if !said_lost && report.stands_lost > 0 {
+        let message = format!("stands lost: the rules give {}, the log claims none", report.stands_lost);
+        r.find(span, Level::Error, message, "RULE-05-3.3");
+    }
+    if !said_disorder && report.disordered {
+        let message = "Disorder: the rules give disordered, the log claims no Disorder";
+        r.find(span, Level::Error, message, "RULE-05-4.2, Ch16 5.5");
+    }
+    if !said_micro && micro_after > micro_before {
+        r.find(span, Level::Error, "micro-hits: the rules give 1, the log claims none", "RULE-05-3.3");
+    }
+}
+
+/// `rallied` or `failed` against a rally.
+pub(super) fn check_rally(r: &mut Replayer<'_>, claim: &Claim, rallied: bool) {
+    for item in &claim.items {
+        let claimed = match words(item).as_str() {
+            "rallied" | "pass" | "passed" => true,
+            "failed" | "fail" | "not rallied" => false,
+            _ => {
+                unknown(r, item);
+                continue;
+            }
+        };
+        if claimed != rallied {
+            let say = |b: bool| if b { "rallied" } else { "not rallied" }.to_string();
+            differs(r, item, "rally", say(rallied), say(claimed), "RULE-07-3.3, Ch16 8.3");
+        }
+    }
+}
+
+/// The steps of an assault: `closing_volley => hits N`, `discipline => pass|fail`,
+/// `melee => attacker wins|defender wins|bloody draw`, `stall`.
+pub(super) fn check_assault(
+    r: &mut Replayer<'_>,
+    action: &Action,
+    report: &AssaultReport,
+    charger: &str,
+    target: &str,
+) {
+    for step in &action.steps {
+        let Some(claim) = &step.claim else { continue };
+        for item in &claim.items {
+            let key = words(item);
+            match (step.verb.value.as_str(), key.as_str()) {
+                ("closing_volley", "hits" | "hit") => {
+                    let hits = report.events.iter().find_map(|e| match &e.what {
+                        What::Hits { firer, hits, .. } if firer == target => Some(*hits),
+                        _ => None,
+                    });
+                    match (hits, number(item)) {
+                        (Some(h), Some(n)) if f64::from(h) != n => differs(
+                            r,
+                            item,
+                            "closing volley hits",
+                            format!("{h}"),
+                            format!("{n}"),
+                            "Ch16 7.2",
+                        ),
+                        (None, Some(n)) => differs(
+                            r,
+                            item,
+                            "closing volley hits",
+                            "no volley".into(),
+                            format!("{n}"),
+                            "Ch16 7.2",
+                        ),
+                        _ => {}
+                    }
+                }
+                ("discipline" | "rebel_yell", "pass" | "passed" | "fail" | "failed") => {
+                    let wanted: &[TestKind] = if step.verb.value == "rebel_yell" {
+                        &[TestKind::RebelYell]
+                    } else {
+                        &[TestKind::ShockSave, TestKind::PreContact]
+                    };
+                    let test = report.events.iter().find_map(|e| match &e.what {
+                        What::Test { test, passed, .. } if wanted.contains(test) => Some(*passed),
+                        _ => None,
+                    });
+                    let claimed = key.starts_with("pass");
+                    let say = |b: bool| if b { "pass" } else { "fail" }.to_string();
+                    match test {
+                        Some(passed) if passed != claimed => {
+                            differs(r, item, "the check", say(passed), say(claimed), "Ch16 7.2, RULINGS C7")
+                        }
+                        None => differs(
+                            r,
+                            item,
+                            "the check",
+                            format!("no {} for {charger}", step.verb.value),
+                            say(claimed),
+                            "Ch16 7.2, RULINGS C3, C7",
+                        ),
+                        _ => {}
+                    }
+                }
+                ("melee", "attacker wins" | "defender wins" | "bloody draw" | "draw") => {
+                    let claimed = match key.as_str() {
+                        "attacker wins" => MeleeOutcome::AttackerWins,
+                        "defender wins" => MeleeOutcome::DefenderWins,
+                        _ => MeleeOutcome::BloodyDraw,
+                    };
+                    let say = |o: MeleeOutcome| match o {
+                        MeleeOutcome::AttackerWins => "attacker wins",
+                        MeleeOutcome::DefenderWins => "defender wins",
+                        MeleeOutcome::BloodyDraw => "bloody draw",
+                    };
+                    match report.result {
+                        AssaultResult::Melee(outcome) if outcome != claimed => differs(
+                            r,
+                            item,
+                            "the melee",
+                            say(outcome).into(),
+                            say(claimed).into(),
+                            "Ch16 7.3, 7.4",
+                        ),
+                        AssaultResult::Melee(_) => {}
+                        other => differs(
+                            r,
+                            item,
+                            "the assault",
+                            format!("{other:?} before any melee").to_lowercase(),
+                            say(claimed).into(),
+                            "Ch16 7.2",
+                        ),
+                    }
+                }
+                _ => unknown(r, item),
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The replay in plain English ([`Replay::narrative`]) and the state at its end ([`Summary`]).
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use super::{Level, Replay, Step};
+use crate::engine::state::GameState;
+use crate::engine::{Rules, morale};
+
+/// How the game stands at the end of the replay.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub units: Vec<UnitSummary>,
+    pub brigades: Vec<BrigadeSummary>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnitSummary {
+    pub name: String,
+    pub stands: u32,
+    pub starting_stands: u32,
+    pub health: String,
+    pub micro_hit: u8,
+    /// None for a battery, whose stands are sections.
+    pub formation: Option<String>,
+    pub markers: Vec<String>,
+    pub on_table: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BrigadeSummary {
+    pub name: String,
+    pub losses: u32,
+    pub starting_stands: u32,
+    pub state: String,
+    pub pips: u32,
+    pub banked: u32,
+}
+
+impl Summary {
+    pub(super) fn of(state: &GameState, rules: &Rules) -> Summary {
+        let units = state
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let mut markers = Vec::new();
+                let m = &u.markers;
+                for (on, name) in [
+                    (m.disorder, "disorder"),
+                    (m.gunsmoke, "gunsmoke"),
+                    (m.low_ammo, "low_ammo"),
+                    (m.clean_barrels, "clean_barrels"),
+                ] {
+                    if on {
+                        markers.push(name.to_string());
+                    }
+                }
+                let health = if u.removed {
+                    "removed".to_string()
+                } else if let crate::engine::state::Arm::Battery { limbered } = u.arm {
+                    // Health is a regiment's (Ch16 8.1); a battery is limbered or not.
+                    if limbered { "limbered" } else { "unlimbered" }.to_string()
+                } else {
+                    morale::unit_health(rules, state, crate::engine::state::UnitId(i)).id().to_string()
+                };
+                UnitSummary {
+                    name: u.name.clone(),
+                    stands: u.stands,
+                    starting_stands: u.starting_stands,
+                    health,
+                    micro_hit: u.micro_hit,
+                    formation: (!u.is_battery()).then(|| u.formation.clone()),
+                    markers,
+                    on_table: u.on_table && !u.removed,
+                }
+            })
+            .collect();
+        let brigades = state
+            .brigades
+            .iter()
+            .map(|b| BrigadeSummary {
+                name: b.name.clone(),
+                losses: b.losses,
+                starting_stands: b.starting_stands,
+                state: b.status.label().to_string(),
+                pips: b.pips,
+                banked: b.banked,
+            })
+            .collect();
+        Summary { units, brigades }
+    }
+}
+
+impl Replay {
+    /// The game turn by turn and phase by phase: each action as the log wrote it, what the rules
+    /// made of it, and the findings at it.
+    pub fn narrative(&self) -> String {
+        let mut out = String::new();
+        let mut events = self.events.iter().peekable();
+        let mut findings: Vec<_> = self.findings.iter().collect();
+        findings.sort_by_key(|f| (f.span.start, f.span.end));
+        for step in &self.steps {
+            match step {
+                Step::Turn { number, side } => {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    let _ = writeln!(out, "Turn {number} ({side})");
+                }
+                Step::Phase(kind) => {
+                    let _ = writeln!(out, "  Phase {}, {}", kind.number(), kind.word());
+                }
+                Step::Action { line, span, text } => {
+                    match line {
+                        0 => {
+                            let _ = writeln!(out, "    {text}");
+                        }
+                        n => {
+                            let _ = writeln!(out, "    line {n}: {text}");
+                        }
+                    }
+                    while let Some(e) = events.next_if(|e| e.span == *span) {
+                        let _ = writeln!(out, "      {}", e.event);
+                    }
+                    for f in findings.iter().filter(|f| span.start <= f.span.start && f.span.end <= span.end)
+                    {
+                        let mark = match f.level {
+                            Level::Error => "finding",
+                            Level::Warning => "warning",
+                            Level::Note => "note",
+                        };
+                        let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
+                        let _ = writeln!(out, "      ! {mark}: {}{rule}", f.message);
+                    }
+                }
+                Step::EndOfTurn(turn) => {
+                    let mut first = true;
+                    while let Some(e) = events.next_if(|e| e.span == *turn) {
+                        if first {
+                            let _ = writeln!(out, "  End of the turn");
+                            first = false;
+                        }
+                        let _ = writeln!(out, "      {}", e.event);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Each regiment's stands, health and markers; each brigade's tally and state.
+    pub fn summary(&self) -> String {
+        let mut out = String::from("Units\n");
+        for u in &self.summary.units {
+            let mut extra = Vec::new();
+            if u.micro_hit > 0 {
+                extra.push("micro-hit".to_string());
+            }
+            extra.extend(u.markers.iter().cloned());
+            if !u.on_table {
+                extra.push("off the table".into());
+            }
+            let extra = if extra.is_empty() { String::new() } else { format!(", {}", extra.join(", ")) };
+            let (what, formation) = match &u.formation {
+                Some(f) => ("stands", format!(", {f}")),
+                None => ("sections", String::new()),
+            };
+            let _ = writeln!(
+                out,
+                "  {}: {} of {} {what}, {}{formation}{extra}",
+                u.name, u.stands, u.starting_stands, u.health
+            );
+        }
+        out.push_str("Brigades\n");
+        for b in &self.summary.brigades {
+            let _ = writeln!(
+                out,
+                "  {}: {} of {} stands lost, {}, {} pips, {} banked",
+                b.name, b.losses, b.starting_stands, b.state, b.pips, b.banked
+            );
+        }
+        out
+    }
+}

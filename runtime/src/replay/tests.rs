@@ -1,0 +1,73 @@
+//! The replay of the tutorial game, through an in-memory loader.
+
+use std::path::Path;
+
+use super::*;
+
+const GAME: &str = include_str!("../../../scenarios/tutorial/fence-line-game.dotc");
+const SCENARIO: &str = include_str!("../../../scenarios/tutorial/fence-line.dotc");
+
+struct Tutorial;
+
+impl dotc_lang::Loader for Tutorial {
+    fn load(&self, path: &Path) -> Result<String, String> {
+        if path.ends_with("fence-line.dotc") { Ok(SCENARIO.to_string()) } else { Err("not found".into()) }
+    }
+}
+
+fn tutorial(game: &str) -> Replay {
+    let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), game, &Tutorial);
+    replay(&analysis, &ReplayOptions { source: Some(game) })
+}
+
+#[test]
+fn replay_of_the_tutorial_is_deterministic() {
+    let (a, b) = (tutorial(GAME), tutorial(GAME));
+    assert_eq!(a, b);
+    assert_eq!(a.narrative(), b.narrative());
+    assert!(!a.events.is_empty());
+}
+
+#[test]
+fn replay_turn_one_volley_of_the_6th_louisiana() {
+    // Ch16 5.2-5.4: 4 hits, 2 saved behind the rail fence, 2 unsaved = 1 stand.
+    let replay = tutorial(GAME);
+    let nj = replay.summary.units.iter().find(|u| u.name == "12th New Jersey").unwrap();
+    assert!(nj.stands < nj.starting_stands);
+    let line = GAME
+        .lines()
+        .position(|l| l.contains("fire \"6th Louisiana\" at \"12th New Jersey\" roll [3"))
+        .unwrap()
+        + 1;
+    assert!(replay.events.iter().any(|e| e.line == line
+        && matches!(&e.event.what, What::StandsLost { unit, lost: 1, .. } if unit == "12th New Jersey")));
+}
+
+#[test]
+fn replay_finds_a_wrong_pip_claim() {
+    // Ch16 2.1, RULINGS G2: Laforêt (aggressive) rolling a 5 has 3 + 1 = 4 pips, not 2.
+    let game = GAME.replace(
+        "pips \"Brig. Gen. Émile Laforêt\" roll [5] => 4",
+        "pips \"Brig. Gen. Émile Laforêt\" roll [5] => 2",
+    );
+    let replay = tutorial(&game);
+    let found = replay.findings.iter().find(|f| f.message.contains("the rules give 4, the log claims 2"));
+    assert!(found.is_some_and(|f| f.rule.contains("Ch16 2.1")), "{:#?}", replay.findings);
+}
+
+#[test]
+fn replay_of_an_unknown_verb_is_a_note_not_a_panic() {
+    let game = GAME.replace("reserve \"Brig. Gen. Émile Laforêt\"", "friction roll [3]");
+    let replay = tutorial(&game);
+    assert!(replay.findings.iter().any(|f| f.level == Level::Note && f.message.contains("not replayed yet")));
+}
+
+#[test]
+fn replay_without_the_source_still_tells_every_event() {
+    let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), GAME, &Tutorial);
+    let bare = replay(&analysis, &ReplayOptions::default());
+    let with = tutorial(GAME);
+    let event_lines = |text: &str| text.lines().filter(|l| l.starts_with("      ")).count();
+    assert_eq!(event_lines(&bare.narrative()), event_lines(&with.narrative()));
+    assert_eq!(bare.events.len(), with.events.len());
+}
