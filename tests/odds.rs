@@ -242,21 +242,22 @@ fn odds_melee_unknown_or_misplaced_names_exit_2() {
     assert!(text(&out.stderr).contains("gives nothing to the defender"), "{}", text(&out.stderr));
 }
 
+/// A plain charge: five rifled muskets' closing volley at a six-stand charger.
+const ASSAULT: &[&str] = &[
+    "odds",
+    "assault",
+    "--weapon",
+    "rifled_musket",
+    "--stands",
+    "5",
+    "--charger-stands",
+    "6",
+    "--defender-stands",
+    "5",
+];
+
 fn assault(extra: &[&str]) -> Output {
-    let mut args = vec![
-        "odds",
-        "assault",
-        "--weapon",
-        "rifled_musket",
-        "--stands",
-        "5",
-        "--charger-stands",
-        "6",
-        "--defender-stands",
-        "5",
-    ];
-    args.extend_from_slice(extra);
-    dotc(&args)
+    dotc(&[ASSAULT, extra].concat())
 }
 
 /// Ch16 7.2-7.4: every assault ends destroyed, stalled, or in one of the three melee results.
@@ -342,18 +343,7 @@ fn odds_assault_errors_exit_2() {
         (&["--monte-carlo", "0"][..], "at least 1 assault"),
     ] {
         // Later flags win over the defaults of `assault`, so the bad value is the one used.
-        let mut args = vec![
-            "odds",
-            "assault",
-            "--weapon",
-            "rifled_musket",
-            "--stands",
-            "5",
-            "--charger-stands",
-            "6",
-            "--defender-stands",
-            "5",
-        ];
+        let mut args = ASSAULT.to_vec();
         for pair in extra.chunks(2) {
             match args.iter().position(|a| *a == pair[0]) {
                 Some(i) => args[i + 1] = pair[1],

@@ -164,6 +164,16 @@ pub enum Facing {
     Word(String),
 }
 
+impl Facing {
+    /// The facing as a bearing in degrees (0 = north, 90 = east); None for an unknown word.
+    pub fn degrees(&self) -> Option<f64> {
+        match self {
+            Facing::Degrees(d) => Some(*d),
+            Facing::Word(w) => crate::names::compass_bearing(w),
+        }
+    }
+}
+
 /// `rules { ... }`: optional modules, named rulings, presets and weather.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RulesBlock {

@@ -12,7 +12,6 @@ use crate::analysis::Analysis;
 use crate::ast::{self, Arrival, Condition, Facing, FeatureAttr, Point, Scenario, UnitKind};
 use crate::check::men_to_stands;
 use crate::library::{EntryKind, RuleData};
-use crate::names::compass_bearing;
 use crate::rulings::RULINGS;
 
 #[derive(Debug, Serialize)]
@@ -294,10 +293,7 @@ pub fn effective_rulings<'a>(
 }
 
 fn facing_degrees(f: &Option<ast::Spanned<Facing>>) -> Option<f64> {
-    f.as_ref().and_then(|f| match &f.value {
-        Facing::Degrees(d) => Some(*d),
-        Facing::Word(w) => compass_bearing(w),
-    })
+    f.as_ref().and_then(|f| f.value.degrees())
 }
 
 fn scenario_model(s: &Scenario, data: &RuleData, lines: &LineIndex) -> ScenarioModel {

@@ -8,10 +8,9 @@
 //! even frontage the colours are at the joint of the two middle stands: the unit still dresses
 //! on them, and range is still measured from the centre of the front.
 
-use dotc_lang::ast::{Facing, Unit, UnitKind};
+use dotc_lang::ast::{Unit, UnitKind};
 use dotc_lang::check::men_to_stands;
 use dotc_lang::library::RuleData;
-use dotc_lang::names::compass_bearing;
 use geo::{Line, MultiPolygon, Point, Polygon};
 
 use crate::geometry::{Frame, Layout, STAND_DEPTH, footprint, stand_rectangles};
@@ -40,10 +39,7 @@ impl Body {
     /// checks report those.
     pub fn from_unit(unit: &Unit, data: &RuleData, men_per_stand: Option<u32>) -> Option<Body> {
         let position = unit.position.as_ref()?.value;
-        let facing = match &unit.facing.as_ref()?.value {
-            Facing::Degrees(d) => *d,
-            Facing::Word(w) => compass_bearing(w)?,
-        };
+        let facing = unit.facing.as_ref()?.value.degrees()?;
         let stands = match (unit.kind, &unit.sections, &unit.stands, &unit.men, men_per_stand) {
             (UnitKind::Battery, Some(s), _, _, _) => s.value,
             (_, _, Some(s), _, _) => s.value,

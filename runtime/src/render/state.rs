@@ -2,9 +2,8 @@
 //! troops not on the table yet. Built from a scenario's deployment today; replay will build the
 //! same from a moment of a game.
 
-use dotc_lang::ast::{Arrival, Date, Facing, Scenario, Unit, UnitKind};
+use dotc_lang::ast::{Arrival, Date, Scenario, Unit, UnitKind};
 use dotc_lang::library::{Arm, RuleData, Weapon};
-use dotc_lang::names::compass_bearing;
 
 use crate::battlefield::Body;
 
@@ -139,7 +138,7 @@ impl MapState {
                     Arrival::Turn(n) => format!("turn {n}"),
                 },
                 at: (r.position.value.x, r.position.value.y),
-                facing: r.facing.as_ref().and_then(|f| facing_degrees(&f.value)),
+                facing: r.facing.as_ref().and_then(|f| f.value.degrees()),
             })
             .collect();
         let mut facts = Vec::new();
@@ -221,13 +220,6 @@ fn map_unit(
         garrison: unit.garrison.as_ref().map(|g| g.value.clone()),
         screen: point(&unit.screen),
         holders: point(&unit.holders),
-    }
-}
-
-fn facing_degrees(facing: &Facing) -> Option<f64> {
-    match facing {
-        Facing::Degrees(d) => Some(*d),
-        Facing::Word(w) => compass_bearing(w),
     }
 }
 

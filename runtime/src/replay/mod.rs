@@ -23,9 +23,8 @@ mod narrative;
 use std::collections::BTreeMap;
 
 use dotc_lang::Analysis;
-use dotc_lang::ast::{self, Action, Arg, Facing, PhaseKind, Span};
+use dotc_lang::ast::{self, Action, Arg, PhaseKind, Span};
 use dotc_lang::library::RuleData;
-use dotc_lang::names::compass_bearing;
 use serde::Serialize;
 
 use crate::battlefield::{self, Battlefield, Body, Move, MoveKind, Mover, Pose, SightQuery, Smoke};
@@ -359,13 +358,6 @@ fn dice_of(action: &Action, unlabelled: Purpose) -> RecordedDice {
     }))
 }
 
-fn facing_of(f: &Facing) -> Option<f64> {
-    match f {
-        Facing::Degrees(d) => Some(*d),
-        Facing::Word(w) => compass_bearing(w),
-    }
-}
-
 /// The layout of a unit's stands in its current formation.
 fn layout_for(data: &RuleData, unit: &crate::engine::state::Unit) -> Layout {
     let formation = data.formation(&unit.formation);
@@ -616,7 +608,7 @@ impl Game {
             return r.here(Level::Error, format!("`{verb}` gives no position"), "Ch16 3.1");
         };
         let facing =
-            action.args.iter().find_map(|a| if let Arg::Facing(f) = a { facing_of(&f.value) } else { None });
+            action.args.iter().find_map(|a| if let Arg::Facing(f) = a { f.value.degrees() } else { None });
         let waypoints: Vec<Pose> = action
             .args
             .iter()
