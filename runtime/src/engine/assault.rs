@@ -173,10 +173,11 @@ fn declare(
     }
     // Health (Ch16 7.1, 8.1, RULE-07-4.2): a Spent regiment only with its brigadier attached.
     let health = morale::unit_health(rules, state, charger);
-    let needs_brigadier = rules.data.health(health.id()).is_some_and(|h| h.assault_needs_brigadier);
+    let needs_brigadier =
+        health.and_then(|h| rules.data.health(h.id())).is_some_and(|h| h.assault_needs_brigadier);
     if needs_brigadier && state.attached_leader(charger).is_none() {
         return Err(illegal(
-            format!("assault while {health:?} without its brigadier attached"),
+            format!("assault while {} without its brigadier attached", health.map_or("", |h| h.id())),
             "RULE-07-4.2, Ch16 7.1",
         ));
     }

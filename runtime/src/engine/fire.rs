@@ -684,8 +684,8 @@ pub(crate) fn volley_in_place(
                     for m in &tables.disorder.discipline_mods {
                         use dotc_lang::library::SaveCondition as C;
                         let applies = match m.condition {
-                            C::Fresh => health_before == Health::Fresh,
-                            C::Spent => health_before == Health::Spent,
+                            C::Fresh => health_before == Some(Health::Fresh),
+                            C::Spent => health_before == Some(Health::Spent),
                             C::Cover => in_cover,
                             C::Crossfire => crossfire,
                         };
@@ -946,7 +946,8 @@ pub(crate) fn volley_in_place(
     // ------------------------------------------------------------ 12. Spent under fire
     // Ch16 8.1, RULE-07-1.4, RULINGS G9: a unit Spent before the volley tests once per volley,
     // hits or not; failing it falls back 3" with Disorder (RULE-07-1.5, RULINGS C5).
-    let tests_under_fire = rules.data.health(health_before.id()).is_some_and(|h| h.tests_under_fire);
+    let tests_under_fire =
+        health_before.and_then(|h| rules.data.health(h.id())).is_some_and(|h| h.tests_under_fire);
     if tests_under_fire && alive(state) {
         let cause = (input.kind == FireKind::Closing).then_some(CheckCause::ClosingVolley);
         let passed = morale::discipline_check(

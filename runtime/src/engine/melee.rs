@@ -387,7 +387,7 @@ pub(crate) fn melee_in_place(
             }
             let bt = &rules.tables.breakthrough;
             if winner == attacker
-                && (!bt.fresh_only || attacker_health == Health::Fresh)
+                && (!bt.fresh_only || attacker_health == Some(Health::Fresh))
                 && bt.margin.is_none_or(|m| i64::from(margin) >= i64::from(m))
                 && (!bt.enemy_removed || loser_gone)
             {

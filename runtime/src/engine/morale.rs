@@ -82,9 +82,11 @@ pub fn health(rules: &Rules, stands: u32, starting: u32) -> Health {
     }
 }
 
-/// The health of a unit in the state.
-pub fn unit_health(rules: &Rules, state: &GameState, unit: UnitId) -> Health {
-    state.unit(unit).map_or(Health::Shattered, |u| health(rules, u.stands, u.starting_stands))
+/// The health state of a regiment in the state (Ch16 8.1): infantry and cavalry. A battery's
+/// sections have none (RULINGS G19: the shatter rule and the health states are a regiment's),
+/// and an unknown unit none either.
+pub fn unit_health(rules: &Rules, state: &GameState, unit: UnitId) -> Option<Health> {
+    state.unit(unit).filter(|u| !u.is_battery()).map(|u| health(rules, u.stands, u.starting_stands))
 }
 
 /// The modifiers every Discipline check of this unit takes: its brigade Hesitant (RULE-07-2.3,

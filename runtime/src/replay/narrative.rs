@@ -63,7 +63,8 @@ impl Summary {
                     // Health is a regiment's (Ch16 8.1); a battery is limbered or not.
                     if limbered { "limbered" } else { "unlimbered" }.to_string()
                 } else {
-                    morale::unit_health(rules, state, crate::engine::state::UnitId(i)).id().to_string()
+                    morale::unit_health(rules, state, crate::engine::state::UnitId(i))
+                        .map_or_else(String::new, |h| h.id().to_string())
                 };
                 UnitSummary {
                     name: u.name.clone(),

@@ -74,7 +74,7 @@ fn garnett(gun: &str) -> Garnett {
 
 fn e5(rules: &Rules, gun: &str, discipline: &[i64]) -> (Garnett, AssaultReport, RecordedDice) {
     let mut g = garnett(gun);
-    assert_eq!(morale::unit_health(rules, &g.t.state, g.virginia), Health::Spent);
+    assert_eq!(morale::unit_health(rules, &g.t.state, g.virginia), Some(Health::Spent));
     let mut d = RecordedDice::labelled([
         (Purpose::ToHit, vec![2, 6]),
         (Purpose::Discipline, discipline.to_vec()),

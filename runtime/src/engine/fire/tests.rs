@@ -100,7 +100,7 @@ fn assert_e1_common(rules: &Rules, t: &Table, virginia: UnitId, indiana: UnitId,
     assert_eq!((r.unsaved, r.stands_lost), (4, 2));
     assert_eq!(t.unit(indiana).stands, 3);
     assert_eq!(t.unit(indiana).micro_hit, 0);
-    assert_eq!(crate::engine::morale::unit_health(rules, &t.state, indiana), Health::Worn);
+    assert_eq!(crate::engine::morale::unit_health(rules, &t.state, indiana), Some(Health::Worn));
     assert!(has(r, |w| matches!(w, What::HealthChanged { from: Health::Fresh, to: Health::Worn, .. })));
     assert!(has(r, |w| matches!(w, What::NoSave { hits: 4, .. })));
     assert!(t.unit(virginia).markers.gunsmoke, "RULE-05-5.1: smoke placed");
@@ -1004,4 +1004,27 @@ fn a_missing_die_changes_nothing() {
         .unwrap_err();
     assert!(matches!(err, EngineError::Dice(DiceError::Missing { purpose: Purpose::Discipline, .. })));
     assert_eq!(t.state, before);
+}
+
+/// Ch16 8.1, RULINGS G19: health states are a regiment's. A two-section battery is not "Spent"
+/// (it would be, counted as a 2-stand regiment), so fire at it calls for no Spent-under-fire test
+/// and gives no Spent -1 on its Shock save; a 2-stand infantry regiment does test.
+#[test]
+fn ch16_8_1_a_two_section_battery_has_no_health_state() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let firer = t.infantry("Firer", t.red, 5, "regular", "rifled_musket", "line");
+    let guns = t.battery("Two Guns", t.blue, 2, "napoleon");
+    // Five misses at 10": no hits, no sixes; no Discipline die is recorded, so a test would fail.
+    let mut d = dice(&[(Purpose::ToHit, &[1, 2, 3, 2, 1])]);
+    let r = fire(&rules, &mut t, firer, guns, &FireInput::at(10.0, FireKind::Phase3), &mut d);
+    assert!(tests_of(&r, TestKind::SpentUnderFire).is_empty());
+
+    let mut t = Table::new();
+    let firer = t.infantry("Firer", t.red, 5, "regular", "rifled_musket", "line");
+    let regiment = t.infantry("Two Stands", t.blue, 5, "regular", "rifled_musket", "line");
+    t.unit_mut(regiment).stands = 2;
+    let mut d = dice(&[(Purpose::ToHit, &[1, 2, 3, 2, 1]), (Purpose::Discipline, &[6])]);
+    let r = fire(&rules, &mut t, firer, regiment, &FireInput::at(10.0, FireKind::Phase3), &mut d);
+    assert_eq!(tests_of(&r, TestKind::SpentUnderFire).len(), 1);
 }
