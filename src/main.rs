@@ -9,6 +9,8 @@ use dotc_lang::diagnostic::{Diagnostic, line_col, render_plain, render_with};
 use dotc_lang::{FsLoader, analyze};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
+mod explain_cmd;
+mod luck_cmd;
 mod map;
 mod replay_cmd;
 
@@ -66,6 +68,9 @@ enum Command {
     /// Replay a game log through the rules: a narrative turn by turn, and every place where the
     /// log's dice, claims or moves disagree with the rules; exit 1 if there is any.
     Replay(replay_cmd::ReplayArgs),
+    /// How each side's dice compared with the odds in a logged game: each volley's percentile of
+    /// hits, each test's chance, and a whole-game score.
+    Luck(luck_cmd::LuckArgs),
     /// Print shell completions.
     Completions { shell: clap_complete::Shell },
     /// Print the man page (roff).
@@ -297,12 +302,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Fmt { files, check, write } => fmt(&files, check, write),
         Command::Export { file, to } => export(&file, to),
         Command::New { what: NewKind::Scenario { name, output } } => new_scenario(&name, output),
-        Command::Explain { id } => explain(&id),
+        Command::Explain { id } => explain_cmd::explain(&id),
         Command::Odds { what: OddsKind::Fire(args) } => odds_fire(&args),
         Command::Odds { what: OddsKind::Melee(args) } => odds_melee(&args),
         Command::Odds { what: OddsKind::Assault(args) } => odds_assault(&args),
         Command::Render(args) => map::render_map(&args),
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
+        Command::Luck(args) => luck_cmd::luck(&args, render),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
@@ -479,33 +485,6 @@ fn new_scenario(name: &str, output: Option<PathBuf>) -> Result<ExitCode, String>
     write_atomically(&path, &text)?;
     eprintln!("wrote {}; check it with `dotc check {}`", path.display(), path.display());
     Ok(ExitCode::SUCCESS)
-}
-
-fn explain(id: &str) -> Result<ExitCode, String> {
-    if let Some(text) = dotc_lang::catalogue::explain(id) {
-        println!(
-            "{}\n\n{text}",
-            if id.starts_with("dotc::") { id.to_string() } else { format!("dotc::{id}") }
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    let upper = id.to_ascii_uppercase();
-    if let Some(r) = dotc_lang::rulings::RULINGS.iter().find(|r| r.id == upper || r.name == id) {
-        println!(
-            "RULINGS {}: ruling {} = {}\n\n{}\n\nValues: {} (default {}; the as_printed preset uses {}).",
-            r.id,
-            r.name,
-            r.default_value(),
-            r.summary,
-            r.values.join(", "),
-            r.default_value(),
-            r.as_printed
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    Err(format!(
-        "no explanation for `{id}`; try a diagnostic code such as dotc::unknown-weapon or a ruling id such as C3"
-    ))
 }
 
 fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {

@@ -61,7 +61,7 @@ pub fn replay_file(
     if analysis.document.game.is_none() {
         return Err(format!("{name} is not a game log"));
     }
-    let replay = replay(&analysis, &ReplayOptions { source: Some(&source) });
+    let replay = replay(&analysis, &ReplayOptions { source: Some(&source), ..ReplayOptions::default() });
     match args.format {
         ReplayFormat::Json => {
             let mut value = serde_json::json!({ "events": replay.events, "findings": replay.findings });

@@ -486,6 +486,13 @@ impl PhaseKind {
         }
     }
 
+    /// The phase a word names (`fire`), as [`PhaseKind::word`] writes it.
+    pub fn from_word(word: &str) -> Option<PhaseKind> {
+        [PhaseKind::Command, PhaseKind::Maneuver, PhaseKind::Fire, PhaseKind::Melee, PhaseKind::Status]
+            .into_iter()
+            .find(|p| p.word() == word)
+    }
+
     /// The phase number of Ch16 1.0.
     pub fn number(self) -> u32 {
         self as u32 + 1

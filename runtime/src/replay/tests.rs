@@ -17,7 +17,7 @@ impl dotc_lang::Loader for Tutorial {
 
 fn tutorial(game: &str) -> Replay {
     let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), game, &Tutorial);
-    replay(&analysis, &ReplayOptions { source: Some(game) })
+    replay(&analysis, &ReplayOptions { source: Some(game), ..ReplayOptions::default() })
 }
 
 #[test]
