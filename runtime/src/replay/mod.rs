@@ -56,6 +56,11 @@ pub struct ReplayOptions<'a> {
     pub seed: Option<u64>,
     /// Stop after this point of the game.
     pub until: Option<Until>,
+    /// Play by this preset of rulings (`defaults`, `as_printed`) instead of what the scenario and
+    /// log set; [`ReplayOptions::rulings`] apply on top.
+    pub preset: Option<&'a str>,
+    /// Ruling switches to set over the scenario's and log's (`name`, `value`): a what-if replay.
+    pub rulings: &'a [(String, String)],
 }
 
 /// A point of the game to stop at: `turn 3` (the end of turn 3, its status phase done) or
@@ -201,7 +206,16 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         return r.finish(None);
     };
     let data = &loaded.rule_data;
-    let settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
+    let mut settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
+    if let Some(preset) = options.preset {
+        for ruling in dotc_lang::rulings::RULINGS {
+            let value = if preset == "as_printed" { ruling.as_printed } else { ruling.default_value() };
+            settings.insert(ruling.name.to_string(), value.to_string());
+        }
+    }
+    for (name, value) in options.rulings {
+        settings.insert(name.clone(), value.clone());
+    }
     let rules = Rulings::from_settings(&settings).ok().and_then(|rulings| {
         let modules = scenario
             .rules
