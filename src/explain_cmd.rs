@@ -1,6 +1,17 @@
-//! `dotc explain ID`: what a diagnostic code, ruling, RULE id or Ch16 section means.
+//! `dotc explain ID`: what a diagnostic code, RULE id, chapter section or RULINGS id means.
+//!
+//! Codes come from the diagnostic catalogue; every rule reference from
+//! `dotc_lang::references`, which accepts the usual spellings (`RULE-05-3.3`, `16.5.4`,
+//! `ch16-5.4`, `c3`). A ruling switch's or module's name (`suppression`, `open_order`) explains
+//! the reference behind it.
 
 use std::process::ExitCode;
+
+use dotc_lang::references::{self, Reference};
+use dotc_lang::rulings::{self, RulingSpec};
+
+/// Lines are wrapped to this width, like the rendered diagnostics.
+const WIDTH: usize = 80;
 
 pub fn explain(id: &str) -> Result<ExitCode, String> {
     if let Some(text) = dotc_lang::catalogue::explain(id) {
@@ -10,21 +21,134 @@ pub fn explain(id: &str) -> Result<ExitCode, String> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let upper = id.to_ascii_uppercase();
-    if let Some(r) = dotc_lang::rulings::RULINGS.iter().find(|r| r.id == upper || r.name == id) {
-        println!(
-            "RULINGS {}: ruling {} = {}\n\n{}\n\nValues: {} (default {}; the as_printed preset uses {}).",
-            r.id,
-            r.name,
-            r.default_value(),
-            r.summary,
-            r.values.join(", "),
-            r.default_value(),
-            r.as_printed
-        );
-        return Ok(ExitCode::SUCCESS);
+    match reference_for(id) {
+        Some(reference) => {
+            print!("{}", render(reference));
+            Ok(ExitCode::SUCCESS)
+        }
+        None => Err(unknown(id)),
     }
-    Err(format!(
-        "no explanation for `{id}`; try a diagnostic code such as dotc::unknown-weapon or a ruling id such as C3"
-    ))
+}
+
+/// The reference an id names: directly, or through a ruling switch or module name.
+fn reference_for(id: &str) -> Option<&'static Reference> {
+    if let Some(reference) = references::lookup(id) {
+        return Some(reference);
+    }
+    let name = id.trim();
+    if let Some(ruling) = rulings::ruling(name) {
+        return references::lookup(ruling.id);
+    }
+    rulings::module(name).and_then(|section| references::lookup(first_reference(section)))
+}
+
+/// The explanation: a heading with the id and title, the summary, what switches it (for a
+/// ruling or module) and the related references.
+fn render(reference: &Reference) -> String {
+    let mut out = format!("{}: {}\n\n{}\n", reference.id, reference.title, wrap(reference.summary));
+    if let Some(switch) = switch_of(reference) {
+        out.push_str(&format!("\n{}\n", wrap(&switch_text(switch))));
+    }
+    let modules: Vec<&str> = rulings::MODULES
+        .iter()
+        .filter(|(_, section)| {
+            references::canonical_id(first_reference(section)).as_deref() == Some(reference.id)
+        })
+        .map(|(name, _)| *name)
+        .collect();
+    for name in modules {
+        out.push_str(&format!(
+            "\n{}\n",
+            wrap(&format!("Optional: a scenario switches it on with `module {name}`."))
+        ));
+    }
+    if !reference.related.is_empty() {
+        out.push_str(&format!("\n{}\n", wrap(&format!("See also: {}.", reference.related.join(", ")))));
+    }
+    out
+}
+
+fn switch_of(reference: &Reference) -> Option<&'static RulingSpec> {
+    rulings::RULINGS.iter().find(|r| reference.id.strip_prefix("RULINGS ") == Some(r.id))
+}
+
+fn switch_text(r: &RulingSpec) -> String {
+    let others: Vec<&str> = r.values.iter().skip(1).copied().collect();
+    format!(
+        "Switch: ruling {} = {} is the default; other values: {}. The as_printed preset uses {}.",
+        r.name,
+        r.default_value(),
+        others.join(", "),
+        r.as_printed
+    )
+}
+
+/// The first reference of a module's section text: `Ch13 10.0` of `Ch13 10.0 (RULINGS C28)`.
+fn first_reference(section: &str) -> &str {
+    section.split([',', '(']).next().unwrap_or(section).trim()
+}
+
+/// The error for an unknown id, with the nearest known one.
+fn unknown(id: &str) -> String {
+    let word = id.trim();
+    let suggestion = if word.chars().any(|c| c.is_ascii_digit()) {
+        references::nearest(word).map(str::to_string)
+    } else {
+        // A word: a diagnostic code (compared without its `dotc::`), a ruling or a module name.
+        let codes = dotc_lang::catalogue::CODES.iter().chain(dotc_lang::catalogue::library::CODES.iter());
+        let suffixes: Vec<&str> = codes.filter_map(|(code, _)| code.strip_prefix("dotc::")).collect();
+        let names = rulings::RULINGS.iter().map(|r| r.name).chain(rulings::MODULES.iter().map(|(m, _)| *m));
+        let bare = word.strip_prefix("dotc::").unwrap_or(word);
+        match dotc_lang::names::suggest(bare, suffixes.iter().copied().chain(names)) {
+            Some(near) if suffixes.contains(&near) => Some(format!("dotc::{near}")),
+            Some(near) => Some(near.to_string()),
+            None => references::nearest(word).map(str::to_string),
+        }
+    };
+    let hint = "`dotc explain` knows diagnostic codes (dotc::unknown-weapon), RULE ids (RULE-05-3.3), \
+                chapter sections (\"Ch16 5.4\", 16.5.4) and RULINGS ids (C3, G9, E1)";
+    match suggestion {
+        Some(near) => format!("no explanation for `{word}`; did you mean `{near}`? {hint}"),
+        None => format!("no explanation for `{word}`; {hint}"),
+    }
+}
+
+/// Wrap text to [`WIDTH`] columns at spaces; words longer than a line stay whole.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > WIDTH {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += len;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_lines_within_the_width() {
+        let text = "word ".repeat(60);
+        let wrapped = wrap(&text);
+        assert!(wrapped.lines().all(|l| l.chars().count() <= WIDTH));
+        assert_eq!(wrapped.split_whitespace().count(), 60);
+    }
+
+    #[test]
+    fn module_and_switch_names_find_their_reference() {
+        assert_eq!(reference_for("suppression").map(|r| r.id), Some("RULINGS C3"));
+        assert_eq!(reference_for("open_order").map(|r| r.id), Some("Ch13 22.0"));
+        assert_eq!(reference_for("low_ammo").map(|r| r.id), Some("RULE-05-2.5b"));
+        assert_eq!(reference_for("premature_fire").map(|r| r.id), Some("Ch13 10.0"));
+    }
 }

@@ -9,6 +9,7 @@ use dotc_lang::diagnostic::{Diagnostic, line_col, render_plain, render_with};
 use dotc_lang::{FsLoader, analyze};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
+mod audit_cmd;
 mod explain_cmd;
 mod luck_cmd;
 mod map;
@@ -68,6 +69,9 @@ enum Command {
     /// Replay a game log through the rules: a narrative turn by turn, and every place where the
     /// log's dice, claims or moves disagree with the rules; exit 1 if there is any.
     Replay(replay_cmd::ReplayArgs),
+    /// Audit game logs: every illegal action and every claimed result the dice do not give, at
+    /// its line with its rule; what the umpire allowed (`@allow`) listed apart; exit 1 if any.
+    Audit(audit_cmd::AuditArgs),
     /// How each side's dice compared with the odds in a logged game: each volley's percentile of
     /// hits, each test's chance, and a whole-game score.
     Luck(luck_cmd::LuckArgs),
@@ -308,6 +312,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Odds { what: OddsKind::Assault(args) } => odds_assault(&args),
         Command::Render(args) => map::render_map(&args),
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
+        Command::Audit(args) => audit_cmd::audit(&args, render),
         Command::Luck(args) => luck_cmd::luck(&args, render),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());

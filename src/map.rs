@@ -13,6 +13,7 @@ use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::{FsLoader, analyze};
 use dotc_runtime::battlefield::Battlefield;
 use dotc_runtime::render::{self, Focus, MapState, RenderOptions};
+use dotc_runtime::replay::{Replay, ReplayOptions, Until, replay};
 
 /// The font every label of a map is set in (DejaVu Sans; licence in assets/fonts/). Loaded
 /// alone into the rasteriser's font database, so a PNG is the same on every machine.
@@ -23,15 +24,16 @@ const MAX_PIXELS: u64 = 100_000_000;
 
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
-    /// A scenario, or a game log (its scenario's deployment is drawn until replay exists).
+    /// A scenario (its deployment), or a game log (the table where the log ends, or at --at).
     pub file: PathBuf,
     /// Where to write the map; its extension picks the format: .svg or .png.
     #[arg(short, long, value_name = "MAP")]
     pub output: PathBuf,
-    /// The moment of a game log to draw, e.g. "turn 3 fire". Replay is not built yet, so the
-    /// map still shows the deployment, and says so.
+    /// The moment of a game log to draw: "turn 3" (the end of turn 3) or "turn 3 fire" (the end
+    /// of its fire phase); the log is replayed up to it. Without it, a game log's map shows the
+    /// table where the log ends.
     #[arg(long, value_name = "MOMENT")]
-    pub at: Option<String>,
+    pub at: Option<Until>,
     /// Pixels per inch of table: the PNG's size, and the SVG's width and height.
     #[arg(long, value_name = "N", default_value_t = render::DEFAULT_SCALE)]
     pub scale: f64,
@@ -112,13 +114,24 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         state.subtitle = format!("{} \u{b7} {}", state.title, state.subtitle);
         state.title = game.name.value.clone();
     }
-    if let Some(at) = &args.at {
-        let moment = moment(at)?;
-        eprintln!(
-            "note: replay is not built yet, so the map shows the deployment of \"{}\", not {moment}",
-            scenario.name.value
-        );
-        options.note = Some(format!("{moment} asked: replay is not built yet, so this is the deployment"));
+    if game.is_some() {
+        // The table as the replay leaves it at the moment asked for, or at the log's end.
+        let options =
+            ReplayOptions { source: Some(&source), until: args.at, tables: true, ..ReplayOptions::default() };
+        let replayed = replay(&analysis, &options);
+        if let Some(at) = args.at
+            && replayed.stopped.is_none()
+        {
+            eprintln!("note: the log ends before turn {}; the map shows the table where it ends", at.turn);
+        }
+        if replayed.has_problems() {
+            eprintln!(
+                "note: the replay found problems in the log (see `dotc audit {name}`); the map follows the log"
+            );
+        }
+        if let Some(table) = replayed.tables.last() {
+            state.at(table, data);
+        }
     }
     if let Some(unit) = &args.unit {
         let Some(found) = state.unit(unit) else {
@@ -158,25 +171,6 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// "turn 3 fire" as the game log writes it: `turn N`, then optionally a phase.
-fn moment(at: &str) -> Result<String, String> {
-    const PHASES: [&str; 5] = ["command", "maneuver", "fire", "melee", "status"];
-    let words: Vec<&str> = at.split_whitespace().collect();
-    let ok = match words.as_slice() {
-        ["turn", n] => n.parse::<u32>().is_ok(),
-        ["turn", n, phase] => n.parse::<u32>().is_ok() && PHASES.contains(phase),
-        _ => false,
-    };
-    if ok {
-        Ok(words.join(" "))
-    } else {
-        Err(format!(
-            "--at takes `turn N` or `turn N PHASE` (PHASE one of {}), not \"{at}\"",
-            PHASES.join(", ")
-        ))
-    }
-}
-
 /// The SVG drawn at its own size (`width` x `height` pixels) as PNG bytes.
 fn png(svg: &str, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
     use resvg::{tiny_skia, usvg};
@@ -196,4 +190,33 @@ fn png(svg: &str, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
         tiny_skia::Transform::from_scale(width as f32 / size.width(), height as f32 / size.height());
     resvg::render(&tree, transform, &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|e| format!("cannot encode the PNG: {e}"))
+}
+
+/// One SVG map after every turn of a replay (and where it stopped), into `dir`: `turn-01.svg`,
+/// ..., `turn-03-fire.svg`. Returns how many were written.
+pub fn replay_maps(
+    analysis: &dotc_lang::Analysis,
+    replay: &Replay,
+    dir: &std::path::Path,
+) -> Result<usize, String> {
+    let loaded = analysis.scenario.as_ref().ok_or("the game names no scenario to draw")?;
+    let scenario = loaded.document.scenario.as_ref().ok_or("the game's scenario is empty")?;
+    let data = &loaded.rule_data;
+    let field = Battlefield::from_scenario(scenario, data);
+    let options = RenderOptions::default();
+    let mut base = MapState::deployment(scenario, data);
+    if let Some(game) = &analysis.document.game {
+        base.subtitle = format!("{} \u{b7} {}", base.title, base.subtitle);
+        base.title = game.name.value.clone();
+    }
+    for table in &replay.tables {
+        let mut state = base.clone();
+        state.at(table, data);
+        let file = match table.phase {
+            dotc_lang::ast::PhaseKind::Status => format!("turn-{:02}.svg", table.turn),
+            phase => format!("turn-{:02}-{}.svg", table.turn, phase.word()),
+        };
+        super::write_atomically(&dir.join(file), render::render_svg(&field, &state, &options))?;
+    }
+    Ok(replay.tables.len())
 }

@@ -1,41 +1,103 @@
 //! `dotc replay GAME.dotc`: play a logged game through the rules and say where the log and the
-//! rules disagree.
+//! rules disagree; `dotc audit` shares its loading and its findings-as-diagnostics.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::ValueEnum;
 use dotc_lang::diagnostic::{Diagnostic, Severity};
-use dotc_lang::{FsLoader, analyze};
-use dotc_runtime::replay::{Finding, Level, ReplayOptions, replay};
+use dotc_lang::{Analysis, FsLoader, analyze};
+use dotc_runtime::replay::{Finding, Level, Replay, ReplayOptions, Until, completed_log, replay};
 
 /// How `dotc replay` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ReplayFormat {
     /// The narrative, then the findings as diagnostics.
     Text,
-    /// The events, findings and final summary as JSON.
+    /// The events, findings and final state as JSON.
     Json,
+    /// The events, findings and final state as YAML.
+    Yaml,
 }
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
     /// The game log to replay (its scenario is read from its `scenario` line).
-    pub file: std::path::PathBuf,
+    pub file: PathBuf,
     /// Print the state at the end (each regiment's stands, health and markers; each brigade's
     /// tally and state) after the narrative.
     #[arg(long)]
     pub summary: bool,
     #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
     pub format: ReplayFormat,
+    /// Stop at this point of the game: "turn 3" (the end of turn 3) or "turn 3 fire" (the end of
+    /// its fire phase).
+    #[arg(long, value_name = "MOMENT")]
+    pub until: Option<Until>,
+    #[command(flatten)]
+    pub what_if: WhatIf,
+    /// Roll the dice a line left out from this seed (a what-if replay; a short list stays an error).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Write the log with the seeded rolls filled in to OUT (needs --seed).
+    #[arg(long, value_name = "OUT", requires = "seed")]
+    pub write_completed: Option<PathBuf>,
+    /// Write a map of the table after every turn (turn-01.svg, ...) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+}
+
+/// Rulings to play by instead of the log's: a what-if replay or audit.
+#[derive(clap::Args, Debug, Default)]
+pub struct WhatIf {
+    /// Play by a preset of rulings: `defaults` (RULINGS.md) or `as_printed` (the texts as printed).
+    #[arg(long, value_name = "PRESET", value_parser = ["defaults", "as_printed"])]
+    pub preset: Option<String>,
+    /// Set one ruling switch, NAME=VALUE (repeatable; `dotc explain C3` lists the values).
+    #[arg(long = "ruling", value_name = "NAME=VALUE")]
+    pub rulings: Vec<String>,
+}
+
+impl WhatIf {
+    /// The switches as (name, value), each checked against the rulings registry.
+    pub fn settings(&self) -> Result<Vec<(String, String)>, String> {
+        self.rulings
+            .iter()
+            .map(|setting| {
+                let (name, value) =
+                    setting.split_once('=').ok_or(format!("--ruling takes NAME=VALUE, not `{setting}`"))?;
+                let (name, value) = (name.trim(), value.trim());
+                let ruling = dotc_lang::rulings::RULINGS
+                    .iter()
+                    .find(|r| r.name == name || r.id.eq_ignore_ascii_case(name))
+                    .ok_or_else(|| {
+                        let hint = dotc_lang::names::suggest(
+                            name,
+                            dotc_lang::rulings::RULINGS.iter().map(|r| r.name),
+                        )
+                        .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+                        format!("no ruling `{name}`{hint}")
+                    })?;
+                if !ruling.values.contains(&value) {
+                    return Err(format!(
+                        "ruling {} takes one of {}, not `{value}`",
+                        ruling.name,
+                        ruling.values.join(", ")
+                    ));
+                }
+                Ok((ruling.name.to_string(), value.to_string()))
+            })
+            .collect()
+    }
 }
 
 /// A finding as a diagnostic, for the one rendering every command shares.
-fn diagnostic(f: &Finding) -> Diagnostic {
+pub fn diagnostic(f: &Finding) -> Diagnostic {
     let (code, severity, label) = match f.level {
         Level::Error => ("dotc::replay-disagrees", Severity::Error, "the rules disagree"),
         Level::Warning => ("dotc::replay-doubtful", Severity::Warning, "doubtful"),
         Level::Note => ("dotc::replay-not-replayed", Severity::Advice, "not replayed"),
+        Level::Followed => ("dotc::replay-follows-log", Severity::Advice, "followed"),
     };
     let mut d = Diagnostic::error(code, f.message.clone(), f.span, label);
     d.severity = severity;
@@ -45,30 +107,88 @@ fn diagnostic(f: &Finding) -> Diagnostic {
     d
 }
 
-pub fn replay_file(
-    args: &ReplayArgs,
-    render: impl Fn(&[Diagnostic], &str, &str) -> String,
-) -> Result<ExitCode, String> {
-    let path: &Path = &args.file;
-    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+/// A game log read and analysed, or the exit code after its errors were printed.
+pub struct LoadedGame {
+    pub name: String,
+    pub source: String,
+    pub analysis: Analysis,
+}
+
+/// Read and analyse a game log. Errors in it (or its scenario) are printed and give exit 1.
+pub fn load_game(
+    path: &Path,
+    render: &impl Fn(&[Diagnostic], &str, &str) -> String,
+) -> Result<Result<LoadedGame, ExitCode>, String> {
+    let source = super::read(path)?;
     let name = path.display().to_string();
     let analysis = analyze(path, &source, &FsLoader);
     if analysis.has_errors() {
         eprint!("{}", render(&analysis.diagnostics, &name, &source));
         eprintln!("error: {name} has errors; not replayed");
-        return Ok(ExitCode::from(1));
+        return Ok(Err(ExitCode::from(1)));
     }
     if analysis.document.game.is_none() {
-        return Err(format!("{name} is not a game log"));
+        return Err(format!("{name} is not a game log (it has no `game` header)"));
     }
-    let replay = replay(&analysis, &ReplayOptions { source: Some(&source), ..ReplayOptions::default() });
+    Ok(Ok(LoadedGame { name, source, analysis }))
+}
+
+/// The events, findings, final state and what a seed filled in, for JSON and YAML (in this order).
+#[derive(serde::Serialize)]
+struct Output<'a> {
+    events: &'a [dotc_runtime::replay::ReplayEvent],
+    findings: &'a [Finding],
+    summary: &'a dotc_runtime::replay::Summary,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    filled: &'a [dotc_runtime::replay::Filled],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<Until>,
+}
+
+impl<'a> Output<'a> {
+    fn of(replay: &'a Replay) -> Output<'a> {
+        Output {
+            events: &replay.events,
+            findings: &replay.findings,
+            summary: &replay.summary,
+            filled: &replay.filled,
+            stopped: replay.stopped,
+        }
+    }
+}
+
+pub fn replay_file(
+    args: &ReplayArgs,
+    render: impl Fn(&[Diagnostic], &str, &str) -> String,
+) -> Result<ExitCode, String> {
+    let game = match load_game(&args.file, &render)? {
+        Ok(game) => game,
+        Err(code) => return Ok(code),
+    };
+    let settings = args.what_if.settings()?;
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    }
+    let options = ReplayOptions {
+        source: Some(&game.source),
+        seed: args.seed,
+        until: args.until,
+        preset: args.what_if.preset.as_deref(),
+        rulings: &settings,
+        tables: args.svg.is_some(),
+    };
+    let replay = replay(&game.analysis, &options);
+    if let Some(until) = args.until
+        && replay.stopped.is_none()
+    {
+        eprintln!("note: the log ends before turn {}; the whole log was replayed", until.turn);
+    }
     match args.format {
         ReplayFormat::Json => {
-            let mut value = serde_json::json!({ "events": replay.events, "findings": replay.findings });
-            if args.summary {
-                value["summary"] = serde_json::to_value(&replay.summary).map_err(|e| e.to_string())?;
-            }
-            println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+            println!("{}", serde_json::to_string_pretty(&Output::of(&replay)).map_err(|e| e.to_string())?)
+        }
+        ReplayFormat::Yaml => {
+            print!("{}", serde_norway::to_string(&Output::of(&replay)).map_err(|e| e.to_string())?)
         }
         ReplayFormat::Text => {
             print!("{}", replay.narrative());
@@ -78,9 +198,23 @@ pub fn replay_file(
             }
             let diagnostics: Vec<Diagnostic> = replay.findings.iter().map(diagnostic).collect();
             if !diagnostics.is_empty() {
-                eprint!("{}", render(&diagnostics, &name, &source));
+                eprint!("{}", render(&diagnostics, &game.name, &game.source));
             }
         }
+    }
+    if let Some(out) = &args.write_completed {
+        let text = completed_log(&game.source, &game.analysis.document, &replay.filled);
+        super::write_atomically(out, &text)?;
+        let rolls: usize = replay.filled.iter().map(|f| f.rolls.len()).sum();
+        eprintln!(
+            "wrote {} ({rolls} rolls filled from seed {})",
+            out.display(),
+            args.seed.unwrap_or_default()
+        );
+    }
+    if let Some(dir) = &args.svg {
+        let written = crate::map::replay_maps(&game.analysis, &replay, dir)?;
+        eprintln!("wrote {written} maps into {}", dir.display());
     }
     Ok(if replay.has_problems() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

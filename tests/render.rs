@@ -7,6 +7,7 @@ use dotc_lang::ast::FileKind;
 use dotc_lang::{FsLoader, analyze};
 use dotc_runtime::battlefield::Battlefield;
 use dotc_runtime::render::{self, MapState, RenderOptions};
+use dotc_runtime::replay::{ReplayOptions, replay};
 use resvg::usvg::{self, roxmltree};
 
 mod common;
@@ -41,7 +42,14 @@ fn expected(path: &Path, scale: f64) -> (MapState, render::PageLayout, (f64, f64
         _ => (analysis.document.scenario.clone().expect("a scenario"), analysis.rule_data.clone()),
     };
     let field = Battlefield::from_scenario(&scenario, &data);
-    let state = MapState::deployment(&scenario, &data);
+    let mut state = MapState::deployment(&scenario, &data);
+    if analysis.document.kind == Some(FileKind::Game) {
+        // A game log's map is the table where the log ends, as its replay leaves it.
+        let options = ReplayOptions { source: Some(&source), tables: true, ..ReplayOptions::default() };
+        if let Some(table) = replay(&analysis, &options).tables.last() {
+            state.at(table, &data);
+        }
+    }
     let options = RenderOptions { scale, ..RenderOptions::default() };
     let layout = render::layout(&field, &state, &options);
     (state, layout, field.table.expect("every shipped scenario sets its table"))
@@ -146,7 +154,7 @@ fn the_tutorial_map_is_the_reviewed_svg() {
 }
 
 #[test]
-fn a_game_log_draws_its_scenario_and_says_at_is_not_replayed_yet() {
+fn a_game_log_draws_the_table_at_the_moment_asked_for() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out_path = dir.path().join("game.svg");
     let out = dotc(
@@ -161,22 +169,18 @@ fn a_game_log_draws_its_scenario_and_says_at_is_not_replayed_yet() {
         &root(),
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let err = text(&out.stderr);
-    assert!(
-        err.contains(
-            "replay is not built yet, so the map shows the deployment of \"The Fence Line\", not turn 3 fire"
-        ),
-        "{err}"
-    );
     let svg = std::fs::read_to_string(&out_path).expect("written");
-    assert!(svg.contains("turn 3 fire asked: replay is not built yet, so this is the deployment"), "{svg}");
+    // The log is replayed up to the moment asked for, and the map says which moment it shows.
+    assert!(svg.contains("Turn 3, after the fire phase"), "{svg}");
     assert!(svg.contains(">The Fence Line, club night</text>"), "{svg}");
     assert!(svg.contains(">The Fence Line · 9 July 1863 · from 10:00"), "{svg}");
     // A moment that is not `turn N [phase]` is refused.
-    let bad =
-        dotc(&["render", "scenarios/tutorial/fence-line-game.dotc", "--at", "3", "-o", "x.svg"], &root());
+    let bad = dotc(
+        &["render", "scenarios/tutorial/fence-line-game.dotc", "--at", "turn 3 lunch", "-o", "x.svg"],
+        &root(),
+    );
     assert_eq!(bad.status.code(), Some(2));
-    assert!(text(&bad.stderr).contains("--at takes `turn N` or `turn N PHASE`"));
+    assert!(text(&bad.stderr).contains("`lunch` is not a phase"), "{}", text(&bad.stderr));
 }
 
 #[test]

@@ -65,3 +65,103 @@ fn a_log_with_errors_is_refused() {
     assert!(out.stdout.is_empty());
     assert!(text(&out.stderr).contains("has errors; not replayed"));
 }
+
+#[test]
+fn the_tutorial_replay_in_yaml_is_the_event_stream_and_the_final_state() {
+    let out = dotc(&["replay", "scenarios/tutorial/fence-line-game.dotc", "--format", "yaml"], &root());
+    assert_eq!(out.status.code(), Some(0));
+    let yaml = text(&out.stdout);
+    let value: serde_json::Value = serde_norway::from_str(&yaml).expect("replay YAML parses");
+    // The final state: the 12th New Jersey lost one stand in turn 1 (RULE-05-3.3).
+    let units = value["summary"]["units"].as_array().expect("units");
+    let nj = units.iter().find(|u| u["name"] == "12th New Jersey").expect("12th New Jersey");
+    assert_eq!(nj["stands"], 4);
+    assert_eq!(value["findings"].as_array().map(Vec::len), Some(0));
+    insta::assert_snapshot!("tutorial_game_yaml", yaml);
+}
+
+#[test]
+fn until_stops_after_the_phase_asked_for() {
+    let file = "scenarios/tutorial/fence-line-game.dotc";
+    let out = dotc(&["replay", file, "--until", "turn 2 fire", "--format", "json"], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("JSON");
+    assert_eq!(value["stopped"]["turn"], 2);
+    assert_eq!(value["stopped"]["phase"], "fire");
+    let events = value["events"].as_array().expect("events");
+    assert!(events.iter().all(|e| e["turn"].as_u64() <= Some(2)));
+    assert!(!events.iter().any(|e| e["turn"] == 2 && e["phase"] == "status"));
+    // The text narrative stops there too: no turn 3 heading.
+    let narrative = text(&dotc(&["replay", file, "--until", "turn 2 fire"], &root()).stdout);
+    assert!(narrative.contains("Turn 2"), "{narrative}");
+    assert!(!narrative.contains("Turn 3"), "{narrative}");
+    let bad = dotc(&["replay", file, "--until", "turn two"], &root());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("not a turn number"));
+}
+
+#[test]
+fn a_seed_fills_the_missing_dice_and_the_completed_log_replays_clean() {
+    let file = "tests/fixtures/replay/missing-dice.dotc";
+    // Without a seed each missing roll is a finding.
+    let audit = dotc(&["audit", file], &root());
+    assert_eq!(audit.status.code(), Some(1));
+    let said = text(&audit.stderr);
+    assert_eq!(said.matches("but the log records 0").count(), 3, "{said}");
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("completed.dotc");
+    let out_arg = out_path.to_str().unwrap();
+    let run = dotc(&["replay", file, "--seed", "42", "--write-completed", out_arg], &root());
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+    let original = std::fs::read_to_string(root().join(file)).unwrap();
+    let completed = std::fs::read_to_string(&out_path).unwrap();
+    // Only the three lines that lacked dice changed, and each only gained its dice list.
+    let changed: Vec<(&str, &str)> =
+        original.lines().zip(completed.lines()).filter(|(a, b)| a != b).collect();
+    assert_eq!(changed.len(), 3, "{completed}");
+    assert_eq!(original.lines().count(), completed.lines().count());
+    for (before, after) in &changed {
+        let code = before.split("//").next().unwrap().trim_end();
+        assert!(after.starts_with(code), "{after}");
+        assert!(after[code.len()..].trim_start().contains('['), "{after}");
+    }
+    // The same seed gives the same log; the completed log (next to the original, so its scenario
+    // path holds) audits clean.
+    let again = dir.path().join("again.dotc");
+    dotc(&["replay", file, "--seed", "42", "--write-completed", again.to_str().unwrap()], &root());
+    assert_eq!(completed, std::fs::read_to_string(&again).unwrap());
+    let beside = root().join("tests/fixtures/replay/missing-dice.completed.tmp.dotc");
+    std::fs::write(&beside, &completed).unwrap();
+    let audited = dotc(&["audit", beside.to_str().unwrap()], &root());
+    std::fs::remove_file(&beside).unwrap();
+    assert_eq!(audited.status.code(), Some(0), "{}", text(&audited.stderr));
+}
+
+#[test]
+fn svg_writes_a_map_after_every_turn_and_render_at_draws_that_moment() {
+    let file = "scenarios/tutorial/fence-line-game.dotc";
+    let dir = tempfile::tempdir().unwrap();
+    let out = dotc(&["replay", file, "--svg", dir.path().to_str().unwrap()], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let maps: Vec<String> = (1..=3)
+        .map(|t| {
+            std::fs::read_to_string(dir.path().join(format!("turn-{t:02}.svg"))).expect("a map per turn")
+        })
+        .collect();
+    assert!(maps[0].contains("End of turn 1"));
+    assert!(maps[2].contains("End of turn 3"));
+    assert_ne!(maps[0], maps[2], "the table changes between turn 1 and turn 3");
+    // `render --at` draws the same moment as the replay's map of that turn.
+    let at = dir.path().join("at.svg");
+    let render = dotc(&["render", file, "--at", "turn 3", "-o", at.to_str().unwrap()], &root());
+    assert_eq!(render.status.code(), Some(0), "{}", text(&render.stderr));
+    let drawn = std::fs::read_to_string(&at).unwrap();
+    assert!(drawn.contains("End of turn 3"));
+    // In turn 3 the 19th Maine lost the melee and was disordered (Ch16 7.4): the map shows the
+    // marker (drawn in its red, #d8431f) beside it, which the deployment map does not.
+    let deployment = dir.path().join("deployment.svg");
+    dotc(&["render", "scenarios/tutorial/fence-line.dotc", "-o", deployment.to_str().unwrap()], &root());
+    let deployment = std::fs::read_to_string(&deployment).unwrap();
+    let disorder = |svg: &str| svg.matches("#d8431f").count();
+    assert!(disorder(&drawn) > disorder(&deployment), "{} vs {}", disorder(&drawn), disorder(&deployment));
+}

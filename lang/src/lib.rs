@@ -19,6 +19,7 @@ mod lower;
 pub mod model;
 pub mod names;
 pub mod parser;
+pub mod references;
 pub mod rulings;
 pub mod verbs;
 

@@ -26,6 +26,7 @@ pub mod check;
 pub mod dice;
 pub mod engine;
 pub mod geometry;
+pub mod luck;
 pub mod odds;
 pub mod render;
 pub mod replay;

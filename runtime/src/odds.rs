@@ -331,7 +331,7 @@ pub(crate) fn p_at_least(target: i32) -> f64 {
 }
 
 /// P(k successes) for k = 0..=n, by convolving one die at a time.
-fn binomial(n: u32, p: f64) -> Vec<f64> {
+pub(crate) fn binomial(n: u32, p: f64) -> Vec<f64> {
     let mut dist = vec![1.0];
     for _ in 0..n {
         let mut next = vec![0.0; dist.len() + 1];

@@ -121,6 +121,10 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::replay-not-replayed",
         "An action whose verb the replay does not resolve yet; it is skipped and the state goes on without it.",
     ),
+    (
+        "dotc::replay-follows-log",
+        "Where the log states a result the rules do not give (stands lost, a micro-hit, a Disorder, a rally, pips), the replay reports the disagreement once and then goes on from the log's result, the table as the players left it, so later lines are judged against the game actually played and one mistake is not reported again at every line after it.",
+    ),
 ];
 
 /// The explanation of a code, for `dotc explain`.

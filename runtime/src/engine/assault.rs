@@ -78,6 +78,16 @@ fn unknown(id: UnitId) -> EngineError {
     EngineError::Unknown(format!("unit #{}", id.0))
 }
 
+/// Who pays for a charge's order (Ch16 2.3, 7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payment {
+    /// The charger's brigade pays the order's price now.
+    Pay,
+    /// The charger joins a Dress on the Colors push whose price its brigade has already paid
+    /// for an earlier regiment of the same push (Ch16 2.3: one price for the whole push).
+    PaidByThePush,
+}
+
 /// Resolve a charge from its declaration to the end of its melee. Changes nothing if it fails (an
 /// illegal declaration, a missing die).
 pub fn resolve_assault(
@@ -88,7 +98,21 @@ pub fn resolve_assault(
     input: &AssaultInput,
     dice: &mut dyn DiceSource,
 ) -> Result<AssaultReport, EngineError> {
-    transact(state, |s| assault_in_place(rules, s, charger, target, input, dice))
+    resolve_assault_paid(rules, state, charger, target, input, Payment::Pay, dice)
+}
+
+/// [`resolve_assault`] for a charger whose pips may already be paid: a regiment joining a
+/// coordinated Dress on the Colors push after the first pays nothing more (Ch16 2.3).
+pub fn resolve_assault_paid(
+    rules: &Rules,
+    state: &mut GameState,
+    charger: UnitId,
+    target: UnitId,
+    input: &AssaultInput,
+    payment: Payment,
+    dice: &mut dyn DiceSource,
+) -> Result<AssaultReport, EngineError> {
+    transact(state, |s| assault_in_place(rules, s, charger, target, input, payment, dice))
 }
 
 /// The movement row's state for a unit (Ch16 3.1).
@@ -110,6 +134,7 @@ fn declare(
     charger: UnitId,
     target: UnitId,
     input: &AssaultInput,
+    payment: Payment,
     events: &mut Vec<Event>,
 ) -> Result<(), EngineError> {
     let c = state.unit(charger).ok_or_else(|| unknown(charger))?;
@@ -207,24 +232,32 @@ fn declare(
     let name = c.name.clone();
     let rule = if factor > 1 { "Ch16 2.2, 2.3, 7.1, RULINGS G8" } else { "Ch16 2.3, 7.1" };
     let what = format!("assault ({})", order.meta.title());
-    morale::spend_pips(state, brigade, cost, &name, &what, events, rule)?;
+    match payment {
+        Payment::Pay => morale::spend_pips(state, brigade, cost, &name, &what, events, rule)?,
+        // Ch16 2.3: the coordinated push was paid for once, by its first regiment.
+        Payment::PaidByThePush => events.push(Event::new(
+            What::Note { text: format!("{name} joins the {}: already paid for", order.meta.title()) },
+            "Ch16 2.3, 7.1",
+        )),
+    }
     if let Some(u) = state.unit_mut(charger) {
         u.turn.assaulted = true;
     }
     Ok(())
 }
 
-/// [`resolve_assault`] without its transaction.
+/// [`resolve_assault_paid`] without its transaction.
 pub(crate) fn assault_in_place(
     rules: &Rules,
     state: &mut GameState,
     charger: UnitId,
     target: UnitId,
     input: &AssaultInput,
+    payment: Payment,
     dice: &mut dyn DiceSource,
 ) -> Result<AssaultReport, EngineError> {
     let mut events = Vec::new();
-    declare(rules, state, charger, target, input, &mut events)?;
+    declare(rules, state, charger, target, input, payment, &mut events)?;
     let c_name = state.unit(charger).map(|u| u.name.clone()).unwrap_or_default();
     let t_name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
     let t = &rules.tables;

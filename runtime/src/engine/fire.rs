@@ -112,6 +112,10 @@ pub struct FireInput {
     pub firing_stands: Option<u32>,
     /// Concentrated Battery Fire, paid in Phase 1 (RULE-05-2.4, RULINGS C18).
     pub concentrated: bool,
+    /// Under Concentrated Battery Fire, the sections of the brigade's other batteries that pour
+    /// their dice into this one's barrage (RULE-05-2.4: up to 3 sections in all, the order's
+    /// `max_sections`). Ignored without `concentrated`.
+    pub extra_sections: u32,
     /// Friction of War "Sudden Squall": pools halved, after bonus dice (Ch13 3.0, RULINGS G16).
     pub squall: bool,
     /// Pivoted or re-formed before firing: -1 (Ch16 5.1).
@@ -130,6 +134,7 @@ impl FireInput {
             enfilade: false,
             firing_stands: None,
             concentrated: false,
+            extra_sections: 0,
             squall: false,
             pivoted: false,
         }
@@ -381,6 +386,8 @@ pub(crate) fn volley_in_place(
         stands = stands.min(n);
     }
     if let Some(order) = concentrated {
+        // RULE-05-2.4: the other batteries' sections join the barrage, up to the order's limit.
+        stands = stands.saturating_add(input.extra_sections);
         if let Some(max) = order.max_sections {
             stands = stands.min(max);
         }

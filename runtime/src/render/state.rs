@@ -167,6 +167,34 @@ impl MapState {
         }
     }
 
+    /// The forces as a replay left them at one moment: every unit's stands where the table puts
+    /// them (off the map once gone), its markers, and the leaders where they stand.
+    pub fn at(&mut self, table: &crate::replay::Table, data: &RuleData) {
+        self.moment = table.moment();
+        for unit in &mut self.units {
+            let Some(now) = table.units.iter().find(|u| u.name == unit.name) else { continue };
+            unit.body = now.body;
+            unit.markers = now
+                .markers
+                .iter()
+                .map(|id| {
+                    let title =
+                        data.marker(id).map_or_else(|| id.to_string(), |m| m.meta.title().to_string());
+                    (id.to_string(), title)
+                })
+                .collect();
+            if unit.body.is_none() {
+                unit.screen = None;
+                unit.holders = None;
+            }
+        }
+        for leader in &mut self.leaders {
+            if let Some((_, position)) = table.leaders.iter().find(|(name, _)| *name == leader.name) {
+                leader.position = *position;
+            }
+        }
+    }
+
     /// The unit of that name.
     pub fn unit(&self, name: &str) -> Option<&MapUnit> {
         self.units.iter().find(|u| u.name == name)

@@ -1,13 +1,106 @@
-//! Replay of the assault verbs.
+//! Replay of the assault verbs: `assault` with its steps (Ch16 7.1-7.4), `melee` on its own line
+//! (Ch16 7.3), `consolidate` and `breakthrough` (Ch16 7.4, RULINGS G14) and `leader`, a leader
+//! casualty roll (Ch16 2.4, RULE-07-4.3, RULINGS C9, G18).
+//!
+//! The engine ([`crate::engine::assault`], [`crate::engine::melee`]) refuses an illegal
+//! declaration: a Hesitant or Broken brigade (RULE-07-2.3, 2.4), a Disordered charger (RULE-05-4.4,
+//! RULINGS C6), a road column, a Spent regiment without its brigadier, a target beyond the charge
+//! distance, pips the brigade lacks. Each refusal is an error citing the engine's rule and Ch16
+//! 7.1. The replay adds what needs the table: the target in the charger's 45-degree front arc
+//! (Ch16 7.1, RULINGS G13), a flank or rear charge (Ch16 7.3) unless the flank was refused
+//! (Ch16 6.0), a counter-charge declared against this charge (Ch16 6.0 Reaction 5), one reaction
+//! per charge (RULINGS C33), and a Dress on the Colors push paid once for all its regiments, each
+//! within 1" of another (Ch16 2.3).
 
+use super::status::{Push, Trigger};
 use super::*;
+use crate::battlefield::arcs;
+use crate::battlefield::contact::{engaged_stands, in_contact};
+use crate::engine::assault::{AssaultReport, Payment, resolve_assault_paid};
+use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, resolve_melee};
+use crate::rulings::LeaderCasualtyTrigger;
+
+/// The words that mark an assault as part of a coordinated Dress on the Colors push (Ch16 2.3).
+const PUSH_WORDS: &[&str] = &["dress_on_the_colors", "coordinated"];
+
+/// The rule an assault refusal cites: the engine's, with the declaration's section (Ch16 7.1)
+/// and, for the brigade clock, the faltering table (Ch16 8.2).
+fn assault_rule(engine_rule: &str) -> String {
+    let mut rule = engine_rule.to_string();
+    if engine_rule.starts_with("RULE-07-2.") && !rule.contains("Ch16 8.2") {
+        rule.push_str(", Ch16 8.2");
+    }
+    if !rule.contains("Ch16 7.1") && !rule.contains("7.1") {
+        rule.push_str(", Ch16 7.1");
+    }
+    rule
+}
+
+/// What an assault's melee ended in, for the claim check of a melee logged on its own line.
+fn as_assault(report: &MeleeReport) -> AssaultReport {
+    let result = match report.no_melee {
+        Some(NoMelee::Routed) => AssaultResult::Routed,
+        Some(NoMelee::Overrun | NoMelee::OpenOrderOverrun) => AssaultResult::Overrun,
+        None => AssaultResult::Melee(report.outcome),
+    };
+    AssaultReport { events: report.events.clone(), result, pre_contact_check: false }
+}
 
 impl Game {
     pub(super) fn assault_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
         match action.verb.value.as_str() {
             "assault" => self.assault(r, action),
+            "melee" => self.melee(r, action),
+            "consolidate" => self.consolidate(r, action),
+            "breakthrough" => self.breakthrough(r, action),
+            "leader" => self.leader(r, action),
             _ => r.not_replayed(action),
         }
+    }
+
+    /// An engine refusal of a charge or melee: an error citing the engine's rule and Ch16 7.1.
+    fn assault_refused(&self, r: &mut Replayer<'_>, error: &EngineError, rule: &str) {
+        match error {
+            EngineError::Illegal { rule: engine_rule, .. } => {
+                r.here(Level::Error, format!("{error}: the action is not applied"), assault_rule(engine_rule))
+            }
+            other => r.refused(other, rule),
+        }
+    }
+
+    /// Remember who won a melee this turn and may consolidate, and who may sweep on (Ch16 7.4,
+    /// RULINGS G14).
+    fn note_melee_results(&mut self, turn: u32, events: &[Event]) {
+        for e in events {
+            match &e.what {
+                What::Consolidate { unit, .. } => {
+                    if let Some(id) = self.state.unit_named(unit) {
+                        self.ledger.consolidations.insert(id, (turn, false));
+                    }
+                }
+                What::Breakthrough { unit, inches, pips } => {
+                    if let Some(id) = self.state.unit_named(unit) {
+                        self.ledger.breakthroughs.insert(id, (turn, *inches, *pips, false));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A charge at the flank or rear (Ch16 7.3: +2 to the attacker): the charger's colours stand
+    /// in the target's flank zone or behind its 90-degree line (RULINGS G13), unless the target
+    /// refused its flank to it this turn (Ch16 6.0 Reaction 4).
+    fn flank_attack(
+        &self,
+        r: &Replayer<'_>,
+        attacker: UnitId,
+        ab: &Body,
+        defender: UnitId,
+        db: &Body,
+    ) -> bool {
+        let zone = arcs::zone_of(db, ab.colours());
+        zone != battlefield::Zone::Front && !self.refused_flank(r.turn, defender, attacker)
     }
 
     pub(super) fn assault(&mut self, r: &mut Replayer<'_>, action: &Action) {
@@ -21,12 +114,61 @@ impl Game {
         else {
             return r.here(Level::Error, "the charger or its target is not on the table", RULE);
         };
+        let (cname, tname) = (self.name(charger), self.name(target));
+        // Ch16 7.1, RULINGS G13: the target must lie in the charger's forward 45-degree arc.
+        if !arcs::in_front_arc(&cb, &tb) {
+            let message = format!("{tname} is outside {cname}'s 45-degree front arc: it may not be charged");
+            return r.here(Level::Error, message, "Ch16 7.1, RULINGS G13");
+        }
+        let step = |verb: &str| action.steps.iter().find(|s| s.verb.value == verb);
+        // Ch16 6.0, RULINGS C33: a counter-charge and a closing volley both answer this charge.
+        let counter = self
+            .ledger
+            .counter_charges
+            .iter()
+            .position(|&(t, u, c)| t == r.turn && u == target && c == charger);
+        let answered = self.ledger.reactions.get(&(r.turn, charger, Trigger::Charge)).copied();
+        if step("closing_volley").is_some()
+            && let Some(first) = answered
+        {
+            let message = format!(
+                "{cname}'s charge has already been answered by {}: one reaction per charge, so no closing \
+                 volley as well",
+                self.name(first)
+            );
+            return r.here(Level::Error, message, "Ch16 6.0, RULINGS C33");
+        }
+        // Ch16 2.3: a coordinated push pays its price once; each regiment joins within 1" of one
+        // already in it.
+        let coordinated =
+            action.args.iter().any(|a| matches!(a, Arg::Word(w) if PUSH_WORDS.contains(&w.value.as_str())));
+        let brigade = self.state.unit(charger).and_then(|u| u.brigade);
+        let mut payment = Payment::Pay;
+        if coordinated && let Some(b) = brigade {
+            if let Some(push) = self.ledger.pushes.get(&(r.turn, b)) {
+                let within = self
+                    .rules
+                    .data
+                    .order("dress_on_the_colors")
+                    .and_then(|o| o.adjacent_within)
+                    .unwrap_or(1.0);
+                let near = push.members.iter().any(|(_, body)| {
+                    Game::stand_gap(body, &cb)
+                        .is_some_and(|g| g <= within + crate::geometry::MEASURE_PRECISION)
+                });
+                if !near {
+                    let message = format!(
+                        "{cname} is not within {within}\" of a regiment of its brigade's Dress on the Colors \
+                         assault: it may not join the push"
+                    );
+                    return r.here(Level::Error, message, "Ch16 2.3");
+                }
+                payment = Payment::PaidByThePush;
+            }
+        }
         let distance = battlefield::range::range(&cb, &tb);
         let pip = action.args.iter().find_map(|a| if let Arg::Pip(n) = a { Some(n) } else { None });
-        let brigadier = self
-            .state
-            .unit(charger)
-            .and_then(|u| u.brigade)
+        let brigadier = brigade
             .and_then(|b| self.state.brigade(b))
             .and_then(|b| b.brigadier)
             .and_then(|l| self.state.leader(l))
@@ -41,7 +183,6 @@ impl Game {
         let brigadier_distance = brigadier
             .and_then(|name| self.leader_positions.get(&name))
             .map(|&(x, y)| battlefield::range::distance_to(geo::Point::new(x, y), &cb).max(0.0));
-        let step = |verb: &str| action.steps.iter().find(|s| s.verb.value == verb);
         let closing = step("closing_volley").map(|_| {
             let line = self.rules.tables.interruption;
             let at =
@@ -52,10 +193,15 @@ impl Game {
             input
         });
         let defender_terrain = self.bf.cover(&cb, &tb, None).from;
-        let melee =
-            MeleeInput { momentum: self.momentum(&cb, &tb), defender_terrain, ..MeleeInput::default() };
+        let melee = MeleeInput {
+            momentum: self.momentum(&cb, &tb),
+            defender_terrain,
+            flank: self.flank_attack(r, charger, &cb, target, &tb),
+            counter_charge: counter.is_some(),
+            ..MeleeInput::default()
+        };
         let input =
-            AssaultInput { distance, brigadier_distance, coordinated: false, closing_volley: closing, melee };
+            AssaultInput { distance, brigadier_distance, coordinated, closing_volley: closing, melee };
         // The steps' dice, each list labelled with what it serves.
         let mut dice = RecordedDice::default();
         for s in &action.steps {
@@ -77,24 +223,49 @@ impl Game {
             }
         }
         let mut dice = LogDice::new(dice, self.seeded.as_mut());
-        match resolve_assault(&self.rules, &mut self.state, charger, target, &input, &mut dice) {
+        let resolved = match payment {
+            Payment::Pay => resolve_assault(&self.rules, &mut self.state, charger, target, &input, &mut dice),
+            paid => {
+                resolve_assault_paid(&self.rules, &mut self.state, charger, target, &input, paid, &mut dice)
+            }
+        };
+        match resolved {
             Ok(report) => {
                 r.emit(report.events.iter().cloned());
                 r.dice_done(&dice, RULE);
-                claims::check_assault(r, action, &report, &self.name(charger), &self.name(target));
+                claims::check_assault(r, action, &report, &cname, &tname);
+                self.note_melee_results(r.turn, &report.events);
+                if let Some(i) = counter {
+                    self.ledger.counter_charges.remove(i);
+                }
+                if step("closing_volley").is_some() {
+                    self.ledger.reactions.insert((r.turn, charger, Trigger::Charge), target);
+                }
+                if coordinated && let Some(b) = brigade {
+                    self.ledger
+                        .pushes
+                        .entry((r.turn, b))
+                        .or_insert_with(|| Push { span: action.span, members: Vec::new() })
+                        .members
+                        .push((charger, cb));
+                }
                 if matches!(
                     report.result,
                     AssaultResult::Melee(_) | AssaultResult::Routed | AssaultResult::Overrun
                 ) {
-                    // The charger closes straight ahead into contact (Ch16 7.2).
-                    let rad = cb.facing.to_radians();
-                    let (dx, dy) = (rad.sin() * distance, rad.cos() * distance);
-                    let moved = Body { position: (cb.position.0 + dx, cb.position.1 + dy), ..cb };
-                    self.bodies.insert(charger, moved);
+                    self.close_in(charger, &cb, distance);
                 }
             }
-            Err(e) => r.refused(&e, RULE),
+            Err(e) => self.assault_refused(r, &e, RULE),
         }
+    }
+
+    /// The charger closes straight ahead into contact (Ch16 7.2).
+    fn close_in(&mut self, charger: UnitId, cb: &Body, distance: f64) {
+        let rad = cb.facing.to_radians();
+        let (dx, dy) = (rad.sin() * distance, rad.cos() * distance);
+        let moved = Body { position: (cb.position.0 + dx, cb.position.1 + dy), ..*cb };
+        self.bodies.insert(charger, moved);
     }
 
     /// Momentum: the charge's last 3" cross no terrain area (Ch16 7.3, RULINGS G10).
@@ -110,5 +281,427 @@ impl Game {
         let from = geo::Coord { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
         let last = geo::Line::new(from, b);
         !self.bf.areas.iter().any(|area| area.outline.intersects(&last))
+    }
+
+    /// The nearest gap between two bodies' stands, inches.
+    fn stand_gap(a: &Body, b: &Body) -> Option<f64> {
+        use geo::Distance;
+        let theirs = b.stands();
+        a.stands()
+            .iter()
+            .flat_map(|mine| theirs.iter().map(move |t| geo::Euclidean.distance(mine, t)))
+            .reduce(f64::min)
+    }
+
+    /// The melee's input from the table: the defender's ground (Ch16 7.3, 4.1-4.3), the engaged
+    /// stands in edge contact (RULINGS G3; the engine's own count when none touch yet), a flank
+    /// or rear attack.
+    fn melee_input(
+        &self,
+        r: &Replayer<'_>,
+        attacker: UnitId,
+        ab: &Body,
+        defender: UnitId,
+        db: &Body,
+    ) -> MeleeInput {
+        MeleeInput {
+            attacker_engaged: engaged_stands(ab, db),
+            defender_engaged: engaged_stands(db, ab),
+            defender_terrain: self.bf.cover(ab, db, None).from,
+            flank: self.flank_attack(r, attacker, ab, defender, db),
+            ..MeleeInput::default()
+        }
+    }
+
+    /// `melee "A" -> "B" roll [a] vs [d]`: an opposed melee outside an assault block (Ch16 7.3),
+    /// such as one continued after a Bloody Draw left the lines locked (Ch16 7.4). The two units
+    /// must be in base contact (RULINGS G3). No charge, so no momentum.
+    pub(super) fn melee(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 7.3, 7.4";
+        let (Some(attacker), Some(defender)) =
+            (self.unit(r, unit_arg(action)), self.unit(r, target_arg(action)))
+        else {
+            return;
+        };
+        let (Some(ab), Some(db)) = (self.bodies.get(&attacker).copied(), self.bodies.get(&defender).copied())
+        else {
+            return r.here(Level::Error, "a unit of this melee is not on the table", RULE);
+        };
+        let (aname, dname) = (self.name(attacker), self.name(defender));
+        if !in_contact(&ab, &db) {
+            let message = format!("{aname} and {dname} are not in contact: no melee without a charge");
+            return r.here(Level::Error, message, "Ch16 7.2, 7.3, RULINGS G3");
+        }
+        let input = self.melee_input(r, attacker, &ab, defender, &db);
+        let mut dice = LogDice::new(dice_of(action, Purpose::Melee), self.seeded.as_mut());
+        match resolve_melee(&self.rules, &mut self.state, attacker, defender, &input, &mut dice) {
+            Ok(report) => {
+                r.emit(report.events.iter().cloned());
+                r.dice_done(&dice, RULE);
+                self.note_melee_results(r.turn, &report.events);
+                let as_step = Action { steps: vec![action.clone()], ..action.clone() };
+                claims::check_assault(r, &as_step, &as_assault(&report), &aname, &dname);
+            }
+            Err(e) => self.assault_refused(r, &e, RULE),
+        }
+    }
+
+    /// `consolidate "Unit" to (x, y)`: the free move of a melee's victor (Ch16 7.4), once, within
+    /// the victor's allowance (2", a pivot of at most 45 degrees), judged by the movement rules.
+    pub(super) fn consolidate(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 7.4";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let name = self.name(id);
+        match self.ledger.consolidations.get(&id) {
+            Some(&(turn, false)) if turn == r.turn => {}
+            Some(&(turn, true)) if turn == r.turn => {
+                return r.here(Level::Error, format!("{name} has already made its consolidation move"), RULE);
+            }
+            _ => {
+                let message = format!("{name} won no melee this turn: it has no consolidation move");
+                return r.here(Level::Error, message, RULE);
+            }
+        }
+        let Some(start) = self.bodies.get(&id).copied() else {
+            return r.here(Level::Error, format!("{name} is not on the table"), RULE);
+        };
+        let to = action.args.iter().find_map(|a| if let Arg::To(p) = a { Some(p.value) } else { None });
+        let facing =
+            action.args.iter().find_map(|a| if let Arg::Facing(f) = a { f.value.degrees() } else { None });
+        let end = to.map_or(Pose::of(&start), |p| Pose::new((p.x, p.y), facing.unwrap_or(start.facing)));
+        let end = Pose { facing: facing.unwrap_or(end.facing), ..end };
+        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        self.judge_move(r, id, &formation, MoveKind::Consolidate, start, end, &[]);
+        self.bodies.insert(id, Body { position: end.position, facing: end.facing, ..start });
+        if let Some(entry) = self.ledger.consolidations.get_mut(&id) {
+            entry.1 = true;
+        }
+    }
+
+    /// `breakthrough "Unit" -> "Target" roll [a] vs [d]`: the sweeping advance of a Fresh attacker
+    /// that won by 4 or more and removed its enemy (Ch16 7.4, RULINGS G14): one more pip, a
+    /// target within the sweep (4") in its front arc, and a melee with it at once.
+    pub(super) fn breakthrough(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 7.4, RULINGS G14";
+        let (Some(attacker), Some(target)) =
+            (self.unit(r, unit_arg(action)), self.unit(r, target_arg(action)))
+        else {
+            return;
+        };
+        let (aname, tname) = (self.name(attacker), self.name(target));
+        let (inches, pips) = match self.ledger.breakthroughs.get(&attacker) {
+            Some(&(turn, inches, pips, false)) if turn == r.turn => (inches, pips),
+            Some(&(turn, _, _, true)) if turn == r.turn => {
+                return r.here(Level::Error, format!("{aname} has already swept on this turn"), RULE);
+            }
+            _ => {
+                let message = format!(
+                    "{aname} has no breakthrough: it needs a win by the margin the rules set, Fresh, with its \
+                     enemy removed"
+                );
+                return r.here(Level::Error, message, RULE);
+            }
+        };
+        let (Some(ab), Some(tb)) = (self.bodies.get(&attacker).copied(), self.bodies.get(&target).copied())
+        else {
+            return r.here(Level::Error, format!("{aname} or {tname} is not on the table"), RULE);
+        };
+        if !arcs::in_front_arc(&ab, &tb) {
+            let message = format!("{tname} is outside {aname}'s 45-degree front arc");
+            return r.here(Level::Error, message, "Ch16 7.1, 7.4, RULINGS G13");
+        }
+        let distance = battlefield::range::range(&ab, &tb);
+        if distance > inches + crate::geometry::MEASURE_PRECISION {
+            let message = format!("{tname} is {distance:.1}\" away: the sweeping advance reaches {inches}\"");
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(brigade) = self.state.unit(attacker).and_then(|u| u.brigade) else {
+            return r.here(Level::Error, format!("{aname} has no brigade to pay the pip"), RULE);
+        };
+        let mut input = self.melee_input(r, attacker, &ab, target, &tb);
+        input.momentum = self.momentum(&ab, &tb);
+        input.attacker_engaged = 0;
+        input.defender_engaged = 0;
+        let mut dice = LogDice::new(dice_of(action, Purpose::Melee), self.seeded.as_mut());
+        let rules = &self.rules;
+        let mut paid = Vec::new();
+        let result = transact(&mut self.state, |s| {
+            morale::spend_pips(s, brigade, pips, &aname, "sweep on (Breakthrough)", &mut paid, RULE)?;
+            melee_in_place(rules, s, attacker, target, &input, &mut dice)
+        });
+        match result {
+            Ok(report) => {
+                r.emit(paid);
+                r.emit(report.events.iter().cloned());
+                r.dice_done(&dice, RULE);
+                if let Some(entry) = self.ledger.breakthroughs.get_mut(&attacker) {
+                    entry.3 = true;
+                }
+                self.note_melee_results(r.turn, &report.events);
+                let as_step = Action { steps: vec![action.clone()], ..action.clone() };
+                claims::check_assault(r, &as_step, &as_assault(&report), &aname, &tname);
+                self.close_in(attacker, &ab, distance);
+            }
+            Err(e) => self.assault_refused(r, &e, RULE),
+        }
+    }
+
+    /// Whether this turn's events hold a casualty trigger for the leader attached to `regiment`
+    /// that no roll has answered yet (Ch16 2.4, RULE-07-4.3, RULINGS C9, G18): a stand lost to
+    /// fire or melee, or a natural 6 rolled at it by fire (fire triggers only under
+    /// `fire_or_melee`). One roll answers one volley or melee.
+    fn leader_trigger(&self, r: &Replayer<'_>, leader: &str, regiment: &str) -> bool {
+        let fire_counts = self.rules.rulings.leader_casualty == LeaderCasualtyTrigger::FireOrMelee;
+        let this_turn: Vec<&ReplayEvent> = r.events.iter().filter(|e| e.turn == r.turn).collect();
+        let melee_spans: Vec<Span> = this_turn
+            .iter()
+            .filter(|e| matches!(e.event.what, What::Melee { .. } | What::Contact { .. }))
+            .map(|e| e.span)
+            .collect();
+        let mut pending = false;
+        let mut volley_at_regiment = false;
+        for e in this_turn {
+            match &e.event.what {
+                What::Volley { target, .. } => volley_at_regiment = target == regiment,
+                What::Hits { sixes, .. } if *sixes > 0 && volley_at_regiment && fire_counts => pending = true,
+                What::StandsLost { unit, .. }
+                    if unit == regiment && (fire_counts || melee_spans.contains(&e.span)) =>
+                {
+                    pending = true
+                }
+                What::LeaderCasualty { leader: l, .. } if l == leader => pending = false,
+                _ => {}
+            }
+        }
+        pending
+    }
+
+    /// `leader "Brigadier" roll [d] => result`: a leader casualty roll on its own line (Ch16 2.4,
+    /// RULE-07-4.3, RULINGS C9, G18). The leader must be attached to a regiment whose loss or
+    /// natural 6 this turn calls for a roll no earlier roll has answered; the result claimed must
+    /// be the table's row for the die.
+    pub(super) fn leader(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.4, RULE-07-4.3, RULINGS C9, G18";
+        let Some(name) = unit_arg(action) else { return };
+        let Some(lid) = self.state.leader_named(&name.value) else {
+            return r.find(name.span, Level::Error, format!("no leader \"{}\" in this game", name.value), "");
+        };
+        let Some(leader) = self.state.leader(lid) else { return };
+        if leader.removed {
+            return r.here(Level::Error, format!("{} is no longer on the table", leader.name), RULE);
+        }
+        let Some(regiment) = leader.attached.map(|u| self.name(u)) else {
+            let message = format!("{} is attached to no regiment: no casualty roll", leader.name);
+            return r.here(Level::Error, message, RULE);
+        };
+        let lname = leader.name.clone();
+        if !self.leader_trigger(r, &lname, &regiment) {
+            let message = format!(
+                "nothing this turn calls for a casualty roll for {lname}: {regiment} lost no stand and took \
+                 no natural 6 that a roll has not already answered"
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        let mut dice = LogDice::new(dice_of(action, Purpose::LeaderCasualty), self.seeded.as_mut());
+        let mut events = Vec::new();
+        let rules = &self.rules;
+        match transact(&mut self.state, |s| morale::leader_casualty(rules, s, lid, &mut dice, &mut events)) {
+            Ok(()) => {
+                r.dice_done(&dice, RULE);
+                let rolled = events.iter().find_map(|e| match &e.what {
+                    What::LeaderCasualty { rolled, .. } => Some(*rolled),
+                    _ => None,
+                });
+                let row = rolled.and_then(|d| self.rules.tables.leader_result(d));
+                if let (Some(claim), Some(row)) = (&action.claim, row) {
+                    for item in &claim.items {
+                        let said: Vec<String> = item.words.iter().map(|w| w.value.to_lowercase()).collect();
+                        let (id, title) = (row.meta.id.as_str(), row.meta.title().to_lowercase());
+                        let matches = said.join("_") == id || title.contains(&said.join(" "));
+                        if !said.is_empty() && !matches {
+                            let message = format!(
+                                "leader casualty: the rules give {} for a {}, the log claims {}",
+                                row.meta.title(),
+                                rolled.unwrap_or(0),
+                                said.join(" ")
+                            );
+                            r.find(item.span, Level::Error, message, "Ch16 2.4, RULINGS C9");
+                        }
+                    }
+                }
+                r.emit(events);
+            }
+            Err(e) => r.refused(&e, RULE),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    const SCENARIO: &str = include_str!("../../../scenarios/tutorial/fence-line.dotc");
+    const GAME: &str = include_str!("../../../scenarios/tutorial/fence-line-game.dotc");
+
+    struct Tutorial;
+
+    impl dotc_lang::Loader for Tutorial {
+        fn load(&self, path: &Path) -> Result<String, String> {
+            if path.ends_with("fence-line.dotc") { Ok(SCENARIO.to_string()) } else { Err("not found".into()) }
+        }
+    }
+
+    fn run(game: &str) -> Replay {
+        let analysis = dotc_lang::analyze(Path::new("tutorial/test.dotc"), game, &Tutorial);
+        replay(&analysis, &ReplayOptions { source: Some(game), ..ReplayOptions::default() })
+    }
+
+    /// A log on the tutorial's scenario: a header and the given turns.
+    fn play(turns: &str) -> (String, Replay) {
+        let game = format!(
+            "game \"test\" {{\n    scenario \"fence-line.dotc\"\n    players union \"A\", confederate \"B\"\n}}\n{turns}"
+        );
+        let replay = run(&game);
+        (game, replay)
+    }
+
+    fn errors_at(game: &str, replay: &Replay, text: &str) -> Vec<Finding> {
+        let line = game.lines().position(|l| l.contains(text)).map_or(0, |i| i + 1);
+        replay
+            .findings
+            .iter()
+            .filter(|f| {
+                f.level == Level::Error && dotc_lang::diagnostic::line_col(game, f.span.start).0 == line
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The tutorial's first two turns and the third up to the melee phase's retreat, with `melee`
+    /// lines put in its place.
+    fn tutorial_until_melee(melee: &str) -> String {
+        let cut = GAME.find("        retreat \"19th Maine\"").unwrap_or(GAME.len());
+        let rest = GAME.get(cut..).unwrap_or("");
+        let after = rest.find('\n').map_or("", |i| rest.get(i + 1..).unwrap_or(""));
+        format!("{}{melee}\n{after}", GAME.get(..cut).unwrap_or(""))
+    }
+
+    #[test]
+    fn ch16_7_1_a_disordered_unit_may_not_assault() {
+        // The 50th Georgia is disordered in turn 2 of the tutorial; in turn 3 it charges anyway.
+        let game = GAME.replace(
+            "        // The dismounted troopers edge closer",
+            "        move \"50th Georgia\" to (28, 24) facing west\n        assault \"50th Georgia\" -> \"20th Connecticut\" pip \"Col. Thomas Carrow\" {\n            melee roll [6] vs [1]\n        }\n        // The dismounted troopers edge closer",
+        );
+        let replay = run(&game);
+        let found = errors_at(&game, &replay, "assault \"50th Georgia\"");
+        assert!(
+            found.iter().any(|f| f.rule.contains("RULINGS C6") && f.rule.contains("Ch16 7.1")),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn ch16_7_1_a_hesitant_brigade_may_not_assault() {
+        // Ostrander's brigade (9 stands) is Hesitant at 3 lost (RULINGS G6): the confederate fire
+        // of turn 1 takes 2 stands from each of its regiments behind the stone wall.
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        fire \"50th Georgia\" at \"20th Connecticut\" roll [6, 6, 6, 6, 6] discipline [6] saves [1, 1, 1, 1, 1]\n        fire \"51st Georgia\" at \"150th Pennsylvania\" roll [6, 6, 6, 6] discipline [6] saves [1, 1, 1, 1]\n    }\n}\nturn 2 union {\n    command {\n        pips \"Col. Jacob Ostrander\" roll [6] => 2\n    }\n    maneuver {\n        move \"150th Pennsylvania\" to (21.5, 30) facing east\n        assault \"150th Pennsylvania\" -> \"51st Georgia\" pip \"Col. Jacob Ostrander\" {\n            melee roll [6] vs [1]\n        }\n    }\n}\n",
+        );
+        let found = errors_at(&game, &replay, "assault \"150th Pennsylvania\"");
+        assert!(
+            found.iter().any(|f| f.rule.contains("RULE-07-2.3") && f.rule.contains("Ch16 7.1")),
+            "{found:#?}\n{:#?}",
+            replay.summary
+        );
+    }
+
+    #[test]
+    fn ch16_7_4_only_a_melee_victor_consolidates() {
+        // The tutorial's 9th Louisiana wins its melee; the 6th Louisiana fought none.
+        let game = tutorial_until_melee(
+            "        retreat \"19th Maine\" to (13.5, 13) facing east\n        consolidate \"9th Louisiana\" to (18.5, 14) facing west\n        consolidate \"6th Louisiana\" to (29, 6) facing west",
+        );
+        let replay = run(&game);
+        let victor = errors_at(&game, &replay, "consolidate \"9th Louisiana\"");
+        assert!(victor.is_empty(), "{victor:#?}");
+        let found = errors_at(&game, &replay, "consolidate \"6th Louisiana\"");
+        assert!(
+            found.iter().any(|f| f.rule == "Ch16 7.4" && f.message.contains("won no melee")),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn ch16_7_3_a_standalone_melee_needs_contact() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    maneuver {\n        melee \"6th Louisiana\" -> \"12th New Jersey\" roll [6] vs [1]\n    }\n}\n",
+        );
+        let found = errors_at(&game, &replay, "melee \"6th Louisiana\"");
+        assert!(
+            found.iter().any(|f| f.rule.contains("7.3") && f.message.contains("not in contact")),
+            "{found:#?}"
+        );
+        let nj = replay.summary.units.iter().find(|u| u.name == "12th New Jersey").map_or(0, |u| u.stands);
+        assert_eq!(nj, 5);
+    }
+
+    #[test]
+    fn ch16_7_3_a_continued_melee_is_resolved_and_its_claim_checked() {
+        // After the tutorial's assault the 9th Louisiana stands in contact with the 19th Maine;
+        // a further melee in the melee phase, 6 against 1, goes to the attacker, whatever the log
+        // claims.
+        let game = tutorial_until_melee(
+            "        melee \"9th Louisiana\" -> \"19th Maine\" roll [6] vs [1] => defender wins",
+        );
+        let replay = run(&game);
+        let found = errors_at(&game, &replay, "melee \"9th Louisiana\"");
+        assert!(found.iter().any(|f| f.message.contains("the rules give attacker wins")), "{found:#?}");
+    }
+
+    #[test]
+    fn ch16_7_4_a_breakthrough_needs_the_engines_sweep() {
+        let game = tutorial_until_melee(
+            "        retreat \"19th Maine\" to (13.5, 13) facing east\n        breakthrough \"9th Louisiana\" -> \"12th New Jersey\" roll [6] vs [1]",
+        );
+        let replay = run(&game);
+        let found = errors_at(&game, &replay, "breakthrough");
+        assert!(
+            found.iter().any(|f| f.rule.contains("RULINGS G14") && f.message.contains("no breakthrough"))
+        );
+    }
+
+    #[test]
+    fn ch16_2_4_a_leader_roll_needs_an_attached_leader_and_a_trigger() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        leader \"Brig. Gen. Émile Laforêt\" roll [6] => killed\n    }\n}\n",
+        );
+        let found = errors_at(&game, &replay, "leader \"Brig.");
+        assert!(
+            found
+                .iter()
+                .any(|f| f.rule.contains("Ch16 2.4") && f.message.contains("attached to no regiment"))
+        );
+        assert!(replay.events.iter().all(|e| !matches!(e.event.what, What::LeaderCasualty { .. })));
+    }
+
+    #[test]
+    fn ch16_2_3_a_dress_on_the_colors_push_pays_once() {
+        // The 6th and 9th Louisiana charge together; Laforêt (4 pips) pays 2 for the push, once.
+        let (game, replay) = play(
+            "turn 1 confederate {\n    command {\n        pips \"Brig. Gen. Émile Laforêt\" roll [5] => 4\n    }\n    maneuver {\n        move \"6th Louisiana\" to (27, 10) facing west\n        move \"9th Louisiana\" to (27, 15) facing west\n        assault \"9th Louisiana\" -> \"19th Maine\" pip \"Brig. Gen. Émile Laforêt\" dress_on_the_colors {\n            melee roll [6] vs [1]\n        }\n        assault \"6th Louisiana\" -> \"12th New Jersey\" pip \"Brig. Gen. Émile Laforêt\" dress_on_the_colors {\n            rebel_yell roll [6]\n            melee roll [6] vs [1]\n        }\n    }\n}\n",
+        );
+        let paid: Vec<i32> = replay
+            .events
+            .iter()
+            .filter_map(|e| match &e.event.what {
+                What::Pips { change, .. } if *change < 0 => Some(*change),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(paid, vec![-2], "{:#?}", replay.findings);
+        assert!(errors_at(&game, &replay, "assault \"6th Louisiana\"").is_empty(), "{:#?}", replay.findings);
     }
 }

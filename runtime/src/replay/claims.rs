@@ -7,7 +7,7 @@
 
 use dotc_lang::ast::{Action, Claim, ClaimItem};
 
-use super::{Level, Replayer};
+use super::{Follow, Level, Replayer};
 use crate::engine::What;
 use crate::engine::assault::{AssaultReport, AssaultResult};
 use crate::engine::events::{MeleeOutcome, TestKind};
@@ -38,7 +38,13 @@ fn unknown(r: &mut Replayer<'_>, item: &ClaimItem) {
 pub(super) fn check_number(r: &mut Replayer<'_>, claim: &Claim, value: f64, what: &str, rule: &str) {
     for item in &claim.items {
         match (item.words.is_empty(), number(item)) {
-            (true, Some(n)) if n != value => differs(r, item, what, format!("{value}"), format!("{n}"), rule),
+            (true, Some(n)) if n != value => {
+                differs(r, item, what, format!("{value}"), format!("{n}"), rule);
+                if n >= 0.0 && n.fract() == 0.0 {
+                    // Whole and non-negative: the cast keeps it (saturating above u32::MAX).
+                    r.follow.push(Follow::Number { what: what.to_string(), value: n as u32 });
+                }
+            }
             (true, Some(_)) => {}
             _ => unknown(r, item),
         }
@@ -75,6 +81,10 @@ pub(super) fn check_volley(
                 said_micro = true;
                 ("micro-hits left", u32::from(micro_after), "RULE-05-3.3")
             }
+            "fresh" | "worn" | "spent" | "shattered" | "removed" => {
+                check_health(r, item, &key, &report.events, None, "Ch16 8.1, RULINGS C4");
+                continue;
+            }
             "disordered" | "disorder" => {
                 said_disorder = true;
                 if !report.disordered {
@@ -102,6 +112,7 @@ pub(super) fn check_volley(
             None => unknown(r, item),
         }
     }
+    follow_volley(r, claim, report, micro_after);
     let span = claim.span;
     if !said_lost && report.stands_lost > 0 {
         let message = format!("stands lost: the rules give {}, the log claims none", report.stands_lost);
@@ -113,6 +124,74 @@ pub(super) fn check_volley(
     }
     if !said_micro && micro_after > micro_before {
         r.find(span, Level::Error, "micro-hits: the rules give 1, the log claims none", "RULE-05-3.3");
+    }
+}
+
+/// A claimed health word (`worn`, `spent`, `shattered`, `removed`) against the events: the last
+/// change of health of `unit` (or of the volley's target), or its shatter or removal (Ch16 8.1,
+/// RULE-05-3.4). A health the unit already had before is not a change the log can claim here.
+fn check_health(
+    r: &mut Replayer<'_>,
+    item: &ClaimItem,
+    key: &str,
+    events: &[crate::engine::Event],
+    unit: Option<&str>,
+    rule: &str,
+) {
+    let target = unit.map(str::to_string).or_else(|| {
+        events.iter().find_map(|e| match &e.what {
+            What::Volley { target, .. } => Some(target.clone()),
+            _ => None,
+        })
+    });
+    let Some(target) = target else { return unknown(r, item) };
+    let gone = events.iter().any(|e| match &e.what {
+        What::Shattered { unit } | What::Removed { unit, .. } => *unit == target,
+        _ => false,
+    });
+    let changed = events.iter().rev().find_map(|e| match &e.what {
+        What::HealthChanged { unit, to, .. } if *unit == target => Some(to.id()),
+        _ => None,
+    });
+    let given = match (gone, changed) {
+        (true, _) if key == "removed" => "removed",
+        (true, _) => "shattered",
+        (false, Some(to)) => to,
+        (false, None) => "no change of health",
+    };
+    if given != key {
+        differs(r, item, "health", given.to_string(), key.to_string(), rule);
+    }
+}
+
+/// Where a volley's claim states a result the rules do not give, the replay goes on from the
+/// log's result rather than its own, so one mistake is reported once and not again at every line
+/// after it: stands lost, the micro-hit left, a Disorder the log says was placed.
+fn follow_volley(r: &mut Replayer<'_>, claim: &Claim, report: &VolleyReport, micro_after: u8) {
+    let Some(target) = report.events.iter().find_map(|e| match &e.what {
+        What::Volley { target, .. } => Some(target.clone()),
+        _ => None,
+    }) else {
+        return;
+    };
+    for item in &claim.items {
+        let Some(n) = number(item).filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
+            if matches!(words(item).as_str(), "disordered" | "disorder") && !report.disordered {
+                r.follow.push(Follow::Disorder { unit: target.clone() });
+            }
+            continue;
+        };
+        // A whole, non-negative number that fits: the casts below cannot truncate.
+        let n = n.min(f64::from(u32::MAX)) as u32;
+        match words(item).as_str() {
+            "lost" | "stands lost" if n != report.stands_lost => {
+                r.follow.push(Follow::Stands { unit: target.clone(), rules: report.stands_lost, claimed: n })
+            }
+            "micro" | "micro_hit" if n != u32::from(micro_after) && n <= 1 => {
+                r.follow.push(Follow::Micro { unit: target.clone(), micro: n as u8 })
+            }
+            _ => {}
+        }
     }
 }
 
@@ -128,6 +207,7 @@ pub(super) fn check_rally(r: &mut Replayer<'_>, claim: &Claim, rallied: bool) {
             }
         };
         if claimed != rallied {
+            r.follow.push(Follow::Rally { rallied: claimed });
             let say = |b: bool| if b { "rallied" } else { "not rallied" }.to_string();
             differs(r, item, "rally", say(rallied), say(claimed), "RULE-07-3.3, Ch16 8.3");
         }
@@ -172,6 +252,45 @@ pub(super) fn check_assault(
                         ),
                         _ => {}
                     }
+                }
+                ("closing_volley", "lost" | "stands lost") => {
+                    let lost: u32 = report
+                        .events
+                        .iter()
+                        .take_while(|e| !matches!(e.what, What::Melee { .. }))
+                        .map(|e| match &e.what {
+                            What::StandsLost { unit, lost, .. } if unit == charger => *lost,
+                            _ => 0,
+                        })
+                        .sum();
+                    if let Some(n) = number(item).filter(|n| *n != f64::from(lost)) {
+                        differs(
+                            r,
+                            item,
+                            "stands lost to the closing volley",
+                            lost.to_string(),
+                            n.to_string(),
+                            "Ch16 7.2, RULE-05-3.3",
+                        );
+                    }
+                }
+                ("closing_volley", "disordered" | "disorder") => {
+                    let disordered = report.events.iter().take_while(|e| !matches!(e.what, What::Melee { .. })).any(
+                        |e| matches!(&e.what, What::MarkerPlaced { unit, marker } if unit == charger && marker.eq_ignore_ascii_case("disorder")),
+                    );
+                    if !disordered {
+                        differs(
+                            r,
+                            item,
+                            "Disorder",
+                            "no Disorder".into(),
+                            "disordered".into(),
+                            "Ch16 7.2, RULE-05-4.2",
+                        );
+                    }
+                }
+                ("closing_volley", "fresh" | "worn" | "spent" | "shattered" | "removed") => {
+                    check_health(r, item, &key, &report.events, Some(charger), "Ch16 8.1, RULE-05-3.4");
                 }
                 ("discipline" | "rebel_yell", "pass" | "passed" | "fail" | "failed") => {
                     let wanted: &[TestKind] = if step.verb.value == "rebel_yell" {

@@ -1,12 +1,220 @@
-//! Replay of the command verbs.
+//! Replay of the command verbs (Phase 1, Ch16 1.0, 2.x), and the [`Book`] the command and
+//! maneuver replays keep between actions.
+//!
+//! - `pips`: a brigadier's staff pips (Ch16 2.1, RULINGS G2), once per brigade and turn.
+//! - `bonus`: a division or corps commander's one extra pip a turn for a brigadier of his side
+//!   within [`BONUS_RADIUS`] (Ch16 2.1, RULE-07-4.1).
+//! - `reserve`: the one banked pip (Ch16 2.1, 2.3, RULINGS G8).
+//! - `order`: a special order, priced by its rule data entry and the command tier of the regiment
+//!   it is for (Ch16 2.2, 2.3, RULINGS C10, G8); the pips come from the brigadier's brigade, and an
+//!   order the brigade cannot pay for is refused ("pip overspent").
+//! - `attach` / `detach`: a brigadier joins or leaves a regiment's Color Stand (Ch16 2.4,
+//!   RULE-07-4.2), riding there within his own move (Ch16 3.1).
+//! - `friction`: a Friction of War roll (Ch13 3.0), only with the `friction_of_war` module on.
+//!
+//! Every pip spent goes through [`morale::spend_pips`], which takes this turn's pips first and then
+//! the banked one and refuses to go below zero, so a brigade's pips never go negative in any
+//! phase of the turn.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use dotc_lang::library::{Order, OrderCost};
 
 use super::*;
+use crate::engine::state::{BrigadeId, LeaderId, LeaderRank, SideId};
+
+/// Ch16 2.1, RULE-07-4.1: a division or corps commander reaches a brigadier this far away (inches)
+/// with his bonus pip. The stdlib has no entry for the commander's radius.
+pub const BONUS_RADIUS: f64 = 18.0;
+/// Ch16 2.1, RULE-07-4.1: the bonus is one pip, once a turn.
+pub const BONUS_PIPS: u32 = 1;
+/// Ch16 2.1, RULE-07-4.1: the commander levels that may give the bonus pip.
+pub const BONUS_LEVELS: &[&str] = &["division", "corps"];
+
+/// The module of Ch13 3.0.
+const FRICTION_MODULE: &str = "friction_of_war";
+
+/// Ch13 3.0: what each face of the friction die brings, in brief. The stdlib has no entry for the
+/// table; the replay records the event and applies none of it.
+const FRICTION_EVENTS: [&str; 6] = [
+    "the ammunition wagons are late: the opponent gives one active battery or regiment Low Ammo",
+    "a sudden squall: every shooting pool of both sides is halved this turn",
+    "orders misread: one active formed regiment the opponent picks marches 6\" straight ahead",
+    "the general rides to the front: the active brigadier has 2 more pips this turn, and is lost \
+     if his brigade takes a casualty",
+    "panic in the ranks: a random active regiment is disordered on a 1-3",
+    "heroic momentum: one regiment may assault for no pips and passes its check to close",
+];
+
+/// Orders whose pips another verb's line pays: buying them with `order` would pay twice.
+const PAID_ELSEWHERE: &[(&str, &str)] = &[
+    ("regimental_assault", "assault"),
+    ("dress_on_the_colors", "assault"),
+    ("command_rally", "rally"),
+    ("reserve_for_reaction", "reserve"),
+];
+
+/// The rule data id of the Double-Time Advance order (Ch16 2.3).
+pub(super) const DOUBLE_TIME_ORDER: &str = "double_time";
+
+/// When a reinforcement may come on, and where (the scenario's `reinforcements` block).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Arrival {
+    /// The first turn it may enter; None when the scenario's clock cannot say.
+    pub turn: Option<u32>,
+    /// The arrival as the scenario writes it (`10:30`, `turn 4`).
+    pub written: String,
+    /// Its entry point, when it arrives alone (a brigade's regiments cannot all stand on one point).
+    pub at: Option<(f64, f64)>,
+    pub facing: Option<f64>,
+    /// The formation it arrives in, if the line names one.
+    pub formation: Option<String>,
+}
+
+/// What one unit has done in the current turn's Phase 2.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct UnitTurn {
+    /// The share of its move used so far (1.0 is the whole move, Ch16 3.1).
+    pub spent: f64,
+    /// It declared it holds its position (Ch16 2.3).
+    pub held: bool,
+    /// Its one free wheel is used (Ch16 2.3).
+    pub wheeled: bool,
+    /// Its Double-Time pip is paid (Ch16 2.3).
+    pub double_time: bool,
+    /// It took its screen back for free: if it moves after all, the recall costs its price.
+    pub free_recall: Option<f64>,
+}
+
+/// What the command and maneuver replays remember within a turn.
+#[derive(Clone, Debug, Default)]
+pub(super) struct TurnRecord {
+    /// Each brigade's pip roll this turn: its side and the unmodified 1D3 (RULINGS G2).
+    pub pip_rolls: BTreeMap<BrigadeId, (SideId, u8)>,
+    /// Commanders who gave their bonus pip (Ch16 2.1).
+    pub bonuses: BTreeSet<String>,
+    /// Orders bought: the order's id and the unit it is for.
+    pub orders: Vec<(String, Option<UnitId>)>,
+    pub units: BTreeMap<UnitId, UnitTurn>,
+    /// The share of each leader's move used (Ch16 3.1).
+    pub leaders: BTreeMap<String, f64>,
+}
+
+/// What the command and maneuver replays carry from the scenario and from one action to the
+/// next: reinforcement times, commander levels, where screens and horse holders stand, and this
+/// turn's record.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Book {
+    /// By unit name.
+    pub arrivals: BTreeMap<String, Arrival>,
+    /// Each commander's level word (`division`, `corps`, `army`).
+    pub commander_levels: BTreeMap<String, String>,
+    /// Where each dismounted cavalry unit's horse holders stand (Ch16 10.2), by unit name.
+    pub holders: BTreeMap<String, (f64, f64)>,
+    /// Where each detached skirmish screen stands (Ch16 3.4), by unit name.
+    pub screens: BTreeMap<String, (f64, f64)>,
+    turn: Option<u32>,
+    now: TurnRecord,
+}
+
+impl Book {
+    /// The book of a scenario: its reinforcements (their turn worked out from the clock as the
+    /// language check does), its commanders' levels, its screens and horse holders.
+    pub(super) fn from_scenario(scenario: &ast::Scenario, data: &RuleData) -> Book {
+        let mut book = Book::default();
+        for side in &scenario.sides {
+            for c in &side.commanders {
+                book.commander_levels.insert(c.name.value.clone(), c.level.value.clone());
+            }
+            let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
+            for unit in units {
+                if let Some(p) = &unit.holders {
+                    book.holders.insert(unit.name.value.clone(), (p.value.x, p.value.y));
+                }
+                if let Some(p) = &unit.screen {
+                    book.screens.insert(unit.name.value.clone(), (p.value.x, p.value.y));
+                }
+            }
+        }
+        for r in &scenario.reinforcements {
+            let (turn, written) = match r.arrival.value {
+                ast::Arrival::Turn(n) => (Some(n), format!("turn {n}")),
+                ast::Arrival::Clock(t) => {
+                    let turn = match (&scenario.start, &scenario.turn_length) {
+                        (Some(start), Some(len)) if len.value > 0 && t.minutes() >= start.value.minutes() => {
+                            Some((t.minutes() - start.value.minutes()) / len.value + 1)
+                        }
+                        _ => None,
+                    };
+                    (turn, t.to_string())
+                }
+            };
+            let brigade =
+                scenario.sides.iter().flat_map(|s| s.brigades.iter()).find(|b| b.name.value == r.name.value);
+            let names: Vec<String> = match brigade {
+                Some(b) => b.units.iter().map(|u| u.name.value.clone()).collect(),
+                None => vec![r.name.value.clone()],
+            };
+            let formation =
+                r.words.iter().find(|w| data.formation(&w.value).is_some()).map(|w| w.value.clone());
+            for name in names {
+                let arrival = Arrival {
+                    turn,
+                    written: written.clone(),
+                    at: brigade.is_none().then_some((r.position.value.x, r.position.value.y)),
+                    facing: r.facing.as_ref().and_then(|f| f.value.degrees()),
+                    formation: formation.clone(),
+                };
+                book.arrivals.insert(name, arrival);
+            }
+        }
+        book
+    }
+
+    /// The record of `turn`, begun afresh when the turn changes.
+    pub(super) fn turn(&mut self, turn: u32) -> &mut TurnRecord {
+        if self.turn != Some(turn) {
+            self.turn = Some(turn);
+            self.now = TurnRecord::default();
+        }
+        &mut self.now
+    }
+
+    /// The record of `turn`, if anything has been written in it.
+    pub(super) fn peek(&self, turn: u32) -> Option<&TurnRecord> {
+        (self.turn == Some(turn)).then_some(&self.now)
+    }
+
+    /// A unit's Phase 2 record for `turn` (empty if it has none).
+    pub(super) fn unit_turn(&self, turn: u32, id: UnitId) -> UnitTurn {
+        self.peek(turn).and_then(|t| t.units.get(&id)).cloned().unwrap_or_default()
+    }
+}
+
+/// The names an action gives after its subject: a second quoted name, `pip "..."`, `at "..."` or
+/// `-> "..."`, in that order of preference.
+pub(super) fn second_name(action: &Action) -> Option<&ast::Name> {
+    let second = action.args.iter().filter_map(|a| if let Arg::Unit(n) = a { Some(n) } else { None }).nth(1);
+    second
+        .or_else(|| action.args.iter().find_map(|a| if let Arg::Pip(n) = a { Some(n) } else { None }))
+        .or_else(|| target_arg(action))
+}
+
+/// The first bare word of an action (`double_time` in `order "..." double_time "..."`).
+pub(super) fn word_arg(action: &Action) -> Option<&ast::Ident> {
+    action.args.iter().find_map(|a| if let Arg::Word(w) = a { Some(w) } else { None })
+}
 
 impl Game {
     pub(super) fn command_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
         match action.verb.value.as_str() {
             "pips" => self.pips(r, action),
+            "bonus" => self.bonus(r, action),
             "reserve" => self.reserve(r, action),
+            "order" => self.order(r, action),
+            "attach" => self.attach(r, action),
+            "detach" => self.detach(r, action),
+            "friction" => self.friction(r, action),
             _ => r.not_replayed(action),
         }
     }
@@ -16,6 +224,19 @@ impl Game {
         self.state.brigades.iter().position(|b| b.brigadier == Some(l))
     }
 
+    /// The leader an action names first, reported when the game has none of that name.
+    fn leader_subject(&self, r: &mut Replayer<'_>, action: &Action) -> Option<LeaderId> {
+        let name = unit_arg(action)?;
+        let id = self.state.leader_named(&name.value);
+        if id.is_none() {
+            r.find(name.span, Level::Error, format!("no leader \"{}\" in this game", name.value), "");
+        }
+        id
+    }
+
+    /// Ch16 2.1, RULINGS G2: a brigadier rolls 1D3 (read off a d6) through his rating's formula,
+    /// less the pips his wounds cost (Ch16 2.4). Once per brigade and turn; the pips add to any
+    /// bonus pip the brigade was already given this turn.
     pub(super) fn pips(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch16 2.1, RULINGS G2";
         let Some(name) = unit_arg(action) else { return };
@@ -27,31 +248,114 @@ impl Game {
             r.here(Level::Note, format!("{} commands no brigade: pips not replayed", name.value), RULE);
             return;
         };
-        let leader = &self.state.leaders[lid.0];
+        if self.book.peek(r.turn).is_some_and(|t| t.pip_rolls.contains_key(&BrigadeId(b))) {
+            let message = format!("{} has already rolled his pips this turn: one roll a turn", name.value);
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(leader) = self.state.leader(lid) else { return };
         let Some(rating) = self.rules.data.rating(&leader.rating) else {
             r.here(Level::Error, format!("no rating `{}` in the rule data", leader.rating), RULE);
             return;
         };
+        let (penalty, side) = (leader.pip_penalty, leader.side);
         let mut dice = LogDice::new(dice_of(action, Purpose::StaffPips), self.seeded.as_mut());
         let face = match crate::dice::DiceSource::roll(&mut dice, Purpose::StaffPips, 1) {
-            Ok(f) => f[0],
+            Ok(f) => f.first().copied().unwrap_or(1),
             Err(e) => return r.refused(&EngineError::Dice(e), RULE),
         };
-        let rolled = u32::from(d3(face).unwrap_or(1));
-        let pips = rating.pips(rolled).saturating_sub(leader.pip_penalty);
-        let brigade = &mut self.state.brigades[b];
-        brigade.pips = pips;
+        let unmodified = d3(face).unwrap_or(1);
+        let pips = rating.pips(u32::from(unmodified)).saturating_sub(penalty);
+        self.book.turn(r.turn).pip_rolls.insert(BrigadeId(b), (side, unmodified));
+        let Some(brigade) = self.state.brigades.get_mut(b) else { return };
+        brigade.pips += pips;
         let event = Event::new(
             What::Pips {
                 brigade: brigade.name.clone(),
                 change: i32::try_from(pips).unwrap_or(0),
-                pips,
+                pips: brigade.pips,
                 banked: brigade.banked,
             },
             RULE,
         );
         r.emit([Event::new(What::Rolled { purpose: Purpose::StaffPips, faces: vec![face] }, RULE), event]);
         r.dice_done(&dice, RULE);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(pips), "pips", RULE);
+        }
+    }
+
+    /// Ch16 2.1, RULE-07-4.1: once a turn a division or corps commander gives one brigadier of
+    /// his side within [`BONUS_RADIUS`] a bonus pip. `bonus "Commander" pip "Brigadier"` (or the
+    /// brigadier as a second name, or after `->`).
+    pub(super) fn bonus(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.1, RULE-07-4.1";
+        let Some(cid) = self.leader_subject(r, action) else { return };
+        let Some(commander) = self.state.leader(cid).cloned() else { return };
+        let level = self.book.commander_levels.get(&commander.name).cloned();
+        if commander.rank != LeaderRank::Commander
+            || level.as_deref().is_some_and(|l| !BONUS_LEVELS.contains(&l))
+        {
+            let what = level.map_or("a brigade's commander".to_string(), |l| format!("an {l} commander"));
+            let message =
+                format!("{} is {what}: only a division or corps commander gives a bonus pip", commander.name);
+            return r.here(Level::Error, message, RULE);
+        }
+        if commander.removed {
+            return r.here(Level::Error, format!("{} is no longer on the table", commander.name), RULE);
+        }
+        let Some(to) = second_name(action) else {
+            return r.here(Level::Error, "a bonus pip names no brigadier to receive it", RULE);
+        };
+        let Some(b) = self.brigade_of_leader(&to.value) else {
+            let message = format!("{} commands no brigade: there is no one to give the pip to", to.value);
+            return r.find(to.span, Level::Error, message, RULE);
+        };
+        let brigade_side = self.state.brigades.get(b).map(|b| b.side);
+        if brigade_side != Some(commander.side) {
+            let message =
+                format!("{} is not under {}: the bonus goes to his own side", to.value, commander.name);
+            return r.find(to.span, Level::Error, message, RULE);
+        }
+        if self.book.peek(r.turn).is_some_and(|t| t.bonuses.contains(&commander.name)) {
+            let message = format!("{} has already given his bonus pip this turn", commander.name);
+            return r.here(Level::Error, message, RULE);
+        }
+        let from = self.leader_positions.get(&commander.name).copied();
+        let at = self.leader_positions.get(&to.value).copied();
+        match from.zip(at) {
+            Some(((x1, y1), (x2, y2))) => {
+                let distance = crate::geometry::measured((x2 - x1).hypot(y2 - y1));
+                if distance > BONUS_RADIUS {
+                    let message = format!(
+                        "{} is {distance:.1}\" from {}: a bonus pip reaches only {BONUS_RADIUS}\"",
+                        to.value, commander.name
+                    );
+                    return r.here(Level::Error, message, format!("{RULE}, RULINGS G4"));
+                }
+            }
+            None => r.here(
+                Level::Note,
+                format!(
+                    "where {} or {} stands is not known: the 18\" is not checked",
+                    commander.name, to.value
+                ),
+                RULE,
+            ),
+        }
+        self.book.turn(r.turn).bonuses.insert(commander.name.clone());
+        let Some(brigade) = self.state.brigades.get_mut(b) else { return };
+        brigade.pips += BONUS_PIPS;
+        let event = Event::new(
+            What::Pips {
+                brigade: brigade.name.clone(),
+                change: i32::try_from(BONUS_PIPS).unwrap_or(1),
+                pips: brigade.pips,
+                banked: brigade.banked,
+            },
+            RULE,
+        );
+        let pips = brigade.pips;
+        r.emit([event]);
         if let Some(claim) = &action.claim {
             claims::check_number(r, claim, f64::from(pips), "pips", RULE);
         }
@@ -64,13 +368,14 @@ impl Game {
             r.here(Level::Error, format!("{} commands no brigade: no pip to bank", name.value), RULE);
             return;
         };
-        let limit = self.state.brigades[b]
+        let Some(brigade) = self.state.brigades.get(b) else { return };
+        let limit = brigade
             .brigadier
             .and_then(|l| self.state.leader(l))
             .and_then(|l| self.rules.data.rating(&l.rating))
             .and_then(|r| r.bank)
             .unwrap_or(1);
-        let brigade = &mut self.state.brigades[b];
+        let Some(brigade) = self.state.brigades.get_mut(b) else { return };
         if brigade.banked >= limit {
             let message = format!(
                 "{} already holds its banked pip (at most {limit}): the rules bank no second one",
@@ -93,5 +398,384 @@ impl Game {
             RULE,
         );
         r.emit([event]);
+    }
+
+    /// Pay `cost` pips from a brigade (Ch16 2.1, 2.3, RULINGS G8): this turn's pips first, then
+    /// the banked one. A brigade without enough is an error, "pip overspent", and pays nothing.
+    pub(super) fn pay_pips(
+        &mut self,
+        r: &mut Replayer<'_>,
+        brigade: BrigadeId,
+        cost: u32,
+        what: &str,
+        rule: &'static str,
+    ) -> bool {
+        if cost == 0 {
+            return true;
+        }
+        let Some(b) = self.state.brigade(brigade) else { return false };
+        let (name, available) = (b.name.clone(), b.pips + b.banked);
+        let mut events = Vec::new();
+        let paid = transact(&mut self.state, |s| {
+            morale::spend_pips(s, brigade, cost, &name, what, &mut events, rule)
+        });
+        match paid {
+            Ok(()) => {
+                r.emit(events);
+                true
+            }
+            Err(_) => {
+                let message = format!(
+                    "pip overspent: {what} costs {cost} pip{} and {name} has {available} left",
+                    if cost == 1 { "" } else { "s" }
+                );
+                r.here(Level::Error, message, rule);
+                false
+            }
+        }
+    }
+
+    /// The price of `order` for `unit` of `brigade` (Ch16 2.2, 2.3, RULINGS C10, G8): its pip line
+    /// for the brigadier's distance to the regiment's Color Stand, doubled in the distant courier
+    /// tier; out of communication no order reaches the regiment. A brigadier attached to the
+    /// regiment is with it (Ch16 2.4). Without the unit or the positions the tier cannot be told
+    /// and the order costs its standard price.
+    pub(super) fn order_price(
+        &self,
+        order: &Order,
+        brigade: BrigadeId,
+        unit: Option<UnitId>,
+    ) -> Result<u32, (String, &'static str)> {
+        let brigadier = self.state.brigade(brigade).and_then(|b| b.brigadier);
+        let distance = unit.and_then(|u| {
+            let leader = brigadier.and_then(|l| self.state.leader(l))?;
+            if leader.attached == Some(u) {
+                return Some(0.0);
+            }
+            let &(x, y) = self.leader_positions.get(&leader.name)?;
+            let body = self.bodies.get(&u)?;
+            Some(battlefield::range::distance_to(geo::Point::new(x, y), body))
+        });
+        let base = order.pip_cost(distance.unwrap_or(0.0)).ok_or_else(|| {
+            (format!("the rule data gives {} no price at this distance", order.meta.title()), "Ch16 2.3")
+        })?;
+        let Some(distance) = distance else { return Ok(base) };
+        let factor = match self.rules.tier_at(distance).map(|t| t.order_cost) {
+            Some(OrderCost::Prohibited) => {
+                return Err((
+                    format!(
+                        "the regiment is {distance:.1}\" from its brigadier, out of communication: no \
+                         order reaches it"
+                    ),
+                    "Ch16 2.2, RULINGS C10",
+                ));
+            }
+            Some(cost) => cost.factor().unwrap_or(1),
+            None => 1,
+        };
+        Ok(base * factor)
+    }
+
+    /// Ch16 2.3, RULINGS G8, C10, C18: `order "Brigadier" ORDER ["Regiment"]` buys a special order
+    /// from the rule data in the phase its entry names, priced by [`Game::order_price`] and paid
+    /// from the brigadier's brigade. The regiment must be his. Orders whose own line pays (an
+    /// assault, a rally, a reserve) are not paid twice.
+    pub(super) fn order(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.3, RULINGS G8";
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
+            return r.here(
+                Level::Error,
+                format!("{leader} commands no brigade: he has no pips to order with"),
+                RULE,
+            );
+        };
+        let Some(word) = word_arg(action) else {
+            return r.here(Level::Error, "an order names no order (e.g. `double_time`)", RULE);
+        };
+        let Some(order) = self.rules.data.order(&word.value).cloned() else {
+            let known = self.rules.data.ids(dotc_lang::library::EntryKind::Order).join(", ");
+            let message = format!("no order `{}` in the rule data (the orders are {known})", word.value);
+            return r.find(word.span, Level::Error, message, "Ch16 2.3");
+        };
+        let title = order.meta.title().to_string();
+        let phase = r.phase.number();
+        if !order.phases.contains(&phase) {
+            let phases: Vec<String> = order.phases.iter().map(u32::to_string).collect();
+            let message = format!("{title} is given in phase {}, not in phase {phase}", phases.join(" or "));
+            return r.here(Level::Error, message, "Ch16 2.3, RULINGS C18");
+        }
+        if let Some((_, verb)) = PAID_ELSEWHERE.iter().find(|(id, _)| *id == word.value) {
+            let message = format!("{title} is paid on its own `{verb}` line: this order spends nothing");
+            return r.here(Level::Warning, message, RULE);
+        }
+        let unit = match second_name(action) {
+            Some(name) => match self.state.unit_named(&name.value) {
+                Some(id) => Some(id),
+                None => {
+                    let message = format!("no unit \"{}\" in this game", name.value);
+                    return r.find(name.span, Level::Error, message, "");
+                }
+            },
+            None => None,
+        };
+        if let Some(u) = unit.and_then(|id| self.state.unit(id)) {
+            if u.brigade != Some(b) {
+                let message = format!("{} is not of {leader}'s brigade: he cannot order it", u.name);
+                return r.here(Level::Error, message, "Ch16 2.2, 2.3");
+            }
+            if word.value == DOUBLE_TIME_ORDER
+                && !(u.is_infantry() && order.formations.contains(&u.formation))
+            {
+                let message = format!(
+                    "{} may not double-time: the order is for infantry in {}",
+                    u.name,
+                    order.formations.join(", ")
+                );
+                return r.here(Level::Error, message, "Ch16 2.3");
+            }
+        }
+        let cost = match self.order_price(&order, b, unit) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if !self.pay_pips(r, b, cost, &title, RULE) {
+            return;
+        }
+        let record = self.book.turn(r.turn);
+        record.orders.push((word.value.clone(), unit));
+        if word.value == DOUBLE_TIME_ORDER
+            && let Some(id) = unit
+        {
+            record.units.entry(id).or_default().double_time = true;
+        }
+        let whom = unit.map(|id| format!(" for {}", self.name(id))).unwrap_or_default();
+        let text = format!("{leader} orders {title}{whom} ({cost} pip{})", if cost == 1 { "" } else { "s" });
+        r.emit([Event::new(What::Note { text }, RULE)]);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
+    /// Ch16 2.4, RULE-07-4.2: `attach "Brigadier" "Regiment"`: the brigadier rides to the Color
+    /// Stand of an infantry or cavalry regiment of his side, within his move (Ch16 3.1), and is
+    /// with it from then on.
+    pub(super) fn attach(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.4, RULE-07-4.2";
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let Some(leader) = self.state.leader(lid).cloned() else { return };
+        if leader.removed {
+            return r.here(Level::Error, format!("{} is no longer on the table", leader.name), RULE);
+        }
+        if leader.rank == LeaderRank::Commander {
+            let message =
+                format!("{} is a commander: only a brigade's commander attaches to a regiment", leader.name);
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(to) = second_name(action) else {
+            return r.here(Level::Error, "an attachment names no regiment", RULE);
+        };
+        let Some(id) = self.unit(r, Some(to)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        if u.side != leader.side {
+            return r.here(Level::Error, format!("{} is an enemy regiment", u.name), RULE);
+        }
+        if u.is_battery() {
+            let message = format!("{} is a battery: a brigadier attaches to infantry or cavalry", u.name);
+            return r.here(Level::Error, message, RULE);
+        }
+        if leader.attached == Some(id) {
+            let message = format!("{} is already with {}", leader.name, u.name);
+            return r.here(Level::Warning, message, RULE);
+        }
+        let Some(colours) = self.bodies.get(&id).map(|b| b.position) else {
+            return r.here(Level::Error, format!("{} is not on the table", u.name), RULE);
+        };
+        let unit_name = u.name.clone();
+        if !self.move_leader(r, &leader.name, colours, &[]) {
+            return;
+        }
+        if let Some(l) = self.state.leaders.get_mut(lid.0) {
+            l.attached = Some(id);
+        }
+        let text = format!("{} joins the colours of {unit_name}", leader.name);
+        r.emit([Event::new(What::Note { text }, RULE)]);
+    }
+
+    /// Ch16 2.4: `detach "Brigadier" [to (x, y)]`: he leaves the regiment he is with, where its
+    /// colours are or riding on to the point given.
+    pub(super) fn detach(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.4";
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let Some(leader) = self.state.leader(lid).cloned() else { return };
+        let Some(unit) = leader.attached else {
+            return r.here(Level::Error, format!("{} is not attached to any regiment", leader.name), RULE);
+        };
+        if let Some(colours) = self.bodies.get(&unit).map(|b| b.position) {
+            self.leader_positions.insert(leader.name.clone(), colours);
+        }
+        if let Some(to) =
+            action.args.iter().find_map(|a| if let Arg::To(p) = a { Some(p.value) } else { None })
+            && !self.move_leader(r, &leader.name, (to.x, to.y), &[])
+        {
+            return;
+        }
+        if let Some(l) = self.state.leaders.get_mut(lid.0) {
+            l.attached = None;
+        }
+        let text = format!("{} leaves {}", leader.name, self.name(unit));
+        r.emit([Event::new(What::Note { text }, RULE)]);
+    }
+
+    /// Ch13 3.0, RULINGS G2: a Friction of War roll. Only with the `friction_of_war` module on; it
+    /// is due when the two sides' unmodified pip rolls match (a warning when none of this turn's
+    /// rolls do). The event is recorded with its die; its effects are not applied.
+    pub(super) fn friction(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 3.0";
+        if !self.rules.module(FRICTION_MODULE) {
+            let message = "the Friction of War module (Ch13 3.0) is not in force in this game: there is no friction roll";
+            return r.here(Level::Error, message, RULE);
+        }
+        if let Some(record) = self.book.peek(r.turn) {
+            let rolls: Vec<(SideId, u8)> = record.pip_rolls.values().copied().collect();
+            let sides: BTreeSet<SideId> = rolls.iter().map(|(s, _)| *s).collect();
+            let tie = rolls.iter().any(|(s1, d1)| rolls.iter().any(|(s2, d2)| s1 != s2 && d1 == d2));
+            if sides.len() > 1 && !tie {
+                let message = "no pip roll of one side matched one of the other this turn, which is what \
+                               calls for a friction roll";
+                r.here(Level::Warning, message, "Ch13 3.0, RULINGS G2");
+            }
+        }
+        let mut dice = LogDice::new(dice_of(action, Purpose::Friction), self.seeded.as_mut());
+        let face = match crate::dice::DiceSource::roll(&mut dice, Purpose::Friction, 1) {
+            Ok(f) => f.first().copied().unwrap_or(1),
+            Err(e) => return r.refused(&EngineError::Dice(e), RULE),
+        };
+        let event = FRICTION_EVENTS.get(usize::from(face).saturating_sub(1)).copied().unwrap_or("no event");
+        let text = format!("Friction of War, {face}: {event} (recorded, not applied)");
+        r.emit([
+            Event::new(What::Rolled { purpose: Purpose::Friction, faces: vec![face] }, RULE),
+            Event::new(What::Note { text }, RULE),
+        ]);
+        r.dice_done(&dice, RULE);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(face), "friction roll", RULE);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::maneuver::tests::{DRILL, errors, errors_at, notes, play};
+    use super::*;
+
+    fn brigade<'a>(replay: &'a Replay, name: &str) -> &'a narrative::BrigadeSummary {
+        replay.summary.brigades.iter().find(|b| b.name == name).expect("the drill field has this brigade")
+    }
+
+    #[test]
+    fn ch16_2_1_bonus_pip_once_a_turn_within_18_inches() {
+        // Gen. Blue is 8.9" from Able and 25" from Baker.
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n        bonus \"Gen. Blue\" pip \"Col. Able\" => 3\n        bonus \"Gen. Blue\" pip \"Col. Weak\"\n        bonus \"Col. Able\" pip \"Col. Weak\"\n    }\n}\nturn 2 red {\n}\nturn 3 blue {\n    command {\n        bonus \"Gen. Blue\" pip \"Col. Baker\"\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        assert!(
+            errors_at(&replay, &game, "bonus \"Gen. Blue\" pip \"Col. Able\"").is_empty(),
+            "{:#?}",
+            replay.findings
+        );
+        let twice = errors_at(&replay, &game, "bonus \"Gen. Blue\" pip \"Col. Weak\"");
+        assert!(twice.iter().any(|f| f.message.contains("already given") && f.rule.contains("Ch16 2.1")));
+        let brigadier = errors_at(&replay, &game, "bonus \"Col. Able\"");
+        assert!(brigadier.iter().any(|f| f.message.contains("only a division or corps commander")));
+        let far = errors_at(&replay, &game, "bonus \"Gen. Blue\" pip \"Col. Baker\"");
+        assert!(far.iter().any(|f| f.message.contains("18\"") && f.rule.contains("Ch16 2.1")), "{far:#?}");
+        // Turn 3 started afresh: Able's 3 pips (2 + 1) are gone, Baker got nothing.
+        assert!(replay.events.iter().any(|e| e.turn == 1
+            && matches!(&e.event.what, What::Pips { brigade, pips: 3, change: 1, .. } if brigade == "First Brigade")));
+        assert_eq!(brigade(&replay, "Second Brigade").pips, 0);
+    }
+
+    #[test]
+    fn ch16_2_1_one_pip_roll_a_turn_and_a_bonus_given_first_is_kept() {
+        let log = "turn 1 blue {\n    command {\n        bonus \"Gen. Blue\" pip \"Col. Able\"\n        pips \"Col. Able\" roll [3] => 2\n        pips \"Col. Able\" roll [6]\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        let again = errors_at(&replay, &game, "pips \"Col. Able\" roll [6]");
+        assert!(again.iter().any(|f| f.rule.contains("Ch16 2.1")), "{:#?}", replay.findings);
+        assert_eq!(brigade(&replay, "First Brigade").pips, 3);
+    }
+
+    #[test]
+    fn rulings_g8_c10_orders_are_priced_by_command_tier_and_never_overspent() {
+        // Able has 3 pips. The 4th Foot is 17.9" away (tier 3: double, 2 pips); the 5th Foot
+        // 26" (out of communication); the 1st Foot 2" (1 pip); then nothing is left for the 2nd.
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [5] => 3\n    }\n    maneuver {\n        order \"Col. Able\" double_time \"4th Foot\" => 2\n        order \"Col. Able\" double_time \"5th Foot\"\n        order \"Col. Able\" double_time \"1st Foot\"\n        order \"Col. Able\" double_time \"2nd Foot\"\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        assert!(errors_at(&replay, &game, "order \"Col. Able\" double_time \"4th Foot\"").is_empty());
+        assert!(notes(&replay).iter().any(|n| n.contains("Double-Time Advance for 4th Foot (2 pips)")));
+        let cut_off = errors_at(&replay, &game, "order \"Col. Able\" double_time \"5th Foot\"");
+        assert!(cut_off.iter().any(|f| f.rule == "Ch16 2.2, RULINGS C10"), "{cut_off:#?}");
+        assert!(errors_at(&replay, &game, "order \"Col. Able\" double_time \"1st Foot\"").is_empty());
+        let broke = errors_at(&replay, &game, "order \"Col. Able\" double_time \"2nd Foot\"");
+        assert!(broke.iter().any(|f| f.message.starts_with("pip overspent") && f.rule.contains("Ch16 2.3")));
+        let first = brigade(&replay, "First Brigade");
+        assert_eq!((first.pips, first.banked), (0, 0));
+    }
+
+    #[test]
+    fn ch16_2_3_orders_are_for_his_own_regiments_in_their_phase() {
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [5] => 3\n        order \"Col. Able\" double_time \"1st Foot\"\n    }\n    maneuver {\n        order \"Col. Able\" double_time \"3rd Foot\"\n        order \"Col. Able\" regimental_assault \"1st Foot\"\n        order \"Col. Able\" charge_at_once \"1st Foot\"\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        let phase = errors_at(&replay, &game, "order \"Col. Able\" double_time \"1st Foot\"");
+        assert!(phase.iter().any(|f| f.message.contains("phase 2")), "{:#?}", replay.findings);
+        let other = errors_at(&replay, &game, "order \"Col. Able\" double_time \"3rd Foot\"");
+        assert!(other.iter().any(|f| f.message.contains("not of Col. Able's brigade")));
+        let start = game.find("order \"Col. Able\" regimental_assault");
+        assert!(replay.findings.iter().any(|f| Some(f.span.start) == start && f.level == Level::Warning));
+        assert!(replay.findings.iter().any(|f| f.message.starts_with("no order `charge_at_once`")));
+        assert_eq!(brigade(&replay, "First Brigade").pips, 3, "nothing was paid");
+    }
+
+    #[test]
+    fn ch16_2_4_a_brigadier_attaches_within_his_ride_and_goes_with_the_colours() {
+        let log = "turn 1 blue {\n    command {\n        attach \"Col. Baker\" \"2nd Foot\"\n        attach \"Col. Able\" \"Blue Battery\"\n        attach \"Gen. Blue\" \"1st Foot\"\n        attach \"Col. Able\" \"1st Foot\"\n        detach \"Col. Weak\"\n    }\n    maneuver {\n        move \"1st Foot\" to (20, 10) facing east\n        move \"Col. Able\" to (20, 14)\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        let far = errors_at(&replay, &game, "attach \"Col. Baker\"");
+        assert!(far.iter().any(|f| f.rule == "Ch16 3.1"), "{:#?}", replay.findings);
+        assert!(
+            errors_at(&replay, &game, "attach \"Col. Able\" \"Blue Battery\"")
+                .iter()
+                .any(|f| f.rule.contains("Ch16 2.4"))
+        );
+        assert!(
+            errors_at(&replay, &game, "attach \"Gen. Blue\"").iter().any(|f| f.rule.contains("RULE-07-4.2"))
+        );
+        assert!(errors_at(&replay, &game, "attach \"Col. Able\" \"1st Foot\"").is_empty());
+        assert!(errors_at(&replay, &game, "detach").iter().any(|f| f.message.contains("not attached")));
+        // He rode with the colours to (20, 10): from there (20, 14) is 4", and he leaves them.
+        let text = notes(&replay);
+        assert!(text.contains(&"Col. Able rides 4.0\" of an allowed 12.0\""), "{text:#?}");
+        assert!(text.contains(&"Col. Able leaves 1st Foot"));
+    }
+
+    #[test]
+    fn ch13_3_0_friction_is_rolled_only_with_the_module_and_on_a_tie() {
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n        pips \"Col. Red\" roll [4] => 2\n        friction roll [2] => 2\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        let off = errors_at(&replay, &game, "friction");
+        assert!(off.iter().any(|f| f.rule == "Ch13 3.0" && f.message.contains("not in force")));
+        let with_module = DRILL.replace(
+            "    table 48 x 36\n",
+            "    table 48 x 36\n    rules {\n        module friction_of_war\n    }\n",
+        );
+        let (replay, _) = play(&with_module, log);
+        assert!(errors(&replay).is_empty() && !replay.has_problems(), "{:#?}", replay.findings);
+        assert!(notes(&replay).iter().any(|n| n.starts_with("Friction of War, 2: a sudden squall")));
+        let no_tie = log.replace("roll [4] => 2", "roll [1] => 1");
+        let (replay, game) = play(&with_module, &no_tie);
+        let start = game.find("friction");
+        assert!(replay.findings.iter().any(|f| Some(f.span.start) == start
+            && f.level == Level::Warning
+            && f.rule.contains("RULINGS G2")));
     }
 }

@@ -1,11 +1,107 @@
-//! Replay of the fire verbs.
+//! Replay of the fire verbs: `fire` (RULE-05-1.1, Ch16 5.0), `concentrate` (RULE-05-2.4,
+//! Ch16 2.3, RULINGS C18) and `react` (Ch16 6.0, RULINGS C33).
+//!
+//! Every volley is checked before the engine rolls it, and an illegal one is an error that
+//! changes nothing:
+//!
+//! - who fires when: the active side in Phase 3 (RULE-05-1.1); in Phase 2 only the other side,
+//!   as Opportunity Fire (Ch16 6.0 Reaction 2);
+//! - Phase 3 eligibility (RULE-05-1.2, Ch16 5.1): no move this turn, no assault, no melee
+//!   contact, no second volley, no Opportunity Fire in the enemy's last turn (RULINGS G11); a
+//!   road column, a limbered battery, mounted cavalry and a Broken brigade are the engine's
+//!   refusals;
+//! - the target inside the 45-degree front arc (RULE-05-1.4, Ch16 4.5, RULINGS G13) and within
+//!   the weapon's reach (RULE-05-2.2, 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4);
+//! - a clear line: a formed friend in the way takes those stands out of the pool, and a unit
+//!   with no clear stand cannot fire (RULE-05-6.1, RULINGS G4);
+//! - target priority (RULE-05-1.3, RULINGS C16): the nearest unengaged enemy in the arc, unless
+//!   the target is enfiladed or an artillery firer passes over skirmishers;
+//! - the dice: a short list is the engine's missing die, a to-hit list longer than the pool the
+//!   rules give is an error (RULE-05-2.1, Ch16 5.2, 5.3, RULINGS G16).
+//!
+//! Enfilade (RULE-05-1.5, RULINGS C15) comes from the arcs, unless the target refused its flank
+//! to the firer this turn (Ch16 6.0 Reaction 4).
 
+use super::status::Trigger;
 use super::*;
+use crate::battlefield::arcs;
+use crate::battlefield::contact::in_contact;
+use crate::engine::events::TestKind;
+use crate::engine::fire::{VolleyReport, volley_in_place};
+use crate::engine::state::BrigadeId;
+
+/// Ch16 6.0 Reaction 2: an enemy crossing the front arc this close (inches) may draw
+/// Opportunity Fire. The stdlib has no entries for the reactions.
+pub const OPPORTUNITY_FIRE_WINDOW: f64 = 8.0;
+
+/// Ch16 6.0 Reaction 3: a formed enemy closing this near (inches) lets a skirmish screen evade.
+pub const SKIRMISH_EVADE_TRIGGER: f64 = 6.0;
+
+/// Ch16 6.0 Reaction 3: the evading screen falls back between these distances (inches).
+pub const SKIRMISH_EVADE_MOVE: (f64, f64) = (4.0, 6.0);
+
+/// Ch16 6.0 Reaction 5: a charge declared this close (inches) may be met by a counter-charge.
+pub const COUNTER_CHARGE_TRIGGER: f64 = 9.0;
+
+/// Ch16 6.0 Reaction 5: the counter-charging unit surges forward between these distances.
+pub const COUNTER_CHARGE_SURGE: (f64, f64) = (2.0, 3.0);
+
+/// Ch16 6.0 Reaction 4: without a reserved pip, refusing the flank takes a Discipline check on
+/// this number.
+pub const REFUSE_FLANK_CHECK: i32 = 4;
+
+/// The five defensive reactions of Ch16 6.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reaction {
+    ClosingVolley,
+    OpportunityFire,
+    SkirmishEvade,
+    RefuseFlank,
+    CounterCharge,
+}
+
+impl Reaction {
+    fn from_word(word: &str) -> Option<Reaction> {
+        Some(match word {
+            "closing_volley" | "closing" => Reaction::ClosingVolley,
+            "opportunity_fire" | "opportunity" => Reaction::OpportunityFire,
+            "skirmish_evade" | "evade" => Reaction::SkirmishEvade,
+            "refuse_flank" | "refuse_the_flank" => Reaction::RefuseFlank,
+            "counter_charge" => Reaction::CounterCharge,
+            _ => return None,
+        })
+    }
+}
+
+/// The arm whose weapon bands a unit uses (RULINGS C21).
+fn weapon_arm(arm: &Arm) -> dotc_lang::library::Arm {
+    match arm {
+        Arm::Infantry => dotc_lang::library::Arm::Infantry,
+        Arm::Battery { .. } => dotc_lang::library::Arm::Artillery,
+        Arm::Cavalry { .. } => dotc_lang::library::Arm::Cavalry,
+    }
+}
+
+/// The to-hit dice a line recorded, and those the rules used.
+fn to_hit_counts(dice: &LogDice<'_>) -> (usize, usize) {
+    use crate::dice::DiceSource;
+    let recorded = dice
+        .recorded()
+        .lists()
+        .iter()
+        .filter(|l| l.purpose() == Some(Purpose::ToHit))
+        .map(|l| l.faces().len())
+        .sum();
+    let used = dice.consumed().iter().filter(|r| r.purpose == Purpose::ToHit).map(|r| r.faces.len()).sum();
+    (recorded, used)
+}
 
 impl Game {
     pub(super) fn fire_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
         match action.verb.value.as_str() {
             "fire" => self.fire(r, action),
+            "concentrate" => self.concentrate(r, action),
+            "react" => self.react(r, action),
             _ => r.not_replayed(action),
         }
     }
@@ -21,14 +117,15 @@ impl Game {
             .collect()
     }
 
-    /// The facts of a shot the state does not hold, from the bodies and the battlefield.
+    /// The facts of a shot the state does not hold, from the bodies and the battlefield, and the
+    /// line of sight they were judged on.
     pub(super) fn fire_input(
         &self,
         firer: UnitId,
         fb: &Body,
         tb: &Body,
         kind: FireKind,
-    ) -> (FireInput, bool) {
+    ) -> (FireInput, battlefield::Sight) {
         let smoke = self.smoke_but(firer);
         let side = self.state.unit(firer).map(|u| u.side);
         let friends: Vec<(Body, bool)> = self
@@ -51,43 +148,927 @@ impl Game {
         let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
         input.cover = self.bf.cover(fb, tb, None);
         input.smoke = sight.smoke_penalty;
-        (input, sight.visible)
+        (input, sight)
     }
 
+    /// Whether `unit` belongs to the side whose turn it is.
+    pub(super) fn is_active(&self, r: &Replayer<'_>, unit: UnitId) -> bool {
+        self.state.unit(unit).and_then(|u| self.state.sides.get(u.side.0)).is_some_and(|s| s.name == r.side)
+    }
+
+    /// Whether a unit stands in base contact with any enemy unit, or is marked engaged.
+    pub(super) fn in_melee(&self, unit: UnitId) -> bool {
+        let Some(u) = self.state.unit(unit) else { return false };
+        if u.turn.engaged {
+            return true;
+        }
+        let Some(body) = self.bodies.get(&unit) else { return false };
+        self.bodies.iter().any(|(other, b)| {
+            self.state.unit(*other).is_some_and(|o| o.side != u.side && !o.removed) && in_contact(body, b)
+        })
+    }
+
+    /// Whether `unit` refused its flank to `enemy` this turn (Ch16 6.0 Reaction 4).
+    pub(super) fn refused_flank(&self, turn: u32, unit: UnitId, enemy: UnitId) -> bool {
+        self.ledger.refused.iter().any(|&(t, u, e)| t == turn && u == unit && e == enemy)
+    }
+
+    /// `fire "Unit" at "Target"`: a volley of the active side in Phase 3, or Opportunity Fire by
+    /// the other side in Phase 2 (Ch16 6.0 Reaction 2).
     pub(super) fn fire(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "RULE-05-1.1, Ch16 5.0";
         let (Some(firer), Some(target)) = (self.unit(r, unit_arg(action)), self.unit(r, target_arg(action)))
         else {
             return;
         };
-        let (Some(fb), Some(tb)) = (self.bodies.get(&firer).copied(), self.bodies.get(&target).copied())
-        else {
-            return r.here(Level::Error, "the firer or its target is not on the table", RULE);
-        };
-        let active =
-            self.state.unit(firer).map(|u| self.state.sides[u.side.0].name.as_str()) == Some(&r.side);
-        let kind =
-            if r.phase == PhaseKind::Fire || active { FireKind::Phase3 } else { FireKind::Opportunity };
-        let (input, visible) = self.fire_input(firer, &fb, &tb, kind);
-        if !visible {
-            r.here(
-                Level::Warning,
-                format!("{} has no clear line of sight to {}", self.name(firer), self.name(target)),
-                "RULE-05-6.1, Ch16 4.1",
-            );
+        let active = self.is_active(r, firer);
+        match (r.phase, active) {
+            (PhaseKind::Fire, true) => {}
+            (PhaseKind::Maneuver, false) => return self.opportunity_fire(r, action, firer, target),
+            (PhaseKind::Fire, false) => {
+                let message = format!(
+                    "{} fires in {}'s Phase 3: only the active side fires in the Ranged Combat Phase",
+                    self.name(firer),
+                    r.side
+                );
+                return r.here(Level::Error, message, "RULE-05-1.1, Ch16 1.0");
+            }
+            (PhaseKind::Maneuver, true) => {
+                let message = format!(
+                    "{} fires in its own side's Phase 2: the active side fires in Phase 3, and only the \
+                     enemy fires in Phase 2 (Opportunity Fire)",
+                    self.name(firer)
+                );
+                return r.here(Level::Error, message, "RULE-05-1.1, Ch16 1.0, 6.0");
+            }
+            (phase, _) => {
+                let message = format!("{} fires in the {} phase", self.name(firer), phase.word());
+                return r.here(Level::Error, message, RULE);
+            }
+        }
+        if !self.may_fire_in_phase_three(r, firer) {
+            return;
+        }
+        let Some(mut input) = self.aim(r, firer, target, FireKind::Phase3) else { return };
+        // RULE-05-1.2 (1), Ch16 5.1: re-formed or pivoted in place, it fires at -1.
+        input.pivoted = self.state.unit(firer).is_some_and(|u| u.turn.moved);
+        if !self.priority(r, firer, target, input.enfilade) {
+            return;
         }
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
         match resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice) {
-            Ok(report) => {
-                r.emit(report.events.iter().cloned());
-                r.dice_done(&dice, RULE);
-                if let Some(claim) = &action.claim {
-                    let micro_after = self.state.unit(target).map_or(0, |u| u.micro_hit);
-                    claims::check_volley(r, claim, &report, micro_before, micro_after);
+            Ok(report) => Game::volley_done(
+                r,
+                action,
+                &dice,
+                &report,
+                (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+            ),
+            Err(e) => r.refused(&e, "RULE-05-1.1, RULE-05-2.1, Ch16 5.0"),
+        }
+    }
+
+    /// After a volley: its events, the dice check and the claim.
+    fn volley_done(
+        r: &mut Replayer<'_>,
+        action: &Action,
+        dice: &LogDice<'_>,
+        report: &VolleyReport,
+        micro: (u8, u8),
+    ) {
+        const RULE: &str = "RULE-05-2.1, Ch16 5.2, 5.3, RULINGS G16";
+        r.emit(report.events.iter().cloned());
+        // RULE-05-2.1: one die per firing stand (two per section), plus the bonus dice; a list
+        // longer than that rolled dice the rules never gave.
+        let (recorded, used) = to_hit_counts(dice);
+        if recorded > used {
+            let message = format!(
+                "the rules give {} to-hit {} for this volley, the log rolls {recorded}",
+                report.dice,
+                if report.dice == 1 { "die" } else { "dice" }
+            );
+            r.here(Level::Error, message, RULE);
+            // Said once: the surplus is not also a "left over" warning.
+            r.keep_filled(dice);
+        } else {
+            r.dice_done(dice, "RULE-05-1.1, Ch16 5.0");
+        }
+        if let Some(claim) = &action.claim {
+            claims::check_volley(r, claim, report, micro.0, micro.1);
+        }
+    }
+
+    /// RULE-05-1.2, Ch16 5.1: the eligibility the replay can see beyond the engine's own
+    /// refusals. A unit that moved, declared an assault, is in melee contact, has already fired
+    /// this turn, or fired Opportunity Fire in the enemy's last turn (RULE-05-1.2 (6), RULINGS
+    /// G11) may not fire in Phase 3.
+    fn may_fire_in_phase_three(&self, r: &mut Replayer<'_>, firer: UnitId) -> bool {
+        let Some(u) = self.state.unit(firer) else { return false };
+        let name = &u.name;
+        let why = if u.turn.moved && !self.reformed_in_place(firer) {
+            Some((format!("{name} moved this turn and may not fire in Phase 3"), "RULE-05-1.2, Ch16 5.1"))
+        } else if u.turn.assaulted {
+            Some((format!("{name} declared an assault this turn and may not fire"), "RULE-05-1.2, Ch16 5.1"))
+        } else if self.in_melee(firer) {
+            Some((format!("{name} is in melee contact and may not fire"), "RULE-05-1.2, Ch16 5.1"))
+        } else if u.turn.fired {
+            Some((format!("{name} has already fired this turn"), "RULE-05-1.1"))
+        } else if self.ledger.opportunity.get(&firer).is_some_and(|&t| t + 1 == r.turn) {
+            Some((
+                format!("{name} fired Opportunity Fire in the enemy's last turn and may not fire now"),
+                "RULE-05-1.2, RULINGS G11",
+            ))
+        } else {
+            None
+        };
+        match why {
+            Some((message, rule)) => {
+                r.here(Level::Error, message, rule);
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// A unit marked as having moved whose colours stand where they stood when the turn began
+    /// only re-formed or pivoted in place: it may fire at -1 (RULE-05-1.2 (1), Ch16 5.1). Known
+    /// only from the second turn on (the first turn has no recorded start).
+    fn reformed_in_place(&self, unit: UnitId) -> bool {
+        let Some((start, _)) = &self.ledger.last_turn else { return false };
+        match (start.get(&unit), self.bodies.get(&unit)) {
+            (Some(before), Some(now)) => {
+                let (dx, dy) = (now.position.0 - before.position.0, now.position.1 - before.position.1);
+                dx.hypot(dy) <= crate::geometry::MEASURE_PRECISION
+            }
+            _ => false,
+        }
+    }
+
+    /// The geometric checks of a volley: both units on the table, the target in the firer's
+    /// front arc (RULE-05-1.4, Ch16 4.5, RULINGS G13) and within the weapon's reach (RULE-05-2.2,
+    /// 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4), a clear line for at least one stand, and only the
+    /// stands with one firing (RULE-05-6.1, RULINGS G4). Enfilade (RULE-05-1.5, RULINGS C15) is
+    /// set unless the target refused its flank to the firer. None when it may not fire (the
+    /// finding is made).
+    fn aim(&self, r: &mut Replayer<'_>, firer: UnitId, target: UnitId, kind: FireKind) -> Option<FireInput> {
+        let (fname, tname) = (self.name(firer), self.name(target));
+        let (Some(fb), Some(tb)) = (self.bodies.get(&firer).copied(), self.bodies.get(&target).copied())
+        else {
+            r.here(Level::Error, format!("{fname} or {tname} is not on the table"), "RULE-05-1.1");
+            return None;
+        };
+        if !arcs::in_front_arc(&fb, &tb) {
+            let message = format!("{tname} is outside {fname}'s 45-degree front arc");
+            r.here(Level::Error, message, "RULE-05-1.4, Ch16 4.5, RULINGS G13");
+            return None;
+        }
+        let range = battlefield::range::range(&fb, &tb);
+        let u = self.state.unit(firer)?;
+        if let Some(weapon) = self.rules.data.weapon(&u.weapon) {
+            let arm = weapon_arm(&u.arm);
+            if battlefield::range::band(weapon, arm, range).is_none() {
+                let message = format!(
+                    "{tname} is out of range: {range:.1}\" from {fname}, whose {} reach {}\"",
+                    weapon.meta.title(),
+                    weapon.max_range(arm)
+                );
+                r.here(Level::Error, message, "RULE-05-2.2, 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4");
+                return None;
+            }
+        }
+        let (mut input, sight) = self.fire_input(firer, &fb, &tb, kind);
+        if !sight.visible {
+            let (why, rule) = match &sight.blocked {
+                Some(battlefield::SightBlock::Friend { .. }) => {
+                    ("a formed friendly unit stands in the way of every stand", "RULE-05-6.1")
                 }
+                Some(battlefield::SightBlock::Terrain { .. }) => ("terrain blocks the line", "Ch16 4.1, 4.5"),
+                Some(battlefield::SightBlock::Building { .. }) => ("a building blocks the line", "Ch16 4.3"),
+                Some(battlefield::SightBlock::DeadGround(_)) => ("it is in dead ground", "Ch16 4.4"),
+                Some(battlefield::SightBlock::SmokeWall { .. }) => {
+                    ("a smoke wall blocks the line", "RULE-05-5.5")
+                }
+                Some(battlefield::SightBlock::Weather { .. }) => ("the weather limits sight", "Ch13 21.0"),
+                None => ("no stand has a clear line", "RULE-05-1.2"),
+            };
+            let message = format!("{fname} has no clear line of sight to {tname}: {why}");
+            r.here(Level::Error, message, format!("RULE-05-1.2, {rule}"));
+            return None;
+        }
+        if !sight.blocked_stands.is_empty() {
+            let clear = u32::try_from(sight.clear_stands.len()).unwrap_or(0);
+            input.firing_stands = Some(clear);
+            let text = format!(
+                "{fname}: {} of its firing stands have no clear line to {tname}; {clear} fire",
+                sight.blocked_stands.len()
+            );
+            r.emit([Event::new(What::Note { text }, "RULE-05-6.1, RULINGS G4")]);
+        }
+        let enfilade = arcs::enfilade(&fb, &tb, self.rules.rulings.enfilade).enfilade;
+        if enfilade && self.refused_flank(r.turn, target, firer) {
+            let text = format!("{tname} refused its flank to {fname}: no enfilade");
+            r.emit([Event::new(What::Note { text }, "Ch16 6.0")]);
+        } else {
+            input.enfilade = enfilade;
+        }
+        Some(input)
+    }
+
+    /// RULE-05-1.3, RULINGS C16: a Phase 3 volley goes at the nearest unengaged enemy the firer
+    /// can see in its front arc. It may pass over a nearer one to rake an enfiladed target, and
+    /// artillery may pass over skirmishers to fire at formed troops or guns. A farther target
+    /// without either is an error (false).
+    fn priority(&self, r: &mut Replayer<'_>, firer: UnitId, target: UnitId, enfilade: bool) -> bool {
+        let (Some(f), Some(fb), Some(tb)) =
+            (self.state.unit(firer), self.bodies.get(&firer), self.bodies.get(&target))
+        else {
+            return true;
+        };
+        let at = battlefield::range::range(fb, tb);
+        let skirmishers = |id: UnitId| {
+            self.state
+                .unit(id)
+                .and_then(|u| self.rules.data.formation(&u.formation))
+                .is_some_and(|form| form.cover.is_some() || form.gap_inches() > 0.0)
+        };
+        let mut nearer: Vec<(f64, UnitId)> = self
+            .bodies
+            .iter()
+            .filter(|(id, _)| **id != target && **id != firer)
+            .filter(|(id, _)| self.state.unit(**id).is_some_and(|u| u.side != f.side && !u.removed))
+            .filter(|(id, _)| !self.in_melee(**id))
+            .filter(|(_, b)| arcs::in_front_arc(fb, b))
+            .map(|(id, b)| (battlefield::range::range(fb, b), *id, b))
+            .filter(|(d, _, _)| *d < at - crate::geometry::MEASURE_PRECISION)
+            .filter(|(_, _, b)| self.fire_input(firer, fb, b, FireKind::Phase3).1.visible)
+            .map(|(d, id, _)| (d, id))
+            .collect();
+        nearer.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let Some(&(distance, nearest)) = nearer.first() else { return true };
+        if enfilade {
+            return true;
+        }
+        if f.is_battery() && !skirmishers(target) && nearer.iter().all(|&(_, id)| skirmishers(id)) {
+            return true;
+        }
+        let message = format!(
+            "{} must fire at the nearest enemy in its arc, {} ({distance:.1}\"), not {} ({at:.1}\"): \
+             the target is neither enfiladed nor an artillery target past skirmishers",
+            f.name,
+            self.name(nearest),
+            self.name(target)
+        );
+        r.here(Level::Error, message, "RULE-05-1.3, RULINGS C16");
+        false
+    }
+
+    /// Ch16 6.0 Reaction 2, Opportunity Fire: in the enemy's Phase 2, at an enemy that has moved
+    /// and stands within [`OPPORTUNITY_FIRE_WINDOW`] in the firer's front arc. Free; one reaction
+    /// per trigger (RULINGS C33); the firer counts as having fired and places smoke (RULINGS
+    /// G11), and may not fire in its own next Phase 3 (RULE-05-1.2).
+    fn opportunity_fire(&mut self, r: &mut Replayer<'_>, action: &Action, firer: UnitId, target: UnitId) {
+        const RULE: &str = "Ch16 6.0, RULE-05-5.1, RULINGS G11";
+        let (fname, tname) = (self.name(firer), self.name(target));
+        if !self.is_active(r, target) {
+            let message = format!("{tname} is not of the side whose turn it is: nothing to react to");
+            return r.here(Level::Error, message, "Ch16 6.0");
+        }
+        if !self.one_reaction(r, firer, target, Trigger::Move) {
+            return;
+        }
+        if !self.state.unit(target).is_some_and(|u| u.turn.moved) {
+            let message = format!("{tname} has not moved this turn: Opportunity Fire answers a move");
+            return r.here(Level::Error, message, "Ch16 6.0");
+        }
+        if let (Some(fb), Some(tb)) = (self.bodies.get(&firer), self.bodies.get(&target)) {
+            let range = battlefield::range::range(fb, tb);
+            if range > OPPORTUNITY_FIRE_WINDOW + crate::geometry::MEASURE_PRECISION {
+                let message = format!(
+                    "{tname} is {range:.1}\" from {fname}: Opportunity Fire needs an enemy within \
+                     {OPPORTUNITY_FIRE_WINDOW}\""
+                );
+                return r.here(Level::Error, message, "Ch16 6.0");
+            }
+        }
+        if self.in_melee(firer) {
+            return r.here(
+                Level::Error,
+                format!("{fname} is in melee contact and may not fire"),
+                "RULE-05-1.2",
+            );
+        }
+        let Some(input) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
+        let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
+        let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
+        match resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice) {
+            Ok(report) => {
+                self.ledger.opportunity.insert(firer, r.turn);
+                self.ledger.reactions.insert((r.turn, target, Trigger::Move), firer);
+                Game::volley_done(
+                    r,
+                    action,
+                    &dice,
+                    &report,
+                    (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+                );
             }
             Err(e) => r.refused(&e, RULE),
         }
+    }
+
+    /// RULINGS C33: one reaction per triggering enemy action. False (and a finding) when this
+    /// trigger has been answered already.
+    pub(super) fn one_reaction(
+        &self,
+        r: &mut Replayer<'_>,
+        reactor: UnitId,
+        trigger: UnitId,
+        kind: Trigger,
+    ) -> bool {
+        match self.ledger.reactions.get(&(r.turn, trigger, kind)) {
+            Some(&first) => {
+                let what = if kind == Trigger::Charge { "charge" } else { "move" };
+                let message = format!(
+                    "{} has already been answered by {}: one reaction per triggering {what}, not a second \
+                     one by {}",
+                    self.name(trigger),
+                    self.name(first),
+                    self.name(reactor)
+                );
+                r.here(Level::Error, message, "Ch16 6.0, RULINGS C33");
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// `react "Unit" REACTION at "Enemy"`: one of the five reactions of Ch16 6.0, by the side not
+    /// moving, in Phase 2, each on its own trigger (RULINGS C33). Refuse the Flank and the
+    /// Counter-Charge are paid with the brigade's banked pip (Ch16 2.3, RULINGS G8); the Refuse
+    /// the Flank may be tried instead on a 4+ Discipline check.
+    pub(super) fn react(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 6.0";
+        let Some(reactor) = self.unit(r, unit_arg(action)) else { return };
+        let word = action.args.iter().find_map(|a| if let Arg::Word(w) = a { Some(w) } else { None });
+        let Some(reaction) = word.and_then(|w| Reaction::from_word(&w.value)) else {
+            let message = "a reaction names one of closing_volley, opportunity_fire, skirmish_evade, \
+                           refuse_flank, counter_charge";
+            return r.here(Level::Error, message, RULE);
+        };
+        let Some(trigger) = self.unit(r, target_arg(action)) else {
+            return r.here(Level::Error, "a reaction names the enemy it answers (`at \"Unit\"`)", RULE);
+        };
+        let (name, tname) = (self.name(reactor), self.name(trigger));
+        if r.phase != PhaseKind::Maneuver {
+            return r.here(Level::Error, "reactions are declared only in Phase 2", RULE);
+        }
+        if self.is_active(r, reactor) {
+            let message = format!("{name} belongs to the side whose turn it is: only the other side reacts");
+            return r.here(Level::Error, message, "Ch16 1.0, 6.0");
+        }
+        if !self.is_active(r, trigger) {
+            let message = format!("{tname} is not of the side whose turn it is: nothing to react to");
+            return r.here(Level::Error, message, RULE);
+        }
+        match reaction {
+            Reaction::ClosingVolley => r.here(
+                Level::Error,
+                "a closing volley is logged as the `closing_volley` step of the assault it answers",
+                "Ch16 6.0, 7.2",
+            ),
+            Reaction::OpportunityFire => self.opportunity_fire(r, action, reactor, trigger),
+            Reaction::SkirmishEvade => self.skirmish_evade(r, action, reactor, trigger),
+            Reaction::RefuseFlank => self.refuse_flank(r, action, reactor, trigger),
+            Reaction::CounterCharge => self.counter_charge(r, action, reactor, trigger),
+        }
+    }
+
+    /// The brigade of a unit.
+    fn brigade_of(&self, unit: UnitId) -> Option<BrigadeId> {
+        self.state.unit(unit).and_then(|u| u.brigade)
+    }
+
+    /// Spend the brigade's banked pip on a reaction (Ch16 2.3, RULINGS G8). False when it has
+    /// none.
+    fn spend_banked_pip(&mut self, r: &mut Replayer<'_>, unit: UnitId) -> bool {
+        let Some(b) = self.brigade_of(unit).and_then(|b| self.state.brigades.get_mut(b.0)) else {
+            return false;
+        };
+        if b.banked == 0 {
+            return false;
+        }
+        b.banked -= 1;
+        let event = Event::new(
+            What::Pips { brigade: b.name.clone(), change: -1, pips: b.pips, banked: b.banked },
+            "Ch16 2.3, 6.0, RULINGS G8",
+        );
+        r.emit([event]);
+        true
+    }
+
+    /// The nearest gap between two units' stands, inches.
+    fn gap(&self, a: UnitId, b: UnitId) -> Option<f64> {
+        use geo::Distance;
+        let (ab, bb) = (self.bodies.get(&a)?, self.bodies.get(&b)?);
+        let theirs = bb.stands();
+        ab.stands()
+            .iter()
+            .flat_map(|mine| theirs.iter().map(move |t| geo::Euclidean.distance(mine, t)))
+            .reduce(f64::min)
+    }
+
+    /// Where an action moves a unit to (`to (x, y)` and an optional `facing`).
+    fn destination(action: &Action, start: &Body) -> Option<Pose> {
+        let to = action.args.iter().find_map(|a| if let Arg::To(p) = a { Some(p.value) } else { None })?;
+        let facing =
+            action.args.iter().find_map(|a| if let Arg::Facing(f) = a { f.value.degrees() } else { None });
+        Some(Pose::new((to.x, to.y), facing.unwrap_or(start.facing)))
+    }
+
+    /// Move a reacting unit to where the line puts it, if its move is between `limits` (inches).
+    fn reaction_move(&mut self, r: &mut Replayer<'_>, action: &Action, unit: UnitId, limits: (f64, f64)) {
+        let Some(start) = self.bodies.get(&unit).copied() else { return };
+        let Some(end) = Game::destination(action, &start) else { return };
+        let moved = (end.position.0 - start.position.0).hypot(end.position.1 - start.position.1);
+        let e = crate::geometry::MEASURE_PRECISION;
+        if moved < limits.0 - e || moved > limits.1 + e {
+            let message = format!(
+                "{} moves {moved:.1}\": this reaction moves it {}\" to {}\"",
+                self.name(unit),
+                limits.0,
+                limits.1
+            );
+            return r.here(Level::Error, message, "Ch16 6.0");
+        }
+        self.bodies.insert(unit, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// Ch16 6.0 Reaction 3, Skirmish Evade: skirmishers, or a regiment's skirmish screen, fall
+    /// back 4-6" through their own lines when a formed enemy that has moved closes within 6".
+    fn skirmish_evade(&mut self, r: &mut Replayer<'_>, action: &Action, reactor: UnitId, trigger: UnitId) {
+        const RULE: &str = "Ch16 6.0, 3.4";
+        let (name, tname) = (self.name(reactor), self.name(trigger));
+        let loose = |id: UnitId| {
+            self.state
+                .unit(id)
+                .and_then(|u| self.rules.data.formation(&u.formation))
+                .is_some_and(|f| f.cover.is_some() || f.gap_inches() > 0.0)
+        };
+        let screened = self.state.unit(reactor).is_some_and(|u| u.screen.is_some());
+        if !loose(reactor) && !screened {
+            let message = format!("{name} is neither in skirmish order nor has a skirmish screen out");
+            return r.here(Level::Error, message, RULE);
+        }
+        if loose(trigger) {
+            return r.here(Level::Error, format!("{tname} is not a formed unit: no evade"), RULE);
+        }
+        if !self.state.unit(trigger).is_some_and(|u| u.turn.moved) {
+            return r.here(Level::Error, format!("{tname} has not moved this turn: nothing to evade"), RULE);
+        }
+        if let Some(gap) = self.gap(reactor, trigger)
+            && gap > SKIRMISH_EVADE_TRIGGER + crate::geometry::MEASURE_PRECISION
+        {
+            let message = format!(
+                "{tname} is {gap:.1}\" away: the screen evades an enemy within {SKIRMISH_EVADE_TRIGGER}\""
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        if !self.one_reaction(r, reactor, trigger, Trigger::Move) {
+            return;
+        }
+        self.ledger.reactions.insert((r.turn, trigger, Trigger::Move), reactor);
+        self.reaction_move(r, action, reactor, SKIRMISH_EVADE_MOVE);
+        let text = format!("{name} evades {tname}, falling back through its own lines without Disorder");
+        r.emit([Event::new(What::Note { text }, RULE)]);
+    }
+
+    /// Ch16 6.0 Reaction 4, Refuse the Flank: an enemy that has moved into the unit's flank zone
+    /// (45-90 degrees, RULINGS G13). Paid with the banked pip, or tried on a 4+ Discipline check
+    /// ([`REFUSE_FLANK_CHECK`]); refused, the unit takes no enfilade bonus nor flank melee bonus
+    /// from that enemy this turn.
+    fn refuse_flank(&mut self, r: &mut Replayer<'_>, action: &Action, reactor: UnitId, trigger: UnitId) {
+        const RULE: &str = "Ch16 6.0, RULINGS G13";
+        let (name, tname) = (self.name(reactor), self.name(trigger));
+        let (Some(rb), Some(tb)) = (self.bodies.get(&reactor).copied(), self.bodies.get(&trigger).copied())
+        else {
+            return r.here(Level::Error, format!("{name} or {tname} is not on the table"), RULE);
+        };
+        let zone = arcs::zone_of(&rb, tb.colours());
+        if !matches!(zone, battlefield::Zone::LeftFlank | battlefield::Zone::RightFlank) {
+            let message = format!("{tname} is not in {name}'s flank zone ({zone:?}): nothing to refuse");
+            return r.here(Level::Error, message, RULE);
+        }
+        if !self.state.unit(trigger).is_some_and(|u| u.turn.moved) {
+            return r.here(Level::Error, format!("{tname} has not moved this turn: nothing to refuse"), RULE);
+        }
+        if !self.one_reaction(r, reactor, trigger, Trigger::Move) {
+            return;
+        }
+        let refused = if self.spend_banked_pip(r, reactor) {
+            true
+        } else {
+            let mut dice = LogDice::new(dice_of(action, Purpose::Discipline), self.seeded.as_mut());
+            let mut events = Vec::new();
+            let out = morale::test_roll(
+                name.clone(),
+                TestKind::Discipline,
+                REFUSE_FLANK_CHECK,
+                Vec::new(),
+                &mut dice,
+                &mut events,
+                "Ch16 6.0",
+            );
+            match out {
+                Ok(passed) => {
+                    r.emit(events);
+                    r.dice_done(&dice, RULE);
+                    passed
+                }
+                Err(e) => {
+                    let message = format!(
+                        "{name}'s brigade has no reserved pip, so refusing the flank takes a Discipline roll: {e}"
+                    );
+                    return r.here(Level::Error, message, RULE);
+                }
+            }
+        };
+        self.ledger.reactions.insert((r.turn, trigger, Trigger::Move), reactor);
+        let text = if refused {
+            self.ledger.refused.push((r.turn, reactor, trigger));
+            format!("{name} refuses its flank to {tname}")
+        } else {
+            format!("{name} fails to refuse its flank to {tname}")
+        };
+        r.emit([Event::new(What::Note { text }, RULE)]);
+    }
+
+    /// Ch16 6.0 Reaction 5, Counter-Charge: against an enemy about to charge within 9"
+    /// ([`COUNTER_CHARGE_TRIGGER`]), logged before the charge it answers. It costs the banked pip;
+    /// the unit surges 2-3" forward, and in the melee that follows the charger loses its momentum
+    /// and the unit fights with its own charging traits (Ch16 7.3).
+    fn counter_charge(&mut self, r: &mut Replayer<'_>, action: &Action, reactor: UnitId, trigger: UnitId) {
+        const RULE: &str = "Ch16 6.0, 2.3";
+        let (name, tname) = (self.name(reactor), self.name(trigger));
+        if self.state.unit(trigger).is_some_and(|u| u.turn.assaulted) {
+            let message =
+                format!("{tname}'s charge is already resolved: a counter-charge is logged before it");
+            return r.here(Level::Error, message, RULE);
+        }
+        if let Some(gap) = self.gap(reactor, trigger)
+            && gap > COUNTER_CHARGE_TRIGGER + crate::geometry::MEASURE_PRECISION
+        {
+            let message = format!(
+                "{tname} is {gap:.1}\" away: a counter-charge meets a charge within {COUNTER_CHARGE_TRIGGER}\""
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        if !self.one_reaction(r, reactor, trigger, Trigger::Charge) {
+            return;
+        }
+        if !self.spend_banked_pip(r, reactor) {
+            let message = format!("{name}'s brigade has no reserved pip to pay for a counter-charge");
+            return r.here(Level::Error, message, "Ch16 2.3, 6.0, RULINGS G8");
+        }
+        self.ledger.reactions.insert((r.turn, trigger, Trigger::Charge), reactor);
+        self.ledger.counter_charges.push((r.turn, reactor, trigger));
+        self.reaction_move(r, action, reactor, COUNTER_CHARGE_SURGE);
+        let text = format!("{name} counter-charges {tname}");
+        r.emit([Event::new(What::Note { text }, RULE)]);
+    }
+
+    /// `concentrate "Battery" ["Battery" ...] at "Target"`: Concentrated Battery Fire (RULE-05-2.4,
+    /// Ch16 2.3, 5.6, RULINGS C18). Batteries of one brigade, each able to fire at the target in
+    /// Phase 3, pour up to 3 sections' dice into one volley; the target saves at -1. The order's
+    /// pip comes from the brigade's pips of the turn (RULINGS C18 has it bought in Phase 1).
+    pub(super) fn concentrate(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "RULE-05-2.4, Ch16 2.3, RULINGS C18";
+        let names: Vec<&ast::Name> =
+            action.args.iter().filter_map(|a| if let Arg::Unit(n) = a { Some(n) } else { None }).collect();
+        let mut firers = Vec::new();
+        for n in names {
+            match self.unit(r, Some(n)) {
+                Some(id) if !firers.contains(&id) => firers.push(id),
+                Some(_) => {}
+                None => return,
+            }
+        }
+        let Some(target) = self.unit(r, target_arg(action)) else { return };
+        let Some(&lead) = firers.first() else { return };
+        if r.phase != PhaseKind::Fire || !firers.iter().all(|&f| self.is_active(r, f)) {
+            let message = "concentrated battery fire is the active side's, in Phase 3";
+            return r.here(Level::Error, message, RULE);
+        }
+        for &f in &firers {
+            if !self.state.unit(f).is_some_and(|u| u.is_battery()) {
+                let message =
+                    format!("{} is not a battery: only artillery concentrates its fire", self.name(f));
+                return r.here(Level::Error, message, RULE);
+            }
+        }
+        let brigade = self.brigade_of(lead);
+        if brigade.is_none() || firers.iter().any(|&f| self.brigade_of(f) != brigade) {
+            let message = "concentrated battery fire combines batteries of one brigade";
+            return r.here(Level::Error, message, "RULE-05-2.4");
+        }
+        let Some(order) = self.rules.data.order("concentrated_battery_fire").cloned() else {
+            return r.here(Level::Error, "the rule data has no concentrated_battery_fire order", RULE);
+        };
+        let sections: u32 = firers.iter().filter_map(|&f| self.state.unit(f)).map(|u| u.stands).sum();
+        if let Some(max) = order.max_sections
+            && sections > max
+        {
+            let message =
+                format!("{sections} sections concentrate their fire: the order combines at most {max}");
+            return r.here(Level::Error, message, "RULE-05-2.4, Ch16 2.3");
+        }
+        if let (Some(pip), Some(b)) = (
+            action.args.iter().find_map(|a| if let Arg::Pip(n) = a { Some(n) } else { None }),
+            brigade.and_then(|b| self.state.brigade(b)),
+        ) {
+            let brigadier = b.brigadier.and_then(|l| self.state.leader(l)).map(|l| l.name.clone());
+            if brigadier.as_deref() != Some(pip.value.as_str()) {
+                let message =
+                    format!("{} pays for this order, but he does not command {}", pip.value, b.name);
+                r.find(pip.span, Level::Error, message, "Ch16 2.3");
+            }
+        }
+        for &f in &firers {
+            if !self.may_fire_in_phase_three(r, f) {
+                return;
+            }
+        }
+        let mut inputs = Vec::new();
+        for &f in &firers {
+            match self.aim(r, f, target, FireKind::Phase3) {
+                Some(input) => inputs.push(input),
+                None => return,
+            }
+        }
+        let Some(mut input) = inputs.into_iter().next() else { return };
+        if !self.priority(r, lead, target, input.enfilade) {
+            return;
+        }
+        input.concentrated = true;
+        input.pivoted = self.state.unit(lead).is_some_and(|u| u.turn.moved);
+        let lead_sections = self.state.unit(lead).map_or(0, |u| u.stands);
+        input.extra_sections = sections.saturating_sub(lead_sections);
+        // RULINGS C18: an `order concentrated_battery_fire` bought in Phase 1 for one of these
+        // batteries already paid; the volley then costs nothing more.
+        let bought = self.book.peek(r.turn).is_some_and(|t| {
+            t.orders.iter().any(|(id, unit)| {
+                id == "concentrated_battery_fire" && unit.is_none_or(|u| firers.contains(&u))
+            })
+        });
+        let cost = if bought { 0 } else { order.pip_cost(0.0).unwrap_or(1) };
+        let Some(brigade) = brigade else { return };
+        let lead_name = self.name(lead);
+        let others: Vec<UnitId> = firers.iter().copied().skip(1).collect();
+        let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
+        let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
+        let rules = &self.rules;
+        let smoke = rules.tables.gunsmoke.meta.title().to_string();
+        let result = transact(&mut self.state, |s| {
+            let mut events = Vec::new();
+            let what = order.meta.title().to_string();
+            morale::spend_pips(s, brigade, cost, &lead_name, &what, &mut events, "RULE-05-2.4, RULINGS C18")?;
+            let mut report = volley_in_place(rules, s, lead, target, &input, &mut dice)?;
+            // RULE-05-5.1: every battery that poured in its dice fired, and smokes.
+            for &o in &others {
+                if let Some(u) = s.unit_mut(o) {
+                    u.turn.fired = true;
+                    if !u.markers.gunsmoke {
+                        u.markers.gunsmoke = true;
+                        events.push(Event::new(
+                            What::MarkerPlaced { unit: u.name.clone(), marker: smoke.clone() },
+                            "RULE-05-5.1, Ch16 5.7",
+                        ));
+                    }
+                }
+            }
+            events.append(&mut report.events);
+            report.events = events;
+            Ok(report)
+        });
+        match result {
+            Ok(report) => Game::volley_done(
+                r,
+                action,
+                &dice,
+                &report,
+                (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+            ),
+            Err(e) => r.refused(&e, RULE),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    const SCENARIO: &str = include_str!("../../../scenarios/tutorial/fence-line.dotc");
+
+    struct Tutorial;
+
+    impl dotc_lang::Loader for Tutorial {
+        fn load(&self, path: &Path) -> Result<String, String> {
+            if path.ends_with("fence-line.dotc") { Ok(SCENARIO.to_string()) } else { Err("not found".into()) }
+        }
+    }
+
+    /// A log on the tutorial's scenario: a header and the given turns.
+    fn play(turns: &str) -> (String, Replay) {
+        let game = format!(
+            "game \"test\" {{\n    scenario \"fence-line.dotc\"\n    players union \"A\", confederate \"B\"\n}}\n{turns}"
+        );
+        let analysis = dotc_lang::analyze(Path::new("tutorial/test.dotc"), &game, &Tutorial);
+        let replay = replay(&analysis, &ReplayOptions { source: Some(&game), ..ReplayOptions::default() });
+        (game, replay)
+    }
+
+    /// The 1-based line of the first line holding `text`.
+    fn line_of(game: &str, text: &str) -> usize {
+        game.lines().position(|l| l.contains(text)).map_or(0, |i| i + 1)
+    }
+
+    /// The findings at a line, with their level and rule.
+    fn at_line(game: &str, replay: &Replay, line: usize) -> Vec<Finding> {
+        replay
+            .findings
+            .iter()
+            .filter(|f| dotc_lang::diagnostic::line_col(game, f.span.start).0 == line)
+            .cloned()
+            .collect()
+    }
+
+    fn has(found: &[Finding], rule: &str, words: &str) -> bool {
+        found.iter().any(|f| f.level == Level::Error && f.rule.contains(rule) && f.message.contains(words))
+    }
+
+    fn stands(replay: &Replay, unit: &str) -> u32 {
+        replay.summary.units.iter().find(|u| u.name == unit).map_or(0, |u| u.stands)
+    }
+
+    #[test]
+    fn rule_05_1_2_a_unit_that_moved_cannot_fire() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    maneuver {\n        move \"6th Louisiana\" to (29, 6) facing west\n    }\n    fire {\n        fire \"6th Louisiana\" at \"12th New Jersey\" roll [6, 6, 6, 6, 6]\n    }\n}\n",
+        );
+        let found = at_line(&game, &replay, line_of(&game, "fire \"6th Louisiana\""));
+        assert!(has(&found, "RULE-05-1.2", "moved this turn"), "{found:#?}");
+        // Nothing applied: the New Jersey keeps its 5 stands.
+        assert_eq!(stands(&replay, "12th New Jersey"), 5);
+    }
+
+    #[test]
+    fn rule_05_1_2_a_unit_that_only_re_formed_in_place_fires_at_minus_one() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    command {\n        note \"quiet\"\n    }\n}\nturn 2 union {\n    command {\n        note \"quiet\"\n    }\n}\nturn 3 confederate {\n    maneuver {\n        formation \"6th Louisiana\" assault_column\n    }\n    fire {\n        fire \"6th Louisiana\" at \"12th New Jersey\" roll [6, 6] discipline [6] saves [6, 6]\n    }\n}\n",
+        );
+        let line = line_of(&game, "fire \"6th Louisiana\"");
+        let found = at_line(&game, &replay, line);
+        assert!(found.iter().all(|f| f.level != Level::Error), "{found:#?}");
+        let pivoted = replay.events.iter().any(|e| {
+            e.line == line
+                && matches!(&e.event.what, What::Volley { modifiers, .. }
+                    if modifiers.iter().any(|m| m.value == -1 && m.rule.contains("RULE-05-1.2")))
+        });
+        assert!(pivoted, "{:#?}", replay.events);
+    }
+
+    #[test]
+    fn rule_05_6_1_stands_blocked_by_a_formed_friend_drop_out_of_the_pool() {
+        // The 9th Louisiana (4 stands, y 7 to 11) steps in front of the 6th Louisiana's right
+        // (its stands' lines run at y 4 to 8): the line at y 8 runs into it, the one at y 7
+        // grazes its edge and stays clear. Four of the five stands fire.
+        let (game, replay) = play(
+            "turn 1 confederate {\n    maneuver {\n        move \"9th Louisiana\" to (27, 9) facing west\n    }\n    fire {\n        fire \"6th Louisiana\" at \"12th New Jersey\" roll [1, 1, 2, 2]\n    }\n}\n",
+        );
+        let line = line_of(&game, "fire \"6th Louisiana\"");
+        let found = at_line(&game, &replay, line);
+        assert!(found.iter().all(|f| f.level != Level::Error), "{found:#?}");
+        let pool = replay.events.iter().find_map(|e| match &e.event.what {
+            What::Volley { dice, .. } if e.line == line => Some(*dice),
+            _ => None,
+        });
+        assert_eq!(pool, Some(4), "{:#?}", replay.findings);
+        assert!(replay.events.iter().any(|e| e.line == line && e.event.rule.contains("RULE-05-6.1")));
+    }
+
+    #[test]
+    fn rule_05_1_4_a_target_outside_the_front_arc_cannot_be_fired_at() {
+        // The 50th Georgia (30, 24) faces west; the 12th New Jersey (19.5, 6) is 10.5" ahead of
+        // it but 18" to its side: beyond the 45-degree rays from its front corners.
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        fire \"50th Georgia\" at \"12th New Jersey\" roll [6, 6, 6, 6, 6]\n    }\n}\n",
+        );
+        let found = at_line(&game, &replay, line_of(&game, "fire \"50th Georgia\""));
+        assert!(has(&found, "RULE-05-1.4", "front arc"), "{found:#?}");
+        assert_eq!(stands(&replay, "12th New Jersey"), 5);
+    }
+
+    #[test]
+    fn rule_05_2_2_a_target_beyond_the_weapons_reach_is_out_of_range() {
+        // The 7th Virginia Cavalry's muzzleloading carbines reach 14" (Ch16 10.3); the nearest
+        // union regiment is farther.
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        fire \"7th Virginia Cavalry\" at \"12th New Jersey\" roll [6, 6, 6]\n    }\n}\n",
+        );
+        let found = at_line(&game, &replay, line_of(&game, "fire \"7th Virginia"));
+        assert!(has(&found, "RULE-05-2.2", "out of range"), "{found:#?}");
+    }
+
+    #[test]
+    fn rule_05_1_3_a_farther_target_without_an_exception_is_a_finding() {
+        // The 51st Georgia (30, 31) has the 150th Pennsylvania nearer than the 20th Connecticut.
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        fire \"51st Georgia\" at \"20th Connecticut\" roll [6, 6, 6, 6]\n    }\n}\n",
+        );
+        let found = at_line(&game, &replay, line_of(&game, "fire \"51st Georgia\""));
+        assert!(has(&found, "RULE-05-1.3", "150th Pennsylvania"), "{found:#?}");
+        assert_eq!(stands(&replay, "20th Connecticut"), 4);
+    }
+
+    #[test]
+    fn rule_05_2_1_more_to_hit_dice_than_stands_is_an_error() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        fire \"6th Louisiana\" at \"12th New Jersey\" roll [1, 1, 2, 2, 1, 2] saves []\n    }\n}\n",
+        );
+        let found = at_line(&game, &replay, line_of(&game, "fire \"6th Louisiana\""));
+        assert!(has(&found, "RULE-05-2.1", "the rules give 5 to-hit dice"), "{found:#?}");
+    }
+
+    #[test]
+    fn rule_05_1_1_only_the_active_side_fires_in_phase_3() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        fire \"12th New Jersey\" at \"6th Louisiana\" roll [6, 6, 6, 6, 6]\n    }\n}\n",
+        );
+        let found = at_line(&game, &replay, line_of(&game, "fire \"12th New Jersey\""));
+        assert!(has(&found, "RULE-05-1.1", "only the active side"), "{found:#?}");
+        assert_eq!(stands(&replay, "6th Louisiana"), 5);
+    }
+
+    #[test]
+    fn ch16_6_0_opportunity_fire_needs_an_enemy_that_moved_within_8_inches() {
+        // The 9th Louisiana moves to 9" from the 19th Maine: outside the 8" window.
+        let far = "turn 1 confederate {\n    maneuver {\n        move \"9th Louisiana\" to (28.5, 14) facing west\n        react \"19th Maine\" opportunity_fire at \"9th Louisiana\" roll [6, 6, 6, 6, 6]\n    }\n}\n";
+        let (game, replay) = play(far);
+        let found = at_line(&game, &replay, line_of(&game, "react \"19th Maine\""));
+        assert!(has(&found, "Ch16 6.0", "within 8"), "{found:#?}");
+        assert_eq!(stands(&replay, "9th Louisiana"), 4);
+        // At 7" the Maine may fire, and it counts as Opportunity Fire: it may not fire in its own
+        // next Phase 3 (RULE-05-1.2).
+        let near = "turn 1 confederate {\n    maneuver {\n        move \"9th Louisiana\" to (26.5, 13) facing west\n        react \"19th Maine\" opportunity_fire at \"9th Louisiana\" roll [6, 6, 1, 1, 1] discipline [6]\n    }\n}\nturn 2 union {\n    fire {\n        fire \"19th Maine\" at \"9th Louisiana\" roll [6, 6, 6, 6, 6]\n    }\n}\n";
+        let (game, replay) = play(near);
+        let react = at_line(&game, &replay, line_of(&game, "react \"19th Maine\""));
+        assert!(react.iter().all(|f| f.level != Level::Error), "{react:#?}");
+        assert_eq!(stands(&replay, "9th Louisiana"), 3);
+        let fire = at_line(&game, &replay, line_of(&game, "fire \"19th Maine\""));
+        assert!(has(&fire, "RULINGS G11", "Opportunity Fire"), "{fire:#?}");
+    }
+
+    #[test]
+    fn rulings_c33_one_reaction_per_trigger() {
+        let log = "turn 1 confederate {\n    maneuver {\n        move \"9th Louisiana\" to (26.5, 13) facing west\n        react \"19th Maine\" opportunity_fire at \"9th Louisiana\" roll [1, 1, 2, 2, 3]\n        react \"12th New Jersey\" opportunity_fire at \"9th Louisiana\" roll [1, 1, 2, 2, 3]\n    }\n}\n";
+        let (game, replay) = play(log);
+        let found = at_line(&game, &replay, line_of(&game, "react \"12th New Jersey\""));
+        assert!(has(&found, "RULINGS C33", "already been answered"), "{found:#?}");
+    }
+
+    #[test]
+    fn ch16_6_0_a_counter_charge_costs_the_banked_pip() {
+        // Hollister banks no pip here: the counter-charge cannot be paid.
+        let log = "turn 1 confederate {\n    maneuver {\n        move \"9th Louisiana\" to (28.5, 14) facing west\n        react \"19th Maine\" counter_charge at \"9th Louisiana\"\n    }\n}\n";
+        let (game, replay) = play(log);
+        let found = at_line(&game, &replay, line_of(&game, "react \"19th Maine\""));
+        assert!(has(&found, "RULINGS G8", "no reserved pip"), "{found:#?}");
+    }
+
+    #[test]
+    fn rule_05_2_4_concentrated_fire_is_for_batteries() {
+        let log = "turn 1 confederate {\n    command {\n        note \"nothing\"\n    }\n}\nturn 2 union {\n    fire {\n        concentrate \"19th Maine\" at \"9th Louisiana\" roll [6, 6, 6, 6, 6]\n    }\n}\n";
+        let (game, replay) = play(log);
+        let found = at_line(&game, &replay, line_of(&game, "concentrate"));
+        assert!(has(&found, "RULE-05-2.4", "not a battery"), "{found:#?}");
+    }
+
+    #[test]
+    fn rule_05_2_4_concentrated_battery_fire_pays_a_pip_and_saves_at_minus_one() {
+        // Battery K (3 sections, Napoleons) at the 9th Louisiana, 14" off: 6 dice at 4+. Hollister
+        // rolled 2 pips; the order takes one.
+        let log = "turn 1 confederate {\n    maneuver {\n        formation \"9th Louisiana\" assault_column\n        move \"9th Louisiana\" to (28.5, 14) facing west\n    }\n}\nturn 2 union {\n    command {\n        pips \"Col. Asa Hollister\" roll [4] => 2\n    }\n    fire {\n        concentrate \"Battery K, 4th U.S.\" at \"9th Louisiana\" pip \"Col. Asa Hollister\" roll [4, 4, 1, 1, 2, 3]\n    }\n}\n";
+        let (game, replay) = play(log);
+        let found = at_line(&game, &replay, line_of(&game, "concentrate"));
+        assert!(found.iter().all(|f| f.level != Level::Error), "{found:#?}");
+        let paid = replay.events.iter().any(|e| {
+            matches!(&e.event.what, What::Pips { change: -1, pips: 1, .. })
+                && e.event.rule.contains("RULE-05-2.4")
+        });
+        assert!(paid, "{:#?}", replay.events);
+        // 2 hits in the open: one stand.
+        assert_eq!(stands(&replay, "9th Louisiana"), 3);
     }
 }

@@ -1,21 +1,267 @@
-//! Replay of the maneuver verbs.
+//! Replay of the maneuver verbs (Phase 2, Ch16 1.0, 2.3, 3.x, 10.2).
+//!
+//! Every move is judged by [`battlefield::check_move`] (allowance, terrain, obstacles, wheels,
+//! formation changes, limbering, dismounting, the table edge); what it finds illegal is an error at
+//! the action and the move is not made. On top of that the replay checks what one move alone
+//! cannot see:
+//!
+//! - Only the active side maneuvers in Phase 2 (Ch16 1.0); its reactions are `react` lines.
+//! - A unit has one move a turn (Ch16 3.1): every move, formation change, wheel, limbering,
+//!   dismounting or screen uses a share of it (the inches used, and what a change takes off the
+//!   allowance, over the whole allowance), and the shares of a turn may not pass the whole. A fall
+//!   back is a whole move (Ch16 3.3).
+//! - A unit that holds moves no more that turn (Ch16 2.3).
+//! - A Broken brigade's units may not move nearer the enemy (RULE-07-2.4, Ch16 8.2).
+//! - A Double-Time Advance costs its pip, once, from the unit's brigade (Ch16 2.3, RULINGS G8).
+//! - Reinforcements enter no earlier than the scenario says, where it says (scenario
+//!   `reinforcements`).
+//! - Leaders ride at the brigadier's rates (Ch16 3.1); an attached leader and a detached screen
+//!   move with their regiment.
+//!
+//! A unit that moves is marked `moved` for the fire replay ("moved, then fired"); a fall back
+//! keeps its firing rights (Ch16 3.3, RULINGS C19) and so is not.
 
+use dotc_lang::library::Cost;
+use geo::{Coord, Distance, Euclidean};
+
+use super::command::{DOUBLE_TIME_ORDER, word_arg};
 use super::*;
+use crate::battlefield::movement::{FALL_BACK, POSITION_TOLERANCE};
+use crate::battlefield::{MoveReport, check_move};
+use crate::engine::state::{BrigadeId, Screen};
+
+/// Judgement: a reinforcement may be placed this far (inches) from the scenario's entry point: a
+/// stand's width, as the scenario gives a point and a unit is several inches across.
+pub const ENTRY_TOLERANCE: f64 = 1.0;
+/// Ch16 10.2: the horse holders stand this far (inches, least and most) behind the dismounted
+/// line, measured from the middle of its rear edge. The stdlib has no entry for horse holders.
+pub const HOLDERS_BEHIND: (f64, f64) = (2.0, 3.0);
+/// The rule data id of the formation whose entry describes skirmish screens (Ch16 3.4).
+const SKIRMISH: &str = "skirmish";
+/// The formation dismounted cavalry fights in (Ch16 10.2) and mounted cavalry forms by default.
+const MOUNTED_FORMATION: &str = "line";
+/// Shares of a move are compared with this slack, so rounding never makes a full move illegal.
+const SHARE_PRECISION: f64 = 1e-6;
+
+/// The `to (x, y)` of an action.
+fn to_arg(action: &Action) -> Option<(f64, f64)> {
+    action.args.iter().find_map(|a| if let Arg::To(p) = a { Some((p.value.x, p.value.y)) } else { None })
+}
+
+/// The `facing F` of an action, as a bearing.
+fn facing_arg(action: &Action) -> Option<f64> {
+    action.args.iter().find_map(|a| if let Arg::Facing(f) = a { f.value.degrees() } else { None })
+}
+
+/// The first bare number of an action (`+30`, `2.5`).
+fn number_arg(action: &Action) -> Option<f64> {
+    action.args.iter().find_map(|a| if let Arg::Number(n) = a { Some(n.value) } else { None })
+}
+
+/// The first bare position of an action (`(38.5, 3)`).
+fn point_arg(action: &Action) -> Option<(f64, f64)> {
+    action.args.iter().find_map(|a| if let Arg::Point(p) = a { Some((p.value.x, p.value.y)) } else { None })
+}
+
+/// The `via` points of an action, each held at `facing`.
+fn waypoints(action: &Action, facing: f64) -> Vec<Pose> {
+    action
+        .args
+        .iter()
+        .filter_map(|a| if let Arg::Via(v) = a { Some(v) } else { None })
+        .flat_map(|v| v.value.iter().map(move |p| Pose::new((p.x, p.y), facing)))
+        .collect()
+}
+
+/// A bearing difference in (-180, 180]: positive turns clockwise (to the right).
+fn turn_between(from: f64, to: f64) -> f64 {
+    let d = (to - from).rem_euclid(360.0);
+    if d > 180.0 { d - 360.0 } else { d }
+}
+
+/// The moves that take part of the allowance away before the unit moves (Ch16 3.1, 3.2, 10.2).
+fn takes_a_cost(kind: MoveKind<'_>) -> bool {
+    matches!(
+        kind,
+        MoveKind::ChangeFormation { .. }
+            | MoveKind::Limber
+            | MoveKind::Unlimber
+            | MoveKind::Dismount
+            | MoveKind::Remount
+    )
+}
+
+/// The share of its move a judged move uses (Ch16 3.1): the inches a change takes off the
+/// allowance plus the inches used, over the allowance before the change. A fall back is a whole
+/// move (Ch16 3.3).
+fn share_of(kind: MoveKind<'_>, report: &MoveReport) -> f64 {
+    if kind == MoveKind::FallBack {
+        return 1.0;
+    }
+    let taken = if takes_a_cost(kind) {
+        report.allowance_parts.last().filter(|p| p.inches < 0.0).map_or(0.0, |p| -p.inches)
+    } else {
+        0.0
+    };
+    let whole = report.allowance + taken;
+    if whole <= 0.0 { 0.0 } else { (taken + report.used) / whole }
+}
+
+/// The share of a move a screen costs (Ch16 3.4), for a unit whose whole move is `whole` inches.
+fn cost_share(cost: Option<Cost>, whole: f64) -> f64 {
+    match cost {
+        None => 0.0,
+        Some(Cost::Half) => 0.5,
+        Some(Cost::All) => 1.0,
+        Some(Cost::Inches(inches)) if whole > 0.0 => inches / whole,
+        Some(Cost::Inches(_)) => 1.0,
+    }
+}
 
 impl Game {
     pub(super) fn maneuver_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
         match action.verb.value.as_str() {
             "formation" => self.formation(r, action),
             "move" | "enter" | "retreat" => self.movement(r, action),
+            "wheel" => self.wheel(r, action),
+            "about_face" => self.about_face(r, action),
+            "fall_back" => self.fall_back(r, action),
+            "double_time" => self.double_time(r, action),
+            "limber" => self.limbering(r, action, true),
+            "unlimber" => self.limbering(r, action, false),
+            "dismount" => self.dismount(r, action),
+            "remount" => self.remount(r, action),
+            "screen" => self.screen(r, action),
+            "recall" => self.recall(r, action),
+            "exit" => self.exit(r, action),
+            "hold" => self.hold(r, action),
             _ => r.not_replayed(action),
         }
+    }
+
+    /// Ch16 1.0, 2.3: only the active side maneuvers in Phase 2, and a unit that holds moves no
+    /// more that turn. Reports and returns false when `id` may not.
+    fn may_maneuver(&self, r: &mut Replayer<'_>, id: UnitId) -> bool {
+        let Some(u) = self.state.unit(id) else { return false };
+        if r.phase == PhaseKind::Maneuver && self.state.sides.get(u.side.0).is_some_and(|s| s.name != r.side)
+        {
+            let message = format!(
+                "{} is not of the active side: in Phase 2 only {} maneuvers (the other side answers with \
+                 `react`)",
+                u.name, r.side
+            );
+            r.here(Level::Error, message, "Ch16 1.0, 6.0");
+            return false;
+        }
+        if self.book.unit_turn(r.turn, id).held {
+            r.here(
+                Level::Error,
+                format!("{} holds its position this turn: it may not move", u.name),
+                "Ch16 2.3",
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Ch16 3.1: whether `share` more of its move fits in what the unit has left this turn (only
+    /// Phase 2 moves count). Reports and returns false when it does not.
+    fn within_move(&self, r: &mut Replayer<'_>, id: UnitId, share: f64) -> bool {
+        if r.phase != PhaseKind::Maneuver {
+            return true;
+        }
+        let record = self.book.unit_turn(r.turn, id);
+        let recall = if share > 0.0 { record.free_recall.unwrap_or(0.0) } else { 0.0 };
+        let before = record.spent + recall;
+        if before + share > 1.0 + SHARE_PRECISION {
+            let message = format!(
+                "{} has used {:.0}% of its move this turn and this needs {:.0}% more: one move a turn",
+                self.name(id),
+                before * 100.0,
+                share * 100.0
+            );
+            r.here(Level::Error, message, "Ch16 3.1");
+            return false;
+        }
+        true
+    }
+
+    /// Write `share` of the unit's move as used this turn (a free recall it made before moving is
+    /// paid now, Ch16 3.4).
+    fn record_share(&mut self, r: &Replayer<'_>, id: UnitId, share: f64) {
+        if r.phase != PhaseKind::Maneuver {
+            return;
+        }
+        let record = self.book.turn(r.turn).units.entry(id).or_default();
+        if share > 0.0 {
+            record.spent += record.free_recall.take().unwrap_or(0.0);
+        }
+        record.spent += share;
+    }
+
+    /// RULE-07-2.4, Ch16 8.2: a Broken brigade's units fall back toward their own edge; a move that
+    /// ends nearer the nearest enemy than it began is refused. Reports and returns false.
+    fn broken_advance(&self, r: &mut Replayer<'_>, id: UnitId, start: &Body, end: Pose) -> bool {
+        if self.state.brigade_status(id) != crate::engine::events::BrigadeStatus::Broken {
+            return false;
+        }
+        let Some(side) = self.state.unit(id).map(|u| u.side) else { return false };
+        let nearest = |p: (f64, f64)| {
+            self.bodies
+                .iter()
+                .filter(|(other, _)| self.state.unit(**other).is_some_and(|u| u.side != side && !u.removed))
+                .map(|(_, body)| battlefield::range::distance_to(geo::Point::new(p.0, p.1), body))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let (before, after) = (nearest(start.position), nearest(end.position));
+        if before.is_finite() && after < before - POSITION_TOLERANCE {
+            let message = format!(
+                "{}'s brigade is Broken: it may only fall back, not close on the enemy ({before:.1}\" from \
+                 the nearest enemy before, {after:.1}\" after)",
+                self.name(id)
+            );
+            r.here(Level::Error, message, "RULE-07-2.4, Ch16 8.2");
+            return true;
+        }
+        false
+    }
+
+    /// Put a unit's stands at `body`: its detached screen keeps its place relative to it and an
+    /// attached leader stays with its colours (Ch16 2.4, 3.4).
+    fn place(&mut self, id: UnitId, body: Body) {
+        let name = self.name(id);
+        if let Some(old) = self.bodies.get(&id).copied()
+            && let Some(&(x, y)) = self.book.screens.get(&name)
+        {
+            let (across, ahead) = old.frame().to_local(Coord { x, y });
+            let at = body.frame().to_table(across, ahead);
+            self.book.screens.insert(name, (at.x, at.y));
+        }
+        for leader in self.state.leaders.iter().filter(|l| l.attached == Some(id) && !l.removed) {
+            self.leader_positions.insert(leader.name.clone(), body.position);
+        }
+        self.bodies.insert(id, body);
+    }
+
+    fn mark_moved(&mut self, id: UnitId) {
+        if let Some(u) = self.state.unit_mut(id) {
+            u.turn.moved = true;
+        }
+    }
+
+    /// The body of a unit on the table, reported when it is not.
+    fn body_on_table(&self, r: &mut Replayer<'_>, id: UnitId, rule: &str) -> Option<Body> {
+        let body = self.bodies.get(&id).copied().filter(|_| self.state.unit(id).is_some_and(|u| !u.removed));
+        if body.is_none() {
+            r.here(Level::Error, format!("{} is not on the table", self.name(id)), rule);
+        }
+        body
     }
 
     pub(super) fn formation(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch16 3.2";
         let Some(id) = self.unit(r, unit_arg(action)) else { return };
-        let Some(word) = action.args.iter().find_map(|a| if let Arg::Word(w) = a { Some(w) } else { None })
-        else {
+        let Some(word) = word_arg(action) else {
             return r.here(Level::Error, "a formation change names no formation", RULE);
         };
         if self.rules.data.formation(&word.value).is_none() {
@@ -26,9 +272,10 @@ impl Game {
                 RULE,
             );
         }
-        let Some(body) = self.bodies.get(&id).copied() else {
-            return r.here(Level::Error, format!("{} is not on the table", self.name(id)), RULE);
-        };
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(body) = self.body_on_table(r, id, RULE) else { return };
         let Some(u) = self.state.unit_mut(id) else { return };
         let old = std::mem::replace(&mut u.formation, word.value.clone());
         u.turn.moved = true;
@@ -40,14 +287,26 @@ impl Game {
         r.emit([Event::new(What::Note { text: format!("{} forms {}", self.name(id), title) }, RULE)]);
     }
 
-    /// Formation changes with no move after them are judged standing still.
+    /// Formation changes with no move after them are judged standing still; one the rules do not
+    /// allow is undone (Ch16 3.2).
     pub(super) fn flush_formation_changes(&mut self, r: &mut Replayer<'_>) {
         let pending = std::mem::take(&mut self.pending);
         for (id, (old, body, span)) in pending {
             let Some(to) = self.state.unit(id).map(|u| u.formation.clone()) else { continue };
             let saved = r.span;
             r.span = span;
-            self.judge_move(r, id, &old, MoveKind::ChangeFormation { to: &to }, body, Pose::of(&body), &[]);
+            let kind = MoveKind::ChangeFormation { to: &to };
+            match self.judge_move(r, id, &old, kind, body, Pose::of(&body), &[]) {
+                Some(report) if report.is_legal() && self.within_move(r, id, share_of(kind, &report)) => {
+                    self.record_share(r, id, share_of(kind, &report));
+                }
+                _ => {
+                    if let Some(u) = self.state.unit_mut(id) {
+                        u.formation = old;
+                    }
+                    self.bodies.insert(id, body);
+                }
+            }
             r.span = saved;
         }
     }
@@ -64,6 +323,8 @@ impl Game {
         Some(mover)
     }
 
+    /// Judge one move of a unit with [`battlefield::check_move`]; each violation is an error at the
+    /// action, and the report says whether the move may be made.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn judge_move(
         &self,
@@ -74,8 +335,29 @@ impl Game {
         start: Body,
         end: Pose,
         waypoints: &[Pose],
-    ) {
-        let Some(mut mover) = self.mover(id, formation) else { return };
+    ) -> Option<MoveReport> {
+        self.judge(r, id, formation, kind, start, end, waypoints, false)
+    }
+
+    /// [`Game::judge_move`]; with `leaving`, stands going off the table are the point of the move
+    /// (RULINGS G5), not a violation.
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &self,
+        r: &mut Replayer<'_>,
+        id: UnitId,
+        formation: &str,
+        kind: MoveKind<'_>,
+        start: Body,
+        end: Pose,
+        waypoints: &[Pose],
+        leaving: bool,
+    ) -> Option<MoveReport> {
+        let mut mover = self.mover(id, formation)?;
+        if kind == MoveKind::Remount {
+            // Ch16 10.2: the half move is the mounted one (4.5" of 9").
+            mover = Mover { disordered: mover.disordered, ..Mover::mounted_cavalry(formation) };
+        }
         let status = self.state.brigade_status(id);
         let state_id = match status {
             crate::engine::events::BrigadeStatus::Fresh => None,
@@ -91,77 +373,1085 @@ impl Game {
             .map(|(_, b)| *b)
             .collect();
         let mv = Move { mover, kind, start, waypoints, end, ground: self.ground, friends: &friends };
-        let report = battlefield::check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
+        let mut report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
+        if leaving {
+            report.findings.retain(|f| f.kind != battlefield::movement::FindingKind::OffTable);
+        }
         for finding in report.violations() {
             r.here(Level::Error, format!("{}: {}", self.name(id), finding.kind), finding.rule.clone());
         }
-        let text =
-            format!("{} moves {:.1}\" of an allowed {:.1}\"", self.name(id), report.used, report.allowance);
+        let text = format!(
+            "{} moves {:.1}\" of an allowed {:.1}\"",
+            self.name(id),
+            report.used + 0.0,
+            report.allowance
+        );
         let mut events = vec![Event::new(What::Note { text }, "Ch16 3.1")];
         for effect in report.effects() {
             events
                 .push(Event::new(What::Note { text: format!("{}: {}", self.name(id), effect) }, "Ch16 3.1"));
         }
         r.emit(events);
+        Some(report)
     }
 
+    /// `move`, `enter` and `retreat`. A `move` naming a leader moves the leader.
     pub(super) fn movement(&mut self, r: &mut Replayer<'_>, action: &Action) {
         let verb = action.verb.value.as_str();
+        if verb == "move"
+            && let Some(name) = unit_arg(action)
+            && self.state.unit_named(&name.value).is_none()
+            && self.state.leader_named(&name.value).is_some()
+        {
+            return self.leader_move(r, action, &name.value);
+        }
         let Some(id) = self.unit(r, unit_arg(action)) else { return };
-        let Some(to) = action.args.iter().find_map(|a| if let Arg::To(p) = a { Some(p.value) } else { None })
-        else {
+        let Some(to) = to_arg(action) else {
             return r.here(Level::Error, format!("`{verb}` gives no position"), "Ch16 3.1");
         };
-        let facing =
-            action.args.iter().find_map(|a| if let Arg::Facing(f) = a { f.value.degrees() } else { None });
-        let waypoints: Vec<Pose> = action
-            .args
-            .iter()
-            .filter_map(|a| if let Arg::Via(v) = a { Some(v) } else { None })
-            .flat_map(|v| v.value.iter().map(|p| Pose::new((p.x, p.y), facing.unwrap_or(0.0))))
-            .collect();
         if verb == "enter" {
-            let Some(u) = self.state.unit_mut(id) else { return };
-            if u.on_table && self.bodies.contains_key(&id) {
-                let name = u.name.clone();
-                return r.here(
-                    Level::Error,
-                    format!("{name} is already on the table"),
-                    "scenario reinforcements",
-                );
-            }
-            u.on_table = true;
-            u.turn.moved = true;
-            let layout = layout_for(&self.rules.data, u);
-            let name = u.name.clone();
-            self.bodies.insert(id, Body::new((to.x, to.y), facing.unwrap_or(0.0), layout));
-            r.emit([Event::new(
-                What::Note { text: format!("{name} enters at ({}, {})", to.x, to.y) },
-                "scenario reinforcements",
-            )]);
+            return self.enter(r, action, id, to);
+        }
+        if verb == "move" && !self.may_maneuver(r, id) {
             return;
         }
-        let Some(start) = self.bodies.get(&id).copied() else {
-            return r.here(Level::Error, format!("{} is not on the table", self.name(id)), "Ch16 3.1");
-        };
-        let end = Pose::new((to.x, to.y), facing.unwrap_or(start.facing));
+        let Some(start) = self.body_on_table(r, id, "Ch16 3.1") else { return };
+        let facing = facing_arg(action).unwrap_or(start.facing);
+        let via = waypoints(action, facing);
+        let end = Pose::new(to, facing);
         let current = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
-        match (verb, self.pending.remove(&id)) {
-            ("retreat", _) => {
-                let cavalry_melee = false;
-                self.judge_move(r, id, &current, MoveKind::Retreat { cavalry_melee }, start, end, &waypoints);
+        let pending = if verb == "retreat" { None } else { self.pending.remove(&id) };
+        let double_time = self.book.unit_turn(r.turn, id).double_time;
+        let (report, kind_share) = match &pending {
+            _ if verb == "retreat" => {
+                let kind = MoveKind::Retreat { cavalry_melee: false };
+                (self.judge_move(r, id, &current, kind, start, end, &via), None)
             }
-            (_, Some((old, old_body, _))) => {
+            Some((old, old_body, _)) => {
                 let kind = MoveKind::ChangeFormation { to: &current };
-                self.judge_move(r, id, &old, kind, old_body, end, &waypoints);
+                let report = self.judge_move(r, id, old, kind, *old_body, end, &via);
+                let share = report.as_ref().map(|rep| share_of(kind, rep));
+                (report, share)
             }
-            _ => self.judge_move(r, id, &current, MoveKind::Advance, start, end, &waypoints),
+            None => {
+                let kind = if double_time { MoveKind::DoubleTime } else { MoveKind::Advance };
+                let report = self.judge_move(r, id, &current, kind, start, end, &via);
+                let share = report.as_ref().map(|rep| share_of(kind, rep));
+                (report, share)
+            }
+        };
+        let share = kind_share.unwrap_or(0.0);
+        let legal = report.is_some_and(|rep| rep.is_legal())
+            && (verb == "retreat" || !self.broken_advance(r, id, &start, end))
+            && self.within_move(r, id, share);
+        if !legal {
+            // The move is not made; a formation change before it is judged standing still.
+            if let Some(p) = pending {
+                self.pending.insert(id, p);
+            }
+            return;
         }
-        if verb == "move"
-            && let Some(u) = self.state.unit_mut(id)
+        self.record_share(r, id, share);
+        if start.facing != facing || via.iter().any(|p| p.facing != start.facing) {
+            self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
+        }
+        if verb == "move" {
+            self.mark_moved(id);
+        }
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// Scenario `reinforcements`: a unit comes on no earlier than the turn its line gives (a clock
+    /// time counts turns from `start` by `turn_length`), at its entry point, in its side's own
+    /// Phase 2 (Ch16 1.0). A unit that left the table does not come back (RULINGS G5).
+    fn enter(&mut self, r: &mut Replayer<'_>, action: &Action, id: UnitId, to: (f64, f64)) {
+        const RULE: &str = "scenario reinforcements";
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if u.removed {
+            return r.here(Level::Error, format!("{name} has left the table for good"), "RULINGS G5");
+        }
+        if u.on_table && self.bodies.contains_key(&id) {
+            return r.here(Level::Error, format!("{name} is already on the table"), RULE);
+        }
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(arrival) = self.book.arrivals.get(&name).cloned() else {
+            let message = format!("{name} is not among the scenario's reinforcements");
+            return r.here(Level::Error, message, RULE);
+        };
+        if let Some(due) = arrival.turn
+            && r.turn < due
         {
+            let message = format!(
+                "{name} is due on turn {due} (the scenario says {}): it may not enter on turn {}",
+                arrival.written, r.turn
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        if let Some((x, y)) = arrival.at {
+            let off = (to.0 - x).hypot(to.1 - y);
+            if crate::geometry::measured(off) > ENTRY_TOLERANCE {
+                let message =
+                    format!("{name} enters {off:.1}\" from its entry point ({x}, {y}) in the scenario");
+                return r.here(Level::Error, message, RULE);
+            }
+        }
+        let facing = facing_arg(action).or(arrival.facing).unwrap_or(0.0);
+        let Some(u) = self.state.unit_mut(id) else { return };
+        u.on_table = true;
+        u.turn.moved = true;
+        if let Some(f) = &arrival.formation
+            && !u.is_battery()
+        {
+            u.formation = f.clone();
+        }
+        let layout = layout_for(&self.rules.data, u);
+        self.bodies.insert(id, Body::new(to, facing, layout));
+        r.emit([Event::new(What::Note { text: format!("{name} enters at ({}, {})", to.0, to.1) }, RULE)]);
+    }
+
+    /// Ch16 3.1: `move "Leader" to (x, y)`: a leader rides at the brigadier's rates. An attached
+    /// leader who rides away from his regiment's colours leaves it (Ch16 2.4).
+    fn leader_move(&mut self, r: &mut Replayer<'_>, action: &Action, name: &str) {
+        let Some(lid) = self.state.leader_named(name) else { return };
+        let Some(leader) = self.state.leader(lid).cloned() else { return };
+        if leader.removed {
+            return r.here(Level::Error, format!("{name} is no longer on the table"), "Ch16 2.4");
+        }
+        if r.phase == PhaseKind::Maneuver
+            && self.state.sides.get(leader.side.0).is_some_and(|s| s.name != r.side)
+        {
+            let message = format!("{name} is not of the active side: in Phase 2 only {} maneuvers", r.side);
+            return r.here(Level::Error, message, "Ch16 1.0");
+        }
+        let Some(to) = to_arg(action) else {
+            return r.here(Level::Error, "`move` gives no position", "Ch16 3.1");
+        };
+        let via: Vec<(f64, f64)> = waypoints(action, 0.0).iter().map(|p| p.position).collect();
+        if !self.move_leader(r, name, to, &via) {
+            return;
+        }
+        if let Some(unit) = leader.attached {
+            let away = self.bodies.get(&unit).is_none_or(|b| {
+                let (x, y) = b.position;
+                (x - to.0).hypot(y - to.1) > battlefield::CONTACT_TOLERANCE
+            });
+            if away {
+                if let Some(l) = self.state.leaders.get_mut(lid.0) {
+                    l.attached = None;
+                }
+                let text = format!("{name} leaves {}", self.name(unit));
+                r.emit([Event::new(What::Note { text }, "Ch16 2.4")]);
+            }
+        }
+    }
+
+    /// Ride a leader to `to` through `via` (Ch16 3.1: the mounted brigadier's row, the same for
+    /// every leader): each violation is an error; rides within a turn share one allowance. Returns
+    /// whether he rode. A leader with no known position is placed where he goes.
+    pub(super) fn move_leader(
+        &mut self,
+        r: &mut Replayer<'_>,
+        name: &str,
+        to: (f64, f64),
+        via: &[(f64, f64)],
+    ) -> bool {
+        const RULE: &str = "Ch16 3.1";
+        let Some(&from) = self.leader_positions.get(name) else {
+            self.leader_positions.insert(name.to_string(), to);
+            let text = format!("{name} had no position: placed at ({}, {})", to.0, to.1);
+            r.emit([Event::new(What::Note { text }, RULE)]);
+            return true;
+        };
+        // A leader's stand, always facing north so that every leg is a straight ride, never a wheel.
+        let start = Body::new(from, 0.0, Layout::new(1, None, 0.0));
+        let waypoints: Vec<Pose> = via.iter().map(|p| Pose::new(*p, 0.0)).collect();
+        let mv = Move {
+            mover: Mover::brigadier(),
+            kind: MoveKind::Advance,
+            start,
+            waypoints: &waypoints,
+            end: Pose::new(to, 0.0),
+            ground: self.ground,
+            friends: &[],
+        };
+        let report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
+        let mut legal = true;
+        for finding in report.violations() {
+            r.here(Level::Error, format!("{name}: {}", finding.kind), finding.rule.clone());
+            legal = false;
+        }
+        if !legal {
+            return false;
+        }
+        let share = if report.allowance > 0.0 { report.used / report.allowance } else { 0.0 };
+        let before = self.book.peek(r.turn).and_then(|t| t.leaders.get(name)).copied().unwrap_or(0.0);
+        if before + share > 1.0 + SHARE_PRECISION {
+            let message = format!(
+                "{name} has ridden {:.0}% of his move this turn and this needs {:.0}% more",
+                before * 100.0,
+                share * 100.0
+            );
+            r.here(Level::Error, message, RULE);
+            return false;
+        }
+        *self.book.turn(r.turn).leaders.entry(name.to_string()).or_default() += share;
+        self.leader_positions.insert(name.to_string(), to);
+        let text = format!("{name} rides {:.1}\" of an allowed {:.1}\"", report.used, report.allowance);
+        r.emit([Event::new(What::Note { text }, RULE)]);
+        true
+    }
+
+    /// Ch16 2.3: `wheel "Unit" facing F` (or `+30` / `-30` degrees, positive to the right),
+    /// pivoting on the front corner of the flank it turns toward, or ending `to (x, y)`. The one
+    /// wheel of up to 45 degrees is free of pips and costs only its ground; a second wheel in the
+    /// turn pays the outer flank's extra (the movement module's reading of Ch16 2.3).
+    fn wheel(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.3";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let Some(facing) = facing_arg(action).or_else(|| number_arg(action).map(|n| start.facing + n)) else {
+            return r.here(
+                Level::Error,
+                "a wheel gives no new facing (`facing F`) nor degrees (`+30`)",
+                RULE,
+            );
+        };
+        let facing = facing.rem_euclid(360.0);
+        let turn = turn_between(start.facing, facing);
+        if turn.abs() < 1e-6 {
+            return r.here(Level::Error, format!("{} does not turn: that is no wheel", self.name(id)), RULE);
+        }
+        let end = match to_arg(action) {
+            Some(to) => Pose::new(to, facing),
+            None => {
+                let half = start.half_width();
+                let side = if turn > 0.0 { half } else { -half };
+                let pivot = start.frame().to_table(side, 0.0);
+                let colours = crate::geometry::Frame::new((pivot.x, pivot.y), facing).to_table(-side, 0.0);
+                Pose::new((colours.x, colours.y), facing)
+            }
+        };
+        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        let kind = MoveKind::Wheel;
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let mut share = share_of(kind, &report);
+        let record = self.book.unit_turn(r.turn, id);
+        if record.wheeled && report.allowance > 0.0 {
+            // The outer flank's arc beyond the colours' one: the free wheel is spent.
+            share += start.half_width() * turn.abs().to_radians() / report.allowance;
+        }
+        if !report.is_legal() || self.broken_advance(r, id, &start, end) || !self.within_move(r, id, share) {
+            return;
+        }
+        self.record_share(r, id, share);
+        self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
+        self.mark_moved(id);
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// Ch16 3.3: `about_face "Unit"`: the unit turns about, its rear rank becoming its front, for
+    /// 1" of its move; it may not fire in Phase 3.
+    fn about_face(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 3.3";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let reversed = (start.facing + 180.0).rem_euclid(360.0);
+        let end = match to_arg(action) {
+            Some(to) => Pose::new(to, facing_arg(action).unwrap_or(reversed)),
+            None => {
+                let rear = start.frame().to_table(0.0, -start.depth());
+                Pose::new((rear.x, rear.y), reversed)
+            }
+        };
+        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        let kind = MoveKind::AboutFace;
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let share = share_of(kind, &report);
+        if !report.is_legal() || !self.within_move(r, id, share) {
+            return;
+        }
+        self.record_share(r, id, share);
+        self.mark_moved(id);
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// Ch16 3.3, RULE-07-1.5, RULINGS C19: `fall_back "Unit" [to (x, y) | inches]`: straight back,
+    /// front kept, at most 3" (by default the full 3"). It is the unit's whole move when its side
+    /// is active, and it keeps its firing rights, so it does not count as moved. The side not
+    /// moving may be made to fall back (a failed check, RULE-07-1.5).
+    fn fall_back(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 3.3";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let active = self
+            .state
+            .unit(id)
+            .and_then(|u| self.state.sides.get(u.side.0))
+            .is_some_and(|s| s.name == r.side);
+        if active && !self.may_maneuver(r, id) {
+            return;
+        }
+        let facing = facing_arg(action).unwrap_or(start.facing);
+        let end = match to_arg(action) {
+            Some(to) => Pose::new(to, facing),
+            None => {
+                let back = start.frame().to_table(0.0, -number_arg(action).unwrap_or(FALL_BACK));
+                Pose::new((back.x, back.y), facing)
+            }
+        };
+        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        let kind = MoveKind::FallBack;
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let share = if active { share_of(kind, &report) } else { 0.0 };
+        if !report.is_legal() || !self.within_move(r, id, share) {
+            return;
+        }
+        self.record_share(r, id, share);
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        let text = format!("{} falls back in good order", self.name(id));
+        r.emit([Event::new(What::Note { text }, "Ch16 3.3, RULINGS C19")]);
+    }
+
+    /// Ch16 2.3, RULINGS G8, C10: `double_time "Unit" to (x, y) [pip "Brigadier"]`: an advance with
+    /// the order's bonus, for its pip from the unit's brigade (doubled in the distant courier
+    /// tier, none out of communication) unless an `order` bought it this turn.
+    fn double_time(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.3, RULINGS G8";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let Some(to) = to_arg(action) else {
+            return r.here(Level::Error, "`double_time` gives no position", RULE);
+        };
+        let facing = facing_arg(action).unwrap_or(start.facing);
+        let via = waypoints(action, facing);
+        let end = Pose::new(to, facing);
+        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        let kind = MoveKind::DoubleTime;
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &via) else { return };
+        let share = share_of(kind, &report);
+        if !report.is_legal() || self.broken_advance(r, id, &start, end) || !self.within_move(r, id, share) {
+            return;
+        }
+        if !self.book.unit_turn(r.turn, id).double_time {
+            let Some(brigade) = self.state.unit(id).and_then(|u| u.brigade) else {
+                let message = format!("{} has no brigade to pay the Double-Time pip", self.name(id));
+                return r.here(Level::Error, message, RULE);
+            };
+            if !self.paid_by_its_brigadier(r, action, brigade) {
+                return;
+            }
+            let Some(order) = self.rules.data.order(DOUBLE_TIME_ORDER).cloned() else {
+                return r.here(Level::Error, "the rule data has no `double_time` order", RULE);
+            };
+            let cost = match self.order_price(&order, brigade, Some(id)) {
+                Ok(cost) => cost,
+                Err((message, rule)) => return r.here(Level::Error, message, rule),
+            };
+            if !self.pay_pips(r, brigade, cost, order.meta.title(), RULE) {
+                return;
+            }
+        }
+        self.record_share(r, id, share);
+        let record = self.book.turn(r.turn).units.entry(id).or_default();
+        record.double_time = true;
+        if start.facing != facing {
+            record.wheeled = true;
+        }
+        self.mark_moved(id);
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// The `pip "Brigadier"` of a line, if given, must be the commander of the brigade that pays
+    /// (Ch16 2.3). Reports and returns false when he is not.
+    fn paid_by_its_brigadier(&self, r: &mut Replayer<'_>, action: &Action, brigade: BrigadeId) -> bool {
+        let Some(pip) = action.args.iter().find_map(|a| if let Arg::Pip(n) = a { Some(n) } else { None })
+        else {
+            return true;
+        };
+        let Some(b) = self.state.brigade(brigade) else { return true };
+        let commander = b.brigadier.and_then(|l| self.state.leader(l)).map(|l| l.name.as_str());
+        if commander == Some(pip.value.as_str()) {
+            return true;
+        }
+        let message =
+            format!("{} pays for this, but {} commands {}", pip.value, commander.unwrap_or("no one"), b.name);
+        r.find(pip.span, Level::Error, message, "Ch16 2.3");
+        false
+    }
+
+    /// Ch16 2.3, 3.1, 10.4, Ch8 2.0, RULINGS C31, Ch13 21.0: `limber "Battery"` / `unlimber
+    /// "Battery"`, optionally moving on `to (x, y)` with what is left. The limbered row prices
+    /// it (a foot battery's whole move); a battery that unlimbers may not fire this turn, and on
+    /// soft ground unlimbering costs pips.
+    fn limbering(&mut self, r: &mut Replayer<'_>, action: &Action, limber: bool) {
+        const RULE: &str = "Ch16 2.3, 3.1";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(Arm::Battery { limbered }) = self.state.unit(id).map(|u| u.arm.clone()) else {
+            return r.here(Level::Error, format!("{} is not a battery", self.name(id)), RULE);
+        };
+        if limbered == limber {
+            let what = if limber { "limbered" } else { "unlimbered" };
+            return r.here(Level::Error, format!("{} is already {what}", self.name(id)), RULE);
+        }
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let facing = facing_arg(action).unwrap_or(start.facing);
+        let end = Pose::new(to_arg(action).unwrap_or(start.position), facing);
+        let kind = if limber { MoveKind::Limber } else { MoveKind::Unlimber };
+        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let share = share_of(kind, &report);
+        if !report.is_legal() || !self.within_move(r, id, share) {
+            return;
+        }
+        let pips: u32 = report
+            .effects()
+            .map(|f| match f.kind {
+                battlefield::movement::FindingKind::UnlimberPips { pips } => pips,
+                _ => 0,
+            })
+            .sum();
+        if pips > 0 {
+            let Some(brigade) = self.state.unit(id).and_then(|u| u.brigade) else {
+                let message =
+                    format!("{} has no brigade to pay for unlimbering on soft ground", self.name(id));
+                return r.here(Level::Error, message, "Ch13 21.0");
+            };
+            if !self.pay_pips(r, brigade, pips, "unlimbering on soft ground", "Ch13 21.0") {
+                return;
+            }
+        }
+        self.record_share(r, id, share);
+        if let Some(u) = self.state.unit_mut(id) {
+            u.arm = Arm::Battery { limbered: limber };
             u.turn.moved = true;
         }
-        self.bodies.insert(id, Body { position: end.position, facing: end.facing, ..start });
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        let text = format!("{} {}", self.name(id), if limber { "limbers up" } else { "unlimbers" });
+        r.emit([Event::new(What::Note { text }, RULE)]);
+    }
+
+    /// Ch16 10.2, RULINGS G15 (and Ch13 6.0 with the `horse_holders` module): `dismount "Unit"
+    /// [to (x, y)] [(hx, hy)]`: mounted cavalry spends half its move to fight on foot in skirmish
+    /// order; one stand in four holds the horses 2-3" behind the line (at the point given, or in
+    /// the middle of that band).
+    fn dismount(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 10.2";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let Arm::Cavalry { mounted: true, can_remount, .. } = u.arm else {
+            return r.here(Level::Error, format!("{} is not mounted cavalry", u.name), RULE);
+        };
+        if self.rules.module("horse_holders") && (u.markers.disorder || u.turn.engaged) {
+            let message = format!("{} must be unengaged and in good order to dismount", u.name);
+            return r.here(Level::Error, message, "Ch13 6.0");
+        }
+        let (name, stands, formation) = (u.name.clone(), u.stands, u.formation.clone());
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let facing = facing_arg(action).unwrap_or(start.facing);
+        let end = Pose::new(to_arg(action).unwrap_or(start.position), facing);
+        let kind = MoveKind::Dismount;
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let share = share_of(kind, &report);
+        if !report.is_legal() || !self.within_move(r, id, share) {
+            return;
+        }
+        let mut on_foot = self.state.unit(id).cloned();
+        let Some(on_foot) = on_foot.as_mut() else { return };
+        on_foot.arm = Arm::Cavalry { mounted: false, horse_holders: stands.div_ceil(4), can_remount };
+        on_foot.formation = SKIRMISH.to_string();
+        let line = Body::new(end.position, end.facing, layout_for(&self.rules.data, on_foot));
+        let holders = match point_arg(action) {
+            Some(p) => {
+                let (across, ahead) = line.frame().to_local(Coord { x: p.0, y: p.1 });
+                let behind = crate::geometry::measured(-ahead - line.depth());
+                let (least, most) = HOLDERS_BEHIND;
+                if behind < least - POSITION_TOLERANCE
+                    || behind > most + POSITION_TOLERANCE
+                    || across.abs() > line.half_width() + POSITION_TOLERANCE
+                {
+                    let message = format!(
+                        "{name}'s horse holders must stand {least}-{most}\" behind the middle of its line, \
+                         not {behind:.1}\" behind and {:.1}\" aside",
+                        across.abs()
+                    );
+                    return r.here(Level::Error, message, RULE);
+                }
+                p
+            }
+            None => {
+                let mid = (HOLDERS_BEHIND.0 + HOLDERS_BEHIND.1) / 2.0;
+                let at = line.frame().to_table(0.0, -line.depth() - mid);
+                (at.x, at.y)
+            }
+        };
+        self.record_share(r, id, share);
+        if let Some(u) = self.state.unit_mut(id) {
+            u.arm = on_foot.arm.clone();
+            u.formation = on_foot.formation.clone();
+            u.turn.moved = true;
+        }
+        self.place(id, line);
+        self.book.holders.insert(name.clone(), holders);
+        r.emit([Event::new(What::Note { text: format!("{name} dismounts") }, RULE)]);
+    }
+
+    /// Ch16 10.2, RULINGS G15: `remount "Unit" [FORMATION] [to (x, y)]`: dismounted cavalry in
+    /// contact with its horse holders spends half its mounted move to mount (in line unless a
+    /// formation is named); its surviving stands ride on. Once its holders are lost it never can.
+    fn remount(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 10.2";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let Arm::Cavalry { mounted: false, can_remount, .. } = u.arm else {
+            return r.here(Level::Error, format!("{} is not dismounted cavalry", u.name), RULE);
+        };
+        let name = u.name.clone();
+        if !can_remount {
+            let message = format!("{name} has lost its horse holders: it can never remount");
+            return r.here(Level::Error, message, RULE);
+        }
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        match self.book.holders.get(&name) {
+            Some(&at) => {
+                let holders = Body::new(at, start.facing, Layout::new(1, None, 0.0));
+                if !battlefield::contact::in_contact(&start, &holders) {
+                    let gap = Euclidean.distance(&start.footprint(), &holders.footprint());
+                    let message =
+                        format!("{name} is {gap:.1}\" from its horse holders: it must touch them to mount");
+                    return r.here(Level::Error, message, RULE);
+                }
+            }
+            None => r.here(
+                Level::Note,
+                format!("where {name}'s horse holders stand is not known: contact is not checked"),
+                RULE,
+            ),
+        }
+        let formation = word_arg(action)
+            .filter(|w| self.rules.data.formation(&w.value).is_some())
+            .map_or(MOUNTED_FORMATION.to_string(), |w| w.value.clone());
+        let facing = facing_arg(action).unwrap_or(start.facing);
+        let end = Pose::new(to_arg(action).unwrap_or(start.position), facing);
+        let kind = MoveKind::Remount;
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let share = share_of(kind, &report);
+        if !report.is_legal() || !self.within_move(r, id, share) {
+            return;
+        }
+        self.record_share(r, id, share);
+        let Some(u) = self.state.unit_mut(id) else { return };
+        u.arm = Arm::Cavalry { mounted: true, horse_holders: 0, can_remount };
+        u.formation = formation;
+        u.turn.moved = true;
+        let layout = layout_for(&self.rules.data, u);
+        self.place(id, Body::new(end.position, end.facing, layout));
+        self.book.holders.remove(&name);
+        r.emit([Event::new(What::Note { text: format!("{name} mounts") }, RULE)]);
+    }
+
+    /// The skirmish formation's screen entry (Ch16 3.4), reported when the rule data lacks it.
+    fn screen_rules(&self, r: &mut Replayer<'_>) -> Option<dotc_lang::library::Screen> {
+        let spec = self.rules.data.formation(SKIRMISH).and_then(|f| f.screen);
+        if spec.is_none() {
+            r.here(Level::Error, "the rule data's `skirmish` formation describes no screen", "Ch16 3.4");
+        }
+        spec
+    }
+
+    /// The share of a move a screen costs the unit: nothing with a trait that screens for free
+    /// (Ch16 9.0 Sharpshooters).
+    fn screen_share(&self, id: UnitId, cost: Option<Cost>) -> f64 {
+        let Some(u) = self.state.unit(id) else { return 0.0 };
+        if u.traits.iter().any(|t| self.rules.trait_def(t).is_some_and(|t| t.free_screen)) {
+            return 0.0;
+        }
+        let whole = self
+            .mover(id, &u.formation)
+            .and_then(|m| self.rules.data.movement_for(m.arm, m.formation, m.state))
+            .map_or(0.0, |row| row.open);
+        cost_share(cost, whole)
+    }
+
+    /// Ch16 3.4, Ch10 1.0, RULINGS G12: `screen "Regiment" to (x, y)`: a formed infantry regiment
+    /// big enough pushes one stand 2-3" ahead of its front for half its move (free with
+    /// Sharpshooters); the stand still belongs to it.
+    fn screen(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 3.4, Ch10 1.0";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(spec) = self.screen_rules(r) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if !u.is_infantry() {
+            return r.here(Level::Error, format!("{name} is not infantry: only regiments screen"), RULE);
+        }
+        if self.rules.data.formation(&u.formation).is_some_and(|f| f.screen.is_some()) {
+            return r.here(Level::Error, format!("{name} is already in skirmish order"), RULE);
+        }
+        if u.screen.is_some() {
+            return r.here(Level::Error, format!("{name} already has its skirmish screen out"), RULE);
+        }
+        if let Some(least) = spec.min_stands
+            && u.stands < least
+        {
+            let message =
+                format!("{name} has {} stands: a regiment needs {least} to detach a screen", u.stands);
+            return r.here(Level::Error, message, RULE);
+        }
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(body) = self.body_on_table(r, id, RULE) else { return };
+        let (least, most) = spec.ahead;
+        let at = match to_arg(action).or_else(|| point_arg(action)) {
+            Some(p) => p,
+            None => {
+                let at = body.frame().to_table(0.0, (least + most) / 2.0);
+                (at.x, at.y)
+            }
+        };
+        let (across, ahead) = body.frame().to_local(Coord { x: at.0, y: at.1 });
+        let ahead = crate::geometry::measured(ahead);
+        if ahead < least - POSITION_TOLERANCE
+            || ahead > most + POSITION_TOLERANCE
+            || across.abs() > body.half_width() + POSITION_TOLERANCE
+        {
+            let message = format!(
+                "{name}'s screen must stand {least}-{most}\" straight ahead of its front, not {ahead:.1}\" ahead \
+                 and {:.1}\" aside",
+                across.abs()
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        let share = self.screen_share(id, spec.cost);
+        if !self.within_move(r, id, share) {
+            return;
+        }
+        self.record_share(r, id, share);
+        if let Some(u) = self.state.unit_mut(id) {
+            u.screen = Some(Screen::default());
+        }
+        self.book.screens.insert(name.clone(), at);
+        r.emit([Event::new(What::Note { text: format!("{name} sends its skirmish screen forward") }, RULE)]);
+    }
+
+    /// Ch16 3.4, Ch10 4.0: `recall "Regiment"`: the screen comes back. It is free if the regiment
+    /// stands still all Phase 2; otherwise it costs what detaching does (half the move).
+    fn recall(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 3.4";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(spec) = self.screen_rules(r) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if u.screen.is_none() {
+            return r.here(Level::Error, format!("{name} has no skirmish screen out"), RULE);
+        }
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let moved = u.turn.moved || self.book.unit_turn(r.turn, id).spent > 0.0;
+        let share = self.screen_share(id, spec.cost);
+        if spec.recall_free && !moved && r.phase == PhaseKind::Maneuver {
+            // Free as long as the regiment does not move after all this turn.
+            self.book.turn(r.turn).units.entry(id).or_default().free_recall = Some(share);
+        } else {
+            if !self.within_move(r, id, share) {
+                return;
+            }
+            self.record_share(r, id, share);
+        }
+        if let Some(u) = self.state.unit_mut(id) {
+            u.screen = None;
+        }
+        self.book.screens.remove(&name);
+        r.emit([Event::new(What::Note { text: format!("{name} recalls its skirmish screen") }, RULE)]);
+    }
+
+    /// Ch16 2.3: `hold "Unit"`: the unit holds its position (free, and it may fire); it has not
+    /// moved this turn and moves no more.
+    fn hold(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 2.3";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        let record = self.book.unit_turn(r.turn, id);
+        if record.held {
+            return r.here(Level::Warning, format!("{name} already holds this turn"), RULE);
+        }
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        if self.body_on_table(r, id, RULE).is_none() {
+            return;
+        }
+        if u.turn.moved || record.spent > 0.0 {
+            return r.here(Level::Error, format!("{name} has moved this turn: it cannot hold"), RULE);
+        }
+        self.book.turn(r.turn).units.entry(id).or_default().held = true;
+        r.emit([Event::new(What::Note { text: format!("{name} holds its position") }, RULE)]);
+    }
+
+    /// RULINGS G5, RULE-07-2.2: `exit "Unit" [to (x, y)]`: the unit leaves the table. In Phase 2 it
+    /// must reach the table's edge (the nearest, or the point given) within its move; its stands
+    /// that count on the brigade clock are tallied as lost.
+    fn exit(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "RULINGS G5";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        if r.phase == PhaseKind::Maneuver && !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        if r.phase == PhaseKind::Maneuver {
+            let edge = to_arg(action).or_else(|| {
+                let (w, d) = self.bf.table?;
+                let (x, y) = start.position;
+                let options = [(x, (0.0, y)), (w - x, (w, y)), (y, (x, 0.0)), (d - y, (x, d))];
+                options.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, p)| p)
+            });
+            let Some(edge) = edge else {
+                let message = "the table's size is not known: how far the edge is is not checked";
+                return r.here(Level::Note, message, RULE);
+            };
+            let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+            let end = Pose::new(edge, start.facing);
+            let kind = MoveKind::Advance;
+            let Some(report) = self.judge(r, id, &formation, kind, start, end, &[], true) else { return };
+            let share = share_of(kind, &report);
+            if !report.is_legal() || !self.within_move(r, id, share) {
+                return;
+            }
+            self.record_share(r, id, share);
+        }
+        let mut events = Vec::new();
+        let rules = &self.rules;
+        let left = transact(&mut self.state, |s| {
+            let u = s.unit_mut(id).ok_or_else(|| EngineError::Unknown(format!("unit #{}", id.0)))?;
+            u.removed = true;
+            u.on_table = false;
+            u.screen = None;
+            u.turn.moved = true;
+            let (name, brigade, lost) = (u.name.clone(), u.brigade, u.clock_stands());
+            events.push(Event::new(What::Removed { unit: name, because: "it left the table".into() }, RULE));
+            for l in s.leaders.iter_mut().filter(|l| l.attached == Some(id)) {
+                l.attached = None;
+            }
+            if let Some(b) = brigade {
+                morale::tally(rules, s, b, lost, &mut events)?;
+            }
+            Ok(())
+        });
+        match left {
+            Ok(()) => {
+                r.emit(events);
+                self.bodies.remove(&id);
+                let name = self.name(id);
+                self.book.screens.remove(&name);
+            }
+            Err(e) => r.refused(&e, RULE),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// A small drill field: blue (west, moving first) against red, with a reinforcement due at
+    /// 11:00 (turn 5, a blue turn) and a weak brigade of two 4-stand regiments.
+    pub(in crate::replay) const DRILL: &str = r#"
+scenario "Drill Field" {
+    start 10:00
+    turn_length 15 min
+    turns 8
+    first_side blue
+    table 48 x 36
+    terrain {
+        road "Pike" line (0, 18) (48, 18)
+    }
+    side blue "Blue" {
+        edge west
+        commander "Gen. Blue" division at (10, 18)
+        brigade "First Brigade" {
+            brigadier "Col. Able" reliable at (14, 10)
+            regiment "1st Foot" { stands 5 regular rifled_musket line at (16, 10) facing east }
+            regiment "2nd Foot" { stands 4 regular rifled_musket line at (16, 4) facing east }
+            regiment "4th Foot" { stands 4 regular rifled_musket line at (6, 28) facing east }
+            regiment "5th Foot" { stands 4 regular rifled_musket line at (2, 35) facing north }
+            battery "Blue Battery" { sections 2 regular napoleon unlimbered at (12, 15) facing east }
+        }
+        brigade "Second Brigade" {
+            brigadier "Col. Baker" timid at (30, 33)
+            regiment "3rd Foot" { stands 5 regular rifled_musket line at (26, 30) facing east }
+        }
+        brigade "Weak Brigade" {
+            brigadier "Col. Weak" reliable at (14, 22)
+            regiment "6th Foot" { stands 4 regular rifled_musket line at (16, 22) facing east }
+            regiment "7th Foot" { stands 4 regular rifled_musket line at (2, 14) facing east }
+        }
+        cavalry "Blue Horse" { stands 4 regular breechloading_carbine mounted at (8, 6) facing east }
+        regiment "Late Foot" { stands 4 regular rifled_musket line }
+    }
+    side red "Red" {
+        edge east
+        commander "Gen. Red" division at (44, 18)
+        brigade "Red Brigade" {
+            brigadier "Col. Red" reliable at (40, 10)
+            regiment "1st Red" { stands 5 regular rifled_musket line at (34, 10) facing west }
+        }
+    }
+    reinforcements {
+        at 11:00 blue regiment "Late Foot" enters at (1, 20) facing east
+    }
+}
+"#;
+
+    struct Drill(String);
+
+    impl dotc_lang::Loader for Drill {
+        fn load(&self, _: &Path) -> Result<String, String> {
+            Ok(self.0.clone())
+        }
+    }
+
+    /// Replay `turns` (the log's turn blocks) on `scenario`; the game text is returned too, for
+    /// finding the actions' places.
+    pub(in crate::replay) fn play(scenario: &str, turns: &str) -> (Replay, String) {
+        let game = format!("game \"Drill\" {{\n    scenario \"drill.dotc\"\n}}\n{turns}");
+        let analysis = dotc_lang::analyze(Path::new("drill-game.dotc"), &game, &Drill(scenario.to_string()));
+        let replay = replay(&analysis, &ReplayOptions { source: Some(&game), ..ReplayOptions::default() });
+        (replay, game)
+    }
+
+    /// The error findings at the action that starts with `action` (its first occurrence).
+    pub(in crate::replay) fn errors_at<'a>(replay: &'a Replay, game: &str, action: &str) -> Vec<&'a Finding> {
+        let start = game.find(action);
+        replay.findings.iter().filter(|f| Some(f.span.start) == start && f.level == Level::Error).collect()
+    }
+
+    /// Every error finding, for failure messages and clean-run checks.
+    pub(in crate::replay) fn errors(replay: &Replay) -> Vec<&Finding> {
+        replay.findings.iter().filter(|f| f.level == Level::Error).collect()
+    }
+
+    fn unit<'a>(replay: &'a Replay, name: &str) -> &'a narrative::UnitSummary {
+        replay.summary.units.iter().find(|u| u.name == name).expect("the drill field has this unit")
+    }
+
+    pub(in crate::replay) fn notes(replay: &Replay) -> Vec<&str> {
+        replay
+            .events
+            .iter()
+            .filter_map(|e| if let What::Note { text } = &e.event.what { Some(text.as_str()) } else { None })
+            .collect()
+    }
+
+    #[test]
+    fn ch16_3_3_about_face_costs_one_inch() {
+        // A 6" line: the about face uses 1", so 5.5" more is over its move (Ch16 3.1, 3.3).
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        about_face \"1st Foot\"\n        move \"1st Foot\" to (9.75, 10) facing west\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "about_face").is_empty(), "{:#?}", replay.findings);
+        assert!(notes(&replay).iter().any(|n| n.starts_with("1st Foot moves 1.0\" of an allowed 6.0\"")));
+        let over = errors_at(&replay, &game, "move \"1st Foot\"");
+        assert!(
+            over.iter().any(|f| f.rule == "Ch16 3.1" && f.message.contains("one move a turn")),
+            "{over:#?}"
+        );
+    }
+
+    #[test]
+    fn ch16_3_1_one_move_a_turn_across_lines() {
+        // 4" then 3" of a 6" line: the second line goes over the turn's move and is not made.
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        move \"2nd Foot\" to (20, 4) facing east\n        move \"2nd Foot\" to (23, 4) facing east\n        fire \"2nd Foot\" at \"1st Red\" roll [1, 1, 1, 1]\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "move \"2nd Foot\" to (20").is_empty());
+        let over = errors_at(&replay, &game, "move \"2nd Foot\" to (23");
+        assert!(over.iter().any(|f| f.rule == "Ch16 3.1"), "{:#?}", replay.findings);
+    }
+
+    #[test]
+    fn ch16_3_3_fall_back_is_at_most_three_inches() {
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        fall_back \"1st Foot\"\n        fall_back \"2nd Foot\" to (12, 4)\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "fall_back \"1st Foot\"").is_empty(), "{:#?}", replay.findings);
+        let far = errors_at(&replay, &game, "fall_back \"2nd Foot\"");
+        assert!(far.iter().any(|f| f.rule.contains("Ch16 3.3")), "{:#?}", replay.findings);
+        assert!(notes(&replay).iter().any(|n| n.contains("1st Foot falls back in good order")));
+    }
+
+    #[test]
+    fn ch16_2_3_double_time_costs_its_pip_from_the_brigade() {
+        // Able rolls a 1: one pip. The first double time pays it and goes 9"; the second finds
+        // the brigade empty.
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [1] => 1\n    }\n    maneuver {\n        double_time \"1st Foot\" to (25, 10) facing east\n        double_time \"2nd Foot\" to (20, 4) facing east\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "double_time \"1st Foot\"").is_empty(), "{:#?}", replay.findings);
+        let broke = errors_at(&replay, &game, "double_time \"2nd Foot\"");
+        assert!(broke.iter().any(|f| f.message.starts_with("pip overspent") && f.rule.contains("Ch16 2.3")));
+        let brigade = replay.summary.brigades.iter().find(|b| b.name == "First Brigade").unwrap();
+        assert_eq!((brigade.pips, brigade.banked), (0, 0));
+    }
+
+    #[test]
+    fn ch16_2_3_a_double_time_order_adds_to_the_next_move() {
+        // Bought with `order`, the bonus applies to the plain move: 9" is then legal.
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n    }\n    maneuver {\n        order \"Col. Able\" double_time \"1st Foot\"\n        move \"1st Foot\" to (25, 10) facing east\n        move \"2nd Foot\" to (25, 4) facing east\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "move \"1st Foot\"").is_empty(), "{:#?}", replay.findings);
+        assert!(!errors_at(&replay, &game, "move \"2nd Foot\"").is_empty(), "no order, no bonus");
+    }
+
+    #[test]
+    fn ch16_2_3_wheel_pivots_on_a_flank_and_a_held_unit_stays() {
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        wheel \"1st Foot\" +45\n        hold \"2nd Foot\"\n        wheel \"2nd Foot\" -30\n        wheel \"3rd Foot\"\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "wheel \"1st Foot\"").is_empty(), "{:#?}", replay.findings);
+        assert!(
+            notes(&replay).iter().any(|n| n.starts_with("1st Foot moves 2.0\"")),
+            "{:#?}",
+            notes(&replay)
+        );
+        let held = errors_at(&replay, &game, "wheel \"2nd Foot\"");
+        assert!(held.iter().any(|f| f.rule == "Ch16 2.3" && f.message.contains("holds")));
+        assert!(errors_at(&replay, &game, "wheel \"3rd Foot\"").iter().any(|f| f.rule == "Ch16 2.3"));
+    }
+
+    #[test]
+    fn ch16_3_1_limbering_takes_a_foot_batterys_whole_move() {
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        unlimber \"Blue Battery\"\n        limber \"Blue Battery\"\n        move \"Blue Battery\" to (14, 15) facing east\n    }\n}\n",
+        );
+        let twice = errors_at(&replay, &game, "unlimber");
+        assert!(twice.iter().any(|f| f.message.contains("already unlimbered")), "{:#?}", replay.findings);
+        assert!(errors_at(&replay, &game, "limber \"Blue Battery\"").is_empty(), "{:#?}", replay.findings);
+        assert!(!errors_at(&replay, &game, "move \"Blue Battery\"").is_empty());
+    }
+
+    #[test]
+    fn ch16_10_2_dismounted_cavalry_remounts_only_at_its_horse_holders() {
+        // Dismounting leaves the holders 2.5" behind the line, so the line is not touching them.
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        dismount \"Blue Horse\"\n        remount \"Blue Horse\"\n        dismount \"2nd Foot\"\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "dismount \"Blue Horse\"").is_empty(), "{:#?}", replay.findings);
+        let far = errors_at(&replay, &game, "remount");
+        assert!(far.iter().any(|f| f.rule == "Ch16 10.2" && f.message.contains("horse holders")), "{far:#?}");
+        assert!(errors_at(&replay, &game, "dismount \"2nd Foot\"").iter().any(|f| f.rule == "Ch16 10.2"));
+        assert_eq!(unit(&replay, "Blue Horse").formation.as_deref(), Some("skirmish"));
+    }
+
+    #[test]
+    fn ch16_3_4_screen_stands_two_to_three_inches_ahead_and_recall_is_free_only_standing() {
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        screen \"1st Foot\" to (18.5, 10)\n        screen \"2nd Foot\" to (21, 4)\n    }\n}\nturn 2 red {\n}\nturn 3 blue {\n    maneuver {\n        recall \"1st Foot\"\n        move \"1st Foot\" to (20, 10) facing east\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "screen \"1st Foot\"").is_empty(), "{:#?}", replay.findings);
+        let far = errors_at(&replay, &game, "screen \"2nd Foot\"");
+        assert!(far.iter().any(|f| f.rule.contains("Ch16 3.4")), "{far:#?}");
+        // The recall was free only while standing: moving 4" after it goes over the move.
+        let over = errors_at(&replay, &game, "move \"1st Foot\"");
+        assert!(over.iter().any(|f| f.rule == "Ch16 3.1"), "{:#?}", replay.findings);
+    }
+
+    #[test]
+    fn scenario_reinforcements_enter_no_earlier_and_where_the_scenario_says() {
+        let early =
+            "turn 1 blue {\n    maneuver {\n        enter \"Late Foot\" to (1, 20) facing east\n    }\n}\n";
+        let (replay, game) = play(DRILL, early);
+        let found = errors_at(&replay, &game, "enter");
+        assert!(found.iter().any(|f| f.rule == "scenario reinforcements" && f.message.contains("turn 5")));
+        assert!(!unit(&replay, "Late Foot").on_table);
+        let elsewhere = "turn 1 blue {\n}\nturn 2 red {\n}\nturn 3 blue {\n}\nturn 4 red {\n}\nturn 5 blue {\n    maneuver {\n        enter \"Late Foot\" to (1, 30) facing east\n    }\n}\n";
+        let (replay, game) = play(DRILL, elsewhere);
+        assert!(errors_at(&replay, &game, "enter").iter().any(|f| f.message.contains("entry point")));
+        let on_time = elsewhere.replace("(1, 30)", "(1, 20)");
+        let (replay, _) = play(DRILL, &on_time);
+        assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
+        assert!(unit(&replay, "Late Foot").on_table);
+    }
+
+    #[test]
+    fn rulings_g5_a_unit_leaving_the_table_counts_on_the_tally() {
+        // 7th Foot is 2" from the west edge; its 4 stands go on the Weak Brigade's tally, which
+        // breaks it (4 of 8, RULE-07-2.4) and its other regiment may then not close on the enemy.
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        exit \"7th Foot\"\n        move \"6th Foot\" to (19, 22) facing east\n        move \"4th Foot\" to (6, 28) facing east\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "exit").is_empty(), "{:#?}", replay.findings);
+        let weak = replay.summary.brigades.iter().find(|b| b.name == "Weak Brigade").unwrap();
+        assert_eq!(weak.losses, 4);
+        assert!(!unit(&replay, "7th Foot").on_table);
+        let closing = errors_at(&replay, &game, "move \"6th Foot\"");
+        assert!(closing.iter().any(|f| f.rule == "RULE-07-2.4, Ch16 8.2"), "{:#?}", replay.findings);
+    }
+
+    #[test]
+    fn ch16_1_0_only_the_active_side_maneuvers() {
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        move \"1st Red\" to (32, 10) facing west\n    }\n}\n",
+        );
+        assert!(errors_at(&replay, &game, "move").iter().any(|f| f.rule.contains("Ch16 1.0")));
+    }
+
+    #[test]
+    fn ch16_3_1_a_leader_rides_at_the_brigadiers_rate() {
+        // 12" a turn in the open: 10" is fine, 10" more is not.
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        move \"Col. Able\" to (14, 20)\n        move \"Col. Able\" to (14, 30)\n    }\n}\n",
+        );
+        assert!(
+            errors_at(&replay, &game, "move \"Col. Able\" to (14, 20)").is_empty(),
+            "{:#?}",
+            replay.findings
+        );
+        let far = errors_at(&replay, &game, "move \"Col. Able\" to (14, 30)");
+        assert!(far.iter().any(|f| f.rule == "Ch16 3.1"), "{:#?}", replay.findings);
+    }
+
+    #[test]
+    fn nothing_panics_on_odd_maneuver_lines() {
+        let odd = "turn 1 blue {\n    maneuver {\n        wheel \"Nobody\" +45\n        move \"1st Foot\" to (1e308, -1e308)\n        about_face \"Blue Battery\" to (12, 15) facing 0\n        screen \"Blue Horse\"\n        recall \"1st Foot\"\n        limber \"1st Foot\"\n        remount \"1st Foot\"\n        exit \"Late Foot\"\n        hold \"Late Foot\"\n        fall_back \"1st Foot\" 99\n        double_time \"Blue Horse\" to (20, 6)\n        move \"Gen. Red\" to (40, 18)\n    }\n}\n";
+        let (replay, _) = play(DRILL, odd);
+        assert!(!errors(&replay).is_empty());
     }
 }

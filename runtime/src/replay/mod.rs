@@ -1,25 +1,26 @@
-//! Replay of a logged game (the first slice of "Replay and audit of logged games").
+//! Replay of a logged game: the turn engine behind `dotc replay`, `dotc audit` and `dotc luck`.
 //!
 //! [`replay`] takes a game log's [`Analysis`] (with its scenario loaded) and plays the log through
 //! the rules engine: the scenario's [`Battlefield`], every unit's [`Body`], the starting state and
 //! the [`Rules`] of [`crate::engine::setup`], then each turn (RULINGS G7: one side's active
-//! sequence) and phase in order. Each action becomes an engine call fed with the log's own dice
-//! ([`RecordedDice`]); what the engine reports is kept as events, and every place where the log
-//! and the rules part ways is a [`Finding`] at the action's span, citing the rule: a claim the dice
-//! do not give, a missing die, an illegal order, an illegal move. A failed action changes nothing
-//! (the engine is transactional) and the replay goes on without it.
+//! sequence) and phase in order (Ch16 1.0). Each action is played by the part of the replay its
+//! verb belongs to (`command`, `maneuver`, `fire`, `assault`, `status`; every verb of the language
+//! has one), as an engine call fed with the line's own dice ([`LogDice`]); what the engine reports
+//! is kept as events, and every place where the log and the rules part ways is a [`Finding`] at
+//! the action's span, citing the rule: a claim the dice do not give, a missing die, an illegal
+//! order, an illegal move. A failed action changes nothing (the engine is transactional) and the
+//! replay goes on without it; a stated result the rules do not give is reported, then followed
+//! ([`Level::Followed`]), so one mistake is reported once. At each turn's end the smoke clears as
+//! the weather and RULINGS C17 say, a Broken brigade's retreat is checked (Ch16 8.2) and the
+//! brigades' states are checked (RULINGS C12).
 //!
-//! Pure and deterministic: the same log gives the same bytes.
-//!
-//! Replayed: `pips` (Ch16 2.1, RULINGS G2), `reserve` (Ch16 2.1, 2.3, G8), `formation`, `move`,
-//! `enter`, `retreat` (through [`battlefield::check_move`]), `fire` (RULE-05-x), `assault` with its
-//! steps (Ch16 7.1-7.4), `rally` (RULE-07-3.2, 3.3), `note`; at each turn's end the smoke clears
-//! as the weather and RULINGS C17 say and the brigades' states are checked (RULINGS C12). Any
-//! other verb is a note, "not replayed yet".
+//! Pure and deterministic: the same log gives the same bytes. A seed ([`ReplayOptions::seed`])
+//! fills only the rolls a line left out, and [`completed_log`] writes them into the log.
 
 mod assault;
 mod claims;
 mod command;
+mod complete;
 mod fire;
 mod log_dice;
 mod maneuver;
@@ -44,6 +45,7 @@ use crate::engine::{EngineError, Event, Rules, What, morale, transact};
 use crate::geometry::Layout;
 use crate::rulings::{Rulings, SmokeClearing};
 
+pub use complete::completed_log;
 pub use log_dice::LogDice;
 pub use narrative::Summary;
 
@@ -61,6 +63,39 @@ pub struct ReplayOptions<'a> {
     pub preset: Option<&'a str>,
     /// Ruling switches to set over the scenario's and log's (`name`, `value`): a what-if replay.
     pub rulings: &'a [(String, String)],
+    /// Keep the table as it stands at the end of every turn (and where the replay stops), for maps.
+    pub tables: bool,
+}
+
+/// The table at one moment of a replay: where every unit stands and how it is, for a map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub turn: u32,
+    /// The last phase played (`Status` at a turn's end).
+    pub phase: PhaseKind,
+    pub units: Vec<TableUnit>,
+    /// Each leader and where he stands, if on the table.
+    pub leaders: Vec<(String, Option<(f64, f64)>)>,
+}
+
+impl Table {
+    /// "turn 3" at a turn's end, "turn 3 fire" after a phase.
+    pub fn moment(&self) -> String {
+        match self.phase {
+            PhaseKind::Status => format!("End of turn {}", self.turn),
+            phase => format!("Turn {}, after the {} phase", self.turn, phase.word()),
+        }
+    }
+}
+
+/// One unit of a [`Table`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableUnit {
+    pub name: String,
+    /// Its stands on the table; None when off it (not yet arrived, gone, or removed).
+    pub body: Option<Body>,
+    /// Marker ids: `disorder`, `gunsmoke`, `low_ammo`, `clean_barrels`.
+    pub markers: Vec<&'static str>,
 }
 
 /// A point of the game to stop at: `turn 3` (the end of turn 3, its status phase done) or
@@ -69,6 +104,15 @@ pub struct ReplayOptions<'a> {
 pub struct Until {
     pub turn: u32,
     pub phase: Option<PhaseKind>,
+}
+
+impl std::fmt::Display for Until {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.phase {
+            Some(phase) => write!(f, "turn {} {}", self.turn, phase.word()),
+            None => write!(f, "turn {}", self.turn),
+        }
+    }
 }
 
 impl std::str::FromStr for Until {
@@ -116,6 +160,8 @@ pub enum Level {
     Warning,
     /// Something the replay could not judge (a verb not replayed yet).
     Note,
+    /// The replay goes on from the log's stated result rather than the rules' (see [`Follow`]).
+    Followed,
 }
 
 /// One place where the log and the rules part ways.
@@ -148,6 +194,9 @@ pub struct Replay {
     pub summary: Summary,
     /// The rolls a seed filled in, by action (empty without `seed`).
     pub filled: Vec<Filled>,
+    /// The table at the end of each turn and where the replay stopped (with `tables`).
+    #[serde(skip)]
+    pub tables: Vec<Table>,
     /// Where the replay stopped early (`until`), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Until>,
@@ -176,7 +225,7 @@ enum Step {
 impl Replay {
     /// Findings that are not mere notes.
     pub fn has_problems(&self) -> bool {
-        self.findings.iter().any(|f| f.level != Level::Note)
+        self.findings.iter().any(|f| matches!(f.level, Level::Error | Level::Warning))
     }
 }
 
@@ -194,6 +243,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         steps: Vec::new(),
         filled: Vec::new(),
         stopped: None,
+        follow: Vec::new(),
     };
     let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
     let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
@@ -252,6 +302,8 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             .find_map(|w| battlefield::Ground::from_word(&w.condition.value)),
         pending: BTreeMap::new(),
         seeded: options.seed.map(SeededDice::new),
+        ledger: status::Ledger::default(),
+        book: command::Book::from_scenario(scenario, data),
         rules,
     };
     let men = scenario.men_per_stand.as_ref().map(|m| m.value);
@@ -277,6 +329,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             }
         }
     }
+    let mut tables = Vec::new();
     'turns: for turn in &analysis.document.turns {
         r.turn = turn.number.value;
         r.side = turn.side.value.clone();
@@ -301,6 +354,9 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
                 && until.phase == Some(r.phase)
             {
                 r.stopped = Some(until);
+                if options.tables {
+                    tables.push(game.table(r.turn, r.phase));
+                }
                 break 'turns;
             }
         }
@@ -308,6 +364,9 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         r.span = turn.span;
         r.line = 0;
         game.end_of_turn(&mut r);
+        if options.tables {
+            tables.push(game.table(r.turn, PhaseKind::Status));
+        }
         if let Some(until) = options.until
             && until.turn == r.turn
             && until.phase.is_none_or(|p| p == PhaseKind::Status)
@@ -318,6 +377,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     }
     let summary = Summary::of(&game.state, &game.rules);
     let mut out = r.finish(Some(summary));
+    out.tables = tables;
     out.findings.sort_by_key(|f| (f.span.start, f.span.end));
     out
 }
@@ -335,6 +395,25 @@ struct Replayer<'a> {
     steps: Vec<Step>,
     filled: Vec<Filled>,
     stopped: Option<Until>,
+    /// Results the log states that differ from the rules', to be followed once the action is done.
+    follow: Vec<Follow>,
+}
+
+/// A result the log states and the rules do not give. The replay reports it, then goes on from
+/// the log's result (the table as the players left it), so a mistake is reported once and later
+/// lines are judged against the game that was actually played.
+#[derive(Clone, Debug, PartialEq)]
+enum Follow {
+    /// The unit lost `claimed` stands where the rules take `rules`.
+    Stands { unit: String, rules: u32, claimed: u32 },
+    /// The unit is left with this micro-hit.
+    Micro { unit: String, micro: u8 },
+    /// The unit was disordered.
+    Disorder { unit: String },
+    /// The action's unit rallied (its Disorder removed) or failed to (it keeps it).
+    Rally { rallied: bool },
+    /// A bare number result: `pips` for the action's brigadier.
+    Number { what: String, value: u32 },
 }
 
 impl<'a> Replayer<'a> {
@@ -342,6 +421,11 @@ impl<'a> Replayer<'a> {
     /// keeps the rolls a seed filled in, for `--write-completed`.
     fn dice_done(&mut self, dice: &LogDice<'_>, rule: &str) {
         self.leftover(dice.recorded(), rule);
+        self.keep_filled(dice);
+    }
+
+    /// Keep the rolls a seed filled in for this action, for `--write-completed`.
+    fn keep_filled(&mut self, dice: &LogDice<'_>) {
         if !dice.filled().is_empty() {
             let rolls =
                 dice.filled().iter().map(|r| (r.purpose.label().to_string(), r.faces.clone())).collect();
@@ -423,6 +507,7 @@ impl<'a> Replayer<'a> {
             findings: self.findings,
             summary: summary.unwrap_or_default(),
             filled: self.filled,
+            tables: Vec::new(),
             stopped: self.stopped,
             steps: self.steps,
         }
@@ -435,7 +520,7 @@ struct Game {
     bf: Battlefield,
     state: GameState,
     bodies: BTreeMap<UnitId, Body>,
-    /// Leaders where the scenario places them (leaders do not move in this slice).
+    /// Where each leader stands: the scenario's position, then his moves and his regiment's.
     leader_positions: BTreeMap<String, (f64, f64)>,
     brisk_wind: bool,
     ground: Option<battlefield::Ground>,
@@ -444,6 +529,40 @@ struct Game {
     pending: BTreeMap<UnitId, (String, Body, Span)>,
     /// The seeded source of a what-if replay, for rolls the log left out.
     seeded: Option<SeededDice>,
+    /// What the fire, assault and status replays remember between actions and turns (reactions,
+    /// opportunity fire, melee victors, coordinated pushes, rest for reforming).
+    ledger: status::Ledger,
+    /// What the command and maneuver replays remember: reinforcement times, screens, horse
+    /// holders, and this turn's pips, orders and moves.
+    book: command::Book,
+}
+
+/// Which file of the replay plays a verb.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Command,
+    Maneuver,
+    Fire,
+    Assault,
+    Status,
+    /// `note`: a remark, nothing to play.
+    Remark,
+}
+
+/// The part of play a log verb belongs to; `None` for a word that is no verb of the language.
+fn part_of_play(verb: &str) -> Option<Part> {
+    Some(match verb {
+        "pips" | "bonus" | "reserve" | "order" | "attach" | "detach" | "friction" => Part::Command,
+        "formation" | "move" | "enter" | "retreat" | "wheel" | "about_face" | "fall_back" | "double_time"
+        | "limber" | "unlimber" | "dismount" | "remount" | "screen" | "recall" | "exit" | "hold" => {
+            Part::Maneuver
+        }
+        "fire" | "concentrate" | "react" => Part::Fire,
+        "assault" | "melee" | "consolidate" | "breakthrough" | "leader" => Part::Assault,
+        "rally" | "clear_smoke" | "reform" => Part::Status,
+        "note" => Part::Remark,
+        _ => return None,
+    })
 }
 
 /// The unit names an action gives, in order (`Unit` first, then `At` / `Against`).
@@ -498,21 +617,130 @@ impl Game {
         self.state.unit(id).map(|u| u.name.clone()).unwrap_or_default()
     }
 
-    /// One action of the log, by the phase of play its verb belongs to.
+    /// One action of the log, by the part of play its verb belongs to.
     fn action(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match action.verb.value.as_str() {
-            "pips" | "bonus" | "reserve" | "order" | "attach" | "detach" | "friction" => {
-                self.command_verb(r, action)
-            }
-            "formation" | "move" | "enter" | "retreat" | "wheel" | "about_face" | "fall_back"
-            | "double_time" | "limber" | "unlimber" | "dismount" | "remount" | "screen" | "recall"
-            | "exit" | "hold" => self.maneuver_verb(r, action),
-            "fire" | "concentrate" | "react" => self.fire_verb(r, action),
-            "assault" | "melee" | "consolidate" | "breakthrough" | "leader" => self.assault_verb(r, action),
-            "rally" | "clear_smoke" | "reform" => self.status_verb(r, action),
-            "note" => {}
-            _ => r.not_replayed(action),
+        match part_of_play(&action.verb.value) {
+            Some(Part::Command) => self.command_verb(r, action),
+            Some(Part::Maneuver) => self.maneuver_verb(r, action),
+            Some(Part::Fire) => self.fire_verb(r, action),
+            Some(Part::Assault) => self.assault_verb(r, action),
+            Some(Part::Status) => self.status_verb(r, action),
+            Some(Part::Remark) => {}
+            None => r.not_replayed(action),
         }
+        self.follow_the_log(r, action);
+    }
+
+    /// Go on from the results the log states where they differ from the rules' (see [`Follow`]),
+    /// saying so at the action.
+    fn follow_the_log(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        for follow in std::mem::take(&mut r.follow) {
+            let mut events = Vec::new();
+            let said = match follow {
+                Follow::Stands { unit, rules, claimed } => {
+                    let Some(id) = self.state.unit_named(&unit) else { continue };
+                    if claimed > rules {
+                        let extra = claimed - rules;
+                        let rule = "RULE-05-3.3";
+                        if morale::remove_stands(&self.rules, &mut self.state, id, extra, &mut events, rule)
+                            .is_err()
+                        {
+                            continue;
+                        }
+                    } else if let Some(u) = self.state.unit_mut(id) {
+                        let back = (rules - claimed).min(u.starting_stands.saturating_sub(u.stands));
+                        u.stands += back;
+                        if u.stands > 0 {
+                            u.removed = false;
+                        }
+                        if let Some(b) = u.brigade.and_then(|b| self.state.brigades.get_mut(b.0)) {
+                            b.losses = b.losses.saturating_sub(back);
+                        }
+                    }
+                    format!("{unit} has lost {claimed} stands, as the log says")
+                }
+                Follow::Micro { unit, micro } => {
+                    let Some(u) = self.state.unit_named(&unit).and_then(|id| self.state.unit_mut(id)) else {
+                        continue;
+                    };
+                    u.micro_hit = micro;
+                    format!("{unit} keeps {micro} micro-hit, as the log says")
+                }
+                Follow::Disorder { unit } => {
+                    let Some(u) = self.state.unit_named(&unit).and_then(|id| self.state.unit_mut(id)) else {
+                        continue;
+                    };
+                    u.markers.disorder = true;
+                    format!("{unit} is disordered, as the log says")
+                }
+                Follow::Rally { rallied } => {
+                    let Some(u) = self
+                        .state
+                        .unit_named(unit_arg(action).map_or("", |n| &n.value))
+                        .and_then(|id| self.state.unit_mut(id))
+                    else {
+                        continue;
+                    };
+                    u.markers.disorder = !rallied;
+                    let how = if rallied { "rallied" } else { "still disordered" };
+                    format!("{} is {how}, as the log says", u.name)
+                }
+                Follow::Number { what, value } => {
+                    if what != "pips" {
+                        continue;
+                    }
+                    let Some(b) = unit_arg(action).and_then(|n| self.brigade_of_leader(&n.value)) else {
+                        continue;
+                    };
+                    self.state.brigades[b].pips = value;
+                    format!("{} has {value} pips, as the log says", self.state.brigades[b].name)
+                }
+            };
+            r.emit(events);
+            // At the end of the claim, so it reads after the disagreement it follows.
+            let end = action.claim.as_ref().map_or(action.span.end, |c| c.span.end);
+            r.find(
+                Span { start: end, end },
+                Level::Followed,
+                format!("the replay goes on from the log's result: {said}"),
+                "",
+            );
+        }
+    }
+
+    /// The table as it stands now.
+    fn table(&self, turn: u32, phase: PhaseKind) -> Table {
+        let units = self
+            .state
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let m = &u.markers;
+                let markers = [
+                    (m.disorder, "disorder"),
+                    (m.gunsmoke, "gunsmoke"),
+                    (m.low_ammo, "low_ammo"),
+                    (m.clean_barrels, "clean_barrels"),
+                ]
+                .into_iter()
+                .filter_map(|(on, id)| on.then_some(id))
+                .collect();
+                let on = u.on_table && !u.removed;
+                TableUnit {
+                    name: u.name.clone(),
+                    body: self.bodies.get(&UnitId(i)).copied().filter(|_| on),
+                    markers,
+                }
+            })
+            .collect();
+        let leaders = self
+            .state
+            .leaders
+            .iter()
+            .map(|l| (l.name.clone(), self.leader_positions.get(&l.name).copied().filter(|_| !l.removed)))
+            .collect();
+        Table { turn, phase, units, leaders }
     }
 
     /// Bodies follow the state's losses (RULE-05-3.3) and removals.

@@ -131,6 +131,7 @@ impl Replay {
                             Level::Error => "finding",
                             Level::Warning => "warning",
                             Level::Note => "note",
+                            Level::Followed => "follows the log",
                         };
                         let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
                         let _ = writeln!(out, "      ! {mark}: {}{rule}", f.message);

@@ -1,11 +1,84 @@
-//! Replay of the status verbs.
+//! Replay of the status verbs (Phase 5, Ch16 1.0) and the end of each turn.
+//!
+//! - `rally`: a command rally in Phase 1 or a natural rally in Phase 5 (RULE-07-3.2, 3.3).
+//! - `clear_smoke`: a Gunsmoke marker taken off by hand, which must be one the rules clear now
+//!   (RULE-05-5.4, Ch16 5.7, RULINGS C17, G11).
+//! - `reform`: a rested regiment sheds its micro-hit (RULE-07-3.5, Ch12 5.0) after two
+//!   consecutive turns of its own side spent still, unengaged, out of enemy sight and beyond 12"
+//!   of every enemy.
+//! - At each turn's end: smoke clears, brigades are checked (RULINGS C12), every unit of a
+//!   brigade already Broken when the turn began must have retreated (Ch16 8.2, RULE-07-2.4), a
+//!   Dress on the Colors push must have had its regiments (Ch16 2.3), and each unit's rest toward
+//!   reforming is counted.
+//!
+//! [`Ledger`] is what these replays (and the fire and assault replays) remember from one action
+//! or turn to the next.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use geo::Distance;
 
 use super::*;
+use crate::engine::events::BrigadeStatus;
+use crate::engine::state::BrigadeId;
+
+/// RULE-07-3.5, Ch12 5.0: the consecutive turns a regiment must rest before it may reform. The
+/// stdlib has no entry for reforming.
+pub const REFORM_TURNS: u32 = 2;
+
+/// RULE-07-3.5, Ch12 5.0: a resting regiment stays farther than this (inches) from every enemy.
+pub const REFORM_DISTANCE: f64 = 12.0;
+
+/// What kind of enemy action a reaction answers (Ch16 6.0): a charge (Reactions 1 and 5) or a
+/// move (Reactions 2, 3 and 4). RULINGS C33: one reaction per triggering action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Trigger {
+    Charge,
+    Move,
+}
+
+/// A Dress on the Colors push of one brigade in one turn (Ch16 2.3).
+#[derive(Clone, Debug)]
+pub(super) struct Push {
+    /// Where the first regiment's assault was logged.
+    pub span: Span,
+    /// Its regiments, each where it stood when it declared its charge.
+    pub members: Vec<(UnitId, Body)>,
+}
+
+/// What the fire, assault and status replays carry from one action, or turn, to the next.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Ledger {
+    /// Units that fired an Opportunity Fire reaction, with the turn they did (RULE-05-1.2).
+    pub opportunity: BTreeMap<UnitId, u32>,
+    /// Reactions declared, by (turn, triggering unit, kind of trigger): the reacting unit
+    /// (RULINGS C33).
+    pub reactions: BTreeMap<(u32, UnitId, Trigger), UnitId>,
+    /// Counter-charges declared and waiting for the charge they answer: (turn, reactor, charger).
+    pub counter_charges: Vec<(u32, UnitId, UnitId)>,
+    /// Flanks refused: (turn, the refusing unit, the enemy it refused against) (Ch16 6.0).
+    pub refused: Vec<(u32, UnitId, UnitId)>,
+    /// Melee victors and the turn of their victory, with whether the free move is used
+    /// (Ch16 7.4).
+    pub consolidations: BTreeMap<UnitId, (u32, bool)>,
+    /// Attackers entitled to a sweeping advance: turn, inches, pip price, used (Ch16 7.4, G14).
+    pub breakthroughs: BTreeMap<UnitId, (u32, f64, u32, bool)>,
+    /// Dress on the Colors pushes by turn and brigade (Ch16 2.3).
+    pub pushes: BTreeMap<(u32, BrigadeId), Push>,
+    /// Rest toward reforming: consecutive turns of its own side the unit has rested
+    /// (RULE-07-3.5, RULINGS G7).
+    pub rest: BTreeMap<UnitId, u32>,
+    /// Where every unit stood and how each brigade stood at the end of the last turn (for the
+    /// Broken brigade's retreat, Ch16 8.2).
+    pub last_turn: Option<(BTreeMap<UnitId, Body>, Vec<BrigadeStatus>)>,
+}
 
 impl Game {
     pub(super) fn status_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
         match action.verb.value.as_str() {
             "rally" => self.rally(r, action),
+            "clear_smoke" => self.clear_smoke(r, action),
+            "reform" => self.reform(r, action),
             _ => r.not_replayed(action),
         }
     }
@@ -49,26 +122,159 @@ impl Game {
         }
     }
 
-    /// Phase 5 of the turn: smoke clears (RULE-05-5.4, Ch16 5.7, RULINGS C17, G11) and the brigades'
-    /// states are checked (RULINGS C12).
+    /// Whether the rules take a unit's Gunsmoke marker off in this Phase 5, and by which rule
+    /// (RULE-05-5.4, Ch16 5.7, RULINGS C17, G11): a brisk wind clears every marker; by the
+    /// numbered rule a unit of the active side that held its fire (or stepped forward out of its
+    /// smoke, and so did not fire) loses its marker; under `phase_five_all` every unengaged unit does. `Err` says why
+    /// the marker stays.
+    fn smoke_clears(&self, active: &str, u: &crate::engine::state::Unit) -> Result<&'static str, String> {
+        let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| s.name == active);
+        if self.brisk_wind {
+            return Ok("RULE-05-5.4, Ch16 5.7");
+        }
+        match self.rules.rulings.smoke_clearing {
+            SmokeClearing::PhaseFiveAll if u.turn.engaged => {
+                Err("it is engaged in melee, and only unengaged smoke clears (RULINGS C17)".into())
+            }
+            SmokeClearing::PhaseFiveAll => Ok("Ch16 1.0, RULINGS C17"),
+            SmokeClearing::ByRule if !own_turn => Err(format!(
+                "it is {active}'s turn, and smoke clears only when its own side held its fire \
+                 through an active phase (RULE-05-5.4, RULINGS G11)"
+            )),
+            SmokeClearing::ByRule if u.turn.fired => {
+                Err("it fired this turn, and only a unit that held its fire loses its smoke (RULE-05-5.4, \
+                 RULINGS G11)"
+                    .into())
+            }
+            SmokeClearing::ByRule => Ok("RULE-05-5.4, RULINGS G11"),
+        }
+    }
+
+    /// `clear_smoke "Unit"`: a marker the players took off by hand. It must be a marker the
+    /// rules clear in this Phase 5 (RULE-05-5.4, Ch16 5.7, RULINGS C17, G11); otherwise the
+    /// marker stays and the line is an error.
+    pub(super) fn clear_smoke(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "RULE-05-5.4, Ch16 5.7, RULINGS C17, G11";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if !u.markers.gunsmoke {
+            return r.here(
+                Level::Error,
+                format!("{name} has no Gunsmoke marker to remove"),
+                "RULE-05-5.1, RULE-05-5.4",
+            );
+        }
+        match self.smoke_clears(&r.side, u) {
+            Ok(rule) => {
+                let marker = self.rules.tables.gunsmoke.meta.title().to_string();
+                if let Some(u) = self.state.unit_mut(id) {
+                    u.markers.gunsmoke = false;
+                }
+                r.emit([Event::new(What::MarkerRemoved { unit: name, marker }, rule)]);
+            }
+            Err(why) => r.here(
+                Level::Error,
+                format!("{name}'s smoke may not be cleared now: {why}; the marker stays"),
+                RULE,
+            ),
+        }
+    }
+
+    /// Whether a unit rested through this turn as RULE-07-3.5 asks (Ch12 5.0): on the table,
+    /// still, neither firing nor assaulting nor engaged, farther than [`REFORM_DISTANCE`] from
+    /// every enemy and out of every enemy's sight. `Err` says what broke the rest.
+    fn rested(&self, id: UnitId) -> Result<(), String> {
+        let (Some(u), Some(body)) = (self.state.unit(id), self.bodies.get(&id)) else {
+            return Err("it is not on the table".into());
+        };
+        let f = &u.turn;
+        if f.moved || f.assaulted {
+            return Err("it moved this turn".into());
+        }
+        if f.fired {
+            return Err("it fired this turn".into());
+        }
+        if f.engaged {
+            return Err("it is engaged in melee".into());
+        }
+        for (other, enemy) in &self.bodies {
+            let Some(e) = self.state.unit(*other) else { continue };
+            if e.side == u.side || e.removed {
+                continue;
+            }
+            let gap = body
+                .stands()
+                .iter()
+                .flat_map(|mine| {
+                    enemy.stands().into_iter().map(move |theirs| geo::Euclidean.distance(mine, &theirs))
+                })
+                .fold(f64::INFINITY, f64::min);
+            if gap <= REFORM_DISTANCE {
+                return Err(format!("{} is within {REFORM_DISTANCE}\" ({gap:.1}\")", e.name));
+            }
+            if self.bf.sight(&SightQuery::new(enemy, body)).visible {
+                return Err(format!("{} can see it", e.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// `reform "Unit"`: a worn line rested in reserve sheds its micro-hit (RULE-07-3.5, Ch12 5.0).
+    /// It needs [`REFORM_TURNS`] consecutive turns of its own side at rest, this one included
+    /// when it is its own (RULINGS G7: a unit's streaks count its own active turns).
+    pub(super) fn reform(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "RULE-07-3.5, Ch12 5.0, RULINGS G7";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if u.micro_hit == 0 {
+            return r.here(Level::Error, format!("{name} has no micro-hit to shed by reforming"), RULE);
+        }
+        let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
+        let before = self.ledger.rest.get(&id).copied().unwrap_or(0);
+        let (streak, why) = match (own_turn, self.rested(id)) {
+            (true, Ok(())) => (before + 1, None),
+            (true, Err(why)) => (0, Some(why)),
+            (false, _) => (before, None),
+        };
+        if streak < REFORM_TURNS {
+            let because = why.map_or(String::new(), |w| format!(" ({w})"));
+            return r.here(
+                Level::Error,
+                format!(
+                    "{name} may not reform: it has rested {streak} of the {REFORM_TURNS} consecutive turns \
+                     it needs{because}"
+                ),
+                RULE,
+            );
+        }
+        if let Some(u) = self.state.unit_mut(id) {
+            u.micro_hit = 0;
+        }
+        r.emit([
+            Event::new(What::MicroHit { unit: name.clone(), micro_hit: 0 }, RULE),
+            Event::new(What::Note { text: format!("{name} reforms: its micro-hit is gone") }, RULE),
+        ]);
+    }
+
+    /// Phase 5 of the turn: smoke clears (RULE-05-5.4, Ch16 5.7, RULINGS C17, G11), the
+    /// brigades' states are checked (RULINGS C12), the Broken brigades' retreats and the Dress on
+    /// the Colors pushes are audited, and each unit's rest is counted.
     pub(super) fn end_of_turn(&mut self, r: &mut Replayer<'_>) {
         let mut events = Vec::new();
         let active = r.side.clone();
-        let clearing = self.rules.rulings.smoke_clearing;
         let title = self.rules.tables.gunsmoke.meta.title().to_string();
-        for u in &mut self.state.units {
-            if !u.markers.gunsmoke {
-                continue;
-            }
-            let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| s.name == active);
-            let (clears, rule) = if self.brisk_wind {
-                (true, "RULE-05-5.4, Ch16 5.7")
-            } else if clearing == SmokeClearing::PhaseFiveAll {
-                (!u.turn.engaged, "Ch16 1.0, RULINGS C17")
-            } else {
-                (own_turn && !u.turn.fired, "RULE-05-5.4, RULINGS G11")
-            };
-            if clears {
+        let clears: Vec<(usize, &'static str)> = self
+            .state
+            .units
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.markers.gunsmoke)
+            .filter_map(|(i, u)| self.smoke_clears(&active, u).ok().map(|rule| (i, rule)))
+            .collect();
+        for (i, rule) in clears {
+            if let Some(u) = self.state.units.get_mut(i) {
                 u.markers.gunsmoke = false;
                 events.push(Event::new(
                     What::MarkerRemoved { unit: u.name.clone(), marker: title.clone() },
@@ -82,5 +288,227 @@ impl Game {
         }
         r.phase = PhaseKind::Status;
         r.emit(events);
+        self.broken_retreats(r);
+        self.pushes_complete(r);
+        self.count_rest(r);
+        let statuses = self.state.brigades.iter().map(|b| b.status).collect();
+        self.ledger.last_turn = Some((self.bodies.clone(), statuses));
+    }
+
+    /// Ch16 8.2, RULE-07-2.4: every unit of a brigade that was already Broken when this turn
+    /// began retreats 6" toward its own table edge in each of its side's turns. A unit still
+    /// standing where it stood at the turn's start has not: an error at the turn's end. Judgement:
+    /// the retreat is owed in the turns of the brigade's own side (it is a move, made in its own
+    /// movement; RULINGS G7).
+    fn broken_retreats(&self, r: &mut Replayer<'_>) {
+        let Some((bodies, statuses)) = &self.ledger.last_turn else { return };
+        for (id, before) in bodies {
+            let Some(u) = self.state.unit(*id) else { continue };
+            let broken = u.brigade.and_then(|b| statuses.get(b.0)) == Some(&BrigadeStatus::Broken);
+            let own = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
+            if !broken || !own || u.removed || !u.on_table {
+                continue;
+            }
+            let Some(now) = self.bodies.get(id) else { continue };
+            let (dx, dy) = (now.position.0 - before.position.0, now.position.1 - before.position.1);
+            if dx.hypot(dy) <= crate::geometry::MEASURE_PRECISION {
+                r.here(
+                    Level::Error,
+                    format!(
+                        "{}'s brigade is Broken: it must retreat toward its table edge this turn, but the \
+                         log records no retreat for it",
+                        u.name
+                    ),
+                    "Ch16 8.2, RULE-07-2.4",
+                );
+            }
+        }
+    }
+
+    /// Ch16 2.3: a Dress on the Colors push is made by several regiments (the order's
+    /// `min_regiments`); a push of fewer is an error at its first assault.
+    fn pushes_complete(&self, r: &mut Replayer<'_>) {
+        let min = self.rules.data.order("dress_on_the_colors").and_then(|o| o.min_regiments).unwrap_or(2);
+        for ((turn, _), push) in &self.ledger.pushes {
+            if *turn == r.turn && (push.members.len() as u32) < min {
+                let message = format!(
+                    "a Dress on the Colors assault needs at least {min} regiments; this one had {}",
+                    push.members.len()
+                );
+                r.find(push.span, Level::Error, message, "Ch16 2.3");
+            }
+        }
+    }
+
+    /// Count one more turn of rest for each unit of the active side that rested through it, and
+    /// start again from 0 for each that did not (RULE-07-3.5, RULINGS G7).
+    fn count_rest(&mut self, r: &Replayer<'_>) {
+        let own: BTreeSet<UnitId> = (0..self.state.units.len())
+            .map(UnitId)
+            .filter(|&id| {
+                self.state
+                    .unit(id)
+                    .is_some_and(|u| self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side))
+            })
+            .collect();
+        for id in own {
+            let rested = self.rested(id).is_ok();
+            let entry = self.ledger.rest.entry(id).or_insert(0);
+            *entry = if rested { *entry + 1 } else { 0 };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// A small scenario with no wind: two brigades a side's width apart, a wood screening the
+    /// confederate rear, and a confederate regiment carrying a micro-hit.
+    const SCENARIO: &str = r#"scenario "Status test" {
+    date 1863-07-09
+    start 10:00
+    turn_length 15 min
+    turns 8
+    first_side confederate
+    table 48 x 36
+    terrain {
+        dense_woods "The Screen" polygon (28, 0) (36, 0) (36, 36) (28, 36)
+    }
+    side union "Union" {
+        edge west
+        brigade "Union Brigade" {
+            brigadier "Col. Blue" reliable at (4, 14)
+            regiment "1st U" { stands 5 regular rifled_musket line at (10, 18) facing east }
+            regiment "2nd U" { stands 5 regular rifled_musket line at (10, 8) facing east }
+        }
+    }
+    side confederate "Confederacy" {
+        edge east
+        brigade "Grey Brigade" {
+            brigadier "Col. Grey" reliable at (40, 18)
+            regiment "1st C" { stands 5 regular rifled_musket line at (20, 18) facing west }
+            regiment "2nd C" { stands 4 regular rifled_musket line at (44, 30) facing west markers micro_hit }
+        }
+    }
+}
+"#;
+
+    struct Loader;
+
+    impl dotc_lang::Loader for Loader {
+        fn load(&self, path: &Path) -> Result<String, String> {
+            if path.ends_with("status.dotc") { Ok(SCENARIO.to_string()) } else { Err("not found".into()) }
+        }
+    }
+
+    fn play(turns: &str) -> (String, Replay) {
+        let game = format!(
+            "game \"test\" {{\n    scenario \"status.dotc\"\n    players union \"A\", confederate \"B\"\n}}\n{turns}"
+        );
+        let analysis = dotc_lang::analyze(Path::new("test/game.dotc"), &game, &Loader);
+        let replay = replay(&analysis, &ReplayOptions { source: Some(&game), ..ReplayOptions::default() });
+        (game, replay)
+    }
+
+    /// The findings of a level at the n-th line holding `text` (0 = the first).
+    fn found(game: &str, replay: &Replay, text: &str, nth: usize, level: Level) -> Vec<Finding> {
+        let line =
+            game.lines().enumerate().filter(|(_, l)| l.contains(text)).nth(nth).map_or(0, |(i, _)| i + 1);
+        replay
+            .findings
+            .iter()
+            .filter(|f| f.level == level && dotc_lang::diagnostic::line_col(game, f.span.start).0 == line)
+            .cloned()
+            .collect()
+    }
+
+    #[test]
+    fn rule_05_5_4_smoke_is_cleared_by_hand_only_when_the_rules_clear_it() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    fire {\n        fire \"1st C\" at \"1st U\" roll [1, 2, 2, 3, 3]\n    }\n    status {\n        clear_smoke \"1st C\"\n    }\n}\nturn 2 union {\n    status {\n        clear_smoke \"1st C\"\n    }\n}\nturn 3 confederate {\n    status {\n        clear_smoke \"1st C\"\n    }\n}\n",
+        );
+        // Turn 1: it fired, so its smoke stays (RULE-05-5.4, RULINGS G11).
+        let fired = found(&game, &replay, "clear_smoke", 0, Level::Error);
+        assert!(
+            fired.iter().any(|f| f.rule.contains("RULE-05-5.4") && f.message.contains("fired")),
+            "{fired:#?}"
+        );
+        // Turn 2: the enemy's turn does not clear it.
+        let enemy = found(&game, &replay, "clear_smoke", 1, Level::Error);
+        assert!(
+            enemy.iter().any(|f| f.rule.contains("RULE-05-5.4") && f.message.contains("union")),
+            "{enemy:#?}"
+        );
+        // Turn 3: it held its fire through its own turn; the marker comes off at that line.
+        assert!(found(&game, &replay, "clear_smoke", 2, Level::Error).is_empty());
+        let line = game
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains("clear_smoke"))
+            .nth(2)
+            .map_or(0, |(i, _)| i + 1);
+        assert!(replay.events.iter().any(|e| e.line == line
+            && matches!(&e.event.what, What::MarkerRemoved { unit, .. } if unit == "1st C")));
+        let first = replay.summary.units.iter().find(|u| u.name == "1st C");
+        assert!(first.is_some_and(|u| !u.markers.iter().any(|m| m == "gunsmoke")));
+    }
+
+    #[test]
+    fn rule_07_3_5_a_line_reforms_after_two_turns_at_rest() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    status {\n        reform \"2nd C\"\n    }\n}\nturn 2 union {\n    status {\n        note \"waiting\"\n    }\n}\nturn 3 confederate {\n    status {\n        reform \"2nd C\"\n    }\n}\n",
+        );
+        // One turn of rest is not enough.
+        let early = found(&game, &replay, "reform", 0, Level::Error);
+        assert!(
+            early.iter().any(|f| f.rule.contains("RULE-07-3.5") && f.message.contains("1 of the 2")),
+            "{early:#?}"
+        );
+        // The second consecutive turn is.
+        assert!(found(&game, &replay, "reform", 1, Level::Error).is_empty(), "{:#?}", replay.findings);
+        let second = replay.summary.units.iter().find(|u| u.name == "2nd C");
+        assert_eq!(second.map(|u| u.micro_hit), Some(0));
+    }
+
+    #[test]
+    fn rule_07_3_5_a_unit_that_moved_does_not_reform() {
+        let (game, replay) = play(
+            "turn 1 confederate {\n    status {\n        note \"resting\"\n    }\n}\nturn 2 union {\n    status {\n        note \"waiting\"\n    }\n}\nturn 3 confederate {\n    maneuver {\n        move \"2nd C\" to (40, 30) facing west\n    }\n    status {\n        reform \"2nd C\"\n    }\n}\n",
+        );
+        let moved = found(&game, &replay, "reform", 0, Level::Error);
+        assert!(
+            moved.iter().any(|f| f.rule.contains("RULE-07-3.5") && f.message.contains("moved")),
+            "{moved:#?}"
+        );
+        let second = replay.summary.units.iter().find(|u| u.name == "2nd C");
+        assert_eq!(second.map(|u| u.micro_hit), Some(1));
+    }
+
+    /// Turns 1 and 3 break the union brigade: the 1st U loses 2 stands, then its last 3.
+    const BREAK_THE_UNION: &str = "turn 1 confederate {\n    fire {\n        fire \"1st C\" at \"1st U\" roll [6, 6, 6, 6, 6] discipline [6]\n    }\n}\nturn 2 union {\n    status {\n        note \"holding\"\n    }\n}\nturn 3 confederate {\n    fire {\n        fire \"1st C\" at \"1st U\" roll [6, 6, 6, 6, 6] discipline [6]\n    }\n}\n";
+
+    #[test]
+    fn ch16_8_2_a_broken_brigade_must_retreat_each_turn() {
+        let (game, replay) = play(&format!(
+            "{BREAK_THE_UNION}turn 4 union {{\n    status {{\n        note \"staying put\"\n    }}\n}}\n"
+        ));
+        let broke = replay.events.iter().any(|e| {
+            matches!(&e.event.what, What::BrigadeChanged { to: BrigadeStatus::Broken, brigade, .. } if brigade == "Union Brigade")
+        });
+        assert!(broke, "{:#?}", replay.findings);
+        let stayed = found(&game, &replay, "turn 4 union", 0, Level::Error);
+        assert!(
+            stayed.iter().any(|f| f.rule.contains("Ch16 8.2") && f.message.contains("2nd U")),
+            "{stayed:#?}"
+        );
+        // With the retreat logged there is nothing to report.
+        let (game, replay) = play(&format!(
+            "{BREAK_THE_UNION}turn 4 union {{\n    status {{\n        retreat \"2nd U\" to (4, 8) facing east\n    }}\n}}\n"
+        ));
+        let retreated = found(&game, &replay, "turn 4 union", 0, Level::Error);
+        assert!(retreated.iter().all(|f| !f.rule.contains("Ch16 8.2")), "{retreated:#?}");
     }
 }

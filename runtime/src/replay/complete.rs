@@ -1,0 +1,133 @@
+//! A what-if replay's completed log: the game log's own text with the rolls a seed filled in
+//! written where the players would have written them (`dotc replay --seed N --write-completed`).
+//!
+//! Every byte of the log is kept (comments, layout, claims); the only change is the dice lists
+//! inserted: on the action's line before its claim (or its comment), or, for an assault, on the
+//! line of the step the roll belongs to, with a new step line when the log has none.
+
+use dotc_lang::ast::{Action, Document};
+
+use super::Filled;
+use crate::dice::Purpose;
+
+/// The log text with the filled rolls inserted.
+pub fn completed_log(source: &str, document: &Document, filled: &[Filled]) -> String {
+    let actions: Vec<&Action> =
+        document.turns.iter().flat_map(|t| t.phases.iter()).flat_map(|p| p.actions.iter()).collect();
+    // (offset, text) insertions, applied from the end so earlier offsets stay true.
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    for fill in filled {
+        let Some(action) = actions.iter().find(|a| a.span == fill.span) else { continue };
+        for (label, faces) in &fill.rolls {
+            let list = format!("{} [{}]", written_label(label), join(faces));
+            if action.steps.is_empty() {
+                inserts.push((insertion_point(source, action.verb.span.start), format!(" {list}")));
+            } else if let Some(step) = step_for(action, label) {
+                inserts.push((insertion_point(source, step.verb.span.start), format!(" {list}")));
+            } else if let Some((at, indent)) = new_step_point(source, action) {
+                inserts.push((at, format!("{indent}{} {list}\n", step_name(label))));
+            }
+        }
+    }
+    inserts.sort_by_key(|insert| std::cmp::Reverse(insert.0));
+    let mut out = source.to_string();
+    for (at, text) in inserts {
+        if out.is_char_boundary(at) {
+            out.insert_str(at, &text);
+        }
+    }
+    out
+}
+
+fn join(faces: &[u8]) -> String {
+    faces.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// The label a player writes before a list: `roll` for shooting dice, `saves` for cover saves,
+/// otherwise the purpose's own label (`discipline`, `staff_pips`, ...), which reads back the same.
+fn written_label(label: &str) -> &str {
+    match Purpose::from_label(label) {
+        Some(Purpose::ToHit) => "roll",
+        Some(Purpose::Save) => "saves",
+        _ => label,
+    }
+}
+
+/// The assault step a roll of this purpose belongs to.
+fn step_name(label: &str) -> &'static str {
+    match Purpose::from_label(label) {
+        Some(Purpose::Discipline) => "discipline",
+        Some(Purpose::Melee) => "melee",
+        _ => "closing_volley",
+    }
+}
+
+fn step_for<'a>(action: &'a Action, label: &str) -> Option<&'a Action> {
+    let name = step_name(label);
+    action.steps.iter().find(|s| {
+        s.verb.value == name
+            || (name == "discipline" && s.verb.value == "rebel_yell" && label == "discipline")
+    })
+}
+
+/// Where on the line starting at `start` a dice list goes: before the claim `=>`, a `{`, or a
+/// `//` comment, whichever comes first outside a quoted name; else at the line's end. Trailing
+/// spaces before that point are stepped over, so the list follows the last argument.
+fn insertion_point(source: &str, start: usize) -> usize {
+    let Some(rest) = source.get(start..) else { return source.len() };
+    let bytes = rest.as_bytes();
+    let mut in_string = false;
+    let mut i = 0;
+    let mut end = rest.find('\n').unwrap_or(rest.len());
+    while i < end {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'=' if !in_string && bytes.get(i + 1) == Some(&b'>') => end = i,
+            b'{' if !in_string => end = i,
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => end = i,
+            _ => {}
+        }
+        i += 1;
+    }
+    let trimmed = rest[..end].trim_end().len();
+    start + trimmed
+}
+
+/// Where a new step line goes in an assault's braces (before the closing `}`), and its indent.
+fn new_step_point(source: &str, action: &Action) -> Option<(usize, String)> {
+    let text = source.get(action.span.start..action.span.end)?;
+    let close = text.rfind('}')?;
+    let line_start = text[..close].rfind('\n').map_or(0, |i| i + 1);
+    // Only whitespace between the line start and the brace: insert a whole line before it.
+    let before = &text[line_start..close];
+    let outer: String = before.chars().take_while(|c| c.is_whitespace()).collect();
+    if before.trim().is_empty() {
+        Some((action.span.start + line_start, format!("{outer}    ")))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_goes_before_the_claim_and_the_comment() {
+        let src = "    fire \"A\" at \"B\" roll [3, 4] => hits 1 // ok\n";
+        assert_eq!(&src[..insertion_point(src, 4)], "    fire \"A\" at \"B\" roll [3, 4]");
+        let src = "    rally \"A\"   // by pips\n";
+        assert_eq!(&src[..insertion_point(src, 4)], "    rally \"A\"");
+        let src = "    rally \"=> not a claim\"\n";
+        assert_eq!(&src[..insertion_point(src, 4)], "    rally \"=> not a claim\"");
+    }
+
+    #[test]
+    fn labels_read_back_as_the_purposes_they_were_filled_for() {
+        assert_eq!(written_label("to_hit"), "roll");
+        assert_eq!(written_label("save"), "saves");
+        assert_eq!(written_label("rally"), "rally");
+        assert_eq!(Purpose::from_label(written_label("rally")), Some(Purpose::Rally));
+    }
+}
