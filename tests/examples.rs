@@ -183,39 +183,16 @@ fn e2_one_six_at_medium_range_is_no_trigger() {
 
 const E3: &str = "fire \"Battery B, 4th U.S.\" at \"28th North Carolina\"";
 
-/// RULE-05-6.3: the battery on the ridge fires over the 6th Wisconsin in the valley. The replay
-/// does not yet let a battery fire over friends (it asks for sight without overhead fire), so
-/// today the volley is refused for the friend in the way, under both presets. When overhead fire
-/// is replayed this test fails: the volley must then resolve as in
-/// `e3_one_six_at_long_range_is_no_trigger`, and both snapshots change.
+/// RULE-05-6.3, Ch16 4.4, RULINGS C2, E3, C3: the battery on the ridge fires over the friendly
+/// line (on lower ground, at least 6" from the muzzles and 4" from the target, so the line does
+/// not block it): 24" is Long range (4+), 3 hits in the open are 1 stand and a micro-hit. One 6
+/// beyond 6" is no Shock Trigger under the defaults, and disorders as printed.
 #[test]
-fn e3_overhead_fire_as_the_replay_gives_it_today() {
+fn e3_the_battery_fires_over_its_friends_and_one_six_at_long_range_is_no_trigger() {
     let [defaults, printed] = snapshots("e3-overhead-battery.dotc", "e3");
     for played in [&defaults, &printed] {
-        let line = played.line_of(E3);
-        assert_eq!(
-            played.errors(),
-            [format!(
-                "{line}: Battery B, 4th U.S. has no clear line of sight to 28th North Carolina: a formed \
-                 friendly unit stands in the way of every stand [RULE-05-1.2, RULE-05-6.1]"
-            )],
-            "{}",
-            played.shown()
-        );
-        assert!(played.events_at(E3).is_empty(), "{}", played.shown());
-    }
-}
-
-/// RULINGS E3, C3: the same shot with the friendly line taken off the table (so that the replay
-/// resolves it today): 24" is Long range (4+), 3 hits in the open are 1 stand and a micro-hit;
-/// one 6 beyond 6" is no Shock Trigger under the defaults, and disorders as printed.
-#[test]
-fn e3_one_six_at_long_range_is_no_trigger() {
-    let loader = Without { drop: Some("regiment \"6th Wisconsin\"") };
-    let [defaults, printed] = PRESETS.map(|preset| play_with("e3-overhead-battery.dotc", preset, &loader));
-    for played in [&defaults, &printed] {
         assert!(
-            played.has_event(E3, "fires 4D6 at 28th North Carolina (24\", long): 4+"),
+            played.has_event(E3, "fires 4D6 at 28th North Carolina (24\", long): hits on 4+"),
             "{}",
             played.shown()
         );
@@ -236,6 +213,23 @@ fn e3_one_six_at_long_range_is_no_trigger() {
     assert!(printed.has_event(E3, "Shock trigger on 28th North Carolina: 1 natural 6s (needed 1)"));
     assert!(printed.has_event(E3, "28th North Carolina gets Disorder  [Ch15 3.0, RULINGS C3]"));
     assert!(printed.errors().is_empty(), "{:#?}", printed.errors());
+}
+
+/// RULE-05-6.3, Ch16 4.4: only a battery on higher ground fires over friends. Played with the
+/// ridge taken off the table, the friendly line blocks every stand and the volley is refused.
+#[test]
+fn e3_without_the_ridge_the_friendly_line_blocks_the_guns() {
+    let loader = Without { drop: Some("hill ") };
+    let flat = play_with("e3-overhead-battery.dotc", "defaults", &loader);
+    let line = flat.line_of(E3);
+    assert!(
+        flat.errors()
+            .iter()
+            .any(|e| e.starts_with(&format!("{line}: Battery B, 4th U.S. has no clear line of sight"))),
+        "{}",
+        flat.shown()
+    );
+    assert!(flat.events_at(E3).is_empty(), "{}", flat.shown());
 }
 
 const SIXTH_STAND: &str = "fire \"2nd Mississippi\" at \"121st Pennsylvania\"";

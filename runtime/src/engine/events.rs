@@ -367,6 +367,15 @@ impl fmt::Display for What {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             What::Rolled { purpose, faces: fs } => write!(f, "rolled {purpose} {}", faces(fs)),
+            What::Volley { firer, target, band, range, dice, base, to_hit, modifiers }
+                if modifiers.is_empty() && base == to_hit =>
+            {
+                write!(
+                    f,
+                    "{firer} fires {dice}D6 at {target} ({}\", {band}): hits on {to_hit}+",
+                    inches(*range)
+                )
+            }
             What::Volley { firer, target, band, range, dice, base, to_hit, modifiers } => write!(
                 f,
                 "{firer} fires {dice}D6 at {target} ({}\", {band}): {base}+ becomes {to_hit}+{}",

@@ -144,6 +144,17 @@ impl Game {
         let mut query = SightQuery::new(fb, tb);
         query.smoke = &smoke;
         query.friends = &friend_refs;
+        // RULE-05-6.3, Ch16 4.4, RULINGS C2: a battery on high ground may fire over friends on
+        // lower ground with its band's shot (never canister) when the clearances allow.
+        query.overhead = self.state.unit(firer).filter(|u| u.is_battery()).and_then(|u| {
+            let weapon = self.rules.data.weapon(&u.weapon)?;
+            let band =
+                battlefield::range::band(weapon, weapon_arm(&u.arm), battlefield::range::range(fb, tb))?;
+            Some(battlefield::OverheadFire {
+                band: band.name,
+                clearance: self.rules.rulings.overhead_clearance,
+            })
+        });
         let sight = self.bf.sight(&query);
         let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
         input.cover = self.bf.cover(fb, tb, None);
