@@ -59,3 +59,36 @@ fn many_logs_are_audited_in_one_run_and_one_bad_log_fails_it() {
     assert!(said.contains("audited 3 logs: 1 clean, 2 with problems"), "{said}");
     assert!(said.contains("game-unknown-unit.dotc has errors; not replayed"));
 }
+
+/// A log with seventeen mistakes of seventeen kinds, each marked `// mistake: ... (RULE)` in the
+/// comment above its line: the audit finds every one at that line, and reports nothing else.
+#[test]
+fn every_mistake_of_a_careless_evening_is_found_at_its_line_and_nothing_else() {
+    let file = "tests/fixtures/audit/careless-evening.dotc";
+    let source = std::fs::read_to_string(root().join(file)).unwrap();
+    // The line each mistake comment points at: the first line after it that is not a comment.
+    let lines: Vec<&str> = source.lines().collect();
+    let mut expected = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().starts_with("// mistake:") {
+            let at = (i + 1..lines.len()).find(|&j| !lines[j].trim().starts_with("//")).unwrap();
+            expected.push(at + 1);
+        }
+    }
+    assert!(expected.len() >= 15, "the log has {} mistakes", expected.len());
+    let out = dotc(&["audit", file, "--format", "json"], &root());
+    assert_eq!(out.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
+    let findings = value["files"][0]["findings"].as_array().expect("findings");
+    let found: Vec<usize> = findings.iter().map(|f| f["line"].as_u64().unwrap() as usize).collect();
+    assert_eq!(found, expected, "{findings:#?}");
+    // Each finding cites its rule; seventeen different messages for seventeen kinds of mistake.
+    assert!(findings.iter().all(|f| !f["rule"].as_str().unwrap().is_empty()), "{findings:#?}");
+    let kinds: std::collections::BTreeSet<String> = findings
+        .iter()
+        .map(|f| f["message"].as_str().unwrap().split(':').next().unwrap().to_string())
+        .collect();
+    assert!(kinds.len() >= 15, "{kinds:#?}");
+    let rendered = dotc(&["audit", file], &root());
+    insta::assert_snapshot!("careless_evening", text(&rendered.stderr));
+}

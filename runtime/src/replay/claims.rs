@@ -64,22 +64,26 @@ pub(super) fn check_volley(
     micro_before: u8,
     micro_after: u8,
 ) {
+    // The counts follow from one another: hits, then saves, then stands lost, then the micro-hit
+    // left. Only the first count that differs is the log's mistake; the later ones follow from
+    // it (a wrong hit count gives a wrong loss), so they are not reported again.
     let mut said_lost = false;
     let mut said_disorder = false;
     let mut said_micro = false;
+    let mut counts: Vec<(u8, &ClaimItem, &'static str, u32, f64, &'static str)> = Vec::new();
     for item in &claim.items {
         let n = number(item);
         let key = words(item);
-        let (what, value, rule) = match key.as_str() {
-            "hits" | "hit" => ("hits", report.hits, "RULE-05-2.2, Ch16 5.2"),
-            "saved" | "saves" => ("saves made", saved(report), "RULE-05-3.2, Ch16 5.4"),
+        let (stage, what, value, rule) = match key.as_str() {
+            "hits" | "hit" => (0, "hits", report.hits, "RULE-05-2.2, Ch16 5.2"),
+            "saved" | "saves" => (1, "saves made", saved(report), "RULE-05-3.2, Ch16 5.4"),
             "lost" | "stands lost" => {
                 said_lost = true;
-                ("stands lost", report.stands_lost, "RULE-05-3.3")
+                (2, "stands lost", report.stands_lost, "RULE-05-3.3")
             }
             "micro" | "micro_hit" => {
                 said_micro = true;
-                ("micro-hits left", u32::from(micro_after), "RULE-05-3.3")
+                (3, "micro-hits left", u32::from(micro_after), "RULE-05-3.3")
             }
             "fresh" | "worn" | "spent" | "shattered" | "removed" => {
                 check_health(r, item, &key, &report.events, None, "Ch16 8.1, RULINGS C4");
@@ -105,16 +109,22 @@ pub(super) fn check_volley(
             }
         };
         match n {
-            Some(n) if n != f64::from(value) => {
-                differs(r, item, what, format!("{value}"), format!("{n}"), rule)
-            }
-            Some(_) => {}
+            Some(n) => counts.push((stage, item, what, value, n, rule)),
             None => unknown(r, item),
         }
     }
+    let first_wrong =
+        counts.iter().filter(|(_, _, _, value, n, _)| f64::from(*value) != *n).map(|c| c.0).min();
+    for (stage, item, what, value, n, rule) in &counts {
+        if f64::from(*value) != *n && Some(*stage) == first_wrong {
+            differs(r, item, what, format!("{value}"), format!("{n}"), rule);
+        }
+    }
+    // A count the claim leaves out is judged only if every count before it agreed.
+    let agreed_before = |stage: u8| first_wrong.is_none_or(|wrong| wrong >= stage);
     follow_volley(r, claim, report, micro_after);
     let span = claim.span;
-    if !said_lost && report.stands_lost > 0 {
+    if !said_lost && report.stands_lost > 0 && agreed_before(2) {
         let message = format!("stands lost: the rules give {}, the log claims none", report.stands_lost);
         r.find(span, Level::Error, message, "RULE-05-3.3");
     }
@@ -122,7 +132,7 @@ pub(super) fn check_volley(
         let message = "Disorder: the rules give disordered, the log claims no Disorder";
         r.find(span, Level::Error, message, "RULE-05-4.2, Ch16 5.5");
     }
-    if !said_micro && micro_after > micro_before {
+    if !said_micro && micro_after > micro_before && agreed_before(3) {
         r.find(span, Level::Error, "micro-hits: the rules give 1, the log claims none", "RULE-05-3.3");
     }
 }
