@@ -518,7 +518,7 @@ pub struct Action {
     pub steps: Vec<Action>,
 }
 
-/// `@allow(dotc::out-of-range, "umpire measured 14 inches")`
+/// `@allow(dotc::replay-disagrees, "umpire measured 14 inches")`
 #[derive(Clone, Debug, Serialize)]
 pub struct Allow {
     pub span: Span,
