@@ -75,6 +75,8 @@ enum Command {
     /// How each side's dice compared with the odds in a logged game: each volley's percentile of
     /// hits, each test's chance, and a whole-game score.
     Luck(luck_cmd::LuckArgs),
+    /// Run the language server on standard input and output, for editors.
+    Lsp,
     /// Print shell completions.
     Completions { shell: clap_complete::Shell },
     /// Print the man page (roff).
@@ -314,6 +316,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
         Command::Audit(args) => audit_cmd::audit(&args, render),
         Command::Luck(args) => luck_cmd::luck(&args, render),
+        Command::Lsp => dotc_lsp::run_stdio(),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)

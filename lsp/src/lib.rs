@@ -1,2 +1,40 @@
 //! The dotc language server (`dotc lsp`): the analyses of `dotc-lang` and `dotc-runtime` served
 //! over the Language Server Protocol. Only this crate knows LSP types.
+//!
+//! - [`workspace`]: the open documents, each with its version, line index and cached analysis
+//!   (the language's checks, the rules-aware scenario checks, and a game log's replay).
+//! - [`line_index`]: byte offsets to lines and UTF-16 columns, used only at the protocol edge.
+//! - [`lex`]: a forgiving tokenizer for questions about half-typed text.
+//! - the features, each a plain function of a document: [`completion`], [`hover`],
+//!   [`navigate`] (definition, references, rename), [`outline`] (symbols, folding, semantic
+//!   tokens, formatting), [`hints`] (inlay hints, quick fixes), [`convert`] (diagnostics).
+//! - [`server`]: the `tower-lsp-server` backend that routes requests to them, catching panics.
+
+pub mod completion;
+pub mod convert;
+pub mod hints;
+pub mod hover;
+pub mod lex;
+pub mod line_index;
+pub mod navigate;
+pub mod outline;
+pub mod server;
+pub mod workspace;
+
+use std::process::ExitCode;
+
+pub use server::Backend;
+use tower_lsp_server::{LspService, Server};
+
+/// Serve the protocol on standard input and output until the client says `exit`.
+pub fn run_stdio() -> Result<ExitCode, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the language server: {e}"))?;
+    runtime.block_on(async {
+        let (service, socket) = LspService::new(Backend::new);
+        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+    });
+    Ok(ExitCode::SUCCESS)
+}

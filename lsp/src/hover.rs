@@ -1,0 +1,300 @@
+//! Hover: what a name or a word means here.
+//!
+//! - A unit's profile as the scenario declares it; in a game log, also its stands, health,
+//!   micro-hit and markers at that line of the game, folded from the replay's events up to it.
+//! - A leader's rating and post, a brigade's leaders and units.
+//! - A rule-data id's summary from its entry; a weapon's range bands and to-hit numbers.
+//! - A log verb's summary and the rules it cites, a phase, a module or a ruling switch, each
+//!   with the RULE id and summary from `dotc_lang::references`.
+//!
+//! The texts are Markdown; they are built here from plain data.
+
+use std::fmt::Write as _;
+
+use dotc_lang::Span;
+use dotc_lang::ast::{PhaseKind, Unit};
+use dotc_lang::library::{EntryKind, RuleData, Weapon};
+use dotc_lang::references;
+use dotc_lang::rulings;
+use dotc_lang::verbs::verb_spec;
+use dotc_runtime::engine::What;
+use dotc_runtime::replay::Replay;
+
+use crate::navigate::{ScenarioView, Target, scenario_of, target_at};
+use crate::workspace::Doc;
+
+/// The hover text and the span it is about.
+pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
+    match target_at(doc, offset)? {
+        Target::Name(name, token) => {
+            let scenario = scenario_of(doc)?;
+            let mut text = profile(&scenario, &doc.analyzed.analysis.rule_data, &name)?;
+            if let Some(replay) = &doc.analyzed.replay {
+                text.push_str(&state_at(doc, replay, &scenario, &name, offset));
+            }
+            Some((text, token.span))
+        }
+        Target::Word(word, span) => word_hover(doc, &word).map(|text| (text, span)),
+    }
+}
+
+/// What a unit, brigade or leader is, as the scenario declares it.
+fn profile(scenario: &ScenarioView<'_>, data: &RuleData, name: &str) -> Option<String> {
+    let s = scenario.document.scenario.as_ref()?;
+    let mut out = String::new();
+    for side in &s.sides {
+        let side_name = side.name.as_ref().map_or(side.id.value.as_str(), |n| n.value.as_str());
+        if let Some(commander) = side.commanders.iter().find(|c| c.name.value == name) {
+            let _ = write!(out, "**{}**: {} commander, {}", name, commander.level.value, side_name);
+            if let Some(rating) = &commander.rating {
+                let _ = write!(out, ", {}", rating.value);
+            }
+            if let Some(at) = &commander.position {
+                let _ = write!(out, "\n\nat ({}, {})", at.value.x, at.value.y);
+            }
+            return Some(out);
+        }
+        for brigade in &side.brigades {
+            if brigade.name.value == name {
+                let _ = write!(out, "**{name}**: brigade, {side_name}");
+                for b in &brigade.brigadiers {
+                    let _ = write!(out, "\n\nbrigadier {}", b.name.value);
+                }
+                for unit in &brigade.units {
+                    let _ = write!(out, "\n- {} ({})", unit.name.value, unit.kind.word());
+                }
+                return Some(out);
+            }
+            if let Some(b) = brigade.brigadiers.iter().find(|b| b.name.value == name) {
+                let _ = write!(out, "**{name}**: brigadier of {}, {side_name}", brigade.name.value);
+                if let Some(rating) = &b.rating {
+                    let _ = write!(out, "\n\nrating `{}`", rating.value);
+                    if let Some(summary) = data.summary(EntryKind::Rating, &rating.value) {
+                        let _ = write!(out, ": {summary}");
+                    }
+                }
+                if let Some(at) = &b.position {
+                    let _ = write!(out, "\n\nat ({}, {})", at.value.x, at.value.y);
+                }
+                return Some(out);
+            }
+            if let Some(unit) = brigade.units.iter().find(|u| u.name.value == name) {
+                return Some(unit_profile(unit, side_name, Some(&brigade.name.value), data));
+            }
+        }
+        if let Some(unit) = side.units.iter().find(|u| u.name.value == name) {
+            return Some(unit_profile(unit, side_name, None, data));
+        }
+    }
+    None
+}
+
+fn unit_profile(unit: &Unit, side: &str, brigade: Option<&str>, data: &RuleData) -> String {
+    let mut out = format!("**{}**: {}, {side}", unit.name.value, unit.kind.word());
+    if let Some(brigade) = brigade {
+        let _ = write!(out, ", {brigade}");
+    }
+    let mut strength = Vec::new();
+    if let Some(s) = &unit.stands {
+        strength.push(format!("{} stands", s.value));
+    }
+    if let Some(m) = &unit.men {
+        strength.push(format!("{} men", m.value));
+    }
+    if let Some(s) = &unit.sections {
+        strength.push(format!("{} sections", s.value));
+    }
+    strength.extend(unit.words.iter().map(|w| format!("`{}`", w.value)));
+    let _ = write!(out, "\n\n{}", strength.join(" · "));
+    if let Some(at) = &unit.position {
+        let _ = write!(out, "\n\nat ({}, {})", at.value.x, at.value.y);
+        if let Some(facing) = &unit.facing {
+            match &facing.value {
+                dotc_lang::ast::Facing::Degrees(d) => {
+                    let _ = write!(out, " facing {d}");
+                }
+                dotc_lang::ast::Facing::Word(w) => {
+                    let _ = write!(out, " facing {w}");
+                }
+            }
+        }
+    } else {
+        out.push_str("\n\noff the table at the start (a reinforcement)");
+    }
+    if !unit.traits.is_empty() {
+        let traits: Vec<String> = unit.traits.iter().map(|t| format!("`{}`", t.value)).collect();
+        let _ = write!(out, "\n\ntraits {}", traits.join(", "));
+    }
+    if !unit.markers.is_empty() {
+        let markers: Vec<String> = unit.markers.iter().map(|t| format!("`{}`", t.value)).collect();
+        let _ = write!(out, "\n\nmarkers {}", markers.join(", "));
+    }
+    for word in &unit.words {
+        if let Some(weapon) = data.weapon(&word.value) {
+            let _ = write!(out, "\n\n{}", weapon_table(weapon));
+        }
+    }
+    out
+}
+
+/// A weapon's range bands and to-hit numbers as a table.
+pub fn weapon_table(weapon: &Weapon) -> String {
+    let mut out = format!("{}: {}D6 per {}\n\n", weapon.meta.title(), weapon.dice.dice, per_word(weapon));
+    out.push_str("| band | range | hits on |\n| --- | --- | --- |\n");
+    for band in &weapon.bands {
+        let _ = writeln!(out, "| {} | {}-{}\" | {}+ |", band.name.word(), band.from, band.to, band.hits);
+    }
+    for band in &weapon.cavalry_bands {
+        let _ = writeln!(
+            out,
+            "| {} (cavalry) | {}-{}\" | {}+ |",
+            band.name.word(),
+            band.from,
+            band.to,
+            band.hits
+        );
+    }
+    out.trim_end().to_string()
+}
+
+fn per_word(weapon: &Weapon) -> &'static str {
+    weapon.dice.per.word()
+}
+
+/// A unit's stands, health, micro-hit and markers after every event before the end of the
+/// cursor's line, from the replay.
+fn state_at(doc: &Doc, replay: &Replay, scenario: &ScenarioView<'_>, name: &str, offset: usize) -> String {
+    let Some(summary) = replay.summary.units.iter().find(|u| u.name == name) else {
+        return String::new();
+    };
+    let line_end = doc.index.line_start(doc.index.line_of(offset) + 1);
+    let mut stands = summary.starting_stands;
+    let mut health: Option<&str> = None;
+    let mut first_health: Option<&str> = None;
+    let mut micro = 0;
+    let mut markers: Vec<String> = scenario
+        .document
+        .scenario
+        .iter()
+        .flat_map(|s| s.sides.iter())
+        .flat_map(|side| side.units.iter().chain(side.brigades.iter().flat_map(|b| b.units.iter())))
+        .find(|u| u.name.value == name)
+        .map(|u| u.markers.iter().map(|m| m.value.clone()).collect())
+        .unwrap_or_default();
+    let mut removed = false;
+    let mut moment = None;
+    for event in &replay.events {
+        // An event belongs before the cursor if its action ends by the end of the cursor's
+        // line; the end-of-turn events carry the whole turn's span and come after it.
+        let before = event.span.end <= line_end;
+        match &event.event.what {
+            What::HealthChanged { unit, from, to } if unit == name => {
+                first_health.get_or_insert(from.id());
+                if before {
+                    health = Some(to.id());
+                }
+            }
+            _ if !before => {}
+            What::StandsLost { unit, remaining, .. } if unit == name => stands = *remaining,
+            What::MicroHit { unit, micro_hit } if unit == name => micro = *micro_hit,
+            What::MarkerPlaced { unit, marker } if unit == name && !markers.contains(marker) => {
+                markers.push(marker.clone())
+            }
+            What::MarkerRemoved { unit, marker } if unit == name => markers.retain(|m| m != marker),
+            What::Removed { unit, .. } | What::Shattered { unit } if unit == name => removed = true,
+            _ => {}
+        }
+        if before {
+            moment = Some((event.turn, event.phase));
+        }
+    }
+    let health = health.or(first_health).unwrap_or(summary.health.as_str());
+    let when = match moment {
+        Some((turn, phase)) => format!("turn {turn}, {} phase", phase_word(phase)),
+        None => "the start of the game".to_string(),
+    };
+    let mut out = format!("\n\n---\n\nAt this line of the game ({when}): ");
+    if removed {
+        out.push_str("off the table");
+        return out;
+    }
+    let _ = write!(out, "{stands} of {} stands, {health}", summary.starting_stands);
+    if micro > 0 {
+        out.push_str(", a micro-hit");
+    }
+    if !markers.is_empty() {
+        let _ = write!(out, "; markers {}", markers.join(", "));
+    }
+    out
+}
+
+fn phase_word(phase: PhaseKind) -> &'static str {
+    phase.word()
+}
+
+/// A word's meaning: a verb, phase, rule-data id, module or ruling.
+fn word_hover(doc: &Doc, word: &str) -> Option<String> {
+    let data = &doc.analyzed.analysis.rule_data;
+    let in_game = doc.analyzed.is_game() || doc.analyzed.analysis.document.kind.is_none();
+    if in_game && let Some(spec) = verb_spec(word) {
+        let phases: Vec<&str> = spec.phases.iter().map(|p| p.word()).collect();
+        let mut out =
+            format!("**{}** (log verb; phases: {})\n\n{}", spec.verb, phases.join(", "), spec.summary);
+        out.push_str(&cited(spec.rule));
+        return Some(out);
+    }
+    if let Some(phase) = PhaseKind::from_word(word) {
+        let mut out = format!("**{word}**: phase {} of a turn (Ch16 1.0)", phase.number());
+        out.push_str(&cited("Ch16 1.0"));
+        return Some(out);
+    }
+    if let Some(text) = entry_hover(data, word) {
+        return Some(text);
+    }
+    if let Some(section) = rulings::module(word) {
+        let mut out = format!("**{word}**: optional module ({section})");
+        out.push_str(&cited(section));
+        return Some(out);
+    }
+    if let Some(ruling) = rulings::ruling(word) {
+        let values: Vec<String> = ruling.values.iter().map(|v| format!("`{v}`")).collect();
+        let mut out = format!(
+            "**{}**: ruling switch (RULINGS {})\n\n{}\n\nvalues: {} (default first; `as_printed`: `{}`)",
+            ruling.name,
+            ruling.id,
+            ruling.summary,
+            values.join(", "),
+            ruling.as_printed
+        );
+        out.push_str(&cited(&format!("RULINGS {}", ruling.id)));
+        return Some(out);
+    }
+    None
+}
+
+/// Every rule-data entry with this id (an id may name entries of several kinds).
+fn entry_hover(data: &RuleData, word: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    for kind in EntryKind::ALL {
+        let Some(meta) = data.meta(kind, word) else { continue };
+        let mut text = format!("**{}** ({} `{}`)\n\n{}", meta.title(), kind.word(), meta.id, meta.summary);
+        if kind == EntryKind::Weapon
+            && let Some(weapon) = data.weapon(word)
+        {
+            let _ = write!(text, "\n\n{}", weapon_table(weapon));
+        }
+        parts.push(text);
+    }
+    if parts.is_empty() { None } else { Some(parts.join("\n\n---\n\n")) }
+}
+
+/// The summaries of the references a rule string cites (`RULE-05-1.1, Ch16 5.0`).
+fn cited(rule: &str) -> String {
+    let mut out = String::new();
+    for part in rule.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if let Some(reference) = references::lookup(part) {
+            let _ = write!(out, "\n\n`{}` {}: {}", reference.id, reference.title, reference.summary);
+        }
+    }
+    out
+}

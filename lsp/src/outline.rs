@@ -1,0 +1,444 @@
+//! The shape of a file: document symbols, folding ranges, semantic tokens and formatting.
+
+use dotc_lang::Span;
+use dotc_lang::ast::{Brigade, Side, Unit};
+use dotc_lang::library::EntryKind;
+use dotc_lang::verbs::verb_spec;
+use tower_lsp_server::ls_types::{
+    DocumentSymbol, FoldingRange, FoldingRangeKind, SemanticToken, SemanticTokenType, SemanticTokensLegend,
+    SymbolKind, TextEdit,
+};
+
+use crate::lex::{self, TokenKind};
+use crate::workspace::Doc;
+
+/// Sides, brigades, regiments and leaders of a scenario; library entries; the game header,
+/// turns and phases of a log.
+pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
+    let document = &doc.analyzed.analysis.document;
+    let mut out = Vec::new();
+    if let Some(s) = &document.scenario {
+        let mut children: Vec<DocumentSymbol> = s.sides.iter().map(|side| side_symbol(doc, side)).collect();
+        children.extend(s.libraries.iter().flat_map(|l| l.entries.iter()).map(|e| {
+            symbol(
+                doc,
+                &e.id.value,
+                Some(e.kind.value.clone()),
+                SymbolKind::CONSTANT,
+                e.span,
+                e.id.span,
+                Vec::new(),
+            )
+        }));
+        out.push(symbol(
+            doc,
+            &s.name.value,
+            Some("scenario".into()),
+            SymbolKind::NAMESPACE,
+            s.span,
+            s.name.span,
+            children,
+        ));
+    }
+    for library in &document.libraries {
+        let children = library
+            .entries
+            .iter()
+            .map(|e| {
+                symbol(
+                    doc,
+                    &e.id.value,
+                    Some(e.kind.value.clone()),
+                    SymbolKind::CONSTANT,
+                    e.span,
+                    e.id.span,
+                    Vec::new(),
+                )
+            })
+            .collect();
+        let (name, selection) = match &library.name {
+            Some(n) => (n.value.as_str(), n.span),
+            None => ("library", library.span),
+        };
+        out.push(symbol(
+            doc,
+            name,
+            Some("library".into()),
+            SymbolKind::PACKAGE,
+            library.span,
+            selection,
+            children,
+        ));
+    }
+    if let Some(game) = &document.game {
+        out.push(symbol(
+            doc,
+            &game.name.value,
+            Some("game".into()),
+            SymbolKind::NAMESPACE,
+            game.span,
+            game.name.span,
+            Vec::new(),
+        ));
+    }
+    for turn in &document.turns {
+        let children = turn
+            .phases
+            .iter()
+            .map(|p| {
+                let detail = format!("{} actions", p.actions.len());
+                symbol(
+                    doc,
+                    p.kind.value.word(),
+                    Some(detail),
+                    SymbolKind::EVENT,
+                    p.span,
+                    p.kind.span,
+                    Vec::new(),
+                )
+            })
+            .collect();
+        let name = format!("turn {} {}", turn.number.value, turn.side.value);
+        out.push(symbol(doc, &name, None, SymbolKind::OBJECT, turn.span, turn.number.span, children));
+    }
+    out
+}
+
+fn side_symbol(doc: &Doc, side: &Side) -> DocumentSymbol {
+    let mut children = Vec::new();
+    for c in &side.commanders {
+        children.push(symbol(
+            doc,
+            &c.name.value,
+            Some(format!("{} commander", c.level.value)),
+            SymbolKind::CONSTRUCTOR,
+            c.span,
+            c.name.span,
+            Vec::new(),
+        ));
+    }
+    children.extend(side.brigades.iter().map(|b| brigade_symbol(doc, b)));
+    children.extend(side.units.iter().map(|u| unit_symbol(doc, u)));
+    let detail = side.name.as_ref().map(|n| n.value.clone());
+    symbol(doc, &side.id.value, detail, SymbolKind::MODULE, side.span, side.id.span, children)
+}
+
+fn brigade_symbol(doc: &Doc, brigade: &Brigade) -> DocumentSymbol {
+    let mut children: Vec<DocumentSymbol> = brigade
+        .brigadiers
+        .iter()
+        .map(|b| {
+            symbol(
+                doc,
+                &b.name.value,
+                Some("brigadier".into()),
+                SymbolKind::CONSTRUCTOR,
+                b.span,
+                b.name.span,
+                Vec::new(),
+            )
+        })
+        .collect();
+    children.extend(brigade.units.iter().map(|u| unit_symbol(doc, u)));
+    symbol(
+        doc,
+        &brigade.name.value,
+        Some("brigade".into()),
+        SymbolKind::STRUCT,
+        brigade.span,
+        brigade.name.span,
+        children,
+    )
+}
+
+fn unit_symbol(doc: &Doc, unit: &Unit) -> DocumentSymbol {
+    symbol(
+        doc,
+        &unit.name.value,
+        Some(unit.kind.word().into()),
+        SymbolKind::FIELD,
+        unit.span,
+        unit.name.span,
+        Vec::new(),
+    )
+}
+
+#[allow(deprecated)] // `deprecated` is a required field of the protocol type.
+fn symbol(
+    doc: &Doc,
+    name: &str,
+    detail: Option<String>,
+    kind: SymbolKind,
+    span: Span,
+    selection: Span,
+    children: Vec<DocumentSymbol>,
+) -> DocumentSymbol {
+    DocumentSymbol {
+        // The protocol rejects an empty name.
+        name: if name.is_empty() { "(unnamed)".to_string() } else { name.to_string() },
+        detail,
+        kind,
+        tags: None,
+        deprecated: None,
+        range: doc.index.range(&doc.text, span),
+        selection_range: doc.index.range(&doc.text, selection),
+        children: if children.is_empty() { None } else { Some(children) },
+    }
+}
+
+/// Every `{ }` block, comment, text block and script that spans lines, from the text itself
+/// (so a half-written file still folds).
+pub fn folding(doc: &Doc) -> Vec<FoldingRange> {
+    let text = &doc.text;
+    let mut out = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let fold = |start: usize, end: usize, kind: Option<FoldingRangeKind>, out: &mut Vec<FoldingRange>| {
+        let (first, last) = (doc.index.line_of(start), doc.index.line_of(end));
+        if last > first {
+            out.push(FoldingRange {
+                start_line: first as u32,
+                start_character: None,
+                end_line: last as u32,
+                end_character: None,
+                kind,
+                collapsed_text: None,
+            });
+        }
+    };
+    let mut comment_run: Option<(usize, usize)> = None;
+    for token in lex::tokens(text, 0, text.len()) {
+        match (token.kind, token.text(text)) {
+            (TokenKind::Punct, "{") => open.push(token.span.start),
+            (TokenKind::Punct, "}") => {
+                if let Some(start) = open.pop() {
+                    // Keep the closing brace's line visible.
+                    fold(
+                        start,
+                        token.span.start.saturating_sub(1).max(start),
+                        Some(FoldingRangeKind::Region),
+                        &mut out,
+                    );
+                }
+            }
+            (TokenKind::Comment, t) if t.starts_with("/*") => {
+                fold(token.span.start, token.span.end, Some(FoldingRangeKind::Comment), &mut out)
+            }
+            (TokenKind::Text | TokenKind::Script, _) => {
+                fold(token.span.start, token.span.end, Some(FoldingRangeKind::Region), &mut out)
+            }
+            _ => {}
+        }
+        // Runs of `//` lines on consecutive lines fold as one comment.
+        if token.kind == TokenKind::Comment && token.text(text).starts_with("//") {
+            let line = doc.index.line_of(token.span.start);
+            comment_run = match comment_run {
+                Some((start, last)) if last + 1 == line => Some((start, line)),
+                Some((start, last)) => {
+                    push_lines(&mut out, start, last);
+                    Some((line, line))
+                }
+                None => Some((line, line)),
+            };
+        }
+    }
+    if let Some((start, last)) = comment_run {
+        push_lines(&mut out, start, last);
+    }
+    out.sort_by_key(|f| (f.start_line, f.end_line));
+    out
+}
+
+fn push_lines(out: &mut Vec<FoldingRange>, first: usize, last: usize) {
+    if last > first {
+        out.push(FoldingRange {
+            start_line: first as u32,
+            start_character: None,
+            end_line: last as u32,
+            end_character: None,
+            kind: Some(FoldingRangeKind::Comment),
+            collapsed_text: None,
+        });
+    }
+}
+
+/// The token types this server reports, in legend order.
+pub const TOKEN_TYPES: &[SemanticTokenType] = &[
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::STRING,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::COMMENT,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::ENUM_MEMBER,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::OPERATOR,
+    SemanticTokenType::MACRO,
+];
+
+const KEYWORD: u32 = 0;
+const STRING: u32 = 1;
+const NUMBER: u32 = 2;
+const COMMENT: u32 = 3;
+const FUNCTION: u32 = 4;
+const ENUM_MEMBER: u32 = 5;
+const VARIABLE: u32 = 6;
+const OPERATOR: u32 = 7;
+const MACRO: u32 = 8;
+
+pub fn legend() -> SemanticTokensLegend {
+    SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: Vec::new() }
+}
+
+/// Words with a fixed meaning somewhere in the language.
+const KEYWORDS: &[&str] = &[
+    "scenario",
+    "library",
+    "game",
+    "turn",
+    "date",
+    "start",
+    "turn_length",
+    "turns",
+    "first_side",
+    "table",
+    "men_per_stand",
+    "rules",
+    "terrain",
+    "side",
+    "reinforcements",
+    "victory",
+    "script",
+    "trigger",
+    "notes",
+    "module",
+    "ruling",
+    "preset",
+    "weather",
+    "edge",
+    "commander",
+    "brigade",
+    "brigadier",
+    "regiment",
+    "battery",
+    "cavalry",
+    "stands",
+    "men",
+    "sections",
+    "at",
+    "facing",
+    "traits",
+    "markers",
+    "enters",
+    "polygon",
+    "line",
+    "size",
+    "level",
+    "crest",
+    "ford",
+    "bridge",
+    "capacity",
+    "vp",
+    "objective",
+    "hill",
+    "held_by",
+    "at_end",
+    "for",
+    "broken",
+    "when",
+    "otherwise",
+    "players",
+    "played",
+    "seed",
+    "command",
+    "maneuver",
+    "fire",
+    "melee",
+    "status",
+    "to",
+    "via",
+    "pip",
+    "roll",
+    "x",
+    "attached",
+    "army",
+    "corps",
+    "division",
+];
+
+/// Semantic tokens: keywords, names (declared units and leaders as variables), numbers,
+/// comments, log verbs, rule-data ids, `@allow` and codes. Multi-line tokens are split per line.
+pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
+    let text = &doc.text;
+    let data = &doc.analyzed.analysis.rule_data;
+    let scenario = crate::navigate::scenario_of(doc);
+    let is_game = doc.analyzed.is_game();
+    let mut out = Vec::new();
+    let (mut last_line, mut last_start) = (0u32, 0u32);
+    for token in lex::tokens(text, 0, text.len()) {
+        let word = token.text(text);
+        let kind = match token.kind {
+            TokenKind::Comment => COMMENT,
+            TokenKind::Text | TokenKind::Str { .. } => {
+                let declared = scenario.as_ref().is_some_and(|s| s.names.get(&token.value(text)).is_some());
+                if declared { VARIABLE } else { STRING }
+            }
+            TokenKind::Number => NUMBER,
+            TokenKind::Script => MACRO,
+            TokenKind::Punct if word == "=>" => OPERATOR,
+            TokenKind::Punct => continue,
+            TokenKind::Word if word.starts_with('@') || word.contains("::") => MACRO,
+            TokenKind::Word if is_game && verb_spec(word).is_some() && !KEYWORDS.contains(&word) => FUNCTION,
+            TokenKind::Word if KEYWORDS.contains(&word) => KEYWORD,
+            TokenKind::Word if EntryKind::ALL.iter().any(|k| data.contains(*k, word)) => ENUM_MEMBER,
+            TokenKind::Word if is_game && verb_spec(word).is_some() => FUNCTION,
+            TokenKind::Word => continue,
+        };
+        // One token per line of a multi-line token.
+        let mut start = token.span.start;
+        while start < token.span.end {
+            let line = doc.index.line_of(start);
+            let line_end = doc.index.line_start(line + 1).min(token.span.end);
+            let piece_end = if text.as_bytes().get(line_end.wrapping_sub(1)) == Some(&b'\n') {
+                line_end - 1
+            } else {
+                line_end
+            };
+            let from = doc.index.position(text, start);
+            let to = doc.index.position(text, piece_end);
+            let length = to.character.saturating_sub(from.character);
+            if length > 0 {
+                let delta_line = from.line - last_line;
+                let delta_start = if delta_line == 0 { from.character - last_start } else { from.character };
+                out.push(SemanticToken {
+                    delta_line,
+                    delta_start,
+                    length,
+                    token_type: kind,
+                    token_modifiers_bitset: 0,
+                });
+                (last_line, last_start) = (from.line, from.character);
+            }
+            if line_end <= start {
+                break;
+            }
+            start = line_end;
+        }
+    }
+    out
+}
+
+/// The whole file in `dotc fmt` layout, as one edit; None when it is already formatted.
+/// A file with syntax errors is not formatted (the errors are returned).
+pub fn format(doc: &Doc) -> Result<Option<Vec<TextEdit>>, String> {
+    match dotc_lang::format::format(&doc.text) {
+        Ok(formatted) if formatted == *doc.text => Ok(None),
+        Ok(formatted) => {
+            let range = doc.index.range(&doc.text, Span::new(0, doc.text.len()));
+            Ok(Some(vec![TextEdit { range, new_text: formatted }]))
+        }
+        Err(errors) => Err(format!(
+            "not formatted: the file has {} syntax error{}",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" }
+        )),
+    }
+}

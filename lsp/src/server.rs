@@ -1,0 +1,287 @@
+//! The protocol side: [`Backend`] answers each request from the [`Workspace`] cache.
+//!
+//! Every request runs its feature inside `catch_unwind`: a panic becomes an internal error for
+//! that one request (and a log message), never a dead server. Document notifications apply
+//! edits in order and ignore stale versions; after each, the affected documents' diagnostics are
+//! published with the version they were computed for.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Mutex, MutexGuard};
+
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use crate::workspace::{Doc, Publication, Workspace, panic_message};
+use crate::{completion, convert, hints, hover, navigate, outline};
+
+/// The language server.
+#[derive(Debug)]
+pub struct Backend {
+    client: Client,
+    workspace: Mutex<Workspace>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend { client, workspace: Mutex::new(Workspace::new()) }
+    }
+
+    /// The current text of an open document (for tests and tools).
+    pub fn document_text(&self, uri: &Uri) -> Option<String> {
+        self.lock().get(uri).map(|doc| doc.text.to_string())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Workspace> {
+        // A panic never happens while the lock is held outside `catch_unwind`, but if one did
+        // the workspace is still the best state there is.
+        self.workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Run a feature on an open document, catching any panic. Not open: no answer.
+    fn on_doc<T>(
+        &self,
+        uri: &Uri,
+        request: &str,
+        feature: impl FnOnce(&Workspace, &Doc) -> T,
+    ) -> Result<Option<T>> {
+        let ws = self.lock();
+        let Some(doc) = ws.get(uri) else { return Ok(None) };
+        match catch_unwind(AssertUnwindSafe(|| feature(&ws, doc))) {
+            Ok(answer) => Ok(Some(answer)),
+            Err(panic) => {
+                let message = format!("dotc lsp: {request} failed: {}", panic_message(&panic));
+                let mut error = Error::internal_error();
+                error.message = message.into();
+                Err(error)
+            }
+        }
+    }
+
+    /// Send the diagnostics of each document a change touched.
+    async fn publish(&self, publications: Vec<Publication>) {
+        let batches: Vec<(Uri, Vec<Diagnostic>, i32)> = {
+            let ws = self.lock();
+            publications
+                .into_iter()
+                .filter_map(|p| {
+                    let doc = ws.get(&p.uri)?;
+                    let diagnostics = catch_unwind(AssertUnwindSafe(|| convert::diagnostics(doc))).ok()?;
+                    Some((p.uri, diagnostics, p.version))
+                })
+                .collect()
+        };
+        for (uri, diagnostics, version) in batches {
+            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+        }
+    }
+
+    /// Change the workspace, catching any panic (reported in the client's log).
+    async fn mutate(&self, what: &str, change: impl FnOnce(&mut Workspace) -> Vec<Publication>) {
+        let result = {
+            let mut ws = self.lock();
+            catch_unwind(AssertUnwindSafe(|| change(&mut ws)))
+        };
+        match result {
+            Ok(publications) => self.publish(publications).await,
+            Err(panic) => {
+                let message = format!("dotc lsp: {what} failed: {}", panic_message(&panic));
+                self.client.log_message(MessageType::ERROR, message).await;
+            }
+        }
+    }
+}
+
+/// What the server can do.
+pub fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(PositionEncodingKind::UTF16),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            ..TextDocumentSyncOptions::default()
+        })),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".to_string(), " ".to_string()]),
+            ..CompletionOptions::default()
+        }),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: outline::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            },
+        )),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, _: InitializeParams) -> Result<InitializeResult> {
+        Ok(InitializeResult {
+            capabilities: capabilities(),
+            server_info: Some(ServerInfo {
+                name: "dotc".to_string(),
+                version: Some(env!("CARGO_PKG_VERSION").to_string()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let document = params.text_document;
+        self.mutate("didOpen", |ws| ws.open(document.uri, document.version, document.text)).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let document = params.text_document;
+        let changes = params.content_changes;
+        self.mutate("didChange", |ws| {
+            ws.change(&document.uri, document.version, changes).unwrap_or_default()
+        })
+        .await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let closed = uri.clone();
+        self.mutate("didClose", |ws| ws.close(&uri)).await;
+        // A closed file's problems are no longer the editor's to show.
+        self.client.publish_diagnostics(closed, Vec::new(), None).await;
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        self.on_doc(&at.text_document.uri, "completion", |_, doc| {
+            let offset = doc.index.offset(&doc.text, at.position);
+            CompletionResponse::Array(completion::completion(doc, offset))
+        })
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let at = params.text_document_position_params;
+        let answer = self.on_doc(&at.text_document.uri, "hover", |_, doc| {
+            let offset = doc.index.offset(&doc.text, at.position);
+            hover::hover(doc, offset).map(|(value, span)| Hover {
+                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+                range: Some(doc.index.range(&doc.text, span)),
+            })
+        })?;
+        Ok(answer.flatten())
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let at = params.text_document_position_params;
+        let answer = self.on_doc(&at.text_document.uri, "definition", |ws, doc| {
+            let offset = doc.index.offset(&doc.text, at.position);
+            navigate::definition(ws, doc, offset).map(GotoDefinitionResponse::Scalar)
+        })?;
+        Ok(answer.flatten())
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let at = params.text_document_position;
+        let include = params.context.include_declaration;
+        let answer = self.on_doc(&at.text_document.uri, "references", |ws, doc| {
+            let offset = doc.index.offset(&doc.text, at.position);
+            navigate::references(ws, doc, offset, include)
+        })?;
+        Ok(answer.flatten())
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let answer = self.on_doc(&params.text_document.uri, "prepareRename", |_, doc| {
+            let offset = doc.index.offset(&doc.text, params.position);
+            navigate::prepare_rename(doc, offset).map(|(name, _, span)| {
+                PrepareRenameResponse::RangeWithPlaceholder {
+                    range: doc.index.range(&doc.text, span),
+                    placeholder: name,
+                }
+            })
+        })?;
+        Ok(answer.flatten())
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let at = params.text_document_position;
+        let new_name = params.new_name;
+        let answer = self.on_doc(&at.text_document.uri, "rename", |ws, doc| {
+            let offset = doc.index.offset(&doc.text, at.position);
+            navigate::rename(ws, doc, offset, &new_name)
+        })?;
+        match answer {
+            None => Ok(None),
+            Some(Ok(edit)) => Ok(edit),
+            Some(Err(reason)) => Err(Error::invalid_params(reason)),
+        }
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        self.on_doc(&params.text_document.uri, "documentSymbol", |_, doc| {
+            DocumentSymbolResponse::Nested(outline::symbols(doc))
+        })
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        self.on_doc(&params.text_document.uri, "foldingRange", |_, doc| outline::folding(doc))
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let answer = self.on_doc(&params.text_document.uri, "formatting", |_, doc| outline::format(doc))?;
+        match answer {
+            None => Ok(None),
+            Some(Ok(edits)) => Ok(edits),
+            Some(Err(reason)) => {
+                self.client.show_message(MessageType::WARNING, reason).await;
+                Ok(None)
+            }
+        }
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        self.on_doc(&params.text_document.uri, "semanticTokens", |_, doc| {
+            SemanticTokensResult::Tokens(SemanticTokens {
+                result_id: None,
+                data: outline::semantic_tokens(doc),
+            })
+        })
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.on_doc(&params.text_document.uri, "inlayHint", |_, doc| {
+            hints::inlay_hints(doc, hints::span_of(doc, params.range))
+        })
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        self.on_doc(&params.text_document.uri, "codeAction", |_, doc| {
+            hints::code_actions(doc, hints::span_of(doc, params.range))
+        })
+    }
+}
