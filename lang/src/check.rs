@@ -1276,7 +1276,9 @@ fn check_action(
     }
     for arg in &action.args {
         match arg {
-            Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n) if verb != "note" => {
+            Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n)
+                if verb != "note" && verb != "scripted" =>
+            {
                 if let Some((_, names, broken)) = scenario
                     && names.get(&n.value).is_none()
                     && !broken.contains(&n.value)

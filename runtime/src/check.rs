@@ -10,7 +10,8 @@ use geo::Polygon;
 use crate::battlefield::Body;
 use crate::geometry::{OVERLAP_TOLERANCE, overlap_area};
 
-/// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`).
+/// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`), and
+/// scenario scripts that do not compile (`dotc::script-error`, see [`crate::script::check`]).
 ///
 /// Units without a position (reinforcements) or with an unreadable facing are skipped: the
 /// language checks already report those.
@@ -25,7 +26,8 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
             }
         }
     }
-    let mut diagnostics = Vec::new();
+    // Scenario scripts: every script, trigger and victory `when` compiles (`dotc::script-error`).
+    let mut diagnostics = crate::script::check(scenario);
     for (i, (unit, shape)) in placed.iter().enumerate() {
         for (other, other_shape) in &placed[..i] {
             let area = overlap_area(shape, other_shape);

@@ -19,6 +19,10 @@
 //! - `engine`: the rules engine: game state, volleys, assaults, melees, morale and leaders, each
 //!   resolution returning typed events that cite the rule they applied.
 //!
+//! - `script`: scenario scripts (rhai hooks, triggers, victory `when` expressions) in a sandboxed
+//!   engine: compiled once per game, reading views of the game and acting only through recorded
+//!   effects.
+//!
 //! Replay builds on these.
 
 pub mod battlefield;
@@ -31,3 +35,4 @@ pub mod odds;
 pub mod render;
 pub mod replay;
 pub mod rulings;
+pub mod script;

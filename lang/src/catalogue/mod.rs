@@ -125,6 +125,10 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::replay-follows-log",
         "Where the log states a result the rules do not give (stands lost, a micro-hit, a Disorder, a rally, pips), the replay reports the disagreement once and then goes on from the log's result, the table as the players left it, so later lines are judged against the game actually played and one mistake is not reported again at every line after it.",
     ),
+    (
+        "dotc::script-error",
+        "A scenario script (a `script` block, a trigger's condition or body, or a victory `when` expression) does not compile, or stopped with an error while a game was replayed: a syntax error, a disabled feature (`import`, `eval`), an unknown name or call, or a sandbox limit (too much work, too long, a string, array or map too large). The label points at the place in the scenario file; the message names the hook or trigger.",
+    ),
 ];
 
 /// The explanation of a code, for `dotc explain`.
@@ -451,4 +455,14 @@ pub fn stacked_units(span: Span, unit: &str, other: &str, other_span: Span, area
     )
     .with_label(other_span, format!("\"{other}\" is here"))
     .with_help("move one of them; stands are 1\" wide and a position is the centre of the Color Stand's front edge (RULE-05-1.4)")
+}
+
+// ------------------------------------------------------------------ scripts
+
+/// A scenario script that does not compile or stopped with an error; `what` names the hook or
+/// trigger (`hook on_turn_start`, `trigger "Reynolds falls"`).
+pub fn script_error(span: Span, what: &str, message: &str) -> Diagnostic {
+    Diagnostic::error("dotc::script-error", format!("{what}: {message}"), span, "here").with_help(
+        "see \"script\", \"trigger\" and \"victory\" in docs/language.md for what a script may use",
+    )
 }

@@ -25,6 +25,7 @@ mod fire;
 mod log_dice;
 mod maneuver;
 mod narrative;
+mod scripted;
 mod status;
 
 use std::collections::BTreeMap;
@@ -48,6 +49,7 @@ use crate::rulings::{Rulings, SmokeClearing};
 pub use complete::completed_log;
 pub use log_dice::LogDice;
 pub use narrative::Summary;
+pub use scripted::GameResult;
 
 /// How to replay. The source text is only used to give line numbers and quote the actions.
 #[derive(Clone, Copy, Debug, Default)]
@@ -172,6 +174,10 @@ pub struct Finding {
     pub message: String,
     /// The RULE id, Ch16 section or RULINGS id.
     pub rule: String,
+    /// For a scenario script that failed: the place in the scenario file (`span` is where in the
+    /// log it ran).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_scenario: Option<Span>,
 }
 
 /// One engine event, with where in the log it happened.
@@ -233,6 +239,7 @@ impl Replay {
 pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     let mut r = Replayer {
         source: options.source,
+        lines: options.source.map(dotc_lang::model::LineIndex::new),
         turn: 0,
         side: String::new(),
         phase: PhaseKind::Command,
@@ -329,8 +336,20 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             }
         }
     }
+    // Scenario scripts: compiled once for the whole replay (runtime/src/replay/scripted.rs).
+    let seed =
+        analysis.document.game.as_ref().and_then(|g| g.seed.as_ref()).map(|s| s.value).or(options.seed);
+    let mut scripted = scripted::Scripted::new(loaded, scenario, &game, seed, &mut r, header_span);
+    let mut last_turn = header_span;
     let mut tables = Vec::new();
     'turns: for turn in &analysis.document.turns {
+        // Scenario scripts: a game a script ended plays no further turn.
+        if scripted.ended() {
+            let message = "the scenario's script ended the game: this turn and those after it are not played";
+            r.find(turn.span, Level::Warning, message, "scenario script");
+            break;
+        }
+        last_turn = turn.span;
         r.turn = turn.number.value;
         r.side = turn.side.value.clone();
         r.steps.push(Step::Turn { number: r.turn, side: r.side.clone() });
@@ -339,14 +358,18 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         for b in &mut game.state.brigades {
             b.pips = 0;
         }
+        scripted.turn_start(&mut game, &mut r, turn); // scenario scripts
         for phase in &turn.phases {
             r.phase = phase.kind.value;
             r.steps.push(Step::Phase(r.phase));
             game.state.start_phase();
+            scripted.phase_start(&mut game, &mut r, phase); // scenario scripts
             for action in &phase.actions {
                 r.begin_action(action);
+                let mark = r.events.len(); // scenario scripts
                 game.action(&mut r, action);
                 game.sync_bodies();
+                scripted.after(&mut game, &mut r, mark); // scenario scripts
             }
             game.flush_formation_changes(&mut r);
             if let Some(until) = options.until
@@ -363,7 +386,9 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         r.steps.push(Step::EndOfTurn(turn.span));
         r.span = turn.span;
         r.line = 0;
+        let mark = r.events.len(); // scenario scripts
         game.end_of_turn(&mut r);
+        scripted.turn_end(&mut game, &mut r, turn, mark); // scenario scripts
         if options.tables {
             tables.push(game.table(r.turn, PhaseKind::Status));
         }
@@ -375,7 +400,8 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             break;
         }
     }
-    let summary = Summary::of(&game.state, &game.rules);
+    let mut summary = Summary::of(&game.state, &game.rules);
+    scripted.game_end(&mut game, &mut r, &mut summary, last_turn); // scenario scripts
     let mut out = r.finish(Some(summary));
     out.tables = tables;
     out.findings.sort_by_key(|f| (f.span.start, f.span.end));
@@ -385,6 +411,8 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
 /// The replay's bookkeeping: where in the log it is, and what it has found.
 struct Replayer<'a> {
     source: Option<&'a str>,
+    /// Line starts of the source, so each action's line is a binary search, not a scan.
+    lines: Option<dotc_lang::model::LineIndex>,
     turn: u32,
     side: String,
     phase: PhaseKind,
@@ -417,6 +445,11 @@ enum Follow {
 }
 
 impl<'a> Replayer<'a> {
+    /// The 1-based line of a byte offset of the log (0 without the source).
+    fn line_of(&self, offset: usize) -> usize {
+        self.lines.as_ref().map_or(0, |lines| lines.line(offset))
+    }
+
     /// Call after an action's dice were used and the action applied: reports dice left over and
     /// keeps the rolls a seed filled in, for `--write-completed`.
     fn dice_done(&mut self, dice: &LogDice<'_>, rule: &str) {
@@ -442,7 +475,7 @@ impl<'a> Replayer<'a> {
 
     fn begin_action(&mut self, action: &Action) {
         self.span = action.span;
-        self.line = self.source.map_or(0, |s| dotc_lang::diagnostic::line_col(s, action.span.start).0);
+        self.line = self.line_of(action.span.start);
         let text = match self.source.and_then(|s| s.get(action.span.start..action.span.end)) {
             Some(text) => text.lines().next().unwrap_or("").trim().trim_end_matches('{').trim().to_string(),
             None => action.verb.value.clone(),
@@ -464,7 +497,13 @@ impl<'a> Replayer<'a> {
     }
 
     fn find(&mut self, span: Span, level: Level, message: impl Into<String>, rule: impl Into<String>) {
-        self.findings.push(Finding { span, level, message: message.into(), rule: rule.into() });
+        self.findings.push(Finding {
+            span,
+            level,
+            message: message.into(),
+            rule: rule.into(),
+            in_scenario: None,
+        });
     }
 
     /// A finding at the current action.
@@ -560,7 +599,8 @@ fn part_of_play(verb: &str) -> Option<Part> {
         "fire" | "concentrate" | "react" => Part::Fire,
         "assault" | "melee" | "consolidate" | "breakthrough" | "leader" => Part::Assault,
         "rally" | "clear_smoke" | "reform" => Part::Status,
-        "note" => Part::Remark,
+        // `scripted`: dice read by the scenario scripts (scripted.rs) when they run.
+        "note" | "scripted" => Part::Remark,
         _ => return None,
     })
 }

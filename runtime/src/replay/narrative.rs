@@ -1,10 +1,11 @@
 //! The replay in plain English ([`Replay::narrative`]) and the state at its end ([`Summary`]).
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use serde::Serialize;
 
-use super::{Level, Replay, Step};
+use super::{GameResult, Level, Replay, Step};
 use crate::engine::state::GameState;
 use crate::engine::{Rules, morale};
 
@@ -13,6 +14,14 @@ use crate::engine::{Rules, morale};
 pub struct Summary {
     pub units: Vec<UnitSummary>,
     pub brigades: Vec<BrigadeSummary>,
+    /// Each side's victory points at the end: the `vp` of the objectives it holds plus what the
+    /// scenario's scripts awarded (see `crate::script::HOLD_RADIUS`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub victory_points: BTreeMap<String, f64>,
+    /// The result by the scenario's `victory` block (or a script's `game.end_game`); None when
+    /// the replay stopped early or no condition held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<GameResult>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -90,7 +99,7 @@ impl Summary {
                 banked: b.banked,
             })
             .collect();
-        Summary { units, brigades }
+        Summary { units, brigades, victory_points: BTreeMap::new(), result: None }
     }
 }
 
@@ -182,6 +191,14 @@ impl Replay {
                 "  {}: {} of {} stands lost, {}, {} pips, {} banked",
                 b.name, b.losses, b.starting_stands, b.state, b.pips, b.banked
             );
+        }
+        if !self.summary.victory_points.is_empty() {
+            let vp: Vec<String> =
+                self.summary.victory_points.iter().map(|(side, vp)| format!("{side} {vp}")).collect();
+            let _ = writeln!(out, "Victory points: {}", vp.join(", "));
+        }
+        if let Some(result) = &self.summary.result {
+            let _ = writeln!(out, "Result: {} ({})", result.result, result.by);
         }
         out
     }

@@ -1,0 +1,764 @@
+//! Scenario scripts in the replay: hooks, triggers, objectives and victory.
+//!
+//! [`Scripted`] is built once per replay with the scenario's compiled [`Scripts`]. The driver
+//! calls it at fixed points: the start of a turn (`on_turn_start`), the start of each phase
+//! (objectives re-counted, `on_objective_taken`, `on_phase`, then the triggers), after each action
+//! (`on_unit_destroyed`, `on_unit_routed`, `on_brigade_state`, `on_leader_hit`, read from the
+//! action's events), the end of each turn (the same event hooks for the turn's end, objectives,
+//! the triggers again) and the end of the game (`on_game_end`, then the `victory` block).
+//!
+//! A script acts only through the [`Effect`]s it records; they are applied here, through the
+//! engine where a rule is involved (a leader casualty roll, Ch16 2.4). A script that fails is a
+//! finding at the log position where it ran, with the script's own span in the scenario file;
+//! its effects up to the failure still apply. Its dice come from the log's `scripted "NAME" roll
+//! [..]` lines of the phase it runs in, else from the game's `seed` (or the replay's `--seed`).
+//!
+//! Objectives: the rulebook does not define holding one; see [`crate::script::HOLD_RADIUS`].
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use dotc_lang::analysis::LoadedScenario;
+use dotc_lang::ast::{self, Compare, Condition, Span};
+
+use super::{Game, Level, Replayer, Step, Summary, unit_arg};
+use crate::battlefield::Ground;
+use crate::dice::{Purpose, RecordedDice};
+use crate::engine::events::BrigadeStatus;
+use crate::engine::state::UnitId;
+use crate::engine::{Event, What, morale, transact};
+use crate::script::{
+    BrigadeView, Effect, HOLD_RADIUS, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts,
+    Snapshot, UnitView,
+};
+
+/// The rule events of scripts cite.
+const SCRIPT_RULE: &str = "scenario script";
+/// The rule objective events cite (the rulebook is silent; see [`HOLD_RADIUS`]).
+const OBJECTIVE_RULE: &str = "objectives: held within 3\"";
+/// How deep hooks may call hooks (a hook's effect that fires a hook, and so on).
+const MAX_HOOK_DEPTH: u32 = 3;
+
+/// The final result of a game: the winner and size of the win, or `draw`, and what decided it.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct GameResult {
+    /// `confederate major`, `draw`.
+    pub result: String,
+    /// The victory condition that held, as the scenario writes it, or the script's reason.
+    pub by: String,
+}
+
+/// One objective and who has held it.
+#[derive(Clone, Debug)]
+struct Held {
+    name: String,
+    at: (f64, f64),
+    vp: f64,
+    holder: Option<String>,
+    /// Each side's turns held in a row now, and its best run.
+    streak: BTreeMap<String, u32>,
+    best: BTreeMap<String, u32>,
+}
+
+/// The `scripted` lines of the phase being played: by name, their dice and the lines.
+#[derive(Debug, Default)]
+struct LogDice {
+    by_name: BTreeMap<String, (VecDeque<u8>, Vec<Span>)>,
+    /// The phase they were read from.
+    phase: Option<Span>,
+}
+
+pub(super) struct Scripted {
+    scripts: Scripts,
+    scenario_file: String,
+    scenario_source: String,
+    start: Option<u32>,
+    turn_length: Option<u32>,
+    sides: Vec<String>,
+    objectives: Vec<Held>,
+    awarded: BTreeMap<String, f64>,
+    victory: Vec<ast::VictoryCondition>,
+    ended: Option<GameResult>,
+    dice: LogDice,
+    /// Nothing to do: no scripts and no objectives.
+    idle: bool,
+}
+
+impl Scripted {
+    pub(super) fn new(
+        loaded: &LoadedScenario,
+        scenario: &ast::Scenario,
+        game: &Game,
+        seed: Option<u64>,
+        r: &mut Replayer<'_>,
+        header: Span,
+    ) -> Scripted {
+        let mut scripts = Scripts::compile(scenario, Limits::default());
+        scripts.seed(seed);
+        let results = game
+            .rules
+            .tables
+            .leader_results
+            .iter()
+            .flat_map(|row| {
+                let (lo, hi) = (row.rolls.0.min(6), row.rolls.1.min(6));
+                (lo..=hi).filter_map(move |face| u8::try_from(face).ok().map(|f| (f, row.meta.id.clone())))
+            })
+            .collect();
+        scripts.set_leader_results(results);
+        let objectives: Vec<Held> = game
+            .bf
+            .objectives
+            .iter()
+            .map(|o| Held {
+                name: o.name.clone(),
+                at: o.at,
+                vp: o.vp.unwrap_or(0.0),
+                holder: None,
+                streak: BTreeMap::new(),
+                best: BTreeMap::new(),
+            })
+            .collect();
+        let idle = objectives.is_empty()
+            && scenario.scripts.is_empty()
+            && scenario.triggers.is_empty()
+            && scenario.victory.is_empty();
+        let mut scripted = Scripted {
+            scenario_file: loaded
+                .path
+                .file_name()
+                .map_or_else(|| loaded.path.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            scenario_source: loaded.source.clone(),
+            start: scenario.start.as_ref().map(|s| s.value.minutes()),
+            turn_length: scenario.turn_length.as_ref().map(|l| l.value),
+            sides: game.state.sides.iter().map(|s| s.name.clone()).collect(),
+            objectives,
+            awarded: BTreeMap::new(),
+            victory: scenario.victory.clone(),
+            ended: None,
+            dice: LogDice::default(),
+            idle,
+            scripts,
+        };
+        for error in std::mem::take(&mut scripted.scripts.errors) {
+            scripted.script_failed(r, header, &error);
+        }
+        scripted
+    }
+
+    /// The script ended the game (`game.end_game`).
+    pub(super) fn ended(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    /// The start of a turn: `on_turn_start(game)`, with the dice of the turn's first phase.
+    pub(super) fn turn_start(&mut self, game: &mut Game, r: &mut Replayer<'_>, turn: &ast::Turn) {
+        if self.idle {
+            return;
+        }
+        if let Some(first) = turn.phases.first() {
+            self.load_dice(r, first);
+        }
+        let span = Span::new(turn.span.start, turn.side.span.end.max(turn.span.start));
+        let text = format!("turn {} {} begins: scenario script", turn.number.value, turn.side.value);
+        self.at_step(r, span, text, |s, r| s.hook(game, r, span, "on_turn_start", &[], 0));
+    }
+
+    /// The start of a phase: objectives, `on_phase(game, phase)`, then the triggers.
+    pub(super) fn phase_start(&mut self, game: &mut Game, r: &mut Replayer<'_>, phase: &ast::Phase) {
+        if self.idle {
+            return;
+        }
+        self.load_dice(r, phase);
+        let span = phase.kind.span;
+        let text = format!("the {} phase begins: scenario script", phase.kind.value.word());
+        self.at_step(r, span, text, |s, r| {
+            s.objectives_now(game, r, span, false);
+            s.hook(game, r, span, "on_phase", &[phase.kind.value.word()], 0);
+            s.triggers(game, r, span);
+        });
+    }
+
+    /// After an action (or anything else that emitted events since `mark`): the hooks its events
+    /// call for, at the current action.
+    pub(super) fn after(&mut self, game: &mut Game, r: &mut Replayer<'_>, mark: usize) {
+        if self.idle {
+            return;
+        }
+        let span = r.span;
+        self.event_hooks(game, r, span, mark, 0);
+    }
+
+    /// The end of a turn (after the status phase's clean-up, whose events start at `mark`).
+    pub(super) fn turn_end(&mut self, game: &mut Game, r: &mut Replayer<'_>, turn: &ast::Turn, mark: usize) {
+        if self.idle {
+            return;
+        }
+        let span = turn.span;
+        self.event_hooks(game, r, span, mark, 0);
+        self.objectives_now(game, r, span, true);
+        self.triggers(game, r, span);
+        self.leftover_dice(r);
+    }
+
+    /// The end of the game: `on_game_end(game)`, then the `victory` block (or the result a script
+    /// gave with `game.end_game`), into the summary.
+    pub(super) fn game_end(
+        &mut self,
+        game: &mut Game,
+        r: &mut Replayer<'_>,
+        summary: &mut Summary,
+        last: Span,
+    ) {
+        if self.idle {
+            return;
+        }
+        if r.stopped.is_none() {
+            self.hook(game, r, last, "on_game_end", &[], 0);
+        }
+        summary.victory_points = self.sides.iter().map(|s| (s.clone(), self.vp(s))).collect();
+        if r.stopped.is_some() {
+            return;
+        }
+        summary.result = match self.ended.clone() {
+            Some(result) => Some(result),
+            None => self.victory(game, r, last),
+        };
+    }
+
+    // ------------------------------------------------------------------ victory
+
+    fn victory(&mut self, game: &Game, r: &mut Replayer<'_>, at: Span) -> Option<GameResult> {
+        let conditions = self.victory.clone();
+        for (i, v) in conditions.iter().enumerate() {
+            let holds = match &v.condition {
+                Condition::Held { objective, side, for_turns } => {
+                    let held = self.objectives.iter().find(|o| o.name == objective.value);
+                    match (held, for_turns) {
+                        (Some(o), None) => o.holder.as_deref() == Some(side.value.as_str()),
+                        (Some(o), Some(n)) => {
+                            f64::from(o.best.get(&side.value).copied().unwrap_or(0)) >= n.value
+                        }
+                        (None, _) => false,
+                    }
+                }
+                Condition::VictoryPoints { side, compare, value } => {
+                    compares(self.vp(&side.value), compare.value, value.value)
+                }
+                Condition::BrigadesBroken { side, compare, value } => {
+                    let broken = game
+                        .state
+                        .brigades
+                        .iter()
+                        .filter(|b| {
+                            b.status == BrigadeStatus::Broken
+                                && game.state.sides.get(b.side.0).is_some_and(|s| s.name == side.value)
+                        })
+                        .count();
+                    compares(broken as f64, compare.value, value.value)
+                }
+                Condition::Script(_) => {
+                    let snapshot = self.snapshot(game, r);
+                    match self.scripts.condition(i, &snapshot) {
+                        Some(Ok(b)) => b,
+                        Some(Err(e)) => {
+                            self.script_failed(r, at, &e);
+                            false
+                        }
+                        None => false,
+                    }
+                }
+                Condition::Otherwise => true,
+            };
+            if holds {
+                let result = match &v.level {
+                    Some(level) => format!("{} {}", v.winner.value, level.value),
+                    None => v.winner.value.clone(),
+                };
+                let text = self.scenario_source.get(v.span.start..v.span.end).unwrap_or("");
+                let by =
+                    text.split("=>").next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+                return Some(GameResult { result, by });
+            }
+        }
+        None
+    }
+
+    fn vp(&self, side: &str) -> f64 {
+        let held: f64 =
+            self.objectives.iter().filter(|o| o.holder.as_deref() == Some(side)).map(|o| o.vp).sum();
+        held + self.awarded.get(side).copied().unwrap_or(0.0)
+    }
+
+    // ------------------------------------------------------------------ objectives
+
+    /// Who holds each objective now ([`HOLD_RADIUS`]); at a turn's end the runs of turns held are
+    /// counted too. A change of hands is an event and calls `on_objective_taken`.
+    fn objectives_now(&mut self, game: &mut Game, r: &mut Replayer<'_>, span: Span, turn_end: bool) {
+        let mut taken = Vec::new();
+        for i in 0..self.objectives.len() {
+            let holder = holder_of(game, self.objectives[i].at);
+            let o = &mut self.objectives[i];
+            if holder != o.holder {
+                let text = match &holder {
+                    Some(side) => format!("{} is held by {side}", o.name),
+                    None => format!("no one holds {} now", o.name),
+                };
+                r.emit_at(span, [Event::new(What::Note { text }, OBJECTIVE_RULE)]);
+                if let Some(side) = &holder {
+                    taken.push((o.name.clone(), side.clone()));
+                }
+                o.holder = holder;
+            }
+            if turn_end {
+                for side in &self.sides {
+                    let run = o.streak.entry(side.clone()).or_default();
+                    *run = if o.holder.as_deref() == Some(side.as_str()) { *run + 1 } else { 0 };
+                    let run = *run;
+                    let best = o.best.entry(side.clone()).or_default();
+                    *best = (*best).max(run);
+                }
+            }
+        }
+        for (objective, side) in taken {
+            self.hook(game, r, span, "on_objective_taken", &[&objective, &side], 0);
+        }
+    }
+
+    // ------------------------------------------------------------------ calling scripts
+
+    /// Run `f`; if it emitted events or findings, they are shown under a narrative step of their
+    /// own at `span` (a turn or phase heading of the log).
+    fn at_step(
+        &mut self,
+        r: &mut Replayer<'_>,
+        span: Span,
+        text: String,
+        f: impl FnOnce(&mut Scripted, &mut Replayer<'_>),
+    ) {
+        let (events, findings, steps) = (r.events.len(), r.findings.len(), r.steps.len());
+        f(self, r);
+        if r.events.len() > events || r.findings.len() > findings {
+            let line = r.line_of(span.start);
+            r.steps.insert(steps, Step::Action { line, span, text });
+        }
+    }
+
+    fn hook(
+        &mut self,
+        game: &mut Game,
+        r: &mut Replayer<'_>,
+        span: Span,
+        hook: &str,
+        args: &[&str],
+        depth: u32,
+    ) {
+        if !self.scripts.has_hook(hook) {
+            return;
+        }
+        let snapshot = self.snapshot(game, r);
+        let mut dice = self.take_dice(hook);
+        let outcome = self.scripts.call_hook(hook, args, &snapshot, &mut dice);
+        self.give_back(hook, dice);
+        self.apply(game, r, span, hook, outcome, depth);
+    }
+
+    fn triggers(&mut self, game: &mut Game, r: &mut Replayer<'_>, span: Span) {
+        if !self.scripts.has_pending_triggers() {
+            return;
+        }
+        let snapshot = self.snapshot(game, r);
+        let mut faces: BTreeMap<String, VecDeque<u8>> =
+            self.dice.by_name.iter_mut().map(|(name, (d, _))| (name.clone(), std::mem::take(d))).collect();
+        let ran = self.scripts.run_triggers(&snapshot, &mut faces);
+        for (name, left) in faces {
+            if let Some((d, _)) = self.dice.by_name.get_mut(&name) {
+                *d = left;
+            }
+        }
+        for (name, outcome) in ran {
+            r.emit_at(
+                span,
+                [Event::new(What::Note { text: format!("trigger \"{name}\" fires") }, SCRIPT_RULE)],
+            );
+            self.apply(game, r, span, &name, outcome, 0);
+        }
+    }
+
+    /// The hooks the events since `mark` call for, in the order of the events.
+    fn event_hooks(&mut self, game: &mut Game, r: &mut Replayer<'_>, span: Span, mark: usize, depth: u32) {
+        let mut calls: Vec<(&'static str, Vec<String>)> = Vec::new();
+        for e in r.events.get(mark..).unwrap_or(&[]) {
+            match &e.event.what {
+                What::Removed { unit, because } if because.contains("rout") => {
+                    calls.push(("on_unit_routed", vec![unit.clone()]))
+                }
+                What::Removed { unit, because } if because != "it left the table" => {
+                    calls.push(("on_unit_destroyed", vec![unit.clone()]))
+                }
+                What::BrigadeChanged { brigade, to, .. } => {
+                    calls.push(("on_brigade_state", vec![brigade.clone(), to.label().to_lowercase()]))
+                }
+                What::LeaderCasualty { leader, rolled, result } => {
+                    let id = game
+                        .rules
+                        .tables
+                        .leader_result(*rolled)
+                        .map_or(result.clone(), |row| row.meta.id.clone());
+                    calls.push(("on_leader_hit", vec![leader.clone(), id]))
+                }
+                _ => {}
+            }
+        }
+        for (hook, args) in calls {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            self.hook(game, r, span, hook, &args, depth);
+        }
+    }
+
+    /// Apply what a script did, in order; then the hooks its own events call for.
+    fn apply(
+        &mut self,
+        game: &mut Game,
+        r: &mut Replayer<'_>,
+        span: Span,
+        firing: &str,
+        outcome: Outcome,
+        depth: u32,
+    ) {
+        let mark = r.events.len();
+        for effect in outcome.effects {
+            self.apply_one(game, r, span, firing, effect);
+        }
+        game.sync_bodies();
+        if let Some(error) = outcome.error {
+            self.script_failed(r, span, &error);
+        }
+        if depth < MAX_HOOK_DEPTH {
+            self.event_hooks(game, r, span, mark, depth + 1);
+        }
+    }
+
+    fn apply_one(&mut self, game: &mut Game, r: &mut Replayer<'_>, span: Span, firing: &str, effect: Effect) {
+        let note = |text: String| Event::new(What::Note { text }, SCRIPT_RULE);
+        match effect {
+            Effect::Log(text) => r.emit_at(span, [note(format!("{firing}: {text}"))]),
+            Effect::Rolled(faces) => {
+                let list: Vec<String> = faces.iter().map(u8::to_string).collect();
+                r.emit_at(span, [note(format!("{firing} rolls [{}]", list.join(", ")))]);
+            }
+            Effect::Reinforce(name) => {
+                let units: Vec<String> = match game.state.brigade_named(&name) {
+                    Some(b) => game
+                        .state
+                        .units
+                        .iter()
+                        .filter(|u| u.brigade == Some(b))
+                        .map(|u| u.name.clone())
+                        .collect(),
+                    None => vec![name.clone()],
+                };
+                for unit in units {
+                    let arrival = game.book.arrivals.entry(unit).or_insert_with(|| super::command::Arrival {
+                        turn: None,
+                        written: "the scenario's script".into(),
+                        at: None,
+                        facing: None,
+                        formation: None,
+                    });
+                    if arrival.turn.is_none_or(|t| t > r.turn) {
+                        arrival.turn = Some(r.turn);
+                    }
+                }
+                r.emit_at(span, [note(format!("{name} may enter from turn {} ({firing})", r.turn))]);
+            }
+            Effect::Weather { aspect, condition } => {
+                match aspect.as_str() {
+                    "wind" => game.brisk_wind = condition == "brisk",
+                    "ground" => game.ground = Ground::from_word(&condition),
+                    _ => {}
+                }
+                r.emit_at(span, [note(format!("the weather changes: {aspect} {condition} ({firing})"))]);
+            }
+            Effect::AddMarker { unit, marker } => set_marker(game, r, span, &unit, &marker, true),
+            Effect::RemoveMarker { unit, marker } => set_marker(game, r, span, &unit, &marker, false),
+            Effect::AwardVp { side, vp } => {
+                *self.awarded.entry(side.clone()).or_default() += vp as f64;
+                let points = if vp == 1 { "point" } else { "points" };
+                r.emit_at(span, [note(format!("{side} is awarded {vp} victory {points} ({firing})"))]);
+            }
+            Effect::CasualtyCheck { leader, face } => self.leader_roll(game, r, span, &leader, face, false),
+            Effect::KillLeader(leader) => {
+                let killed = game.rules.tables.leader_results.iter().find(|row| row.meta.id == "killed");
+                match killed.and_then(|row| u8::try_from(row.rolls.0).ok()) {
+                    Some(face) => self.leader_roll(game, r, span, &leader, face, true),
+                    None => {
+                        r.find(span, Level::Error, "the rule data has no `killed` leader result", "Ch16 2.4")
+                    }
+                }
+            }
+            Effect::EndGame { result, reason } => {
+                r.emit_at(span, [note(format!("the scenario's script ends the game: {result} ({reason})"))]);
+                if self.ended.is_none() {
+                    self.ended = Some(GameResult { result, by: format!("{firing}: {reason}") });
+                }
+            }
+        }
+    }
+
+    /// A leader casualty roll with this face (Ch16 2.4, RULE-07-4.3); a kill shows as the kill
+    /// alone, with no roll.
+    fn leader_roll(
+        &mut self,
+        game: &mut Game,
+        r: &mut Replayer<'_>,
+        span: Span,
+        leader: &str,
+        face: u8,
+        kill: bool,
+    ) {
+        const RULE: &str = "Ch16 2.4, RULE-07-4.3";
+        let Some(lid) = game.state.leader_named(leader) else { return };
+        let mut dice = RecordedDice::labelled([(Purpose::LeaderCasualty, vec![i64::from(face)])]);
+        let mut events = Vec::new();
+        let rules = &game.rules;
+        match transact(&mut game.state, |s| morale::leader_casualty(rules, s, lid, &mut dice, &mut events)) {
+            Ok(()) => {
+                if kill && !events.is_empty() {
+                    events.retain(|e| !matches!(e.what, What::Rolled { .. } | What::LeaderCasualty { .. }));
+                    let text = format!("{leader} is killed by the scenario's script");
+                    events.insert(0, Event::new(What::Note { text }, RULE));
+                }
+                r.emit_at(span, events);
+            }
+            Err(e) => r.find(span, Level::Error, format!("{leader}: {e}"), RULE),
+        }
+    }
+
+    /// A script that failed: a finding at the log position where it ran, citing the hook or
+    /// trigger and its place in the scenario file.
+    fn script_failed(&self, r: &mut Replayer<'_>, span: Span, error: &ScriptError) {
+        let (line, column) = dotc_lang::diagnostic::line_col(&self.scenario_source, error.span.start);
+        let message = format!("{} ({}:{line}:{column}): {}", error.what, self.scenario_file, error.message);
+        r.find(span, Level::Error, message, SCRIPT_RULE);
+        if let Some(f) = r.findings.last_mut() {
+            f.in_scenario = Some(error.span);
+        }
+    }
+
+    // ------------------------------------------------------------------ dice
+
+    /// Read a phase's `scripted` lines, after reporting what the last phase's left unused.
+    fn load_dice(&mut self, r: &mut Replayer<'_>, phase: &ast::Phase) {
+        if self.dice.phase == Some(phase.span) {
+            return;
+        }
+        self.leftover_dice(r);
+        self.dice.phase = Some(phase.span);
+        for action in phase.actions.iter().filter(|a| a.verb.value == SCRIPTED_VERB) {
+            let Some(name) = unit_arg(action) else { continue };
+            let faces = action.args.iter().filter_map(|a| match a {
+                ast::Arg::Roll(roll) => {
+                    Some(roll.dice.value.iter().filter_map(|d| u8::try_from(d.value).ok()))
+                }
+                _ => None,
+            });
+            let entry = self.dice.by_name.entry(name.value.clone()).or_default();
+            entry.0.extend(faces.flatten().filter(|f| (1..=6).contains(f)));
+            entry.1.push(action.span);
+        }
+    }
+
+    fn leftover_dice(&mut self, r: &mut Replayer<'_>) {
+        for (name, (faces, spans)) in std::mem::take(&mut self.dice.by_name) {
+            if !faces.is_empty() {
+                let message = format!(
+                    "{} dice recorded for \"{name}\" were not rolled by a hook or trigger of that name in this phase",
+                    faces.len()
+                );
+                let span = spans.last().copied().unwrap_or_default();
+                r.find(span, Level::Warning, message, SCRIPT_RULE);
+            }
+        }
+        self.dice.phase = None;
+    }
+
+    fn take_dice(&mut self, name: &str) -> VecDeque<u8> {
+        self.dice.by_name.get_mut(name).map(|(d, _)| std::mem::take(d)).unwrap_or_default()
+    }
+
+    fn give_back(&mut self, name: &str, left: VecDeque<u8>) {
+        if let Some((d, _)) = self.dice.by_name.get_mut(name) {
+            *d = left;
+        }
+    }
+
+    // ------------------------------------------------------------------ views
+
+    /// The game as scripts see it now.
+    fn snapshot(&self, game: &Game, r: &Replayer<'_>) -> Arc<Snapshot> {
+        let state = &game.state;
+        let side_name =
+            |id: crate::engine::state::SideId| state.sides.get(id.0).map_or("", |s| s.name.as_str());
+        let units = state
+            .units
+            .iter()
+            .enumerate()
+            .map(|(i, u)| {
+                let m = &u.markers;
+                let markers = [
+                    (m.disorder, "disorder"),
+                    (m.gunsmoke, "gunsmoke"),
+                    (m.low_ammo, "low_ammo"),
+                    (m.clean_barrels, "clean_barrels"),
+                ]
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, id)| id.to_string())
+                .collect();
+                let health = if u.removed {
+                    "removed".to_string()
+                } else if let crate::engine::state::Arm::Battery { limbered } = u.arm {
+                    if limbered { "limbered" } else { "unlimbered" }.to_string()
+                } else {
+                    morale::unit_health(&game.rules, state, UnitId(i))
+                        .map_or_else(String::new, |h| h.id().to_string())
+                };
+                let on_table = u.on_table && !u.removed;
+                UnitView {
+                    name: u.name.clone(),
+                    side: side_name(u.side).to_string(),
+                    stands: u.stands,
+                    starting_stands: u.starting_stands,
+                    health,
+                    markers,
+                    position: game.bodies.get(&UnitId(i)).filter(|_| on_table).map(|b| b.position),
+                    on_table,
+                    removed: u.removed,
+                }
+            })
+            .collect();
+        let brigades = state
+            .brigades
+            .iter()
+            .map(|b| BrigadeView {
+                name: b.name.clone(),
+                side: side_name(b.side).to_string(),
+                state: b.status.label().to_lowercase(),
+                losses: b.losses,
+                starting_stands: b.starting_stands,
+            })
+            .collect();
+        let leaders = state
+            .leaders
+            .iter()
+            .map(|l| LeaderView {
+                name: l.name.clone(),
+                side: side_name(l.side).to_string(),
+                rank: match l.rank {
+                    crate::engine::state::LeaderRank::Brigadier => "brigadier",
+                    crate::engine::state::LeaderRank::Colonel => "colonel",
+                    crate::engine::state::LeaderRank::Commander => "commander",
+                }
+                .to_string(),
+                removed: l.removed,
+                attached: l.attached.and_then(|u| state.unit(u)).map_or_else(String::new, |u| u.name.clone()),
+            })
+            .collect();
+        let objectives = self
+            .objectives
+            .iter()
+            .map(|o| ObjectiveView {
+                name: o.name.clone(),
+                held_by: o.holder.clone().unwrap_or_default(),
+                vp: o.vp,
+            })
+            .collect();
+        let time = match (self.start, self.turn_length) {
+            (Some(start), Some(length)) => {
+                let minutes = start + r.turn.saturating_sub(1) * length;
+                format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
+            }
+            _ => String::new(),
+        };
+        Arc::new(Snapshot {
+            turn: r.turn,
+            time,
+            side: r.side.clone(),
+            phase: r.phase.word().to_string(),
+            sides: self.sides.clone(),
+            units,
+            brigades,
+            leaders,
+            objectives,
+            vp: self.sides.iter().map(|s| (s.clone(), self.vp(s))).collect(),
+        })
+    }
+}
+
+/// The log verb that records a script's dice.
+pub(super) const SCRIPTED_VERB: &str = "scripted";
+
+/// The side holding a point now: one of its formed units (on the table, its brigade not Broken)
+/// has its Color Stand within [`HOLD_RADIUS`] and no enemy unit on the table does.
+fn holder_of(game: &Game, at: (f64, f64)) -> Option<String> {
+    let mut near: Vec<(usize, bool)> = Vec::new();
+    for (id, body) in &game.bodies {
+        let Some(u) = game.state.unit(*id) else { continue };
+        if !u.on_table || u.removed {
+            continue;
+        }
+        let d = (body.position.0 - at.0).hypot(body.position.1 - at.1);
+        if crate::geometry::measured(d) <= HOLD_RADIUS {
+            let formed = game.state.brigade_status(*id) != BrigadeStatus::Broken;
+            near.push((u.side.0, formed));
+        }
+    }
+    let (first, _) = *near.first()?;
+    if near.iter().any(|(side, _)| *side != first) || !near.iter().any(|(_, formed)| *formed) {
+        return None;
+    }
+    game.state.sides.get(first).map(|s| s.name.clone())
+}
+
+fn compares(left: f64, compare: Compare, right: f64) -> bool {
+    match compare {
+        Compare::AtLeast => left >= right,
+        Compare::AtMost => left <= right,
+        Compare::More => left > right,
+        Compare::Less => left < right,
+        Compare::Equal => (left - right).abs() < 1e-9,
+    }
+}
+
+fn set_marker(game: &mut Game, r: &mut Replayer<'_>, span: Span, unit: &str, marker: &str, on: bool) {
+    let Some(u) = game.state.unit_named(unit).and_then(|id| game.state.unit_mut(id)) else { return };
+    let flag = match marker {
+        "disorder" => &mut u.markers.disorder,
+        "gunsmoke" => &mut u.markers.gunsmoke,
+        "low_ammo" => &mut u.markers.low_ammo,
+        "clean_barrels" => &mut u.markers.clean_barrels,
+        _ => return,
+    };
+    if *flag == on {
+        return;
+    }
+    *flag = on;
+    let title =
+        game.rules.data.marker(marker).map_or_else(|| marker.to_string(), |m| m.meta.title().to_string());
+    let (unit, marker) = (unit.to_string(), title);
+    let what = if on { What::MarkerPlaced { unit, marker } } else { What::MarkerRemoved { unit, marker } };
+    r.emit_at(span, [Event::new(what, SCRIPT_RULE)]);
+}
+
+impl Replayer<'_> {
+    /// Events at a given span of the log (a turn or phase heading, an action, a turn's end).
+    fn emit_at(&mut self, span: Span, events: impl IntoIterator<Item = Event>) {
+        let (saved, line) = (self.span, self.line);
+        self.span = span;
+        self.line = self.line_of(span.start);
+        self.emit(events);
+        self.span = saved;
+        self.line = line;
+    }
+}

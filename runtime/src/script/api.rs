@@ -1,0 +1,418 @@
+//! What a script sees and what it may do: the `game` object.
+//!
+//! A script reads the game through views copied from the replay's state at the moment it is
+//! called ([`Snapshot`]): changing a view (`u.stands = 0`) changes a copy and nothing else, and the
+//! `game` object has no setters (`game.turn = 9` is a runtime error). It acts only through calls
+//! that record an [`Effect`]; the replay applies the effects through the rules engine when the
+//! call returns, so a script can never leave the game half changed. Its dice come from the game's
+//! dice source: the log's `scripted "NAME" roll [..]` line for the hook or trigger that fires, or
+//! the game's seed; never from ambient randomness.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Map};
+
+use super::sandbox::lock;
+use crate::dice::{DiceSource, Purpose, SeededDice};
+
+/// The most dice one `game.roll(n)` may ask for.
+pub const MAX_SCRIPT_DICE: i64 = 100;
+
+/// Marker ids a script may add or remove (the markers the engine carries, Ch16 5.4-5.7, 8.3, 11.0).
+pub const SCRIPT_MARKERS: &[&str] = &["disorder", "gunsmoke", "low_ammo", "clean_barrels"];
+
+/// The sizes of a win a victory result may name.
+pub const RESULT_LEVELS: &[&str] = &["decisive", "major", "minor", "marginal"];
+
+/// The game as a script sees it, copied from the replay's state when a hook or trigger runs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    /// The game turn (RULINGS G7: one side's active sequence).
+    pub turn: u32,
+    /// The clock at the start of the turn, `10:30`; empty when the scenario has no clock.
+    pub time: String,
+    /// The active side's id.
+    pub side: String,
+    /// The phase word (`command` ... `status`).
+    pub phase: String,
+    /// Side ids in scenario order.
+    pub sides: Vec<String>,
+    pub units: Vec<UnitView>,
+    pub brigades: Vec<BrigadeView>,
+    pub leaders: Vec<LeaderView>,
+    pub objectives: Vec<ObjectiveView>,
+    /// Each side's victory points now: the `vp` of the objectives it holds plus what scripts
+    /// awarded, in side order.
+    pub vp: Vec<(String, f64)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UnitView {
+    pub name: String,
+    pub side: String,
+    pub stands: u32,
+    pub starting_stands: u32,
+    /// `fresh`, `worn`, `spent`, `shattered` (Ch16 8.1); a battery is `limbered` or `unlimbered`;
+    /// a unit off the table for good is `removed`.
+    pub health: String,
+    pub markers: Vec<String>,
+    /// The Color Stand's position, when the unit is on the table.
+    pub position: Option<(f64, f64)>,
+    pub on_table: bool,
+    pub removed: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BrigadeView {
+    pub name: String,
+    pub side: String,
+    /// `fresh`, `hesitant` or `broken` (Ch16 8.2).
+    pub state: String,
+    pub losses: u32,
+    pub starting_stands: u32,
+}
+
+/// A leader, as `game.leader(name)` gives him: his fields, and `casualty_check()`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeaderView {
+    pub name: String,
+    pub side: String,
+    /// `brigadier`, `colonel` or `commander`.
+    pub rank: String,
+    pub removed: bool,
+    /// The regiment whose Color Stand he is with, or "".
+    pub attached: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ObjectiveView {
+    pub name: String,
+    /// The side that holds it now, or "" (see `crate::replay` objectives, [`super::HOLD_RADIUS`]).
+    pub held_by: String,
+    pub vp: f64,
+}
+
+/// What a script asked the game to do, in the order it asked. The replay applies each one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// `game.log(msg)`, `print(msg)`, `debug(msg)`.
+    Log(String),
+    /// `game.roll(n)`: the faces it gave the script.
+    Rolled(Vec<u8>),
+    /// `game.reinforce(name)`: a unit or every unit of a brigade may enter from this turn.
+    Reinforce(String),
+    /// `game.weather(aspect, condition)` (Ch13 21.0).
+    Weather {
+        aspect: String,
+        condition: String,
+    },
+    AddMarker {
+        unit: String,
+        marker: String,
+    },
+    RemoveMarker {
+        unit: String,
+        marker: String,
+    },
+    AwardVp {
+        side: String,
+        vp: i64,
+    },
+    /// `game.leader(name).casualty_check()`: a roll on the leader casualty table (Ch16 2.4) with
+    /// this face.
+    CasualtyCheck {
+        leader: String,
+        face: u8,
+    },
+    KillLeader(String),
+    /// `game.end_game(result, reason)`: `draw` or `SIDE LEVEL`.
+    EndGame {
+        result: String,
+        reason: String,
+    },
+}
+
+/// The dice of the hook or trigger now running: the faces its `scripted` log lines recorded in
+/// this phase, then the game's seeded stream.
+#[derive(Debug, Default)]
+pub(crate) struct ScriptDice {
+    pub logged: VecDeque<u8>,
+    pub seeded: Option<SeededDice>,
+}
+
+impl ScriptDice {
+    fn roll(&mut self, firing: &str, n: usize, purpose: Purpose) -> Result<Vec<u8>, String> {
+        if self.logged.len() >= n {
+            return Ok(self.logged.drain(..n).collect());
+        }
+        if !self.logged.is_empty() {
+            return Err(format!(
+                "{firing} rolls {n} dice but its `scripted` log line records {}",
+                self.logged.len()
+            ));
+        }
+        match &mut self.seeded {
+            Some(seeded) => seeded.roll(purpose, n).map_err(|e| e.to_string()),
+            None => Err(format!(
+                "{firing} rolls dice, but the log records none for it (`scripted \"{firing}\" roll [..]`) \
+                 and the game has no `seed`"
+            )),
+        }
+    }
+}
+
+/// What the registered functions share with the caller: the views, the effects so far, and the
+/// dice.
+#[derive(Debug, Default)]
+pub(crate) struct Ctx {
+    pub snapshot: Arc<Snapshot>,
+    pub effects: Vec<Effect>,
+    /// The hook or trigger running, for messages and dice.
+    pub firing: String,
+    pub dice: ScriptDice,
+    /// The leader casualty table (Ch16 2.4): each face's result id, from the rule data.
+    pub leader_results: Vec<(u8, String)>,
+}
+
+/// The `game` object: a handle with no state of its own; every read goes to the snapshot.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameHandle;
+
+type Fallible<T> = Result<T, Box<EvalAltResult>>;
+
+fn text(s: &str) -> Dynamic {
+    Dynamic::from(s.to_string())
+}
+
+fn unit_map(u: &UnitView) -> Map {
+    let mut m = Map::new();
+    m.insert("name".into(), text(&u.name));
+    m.insert("side".into(), text(&u.side));
+    m.insert("stands".into(), Dynamic::from(INT::from(u.stands)));
+    m.insert("starting_stands".into(), Dynamic::from(INT::from(u.starting_stands)));
+    m.insert("health".into(), text(&u.health));
+    let markers: Array = u.markers.iter().map(|s| text(s)).collect();
+    m.insert("markers".into(), Dynamic::from_array(markers));
+    let (x, y) = match u.position {
+        Some((x, y)) => (Dynamic::from_float(x), Dynamic::from_float(y)),
+        None => (Dynamic::UNIT, Dynamic::UNIT),
+    };
+    m.insert("x".into(), x);
+    m.insert("y".into(), y);
+    m.insert("on_table".into(), Dynamic::from_bool(u.on_table));
+    m.insert("removed".into(), Dynamic::from_bool(u.removed));
+    m
+}
+
+fn brigade_map(b: &BrigadeView) -> Map {
+    let mut m = Map::new();
+    m.insert("name".into(), text(&b.name));
+    m.insert("side".into(), text(&b.side));
+    m.insert("state".into(), text(&b.state));
+    m.insert("losses".into(), Dynamic::from(INT::from(b.losses)));
+    m.insert("starting_stands".into(), Dynamic::from(INT::from(b.starting_stands)));
+    m
+}
+
+fn objective_map(o: &ObjectiveView) -> Map {
+    let mut m = Map::new();
+    m.insert("name".into(), text(&o.name));
+    m.insert("held_by".into(), text(&o.held_by));
+    m.insert("vp".into(), Dynamic::from_float(o.vp));
+    m
+}
+
+fn no_such(what: &str, name: &str) -> Box<EvalAltResult> {
+    format!("no {what} named \"{name}\" in this game").into()
+}
+
+fn known_side(snapshot: &Snapshot, side: &str) -> Fallible<()> {
+    if snapshot.sides.iter().any(|s| s == side) {
+        Ok(())
+    } else {
+        Err(format!("no side `{side}` in this game (the sides are {})", snapshot.sides.join(", ")).into())
+    }
+}
+
+/// Register the `game` object, the leader view and their functions.
+pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
+    engine.register_type_with_name::<GameHandle>("Game");
+    engine.register_type_with_name::<LeaderView>("Leader");
+
+    let c = ctx.clone();
+    engine.register_get("turn", move |_: &mut GameHandle| INT::from(lock(&c).snapshot.turn));
+    let c = ctx.clone();
+    engine.register_get("time", move |_: &mut GameHandle| lock(&c).snapshot.time.clone());
+    let c = ctx.clone();
+    engine.register_get("side", move |_: &mut GameHandle| lock(&c).snapshot.side.clone());
+    let c = ctx.clone();
+    engine.register_get("phase", move |_: &mut GameHandle| lock(&c).snapshot.phase.clone());
+
+    let c = ctx.clone();
+    engine.register_fn("unit", move |_: &mut GameHandle, name: &str| -> Fallible<Map> {
+        let ctx = lock(&c);
+        ctx.snapshot.units.iter().find(|u| u.name == name).map(unit_map).ok_or_else(|| no_such("unit", name))
+    });
+    let c = ctx.clone();
+    engine.register_fn("units", move |_: &mut GameHandle| -> Array {
+        lock(&c).snapshot.units.iter().map(|u| Dynamic::from_map(unit_map(u))).collect()
+    });
+    let c = ctx.clone();
+    engine.register_fn("brigade", move |_: &mut GameHandle, name: &str| -> Fallible<Map> {
+        let ctx = lock(&c);
+        let found = ctx.snapshot.brigades.iter().find(|b| b.name == name);
+        found.map(brigade_map).ok_or_else(|| no_such("brigade", name))
+    });
+    let c = ctx.clone();
+    engine.register_fn("brigades", move |_: &mut GameHandle| -> Array {
+        lock(&c).snapshot.brigades.iter().map(|b| Dynamic::from_map(brigade_map(b))).collect()
+    });
+    let c = ctx.clone();
+    engine.register_fn("broken", move |_: &mut GameHandle, side: &str| -> Fallible<INT> {
+        let ctx = lock(&c);
+        known_side(&ctx.snapshot, side)?;
+        let n = ctx.snapshot.brigades.iter().filter(|b| b.side == side && b.state == "broken").count();
+        Ok(INT::try_from(n).unwrap_or(INT::MAX))
+    });
+    let c = ctx.clone();
+    engine.register_fn("leader", move |_: &mut GameHandle, name: &str| -> Fallible<LeaderView> {
+        let ctx = lock(&c);
+        ctx.snapshot.leaders.iter().find(|l| l.name == name).cloned().ok_or_else(|| no_such("leader", name))
+    });
+    let c = ctx.clone();
+    engine.register_fn("objective", move |_: &mut GameHandle, name: &str| -> Fallible<Map> {
+        let ctx = lock(&c);
+        let found = ctx.snapshot.objectives.iter().find(|o| o.name == name);
+        found.map(objective_map).ok_or_else(|| no_such("objective", name))
+    });
+    let c = ctx.clone();
+    engine.register_fn("vp", move |_: &mut GameHandle, side: &str| -> Fallible<rhai::FLOAT> {
+        let ctx = lock(&c);
+        known_side(&ctx.snapshot, side)?;
+        Ok(ctx.snapshot.vp.iter().find(|(s, _)| s == side).map_or(0.0, |(_, vp)| *vp))
+    });
+
+    // Leader views: read-only fields and the casualty roll.
+    engine.register_get("name", |l: &mut LeaderView| l.name.clone());
+    engine.register_get("side", |l: &mut LeaderView| l.side.clone());
+    engine.register_get("rank", |l: &mut LeaderView| l.rank.clone());
+    engine.register_get("removed", |l: &mut LeaderView| l.removed);
+    engine.register_get("attached", |l: &mut LeaderView| l.attached.clone());
+    let c = ctx.clone();
+    engine.register_fn("casualty_check", move |l: &mut LeaderView| -> Fallible<String> {
+        let mut ctx = lock(&c);
+        if l.removed {
+            return Ok(String::new());
+        }
+        let firing = ctx.firing.clone();
+        let face = ctx.dice.roll(&firing, 1, Purpose::LeaderCasualty)?.first().copied().unwrap_or(1);
+        let result = ctx.leader_results.iter().find(|(f, _)| *f == face).map(|(_, id)| id.clone());
+        ctx.effects.push(Effect::CasualtyCheck { leader: l.name.clone(), face });
+        Ok(result.unwrap_or_default())
+    });
+
+    // Actions: each records an effect for the replay to apply.
+    let c = ctx.clone();
+    engine.register_fn("reinforce", move |_: &mut GameHandle, name: &str| -> Fallible<()> {
+        let mut ctx = lock(&c);
+        let s = &ctx.snapshot;
+        if !s.units.iter().any(|u| u.name == name) && !s.brigades.iter().any(|b| b.name == name) {
+            return Err(no_such("unit or brigade", name));
+        }
+        ctx.effects.push(Effect::Reinforce(name.to_string()));
+        Ok(())
+    });
+    let c = ctx.clone();
+    engine.register_fn("weather", move |_: &mut GameHandle, aspect: &str, condition: &str| -> Fallible<()> {
+        let Some((_, conditions)) = dotc_lang::rulings::WEATHER.iter().find(|(a, _)| *a == aspect) else {
+            let aspects: Vec<&str> = dotc_lang::rulings::WEATHER.iter().map(|(a, _)| *a).collect();
+            return Err(
+                format!("no weather aspect `{aspect}` (the aspects are {})", aspects.join(", ")).into()
+            );
+        };
+        if !conditions.contains(&condition) {
+            return Err(
+                format!("`{condition}` is no {aspect} condition (try {})", conditions.join(", ")).into()
+            );
+        }
+        let effect = Effect::Weather { aspect: aspect.to_string(), condition: condition.to_string() };
+        lock(&c).effects.push(effect);
+        Ok(())
+    });
+    for (name, add) in [("add_marker", true), ("remove_marker", false)] {
+        let c = ctx.clone();
+        engine.register_fn(name, move |_: &mut GameHandle, unit: &str, marker: &str| -> Fallible<()> {
+            let mut ctx = lock(&c);
+            if !ctx.snapshot.units.iter().any(|u| u.name == unit) {
+                return Err(no_such("unit", unit));
+            }
+            if !SCRIPT_MARKERS.contains(&marker) {
+                return Err(format!("no marker `{marker}` (try {})", SCRIPT_MARKERS.join(", ")).into());
+            }
+            let (unit, marker) = (unit.to_string(), marker.to_string());
+            ctx.effects.push(if add {
+                Effect::AddMarker { unit, marker }
+            } else {
+                Effect::RemoveMarker { unit, marker }
+            });
+            Ok(())
+        });
+    }
+    let c = ctx.clone();
+    engine.register_fn("award_vp", move |_: &mut GameHandle, side: &str, vp: INT| -> Fallible<()> {
+        let mut ctx = lock(&c);
+        known_side(&ctx.snapshot, side)?;
+        if !(-1000..=1000).contains(&vp) {
+            return Err(format!("{vp} victory points is more than any scenario awards").into());
+        }
+        ctx.effects.push(Effect::AwardVp { side: side.to_string(), vp });
+        Ok(())
+    });
+    let c = ctx.clone();
+    engine.register_fn("kill_leader", move |_: &mut GameHandle, name: &str| -> Fallible<()> {
+        let mut ctx = lock(&c);
+        if !ctx.snapshot.leaders.iter().any(|l| l.name == name) {
+            return Err(no_such("leader", name));
+        }
+        ctx.effects.push(Effect::KillLeader(name.to_string()));
+        Ok(())
+    });
+    let c = ctx.clone();
+    engine.register_fn("end_game", move |_: &mut GameHandle, result: &str, reason: &str| -> Fallible<()> {
+        let mut ctx = lock(&c);
+        let words: Vec<&str> = result.split_whitespace().collect();
+        let valid = match words.as_slice() {
+            ["draw"] => true,
+            [side, level] => ctx.snapshot.sides.iter().any(|s| s == side) && RESULT_LEVELS.contains(level),
+            _ => false,
+        };
+        if !valid {
+            return Err(format!(
+                "`{result}` is not a result: write \"draw\" or a side and a level ({}), e.g. \"{} major\"",
+                RESULT_LEVELS.join(", "),
+                ctx.snapshot.sides.first().map_or("union", String::as_str)
+            )
+            .into());
+        }
+        ctx.effects.push(Effect::EndGame { result: words.join(" "), reason: reason.to_string() });
+        Ok(())
+    });
+    let c = ctx.clone();
+    engine.register_fn("roll", move |_: &mut GameHandle, n: INT| -> Fallible<Array> {
+        if !(1..=MAX_SCRIPT_DICE).contains(&n) {
+            return Err(
+                format!("game.roll({n}): a script rolls 1 to {MAX_SCRIPT_DICE} dice at a time").into()
+            );
+        }
+        let mut ctx = lock(&c);
+        let firing = ctx.firing.clone();
+        let faces = ctx.dice.roll(&firing, usize::try_from(n).unwrap_or(1), Purpose::Friction)?;
+        ctx.effects.push(Effect::Rolled(faces.clone()));
+        Ok(faces.into_iter().map(|f| Dynamic::from(INT::from(f))).collect())
+    });
+    let c = ctx.clone();
+    engine.register_fn("log", move |_: &mut GameHandle, message: Dynamic| {
+        lock(&c).effects.push(Effect::Log(message.to_string()));
+    });
+}

@@ -1,0 +1,476 @@
+//! Scenario scripts: the sandboxed rhai engine, the compiled scripts of one game, and how they are
+//! called.
+//!
+//! A scenario may carry a `script` block of hook functions, `trigger`s (a one-line condition and
+//! a body that runs the first time it holds) and `when` victory conditions. [`Scripts::compile`]
+//! builds the engine ([`sandbox`]) and compiles all of them once per game; a replay then calls
+//! [`Scripts::call_hook`], [`Scripts::run_trigger`] and [`Scripts::condition`] with a fresh
+//! [`Snapshot`] of the game. A call returns the [`Effect`]s the script asked for (the replay applies
+//! them through the rules engine) or the [`ScriptError`] that stopped it, located in the scenario
+//! file.
+//!
+//! [`check`] is what `dotc check` runs: every script block, trigger condition and body and
+//! victory `when` expression compiled, each syntax error at its real line and column
+//! (`dotc::script-error`).
+
+mod api;
+mod sandbox;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use dotc_lang::ast::{Condition, Scenario, Script, Span};
+use dotc_lang::catalogue;
+use dotc_lang::diagnostic::Diagnostic;
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Position, Scope};
+
+pub use api::{
+    BrigadeView, Effect, GameHandle, LeaderView, MAX_SCRIPT_DICE, ObjectiveView, RESULT_LEVELS,
+    SCRIPT_MARKERS, Snapshot, UnitView,
+};
+pub use sandbox::Limits;
+
+use crate::dice::SeededDice;
+use api::Ctx;
+use sandbox::lock;
+
+/// The hook functions a `script` block may define, with their number of parameters (the first is
+/// always `game`). A function of another name is the script's own helper.
+pub const HOOKS: &[(&str, usize)] = &[
+    ("on_turn_start", 1),
+    ("on_phase", 2),
+    ("on_unit_destroyed", 2),
+    ("on_unit_routed", 2),
+    ("on_brigade_state", 3),
+    ("on_leader_hit", 3),
+    ("on_objective_taken", 3),
+    ("on_game_end", 1),
+];
+
+/// How far a side's unit may stand from an objective and hold it: its Color Stand within 3". The
+/// rulebook counts victory points from objectives (the first step of chapter 14's post-battle
+/// sequence, "Objective Verification") but never says what holding one means; dotc rules that a side holds an objective when one of its formed
+/// units (on the table, its brigade not Broken, Ch16 8.2) has its Color Stand (RULE-05-1.4)
+/// within this distance of it and no enemy unit on the table does. Otherwise no one holds it.
+pub const HOLD_RADIUS: f64 = 3.0;
+
+/// A script that could not compile or stopped with an error, located in the scenario file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptError {
+    /// The span in the scenario file: the exact place rhai reports, or the whole script.
+    pub span: Span,
+    /// The hook or trigger, e.g. `hook on_turn_start`, `trigger "Reynolds falls"`.
+    pub what: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.what, self.message)
+    }
+}
+
+/// What one call of a script did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// What it asked the game to do, in order (messages and rolls included).
+    pub effects: Vec<Effect>,
+    /// Set when the script stopped with an error: its effects up to that point are kept.
+    pub error: Option<ScriptError>,
+}
+
+/// One compiled trigger.
+struct CompiledTrigger {
+    name: String,
+    condition: Option<AST>,
+    condition_script: Script,
+    body: Option<AST>,
+    body_script: Script,
+    /// It ran (its body runs once), or its condition failed with an error (reported once).
+    done: bool,
+}
+
+/// The compiled scripts of one game and the engine they run in, built once per game.
+pub struct Scripts {
+    engine: Engine,
+    ctx: Arc<Mutex<Ctx>>,
+    deadline: Arc<Mutex<Option<Instant>>>,
+    limits: Limits,
+    /// The `script` blocks (a scenario usually has one) with the hooks each defines.
+    blocks: Vec<(AST, Script, BTreeSet<&'static str>)>,
+    triggers: Vec<CompiledTrigger>,
+    /// The victory conditions' `when` expressions, by their index in the `victory` block.
+    victory: Vec<(usize, Option<AST>, Script)>,
+    /// What did not compile.
+    pub errors: Vec<ScriptError>,
+}
+
+impl Scripts {
+    /// Build the engine and compile every script of the scenario. Never fails: what does not
+    /// compile is in [`Scripts::errors`] and is never called.
+    pub fn compile(scenario: &Scenario, limits: Limits) -> Scripts {
+        let ctx = Arc::new(Mutex::new(Ctx::default()));
+        let deadline = Arc::new(Mutex::new(None));
+        let sink = {
+            let ctx = ctx.clone();
+            move |text: String| lock(&ctx).effects.push(Effect::Log(text))
+        };
+        let mut engine = sandbox::engine(&limits, deadline.clone(), sink);
+        api::register(&mut engine, &ctx);
+        let mut scripts = Scripts {
+            engine,
+            ctx,
+            deadline,
+            limits,
+            blocks: Vec::new(),
+            triggers: Vec::new(),
+            victory: Vec::new(),
+            errors: Vec::new(),
+        };
+        for script in &scenario.scripts {
+            if let Some(ast) = scripts.compile_one(script, "script", false) {
+                let hooks = HOOKS
+                    .iter()
+                    .filter(|(name, params)| {
+                        ast.iter_functions().any(|f| f.name == *name && f.params.len() == *params)
+                    })
+                    .map(|(name, _)| *name)
+                    .collect();
+                scripts.blocks.push((ast, script.clone(), hooks));
+            }
+        }
+        for trigger in &scenario.triggers {
+            let what = format!("trigger \"{}\"", trigger.name.value);
+            let condition = scripts.compile_one(&trigger.condition, &format!("{what} condition"), true);
+            let body = scripts.compile_one(&trigger.body, &what, false);
+            scripts.triggers.push(CompiledTrigger {
+                name: trigger.name.value.clone(),
+                done: condition.is_none() || body.is_none(),
+                condition,
+                condition_script: trigger.condition.clone(),
+                body,
+                body_script: trigger.body.clone(),
+            });
+        }
+        for (i, v) in scenario.victory.iter().enumerate() {
+            if let Condition::Script(script) = &v.condition {
+                let ast = scripts.compile_one(script, "victory condition", true);
+                scripts.victory.push((i, ast, script.clone()));
+            }
+        }
+        scripts
+    }
+
+    fn compile_one(&mut self, script: &Script, what: &str, expression: bool) -> Option<AST> {
+        let compiled = if expression {
+            self.engine.compile_expression(&script.code)
+        } else {
+            self.engine.compile(&script.code)
+        };
+        match compiled {
+            Ok(ast) => Some(ast),
+            Err(e) => {
+                self.errors.push(ScriptError {
+                    span: locate(script, e.position()),
+                    what: what.to_string(),
+                    message: e.err_type().to_string(),
+                });
+                None
+            }
+        }
+    }
+
+    /// Use this seeded stream for the dice scripts roll when the log records none for them.
+    pub fn seed(&mut self, seed: Option<u64>) {
+        lock(&self.ctx).dice.seeded = seed.map(SeededDice::new);
+    }
+
+    /// The leader casualty table's result id for each face (Ch16 2.4), so `casualty_check()` can
+    /// tell the script what it rolled.
+    pub fn set_leader_results(&mut self, results: Vec<(u8, String)>) {
+        lock(&self.ctx).leader_results = results;
+    }
+
+    /// Is this hook defined by the scenario's script?
+    pub fn has_hook(&self, hook: &str) -> bool {
+        self.blocks.iter().any(|(_, _, hooks)| hooks.contains(hook))
+    }
+
+    /// Does the scenario have any trigger still waiting to fire?
+    pub fn has_pending_triggers(&self) -> bool {
+        self.triggers.iter().any(|t| !t.done)
+    }
+
+    /// The names of the triggers still waiting, in scenario order.
+    pub fn pending_triggers(&self) -> Vec<String> {
+        self.triggers.iter().filter(|t| !t.done).map(|t| t.name.clone()).collect()
+    }
+
+    /// Call a hook in every script block that defines it, with `game` and `args`. `dice` are the
+    /// faces the log recorded for it in this phase; what it does not use is left there.
+    pub fn call_hook(
+        &mut self,
+        hook: &str,
+        args: &[&str],
+        snapshot: &Arc<Snapshot>,
+        dice: &mut VecDeque<u8>,
+    ) -> Outcome {
+        let mut outcome = Outcome::default();
+        let Scripts { engine, ctx, deadline, limits, blocks, .. } = self;
+        for (ast, script, hooks) in blocks.iter() {
+            if !hooks.contains(hook) {
+                continue;
+            }
+            let ctx = &*ctx;
+            let begun = begin(ctx, deadline, limits, hook, snapshot, dice);
+            let mut scope = Scope::new();
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+            let result = match args {
+                [] => engine.call_fn_with_options::<Dynamic>(options, &mut scope, ast, hook, (GameHandle,)),
+                [a] => engine.call_fn_with_options::<Dynamic>(
+                    options,
+                    &mut scope,
+                    ast,
+                    hook,
+                    (GameHandle, a.to_string()),
+                ),
+                [a, b, ..] => engine.call_fn_with_options::<Dynamic>(
+                    options,
+                    &mut scope,
+                    ast,
+                    hook,
+                    (GameHandle, a.to_string(), b.to_string()),
+                ),
+            };
+            drop(begun);
+            let error = result.err().map(|e| runtime_error(script, &format!("hook {hook}"), &e));
+            finish(ctx, deadline, dice, &mut outcome, error);
+            if outcome.error.is_some() {
+                break;
+            }
+        }
+        outcome
+    }
+
+    /// Evaluate each waiting trigger's condition; run the body of each that holds (once, ever).
+    /// `dice` are the faces the log recorded in this phase, by trigger name; what a trigger does
+    /// not use is left there. Returns each trigger that ran or failed, by name, with what it did.
+    pub fn run_triggers(
+        &mut self,
+        snapshot: &Arc<Snapshot>,
+        dice: &mut BTreeMap<String, VecDeque<u8>>,
+    ) -> Vec<(String, Outcome)> {
+        let mut ran = Vec::new();
+        for i in 0..self.triggers.len() {
+            if self.triggers[i].done {
+                continue;
+            }
+            let name = self.triggers[i].name.clone();
+            let mut faces = dice.remove(&name).unwrap_or_default();
+            let outcome = self.run_trigger(i, snapshot, &mut faces);
+            if !faces.is_empty() {
+                dice.insert(name.clone(), faces);
+            }
+            if let Some(outcome) = outcome {
+                ran.push((name, outcome));
+            }
+        }
+        ran
+    }
+
+    /// One trigger: None when its condition does not hold.
+    fn run_trigger(
+        &mut self,
+        i: usize,
+        snapshot: &Arc<Snapshot>,
+        dice: &mut VecDeque<u8>,
+    ) -> Option<Outcome> {
+        let Scripts { engine, ctx, deadline, limits, triggers, .. } = self;
+        let trigger = triggers.get_mut(i)?;
+        let (Some(condition), Some(body)) = (&trigger.condition, &trigger.body) else { return None };
+        let what = format!("trigger \"{}\"", trigger.name);
+        let mut outcome = Outcome::default();
+        let begun = begin(ctx, deadline, limits, &trigger.name, snapshot, dice);
+        let mut scope = Scope::new();
+        scope.push("game", GameHandle);
+        let holds = engine.eval_ast_with_scope::<Dynamic>(&mut scope, condition);
+        drop(begun);
+        // A condition may not act: anything it asked for is dropped (its dice stay used).
+        finish(ctx, deadline, dice, &mut Outcome::default(), None);
+        let holds = match holds {
+            Ok(value) => match value.as_bool() {
+                Ok(b) => b,
+                Err(kind) => {
+                    let message = format!("its condition gives a {kind}, not true or false");
+                    let error = ScriptError {
+                        span: trigger.condition_script.code_span,
+                        what: format!("{what} condition"),
+                        message,
+                    };
+                    outcome.error = Some(error);
+                    trigger.done = true;
+                    return Some(outcome);
+                }
+            },
+            Err(e) => {
+                let error = runtime_error(&trigger.condition_script, &format!("{what} condition"), &e);
+                outcome.error = Some(error);
+                trigger.done = true;
+                return Some(outcome);
+            }
+        };
+        if !holds {
+            return None;
+        }
+        trigger.done = true;
+        let begun = begin(ctx, deadline, limits, &trigger.name, snapshot, dice);
+        let mut scope = Scope::new();
+        scope.push("game", GameHandle);
+        let result = engine.eval_ast_with_scope::<Dynamic>(&mut scope, body);
+        drop(begun);
+        let error = result.err().map(|e| runtime_error(&trigger.body_script, &what, &e));
+        finish(ctx, deadline, dice, &mut outcome, error);
+        Some(outcome)
+    }
+
+    /// Evaluate the `when` expression of the victory condition at `index` of the `victory` block.
+    /// None when there is no compiled expression there; an error is the script's.
+    pub fn condition(&mut self, index: usize, snapshot: &Arc<Snapshot>) -> Option<Result<bool, ScriptError>> {
+        let Scripts { engine, ctx, deadline, limits, victory, .. } = self;
+        let (_, ast, script) = victory.iter().find(|(i, _, _)| *i == index)?;
+        let ast = ast.as_ref()?;
+        let mut dice = VecDeque::new();
+        let begun = begin(ctx, deadline, limits, "victory", snapshot, &mut dice);
+        let mut scope = Scope::new();
+        scope.push("game", GameHandle);
+        let result = engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast);
+        drop(begun);
+        finish(ctx, deadline, &mut dice, &mut Outcome::default(), None);
+        Some(match result {
+            Ok(value) => value.as_bool().map_err(|kind| ScriptError {
+                span: script.code_span,
+                what: "victory condition".into(),
+                message: format!("it gives a {kind}, not true or false"),
+            }),
+            Err(e) => Err(runtime_error(script, "victory condition", &e)),
+        })
+    }
+}
+
+/// Clears the deadline when a call is over, whatever happened.
+struct Begun<'a>(&'a Mutex<Option<Instant>>);
+
+impl Drop for Begun<'_> {
+    fn drop(&mut self) {
+        *lock(self.0) = None;
+    }
+}
+
+/// Set up one call: the snapshot, the name firing, its dice and its deadline.
+fn begin<'a>(
+    ctx: &Mutex<Ctx>,
+    deadline: &'a Mutex<Option<Instant>>,
+    limits: &Limits,
+    firing: &str,
+    snapshot: &Arc<Snapshot>,
+    dice: &mut VecDeque<u8>,
+) -> Begun<'a> {
+    {
+        let mut c = lock(ctx);
+        c.snapshot = snapshot.clone();
+        c.effects.clear();
+        if c.firing != firing {
+            c.firing = firing.to_string();
+        }
+        c.dice.logged = std::mem::take(dice);
+    }
+    *lock(deadline) = Some(Instant::now() + limits.deadline);
+    Begun(deadline)
+}
+
+/// Collect what a call did and give back the dice it left.
+fn finish(
+    ctx: &Mutex<Ctx>,
+    deadline: &Mutex<Option<Instant>>,
+    dice: &mut VecDeque<u8>,
+    outcome: &mut Outcome,
+    error: Option<ScriptError>,
+) {
+    *lock(deadline) = None;
+    let mut c = lock(ctx);
+    outcome.effects.append(&mut c.effects);
+    *dice = std::mem::take(&mut c.dice.logged);
+    if outcome.error.is_none() {
+        outcome.error = error;
+    }
+}
+
+/// A runtime error as a [`ScriptError`], at the place rhai reports in the script.
+fn runtime_error(script: &Script, what: &str, error: &EvalAltResult) -> ScriptError {
+    let message = match error {
+        EvalAltResult::ErrorTerminated(value, _) if value.to_string() == sandbox::DEADLINE_PASSED => {
+            "the script ran past its time limit and was stopped (an endless loop?)".to_string()
+        }
+        EvalAltResult::ErrorTooManyOperations(_) => {
+            "the script did too much work and was stopped (an endless loop?)".to_string()
+        }
+        EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
+        other => {
+            // rhai appends ` (line L, position C)` to its messages: the span already says where.
+            let text = other.to_string();
+            match text.rfind(" (line ") {
+                Some(at) if text.ends_with(')') => text[..at].to_string(),
+                _ => text,
+            }
+        }
+    };
+    let mut span = locate(script, error.position());
+    if span == script.code_span
+        && let Some(hook) = what.strip_prefix("hook ")
+        && let Some(at) = script.code.find(&format!("fn {hook}"))
+    {
+        // rhai gives no position for a limit: point at the hook that ran.
+        let start = script.code_span.start + at + 3;
+        span = Span::new(start, start + hook.len());
+    }
+    ScriptError { span, what: what.to_string(), message }
+}
+
+/// The span in the file of a position rhai gives inside a script's code (lines and columns count
+/// from 1, columns in characters); the whole code when rhai gives none.
+pub fn locate(script: &Script, position: Position) -> Span {
+    let (Some(line), Some(column)) = (position.line(), position.position()) else {
+        return script.code_span;
+    };
+    let mut offset = 0;
+    for (i, text) in script.code.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let within: usize = text.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+            let start = script.code_span.start + offset + within;
+            let width = text[within.min(text.len())..]
+                .chars()
+                .next()
+                .filter(|c| *c != '\n')
+                .map_or(0, char::len_utf8);
+            return Span::new(start, start + width);
+        }
+        offset += text.len();
+    }
+    script.code_span
+}
+
+/// Compile every script of a scenario, as `dotc check` does: each syntax error at its real line
+/// and column (`dotc::script-error`).
+pub fn check(scenario: &Scenario) -> Vec<Diagnostic> {
+    if scenario.scripts.is_empty()
+        && scenario.triggers.is_empty()
+        && !scenario.victory.iter().any(|v| matches!(v.condition, Condition::Script(_)))
+    {
+        return Vec::new();
+    }
+    let scripts = Scripts::compile(scenario, Limits::default());
+    scripts.errors.iter().map(|e| catalogue::script_error(e.span, &e.what, &e.message)).collect()
+}

@@ -1,0 +1,339 @@
+//! The sandbox and the API, one script at a time: limits, refused features, views that cannot
+//! change the game, dice, and errors located in the scenario file.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::*;
+
+struct NoFiles;
+
+impl dotc_lang::Loader for NoFiles {
+    fn load(&self, _: &Path) -> Result<String, String> {
+        Err("no files here".into())
+    }
+}
+
+/// A small scenario with this text added inside its block.
+fn scenario(extra: &str) -> (String, Scenario) {
+    let source = format!(
+        "scenario \"Test\" {{\n    start 10:00\n    turn_length 15 min\n    turns 4\n    first_side union\n    table 24 x 24\n\
+         side union \"U\" {{\n        brigade \"B\" {{\n            brigadier \"Col. A\" reliable at (2, 2)\n            \
+         regiment \"1st\" {{ stands 4 regular rifled_musket line at (5, 5) facing north }}\n        }}\n    }}\n\
+         side confederate \"C\" {{\n        brigade \"D\" {{\n            brigadier \"Col. Z\" reliable at (20, 20)\n            \
+         regiment \"2nd\" {{ stands 4 regular rifled_musket line at (18, 18) facing south }}\n        }}\n    }}\n{extra}\n}}\n"
+    );
+    let analysis = dotc_lang::analyze(Path::new("test.dotc"), &source, &NoFiles);
+    let scenario = analysis.document.scenario.expect("the test scenario parses");
+    (source, scenario)
+}
+
+fn hook_script(body: &str) -> String {
+    format!("    script ```rhai\n        fn on_turn_start(game) {{\n{body}\n        }}\n    ```")
+}
+
+fn snapshot() -> Arc<Snapshot> {
+    Arc::new(Snapshot {
+        turn: 3,
+        time: "10:30".into(),
+        side: "union".into(),
+        phase: "command".into(),
+        sides: vec!["union".into(), "confederate".into()],
+        units: vec![UnitView {
+            name: "1st".into(),
+            side: "union".into(),
+            stands: 4,
+            starting_stands: 4,
+            health: "fresh".into(),
+            markers: vec![],
+            position: Some((5.0, 5.0)),
+            on_table: true,
+            removed: false,
+        }],
+        brigades: vec![BrigadeView {
+            name: "B".into(),
+            side: "union".into(),
+            state: "fresh".into(),
+            losses: 0,
+            starting_stands: 4,
+        }],
+        leaders: vec![LeaderView {
+            name: "Col. A".into(),
+            side: "union".into(),
+            rank: "brigadier".into(),
+            removed: false,
+            attached: String::new(),
+        }],
+        objectives: vec![ObjectiveView { name: "Hill".into(), held_by: "union".into(), vp: 2.0 }],
+        vp: vec![("union".into(), 2.0), ("confederate".into(), 0.0)],
+    })
+}
+
+/// Compile a scenario whose `on_turn_start` has this body and call it once.
+fn run(body: &str) -> (String, Outcome) {
+    let (source, s) = scenario(&hook_script(body));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
+    scripts.seed(Some(7));
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    (source, outcome)
+}
+
+/// The text of the file at a script error's span.
+fn at(source: &str, e: &ScriptError) -> String {
+    source[e.span.start..e.span.end.max(e.span.start)].to_string()
+}
+
+#[test]
+fn an_endless_loop_stops_within_100_ms_at_its_place() {
+    let started = Instant::now();
+    let (source, outcome) = run("            let n = 0;\n            loop { n += 1; }");
+    let elapsed = started.elapsed();
+    let error = outcome.error.expect("the loop is stopped");
+    assert!(elapsed < Duration::from_millis(100), "took {elapsed:?}");
+    assert!(error.message.contains("stopped"), "{error:?}");
+    assert_eq!(error.what, "hook on_turn_start");
+    // rhai gives no position for a limit: the finding points at the hook that ran.
+    assert_eq!(at(&source, &error), "on_turn_start", "{error:?}");
+}
+
+#[test]
+fn the_deadline_stops_a_script_the_operation_count_would_not() {
+    let (_, s) = scenario(&hook_script("            loop { }"));
+    let limits = Limits { operations: 0, deadline: Duration::from_millis(20), ..Limits::default() };
+    let mut scripts = Scripts::compile(&s, limits);
+    let started = Instant::now();
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    assert!(started.elapsed() < Duration::from_millis(100));
+    let error = outcome.error.expect("stopped by the deadline");
+    assert!(error.message.contains("time limit"), "{error:?}");
+}
+
+#[test]
+fn import_and_eval_are_refused_at_compile_at_their_place() {
+    for (code, word) in [("import \"x\" as x;", "import"), ("eval(\"1\");", "eval")] {
+        let (source, s) = scenario(&format!("    script ```rhai\n        {code}\n    ```"));
+        let scripts = Scripts::compile(&s, Limits::default());
+        let error = scripts.errors.first().unwrap_or_else(|| panic!("`{code}` compiles"));
+        assert_eq!(at(&source, error).chars().next(), word.chars().next(), "{error:?}");
+        let diagnostics = check(&s);
+        assert_eq!(diagnostics.len(), 1);
+        assert_eq!(diagnostics[0].code, "dotc::script-error");
+    }
+}
+
+#[test]
+fn a_syntax_error_is_reported_at_its_line_and_column() {
+    let (source, s) = scenario(&hook_script("            let x = ;"));
+    let diagnostics = check(&s);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let span = diagnostics[0].primary.span;
+    let (line, column) = dotc_lang::diagnostic::line_col(&source, span.start);
+    let expected_line = source.lines().position(|l| l.contains("let x = ;")).unwrap() + 1;
+    assert_eq!(line, expected_line);
+    assert_eq!(&source[span.start..span.start + 1], ";", "column {column}");
+}
+
+#[test]
+fn trigger_conditions_and_victory_expressions_are_compiled_too() {
+    let extra = "    trigger \"T\" when `game.turn >=` ```rhai\n        game.log(\"x\");\n    ```\n    \
+                 victory {\n        when `game.vp(\"union\") >>> 2` => union minor\n        otherwise => draw\n    }";
+    let (_, s) = scenario(extra);
+    let diagnostics = check(&s);
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    assert!(diagnostics.iter().all(|d| d.code == "dotc::script-error"));
+}
+
+#[test]
+fn a_huge_string_or_array_is_stopped() {
+    let (_, outcome) = run("            let s = \"war\";\n            loop { s = s + s; }");
+    let error = outcome.error.expect("the string is stopped");
+    assert!(error.message.contains("too large"), "{error:?}");
+    let (_, outcome) = run("            let a = [];\n            loop { a.push(1); }");
+    let error = outcome.error.expect("the array is stopped");
+    assert!(error.message.contains("too large"), "{error:?}");
+}
+
+#[test]
+fn print_and_debug_become_messages_of_the_game() {
+    let (_, outcome) = run(
+        "            print(\"the guns are up\");\n            debug(\"checked\");\n            game.log(`turn ${game.turn}`);",
+    );
+    assert_eq!(outcome.error, None);
+    assert_eq!(
+        outcome.effects,
+        vec![
+            Effect::Log("the guns are up".into()),
+            Effect::Log("\"checked\"".into()),
+            Effect::Log("turn 3".into())
+        ]
+    );
+}
+
+#[test]
+fn views_are_copies_and_the_game_has_no_setters() {
+    // Changing a view changes nothing and records nothing.
+    let (_, outcome) = run(
+        "            let u = game.unit(\"1st\");\n            u.stands = 0;\n            u.markers.push(\"disorder\");",
+    );
+    assert_eq!(outcome, Outcome::default());
+    // The game object itself cannot be assigned to.
+    let (_, outcome) = run("            game.turn = 9;");
+    assert!(outcome.error.is_some());
+    assert!(outcome.effects.is_empty());
+    // Nor can a call's result: that does not even compile.
+    let (_, s) = scenario(&hook_script("            game.leader(\"Col. A\").removed = true;"));
+    assert_eq!(check(&s).len(), 1);
+}
+
+#[test]
+fn reads_see_the_snapshot() {
+    let body = "            game.log(`${game.turn} ${game.time} ${game.side} ${game.phase}`);\n            \
+                let u = game.unit(\"1st\");\n            game.log(`${u.name} ${u.stands}/${u.starting_stands} ${u.health} ${u.x}`);\n            \
+                game.log(`${game.brigade(\"B\").state} ${game.broken(\"union\")} ${game.units().len()} ${game.brigades().len()}`);\n            \
+                let l = game.leader(\"Col. A\");\n            game.log(`${l.name} ${l.rank} ${l.side} ${l.removed}`);\n            \
+                game.log(`${game.objective(\"Hill\").held_by} ${game.vp(\"union\") >= 2} ${game.vp(\"confederate\")}`);";
+    let (_, outcome) = run(body);
+    assert_eq!(outcome.error, None);
+    let logs: Vec<String> = outcome
+        .effects
+        .iter()
+        .filter_map(|e| if let Effect::Log(t) = e { Some(t.clone()) } else { None })
+        .collect();
+    assert_eq!(
+        logs,
+        vec![
+            "3 10:30 union command",
+            "1st 4/4 fresh 5.0",
+            "fresh 0 1 1",
+            "Col. A brigadier union false",
+            "union true 0.0"
+        ]
+    );
+}
+
+#[test]
+fn actions_are_recorded_as_effects_in_order() {
+    let body = "            game.reinforce(\"B\");\n            game.weather(\"wind\", \"brisk\");\n            \
+                game.add_marker(\"1st\", \"disorder\");\n            game.remove_marker(\"1st\", \"low_ammo\");\n            \
+                game.award_vp(\"union\", 2);\n            game.kill_leader(\"Col. A\");\n            \
+                game.end_game(\"union minor\", \"the ridge is held\");";
+    let (_, outcome) = run(body);
+    assert_eq!(outcome.error, None);
+    assert_eq!(
+        outcome.effects,
+        vec![
+            Effect::Reinforce("B".into()),
+            Effect::Weather { aspect: "wind".into(), condition: "brisk".into() },
+            Effect::AddMarker { unit: "1st".into(), marker: "disorder".into() },
+            Effect::RemoveMarker { unit: "1st".into(), marker: "low_ammo".into() },
+            Effect::AwardVp { side: "union".into(), vp: 2 },
+            Effect::KillLeader("Col. A".into()),
+            Effect::EndGame { result: "union minor".into(), reason: "the ridge is held".into() },
+        ]
+    );
+}
+
+#[test]
+fn a_bad_call_is_an_error_and_keeps_what_came_before() {
+    for call in [
+        "game.unit(\"Nobody\")",
+        "game.weather(\"wind\", \"hurricane\")",
+        "game.add_marker(\"1st\", \"medal\")",
+        "game.end_game(\"union total\", \"x\")",
+        "game.vp(\"prussia\")",
+        "game.roll(0)",
+        "game.no_such_thing()",
+    ] {
+        let (_, outcome) = run(&format!("            game.log(\"before\");\n            {call};"));
+        assert!(outcome.error.is_some(), "{call} is accepted");
+        assert_eq!(outcome.effects, vec![Effect::Log("before".into())], "{call}");
+    }
+}
+
+#[test]
+fn dice_come_from_the_log_first_then_the_seed() {
+    let (_, s) = scenario(&hook_script("            let r = game.roll(2);\n            game.log(`${r}`);"));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    // From the log: exactly its faces; what is left stays for a later call.
+    let mut logged = VecDeque::from(vec![6, 1, 4]);
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut logged);
+    assert_eq!(outcome.effects, vec![Effect::Rolled(vec![6, 1]), Effect::Log("[6, 1]".into())]);
+    assert_eq!(logged, VecDeque::from(vec![4]));
+    // Too few logged dice is the log's mistake, never filled from the seed.
+    scripts.seed(Some(7));
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut logged);
+    assert!(outcome.error.is_some_and(|e| e.message.contains("records 1")));
+    // No logged dice: the seed's stream, the same every time.
+    let seeded = |scripts: &mut Scripts| {
+        scripts.seed(Some(7));
+        scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new()).effects
+    };
+    let first = seeded(&mut scripts);
+    assert_eq!(first, seeded(&mut scripts));
+    let expected = crate::dice::DiceSource::roll(
+        &mut crate::dice::SeededDice::new(7),
+        crate::dice::Purpose::Friction,
+        2,
+    )
+    .unwrap();
+    assert_eq!(first[0], Effect::Rolled(expected));
+    // Neither: an error that says what to write.
+    scripts.seed(None);
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    assert!(outcome.error.is_some_and(|e| e.message.contains("scripted \"on_turn_start\"")));
+}
+
+#[test]
+fn a_casualty_check_rolls_and_tells_the_result() {
+    let (_, s) = scenario(&hook_script(
+        "            let r = game.leader(\"Col. A\").casualty_check();\n            game.log(r);",
+    ));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    scripts.set_leader_results(vec![(5, "severely_wounded".into()), (6, "killed".into())]);
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::from(vec![6]));
+    assert_eq!(
+        outcome.effects,
+        vec![Effect::CasualtyCheck { leader: "Col. A".into(), face: 6 }, Effect::Log("killed".into())]
+    );
+}
+
+#[test]
+fn triggers_fire_once_and_conditions_cannot_act() {
+    let extra = "    trigger \"Late\" when `game.turn >= 3` ```rhai\n        game.award_vp(\"union\", 1);\n    ```\n    \
+                 trigger \"Never\" when `game.award_vp(\"union\", 5) != 0 && false` ```rhai\n        game.log(\"no\");\n    ```";
+    let (_, s) = scenario(extra);
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
+    let mut dice = BTreeMap::new();
+    let ran = scripts.run_triggers(&snapshot(), &mut dice);
+    assert_eq!(ran.len(), 1);
+    assert_eq!(ran[0].0, "Late");
+    assert_eq!(ran[0].1.effects, vec![Effect::AwardVp { side: "union".into(), vp: 1 }]);
+    assert!(scripts.run_triggers(&snapshot(), &mut dice).is_empty());
+    assert_eq!(scripts.pending_triggers(), vec!["Never".to_string()]);
+}
+
+#[test]
+fn a_victory_expression_is_evaluated_against_the_snapshot() {
+    let extra = "    victory {\n        when `game.vp(\"union\") >= 2 && game.turn >= 3` => union minor\n        \
+                 when `game.unit(\"Nobody\").stands > 0` => confederate minor\n        otherwise => draw\n    }";
+    let (_, s) = scenario(extra);
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    assert_eq!(scripts.condition(0, &snapshot()), Some(Ok(true)));
+    assert!(matches!(scripts.condition(1, &snapshot()), Some(Err(_))));
+    assert_eq!(scripts.condition(2, &snapshot()), None);
+}
+
+#[test]
+fn the_tutorial_scripts_compile() {
+    let source = include_str!("../../../scenarios/tutorial/fence-line.dotc");
+    let analysis = dotc_lang::analyze(Path::new("fence-line.dotc"), source, &NoFiles);
+    let s = analysis.document.scenario.expect("the tutorial parses");
+    assert_eq!(check(&s), Vec::new());
+    let scripts = Scripts::compile(&s, Limits::default());
+    assert!(scripts.has_hook("on_turn_start"));
+    assert!(!scripts.has_hook("on_phase"));
+}
