@@ -114,6 +114,21 @@ pub struct Markers {
     pub clean_barrels: bool,
 }
 
+impl Markers {
+    /// The stdlib ids of the markers the unit carries, in a fixed order.
+    pub fn ids(&self) -> Vec<&'static str> {
+        [
+            (self.disorder, "disorder"),
+            (self.gunsmoke, "gunsmoke"),
+            (self.low_ammo, "low_ammo"),
+            (self.clean_barrels, "clean_barrels"),
+        ]
+        .into_iter()
+        .filter_map(|(on, id)| on.then_some(id))
+        .collect()
+    }
+}
+
 /// A detached skirmish screen (Ch16 3.4, RULINGS G12).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Screen {

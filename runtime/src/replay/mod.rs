@@ -756,16 +756,7 @@ impl Game {
             .iter()
             .enumerate()
             .map(|(i, u)| {
-                let m = &u.markers;
-                let markers = [
-                    (m.disorder, "disorder"),
-                    (m.gunsmoke, "gunsmoke"),
-                    (m.low_ammo, "low_ammo"),
-                    (m.clean_barrels, "clean_barrels"),
-                ]
-                .into_iter()
-                .filter_map(|(on, id)| on.then_some(id))
-                .collect();
+                let markers = u.markers.ids();
                 let on = u.on_table && !u.removed;
                 TableUnit {
                     name: u.name.clone(),

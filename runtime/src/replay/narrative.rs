@@ -47,6 +47,19 @@ pub struct BrigadeSummary {
     pub banked: u32,
 }
 
+/// A unit's state in one word: its health (Ch16 8.1), `removed`, or for a battery (whose health
+/// is no regiment's) `limbered` or `unlimbered`.
+pub(super) fn health_word(rules: &Rules, state: &GameState, id: crate::engine::state::UnitId) -> String {
+    let Some(u) = state.unit(id) else { return String::new() };
+    if u.removed {
+        "removed".to_string()
+    } else if let crate::engine::state::Arm::Battery { limbered } = u.arm {
+        if limbered { "limbered" } else { "unlimbered" }.to_string()
+    } else {
+        morale::unit_health(rules, state, id).map_or_else(String::new, |h| h.id().to_string())
+    }
+}
+
 impl Summary {
     pub(super) fn of(state: &GameState, rules: &Rules) -> Summary {
         let units = state
@@ -54,27 +67,8 @@ impl Summary {
             .iter()
             .enumerate()
             .map(|(i, u)| {
-                let mut markers = Vec::new();
-                let m = &u.markers;
-                for (on, name) in [
-                    (m.disorder, "disorder"),
-                    (m.gunsmoke, "gunsmoke"),
-                    (m.low_ammo, "low_ammo"),
-                    (m.clean_barrels, "clean_barrels"),
-                ] {
-                    if on {
-                        markers.push(name.to_string());
-                    }
-                }
-                let health = if u.removed {
-                    "removed".to_string()
-                } else if let crate::engine::state::Arm::Battery { limbered } = u.arm {
-                    // Health is a regiment's (Ch16 8.1); a battery is limbered or not.
-                    if limbered { "limbered" } else { "unlimbered" }.to_string()
-                } else {
-                    morale::unit_health(rules, state, crate::engine::state::UnitId(i))
-                        .map_or_else(String::new, |h| h.id().to_string())
-                };
+                let markers = u.markers.ids().into_iter().map(str::to_string).collect();
+                let health = health_word(rules, state, crate::engine::state::UnitId(i));
                 UnitSummary {
                     name: u.name.clone(),
                     stands: u.stands,

@@ -605,25 +605,8 @@ impl Scripted {
             .iter()
             .enumerate()
             .map(|(i, u)| {
-                let m = &u.markers;
-                let markers = [
-                    (m.disorder, "disorder"),
-                    (m.gunsmoke, "gunsmoke"),
-                    (m.low_ammo, "low_ammo"),
-                    (m.clean_barrels, "clean_barrels"),
-                ]
-                .into_iter()
-                .filter(|(on, _)| *on)
-                .map(|(_, id)| id.to_string())
-                .collect();
-                let health = if u.removed {
-                    "removed".to_string()
-                } else if let crate::engine::state::Arm::Battery { limbered } = u.arm {
-                    if limbered { "limbered" } else { "unlimbered" }.to_string()
-                } else {
-                    morale::unit_health(&game.rules, state, UnitId(i))
-                        .map_or_else(String::new, |h| h.id().to_string())
-                };
+                let markers = u.markers.ids().into_iter().map(str::to_string).collect();
+                let health = super::narrative::health_word(&game.rules, state, UnitId(i));
                 let on_table = u.on_table && !u.removed;
                 UnitView {
                     name: u.name.clone(),

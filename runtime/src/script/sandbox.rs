@@ -50,7 +50,7 @@ impl Default for Limits {
             string_size: 10_000,
             array_size: 10_000,
             map_size: 1_000,
-            deadline: Duration::from_millis(100),
+            deadline: Duration::from_millis(50),
         }
     }
 }

@@ -73,8 +73,12 @@ fn snapshot() -> Arc<Snapshot> {
 
 /// Compile a scenario whose `on_turn_start` has this body and call it once.
 fn run(body: &str) -> (String, Outcome) {
+    run_with(body, Limits::default())
+}
+
+fn run_with(body: &str, limits: Limits) -> (String, Outcome) {
     let (source, s) = scenario(&hook_script(body));
-    let mut scripts = Scripts::compile(&s, Limits::default());
+    let mut scripts = Scripts::compile(&s, limits);
     assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
     scripts.seed(Some(7));
     let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
@@ -88,8 +92,14 @@ fn at(source: &str, e: &ScriptError) -> String {
 
 #[test]
 fn an_endless_loop_stops_within_100_ms_at_its_place() {
+    // Compiled first; only the call is timed. The deadline (50 ms by default) stops it well
+    // within 100 ms even on a loaded machine.
+    let (source, s) = scenario(&hook_script("            let n = 0;\n            loop { n += 1; }"));
+    let mut scripts = Scripts::compile(&s, Limits { operations: 0, ..Limits::default() });
+    assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
+    let view = snapshot();
     let started = Instant::now();
-    let (source, outcome) = run("            let n = 0;\n            loop { n += 1; }");
+    let outcome = scripts.call_hook("on_turn_start", &[], &view, &mut VecDeque::new());
     let elapsed = started.elapsed();
     let error = outcome.error.expect("the loop is stopped");
     assert!(elapsed < Duration::from_millis(100), "took {elapsed:?}");
@@ -148,10 +158,13 @@ fn trigger_conditions_and_victory_expressions_are_compiled_too() {
 
 #[test]
 fn a_huge_string_or_array_is_stopped() {
-    let (_, outcome) = run("            let s = \"war\";\n            loop { s = s + s; }");
+    // Only the size limits may stop these: no operation count or deadline gets there first, however
+    // slow the machine.
+    let sizes_only = Limits { operations: 0, deadline: Duration::from_secs(3600), ..Limits::default() };
+    let (_, outcome) = run_with("            let s = \"war\";\n            loop { s = s + s; }", sizes_only);
     let error = outcome.error.expect("the string is stopped");
     assert!(error.message.contains("too large"), "{error:?}");
-    let (_, outcome) = run("            let a = [];\n            loop { a.push(1); }");
+    let (_, outcome) = run_with("            let a = [];\n            loop { a.push(1); }", sizes_only);
     let error = outcome.error.expect("the array is stopped");
     assert!(error.message.contains("too large"), "{error:?}");
 }
