@@ -568,15 +568,9 @@ mod tests {
     }
 
     fn errors_at(game: &str, replay: &Replay, text: &str) -> Vec<Finding> {
-        let line = game.lines().position(|l| l.contains(text)).map_or(0, |i| i + 1);
-        replay
-            .findings
-            .iter()
-            .filter(|f| {
-                f.level == Level::Error && dotc_lang::diagnostic::line_col(game, f.span.start).0 == line
-            })
-            .cloned()
-            .collect()
+        let line = crate::replay::tests::line_holding(game, text, 0);
+        let found = crate::replay::tests::findings_on_line(game, replay, line);
+        found.into_iter().filter(|f| f.level == Level::Error).collect()
     }
 
     /// The tutorial's first two turns and the third up to the melee phase's retreat, with `melee`

@@ -902,17 +902,12 @@ mod tests {
 
     /// The 1-based line of the first line holding `text`.
     fn line_of(game: &str, text: &str) -> usize {
-        game.lines().position(|l| l.contains(text)).map_or(0, |i| i + 1)
+        crate::replay::tests::line_holding(game, text, 0)
     }
 
     /// The findings at a line, with their level and rule.
     fn at_line(game: &str, replay: &Replay, line: usize) -> Vec<Finding> {
-        replay
-            .findings
-            .iter()
-            .filter(|f| dotc_lang::diagnostic::line_col(game, f.span.start).0 == line)
-            .cloned()
-            .collect()
+        crate::replay::tests::findings_on_line(game, replay, line)
     }
 
     fn has(found: &[Finding], rule: &str, words: &str) -> bool {

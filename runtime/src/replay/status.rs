@@ -415,14 +415,9 @@ mod tests {
 
     /// The findings of a level at the n-th line holding `text` (0 = the first).
     fn found(game: &str, replay: &Replay, text: &str, nth: usize, level: Level) -> Vec<Finding> {
-        let line =
-            game.lines().enumerate().filter(|(_, l)| l.contains(text)).nth(nth).map_or(0, |(i, _)| i + 1);
-        replay
-            .findings
-            .iter()
-            .filter(|f| f.level == level && dotc_lang::diagnostic::line_col(game, f.span.start).0 == line)
-            .cloned()
-            .collect()
+        let line = crate::replay::tests::line_holding(game, text, nth);
+        let all = crate::replay::tests::findings_on_line(game, replay, line);
+        all.into_iter().filter(|f| f.level == level).collect()
     }
 
     #[test]

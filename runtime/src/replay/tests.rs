@@ -83,3 +83,15 @@ fn replay_without_the_source_still_tells_every_event() {
     assert_eq!(event_lines(&bare.narrative()), event_lines(&with.narrative()));
     assert_eq!(bare.events.len(), with.events.len());
 }
+
+/// The 1-based line of the `nth` line of a log holding `text` (0 when none does), for the tests of
+/// every part of the replay.
+pub(super) fn line_holding(game: &str, text: &str, nth: usize) -> usize {
+    game.lines().enumerate().filter(|(_, l)| l.contains(text)).nth(nth).map_or(0, |(i, _)| i + 1)
+}
+
+/// The findings on a line of the log.
+pub(super) fn findings_on_line(game: &str, replay: &Replay, line: usize) -> Vec<super::Finding> {
+    let lines = dotc_lang::model::LineIndex::new(game);
+    replay.findings.iter().filter(|f| lines.line(f.span.start) == line).cloned().collect()
+}
