@@ -357,6 +357,11 @@ fn check(files: &[PathBuf], format: OutputFormat) -> Result<ExitCode, String> {
             diagnostics.extend(dotc_runtime::check::check_scenario(scenario, s, &analysis.rule_data));
             diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
         }
+        // A library's script functions compile on their own too (stdlib/scripts.dotc).
+        if analysis.document.kind == Some(dotc_lang::ast::FileKind::Library) {
+            diagnostics.extend(dotc_runtime::script::check_library(&analysis.document));
+            diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        }
         failed |= diagnostics.iter().any(Diagnostic::is_error);
         let name = path.display().to_string();
         match format {

@@ -36,6 +36,10 @@ pub struct ReplayArgs {
     pub until: Option<Until>,
     #[command(flatten)]
     pub what_if: WhatIf,
+    /// Switch one of the scenario's optional triggers on or off, NAME=on|off (repeatable; a
+    /// what-if over the scenario's and the log's `option` settings).
+    #[arg(long = "option", value_name = "NAME=on|off")]
+    pub options: Vec<String>,
     /// Roll the dice a line left out from this seed (a what-if replay; a short list stays an error).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -89,6 +93,32 @@ impl WhatIf {
             })
             .collect()
     }
+}
+
+/// `--option NAME=on|off` switches, each checked against the scenario's optional triggers (with a
+/// "did you mean").
+pub fn option_settings(options: &[String], analysis: &Analysis) -> Result<Vec<(String, bool)>, String> {
+    let scenario = analysis.scenario.as_ref().and_then(|s| s.document.scenario.as_ref());
+    let known: Vec<&str> = scenario.map(dotc_lang::check::option_names).unwrap_or_default();
+    options
+        .iter()
+        .map(|setting| {
+            let (name, value) =
+                setting.split_once('=').ok_or(format!("--option takes NAME=on|off, not `{setting}`"))?;
+            let (name, value) = (name.trim(), value.trim());
+            if !known.contains(&name) {
+                let hint = match dotc_lang::names::suggest(name, known.iter().copied()) {
+                    Some(s) => format!("; did you mean `{s}`?"),
+                    None if known.is_empty() => "; the scenario has no optional triggers".to_string(),
+                    None => format!("; its options are {}", known.join(", ")),
+                };
+                return Err(format!("the scenario has no option `{name}`{hint}"));
+            }
+            let on = dotc_lang::ast::switch_word(value)
+                .ok_or(format!("option {name} is `on` or `off`, not `{value}`"))?;
+            Ok((name.to_string(), on))
+        })
+        .collect()
 }
 
 /// A finding as a diagnostic, for the one rendering every command shares.
@@ -166,6 +196,7 @@ pub fn replay_file(
         Err(code) => return Ok(code),
     };
     let settings = args.what_if.settings()?;
+    let switches = option_settings(&args.options, &game.analysis)?;
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
@@ -175,6 +206,7 @@ pub fn replay_file(
         until: args.until,
         preset: args.what_if.preset.as_deref(),
         rulings: &settings,
+        options: &switches,
         tables: args.svg.is_some(),
     };
     let replay = replay(&game.analysis, &options);

@@ -112,3 +112,156 @@ fn an_endless_hook_is_stopped_and_print_never_reaches_stdout() {
     assert!(findings[0]["in_scenario"].is_object(), "{stdout}");
     assert_eq!(out.status.code(), Some(1));
 }
+
+// ---------------------------------------------------------------- optional triggers (named switches)
+
+const GETTYSBURG: &str = "scenarios/gettysburg-day1/gettysburg-day1-game.dotc";
+const REYNOLDS_KILLED: &str = "Maj. Gen. John F. Reynolds is killed by the scenario's script";
+
+#[test]
+fn reynolds_falls_by_default_and_not_when_his_option_is_off() {
+    // On by default: the trigger kills him at 10:15 (turn 10).
+    let on = dotc(&["replay", GETTYSBURG], &root());
+    let on_text = text(&on.stdout);
+    assert!(on_text.contains(REYNOLDS_KILLED), "{on_text}");
+    assert!(on_text.contains("trigger \"Reynolds falls\" fires"), "{on_text}");
+    // Switched off for a what-if: he lives, and nothing else of the game changes.
+    let off = dotc(&["replay", GETTYSBURG, "--option", "reynolds_falls=off"], &root());
+    let off_text = text(&off.stdout);
+    assert!(!off_text.contains(REYNOLDS_KILLED), "{off_text}");
+    assert!(!off_text.contains("Reynolds falls"), "{off_text}");
+    assert_eq!(on.status.code(), Some(0), "{}", text(&on.stderr));
+    assert_eq!(off.status.code(), Some(0), "{}", text(&off.stderr));
+    let json = |extra: &[&str]| {
+        let mut args = vec!["replay", GETTYSBURG, "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = text(&dotc(&args, &root()).stdout);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let leader_removed = |v: &serde_json::Value| {
+        v["events"].as_array().unwrap().iter().any(|e| e["event"]["text"] == REYNOLDS_KILLED)
+    };
+    assert!(leader_removed(&json(&[])));
+    assert!(!leader_removed(&json(&["--option", "reynolds_falls=off"])));
+    // Switching it on explicitly is the default.
+    assert_eq!(json(&["--option", "reynolds_falls=on"]), json(&[]));
+}
+
+#[test]
+fn a_game_logs_rules_block_switches_an_option_by_name() {
+    let (on, _) = replay(HOOKS_LOG);
+    assert!(on.contains("trigger \"The colonel rides forward\" fires"), "{on}");
+    let (off, out) = replay("tests/fixtures/scripts/hooks-option-off.dotc");
+    assert_eq!(out.status.code(), Some(0), "{off}");
+    assert!(!off.contains("The colonel rides forward"), "{off}");
+    assert!(!off.contains("Zeb Vance leader casualty"), "{off}");
+}
+
+#[test]
+fn an_unknown_option_is_reported_with_a_did_you_mean() {
+    let path = root().join("tests/fixtures/scripts/hooks-unknown-option.dotc");
+    let (source, diagnostics) = check_file(&path);
+    let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["dotc::unknown-option"; 2], "{diagnostics:#?}");
+    assert_eq!(diagnostics[0].message, "unknown option `colonel_ride`");
+    assert_eq!(diagnostics[0].help.as_deref(), Some("did you mean `colonel_rides`?"));
+    assert!(diagnostics[1].message.contains("`maybe` is not a switch"), "{}", diagnostics[1].message);
+    insta::assert_snapshot!("unknown_option", render(&diagnostics, "hooks-unknown-option.dotc", &source));
+    // `dotc replay --option` checks the name the same way.
+    let out = dotc(&["replay", HOOKS_LOG, "--option", "colonel_ride=off"], &root());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("did you mean `colonel_rides`?"), "{}", text(&out.stderr));
+    let out = dotc(&["replay", HOOKS_LOG, "--option", "colonel_rides=maybe"], &root());
+    assert!(text(&out.stderr).contains("`on` or `off`"), "{}", text(&out.stderr));
+}
+
+// ---------------------------------------------------------------- the stdlib's script helpers
+
+#[test]
+fn the_stdlib_helpers_play_in_a_replay() {
+    let (shown, out) = replay("tests/fixtures/scripts/helpers-game.dotc");
+    insta::assert_snapshot!("helpers_game", shown);
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    // reinforce_on_schedule: a 3 delays the reserve on turn 1, a 5 brings it on turn 3 (not 4).
+    assert!(shown.contains("3rd Wisconsin is delayed (rolled 3, needs 4+)"), "{shown}");
+    assert!(shown.contains("3rd Wisconsin may enter from turn 3 (on_turn_start)"), "{shown}");
+    assert!(shown.contains("3rd Wisconsin enters at (1, 12)"), "{shown}");
+    // held_for: the Mill held by the union at the end of two turns in a row gives the win.
+    assert!(shown.contains("Result: union minor (when `held_for(game, \"Mill\", \"union\", 2)`)"), "{shown}");
+}
+
+#[test]
+fn a_scripts_leader_hits_call_on_leader_hit_and_never_recurse_for_ever() {
+    let (shown, _) = replay("tests/fixtures/scripts/helpers-game.dotc");
+    // kill_leader is a hit like one from the rules: the hook hears of it (Ch16 2.4).
+    assert!(shown.contains("Col. Adelbert Ames is killed by the scenario's script"), "{shown}");
+    assert!(shown.contains("on_leader_hit: Col. Adelbert Ames: killed"), "{shown}");
+    // Each light wound makes the hook wound him again: the chain stops at the hook depth limit,
+    // three hook calls after the trigger's wound, four wounds in all.
+    let calls = shown.matches("on_leader_hit: Col. Zeb Vance: lightly_wounded").count();
+    assert_eq!(calls, 3, "{shown}");
+    assert_eq!(
+        shown.matches("Col. Zeb Vance: Lightly Wounded, by the scenario's script").count(),
+        4,
+        "{shown}"
+    );
+}
+
+// ---------------------------------------------------------------- completed logs
+
+#[test]
+fn a_completed_log_holds_the_scripts_seeded_dice_and_replays_without_the_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(root().join("tests/fixtures/scripts/hooks.dotc"), dir.path().join("hooks.dotc")).unwrap();
+    let source = std::fs::read_to_string(root().join("tests/fixtures/scripts/hooks-unrolled.dotc")).unwrap();
+    std::fs::write(dir.path().join("game.dotc"), &source).unwrap();
+    let game = dir.path().join("game.dotc");
+    let completed = dir.path().join("completed.dotc");
+    let json = |args: &[&str]| {
+        let out = dotc(args, &root());
+        serde_json::from_str::<serde_json::Value>(&text(&out.stdout)).unwrap()
+    };
+    // Without dice or a seed the trigger cannot roll: a finding.
+    let unseeded = json(&["replay", game.to_str().unwrap(), "--format", "json"]);
+    assert!(!unseeded["findings"].as_array().unwrap().is_empty());
+    // With seed 7, and the completed log written.
+    let seeded = json(&[
+        "replay",
+        game.to_str().unwrap(),
+        "--format",
+        "json",
+        "--seed",
+        "7",
+        "--write-completed",
+        completed.to_str().unwrap(),
+    ]);
+    assert_eq!(seeded["findings"], serde_json::json!([]), "{seeded}");
+    use dotc_runtime::dice::{DiceSource, Purpose, SeededDice};
+    let mut seed = SeededDice::new(7);
+    let dice: Vec<u8> = (0..2).map(|_| seed.roll(Purpose::Friction, 1).unwrap()[0]).collect();
+    let written = std::fs::read_to_string(&completed).unwrap();
+    let line = format!("        scripted \"The colonel rides forward\" roll [{}, {}]\n", dice[0], dice[1]);
+    assert!(
+        written.contains(&format!("    fire {{\n{line}        note \"the colonel rides forward\"")),
+        "{written}"
+    );
+    // Every other byte is the log's own.
+    assert_eq!(written.replace(&line, ""), source);
+    // Replayed with no seed at all, it gives the same game.
+    let again = json(&["replay", completed.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(again["findings"], serde_json::json!([]), "{again}");
+    assert_eq!(again["summary"], seeded["summary"]);
+    assert_eq!(again["events"].as_array().unwrap().len(), seeded["events"].as_array().unwrap().len());
+}
+
+#[test]
+fn check_compiles_a_librarys_scripts_and_locates_their_errors() {
+    let out = dotc(&["check", "tests/fixtures/scripts/broken-library.dotc"], &root());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let shown = text(&out.stderr);
+    assert!(shown.contains("dotc::script-error"), "{shown}");
+    assert!(shown.contains("broken-library.dotc:10:"), "the error is on line 10: {shown}");
+    // The shipped helpers compile clean.
+    let out = dotc(&["check", "stdlib/scripts.dotc"], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -5,12 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ast::{Document, FileKind};
+use crate::ast::{Document, FileKind, Scenario, Span, Turn};
 use crate::catalogue as cat;
 use crate::check::{NameIndex, check_game, check_scenario};
 use crate::diagnostic::Diagnostic;
+use crate::incremental::{self, Edit, Reparse, TopItem};
 use crate::library::RuleData;
-use crate::{parse, stdlib};
+use crate::{Parsed, parse, stdlib};
 
 /// Reads files for the analysis.
 pub trait Loader {
@@ -51,6 +52,14 @@ pub struct Analysis {
     pub names: Option<NameIndex>,
     /// For a game log, its scenario.
     pub scenario: Option<Box<LoadedScenario>>,
+    /// The parts [`Analysis::diagnostics`] is made of, kept apart so that [`reanalyze`] can
+    /// redo one without the others: the parse's, the setup's (rule data, the scenario of a
+    /// log) and the checks'.
+    pub syntax: Vec<Diagnostic>,
+    pub setup: Vec<Diagnostic>,
+    pub checks: Vec<Diagnostic>,
+    /// The file's top-level items, for [`reanalyze`].
+    pub items: Vec<TopItem>,
 }
 
 impl Analysis {
@@ -62,30 +71,55 @@ impl Analysis {
 /// Parse and check one file.
 pub fn analyze(path: &Path, source: &str, loader: &dyn Loader) -> Analysis {
     let parsed = parse(source);
-    let mut diagnostics = parsed.diagnostics;
     let document = parsed.document;
-    let rule_data = rule_data_for(&document, &mut diagnostics);
+    let mut setup = Vec::new();
+    let mut checks = Vec::new();
+    let rule_data = rule_data_for(&document, &mut setup);
     let mut names = None;
     let mut scenario = None;
     match document.kind {
         Some(FileKind::Scenario) => {
             if let Some(s) = &document.scenario {
-                names = Some(check_scenario(s, &rule_data, &document, &mut diagnostics));
+                names = Some(check_scenario(s, &rule_data, &document, &mut checks));
             }
         }
         Some(FileKind::Game) => {
-            scenario = load_scenario(path, &document, loader, &mut diagnostics);
-            let context = scenario.as_ref().and_then(|loaded| {
-                loaded
-                    .document
-                    .scenario
-                    .as_ref()
-                    .map(|s| (s, &loaded.names, loaded.document.broken_names.as_slice()))
-            });
-            check_game(&document, context, &mut diagnostics);
+            scenario = load_scenario(path, &document, loader, &mut setup);
+            check_game(&document, game_context(scenario.as_deref()), &mut checks);
         }
         Some(FileKind::Library) | None => {}
     }
+    let diagnostics = compose(&parsed.diagnostics, &setup, &checks, &document);
+    Analysis {
+        document,
+        diagnostics,
+        rule_data,
+        names,
+        scenario,
+        syntax: parsed.diagnostics,
+        setup,
+        checks,
+        items: parsed.items,
+    }
+}
+
+/// What a game log is checked against: its scenario, the scenario's names and the names of
+/// units whose declaration did not parse.
+fn game_context(loaded: Option<&LoadedScenario>) -> Option<(&Scenario, &NameIndex, &[String])> {
+    loaded.and_then(|loaded| {
+        loaded.document.scenario.as_ref().map(|s| (s, &loaded.names, loaded.document.broken_names.as_slice()))
+    })
+}
+
+/// The diagnostics shown for a file, from its parts: sorted by position (stable, so parse
+/// errors come before check errors at the same place), less what the syntax errors cover.
+fn compose(
+    syntax: &[Diagnostic],
+    setup: &[Diagnostic],
+    checks: &[Diagnostic],
+    document: &Document,
+) -> Vec<Diagnostic> {
+    let mut diagnostics: Vec<Diagnostic> = syntax.iter().chain(setup).chain(checks).cloned().collect();
     if document.kind.is_none() && diagnostics.is_empty() {
         diagnostics.push(cat::empty_file());
     }
@@ -108,7 +142,97 @@ pub fn analyze(path: &Path, source: &str, loader: &dyn Loader) -> Analysis {
         !(document.broken_names.contains(subject) || document.broken_idents.contains(subject))
     });
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-    Analysis { document, diagnostics, rule_data, names, scenario }
+    diagnostics
+}
+
+/// The code of the turn numbering and alternation checks.
+const TURN_ORDER: &str = "dotc::turn-order";
+
+/// Bring the analysis of a game log up to date with an edit of its text, re-parsing and
+/// re-checking only the turns the edit touched (see [`crate::incremental`]); the scenario and
+/// rule data are kept. The result is the analysis [`analyze`] would give for `new_text`. None,
+/// with nothing changed, when only a whole analysis is certain to be right (the edit touches the
+/// game header, the file is not a game log...).
+pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: Edit) -> Option<Reparse> {
+    if analysis.document.kind != Some(FileKind::Game) || analysis.document.game.is_none() {
+        return None;
+    }
+    let order_known = |d: &Document| !d.broken_words.iter().any(|w| w == "turn");
+    let was_known = order_known(&analysis.document);
+    let mut parsed = Parsed {
+        document: std::mem::take(&mut analysis.document),
+        diagnostics: std::mem::take(&mut analysis.syntax),
+        items: std::mem::take(&mut analysis.items),
+    };
+    let reparsed = incremental::reparse(&mut parsed, old_text, new_text, edit);
+    analysis.document = parsed.document;
+    analysis.syntax = parsed.diagnostics;
+    analysis.items = parsed.items;
+    let reparsed = reparsed?;
+    let context = game_context(analysis.scenario.as_deref());
+    let document = &analysis.document;
+    let now_known = order_known(document);
+    {
+        // A turn's checks depend on it and the turn before it only (check.rs): check again the
+        // new turns and the one after them, with the turn before them for its number.
+        let first = reparsed.first_turn;
+        let after = first + reparsed.new_turns;
+        let delta = reparsed.edit.delta();
+        let next_end = document.turns.get(after).map(|t| t.span.end);
+        let new_end = next_end.unwrap_or(reparsed.new_range.end).max(reparsed.new_range.end);
+        let old_end = next_end.map_or(reparsed.old_range.end, |e| e.wrapping_add_signed(-delta));
+        let old_end = old_end.max(reparsed.old_range.end);
+        let lo = first.saturating_sub(1);
+        let hi = (after + 1).min(document.turns.len());
+        let part = Document {
+            kind: document.kind,
+            game: document.game.clone(),
+            turns: document.turns[lo..hi].to_vec(),
+            broken_words: if now_known { Vec::new() } else { vec!["turn".to_string()] },
+            ..Document::default()
+        };
+        let mut fresh = Vec::new();
+        check_game(&part, context, &mut fresh);
+        let start = reparsed.new_range.start;
+        fresh.retain(|d| start <= d.primary.span.start && d.primary.span.start < new_end);
+        incremental::splice_diagnostics(
+            &mut analysis.checks,
+            Span::new(reparsed.old_range.start, old_end),
+            old_end == old_text.len(),
+            delta,
+            fresh,
+        );
+    }
+    if now_known != was_known {
+        // A turn header that does not parse (or parses again) changes how every turn's
+        // numbering and side are judged (check.rs, `check_turns`): judge them all again, on
+        // the turns without their phases (whose checks do not change), and check the edited
+        // turns whole below.
+        let headers = Document {
+            kind: document.kind,
+            game: document.game.clone(),
+            turns: document
+                .turns
+                .iter()
+                .map(|t| Turn {
+                    span: t.span,
+                    number: t.number.clone(),
+                    side: t.side.clone(),
+                    phases: Vec::new(),
+                })
+                .collect(),
+            broken_words: if now_known { Vec::new() } else { vec!["turn".to_string()] },
+            ..Document::default()
+        };
+        let mut order = Vec::new();
+        check_game(&headers, context, &mut order);
+        order.retain(|d| d.code == TURN_ORDER);
+        analysis.checks.retain(|d| d.code != TURN_ORDER);
+        analysis.checks.extend(order);
+        analysis.checks.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    }
+    analysis.diagnostics = compose(&analysis.syntax, &analysis.setup, &analysis.checks, &analysis.document);
+    Some(reparsed)
 }
 
 /// The stdlib plus a file's own library entries (top-level libraries, or a scenario's).

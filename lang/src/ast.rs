@@ -182,6 +182,33 @@ pub struct RulesBlock {
     pub rulings: Vec<RulingSetting>,
     pub presets: Vec<Ident>,
     pub weather: Vec<WeatherSetting>,
+    /// `option reynolds_falls = off`: a scenario's optional trigger switched by name.
+    pub options: Vec<OptionSetting>,
+}
+
+/// `option reynolds_falls = off` (in a scenario's or a game log's `rules` block).
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionSetting {
+    pub span: Span,
+    pub name: Ident,
+    /// `on` or `off` as written (anything else is reported by the checks).
+    pub value: Ident,
+}
+
+impl OptionSetting {
+    /// The switch this setting gives: `on` true, `off` false, anything else None.
+    pub fn on(&self) -> Option<bool> {
+        switch_word(&self.value.value)
+    }
+}
+
+/// `on` and `off`, the two words of an option switch.
+pub fn switch_word(word: &str) -> Option<bool> {
+    match word {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    }
 }
 
 /// `ruling suppression = numbered`.
@@ -384,8 +411,27 @@ pub struct Script {
 pub struct Trigger {
     pub span: Span,
     pub name: Name,
+    /// `option NAME default on|off`: the trigger is optional, switched by this name.
+    pub option: Option<TriggerOption>,
     pub condition: Script,
     pub body: Script,
+}
+
+/// `option reynolds_falls default on` on a trigger: its switch's name and default.
+#[derive(Clone, Debug, Serialize)]
+pub struct TriggerOption {
+    pub span: Span,
+    pub name: Ident,
+    /// `on` or `off` as written; no `default` means on.
+    pub default: Option<Ident>,
+}
+
+impl TriggerOption {
+    /// The default: on unless `default off` is written (a word other than on/off is reported by
+    /// the checks and read as on).
+    pub fn default_on(&self) -> bool {
+        self.default.as_ref().and_then(|d| switch_word(&d.value)).unwrap_or(true)
+    }
 }
 
 // ------------------------------------------------------------------ library
@@ -396,6 +442,8 @@ pub struct Library {
     pub span: Span,
     pub name: Option<Name>,
     pub entries: Vec<Entry>,
+    /// `script` blocks: rhai functions every script of a scenario using this library may call.
+    pub scripts: Vec<Script>,
 }
 
 /// One rule-data entry: `weapon rifled_musket "Rifled Musket" { short to 6 hits 4+ ... }`.

@@ -164,6 +164,10 @@ pub fn check_scenario(
     for rules in &s.rules {
         check_rules(rules, diags);
     }
+    check_trigger_options(s, diags);
+    for rules in &s.rules {
+        check_options(rules, s, diags);
+    }
 
     // Sides.
     let mut side_ids: HashMap<&str, Span> = HashMap::new();
@@ -970,6 +974,44 @@ fn check_time(t: ClockTime, span: Span, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The option names of a scenario's optional triggers, in scenario order.
+pub fn option_names(s: &Scenario) -> Vec<&str> {
+    s.triggers.iter().filter_map(|t| t.option.as_ref()).map(|o| o.name.value.as_str()).collect()
+}
+
+/// Each optional trigger's `default` is on or off, and no two share an option name.
+fn check_trigger_options(s: &Scenario, diags: &mut Vec<Diagnostic>) {
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for option in s.triggers.iter().filter_map(|t| t.option.as_ref()) {
+        if let Some(d) = &option.default
+            && crate::ast::switch_word(&d.value).is_none()
+        {
+            diags.push(cat::bad_switch(d.span, &d.value));
+        }
+        if let Some(first) = seen.insert(&option.name.value, option.name.span) {
+            diags.push(cat::duplicate_option(option.name.span, &option.name.value, first));
+        }
+    }
+}
+
+/// `option NAME = on|off` in a scenario's or a game log's `rules` block: NAME is an optional
+/// trigger of the scenario (with a "did you mean"), the value on or off, each set once.
+fn check_options(rules: &RulesBlock, s: &Scenario, diags: &mut Vec<Diagnostic>) {
+    let known = option_names(s);
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for o in &rules.options {
+        if !known.contains(&o.name.value.as_str()) {
+            let hint = suggest(&o.name.value, known.iter().copied());
+            diags.push(cat::unknown_option(o.name.span, &o.name.value, hint, &known));
+        } else if let Some(first) = seen.insert(&o.name.value, o.span) {
+            diags.push(cat::repeated_statement(first, o.span));
+        }
+        if o.on().is_none() {
+            diags.push(cat::bad_switch(o.value.span, &o.value.value));
+        }
+    }
+}
+
 fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
     for m in &rules.modules {
         if module(&m.value).is_none() {
@@ -1084,6 +1126,11 @@ pub fn check_game(
     }
     for rules in &game.rules {
         check_rules(rules, diags);
+    }
+    if let Some((s, _, _)) = scenario {
+        for rules in &game.rules {
+            check_options(rules, s, diags);
+        }
     }
     if let Some((s, _, _)) = scenario {
         let sides: Vec<&str> = s.sides.iter().map(|side| side.id.value.as_str()).collect();

@@ -14,6 +14,7 @@ pub mod catalogue;
 pub mod check;
 pub mod diagnostic;
 pub mod format;
+pub mod incremental;
 pub mod library;
 mod lower;
 pub mod model;
@@ -35,19 +36,25 @@ use library::RuleData;
 pub struct Parsed {
     pub document: Document,
     pub diagnostics: Vec<Diagnostic>,
+    /// The top-level items, in order: what [`incremental::reparse`] re-parses one by one.
+    pub items: Vec<incremental::TopItem>,
 }
 
 /// Parse and lower a `.dotc` file. Never fails: errors are diagnostics.
 pub fn parse(source: &str) -> Parsed {
     let mut diagnostics = Vec::new();
+    let mut items = Vec::new();
     let document = match parser::parse_rule(parser::Rule::file, source) {
-        Ok(pairs) => lower::lower_file(pairs, &mut diagnostics),
+        Ok(pairs) => {
+            items = incremental::top_items(&pairs);
+            lower::lower_file(pairs, &mut diagnostics)
+        }
         Err(diagnostic) => {
             diagnostics.push(*diagnostic);
             Document::default()
         }
     };
-    Parsed { document, diagnostics }
+    Parsed { document, diagnostics, items }
 }
 
 /// The rule data of the rulebook (the `stdlib/` libraries, embedded in the binary).

@@ -32,6 +32,12 @@ pub const STDLIB_FILES: &[(&str, &str)] = &[
     ("combat.dotc", include_str!("../../stdlib/combat.dotc")),
 ];
 
+/// The stdlib's script libraries: (file name, contents). Each holds a `library` whose `script`
+/// blocks define rhai functions that every scenario's scripts may call (the runtime compiles
+/// them with the scenario's own; docs/scripting.md). They carry no rule data, so they are kept
+/// apart from [`STDLIB_FILES`].
+pub const STDLIB_SCRIPTS: &[(&str, &str)] = &[("scripts.dotc", include_str!("../../stdlib/scripts.dotc"))];
+
 // ------------------------------------------------------------------ fixed vocabularies
 
 /// A closed set of words a property value may take.
@@ -4143,7 +4149,7 @@ mod tests {
     }
 
     fn library(entries: Vec<Entry>) -> Library {
-        Library { span: Span::default(), name: None, entries }
+        Library { span: Span::default(), name: None, entries, scripts: Vec::new() }
     }
 
     /// Read hand-built entries; return the data and the diagnostics.

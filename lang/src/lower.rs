@@ -345,10 +345,25 @@ impl Lower<'_> {
                 Rule::trigger => {
                     let mut parts = item.into_inner();
                     let trigger_name = parts.next().map(name).unwrap_or_default();
+                    let mut option = None;
+                    if parts.peek().is_some_and(|p| p.as_rule() == Rule::trigger_option) {
+                        option = parts.next().map(|o| {
+                            let osp = span(&o);
+                            let mut words = o.into_inner();
+                            let name = words.next().map(ident).unwrap_or_default();
+                            TriggerOption { span: osp, name, default: words.next().map(ident) }
+                        });
+                    }
                     let condition = parts.next().map(script_block);
                     let body = parts.next().map(script_block);
                     if let (Some(condition), Some(body)) = (condition, body) {
-                        s.triggers.push(Trigger { span: item_span, name: trigger_name, condition, body });
+                        s.triggers.push(Trigger {
+                            span: item_span,
+                            name: trigger_name,
+                            option,
+                            condition,
+                            body,
+                        });
                     }
                 }
                 Rule::invalid => self.invalid(item, Rule::scenario_line),
@@ -371,6 +386,12 @@ impl Lower<'_> {
                     }
                 }
                 Rule::preset_stmt => block.presets.extend(stmt.into_inner().map(ident)),
+                Rule::option_stmt => {
+                    let mut parts = stmt.into_inner();
+                    if let (Some(n), Some(v)) = (parts.next(), parts.next()) {
+                        block.options.push(OptionSetting { span: sp, name: ident(n), value: ident(v) });
+                    }
+                }
                 Rule::weather_stmt => {
                     for pair in stmt.into_inner() {
                         let psp = span(&pair);
@@ -570,6 +591,14 @@ impl Lower<'_> {
             match item.as_rule() {
                 Rule::string => library.name = Some(name(item)),
                 Rule::entry => library.entries.push(self.entry(item)),
+                Rule::script_stmt => {
+                    let item_span = span(&item);
+                    if let Some(b) = item.into_inner().next() {
+                        let mut script = script_block(b);
+                        script.span = item_span;
+                        library.scripts.push(script);
+                    }
+                }
                 Rule::invalid => self.invalid(item, Rule::library_line),
                 _ => {}
             }

@@ -156,8 +156,17 @@ pub struct ScriptModel {
 #[derive(Debug, Serialize)]
 pub struct TriggerModel {
     pub name: String,
+    /// For an optional trigger: its option's name and default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub option: Option<TriggerOptionModel>,
     pub when: String,
     pub body: ScriptModel,
+}
+
+#[derive(Debug, Serialize)]
+pub struct TriggerOptionModel {
+    pub name: String,
+    pub default_on: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -262,6 +271,29 @@ impl LineIndex {
     pub fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&s| s <= offset)
     }
+}
+
+/// Each optional trigger's switch (by option name): its `default`, then the `option` lines of
+/// `blocks` in order (a scenario's `rules`, then a game log's), so the last setting wins. Names
+/// no trigger declares are left out (`dotc check` reports them).
+pub fn effective_options<'a>(
+    scenario: &ast::Scenario,
+    blocks: impl IntoIterator<Item = &'a ast::RulesBlock>,
+) -> BTreeMap<String, bool> {
+    let mut values: BTreeMap<String, bool> = scenario
+        .triggers
+        .iter()
+        .filter_map(|t| t.option.as_ref())
+        .map(|o| (o.name.value.clone(), o.default_on()))
+        .collect();
+    for block in blocks {
+        for o in &block.options {
+            if let (Some(slot), Some(on)) = (values.get_mut(&o.name.value), o.on()) {
+                *slot = on;
+            }
+        }
+    }
+    values
 }
 
 /// The value of every ruling after defaults, presets and explicit settings, in that order.
@@ -478,6 +510,10 @@ fn scenario_model(s: &Scenario, data: &RuleData, lines: &LineIndex) -> ScenarioM
             .iter()
             .map(|t| TriggerModel {
                 name: t.name.value.clone(),
+                option: t
+                    .option
+                    .as_ref()
+                    .map(|o| TriggerOptionModel { name: o.name.value.clone(), default_on: o.default_on() }),
                 when: t.condition.code.clone(),
                 body: script(&t.body),
             })

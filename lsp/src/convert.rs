@@ -7,9 +7,34 @@ use tower_lsp_server::ls_types::{
 
 use crate::workspace::Doc;
 
-/// Every diagnostic of a document, converted.
-pub fn diagnostics(doc: &Doc) -> Vec<lsp::Diagnostic> {
-    doc.analyzed.diagnostics.iter().map(|d| diagnostic(doc, d)).collect()
+/// Every diagnostic of a document, converted, with at most `max_audit` of its audit findings
+/// (the first by position). When some are left out, a last note at the first of them says how
+/// many and where to see them all: a log with tens of thousands of findings would otherwise
+/// send megabytes to the editor at every keystroke.
+pub fn diagnostics(doc: &Doc, max_audit: usize) -> Vec<lsp::Diagnostic> {
+    let (shown, left_out) = doc.analyzed.diagnostics_capped(max_audit);
+    let mut out: Vec<lsp::Diagnostic> = shown.into_iter().map(|d| diagnostic(doc, d)).collect();
+    if left_out > 0
+        && let Some(first) = doc.analyzed.audit.get(max_audit)
+    {
+        let file = doc.path.file_name().map_or_else(|| "FILE".into(), |f| f.to_string_lossy());
+        out.push(lsp::Diagnostic {
+            range: doc.index.range(&doc.text, first.primary.span),
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            code: None,
+            code_description: None,
+            source: Some("dotc".to_string()),
+            message: format!(
+                "{left_out} more audit finding{} from here on are not shown (the editor gets the first \
+                 {max_audit}); `dotc audit {file}` lists them all",
+                if left_out == 1 { "" } else { "s" },
+            ),
+            related_information: None,
+            tags: None,
+            data: None,
+        });
+    }
+    out
 }
 
 /// One diagnostic: its code, the secondary labels as related locations in the same file, and a

@@ -26,21 +26,23 @@ pub fn inlay_hints(doc: &Doc, range: Span) -> Vec<InlayHint> {
     // Stands lost on each action, by the action's span: (unit, remaining), in order.
     let mut losses: Vec<(Span, Vec<(String, u32)>)> = Vec::new();
     for event in &replay.events {
-        if event.span.end < range.start || event.span.start > range.end {
+        // The replay may be older than the last edits: its spans are moved to the text.
+        let Some(span) = doc.analyzed.current_span(event.span) else { continue };
+        if span.end < range.start || span.start > range.end {
             continue;
         }
         match &event.event.what {
             What::Volley { target, band, range: inches, to_hit, .. } => {
-                let at = target_end(text, event.span, target).unwrap_or(event.span.end);
+                let at = target_end(text, span, target).unwrap_or(span.end);
                 let label = format!("{}\" {band}, {to_hit}+", trim_number(*inches));
                 out.push(hint(doc, at, label, true));
             }
             What::StandsLost { unit, remaining, .. } => match losses.last_mut() {
-                Some((span, list)) if *span == event.span => match list.iter_mut().find(|(u, _)| u == unit) {
+                Some((at, list)) if *at == span => match list.iter_mut().find(|(u, _)| u == unit) {
                     Some(entry) => entry.1 = *remaining,
                     None => list.push((unit.clone(), *remaining)),
                 },
-                _ => losses.push((event.span, vec![(unit.clone(), *remaining)])),
+                _ => losses.push((span, vec![(unit.clone(), *remaining)])),
             },
             _ => {}
         }
@@ -113,7 +115,7 @@ fn hint(doc: &Doc, offset: usize, label: String, before: bool) -> InlayHint {
 /// The "did you mean" fixes of the diagnostics touching `range`.
 pub fn code_actions(doc: &Doc, range: Span) -> Vec<CodeActionOrCommand> {
     let mut out = Vec::new();
-    for d in &doc.analyzed.diagnostics {
+    for d in doc.analyzed.diagnostics() {
         let Some(fix) = &d.fix else { continue };
         let span = d.primary.span;
         if span.end < range.start || span.start > range.end {

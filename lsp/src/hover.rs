@@ -186,7 +186,9 @@ fn state_at(doc: &Doc, replay: &Replay, scenario: &ScenarioView<'_>, name: &str,
     for event in &replay.events {
         // An event belongs before the cursor if its action ends by the end of the cursor's
         // line; the end-of-turn events carry the whole turn's span and come after it.
-        let before = event.span.end <= line_end;
+        // The replay may be older than the last edits: its spans are moved to the text.
+        let Some(span) = doc.analyzed.current_span(event.span) else { continue };
+        let before = span.end <= line_end;
         match &event.event.what {
             What::HealthChanged { unit, from, to } if unit == name => {
                 first_health.get_or_insert(from.id());

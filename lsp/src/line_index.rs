@@ -8,6 +8,7 @@
 use tower_lsp_server::ls_types::{Position, Range};
 
 use dotc_lang::Span;
+use dotc_lang::incremental::Edit;
 
 /// The start of every line of a text, for converting offsets to positions.
 #[derive(Clone, Debug)]
@@ -22,6 +23,27 @@ impl LineIndex {
         let mut line_starts = vec![0];
         line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
         LineIndex { line_starts, len: text.len() }
+    }
+
+    /// Bring the index up to date with an edit that made `new_text`: the line starts inside the
+    /// replaced bytes are found again and those after it move; the rest is kept.
+    pub fn edit(&mut self, new_text: &str, edit: Edit) {
+        let delta = edit.delta();
+        // A line starts one byte after a newline: the starts in (start, old_end] came from
+        // newlines in the replaced bytes.
+        let from = self.line_starts.partition_point(|&s| s <= edit.start);
+        let to = self.line_starts.partition_point(|&s| s <= edit.old_end);
+        let inserted = new_text.as_bytes()[edit.start..edit.new_end]
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| **b == b'\n')
+            .map(|(i, _)| edit.start + i + 1);
+        let fresh: Vec<usize> = inserted.collect();
+        for s in &mut self.line_starts[to..] {
+            *s = s.wrapping_add_signed(delta);
+        }
+        self.line_starts.splice(from..to, fresh);
+        self.len = new_text.len();
     }
 
     /// How many lines the text has (a text ending in a newline has an empty last line).
@@ -143,6 +165,31 @@ mod tests {
         // Inside the surrogate pair: the start of the character.
         assert_eq!(index.offset(text, pos(0, 2)), 1);
         assert_eq!(index.offset(text, pos(0, 3)), 5);
+    }
+
+    #[test]
+    fn an_edited_index_is_the_index_of_the_new_text() {
+        let texts = ["", "a", "\n", "ab\ncd\n", "x\n\ny\r\nz", "é\n’\n"];
+        let inserts = ["", "\n", "q", "a\nb\n", "\r\n"];
+        for old in texts {
+            for new_start in 0..=old.len() {
+                for new_end in new_start..=old.len() {
+                    if !old.is_char_boundary(new_start) || !old.is_char_boundary(new_end) {
+                        continue;
+                    }
+                    for insert in inserts {
+                        let new = format!("{}{insert}{}", &old[..new_start], &old[new_end..]);
+                        let edit =
+                            Edit { start: new_start, old_end: new_end, new_end: new_start + insert.len() };
+                        let mut index = LineIndex::new(old);
+                        index.edit(&new, edit);
+                        let want = LineIndex::new(&new);
+                        assert_eq!(index.line_starts, want.line_starts, "{old:?} -> {new:?}");
+                        assert_eq!(index.len, want.len);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

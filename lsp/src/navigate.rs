@@ -166,7 +166,8 @@ struct Source {
     text: String,
 }
 
-/// The scenario of a document and every open game log played on it, each once.
+/// The scenario of a document and every game log played on it, each once: the open logs, and
+/// the logs on disk in the scenario's folder and the workspace folders (see [`logs_on_disk`]).
 fn family(ws: &Workspace, doc: &Doc) -> Vec<Source> {
     let mut out: Vec<Source> = Vec::new();
     let scenario_path: Option<PathBuf> = scenario_of(doc).map(|s| normalize(s.path));
@@ -182,7 +183,74 @@ fn family(ws: &Workspace, doc: &Doc) -> Vec<Source> {
             out.push(Source { uri: other.uri.clone(), text: other.text.to_string() });
         }
     }
+    if let Some(scenario) = &scenario_path {
+        let mut roots: Vec<PathBuf> = ws.roots.clone();
+        roots.extend(scenario.parent().map(Path::to_path_buf));
+        for (path, text) in logs_on_disk(&roots, scenario) {
+            if ws.by_path(&path).is_some() {
+                continue; // open: its buffer is already in
+            }
+            if let Some(uri) = uri_of(&path)
+                && !out.iter().any(|s| s.uri == uri)
+            {
+                out.push(Source { uri, text });
+            }
+        }
+    }
     out.sort_by(|a, b| a.uri.as_str().cmp(b.uri.as_str()));
+    out
+}
+
+/// How many files and folders a search for logs looks at, at most, so a huge folder (a home
+/// directory opened by mistake) cannot stall a rename.
+const MAX_VISITED: usize = 20_000;
+
+/// The game logs under `roots` (recursively; hidden folders, `target` and `node_modules` left
+/// out) whose header names `scenario`, with their text.
+pub fn logs_on_disk(roots: &[PathBuf], scenario: &Path) -> Vec<(PathBuf, String)> {
+    let file_name = scenario.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut out: Vec<(PathBuf, String)> = Vec::new();
+    let mut visited = 0;
+    let mut stack: Vec<PathBuf> = roots.iter().map(|r| normalize(r)).collect();
+    stack.sort();
+    stack.dedup();
+    let mut seen_dirs: Vec<PathBuf> = Vec::new();
+    while let Some(dir) = stack.pop() {
+        if seen_dirs.contains(&dir) {
+            continue;
+        }
+        seen_dirs.push(dir.clone());
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            visited += 1;
+            if visited > MAX_VISITED {
+                return out;
+            }
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                if !(name.starts_with('.') || name == "target" || name == "node_modules") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if !name.ends_with(".dotc") || out.iter().any(|(p, _)| *p == path) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            // Cheap first: a log that names this scenario has its file name in it.
+            if !text.contains(&file_name) || !text.contains("game") {
+                continue;
+            }
+            let document = parse(&text).document;
+            let Some(reference) = document.game.as_ref().and_then(|g| g.scenario.as_ref()) else { continue };
+            let base = path.parent().unwrap_or(Path::new(""));
+            if normalize(&base.join(&reference.value)) == normalize(scenario) {
+                out.push((normalize(&path), text));
+            }
+        }
+    }
     out
 }
 
@@ -194,8 +262,8 @@ fn name_tokens(text: &str, name: &str) -> Vec<Token> {
         .collect()
 }
 
-/// Every place the thing under the cursor is written: a name across the scenario and its open
-/// logs, a rule-data id in this file and its scenario.
+/// Every place the thing under the cursor is written: a name across the scenario and its logs
+/// (open or on disk), a rule-data id in this file and its scenario.
 pub fn references(
     ws: &Workspace,
     doc: &Doc,
@@ -254,7 +322,8 @@ pub fn prepare_rename(doc: &Doc, offset: usize) -> Option<(String, NameKind, Spa
     Some((name, kind, token.inner()))
 }
 
-/// Rename a unit, brigade or leader in its scenario and every open game log played on it.
+/// Rename a unit, brigade or leader in its scenario and every game log played on it, open or
+/// on disk.
 pub fn rename(
     ws: &Workspace,
     doc: &Doc,

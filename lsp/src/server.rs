@@ -4,9 +4,14 @@
 //! that one request (and a log message), never a dead server. Document notifications apply
 //! edits in order and ignore stale versions; after each, the affected documents' diagnostics are
 //! published with the version they were computed for.
+//!
+//! A long game log's audit is replayed off the editing path: after [`AUDIT_PAUSE`] without a
+//! newer version, a blocking task replays the text of that version, and its findings are
+//! published only if the document is still at it (the latest edit wins).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
@@ -15,16 +20,24 @@ use tower_lsp_server::{Client, LanguageServer};
 use crate::workspace::{Doc, Publication, Workspace, panic_message};
 use crate::{completion, convert, hints, hover, navigate, outline};
 
+/// How long typing must pause before a long game log is replayed again.
+pub const AUDIT_PAUSE: Duration = Duration::from_millis(300);
+
 /// The language server.
 #[derive(Debug)]
 pub struct Backend {
     client: Client,
-    workspace: Mutex<Workspace>,
+    workspace: Arc<Mutex<Workspace>>,
 }
 
 impl Backend {
     pub fn new(client: Client) -> Backend {
-        Backend { client, workspace: Mutex::new(Workspace::new()) }
+        Backend::with_workspace(client, Workspace::new())
+    }
+
+    /// A server on a workspace set up by the caller (tests set a small deferred-audit size).
+    pub fn with_workspace(client: Client, workspace: Workspace) -> Backend {
+        Backend { client, workspace: Arc::new(Mutex::new(workspace)) }
     }
 
     /// The current text of an open document (for tests and tools).
@@ -33,9 +46,7 @@ impl Backend {
     }
 
     fn lock(&self) -> MutexGuard<'_, Workspace> {
-        // A panic never happens while the lock is held outside `catch_unwind`, but if one did
-        // the workspace is still the best state there is.
-        self.workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.workspace)
     }
 
     /// Run a feature on an open document, catching any panic. Not open: no answer.
@@ -58,22 +69,9 @@ impl Backend {
         }
     }
 
-    /// Send the diagnostics of each document a change touched.
+    /// Send the diagnostics of each document a change touched, and schedule the replays due.
     async fn publish(&self, publications: Vec<Publication>) {
-        let batches: Vec<(Uri, Vec<Diagnostic>, i32)> = {
-            let ws = self.lock();
-            publications
-                .into_iter()
-                .filter_map(|p| {
-                    let doc = ws.get(&p.uri)?;
-                    let diagnostics = catch_unwind(AssertUnwindSafe(|| convert::diagnostics(doc))).ok()?;
-                    Some((p.uri, diagnostics, p.version))
-                })
-                .collect()
-        };
-        for (uri, diagnostics, version) in batches {
-            self.client.publish_diagnostics(uri, diagnostics, Some(version)).await;
-        }
+        publish(&self.client, &self.workspace, publications).await;
     }
 
     /// Change the workspace, catching any panic (reported in the client's log).
@@ -89,6 +87,73 @@ impl Backend {
                 self.client.log_message(MessageType::ERROR, message).await;
             }
         }
+    }
+}
+
+fn lock(workspace: &Mutex<Workspace>) -> MutexGuard<'_, Workspace> {
+    // A panic never happens while the lock is held outside `catch_unwind`, but if one did the
+    // workspace is still the best state there is.
+    workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Send the diagnostics of each document a change touched; for each whose audit is due, replay
+/// it after a pause.
+async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publications: Vec<Publication>) {
+    let (batches, due) = {
+        let ws = lock(workspace);
+        let max_audit = ws.max_audit_diagnostics;
+        let mut due = Vec::new();
+        let batches: Vec<(Uri, Vec<Diagnostic>, i32)> = publications
+            .into_iter()
+            .filter_map(|p| {
+                let doc = ws.get(&p.uri)?;
+                if p.audit_due {
+                    due.push((p.uri.clone(), p.version));
+                }
+                let diagnostics =
+                    catch_unwind(AssertUnwindSafe(|| convert::diagnostics(doc, max_audit))).ok()?;
+                Some((p.uri, diagnostics, p.version))
+            })
+            .collect();
+        (batches, due)
+    };
+    for (uri, diagnostics, version) in batches {
+        client.publish_diagnostics(uri, diagnostics, Some(version)).await;
+    }
+    for (uri, version) in due {
+        let (client, workspace) = (client.clone(), workspace.clone());
+        tokio::spawn(async move { audit_later(client, workspace, uri, version).await });
+    }
+}
+
+/// Replay a log's audit after [`AUDIT_PAUSE`] if it is still at `version`, off the async
+/// thread, and publish the findings if it is at `version` still when the replay ends.
+async fn audit_later(client: Client, workspace: Arc<Mutex<Workspace>>, uri: Uri, version: i32) {
+    tokio::time::sleep(AUDIT_PAUSE).await;
+    let Some(job) = lock(&workspace).audit_job(&uri, version) else { return };
+    let job = Arc::new(job);
+    let running = job.clone();
+    let Ok(analyzed) = tokio::task::spawn_blocking(move || running.run()).await else {
+        client.log_message(MessageType::ERROR, "dotc lsp: a replay of the audit failed").await;
+        return;
+    };
+    let (converted, replaced) = {
+        let mut ws = lock(&workspace);
+        let max_audit = ws.max_audit_diagnostics;
+        match ws.finish_audit(&uri, &job, analyzed) {
+            Some((p, replaced)) => {
+                let converted = ws.get(&p.uri).and_then(|doc| {
+                    catch_unwind(AssertUnwindSafe(|| convert::diagnostics(doc, max_audit))).ok()
+                });
+                (converted.map(|d| (d, p.version)), Some(replaced))
+            }
+            None => (None, None),
+        }
+    };
+    // The replaced analysis of a long log takes a while to free: not while holding the lock.
+    drop(replaced);
+    if let Some((diagnostics, version)) = converted {
+        client.publish_diagnostics(uri, diagnostics, Some(version)).await;
     }
 }
 
@@ -133,7 +198,30 @@ pub fn capabilities() -> ServerCapabilities {
 }
 
 impl LanguageServer for Backend {
-    async fn initialize(&self, _: InitializeParams) -> Result<InitializeResult> {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let mut roots: Vec<std::path::PathBuf> = params
+            .workspace_folders
+            .iter()
+            .flatten()
+            .filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned()))
+            .collect();
+        #[allow(deprecated)] // older clients send only the root
+        if roots.is_empty()
+            && let Some(root) = params.root_uri.as_ref().and_then(|u| u.to_file_path())
+        {
+            roots.push(root.into_owned());
+        }
+        let max_audit = params
+            .initialization_options
+            .as_ref()
+            .and_then(|o| o.get("maxAuditFindings"))
+            .and_then(serde_json::Value::as_u64);
+        let mut ws = self.lock();
+        ws.roots = roots;
+        if let Some(max) = max_audit {
+            ws.max_audit_diagnostics = usize::try_from(max).unwrap_or(usize::MAX);
+        }
+        drop(ws);
         Ok(InitializeResult {
             capabilities: capabilities(),
             server_info: Some(ServerInfo {

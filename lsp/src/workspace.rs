@@ -6,6 +6,13 @@
 //! through [`BufferLoader`]: an open buffer wins over the file on disk, so a log sees the
 //! scenario as it is being typed.
 //!
+//! Keystrokes in a game log are cheap however long the log: the edit is applied to the line
+//! index and to the analysis in place ([`dotc_lang::analysis::reanalyze`] re-parses and
+//! re-checks only the turns it touched). The audit (a replay of the whole game) is redone at
+//! once for a log of up to [`Workspace::deferred_audit_bytes`]; a longer log keeps the last
+//! audit's findings, moved with the text, and is replayed again after a pause ([`AuditJob`],
+//! run by the server off the editing path).
+//!
 //! Nothing here speaks the protocol except the positions and URIs it is handed; the server
 //! turns the results into messages.
 
@@ -15,6 +22,7 @@ use std::sync::Arc;
 
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::{Diagnostic, Severity};
+use dotc_lang::incremental::Edit;
 use dotc_lang::{Analysis, Loader, Span};
 use dotc_runtime::replay::{Finding, Level, Replay, ReplayOptions, replay};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
@@ -28,7 +36,7 @@ pub struct Doc {
     /// The file it stands for, with `.` and `..` resolved (a made-up path for an unsaved buffer).
     pub path: PathBuf,
     pub version: i32,
-    pub text: Arc<str>,
+    pub text: Arc<String>,
     pub index: Arc<LineIndex>,
     pub analyzed: Arc<Analyzed>,
 }
@@ -37,10 +45,18 @@ pub struct Doc {
 #[derive(Debug)]
 pub struct Analyzed {
     pub analysis: Analysis,
-    /// Every diagnostic shown for the file, sorted by position.
-    pub diagnostics: Vec<Diagnostic>,
+    /// A scenario's rules-aware checks (`dotc_runtime::check`).
+    pub rules_checks: Vec<Diagnostic>,
+    /// A game log's audit: the findings of [`Analyzed::replay`] as diagnostics, sorted by
+    /// position, moved with every edit since (and dropped where an edit re-parsed their turn).
+    /// While the log does not check clean they are those of its last clean state.
+    pub audit: Vec<Diagnostic>,
     /// For a game log that checks clean, its replay through the rules.
     pub replay: Option<Replay>,
+    /// The edits made since the replay, oldest first: its spans are in the text before them.
+    pub replay_edits: Vec<Edit>,
+    /// The audit is out of date: the log is to be replayed again ([`AuditJob`]).
+    pub audit_due: bool,
     /// The analysis panicked; the message says where. Diagnostics are then only this report.
     pub crashed: Option<String>,
 }
@@ -54,6 +70,98 @@ impl Analyzed {
     pub fn scenario_path(&self) -> Option<&Path> {
         self.analysis.scenario.as_ref().map(|s| s.path.as_path())
     }
+
+    /// Every diagnostic shown for the file, sorted by position.
+    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        self.diagnostics_capped(usize::MAX).0
+    }
+
+    /// Every diagnostic but at most `max_audit` of the audit's (the first by position), sorted
+    /// by position (stable: the language's, then the rules checks', then the audit's); and how
+    /// many audit findings were left out.
+    pub fn diagnostics_capped(&self, max_audit: usize) -> (Vec<&Diagnostic>, usize) {
+        let shown = self.audit.len().min(max_audit);
+        let mut all: Vec<&Diagnostic> =
+            self.analysis.diagnostics.iter().chain(&self.rules_checks).chain(&self.audit[..shown]).collect();
+        all.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        (all, self.audit.len() - shown)
+    }
+
+    /// Where a span of the replay is in the current text; None where an edit since the replay
+    /// replaced it.
+    pub fn current_span(&self, span: Span) -> Option<Span> {
+        self.replay_edits.iter().try_fold(span, |span, edit| edit.map_span(span))
+    }
+
+    /// Apply an edit to the analysis in place: the turns it touched are parsed and checked
+    /// again, the audit is replayed now (`replay_now`) or marked due. False, with the analysis
+    /// to be redone whole, when the edit cannot be applied in place (or the attempt panicked).
+    fn reanalyze(&mut self, old_text: &str, new_text: &str, edit: Edit, replay_now: bool) -> bool {
+        if self.crashed.is_some() || !self.is_game() {
+            return false;
+        }
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let reparsed = dotc_lang::analysis::reanalyze(&mut self.analysis, old_text, new_text, edit)?;
+            // Findings on the re-parsed turns are about text that changed: gone until the next
+            // replay. The others move with the text.
+            let stale = reparsed.old_range;
+            self.audit.retain_mut(|d| {
+                let start = d.primary.span.start;
+                if stale.start <= start && start < stale.end.max(stale.start + 1) {
+                    return false;
+                }
+                dotc_lang::incremental::shift_diagnostic(d, edit.delta(), edit.old_end);
+                true
+            });
+            self.replay_edits.push(edit);
+            self.audit_due = false;
+            if !can_replay(&self.analysis) {
+                // While the log has errors it cannot be replayed: the last audit stays, moved
+                // with the text, so its findings do not blink out at every half-typed line.
+            } else if replay_now {
+                self.replay_now();
+            } else {
+                self.audit_due = true;
+            }
+            Some(())
+        }));
+        matches!(attempt, Ok(Some(())))
+    }
+
+    /// Replay the game log and take its findings as the audit.
+    fn replay_now(&mut self) {
+        // No source: the replay would use it only for line numbers and quotes, which the server
+        // takes from spans, and finding a line by scanning from the top costs O(n) per event.
+        let result = replay(&self.analysis, &ReplayOptions::default());
+        let mut audit = audit_diagnostics(&self.analysis, &result);
+        audit.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        self.audit = audit;
+        self.replay = Some(result);
+        self.replay_edits.clear();
+        self.audit_due = false;
+    }
+}
+
+/// A game log is replayed when it checks clean against a loaded scenario.
+fn can_replay(analysis: &Analysis) -> bool {
+    analysis.document.kind == Some(FileKind::Game) && !analysis.has_errors() && analysis.scenario.is_some()
+}
+
+/// A replay of a long game log, to run off the editing path: the text and buffers as they were
+/// at `version`. Its result is kept only if the document is still at that version.
+#[derive(Debug)]
+pub struct AuditJob {
+    pub version: i32,
+    path: PathBuf,
+    text: Arc<String>,
+    loader: BufferLoader,
+}
+
+impl AuditJob {
+    /// The whole analysis of the text, audit included (catches any panic).
+    pub fn run(&self) -> Analyzed {
+        analyze_text(&self.path, &self.text, &self.loader, true)
+    }
 }
 
 /// What the editor should show after a change: the diagnostics of each affected document.
@@ -61,13 +169,41 @@ impl Analyzed {
 pub struct Publication {
     pub uri: Uri,
     pub version: i32,
+    /// The document's audit is due: the server replays it after a pause.
+    pub audit_due: bool,
 }
 
 /// The open documents.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Workspace {
     docs: HashMap<String, Doc>,
+    /// The editor's workspace folders: where rename and references look for game logs that
+    /// are not open.
+    pub roots: Vec<PathBuf>,
+    /// A game log longer than this (in bytes) is replayed after a pause in typing rather than
+    /// at every keystroke. The default, 256 KiB, is about 5,000 lines: a replay of that takes
+    /// tens of milliseconds.
+    pub deferred_audit_bytes: usize,
+    /// At most this many audit findings of a document are sent to the editor (the first by
+    /// position), with a note saying how many more `dotc audit` would list.
+    pub max_audit_diagnostics: usize,
 }
+
+impl Default for Workspace {
+    fn default() -> Workspace {
+        Workspace {
+            docs: HashMap::new(),
+            roots: Vec::new(),
+            deferred_audit_bytes: DEFERRED_AUDIT_BYTES,
+            max_audit_diagnostics: MAX_AUDIT_DIAGNOSTICS,
+        }
+    }
+}
+
+/// See [`Workspace::deferred_audit_bytes`].
+pub const DEFERRED_AUDIT_BYTES: usize = 256 << 10;
+/// See [`Workspace::max_audit_diagnostics`].
+pub const MAX_AUDIT_DIAGNOSTICS: usize = 1000;
 
 impl Workspace {
     pub fn new() -> Workspace {
@@ -92,7 +228,7 @@ impl Workspace {
     /// changed: this one and any open game log played on it.
     pub fn open(&mut self, uri: Uri, version: i32, text: String) -> Vec<Publication> {
         let path = path_of(&uri);
-        let text: Arc<str> = Arc::from(text);
+        let text = Arc::new(text);
         let analyzed = Arc::new(self.analyze(&path, &text));
         let index = Arc::new(LineIndex::new(&text));
         self.docs
@@ -108,35 +244,89 @@ impl Workspace {
         version: i32,
         changes: Vec<TextDocumentContentChangeEvent>,
     ) -> Option<Vec<Publication>> {
-        let doc = self.docs.get(uri.as_str())?;
+        let deferred_bytes = self.deferred_audit_bytes;
+        let doc = self.docs.get_mut(uri.as_str())?;
         if version <= doc.version {
             return None;
         }
-        let mut text = doc.text.to_string();
-        let mut index = LineIndex::new(&text);
+        let old_text = doc.text.clone();
+        let index = Arc::make_mut(&mut doc.index);
+        // One copy of the text per change: the part before the edit, the new text, the rest.
+        let mut text: Option<String> = None;
+        let mut edits = Vec::new();
         for change in changes {
+            let current: &str = text.as_deref().unwrap_or(&old_text);
             match change.range {
                 Some(range) => {
-                    let span = index.span(&text, range);
-                    text.replace_range(span.start..span.end, &change.text);
+                    let span = index.span(current, range);
+                    let mut next = String::with_capacity(current.len() - span.len() + change.text.len());
+                    next.push_str(&current[..span.start]);
+                    next.push_str(&change.text);
+                    next.push_str(&current[span.end..]);
+                    let edit = Edit {
+                        start: span.start,
+                        old_end: span.end,
+                        new_end: span.start + change.text.len(),
+                    };
+                    index.edit(&next, edit);
+                    edits.push(edit);
+                    text = Some(next);
                 }
-                None => text = change.text,
+                None => {
+                    *index = LineIndex::new(&change.text);
+                    edits.push(Edit { start: 0, old_end: current.len(), new_end: change.text.len() });
+                    text = Some(change.text);
+                }
             }
-            index = LineIndex::new(&text);
         }
-        let unchanged = *doc.text == *text;
-        let path = doc.path.clone();
-        let analyzed = if unchanged { doc.analyzed.clone() } else { Arc::new(self.analyze(&path, &text)) };
-        if let Some(doc) = self.docs.get_mut(uri.as_str()) {
-            doc.version = version;
-            doc.text = Arc::from(text);
-            doc.index = Arc::new(index);
-            doc.analyzed = analyzed;
-        }
-        if unchanged {
+        doc.version = version;
+        let Some(text) = text else { return Some(Vec::new()) };
+        // One edit as it came, or the smallest edit that covers several.
+        let edit = match edits.as_slice() {
+            [one] => *one,
+            _ => Edit::between(&old_text, &text),
+        };
+        if edit.start == edit.old_end && edit.start == edit.new_end && old_text.len() == text.len() {
             return Some(Vec::new());
         }
+        let replay_now = text.len() <= deferred_bytes;
+        let in_place = Arc::get_mut(&mut doc.analyzed)
+            .is_some_and(|analyzed| analyzed.reanalyze(&old_text, &text, edit, replay_now));
+        doc.text = Arc::new(text);
+        if !in_place {
+            let (path, text) = (doc.path.clone(), doc.text.clone());
+            let analyzed = Arc::new(self.analyze(&path, &text));
+            if let Some(doc) = self.docs.get_mut(uri.as_str()) {
+                doc.analyzed = analyzed;
+            }
+        }
         Some(self.after_change(uri))
+    }
+
+    /// The replay a document's audit is waiting for, if it is still at `version` and due.
+    pub fn audit_job(&self, uri: &Uri, version: i32) -> Option<AuditJob> {
+        let doc = self.get(uri)?;
+        if doc.version != version || !doc.analyzed.audit_due {
+            return None;
+        }
+        Some(AuditJob { version, path: doc.path.clone(), text: doc.text.clone(), loader: self.loader() })
+    }
+
+    /// Take the result of an [`AuditJob`] if its document has not changed since. Returns the
+    /// publication and the analysis it replaces (a long log's is large: the caller drops it
+    /// after letting go of the workspace).
+    pub fn finish_audit(
+        &mut self,
+        uri: &Uri,
+        job: &AuditJob,
+        analyzed: Analyzed,
+    ) -> Option<(Publication, Arc<Analyzed>)> {
+        let doc = self.docs.get_mut(uri.as_str())?;
+        if doc.version != job.version || !doc.analyzed.audit_due {
+            return None;
+        }
+        let old = std::mem::replace(&mut doc.analyzed, Arc::new(analyzed));
+        Some((Publication { uri: uri.clone(), version: doc.version, audit_due: doc.analyzed.audit_due }, old))
     }
 
     /// Forget a closed document; game logs played on it go back to the file on disk.
@@ -148,7 +338,8 @@ impl Workspace {
     /// This document, and every open game log that names it as its scenario, re-analysed.
     fn after_change(&mut self, uri: &Uri) -> Vec<Publication> {
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
-        let mut out = vec![Publication { uri: uri.clone(), version: doc.version }];
+        let mut out =
+            vec![Publication { uri: uri.clone(), version: doc.version, audit_due: doc.analyzed.audit_due }];
         let path = doc.path.clone();
         out.extend(self.reanalyze_dependents(&path));
         out
@@ -170,25 +361,35 @@ impl Workspace {
             let analyzed = Arc::new(self.analyze(&path, &text));
             if let Some(doc) = self.docs.get_mut(&key) {
                 doc.analyzed = analyzed;
-                out.push(Publication { uri: doc.uri.clone(), version: doc.version });
+                out.push(Publication {
+                    uri: doc.uri.clone(),
+                    version: doc.version,
+                    audit_due: doc.analyzed.audit_due,
+                });
             }
         }
         out
     }
 
-    /// Analyse a text as the file at `path`, catching any panic.
+    /// Analyse a text as the file at `path`, catching any panic. A game log longer than
+    /// [`Workspace::deferred_audit_bytes`] is left with its audit due.
     pub fn analyze(&self, path: &Path, text: &str) -> Analyzed {
-        let loader =
-            BufferLoader { buffers: self.docs.values().map(|d| (d.path.clone(), d.text.clone())).collect() };
-        analyze_text(path, text, &loader)
+        analyze_text(path, text, &self.loader(), text.len() <= self.deferred_audit_bytes)
+    }
+
+    /// Reads the open buffers first, then the disk.
+    fn loader(&self) -> BufferLoader {
+        BufferLoader { buffers: self.docs.values().map(|d| (d.path.clone(), d.text.clone())).collect() }
     }
 }
 
-/// Analyse one file the way `dotc check` and `dotc audit` together do. A panic anywhere in the
-/// analysis is caught and reported as one diagnostic at the top of the file.
-pub fn analyze_text(path: &Path, text: &str, loader: &dyn Loader) -> Analyzed {
-    let run =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analyze_unguarded(path, text, loader)));
+/// Analyse one file the way `dotc check` and `dotc audit` together do (the audit only if
+/// `audit`; otherwise a game log that could be replayed is left with its audit due). A panic
+/// anywhere in the analysis is caught and reported as one diagnostic at the top of the file.
+pub fn analyze_text(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -> Analyzed {
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        analyze_unguarded(path, text, loader, audit)
+    }));
     match run {
         Ok(analyzed) => analyzed,
         Err(panic) => {
@@ -202,37 +403,52 @@ pub fn analyze_text(path: &Path, text: &str, loader: &dyn Loader) -> Analyzed {
             Analyzed {
                 analysis: Analysis {
                     document: Default::default(),
-                    diagnostics: Vec::new(),
+                    diagnostics: vec![diagnostic],
                     rule_data: dotc_lang::stdlib().clone(),
                     names: None,
                     scenario: None,
+                    syntax: Vec::new(),
+                    setup: Vec::new(),
+                    checks: Vec::new(),
+                    items: Vec::new(),
                 },
-                diagnostics: vec![diagnostic],
+                rules_checks: Vec::new(),
+                audit: Vec::new(),
                 replay: None,
+                replay_edits: Vec::new(),
+                audit_due: false,
                 crashed: Some(message),
             }
         }
     }
 }
 
-fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader) -> Analyzed {
+fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -> Analyzed {
     let analysis = dotc_lang::analyze(path, text, loader);
-    let mut diagnostics = analysis.diagnostics.clone();
+    let mut rules_checks = Vec::new();
     if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-        diagnostics.extend(dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data));
+        rules_checks.extend(dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data));
     }
-    let mut replayed = None;
-    if analysis.document.kind == Some(FileKind::Game) && !analysis.has_errors() && analysis.scenario.is_some()
-    {
-        // No source: the replay would use it only for line numbers and quotes, which the server
-        // takes from spans, and finding a line by scanning from the top costs O(n) per event.
-        let options = ReplayOptions::default();
-        let result = replay(&analysis, &options);
-        diagnostics.extend(audit_diagnostics(&analysis, &result));
-        replayed = Some(result);
+    if analysis.document.kind == Some(FileKind::Library) {
+        rules_checks.extend(dotc_runtime::script::check_library(&analysis.document));
     }
-    diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-    Analyzed { analysis, diagnostics, replay: replayed, crashed: None }
+    let mut analyzed = Analyzed {
+        analysis,
+        rules_checks,
+        audit: Vec::new(),
+        replay: None,
+        replay_edits: Vec::new(),
+        audit_due: false,
+        crashed: None,
+    };
+    if can_replay(&analyzed.analysis) {
+        if audit {
+            analyzed.replay_now();
+        } else {
+            analyzed.audit_due = true;
+        }
+    }
+    analyzed
 }
 
 /// The code `dotc audit` gives a finding of each level.
@@ -299,8 +515,9 @@ pub fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// Reads open buffers first, then the disk.
+#[derive(Debug)]
 pub struct BufferLoader {
-    pub buffers: HashMap<PathBuf, Arc<str>>,
+    pub buffers: HashMap<PathBuf, Arc<String>>,
 }
 
 impl Loader for BufferLoader {

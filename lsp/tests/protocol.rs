@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use dotc_lsp::Backend;
 use dotc_lsp::line_index::LineIndex;
+use dotc_lsp::workspace::Workspace;
 use futures::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
@@ -51,7 +52,12 @@ struct Client {
 
 impl Client {
     async fn start() -> Client {
-        let (service, mut socket) = LspService::new(Backend::new);
+        Client::start_with(Workspace::new()).await
+    }
+
+    /// A server on a workspace set up by the test.
+    async fn start_with(workspace: Workspace) -> Client {
+        let (service, mut socket) = LspService::new(move |client| Backend::with_workspace(client, workspace));
         let (tx, inbox) = unbounded_channel();
         tokio::spawn(async move {
             while let Some(message) = socket.next().await {
@@ -107,6 +113,24 @@ impl Client {
             }
         }
         self.published.remove(uri)
+    }
+
+    /// Wait for the next diagnostics published for a document (the server's replay of a long
+    /// log's audit runs after a pause). Gives up after a minute.
+    async fn next_diagnostics(&mut self, uri: &str) -> Value {
+        for _ in 0..600 {
+            if let Some(published) = self.diagnostics(uri).await {
+                return published;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("no diagnostics were published for {uri}");
+    }
+
+    async fn change(&mut self, uri: &str, version: i32, changes: Value) {
+        let document = json!({ "uri": uri, "version": version });
+        self.notify("textDocument/didChange", json!({ "textDocument": document, "contentChanges": changes }))
+            .await;
     }
 
     async fn at(&mut self, method: &'static str, uri: &str, position: Value) -> Value {
@@ -414,4 +438,117 @@ async fn requests_never_fail_on_odd_input() {
         }
         client.notify("textDocument/didClose", document).await;
     }
+}
+
+/// The codes and start lines of published diagnostics.
+fn codes_and_lines(published: &Value) -> Vec<(String, u64)> {
+    published["diagnostics"]
+        .as_array()
+        .map(|all| {
+            all.iter()
+                .map(|d| {
+                    let code = d["code"].as_str().unwrap_or("(none)").to_string();
+                    (code, d["range"]["start"]["line"].as_u64().unwrap_or(u64::MAX))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_long_logs_audit_is_replayed_after_a_pause_and_the_latest_edit_wins() {
+    // Every log counts as long here, and the editor gets at most 3 findings.
+    let mut workspace = Workspace::new();
+    workspace.deferred_audit_bytes = 0;
+    workspace.max_audit_diagnostics = 3;
+    let mut client = Client::start_with(workspace).await;
+    let path =
+        std::fs::canonicalize(repo().join("tests/fixtures/audit/careless-evening.dotc")).expect("fixture");
+    let uri = format!("file://{}", path.display());
+    let text = std::fs::read_to_string(&path).expect("readable");
+    client.open(&uri, &text).await;
+    // At once: the language's diagnostics only (none), the audit due.
+    let first = client.diagnostics(&uri).await.expect("diagnostics on open");
+    assert_eq!(first["version"], 1);
+    assert_eq!(codes_and_lines(&first), [], "{first:#}");
+    // After the pause: the first 3 findings, and a note counting the rest.
+    let audited = client.next_diagnostics(&uri).await;
+    assert_eq!(audited["version"], 1);
+    let found = codes_and_lines(&audited);
+    assert_eq!(found.len(), 4, "{audited:#}");
+    assert!(found[..3].iter().all(|(code, _)| code.starts_with("dotc::replay-")), "{found:?}");
+    let note = audited["diagnostics"][3]["message"].as_str().unwrap_or("");
+    assert!(note.starts_with("14 more audit findings"), "{note}");
+    assert!(note.contains("dotc audit careless-evening.dotc"), "{note}");
+
+    // A comment line typed before the first turn: the findings move down a line at once
+    // (findings inside a turn being edited are dropped until the replay).
+    let insert = at(&text, "turn 1", 0, 0);
+    client
+        .change(&uri, 2, json!([{ "range": { "start": insert, "end": insert }, "text": "    // a note\n" }]))
+        .await;
+    let moved = client.diagnostics(&uri).await.expect("diagnostics after the edit");
+    assert_eq!(moved["version"], 2);
+    let moved_lines: Vec<u64> = codes_and_lines(&moved).iter().map(|(_, l)| *l).collect();
+    let old_lines: Vec<u64> = found.iter().map(|(_, l)| *l).collect();
+    assert_eq!(moved_lines, old_lines.iter().map(|l| l + 1).collect::<Vec<_>>(), "{moved:#}");
+
+    // Two more edits before the pause ends: only the last version is replayed and published.
+    client
+        .change(&uri, 3, json!([{ "range": { "start": insert, "end": insert }, "text": "    // b\n" }]))
+        .await;
+    client
+        .change(&uri, 4, json!([{ "range": { "start": insert, "end": insert }, "text": "    // c\n" }]))
+        .await;
+    let immediate = client.diagnostics(&uri).await.expect("diagnostics after the edits");
+    assert_eq!(immediate["version"], 4, "only the latest publication is kept per document");
+    let replayed = client.next_diagnostics(&uri).await;
+    assert_eq!(replayed["version"], 4);
+    let lines: Vec<u64> = codes_and_lines(&replayed).iter().map(|(_, l)| *l).collect();
+    assert_eq!(lines, old_lines.iter().map(|l| l + 3).collect::<Vec<_>>(), "{replayed:#}");
+    // Nothing for version 2 or 3 comes after it.
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(client.diagnostics(&uri).await.is_none());
+}
+
+#[tokio::test]
+async fn rename_and_references_reach_logs_that_are_not_open() {
+    // A copy of the tutorial in a folder of its own; only the scenario is opened.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let ((_, scenario), (_, game)) = fence_line();
+    std::fs::write(dir.path().join("fence-line.dotc"), &scenario).expect("write");
+    std::fs::create_dir(dir.path().join("club")).expect("mkdir");
+    // A log in a subfolder names the scenario by a relative path; another log plays elsewhere.
+    let nested = game.replace("scenario \"fence-line.dotc\"", "scenario \"../fence-line.dotc\"");
+    std::fs::write(dir.path().join("club/night-two.dotc"), &nested).expect("write");
+    let unrelated = game.replace("scenario \"fence-line.dotc\"", "scenario \"other.dotc\"");
+    std::fs::write(dir.path().join("club/other-game.dotc"), unrelated).expect("write");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    let scenario_uri = format!("file://{}/fence-line.dotc", root.display());
+    let log_uri = format!("file://{}/club/night-two.dotc", root.display());
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    let position = at(&scenario, "\"19th Maine\"", 0, 3);
+    let edit = client
+        .request(
+            "textDocument/rename",
+            json!({ "textDocument": { "uri": scenario_uri }, "position": position, "newName": "19th Maine Volunteers" }),
+        )
+        .await;
+    let changes = edit["changes"].as_object().expect("changes by file");
+    let mut files: Vec<&String> = changes.keys().collect();
+    files.sort();
+    let mut want = [&scenario_uri, &log_uri];
+    want.sort();
+    assert_eq!(files, want, "only the scenario and the log played on it: {edit:#}");
+    let in_log = changes[&log_uri].as_array().map_or(0, Vec::len);
+    assert_eq!(in_log, nested.matches("\"19th Maine\"").count(), "every mention in the log is renamed");
+    let found = client
+        .request(
+            "textDocument/references",
+            json!({ "textDocument": { "uri": scenario_uri }, "position": position, "context": { "includeDeclaration": true } }),
+        )
+        .await;
+    let in_log = found.as_array().map_or(0, |all| all.iter().filter(|l| l["uri"] == json!(log_uri)).count());
+    assert_eq!(in_log, nested.matches("\"19th Maine\"").count());
 }

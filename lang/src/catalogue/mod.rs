@@ -71,6 +71,10 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::unknown-ruling",
         "A `ruling` name or value that the rulings register (RULINGS.md) does not define.",
     ),
+    (
+        "dotc::unknown-option",
+        "An `option` in a `rules` block (or `dotc replay --option`) that names no optional trigger of the scenario, a switch value other than `on` or `off`, or two optional triggers sharing one option name.",
+    ),
     ("dotc::unknown-action", "A game log action verb that dotc does not know."),
     ("dotc::unknown-facing", "A facing word that is not a compass point."),
     ("dotc::duplicate-name", "Two declarations share a name, so references to it would be ambiguous."),
@@ -461,6 +465,48 @@ pub fn stacked_units(span: Span, unit: &str, other: &str, other_span: Span, area
 
 /// A scenario script that does not compile or stopped with an error; `what` names the hook or
 /// trigger (`hook on_turn_start`, `trigger "Reynolds falls"`).
+/// An `option NAME = ...` naming no optional trigger of the scenario.
+pub fn unknown_option(span: Span, name: &str, suggestion: Option<&str>, known: &[&str]) -> Diagnostic {
+    let d = unknown("dotc::unknown-option", "option", name, span, suggestion);
+    if suggestion.is_some() {
+        return d;
+    }
+    let help = if known.is_empty() {
+        "this scenario has no optional triggers (`trigger \"NAME\" option NAME default on when ...`)"
+            .to_string()
+    } else {
+        format!("the scenario's options are: {}", known.join(", "))
+    };
+    d.with_help(help)
+}
+
+/// An option switch that is neither `on` nor `off`.
+pub fn bad_switch(span: Span, word: &str) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        "dotc::unknown-option",
+        format!("`{word}` is not a switch: an option is `on` or `off`"),
+        span,
+        "not on or off",
+    )
+    .with_help("write `on` or `off`");
+    if let Some(fix) = crate::names::suggest(word, ["on", "off"]) {
+        d = d.with_fix(span, fix.to_string());
+    }
+    d
+}
+
+/// Two optional triggers share an option name.
+pub fn duplicate_option(span: Span, name: &str, first: Span) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::unknown-option",
+        format!("option `{name}` is declared by two triggers"),
+        span,
+        "declared again here",
+    )
+    .with_label(first, "first declared here")
+    .with_help("give each optional trigger its own option name")
+}
+
 pub fn script_error(span: Span, what: &str, message: &str) -> Diagnostic {
     Diagnostic::error("dotc::script-error", format!("{what}: {message}"), span, "here").with_help(
         "see \"script\", \"trigger\" and \"victory\" in docs/language.md for what a script may use",

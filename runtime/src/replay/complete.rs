@@ -3,20 +3,45 @@
 //!
 //! Every byte of the log is kept (comments, layout, claims); the only change is the dice lists
 //! inserted: on the action's line before its claim (or its comment), or, for an assault, on the
-//! line of the step the roll belongs to, with a new step line when the log has none.
+//! line of the step the roll belongs to, with a new step line when the log has none. The dice a
+//! seed gave a scenario script (a hook or trigger) become a `scripted "NAME" roll [..]` line at
+//! the top of the phase whose `scripted` lines that script reads, one line per name and phase,
+//! so the completed log replays to the same result with no seed at all.
 
-use dotc_lang::ast::{Action, Document};
+use dotc_lang::ast::{Action, Document, Phase};
 
 use super::Filled;
+use super::scripted::SCRIPTED_LABEL;
 use crate::dice::Purpose;
 
 /// The log text with the filled rolls inserted.
 pub fn completed_log(source: &str, document: &Document, filled: &[Filled]) -> String {
-    let actions: Vec<&Action> =
-        document.turns.iter().flat_map(|t| t.phases.iter()).flat_map(|p| p.actions.iter()).collect();
+    let phases: Vec<&Phase> = document.turns.iter().flat_map(|t| t.phases.iter()).collect();
+    let actions: Vec<&Action> = phases.iter().flat_map(|p| p.actions.iter()).collect();
     // (offset, text) insertions, applied from the end so earlier offsets stay true.
     let mut inserts: Vec<(usize, String)> = Vec::new();
+    // Scripts' dice: by phase and name, in the order rolled.
+    let mut scripted: Vec<(&Phase, &str, Vec<u8>)> = Vec::new();
     for fill in filled {
+        for (label, faces) in &fill.rolls {
+            let Some(name) = label.strip_prefix(SCRIPTED_LABEL) else { continue };
+            let Some(phase) = phases.iter().find(|p| p.span == fill.span) else { continue };
+            match scripted.iter_mut().find(|(p, n, _)| p.span == phase.span && *n == name) {
+                Some((_, _, all)) => all.extend_from_slice(faces),
+                None => scripted.push((phase, name, faces.clone())),
+            }
+        }
+    }
+    for (phase, name, faces) in &scripted {
+        if let Some((at, indent)) = phase_top(source, phase) {
+            let quoted = name.replace('\\', "\\\\").replace('"', "\\\"");
+            inserts.push((at, format!("{indent}scripted \"{quoted}\" roll [{}]\n", join(faces))));
+        }
+    }
+    for fill in filled {
+        if fill.rolls.iter().all(|(label, _)| label.starts_with(SCRIPTED_LABEL)) {
+            continue;
+        }
         let Some(action) = actions.iter().find(|a| a.span == fill.span) else { continue };
         for (label, faces) in &fill.rolls {
             let list = format!("{} [{}]", written_label(label), join(faces));
@@ -94,6 +119,24 @@ fn insertion_point(source: &str, start: usize) -> usize {
     start + trimmed
 }
 
+/// The start of the line after a phase's `{`, and the indent of its lines (its first action's, or
+/// the phase's own plus four spaces). None for a phase written on one line (`fire { }`).
+fn phase_top(source: &str, phase: &Phase) -> Option<(usize, String)> {
+    let text = source.get(phase.span.start..phase.span.end)?;
+    let open = text.find('{')?;
+    let newline = text[open..].find('\n')? + open;
+    let at = phase.span.start + newline + 1;
+    let indent_of = |offset: usize| -> String {
+        let line_start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+        source[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect()
+    };
+    let indent = match phase.actions.first() {
+        Some(action) => indent_of(action.span.start),
+        None => format!("{}    ", indent_of(phase.span.start)),
+    };
+    Some((at, indent))
+}
+
 /// Where a new step line goes in an assault's braces (before the closing `}`), and its indent.
 fn new_step_point(source: &str, action: &Action) -> Option<(usize, String)> {
     let text = source.get(action.span.start..action.span.end)?;
@@ -121,6 +164,29 @@ mod tests {
         assert_eq!(&src[..insertion_point(src, 4)], "    rally \"A\"");
         let src = "    rally \"=> not a claim\"\n";
         assert_eq!(&src[..insertion_point(src, 4)], "    rally \"=> not a claim\"");
+    }
+
+    #[test]
+    fn a_scripts_seeded_dice_become_a_scripted_line_at_the_top_of_its_phase() {
+        let source = "game \"G\" {\n    scenario \"s.dotc\"\n}\n\nturn 2 confederate {\n    fire {\n        note \"x\"\n    }\n}\n";
+        let document = dotc_lang::parse(source).document;
+        let phase = &document.turns[0].phases[0];
+        let fill = |faces: Vec<u8>| Filled {
+            span: phase.span,
+            rolls: vec![(format!("{SCRIPTED_LABEL}The \"colonel\""), faces)],
+        };
+        let out = completed_log(source, &document, &[fill(vec![6]), fill(vec![5])]);
+        assert!(
+            out.contains(
+                "    fire {\n        scripted \"The \\\"colonel\\\"\" roll [6, 5]\n        note \"x\"\n"
+            ),
+            "{out}"
+        );
+        // It reads back as one `scripted` action of that phase, with both dice.
+        let again = dotc_lang::parse(&out);
+        assert!(again.diagnostics.is_empty(), "{:?}", again.diagnostics);
+        let action = &again.document.turns[0].phases[0].actions[0];
+        assert_eq!(action.verb.value, "scripted");
     }
 
     #[test]

@@ -65,6 +65,8 @@ pub struct ReplayOptions<'a> {
     pub preset: Option<&'a str>,
     /// Ruling switches to set over the scenario's and log's (`name`, `value`): a what-if replay.
     pub rulings: &'a [(String, String)],
+    /// Optional triggers switched on or off over the scenario's and log's (`name`, on): a what-if.
+    pub options: &'a [(String, bool)],
     /// Keep the table as it stands at the end of every turn (and where the replay stops), for maps.
     pub tables: bool,
 }
@@ -339,7 +341,16 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     // Scenario scripts: compiled once for the whole replay (runtime/src/replay/scripted.rs).
     let seed =
         analysis.document.game.as_ref().and_then(|g| g.seed.as_ref()).map(|s| s.value).or(options.seed);
-    let mut scripted = scripted::Scripted::new(loaded, scenario, &game, seed, &mut r, header_span);
+    let mut scripted = scripted::Scripted::new(
+        loaded,
+        scenario,
+        game_rules,
+        options.options,
+        &game,
+        seed,
+        &mut r,
+        header_span,
+    );
     let mut last_turn = header_span;
     let mut tables = Vec::new();
     'turns: for turn in &analysis.document.turns {

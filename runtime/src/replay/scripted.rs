@@ -85,9 +85,14 @@ pub(super) struct Scripted {
 }
 
 impl Scripted {
+    /// `game_rules` are the game log's `rules` blocks and `options` the replay's own switches
+    /// (`dotc replay --option`), laid over the scenario's defaults and its `rules` blocks.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         loaded: &LoadedScenario,
         scenario: &ast::Scenario,
+        game_rules: &[ast::RulesBlock],
+        options: &[(String, bool)],
         game: &Game,
         seed: Option<u64>,
         r: &mut Replayer<'_>,
@@ -95,6 +100,12 @@ impl Scripted {
     ) -> Scripted {
         let mut scripts = Scripts::compile(scenario, Limits::default());
         scripts.seed(seed);
+        let mut switches =
+            dotc_lang::model::effective_options(scenario, scenario.rules.iter().chain(game_rules.iter()));
+        for (name, on) in options {
+            switches.insert(name.clone(), *on);
+        }
+        scripts.set_options(&switches);
         let results = game
             .rules
             .tables
@@ -358,9 +369,22 @@ impl Scripted {
         }
         let snapshot = self.snapshot(game, r);
         let mut dice = self.take_dice(hook);
-        let outcome = self.scripts.call_hook(hook, args, &snapshot, &mut dice);
+        let mut outcome = self.scripts.call_hook(hook, args, &snapshot, &mut dice);
         self.give_back(hook, dice);
+        self.filled(r, hook, std::mem::take(&mut outcome.seeded));
         self.apply(game, r, span, hook, outcome, depth);
+    }
+
+    /// Faces the seed gave a hook or trigger: kept for the completed log, as a `scripted` line of
+    /// the phase whose lines feed it (none at the game's end, when no phase is being played).
+    fn filled(&self, r: &mut Replayer<'_>, name: &str, faces: Vec<u8>) {
+        if faces.is_empty() {
+            return;
+        }
+        if let Some(phase) = self.dice.phase {
+            let label = format!("{SCRIPTED_LABEL}{name}");
+            r.filled.push(super::Filled { span: phase, rolls: vec![(label, faces)] });
+        }
     }
 
     fn triggers(&mut self, game: &mut Game, r: &mut Replayer<'_>, span: Span) {
@@ -376,7 +400,11 @@ impl Scripted {
                 *d = left;
             }
         }
-        for (name, outcome) in ran {
+        for (name, faces) in self.scripts.take_condition_dice() {
+            self.filled(r, &name, faces);
+        }
+        for (name, mut outcome) in ran {
+            self.filled(r, &name, std::mem::take(&mut outcome.seeded));
             r.emit_at(
                 span,
                 [Event::new(What::Note { text: format!("trigger \"{name}\" fires") }, SCRIPT_RULE)],
@@ -428,7 +456,7 @@ impl Scripted {
     ) {
         let mark = r.events.len();
         for effect in outcome.effects {
-            self.apply_one(game, r, span, firing, effect);
+            self.apply_one(game, r, span, firing, effect, depth);
         }
         game.sync_bodies();
         if let Some(error) = outcome.error {
@@ -439,7 +467,15 @@ impl Scripted {
         }
     }
 
-    fn apply_one(&mut self, game: &mut Game, r: &mut Replayer<'_>, span: Span, firing: &str, effect: Effect) {
+    fn apply_one(
+        &mut self,
+        game: &mut Game,
+        r: &mut Replayer<'_>,
+        span: Span,
+        firing: &str,
+        effect: Effect,
+        depth: u32,
+    ) {
         let note = |text: String| Event::new(What::Note { text }, SCRIPT_RULE);
         match effect {
             Effect::Log(text) => r.emit_at(span, [note(format!("{firing}: {text}"))]),
@@ -487,15 +523,12 @@ impl Scripted {
                 let points = if vp == 1 { "point" } else { "points" };
                 r.emit_at(span, [note(format!("{side} is awarded {vp} victory {points} ({firing})"))]);
             }
-            Effect::CasualtyCheck { leader, face } => self.leader_roll(game, r, span, &leader, face, false),
-            Effect::KillLeader(leader) => {
-                let killed = game.rules.tables.leader_results.iter().find(|row| row.meta.id == "killed");
-                match killed.and_then(|row| u8::try_from(row.rolls.0).ok()) {
-                    Some(face) => self.leader_roll(game, r, span, &leader, face, true),
-                    None => {
-                        r.find(span, Level::Error, "the rule data has no `killed` leader result", "Ch16 2.4")
-                    }
-                }
+            Effect::CasualtyCheck { leader, face } => {
+                self.leader_roll(game, r, span, &leader, face, None);
+            }
+            Effect::KillLeader(leader) => self.leader_result(game, r, span, &leader, "killed", depth),
+            Effect::WoundLeader { leader, result } => {
+                self.leader_result(game, r, span, &leader, &result, depth)
             }
             Effect::EndGame { result, reason } => {
                 r.emit_at(span, [note(format!("the scenario's script ends the game: {result} ({reason})"))]);
@@ -506,8 +539,37 @@ impl Scripted {
         }
     }
 
-    /// A leader casualty roll with this face (Ch16 2.4, RULE-07-4.3); a kill shows as the kill
-    /// alone, with no roll.
+    /// A script's `kill_leader` or `wound_leader`: that result of the leader casualty table
+    /// (Ch16 2.4) applied through the engine with no roll, then `on_leader_hit(game, leader,
+    /// result)` as for a hit from the rules. A hook that hits a leader again only reaches
+    /// [`MAX_HOOK_DEPTH`] (and a removed leader cannot be hit twice), so it never recurses for
+    /// ever.
+    fn leader_result(
+        &mut self,
+        game: &mut Game,
+        r: &mut Replayer<'_>,
+        span: Span,
+        leader: &str,
+        result: &str,
+        depth: u32,
+    ) {
+        let row = game.rules.tables.leader_results.iter().find(|row| row.meta.id == result);
+        let Some(face) = row.and_then(|row| u8::try_from(row.rolls.0).ok()) else {
+            let message = format!("the rule data has no `{result}` leader result");
+            r.find(span, Level::Error, message, "Ch16 2.4");
+            return;
+        };
+        if game.state.leader_named(leader).and_then(|l| game.state.leader(l)).is_none_or(|l| l.removed) {
+            return;
+        }
+        let hit = self.leader_roll(game, r, span, leader, face, Some(result));
+        if hit && depth < MAX_HOOK_DEPTH {
+            self.hook(game, r, span, "on_leader_hit", &[leader, result], depth + 1);
+        }
+    }
+
+    /// A leader casualty roll with this face (Ch16 2.4, RULE-07-4.3); a result a script imposed
+    /// (`imposed`) shows as that result alone, with no roll. Whether the leader was hit.
     fn leader_roll(
         &mut self,
         game: &mut Game,
@@ -515,23 +577,42 @@ impl Scripted {
         span: Span,
         leader: &str,
         face: u8,
-        kill: bool,
-    ) {
+        imposed: Option<&str>,
+    ) -> bool {
         const RULE: &str = "Ch16 2.4, RULE-07-4.3";
-        let Some(lid) = game.state.leader_named(leader) else { return };
+        let Some(lid) = game.state.leader_named(leader) else { return false };
         let mut dice = RecordedDice::labelled([(Purpose::LeaderCasualty, vec![i64::from(face)])]);
         let mut events = Vec::new();
         let rules = &game.rules;
         match transact(&mut game.state, |s| morale::leader_casualty(rules, s, lid, &mut dice, &mut events)) {
             Ok(()) => {
-                if kill && !events.is_empty() {
+                let hit = !events.is_empty();
+                if let Some(result) = imposed
+                    && hit
+                {
+                    // The hook is called by the caller, not from this event (no roll was made).
                     events.retain(|e| !matches!(e.what, What::Rolled { .. } | What::LeaderCasualty { .. }));
-                    let text = format!("{leader} is killed by the scenario's script");
+                    let text = match result {
+                        "killed" => format!("{leader} is killed by the scenario's script"),
+                        other => {
+                            let title = rules
+                                .tables
+                                .leader_results
+                                .iter()
+                                .find(|row| row.meta.id == other)
+                                .map_or(other.to_string(), |row| row.meta.title().to_string());
+                            format!("{leader}: {title}, by the scenario's script")
+                        }
+                    };
                     events.insert(0, Event::new(What::Note { text }, RULE));
                 }
                 r.emit_at(span, events);
+                hit
             }
-            Err(e) => r.find(span, Level::Error, format!("{leader}: {e}"), RULE),
+            Err(e) => {
+                r.find(span, Level::Error, format!("{leader}: {e}"), RULE);
+                false
+            }
         }
     }
 
@@ -618,6 +699,11 @@ impl Scripted {
                     position: game.bodies.get(&UnitId(i)).filter(|_| on_table).map(|b| b.position),
                     on_table,
                     removed: u.removed,
+                    brigade: u
+                        .brigade
+                        .and_then(|b| state.brigades.get(b.0))
+                        .map_or_else(String::new, |b| b.name.clone()),
+                    due: game.book.arrivals.get(&u.name).and_then(|a| a.turn).unwrap_or(0),
                 }
             })
             .collect();
@@ -655,6 +741,7 @@ impl Scripted {
                 name: o.name.clone(),
                 held_by: o.holder.clone().unwrap_or_default(),
                 vp: o.vp,
+                held_turns: o.streak.iter().map(|(side, n)| (side.clone(), *n)).collect(),
             })
             .collect();
         let time = match (self.start, self.turn_length) {
@@ -681,6 +768,10 @@ impl Scripted {
 
 /// The log verb that records a script's dice.
 pub(super) const SCRIPTED_VERB: &str = "scripted";
+
+/// How a [`super::Filled`] roll of a script is labelled: this, then the hook or trigger's name.
+/// Its span is the phase whose `scripted` lines feed the script (see `complete.rs`).
+pub(super) const SCRIPTED_LABEL: &str = "scripted ";
 
 /// The side holding a point now: one of its formed units (on the table, its brigade not Broken)
 /// has its Color Stand within [`HOLD_RADIUS`] and no enemy unit on the table does.

@@ -61,6 +61,11 @@ pub struct UnitView {
     pub position: Option<(f64, f64)>,
     pub on_table: bool,
     pub removed: bool,
+    /// Its brigade's name, or "" for a unit outside any brigade.
+    pub brigade: String,
+    /// For a reinforcement: the turn from which it may enter (its schedule, or the turn a script
+    /// called it up); 0 for a unit that starts on the table.
+    pub due: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -91,6 +96,9 @@ pub struct ObjectiveView {
     /// The side that holds it now, or "" (see `crate::replay` objectives, [`super::HOLD_RADIUS`]).
     pub held_by: String,
     pub vp: f64,
+    /// Each side's run of turns in a row it has held the objective, counted at every turn's end
+    /// (0 once it lost it, or never held it).
+    pub held_turns: Vec<(String, u32)>,
 }
 
 /// What a script asked the game to do, in the order it asked. The replay applies each one.
@@ -126,6 +134,12 @@ pub enum Effect {
         face: u8,
     },
     KillLeader(String),
+    /// `game.wound_leader(name)` or `game.wound_leader(name, result)`: that leader casualty
+    /// result (Ch16 2.4) applied with no roll; `severely_wounded` unless another is named.
+    WoundLeader {
+        leader: String,
+        result: String,
+    },
     /// `game.end_game(result, reason)`: `draw` or `SIDE LEVEL`.
     EndGame {
         result: String,
@@ -139,6 +153,8 @@ pub enum Effect {
 pub(crate) struct ScriptDice {
     pub logged: VecDeque<u8>,
     pub seeded: Option<SeededDice>,
+    /// The faces the seed gave in the call now running, for a completed log.
+    pub filled: Vec<u8>,
 }
 
 impl ScriptDice {
@@ -153,7 +169,11 @@ impl ScriptDice {
             ));
         }
         match &mut self.seeded {
-            Some(seeded) => seeded.roll(purpose, n).map_err(|e| e.to_string()),
+            Some(seeded) => {
+                let faces = seeded.roll(purpose, n).map_err(|e| e.to_string())?;
+                self.filled.extend_from_slice(&faces);
+                Ok(faces)
+            }
             None => Err(format!(
                 "{firing} rolls dice, but the log records none for it (`scripted \"{firing}\" roll [..]`) \
                  and the game has no `seed`"
@@ -202,6 +222,8 @@ fn unit_map(u: &UnitView) -> Map {
     m.insert("y".into(), y);
     m.insert("on_table".into(), Dynamic::from_bool(u.on_table));
     m.insert("removed".into(), Dynamic::from_bool(u.removed));
+    m.insert("brigade".into(), text(&u.brigade));
+    m.insert("due".into(), Dynamic::from(INT::from(u.due)));
     m
 }
 
@@ -286,6 +308,17 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         let found = ctx.snapshot.objectives.iter().find(|o| o.name == name);
         found.map(objective_map).ok_or_else(|| no_such("objective", name))
     });
+    let c = ctx.clone();
+    engine.register_fn(
+        "held_turns",
+        move |_: &mut GameHandle, objective: &str, side: &str| -> Fallible<INT> {
+            let ctx = lock(&c);
+            known_side(&ctx.snapshot, side)?;
+            let o = ctx.snapshot.objectives.iter().find(|o| o.name == objective);
+            let o = o.ok_or_else(|| no_such("objective", objective))?;
+            Ok(o.held_turns.iter().find(|(s, _)| s == side).map_or(0, |(_, n)| INT::from(*n)))
+        },
+    );
     let c = ctx.clone();
     engine.register_fn("vp", move |_: &mut GameHandle, side: &str| -> Fallible<rhai::FLOAT> {
         let ctx = lock(&c);
@@ -378,6 +411,36 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         ctx.effects.push(Effect::KillLeader(name.to_string()));
         Ok(())
     });
+    for with_result in [false, true] {
+        let c = ctx.clone();
+        let wound = move |name: &str, result: &str| -> Fallible<()> {
+            let mut ctx = lock(&c);
+            if !ctx.snapshot.leaders.iter().any(|l| l.name == name) {
+                return Err(no_such("leader", name));
+            }
+            if !ctx.leader_results.iter().any(|(_, id)| id == result) || result == "killed" {
+                let mut ids: Vec<&str> = ctx.leader_results.iter().map(|(_, id)| id.as_str()).collect();
+                ids.dedup();
+                ids.retain(|id| *id != "killed");
+                return Err(format!(
+                    "`{result}` is no leader casualty result to wound with (Ch16 2.4: {}; use kill_leader to kill)",
+                    ids.join(", ")
+                )
+                .into());
+            }
+            ctx.effects.push(Effect::WoundLeader { leader: name.to_string(), result: result.to_string() });
+            Ok(())
+        };
+        if with_result {
+            engine.register_fn("wound_leader", move |_: &mut GameHandle, name: &str, result: &str| {
+                wound(name, result)
+            });
+        } else {
+            engine.register_fn("wound_leader", move |_: &mut GameHandle, name: &str| {
+                wound(name, "severely_wounded")
+            });
+        }
+    }
     let c = ctx.clone();
     engine.register_fn("end_game", move |_: &mut GameHandle, result: &str, reason: &str| -> Fallible<()> {
         let mut ctx = lock(&c);

@@ -19,13 +19,12 @@ mod sandbox;
 mod tests;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use dotc_lang::ast::{Condition, Scenario, Script, Span};
+use dotc_lang::ast::{Condition, Document, Scenario, Script, Span};
 use dotc_lang::catalogue;
 use dotc_lang::diagnostic::Diagnostic;
-use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Position, Scope};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 
 pub use api::{
     BrigadeView, Effect, GameHandle, LeaderView, MAX_SCRIPT_DICE, ObjectiveView, RESULT_LEVELS,
@@ -35,7 +34,7 @@ pub use sandbox::Limits;
 
 use crate::dice::SeededDice;
 use api::Ctx;
-use sandbox::lock;
+use sandbox::{Deadline, lock};
 
 /// The hook functions a `script` block may define, with their number of parameters (the first is
 /// always `game`). A function of another name is the script's own helper.
@@ -60,8 +59,11 @@ pub const HOLD_RADIUS: f64 = 3.0;
 /// A script that could not compile or stopped with an error, located in the scenario file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptError {
-    /// The span in the scenario file: the exact place rhai reports, or the whole script.
+    /// The span in the scenario file (or in `file`): the exact place rhai reports, or the whole
+    /// script.
     pub span: Span,
+    /// The stdlib file the error is in (`scripts.dotc`), when it is not in the scenario file.
+    pub file: Option<&'static str>,
     /// The hook or trigger, e.g. `hook on_turn_start`, `trigger "Reynolds falls"`.
     pub what: String,
     pub message: String,
@@ -80,11 +82,16 @@ pub struct Outcome {
     pub effects: Vec<Effect>,
     /// Set when the script stopped with an error: its effects up to that point are kept.
     pub error: Option<ScriptError>,
+    /// The faces the game's seed gave it (the log recorded none), in the order rolled: what a
+    /// completed log writes as `scripted "NAME" roll [..]`.
+    pub seeded: Vec<u8>,
 }
 
 /// One compiled trigger.
 struct CompiledTrigger {
     name: String,
+    /// Its option's name, for an optional trigger.
+    option: Option<String>,
     condition: Option<AST>,
     condition_script: Script,
     body: Option<AST>,
@@ -97,15 +104,40 @@ struct CompiledTrigger {
 pub struct Scripts {
     engine: Engine,
     ctx: Arc<Mutex<Ctx>>,
-    deadline: Arc<Mutex<Option<Instant>>>,
+    deadline: Arc<Mutex<Deadline>>,
     limits: Limits,
     /// The `script` blocks (a scenario usually has one) with the hooks each defines.
     blocks: Vec<(AST, Script, BTreeSet<&'static str>)>,
     triggers: Vec<CompiledTrigger>,
     /// The victory conditions' `when` expressions, by their index in the `victory` block.
     victory: Vec<(usize, Option<AST>, Script)>,
+    /// The functions of the library scripts (the stdlib's and the scenario's `library` blocks),
+    /// merged into every script, trigger and victory expression above.
+    library: AST,
+    /// The names of the library functions, for the docs and tests.
+    library_functions: Vec<String>,
+    /// One scope reused by every call (emptied after each).
+    scope: Scope<'static>,
+    /// Seeded faces of trigger conditions that did not hold (see [`Scripts::take_condition_dice`]).
+    condition_dice: Vec<(String, Vec<u8>)>,
     /// What did not compile.
     pub errors: Vec<ScriptError>,
+}
+
+/// The stdlib's script libraries, parsed once per process: (file name, script).
+fn stdlib_scripts() -> &'static [(&'static str, Script)] {
+    static SCRIPTS: OnceLock<Vec<(&'static str, Script)>> = OnceLock::new();
+    SCRIPTS.get_or_init(|| {
+        dotc_lang::library::STDLIB_SCRIPTS
+            .iter()
+            .flat_map(|(file, source)| {
+                let document = dotc_lang::parse(source).document;
+                let scripts: Vec<Script> =
+                    document.libraries.into_iter().flat_map(|l| l.scripts.into_iter()).collect();
+                scripts.into_iter().map(move |s| (*file, s))
+            })
+            .collect()
+    })
 }
 
 impl Scripts {
@@ -113,7 +145,7 @@ impl Scripts {
     /// compile is in [`Scripts::errors`] and is never called.
     pub fn compile(scenario: &Scenario, limits: Limits) -> Scripts {
         let ctx = Arc::new(Mutex::new(Ctx::default()));
-        let deadline = Arc::new(Mutex::new(None));
+        let deadline = Arc::new(Mutex::new(Deadline::default()));
         let sink = {
             let ctx = ctx.clone();
             move |text: String| lock(&ctx).effects.push(Effect::Log(text))
@@ -128,8 +160,22 @@ impl Scripts {
             blocks: Vec::new(),
             triggers: Vec::new(),
             victory: Vec::new(),
+            library: AST::empty(),
+            library_functions: Vec::new(),
+            scope: Scope::new(),
+            condition_dice: Vec::new(),
             errors: Vec::new(),
         };
+        // The library scripts first: the stdlib's, then the scenario's own `library` blocks. A
+        // later definition of the same name and arity replaces an earlier one.
+        let own = scenario.libraries.iter().flat_map(|l| l.scripts.iter()).map(|s| (None, s));
+        let stdlib = stdlib_scripts().iter().map(|(file, s)| (Some(*file), s));
+        for (file, script) in stdlib.chain(own) {
+            if let Some(ast) = scripts.compile_library(script, file) {
+                scripts.library = scripts.library.merge(&ast);
+            }
+        }
+        scripts.library_functions = scripts.library.iter_functions().map(|f| f.name.to_string()).collect();
         for script in &scenario.scripts {
             if let Some(ast) = scripts.compile_one(script, "script", false) {
                 let hooks = HOOKS
@@ -148,7 +194,10 @@ impl Scripts {
             let body = scripts.compile_one(&trigger.body, &what, false);
             scripts.triggers.push(CompiledTrigger {
                 name: trigger.name.value.clone(),
-                done: condition.is_none() || body.is_none(),
+                option: trigger.option.as_ref().map(|o| o.name.value.clone()),
+                done: condition.is_none()
+                    || body.is_none()
+                    || trigger.option.as_ref().is_some_and(|o| !o.default_on()),
                 condition,
                 condition_script: trigger.condition.clone(),
                 body,
@@ -164,6 +213,55 @@ impl Scripts {
         scripts
     }
 
+    /// Compile a library script: only its functions are kept, and none may be named as a hook
+    /// (hooks are the scenario's own).
+    fn compile_library(&mut self, script: &Script, file: Option<&'static str>) -> Option<AST> {
+        let what = match file {
+            Some(file) => format!("library script ({file})"),
+            None => "library script".to_string(),
+        };
+        match self.engine.compile(&script.code) {
+            Ok(ast) => {
+                if let Some(hook) = ast.iter_functions().find(|f| HOOKS.iter().any(|(h, _)| *h == f.name)) {
+                    let at = script.code.find(&format!("fn {}", hook.name)).map_or(script.code_span, |at| {
+                        let start = script.code_span.start + at + 3;
+                        Span::new(start, start + hook.name.len())
+                    });
+                    let message = format!(
+                        "a library cannot define the hook `{}`: hooks belong to a scenario's `script` block",
+                        hook.name
+                    );
+                    self.errors.push(ScriptError { span: at, file, what, message });
+                    return None;
+                }
+                Some(ast.clone_functions_only())
+            }
+            Err(e) => {
+                let message = e.err_type().to_string();
+                self.errors.push(ScriptError { span: locate(script, e.position()), file, what, message });
+                None
+            }
+        }
+    }
+
+    /// The functions the library scripts define, by name (the stdlib's and the scenario's).
+    pub fn library_functions(&self) -> &[String] {
+        &self.library_functions
+    }
+
+    /// Switch optional triggers on or off by option name (`rules { option NAME = off }`, `dotc
+    /// replay --option`). A trigger switched off never runs; one switched on runs as any other,
+    /// once. Call it before the game starts; names of no trigger are ignored.
+    pub fn set_options(&mut self, options: &BTreeMap<String, bool>) {
+        for t in &mut self.triggers {
+            let Some(name) = &t.option else { continue };
+            if let Some(on) = options.get(name) {
+                let compiled = t.condition.is_some() && t.body.is_some();
+                t.done = !(*on && compiled);
+            }
+        }
+    }
+
     fn compile_one(&mut self, script: &Script, what: &str, expression: bool) -> Option<AST> {
         let compiled = if expression {
             self.engine.compile_expression(&script.code)
@@ -171,10 +269,13 @@ impl Scripts {
             self.engine.compile(&script.code)
         };
         match compiled {
-            Ok(ast) => Some(ast),
+            // The library's functions are callable from every script (its own of the same name
+            // and arity win).
+            Ok(ast) => Some(self.library.merge(&ast)),
             Err(e) => {
                 self.errors.push(ScriptError {
                     span: locate(script, e.position()),
+                    file: None,
                     what: what.to_string(),
                     message: e.err_type().to_string(),
                 });
@@ -219,30 +320,29 @@ impl Scripts {
         dice: &mut VecDeque<u8>,
     ) -> Outcome {
         let mut outcome = Outcome::default();
-        let Scripts { engine, ctx, deadline, limits, blocks, .. } = self;
+        let Scripts { engine, ctx, deadline, limits, blocks, scope, .. } = self;
         for (ast, script, hooks) in blocks.iter() {
             if !hooks.contains(hook) {
                 continue;
             }
             let ctx = &*ctx;
             let begun = begin(ctx, deadline, limits, hook, snapshot, dice);
-            let mut scope = Scope::new();
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
             let result = match args {
-                [] => engine.call_fn_with_options::<Dynamic>(options, &mut scope, ast, hook, (GameHandle,)),
+                [] => engine.call_fn_with_options::<Dynamic>(options, scope, ast, hook, (GameHandle,)),
                 [a] => engine.call_fn_with_options::<Dynamic>(
                     options,
-                    &mut scope,
+                    scope,
                     ast,
                     hook,
-                    (GameHandle, a.to_string()),
+                    (GameHandle, ImmutableString::from(*a)),
                 ),
                 [a, b, ..] => engine.call_fn_with_options::<Dynamic>(
                     options,
-                    &mut scope,
+                    scope,
                     ast,
                     hook,
-                    (GameHandle, a.to_string(), b.to_string()),
+                    (GameHandle, ImmutableString::from(*a), ImmutableString::from(*b)),
                 ),
             };
             drop(begun);
@@ -281,6 +381,12 @@ impl Scripts {
         ran
     }
 
+    /// The faces the seed gave trigger conditions that did not hold (a condition may roll), by
+    /// trigger name, since the last call: for a completed log.
+    pub fn take_condition_dice(&mut self) -> Vec<(String, Vec<u8>)> {
+        std::mem::take(&mut self.condition_dice)
+    }
+
     /// One trigger: None when its condition does not hold.
     fn run_trigger(
         &mut self,
@@ -288,18 +394,19 @@ impl Scripts {
         snapshot: &Arc<Snapshot>,
         dice: &mut VecDeque<u8>,
     ) -> Option<Outcome> {
-        let Scripts { engine, ctx, deadline, limits, triggers, .. } = self;
+        let Scripts { engine, ctx, deadline, limits, triggers, scope, condition_dice, .. } = self;
         let trigger = triggers.get_mut(i)?;
         let (Some(condition), Some(body)) = (&trigger.condition, &trigger.body) else { return None };
         let what = format!("trigger \"{}\"", trigger.name);
         let mut outcome = Outcome::default();
         let begun = begin(ctx, deadline, limits, &trigger.name, snapshot, dice);
-        let mut scope = Scope::new();
-        scope.push("game", GameHandle);
-        let holds = engine.eval_ast_with_scope::<Dynamic>(&mut scope, condition);
+        game_scope(scope);
+        let holds = engine.eval_ast_with_scope::<Dynamic>(scope, condition);
         drop(begun);
         // A condition may not act: anything it asked for is dropped (its dice stay used).
-        finish(ctx, deadline, dice, &mut Outcome::default(), None);
+        let mut asked = Outcome::default();
+        finish(ctx, deadline, dice, &mut asked, None);
+        outcome.seeded = asked.seeded;
         let holds = match holds {
             Ok(value) => match value.as_bool() {
                 Ok(b) => b,
@@ -307,6 +414,7 @@ impl Scripts {
                     let message = format!("its condition gives a {kind}, not true or false");
                     let error = ScriptError {
                         span: trigger.condition_script.code_span,
+                        file: None,
                         what: format!("{what} condition"),
                         message,
                     };
@@ -323,13 +431,15 @@ impl Scripts {
             }
         };
         if !holds {
+            if !outcome.seeded.is_empty() {
+                condition_dice.push((trigger.name.clone(), outcome.seeded));
+            }
             return None;
         }
         trigger.done = true;
         let begun = begin(ctx, deadline, limits, &trigger.name, snapshot, dice);
-        let mut scope = Scope::new();
-        scope.push("game", GameHandle);
-        let result = engine.eval_ast_with_scope::<Dynamic>(&mut scope, body);
+        game_scope(scope);
+        let result = engine.eval_ast_with_scope::<Dynamic>(scope, body);
         drop(begun);
         let error = result.err().map(|e| runtime_error(&trigger.body_script, &what, &e));
         finish(ctx, deadline, dice, &mut outcome, error);
@@ -339,19 +449,19 @@ impl Scripts {
     /// Evaluate the `when` expression of the victory condition at `index` of the `victory` block.
     /// None when there is no compiled expression there; an error is the script's.
     pub fn condition(&mut self, index: usize, snapshot: &Arc<Snapshot>) -> Option<Result<bool, ScriptError>> {
-        let Scripts { engine, ctx, deadline, limits, victory, .. } = self;
+        let Scripts { engine, ctx, deadline, limits, victory, scope, .. } = self;
         let (_, ast, script) = victory.iter().find(|(i, _, _)| *i == index)?;
         let ast = ast.as_ref()?;
         let mut dice = VecDeque::new();
         let begun = begin(ctx, deadline, limits, "victory", snapshot, &mut dice);
-        let mut scope = Scope::new();
-        scope.push("game", GameHandle);
-        let result = engine.eval_ast_with_scope::<Dynamic>(&mut scope, ast);
+        game_scope(scope);
+        let result = engine.eval_ast_with_scope::<Dynamic>(scope, ast);
         drop(begun);
         finish(ctx, deadline, &mut dice, &mut Outcome::default(), None);
         Some(match result {
             Ok(value) => value.as_bool().map_err(|kind| ScriptError {
                 span: script.code_span,
+                file: None,
                 what: "victory condition".into(),
                 message: format!("it gives a {kind}, not true or false"),
             }),
@@ -360,48 +470,61 @@ impl Scripts {
     }
 }
 
+/// The reused scope, emptied, with `game` in it (for trigger conditions, bodies and victory
+/// expressions, which are evaluated rather than called).
+fn game_scope(scope: &mut Scope<'static>) {
+    scope.clear();
+    scope.push("game", GameHandle);
+}
+
 /// Clears the deadline when a call is over, whatever happened.
-struct Begun<'a>(&'a Mutex<Option<Instant>>);
+struct Begun<'a>(&'a Mutex<Deadline>);
 
 impl Drop for Begun<'_> {
     fn drop(&mut self) {
-        *lock(self.0) = None;
+        *lock(self.0) = Deadline::default();
     }
 }
 
 /// Set up one call: the snapshot, the name firing, its dice and its deadline.
 fn begin<'a>(
     ctx: &Mutex<Ctx>,
-    deadline: &'a Mutex<Option<Instant>>,
-    limits: &Limits,
+    deadline: &'a Mutex<Deadline>,
+    _limits: &Limits,
     firing: &str,
     snapshot: &Arc<Snapshot>,
     dice: &mut VecDeque<u8>,
 ) -> Begun<'a> {
     {
         let mut c = lock(ctx);
-        c.snapshot = snapshot.clone();
+        if !Arc::ptr_eq(&c.snapshot, snapshot) {
+            c.snapshot = snapshot.clone();
+        }
         c.effects.clear();
+        c.dice.filled.clear();
         if c.firing != firing {
-            c.firing = firing.to_string();
+            c.firing.clear();
+            c.firing.push_str(firing);
         }
         c.dice.logged = std::mem::take(dice);
     }
-    *lock(deadline) = Some(Instant::now() + limits.deadline);
+    // Armed, not started: the progress callback reads the clock (sandbox::Deadline).
+    *lock(deadline) = Deadline { armed: true, at: None };
     Begun(deadline)
 }
 
 /// Collect what a call did and give back the dice it left.
 fn finish(
     ctx: &Mutex<Ctx>,
-    deadline: &Mutex<Option<Instant>>,
+    deadline: &Mutex<Deadline>,
     dice: &mut VecDeque<u8>,
     outcome: &mut Outcome,
     error: Option<ScriptError>,
 ) {
-    *lock(deadline) = None;
+    *lock(deadline) = Deadline::default();
     let mut c = lock(ctx);
     outcome.effects.append(&mut c.effects);
+    outcome.seeded.append(&mut c.dice.filled);
     *dice = std::mem::take(&mut c.dice.logged);
     if outcome.error.is_none() {
         outcome.error = error;
@@ -436,7 +559,7 @@ fn runtime_error(script: &Script, what: &str, error: &EvalAltResult) -> ScriptEr
         let start = script.code_span.start + at + 3;
         span = Span::new(start, start + hook.len());
     }
-    ScriptError { span, what: what.to_string(), message }
+    ScriptError { span, file: None, what: what.to_string(), message }
 }
 
 /// The span in the file of a position rhai gives inside a script's code (lines and columns count
@@ -463,14 +586,27 @@ pub fn locate(script: &Script, position: Position) -> Span {
 }
 
 /// Compile every script of a scenario, as `dotc check` does: each syntax error at its real line
-/// and column (`dotc::script-error`).
+/// and column (`dotc::script-error`), including the scripts of its own `library` blocks.
 pub fn check(scenario: &Scenario) -> Vec<Diagnostic> {
     if scenario.scripts.is_empty()
         && scenario.triggers.is_empty()
+        && !scenario.libraries.iter().any(|l| !l.scripts.is_empty())
         && !scenario.victory.iter().any(|v| matches!(v.condition, Condition::Script(_)))
     {
         return Vec::new();
     }
     let scripts = Scripts::compile(scenario, Limits::default());
-    scripts.errors.iter().map(|e| catalogue::script_error(e.span, &e.what, &e.message)).collect()
+    // The stdlib's own scripts are checked by their tests (and by `check_library` on the file).
+    let errors = scripts.errors.iter().filter(|e| e.file.is_none());
+    errors.map(|e| catalogue::script_error(e.span, &e.what, &e.message)).collect()
+}
+
+/// Compile the `script` blocks of a library file (`dotc check stdlib/scripts.dotc`): each error at
+/// its line and column in that file (`dotc::script-error`).
+pub fn check_library(document: &Document) -> Vec<Diagnostic> {
+    if !document.libraries.iter().any(|l| !l.scripts.is_empty()) {
+        return Vec::new();
+    }
+    let scenario = Scenario { libraries: document.libraries.clone(), ..Scenario::default() };
+    check(&scenario)
 }

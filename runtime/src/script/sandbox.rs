@@ -59,8 +59,16 @@ impl Default for Limits {
 pub(crate) const DEADLINE_PASSED: &str = "deadline";
 
 /// How often (in operations) the clock is read: reading it at every operation would cost more
-/// than most hooks.
+/// than most hooks. The clock is first read at the first check, not when the call begins, so a
+/// short call (most hooks) never reads it: its deadline starts at most this many operations late.
 const CLOCK_EVERY: u64 = 1024;
+
+/// The deadline of the call now running: armed by the caller, started at the first check.
+#[derive(Debug, Default)]
+pub(crate) struct Deadline {
+    pub armed: bool,
+    pub at: Option<Instant>,
+}
 
 /// Lock a mutex, recovering the data if a panicking thread poisoned it (no script can panic the
 /// engine, but the data stays usable whatever happens).
@@ -69,11 +77,11 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// The engine with its packages and limits. `deadline` is read by the progress callback: the
-/// caller sets it before each call and clears it after. `sink` receives what `print` and `debug`
+/// caller arms it before each call and disarms it after. `sink` receives what `print` and `debug`
 /// write.
 pub(crate) fn engine(
     limits: &Limits,
-    deadline: Arc<Mutex<Option<Instant>>>,
+    deadline: Arc<Mutex<Deadline>>,
     sink: impl Fn(String) + Send + Sync + Clone + 'static,
 ) -> Engine {
     let mut engine = Engine::new_raw();
@@ -102,13 +110,23 @@ pub(crate) fn engine(
     let print_sink = sink.clone();
     engine.on_print(move |text| print_sink(text.to_string()));
     engine.on_debug(move |text, _, _| sink(text.to_string()));
+    let allowed = limits.deadline;
     engine.on_progress(move |ops| {
         if ops % CLOCK_EVERY != 0 {
             return None;
         }
-        match *lock(&deadline) {
-            Some(deadline) if Instant::now() >= deadline => Some(Dynamic::from(DEADLINE_PASSED)),
-            _ => None,
+        let mut d = lock(&deadline);
+        if !d.armed {
+            return None;
+        }
+        let now = Instant::now();
+        match d.at {
+            None => {
+                d.at = Some(now + allowed);
+                None
+            }
+            Some(at) if now >= at => Some(Dynamic::from(DEADLINE_PASSED)),
+            Some(_) => None,
         }
     });
     engine

@@ -51,6 +51,8 @@ fn snapshot() -> Arc<Snapshot> {
             position: Some((5.0, 5.0)),
             on_table: true,
             removed: false,
+            brigade: "B".into(),
+            due: 0,
         }],
         brigades: vec![BrigadeView {
             name: "B".into(),
@@ -66,7 +68,12 @@ fn snapshot() -> Arc<Snapshot> {
             removed: false,
             attached: String::new(),
         }],
-        objectives: vec![ObjectiveView { name: "Hill".into(), held_by: "union".into(), vp: 2.0 }],
+        objectives: vec![ObjectiveView {
+            name: "Hill".into(),
+            held_by: "union".into(),
+            vp: 2.0,
+            held_turns: vec![("union".into(), 2), ("confederate".into(), 0)],
+        }],
         vp: vec![("union".into(), 2.0), ("confederate".into(), 0.0)],
     })
 }
@@ -349,4 +356,228 @@ fn the_tutorial_scripts_compile() {
     let scripts = Scripts::compile(&s, Limits::default());
     assert!(scripts.has_hook("on_turn_start"));
     assert!(!scripts.has_hook("on_phase"));
+}
+
+// ---------------------------------------------------------------- library scripts (stdlib)
+
+/// The `log` effects of an outcome, as text.
+fn logs(outcome: &Outcome) -> Vec<String> {
+    outcome
+        .effects
+        .iter()
+        .filter_map(|e| if let Effect::Log(t) = e { Some(t.clone()) } else { None })
+        .collect()
+}
+
+#[test]
+fn the_stdlib_scripts_compile_and_their_functions_are_callable() {
+    let (_, s) = scenario("");
+    let scripts = Scripts::compile(&s, Limits::default());
+    assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
+    for f in
+        ["reinforce_on_schedule", "held_for", "holder_for", "army_broken", "army_breaks", "clock_minutes"]
+    {
+        assert!(scripts.library_functions().iter().any(|n| n == f), "{f} is not in the stdlib");
+    }
+    // And `dotc check` of the file itself is clean.
+    for (file, source) in dotc_lang::library::STDLIB_SCRIPTS {
+        let document = dotc_lang::parse(source).document;
+        assert!(!document.libraries[0].scripts.is_empty(), "{file}");
+        assert_eq!(check_library(&document), Vec::new(), "{file}");
+    }
+}
+
+#[test]
+fn held_for_counts_the_turns_in_a_row_an_objective_is_held() {
+    // The snapshot: union has held the Hill at the end of the last 2 turns.
+    let (_, outcome) = run(
+        "            game.log(`${held_for(game, \"Hill\", \"union\", 2)} ${held_for(game, \"Hill\", \"union\", 3)}`);\n            \
+         game.log(`${holder_for(game, \"Hill\", 2)}|${holder_for(game, \"Hill\", 3)}|${held_for(game, \"Hill\", \"confederate\", 1)}`);",
+    );
+    assert_eq!(outcome.error, None);
+    assert_eq!(logs(&outcome), vec!["true false", "union||false"]);
+    // A victory `when` expression may call it too.
+    let extra = "    victory {\n        when `held_for(game, \"Hill\", \"union\", 2)` => union minor\n        otherwise => draw\n    }";
+    let (_, s) = scenario(extra);
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    assert_eq!(scripts.condition(0, &snapshot()), Some(Ok(true)));
+}
+
+#[test]
+fn army_breaks_ends_the_game_when_k_brigades_are_broken() {
+    let mut view = (*snapshot()).clone();
+    let (_, s) = scenario(&hook_script(
+        "            if army_breaks(game, \"union\", 1, \"confederate major\", \"the line breaks\") { game.log(\"broke\"); }",
+    ));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    // Not broken: nothing happens.
+    let outcome = scripts.call_hook("on_turn_start", &[], &Arc::new(view.clone()), &mut VecDeque::new());
+    assert_eq!(outcome, Outcome::default());
+    // One union brigade Broken (Ch16 8.2): the army breaks and the game ends.
+    view.brigades[0].state = "broken".into();
+    let outcome = scripts.call_hook("on_turn_start", &[], &Arc::new(view), &mut VecDeque::new());
+    assert_eq!(
+        outcome.effects,
+        vec![
+            Effect::EndGame { result: "confederate major".into(), reason: "the line breaks".into() },
+            Effect::Log("broke".into())
+        ]
+    );
+}
+
+#[test]
+fn reinforce_on_schedule_calls_up_each_entry_once_when_due() {
+    let mut view = (*snapshot()).clone();
+    view.units[0].on_table = false;
+    view.units[0].position = None;
+    let schedule = "[#{ name: \"B\", turn: 3 }, #{ name: \"1st\", time: \"10:45\" }]";
+    let (_, s) = scenario(&hook_script(&format!(
+        "            let called = reinforce_on_schedule(game, {schedule});\n            game.log(`${{called}}`);"
+    )));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    let call = |scripts: &mut Scripts, view: &Snapshot| {
+        scripts.call_hook("on_turn_start", &[], &Arc::new(view.clone()), &mut VecDeque::new())
+    };
+    // Turn 3 (10:30): the brigade by turn is due; the regiment by time (10:45) is not.
+    let outcome = call(&mut scripts, &view);
+    assert_eq!(outcome.error, None);
+    assert_eq!(outcome.effects, vec![Effect::Reinforce("B".into()), Effect::Log("[\"B\"]".into())]);
+    // Once called up (it may enter from turn 3), it is not called again.
+    view.units[0].due = 3;
+    let outcome = call(&mut scripts, &view);
+    assert_eq!(outcome.effects, vec![Effect::Log("[]".into())]);
+    // Before its turn: nothing.
+    view.units[0].due = 0;
+    view.turn = 2;
+    assert_eq!(call(&mut scripts, &view).effects, vec![Effect::Log("[]".into())]);
+}
+
+#[test]
+fn a_scheduled_reinforcement_with_a_roll_waits_for_its_die() {
+    let mut view = (*snapshot()).clone();
+    view.units[0].on_table = false;
+    let (_, s) = scenario(&hook_script(
+        "            reinforce_on_schedule(game, [#{ name: \"1st\", turn: 2, roll: 4 }]);",
+    ));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    // Its own side's turn: a 3 delays it, a 5 brings it.
+    let outcome =
+        scripts.call_hook("on_turn_start", &[], &Arc::new(view.clone()), &mut VecDeque::from(vec![3]));
+    assert_eq!(
+        outcome.effects,
+        vec![Effect::Rolled(vec![3]), Effect::Log("1st is delayed (rolled 3, needs 4+)".into())]
+    );
+    let outcome =
+        scripts.call_hook("on_turn_start", &[], &Arc::new(view.clone()), &mut VecDeque::from(vec![5]));
+    assert_eq!(outcome.effects, vec![Effect::Rolled(vec![5]), Effect::Reinforce("1st".into())]);
+    // The other side's turn: no roll.
+    view.side = "confederate".into();
+    let outcome = scripts.call_hook("on_turn_start", &[], &Arc::new(view), &mut VecDeque::new());
+    assert_eq!(outcome, Outcome::default());
+}
+
+#[test]
+fn a_scenarios_own_library_script_is_callable_and_its_errors_are_located() {
+    let extra = "    library \"Mine\" {\n        script ```rhai\n            fn double_turn(game) { game.turn * 2 }\n        ```\n    }\n";
+    let (_, s) =
+        scenario(&format!("{extra}{}", hook_script("            game.log(`${double_turn(game)}`);")));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    assert_eq!(logs(&outcome), vec!["6"]);
+    // A syntax error in it is reported at its line and column of the scenario file.
+    let broken = "    library \"Mine\" {\n        script ```rhai\n            fn oops(game) { let = 1; }\n        ```\n    }\n";
+    let (source, s) = scenario(broken);
+    let diagnostics = check(&s);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let (line, _) = dotc_lang::diagnostic::line_col(&source, diagnostics[0].primary.span.start);
+    assert_eq!(line, source.lines().position(|l| l.contains("let = 1")).unwrap() + 1);
+    // A library may not define a hook.
+    let hooked = "    library \"Mine\" {\n        script ```rhai\n            fn on_turn_start(game) { }\n        ```\n    }\n";
+    let (source, s) = scenario(hooked);
+    let diagnostics = check(&s);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let span = diagnostics[0].primary.span;
+    assert_eq!(&source[span.start..span.end], "on_turn_start");
+    assert!(diagnostics[0].message.contains("hooks belong to a scenario"), "{}", diagnostics[0].message);
+}
+
+#[test]
+fn a_scenario_function_replaces_a_library_function_of_the_same_name() {
+    let (_, s) = scenario(&format!(
+        "{}\n    script ```rhai\n        fn held_for(game, o, s, n) {{ \"mine\" }}\n    ```",
+        hook_script("            game.log(held_for(game, \"Hill\", \"union\", 1));")
+    ));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    // Each script block sees its own definitions first; the second block's `held_for` is only its own.
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    assert_eq!(logs(&outcome), vec!["true"]);
+    let (_, s) = scenario(
+        "    script ```rhai\n        fn held_for(game, o, s, n) { \"mine\" }\n        fn on_turn_start(game) { game.log(held_for(game, \"Hill\", \"union\", 1)); }\n    ```",
+    );
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    assert_eq!(logs(&outcome), vec!["mine"]);
+}
+
+// ---------------------------------------------------------------- optional triggers, leaders, dice
+
+#[test]
+fn an_optional_trigger_runs_only_when_its_option_is_on() {
+    let extra = "    trigger \"On\" option on_by_default default on when `true` ```rhai\n        game.log(\"on\");\n    ```\n    \
+                 trigger \"Off\" option off_by_default default off when `true` ```rhai\n        game.log(\"off\");\n    ```";
+    let (_, s) = scenario(extra);
+    let ran = |options: &[(&str, bool)]| {
+        let mut scripts = Scripts::compile(&s, Limits::default());
+        let options: BTreeMap<String, bool> = options.iter().map(|(n, on)| (n.to_string(), *on)).collect();
+        scripts.set_options(&options);
+        let ran = scripts.run_triggers(&snapshot(), &mut BTreeMap::new());
+        ran.into_iter().map(|(name, _)| name).collect::<Vec<_>>()
+    };
+    assert_eq!(ran(&[]), vec!["On"]);
+    assert_eq!(ran(&[("on_by_default", false)]), Vec::<String>::new());
+    assert_eq!(ran(&[("off_by_default", true)]), vec!["On", "Off"]);
+}
+
+#[test]
+fn wound_leader_records_a_result_of_the_casualty_table() {
+    let (_, s) = scenario(&hook_script(
+        "            game.wound_leader(\"Col. A\");\n            game.wound_leader(\"Col. A\", \"lightly_wounded\");",
+    ));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    scripts.set_leader_results(vec![
+        (4, "lightly_wounded".into()),
+        (5, "severely_wounded".into()),
+        (6, "killed".into()),
+    ]);
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    assert_eq!(outcome.error, None);
+    assert_eq!(
+        outcome.effects,
+        vec![
+            Effect::WoundLeader { leader: "Col. A".into(), result: "severely_wounded".into() },
+            Effect::WoundLeader { leader: "Col. A".into(), result: "lightly_wounded".into() },
+        ]
+    );
+    // `killed` is kill_leader's, and a result the table lacks is an error.
+    for bad in ["killed", "bruised"] {
+        let (_, s) =
+            scenario(&hook_script(&format!("            game.wound_leader(\"Col. A\", \"{bad}\");")));
+        let mut scripts = Scripts::compile(&s, Limits::default());
+        scripts.set_leader_results(vec![(4, "lightly_wounded".into()), (6, "killed".into())]);
+        let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+        assert!(outcome.error.is_some(), "{bad}");
+    }
+}
+
+#[test]
+fn the_seeds_faces_are_reported_and_the_logs_are_not() {
+    let (_, s) = scenario(&hook_script("            game.roll(2);"));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    scripts.seed(Some(7));
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    let Some(Effect::Rolled(faces)) = outcome.effects.first() else { panic!("{outcome:?}") };
+    assert_eq!(&outcome.seeded, faces);
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::from(vec![1, 2]));
+    assert!(outcome.seeded.is_empty());
 }

@@ -398,6 +398,16 @@ const grammar = {
           match: String.raw`\b(trigger)\b\s*(${STRING})?`,
           captures: { 1: { name: 'storage.type.trigger.dotc' }, 2: named('entity.name.trigger.dotc') },
         },
+        {
+          // An optional trigger's switch: `option reynolds_falls default on`.
+          match: String.raw`\b(option)\b(?:\s+(${IDENT}))?(?:\s+(default)\b(?:\s+(${IDENT}))?)?`,
+          captures: {
+            1: kw('option'),
+            2: { name: 'variable.other.option.dotc' },
+            3: kw('default'),
+            4: { name: 'constant.language.switch.dotc' },
+          },
+        },
         { match: String.raw`\b(when)\b`, captures: { 1: { name: 'keyword.control.when.dotc' } } },
         { include: '#brace-block' },
         { include: '#common' },
@@ -434,6 +444,15 @@ const grammar = {
         {
           match: String.raw`\b(preset)\b(?:\s+(${IDENT}))?`,
           captures: { 1: kw('preset'), 2: { name: 'support.constant.preset.dotc' } },
+        },
+        {
+          match: String.raw`\b(option)\b(?:\s+(${IDENT}))?(?:\s*(=))?(?:\s*(${IDENT}))?`,
+          captures: {
+            1: kw('option'),
+            2: { name: 'variable.other.option.dotc' },
+            3: { name: 'keyword.operator.assignment.dotc' },
+            4: { name: 'constant.language.switch.dotc' },
+          },
         },
         {
           name: 'meta.weather.dotc',
@@ -662,7 +681,14 @@ const grammar = {
         3: blockBegin,
       },
       endCaptures: blockEnd,
-      patterns: [{ include: '#comments' }, { include: '#entry' }, { include: '#brace-block' }, { include: '#common' }],
+      patterns: [
+        { include: '#comments' },
+        // A `script` block of functions for scenario scripts (the fence is in #common).
+        { match: String.raw`\b(script)\b(?=\s*\`\`\`)`, captures: { 1: kw('script') } },
+        { include: '#entry' },
+        { include: '#brace-block' },
+        { include: '#common' },
+      ],
     },
     entry: {
       // KIND ID "Display name"? { properties }

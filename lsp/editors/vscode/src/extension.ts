@@ -100,6 +100,9 @@ async function start(): Promise<void> {
       // A game log depends on its scenario, a scenario on its libraries: tell the server.
       fileEvents: vscode.workspace.createFileSystemWatcher('**/*.dotc'),
     },
+    initializationOptions: {
+      maxAuditFindings: config.get<number>('audit.maxFindingsShown') ?? 1000,
+    },
     outputChannel: output,
     traceOutputChannel: traceOutput,
     revealOutputChannelOn: RevealOutputChannelOn.Never,

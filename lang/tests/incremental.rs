@@ -1,0 +1,209 @@
+//! The incremental re-analysis of a game log (lang/src/incremental.rs, `reanalyze`) must give
+//! exactly what a whole analysis of the new text gives. These tests make thousands of random
+//! edits (typing, deleting, pasting braces, quotes, comments and whole turns) to the shipped
+//! game logs, in long chains, and compare the two after every edit.
+
+use std::path::{Path, PathBuf};
+
+use dotc_lang::analysis::reanalyze;
+use dotc_lang::incremental::Edit;
+use dotc_lang::{Analysis, FsLoader, analyze};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A small deterministic generator (Knuth's MMIX constants).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Text a player might type or paste, including the troublesome kinds.
+const SNIPPETS: &[&str] = &[
+    "x",
+    " ",
+    "\n",
+    "}",
+    "{",
+    "\"",
+    ";",
+    "/*",
+    "*/",
+    "// a note\n",
+    "```",
+    "7",
+    "turn",
+    "turn 4 union {\n}\n",
+    "turn 9 confederate {\n    fire {\n",
+    "    fire \"6th Louisiana\" at \"12th New Jersey\" roll [3, 5] => hits 1\n",
+    "move \"9th Louisiana\" to (28.5, 14) facing west\n",
+    "=> hits 2",
+    "@allow(dotc::replay-disagrees, \"umpire\")\n",
+    "[6, 6]",
+    "é",
+    "’",
+];
+
+/// A random edit at a character boundary: insert a snippet, delete a stretch, or replace one.
+fn random_edit(rng: &mut Lcg, text: &str) -> String {
+    let boundary = |mut at: usize| {
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    let at = boundary(rng.below(text.len() + 1));
+    let len = match rng.below(3) {
+        0 => 0,
+        1 => rng.below(4),
+        _ => rng.below(120),
+    };
+    let end = boundary((at + len).min(text.len())).max(at);
+    let insert = if rng.below(3) == 0 { "" } else { SNIPPETS[rng.below(SNIPPETS.len())] };
+    format!("{}{}{}", &text[..at], insert, &text[end..])
+}
+
+/// Everything the analysis says about the document, in comparable form.
+fn observed(a: &Analysis) -> (String, Vec<String>, Vec<String>, Vec<String>, String) {
+    let mut names = a.document.broken_names.clone();
+    let mut words = a.document.broken_words.clone();
+    let mut idents = a.document.broken_idents.clone();
+    names.sort();
+    words.sort();
+    idents.sort();
+    let document = serde_json::to_string(&a.document).expect("the tree serializes");
+    let diagnostics = format!("{:#?}\n{:?}", a.diagnostics, a.items);
+    (document, names, words, idents, diagnostics)
+}
+
+/// Run chains of random edits on a log; after each, compare the incremental analysis with a
+/// whole one. Returns how many edits took the incremental path.
+fn chains(log: &str, seed: u64, chains: usize, length: usize) -> usize {
+    let path = repo().join(log);
+    let original = std::fs::read_to_string(&path).expect("the shipped log");
+    let mut rng = Lcg(seed);
+    let mut incremental = 0;
+    for chain in 0..chains {
+        let mut text = original.clone();
+        let mut analysis = analyze(&path, &text, &FsLoader);
+        for step in 0..length {
+            let new = random_edit(&mut rng, &text);
+            let edit = Edit::between(&text, &new);
+            let whole = analyze(&path, &new, &FsLoader);
+            if reanalyze(&mut analysis, &text, &new, edit).is_some() {
+                incremental += 1;
+                let (got, want) = (observed(&analysis), observed(&whole));
+                if got != want {
+                    let diff_at = |a: &str, b: &str| a.bytes().zip(b.bytes()).position(|(x, y)| x != y);
+                    panic!(
+                        "chain {chain}, step {step}: the incremental analysis differs from the whole one\n\
+                         edit {edit:?}\ndocument differs at {:?}\ndiagnostics differ at {:?}\n\
+                         --- incremental diagnostics\n{}\n--- whole\n{}",
+                        diff_at(&got.0, &want.0),
+                        diff_at(&got.4, &want.4),
+                        got.4,
+                        want.4
+                    );
+                }
+                assert_eq!(got, want, "chain {chain}, step {step}");
+            } else {
+                analysis = whole;
+            }
+            text = new;
+        }
+    }
+    incremental
+}
+
+#[test]
+fn random_edits_to_the_tutorial_log_reanalyse_like_a_whole_analysis() {
+    let taken = chains("scenarios/tutorial/fence-line-game.dotc", 7, 40, 30);
+    // Most edits land inside a turn: the incremental path must be the usual one, or this test
+    // would prove nothing.
+    assert!(taken > 430, "only {taken} of 1200 edits were re-analysed incrementally");
+}
+
+#[test]
+fn random_edits_to_the_gettysburg_log_reanalyse_like_a_whole_analysis() {
+    let taken = chains("scenarios/gettysburg-day1/gettysburg-day1-game.dotc", 11, 20, 30);
+    assert!(taken > 300, "only {taken} of 600 edits were re-analysed incrementally");
+}
+
+#[test]
+fn edits_map_offsets_both_ways() {
+    let edit = Edit::between("turn 1 union {}", "turn 12 union {}");
+    assert_eq!(edit, Edit { start: 6, old_end: 6, new_end: 7 });
+    assert_eq!(edit.map(3), Some(3));
+    assert_eq!(edit.map(10), Some(11));
+    assert_eq!(edit.unmap(11), Some(10));
+    // Inside a replaced stretch an offset has no counterpart.
+    let edit = Edit::between("abcdef", "abXYZf");
+    assert_eq!(edit, Edit { start: 2, old_end: 5, new_end: 5 });
+    assert_eq!(edit.map(3), None);
+    // A shared prefix never splits a character: é and è share their first byte.
+    let edit = Edit::between("Laforé", "Laforè");
+    assert_eq!(edit.start, 5);
+}
+
+#[test]
+fn typing_in_a_turn_reparses_only_that_turn() {
+    let path = repo().join("scenarios/tutorial/fence-line-game.dotc");
+    let text = std::fs::read_to_string(&path).expect("the shipped log");
+    let mut analysis = analyze(&path, &text, &FsLoader);
+    let at = text.find("pips \"Col. Thomas Carrow\"").expect("a pips line");
+    let new = format!("{}// typed\n        {}", &text[..at], &text[at..]);
+    let reparsed = reanalyze(&mut analysis, &text, &new, Edit::between(&text, &new)).expect("incremental");
+    assert_eq!((reparsed.first_turn, reparsed.old_turns, reparsed.new_turns), (0, 1, 1));
+    assert!(reparsed.new_range.len() < new.len() / 2, "{reparsed:?}");
+    // An edit in the game header needs the whole analysis (the scenario may have changed).
+    let at = text.find("played 2026").expect("the header");
+    let new = format!("{}x{}", &text[..at], &text[at..]);
+    let mut analysis = analyze(&path, &text, &FsLoader);
+    assert!(reanalyze(&mut analysis, &text, &new, Edit::between(&text, &new)).is_none());
+}
+
+/// Type `typed` one character at a time at `at`, comparing after every keystroke; every
+/// keystroke must take the incremental path.
+fn type_slowly(log: &str, at: impl Fn(&str) -> usize, typed: &str) {
+    let path = repo().join(log);
+    let mut text = std::fs::read_to_string(&path).expect("the shipped log");
+    let mut analysis = analyze(&path, &text, &FsLoader);
+    let mut cursor = at(&text);
+    for c in typed.chars() {
+        let new = format!("{}{}{}", &text[..cursor], c, &text[cursor..]);
+        let edit = Edit::between(&text, &new);
+        assert!(
+            reanalyze(&mut analysis, &text, &new, edit).is_some(),
+            "typing {c:?} at {cursor} took the whole analysis"
+        );
+        let whole = analyze(&path, &new, &FsLoader);
+        assert_eq!(observed(&analysis), observed(&whole), "after typing {c:?} at {cursor}");
+        cursor += c.len_utf8();
+        text = new;
+    }
+}
+
+#[test]
+fn typing_a_new_action_inside_a_turn_is_incremental_at_every_keystroke() {
+    let line = "        fire \"51st Georgia\" at \"150th Pennsylvania\" roll [6, 3] => hits 1\n";
+    type_slowly(
+        "scenarios/tutorial/fence-line-game.dotc",
+        |text| text.find("        // The 7th Virginia Cavalry holds").expect("a comment in turn 1"),
+        line,
+    );
+}
+
+#[test]
+fn typing_a_new_turn_at_the_end_of_the_log_is_incremental_at_every_keystroke() {
+    let turn =
+        "\nturn 4 union {\n    command {\n        pips \"Col. Asa Hollister\" roll [4] => 2\n    }\n}\n";
+    type_slowly("scenarios/tutorial/fence-line-game.dotc", str::len, turn);
+}
