@@ -15,6 +15,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod format;
 pub mod incremental;
+pub mod keywords;
 pub mod library;
 mod lower;
 pub mod model;

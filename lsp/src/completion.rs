@@ -16,7 +16,7 @@
 use dotc_lang::check::NameKind;
 use dotc_lang::library::{EntryKind, RuleData};
 use dotc_lang::verbs::VERBS;
-use dotc_lang::{Span, rulings};
+use dotc_lang::{Span, keywords, rulings};
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, CompletionTextEdit, InsertTextFormat, TextEdit,
 };
@@ -181,63 +181,25 @@ impl<'t> Context<'t> {
         let keyword = |w: &str| candidate(w, CompletionItemKind::KEYWORD, None);
         if self.words.is_empty() {
             return match block {
-                "" => ["scenario", "library", "game", "turn"].into_iter().map(keyword).collect(),
-                "scenario" => [
-                    "date",
-                    "start",
-                    "turn_length",
-                    "turns",
-                    "first_side",
-                    "table",
-                    "men_per_stand",
-                    "rules",
-                    "terrain",
-                    "side",
-                    "reinforcements",
-                    "victory",
-                    "library",
-                    "script",
-                    "trigger",
-                    "notes",
-                ]
-                .into_iter()
-                .map(keyword)
-                .collect(),
-                "rules" => ["module", "ruling", "preset", "weather"].into_iter().map(keyword).collect(),
                 "terrain" => {
                     let mut out: Vec<Candidate> =
                         [EntryKind::Terrain, EntryKind::Obstacle, EntryKind::Structure]
                             .into_iter()
                             .flat_map(|k| ids(data, k))
                             .collect();
-                    out.extend(["hill", "objective"].into_iter().map(keyword));
+                    out.extend(dotc_lang::check::BUILTIN_FEATURES.iter().copied().map(keyword));
                     out
                 }
-                "side" => ["edge", "commander", "brigade", "regiment", "battery", "cavalry"]
-                    .into_iter()
-                    .map(keyword)
-                    .collect(),
-                "brigade" => {
-                    ["brigadier", "regiment", "battery", "cavalry"].into_iter().map(keyword).collect()
-                }
                 "regiment" | "battery" | "cavalry" => unit_words(data),
-                "reinforcements" => ["at", "turn"].into_iter().map(keyword).collect(),
-                "victory" => {
-                    ["objective", "broken", "vp", "when", "otherwise"].into_iter().map(keyword).collect()
-                }
                 "library" => EntryKind::ALL.iter().map(|k| keyword(k.word())).collect(),
-                "game" => ["scenario", "players", "played", "seed", "rules", "notes"]
-                    .into_iter()
-                    .map(keyword)
-                    .collect(),
-                "turn" => {
-                    ["command", "maneuver", "fire", "melee", "status"].into_iter().map(keyword).collect()
-                }
                 "assault" => VERBS
                     .iter()
                     .filter(|v| v.step)
                     .map(|v| candidate(v.verb, CompletionItemKind::FUNCTION, Some(v.summary.to_string())))
                     .collect(),
+                block if !keywords::statements(block).is_empty() => {
+                    keywords::statements(block).iter().copied().map(keyword).collect()
+                }
                 phase => match dotc_lang::ast::PhaseKind::from_word(phase) {
                     Some(kind) => VERBS
                         .iter()

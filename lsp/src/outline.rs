@@ -1,9 +1,9 @@
 //! The shape of a file: document symbols, folding ranges, semantic tokens and formatting.
 
-use dotc_lang::Span;
 use dotc_lang::ast::{Brigade, Side, Unit};
 use dotc_lang::library::EntryKind;
 use dotc_lang::verbs::verb_spec;
+use dotc_lang::{Span, keywords};
 use tower_lsp_server::ls_types::{
     DocumentSymbol, FoldingRange, FoldingRangeKind, SemanticToken, SemanticTokenType, SemanticTokensLegend,
     SymbolKind, TextEdit,
@@ -288,82 +288,6 @@ pub fn legend() -> SemanticTokensLegend {
     SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: Vec::new() }
 }
 
-/// Words with a fixed meaning somewhere in the language.
-const KEYWORDS: &[&str] = &[
-    "scenario",
-    "library",
-    "game",
-    "turn",
-    "date",
-    "start",
-    "turn_length",
-    "turns",
-    "first_side",
-    "table",
-    "men_per_stand",
-    "rules",
-    "terrain",
-    "side",
-    "reinforcements",
-    "victory",
-    "script",
-    "trigger",
-    "notes",
-    "module",
-    "ruling",
-    "preset",
-    "weather",
-    "edge",
-    "commander",
-    "brigade",
-    "brigadier",
-    "regiment",
-    "battery",
-    "cavalry",
-    "stands",
-    "men",
-    "sections",
-    "at",
-    "facing",
-    "traits",
-    "markers",
-    "enters",
-    "polygon",
-    "line",
-    "size",
-    "level",
-    "crest",
-    "ford",
-    "bridge",
-    "capacity",
-    "vp",
-    "objective",
-    "hill",
-    "held_by",
-    "at_end",
-    "for",
-    "broken",
-    "when",
-    "otherwise",
-    "players",
-    "played",
-    "seed",
-    "command",
-    "maneuver",
-    "fire",
-    "melee",
-    "status",
-    "to",
-    "via",
-    "pip",
-    "roll",
-    "x",
-    "attached",
-    "army",
-    "corps",
-    "division",
-];
-
 /// Semantic tokens: keywords, names (declared units and leaders as variables), numbers,
 /// comments, log verbs, rule-data ids, `@allow` and codes. Multi-line tokens are split per line.
 pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
@@ -386,8 +310,10 @@ pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
             TokenKind::Punct if word == "=>" => OPERATOR,
             TokenKind::Punct => continue,
             TokenKind::Word if word.starts_with('@') || word.contains("::") => MACRO,
-            TokenKind::Word if is_game && verb_spec(word).is_some() && !KEYWORDS.contains(&word) => FUNCTION,
-            TokenKind::Word if KEYWORDS.contains(&word) => KEYWORD,
+            TokenKind::Word if is_game && verb_spec(word).is_some() && !keywords::is_keyword(word) => {
+                FUNCTION
+            }
+            TokenKind::Word if keywords::is_keyword(word) => KEYWORD,
             TokenKind::Word if EntryKind::ALL.iter().any(|k| data.contains(*k, word)) => ENUM_MEMBER,
             TokenKind::Word if is_game && verb_spec(word).is_some() => FUNCTION,
             TokenKind::Word => continue,
