@@ -250,6 +250,8 @@ pub enum FeatureAttr {
     Bridge(Spanned<Point>),
     Capacity(Spanned<f64>),
     Vp(Spanned<f64>),
+    /// `within 4`: how close an objective is held from (inches).
+    Within(Spanned<f64>),
     Flag(Ident),
 }
 

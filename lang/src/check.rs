@@ -552,6 +552,24 @@ fn check_terrain(s: &Scenario, data: &RuleData, on_table: &OnTable<'_>, diags: &
                         ));
                     }
                 }
+                // dotc's holding rule (runtime/src/script HOLD_RADIUS): only an objective has one.
+                FeatureAttr::Within(n) => {
+                    if kind != "objective" {
+                        diags.push(cat::impossible_value(
+                            n.span,
+                            "only an objective is held from a distance",
+                            "not an objective",
+                            "take `within` off, or make this an `objective`",
+                        ));
+                    } else if !(n.value > 0.0 && n.value.is_finite()) {
+                        diags.push(cat::impossible_value(
+                            n.span,
+                            "an objective's holding distance must be above 0 inches",
+                            "not above 0",
+                            "write e.g. `within 4`",
+                        ));
+                    }
+                }
                 FeatureAttr::Flag(word) => {
                     if !FEATURE_FLAGS.contains(&word.value.as_str()) {
                         diags.push(cat::unknown(

@@ -81,6 +81,7 @@ pub const WORDS: &[&str] = &[
     "army",
     "corps",
     "division",
+    "within",
 ];
 
 /// The statements a block takes (empty for a block not in [`STATEMENTS`]).

@@ -439,6 +439,7 @@ impl Lower<'_> {
                 Rule::level_attr => FeatureAttr::Level(first_number(attr)),
                 Rule::capacity_attr => FeatureAttr::Capacity(first_number(attr)),
                 Rule::vp_attr => FeatureAttr::Vp(first_number(attr)),
+                Rule::within_attr => FeatureAttr::Within(first_number(attr)),
                 Rule::flag => FeatureAttr::Flag(ident(attr)),
                 _ => continue,
             };

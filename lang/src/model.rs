@@ -64,6 +64,9 @@ pub struct FeatureModel {
     pub bridges: Vec<Point>,
     pub capacity: Option<f64>,
     pub vp: Option<f64>,
+    /// How close an objective is held from (inches), if the scenario says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<f64>,
     pub flags: Vec<String>,
 }
 
@@ -548,6 +551,7 @@ fn feature_model(f: &ast::Feature, data: &RuleData) -> FeatureModel {
         bridges: Vec::new(),
         capacity: None,
         vp: None,
+        within: None,
         flags: Vec::new(),
     };
     for attr in &f.attrs {
@@ -560,6 +564,7 @@ fn feature_model(f: &ast::Feature, data: &RuleData) -> FeatureModel {
             FeatureAttr::Level(n) => m.level = Some(n.value),
             FeatureAttr::Capacity(n) => m.capacity = Some(n.value),
             FeatureAttr::Vp(n) => m.vp = Some(n.value),
+            FeatureAttr::Within(n) => m.within = Some(n.value),
             FeatureAttr::Ford(p) => m.fords.push(p.value),
             FeatureAttr::Bridge(p) => m.bridges.push(p.value),
             FeatureAttr::Flag(w) => m.flags.push(w.value.clone()),

@@ -1,6 +1,6 @@
 //! The shape of a file: document symbols, folding ranges, semantic tokens and formatting.
 
-use dotc_lang::ast::{Brigade, Side, Unit};
+use dotc_lang::ast::{Brigade, Entry, Side, Unit};
 use dotc_lang::library::EntryKind;
 use dotc_lang::verbs::verb_spec;
 use dotc_lang::{Span, keywords};
@@ -12,6 +12,11 @@ use tower_lsp_server::ls_types::{
 use crate::lex::{self, TokenKind};
 use crate::workspace::Doc;
 
+/// A library entry: its id, with its kind as the detail.
+fn entry_symbol(doc: &Doc, e: &Entry) -> DocumentSymbol {
+    symbol(doc, &e.id.value, Some(e.kind.value.clone()), SymbolKind::CONSTANT, e.span, e.id.span, Vec::new())
+}
+
 /// Sides, brigades, regiments and leaders of a scenario; library entries; the game header,
 /// turns and phases of a log.
 pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
@@ -19,17 +24,7 @@ pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
     let mut out = Vec::new();
     if let Some(s) = &document.scenario {
         let mut children: Vec<DocumentSymbol> = s.sides.iter().map(|side| side_symbol(doc, side)).collect();
-        children.extend(s.libraries.iter().flat_map(|l| l.entries.iter()).map(|e| {
-            symbol(
-                doc,
-                &e.id.value,
-                Some(e.kind.value.clone()),
-                SymbolKind::CONSTANT,
-                e.span,
-                e.id.span,
-                Vec::new(),
-            )
-        }));
+        children.extend(s.libraries.iter().flat_map(|l| l.entries.iter()).map(|e| entry_symbol(doc, e)));
         out.push(symbol(
             doc,
             &s.name.value,
@@ -41,21 +36,7 @@ pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
         ));
     }
     for library in &document.libraries {
-        let children = library
-            .entries
-            .iter()
-            .map(|e| {
-                symbol(
-                    doc,
-                    &e.id.value,
-                    Some(e.kind.value.clone()),
-                    SymbolKind::CONSTANT,
-                    e.span,
-                    e.id.span,
-                    Vec::new(),
-                )
-            })
-            .collect();
+        let children = library.entries.iter().map(|e| entry_symbol(doc, e)).collect();
         let (name, selection) = match &library.name {
             Some(n) => (n.value.as_str(), n.span),
             None => ("library", library.span),

@@ -136,7 +136,18 @@ pub struct Objective {
     pub name: String,
     pub at: (f64, f64),
     pub vp: Option<f64>,
+    /// A side holds it with a Color Stand this close (inches): its `within`, or [`HOLD_RADIUS`].
+    pub within: f64,
 }
+
+/// How far a side's unit may stand from an objective and hold it, unless the objective says
+/// (`within`): its Color Stand within 3". The rulebook counts victory points from objectives (the
+/// first step of chapter 14's post-battle sequence, "Objective Verification") but never says
+/// what holding one means; dotc rules that a side holds an objective when one of its formed
+/// units (on the table, its brigade not Broken, Ch16 8.2) has its Color Stand (RULE-05-1.4)
+/// within this distance of it and no enemy unit on the table does. Otherwise no one holds it.
+/// A scenario that reads it otherwise sets `within` on its objectives.
+pub const HOLD_RADIUS: f64 = 3.0;
 
 /// Gunsmoke's effect on sight, read from the rule data's `gunsmoke` marker (Ch16 5.7,
 /// RULE-05-5.2, 5.5). Without that marker smoke has no effect here (the engine refuses such rule
@@ -200,7 +211,8 @@ impl Battlefield {
                 field.hills.push(Hill { name, level, outline, crest: shapes.crest });
             } else if kind == OBJECTIVE {
                 let (Some(name), Some(at)) = (name, shapes.at) else { continue };
-                field.objectives.push(Objective { name, at, vp: shapes.vp });
+                let within = shapes.within.unwrap_or(HOLD_RADIUS);
+                field.objectives.push(Objective { name, at, vp: shapes.vp, within });
             } else if let Some(terrain) = data.terrain(kind) {
                 let area = shapes.polygon.clone().or_else(|| shapes.sized_rectangle());
                 if let Some(line) = shapes.line.clone().filter(|_| shapes.line_first || area.is_none()) {
@@ -298,6 +310,7 @@ struct Shapes {
     bridges: Vec<(f64, f64)>,
     capacity: Option<u32>,
     vp: Option<f64>,
+    within: Option<f64>,
     flags: Vec<String>,
 }
 
@@ -347,6 +360,11 @@ impl Shapes {
                 FeatureAttr::Vp(n) => {
                     if shapes.vp.is_none() && n.value.is_finite() {
                         shapes.vp = Some(n.value);
+                    }
+                }
+                FeatureAttr::Within(n) => {
+                    if shapes.within.is_none() && n.value.is_finite() && n.value > 0.0 {
+                        shapes.within = Some(n.value);
                     }
                 }
                 FeatureAttr::Ford(p) => shapes.fords.extend(point(&p.value)),

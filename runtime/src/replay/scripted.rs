@@ -28,14 +28,13 @@ use crate::engine::events::BrigadeStatus;
 use crate::engine::state::UnitId;
 use crate::engine::{Event, What, morale, transact};
 use crate::script::{
-    BrigadeView, Effect, HOLD_RADIUS, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts,
-    Snapshot, UnitView,
+    BrigadeView, Effect, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts, Snapshot, UnitView,
 };
 
 /// The rule events of scripts cite.
 const SCRIPT_RULE: &str = "scenario script";
-/// The rule objective events cite (the rulebook is silent; see [`HOLD_RADIUS`]).
-const OBJECTIVE_RULE: &str = "objectives: held within 3\"";
+/// The rule objective events cite (the rulebook is silent; see [`HOLD_RADIUS`](crate::battlefield::HOLD_RADIUS)).
+const OBJECTIVE_RULE: &str = "objectives: held within 3\" or the objective's `within`";
 /// How deep hooks may call hooks (a hook's effect that fires a hook, and so on).
 const MAX_HOOK_DEPTH: u32 = 3;
 
@@ -54,6 +53,8 @@ struct Held {
     name: String,
     at: (f64, f64),
     vp: f64,
+    /// Held from this close ([`HOLD_RADIUS`](crate::battlefield::HOLD_RADIUS) unless the objective says).
+    within: f64,
     holder: Option<String>,
     /// Each side's turns held in a row now, and its best run.
     streak: BTreeMap<String, u32>,
@@ -125,6 +126,7 @@ impl Scripted {
                 name: o.name.clone(),
                 at: o.at,
                 vp: o.vp.unwrap_or(0.0),
+                within: o.within,
                 holder: None,
                 streak: BTreeMap::new(),
                 best: BTreeMap::new(),
@@ -303,12 +305,12 @@ impl Scripted {
 
     // ------------------------------------------------------------------ objectives
 
-    /// Who holds each objective now ([`HOLD_RADIUS`]); at a turn's end the runs of turns held are
+    /// Who holds each objective now ([`HOLD_RADIUS`](crate::battlefield::HOLD_RADIUS)); at a turn's end the runs of turns held are
     /// counted too. A change of hands is an event and calls `on_objective_taken`.
     fn objectives_now(&mut self, game: &mut Game, r: &mut Replayer<'_>, span: Span, turn_end: bool) {
         let mut taken = Vec::new();
         for i in 0..self.objectives.len() {
-            let holder = holder_of(game, self.objectives[i].at);
+            let holder = holder_of(game, self.objectives[i].at, self.objectives[i].within);
             let o = &mut self.objectives[i];
             if holder != o.holder {
                 let text = match &holder {
@@ -774,8 +776,8 @@ pub(super) const SCRIPTED_VERB: &str = "scripted";
 pub(super) const SCRIPTED_LABEL: &str = "scripted ";
 
 /// The side holding a point now: one of its formed units (on the table, its brigade not Broken)
-/// has its Color Stand within [`HOLD_RADIUS`] and no enemy unit on the table does.
-fn holder_of(game: &Game, at: (f64, f64)) -> Option<String> {
+/// has its Color Stand within `within` (see [`HOLD_RADIUS`](crate::battlefield::HOLD_RADIUS)) and no enemy unit on the table does.
+fn holder_of(game: &Game, at: (f64, f64), within: f64) -> Option<String> {
     let mut near: Vec<(usize, bool)> = Vec::new();
     for (id, body) in &game.bodies {
         let Some(u) = game.state.unit(*id) else { continue };
@@ -783,7 +785,7 @@ fn holder_of(game: &Game, at: (f64, f64)) -> Option<String> {
             continue;
         }
         let d = (body.position.0 - at.0).hypot(body.position.1 - at.1);
-        if crate::geometry::measured(d) <= HOLD_RADIUS {
+        if crate::geometry::measured(d) <= within {
             let formed = game.state.brigade_status(*id) != BrigadeStatus::Broken;
             near.push((u.side.0, formed));
         }
@@ -834,5 +836,25 @@ impl Replayer<'_> {
         self.emit(events);
         self.span = saved;
         self.line = line;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::maneuver::tests::{DRILL, notes, play};
+
+    #[test]
+    fn an_objective_is_held_within_3_inches_unless_it_says_within() {
+        // dotc's holding rule (HOLD_RADIUS): the 1st Foot's Color Stand at (16, 10) is 3.5" from
+        // both objectives: too far for the one at the default 3", close enough for `within 4`.
+        let scenario = DRILL.replace(
+            "road \"Pike\" line (0, 18) (48, 18)",
+            "road \"Pike\" line (0, 18) (48, 18)\n        objective \"Near Farm\" at (16, 13.5) vp 1\n        objective \"Far Farm\" at (16, 13.5) vp 2 within 4",
+        );
+        let (replay, _) = play(&scenario, "turn 1 blue {\n    maneuver {\n    }\n}\n");
+        let notes = notes(&replay);
+        assert!(notes.contains(&"Far Farm is held by blue"), "{notes:#?}");
+        assert!(!notes.iter().any(|n| n.starts_with("Near Farm is held")), "{notes:#?}");
+        assert_eq!(replay.summary.victory_points.get("blue").copied(), Some(2.0), "{:?}", replay.summary);
     }
 }

@@ -49,12 +49,8 @@ pub const HOOKS: &[(&str, usize)] = &[
     ("on_game_end", 1),
 ];
 
-/// How far a side's unit may stand from an objective and hold it: its Color Stand within 3". The
-/// rulebook counts victory points from objectives (the first step of chapter 14's post-battle
-/// sequence, "Objective Verification") but never says what holding one means; dotc rules that a side holds an objective when one of its formed
-/// units (on the table, its brigade not Broken, Ch16 8.2) has its Color Stand (RULE-05-1.4)
-/// within this distance of it and no enemy unit on the table does. Otherwise no one holds it.
-pub const HOLD_RADIUS: f64 = 3.0;
+/// How close a side holds an objective from, unless the objective says (`within`).
+pub use crate::battlefield::HOLD_RADIUS;
 
 /// A script that could not compile or stopped with an error, located in the scenario file.
 #[derive(Clone, Debug, PartialEq)]

@@ -495,7 +495,7 @@ const grammar = {
           patterns: [
             { include: '#comments' },
             {
-              match: String.raw`\b(polygon|line|size|level|crest|ford|bridge|capacity|vp|at)\b`,
+              match: String.raw`\b(polygon|line|size|level|crest|ford|bridge|capacity|vp|within|at)\b`,
               name: 'keyword.other.$1.dotc',
             },
             { include: '#point' },
