@@ -113,6 +113,9 @@ pub(super) struct Book {
     pub holders: BTreeMap<String, (f64, f64)>,
     /// Where each detached skirmish screen stands (Ch16 3.4), by unit name.
     pub screens: BTreeMap<String, (f64, f64)>,
+    /// The bearing of each side's own table edge (its `edge` word), by side id: where a Broken
+    /// brigade retreats to (RULE-07-2.4).
+    pub edges: BTreeMap<String, f64>,
     turn: Option<u32>,
     now: TurnRecord,
 }
@@ -123,6 +126,11 @@ impl Book {
     pub(super) fn from_scenario(scenario: &ast::Scenario, data: &RuleData) -> Book {
         let mut book = Book::default();
         for side in &scenario.sides {
+            if let Some(bearing) =
+                side.edge.as_ref().and_then(|e| dotc_lang::names::compass_bearing(&e.value))
+            {
+                book.edges.insert(side.id.value.clone(), bearing);
+            }
             for c in &side.commanders {
                 book.commander_levels.insert(c.name.value.clone(), c.level.value.clone());
             }

@@ -296,17 +296,22 @@ impl Game {
     }
 
     /// Ch16 8.2, RULE-07-2.4: every unit of a brigade that was already Broken when this turn
-    /// began retreats 6" toward its own table edge in each of its side's turns. A unit still
-    /// standing where it stood at the turn's start has not: an error at the turn's end. Judgement:
-    /// the retreat is owed in the turns of the brigade's own side (it is a move, made in its own
-    /// movement; RULINGS G7).
+    /// began retreats toward its own table edge in each of its side's turns, the full distance of
+    /// the stdlib's `brigade_state broken` (`retreat 6`, a flat 6" by RULINGS G14). Checked at the
+    /// turn's end from where the unit stood at its start: a unit that did not move, or got less
+    /// than that much nearer its side's edge (the scenario's `edge`; without one, moved less than
+    /// that far), is an error. A unit that left the table has retreated. Judgement: the retreat is
+    /// owed in the turns of the brigade's own side (it is a move, made in its own movement;
+    /// RULINGS G7).
     fn broken_retreats(&self, r: &mut Replayer<'_>) {
+        const RULE: &str = "Ch16 8.2, RULE-07-2.4, RULINGS G14";
         let Some((bodies, statuses)) = &self.ledger.last_turn else { return };
+        let owed = self.rules.tables.broken.retreat.unwrap_or(0.0);
         for (id, before) in bodies {
             let Some(u) = self.state.unit(*id) else { continue };
             let broken = u.brigade.and_then(|b| statuses.get(b.0)) == Some(&BrigadeStatus::Broken);
-            let own = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
-            if !broken || !own || u.removed || !u.on_table {
+            let side = self.state.sides.get(u.side.0).map(|s| s.name.as_str());
+            if !broken || side != Some(r.side.as_str()) || u.removed || !u.on_table {
                 continue;
             }
             let Some(now) = self.bodies.get(id) else { continue };
@@ -319,7 +324,35 @@ impl Game {
                          log records no retreat for it",
                         u.name
                     ),
-                    "Ch16 8.2, RULE-07-2.4",
+                    RULE,
+                );
+                continue;
+            }
+            // How much nearer its own edge the unit got (or how far it went, with no edge).
+            let edge = side.and_then(|s| self.book.edges.get(s)).copied();
+            let gained = match edge {
+                Some(bearing) => {
+                    let (ex, ey) = crate::geometry::bearing_vector(bearing);
+                    dx * ex + dy * ey
+                }
+                None => dx.hypot(dy),
+            };
+            if crate::geometry::measured(gained)
+                < crate::geometry::measured(owed) - crate::battlefield::movement::POSITION_TOLERANCE
+            {
+                let toward = match edge {
+                    Some(_) => "nearer its table edge",
+                    None => "in all",
+                };
+                r.here(
+                    Level::Error,
+                    format!(
+                        "{}'s brigade is Broken: its units retreat {owed}\" a turn toward their table edge; it \
+                         got {:.1}\" {toward}",
+                        u.name,
+                        gained.max(0.0)
+                    ),
+                    RULE,
                 );
             }
         }
@@ -505,5 +538,36 @@ mod tests {
         ));
         let retreated = found(&game, &replay, "turn 4 union", 0, Level::Error);
         assert!(retreated.iter().all(|f| !f.rule.contains("Ch16 8.2")), "{retreated:#?}");
+    }
+
+    #[test]
+    fn rule_07_2_4_a_broken_units_retreat_is_the_full_6_inches_toward_its_own_edge() {
+        // The 2nd U stands at (10, 8) facing east; the union edge is west. Each turn's moves are
+        // judged at its end from where the unit stood at its start.
+        let turn4 = |moves: &str| {
+            play(&format!("{BREAK_THE_UNION}turn 4 union {{\n    maneuver {{\n{moves}    }}\n}}\n"))
+        };
+        let complaint = |game: &str, replay: &Replay| {
+            found(game, replay, "turn 4 union", 0, Level::Error)
+                .into_iter()
+                .filter(|f| f.rule.contains("RULE-07-2.4") && f.message.contains("2nd U"))
+                .map(|f| f.message.clone())
+                .collect::<Vec<_>>()
+        };
+        // Half the distance: 3" nearer the edge is short of the stdlib's 6.
+        let (game, replay) = turn4("        move \"2nd U\" to (7, 8) facing east\n");
+        let short = complaint(&game, &replay);
+        assert!(
+            short.iter().any(|m| m.contains("got 3.0\" nearer its table edge")),
+            "{:#?}",
+            replay.findings
+        );
+        // Back and to the side, 3.2" in all: only the 2.5" toward the edge count.
+        let (game, replay) = turn4("        move \"2nd U\" to (7.5, 6) facing east\n");
+        let oblique = complaint(&game, &replay);
+        assert!(oblique.iter().any(|m| m.contains("got 2.5\" nearer")), "{:#?}", replay.findings);
+        // The full 6" straight back toward the edge: nothing to report.
+        let (game, replay) = turn4("        retreat \"2nd U\" to (4, 8) facing east\n");
+        assert_eq!(complaint(&game, &replay), Vec::<String>::new(), "{:#?}", replay.findings);
     }
 }
