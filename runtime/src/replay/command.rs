@@ -66,6 +66,8 @@ pub(super) struct Arrival {
     pub written: String,
     /// Its entry point, when it arrives alone (a brigade's regiments cannot all stand on one point).
     pub at: Option<(f64, f64)>,
+    /// When it arrives with its brigade: the brigade's name and entry point.
+    pub brigade: Option<(String, (f64, f64))>,
     pub facing: Option<f64>,
     /// The formation it arrives in, if the line names one.
     pub formation: Option<String>,
@@ -170,6 +172,8 @@ impl Book {
                     turn,
                     written: written.clone(),
                     at: brigade.is_none().then_some((r.position.value.x, r.position.value.y)),
+                    brigade: brigade
+                        .map(|b| (b.name.value.clone(), (r.position.value.x, r.position.value.y))),
                     facing: r.facing.as_ref().and_then(|f| f.value.degrees()),
                     formation: formation.clone(),
                 };

@@ -395,6 +395,27 @@ impl Game {
         Some(report)
     }
 
+    /// The length of a brigade's column: each of its units' footprint (the larger of its width
+    /// and depth) in `formation` (or its own), end to end.
+    fn column_length(&self, brigade: &str, formation: Option<&str>) -> f64 {
+        let Some(b) = self.state.brigades.iter().position(|b| b.name == brigade) else { return 0.0 };
+        self.state
+            .units
+            .iter()
+            .filter(|u| u.brigade.map(|id| id.0) == Some(b))
+            .map(|u| {
+                let mut u = u.clone();
+                if let Some(f) = formation
+                    && !u.is_battery()
+                {
+                    u.formation = f.to_string();
+                }
+                let layout = layout_for(&self.rules.data, &u);
+                layout.width().max(layout.depth())
+            })
+            .sum()
+    }
+
     /// `move`, `enter` and `retreat`. A `move` naming a leader moves the leader.
     pub(super) fn movement(&mut self, r: &mut Replayer<'_>, action: &Action) {
         let verb = action.verb.value.as_str();
@@ -489,6 +510,21 @@ impl Game {
                 arrival.written, r.turn
             );
             return r.here(Level::Error, message, RULE);
+        }
+        if let Some((brigade, (x, y))) = &arrival.brigade {
+            // Judgement: a brigade enters at its point with its regiments one after another, so
+            // each comes on within the length of the brigade's column: every unit's footprint
+            // in the formation it arrives in, end to end (its larger side), plus a stand.
+            let reach = self.column_length(brigade, arrival.formation.as_deref()) + ENTRY_TOLERANCE;
+            let off = (to.0 - x).hypot(to.1 - y);
+            if crate::geometry::measured(off) > crate::geometry::measured(reach) {
+                let message = format!(
+                    "{name} enters {off:.1}\" from {brigade}'s entry point ({x}, {y}) in the scenario; its \
+                     regiments come on one after another from it, within {reach:.1}\" (the brigade's \
+                     units end to end)"
+                );
+                return r.here(Level::Error, message, RULE);
+            }
         }
         if let Some((x, y)) = arrival.at {
             let off = (to.0 - x).hypot(to.1 - y);
@@ -1405,6 +1441,33 @@ scenario "Drill Field" {
         let (replay, _) = play(DRILL, &on_time);
         assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
         assert!(unit(&replay, "Late Foot").on_table);
+    }
+
+    #[test]
+    fn a_brigades_regiments_enter_within_its_column_of_its_entry_point() {
+        // Three 4-stand regiments in line: a column 3 x 4" long, plus a stand's tolerance, 13".
+        let scenario = DRILL
+            .replace(
+                "        regiment \"Late Foot\" { stands 4 regular rifled_musket line }",
+                "        regiment \"Late Foot\" { stands 4 regular rifled_musket line }\n        brigade \"Reserve Brigade\" {\n            brigadier \"Col. Late\" reliable\n            regiment \"1st Reserve\" { stands 4 regular rifled_musket line }\n            regiment \"2nd Reserve\" { stands 4 regular rifled_musket line }\n            regiment \"3rd Reserve\" { stands 4 regular rifled_musket line }\n        }",
+            )
+            .replace(
+                "        at 11:00 blue regiment \"Late Foot\" enters at (1, 20) facing east\n",
+                "        at 11:00 blue regiment \"Late Foot\" enters at (1, 20) facing east\n        at 11:00 blue brigade \"Reserve Brigade\" enters at (1, 8) facing east\n",
+            );
+        let turns = "turn 1 blue {\n}\nturn 2 red {\n}\nturn 3 blue {\n}\nturn 4 red {\n}\nturn 5 blue {\n    maneuver {\n        enter \"1st Reserve\" to (1, 9) facing east\n        enter \"2nd Reserve\" to (1, 13) facing east\n        enter \"3rd Reserve\" to (1, 22) facing east\n    }\n}\n";
+        let (replay, game) = play(&scenario, turns);
+        assert!(errors_at(&replay, &game, "enter \"1st Reserve\"").is_empty(), "{:#?}", replay.findings);
+        assert!(errors_at(&replay, &game, "enter \"2nd Reserve\"").is_empty(), "{:#?}", replay.findings);
+        // 14" from the point: beyond the column's 13".
+        let far = errors_at(&replay, &game, "enter \"3rd Reserve\"");
+        assert!(
+            far.iter().any(|f| f.rule == "scenario reinforcements" && f.message.contains("within 13.0\"")),
+            "{:#?}",
+            replay.findings
+        );
+        assert!(!unit(&replay, "3rd Reserve").on_table);
+        assert!(unit(&replay, "2nd Reserve").on_table);
     }
 
     #[test]

@@ -501,6 +501,7 @@ impl Scripted {
                         turn: None,
                         written: "the scenario's script".into(),
                         at: None,
+                        brigade: None,
                         facing: None,
                         formation: None,
                     });
