@@ -1471,6 +1471,35 @@ scenario "Drill Field" {
     }
 
     #[test]
+    fn ch13_11_0_july_sun_disorders_a_regiment_that_double_times_two_turns_running() {
+        let hot = DRILL.replace(
+            "    first_side blue\n",
+            "    first_side blue\n    rules {\n        module july_sun\n    }\n",
+        );
+        let dt = |turn: u32, to: &str| {
+            format!(
+                "turn {turn} blue {{\n    command {{\n        pips \"Col. Able\" roll [3] => 2\n    }}\n    maneuver {{\n        double_time \"4th Foot\" to {to} facing east\n    }}\n}}\n"
+            )
+        };
+        let red = |turn: u32| format!("turn {turn} red {{\n}}\n");
+        let running = format!("{}{}{}", dt(1, "(15, 28)"), red(2), dt(3, "(24, 28)"));
+        let disordered = |replay: &Replay| unit(replay, "4th Foot").markers.iter().any(|m| m == "disorder");
+        // Turns 1 and 3 are the regiment's own consecutive turns (RULINGS G7): exhausted.
+        let (replay, _) = play(&hot, &running);
+        assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
+        assert!(disordered(&replay), "{:#?}", unit(&replay, "4th Foot"));
+        assert!(notes(&replay).iter().any(|n| n.contains("exhausted by the heat")));
+        // Without the module, or with a turn of rest between, nothing happens.
+        let (replay, _) = play(DRILL, &running);
+        assert!(!disordered(&replay));
+        let rested =
+            format!("{}{}{}{}{}", dt(1, "(15, 28)"), red(2), "turn 3 blue {\n}\n", red(4), dt(5, "(24, 28)"));
+        let (replay, _) = play(&hot, &rested);
+        assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
+        assert!(!disordered(&replay));
+    }
+
+    #[test]
     fn rulings_g5_a_unit_leaving_the_table_counts_on_the_tally() {
         // 7th Foot is 2" from the west edge; its 4 stands go on the Weak Brigade's tally, which
         // breaks it (4 of 8, RULE-07-2.4) and its other regiment may then not close on the enemy.

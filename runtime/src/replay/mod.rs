@@ -383,6 +383,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
                 scripted.after(&mut game, &mut r, mark); // scenario scripts
             }
             game.flush_formation_changes(&mut r);
+            game.july_sun(&mut r);
             if let Some(until) = options.until
                 && until.turn == r.turn
                 && until.phase == Some(r.phase)

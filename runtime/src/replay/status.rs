@@ -49,6 +49,9 @@ pub(super) struct Push {
 /// What the fire, assault and status replays carry from one action, or turn, to the next.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Ledger {
+    /// Module july_sun (Ch13 11.0): the last turn each infantry regiment double-timed or
+    /// assaulted.
+    pub exertion: BTreeMap<UnitId, u32>,
     /// Units that fired an Opportunity Fire reaction, with the turn they did (RULE-05-1.2).
     pub opportunity: BTreeMap<UnitId, u32>,
     /// Reactions declared, by (turn, triggering unit, kind of trigger): the reacting unit
@@ -293,6 +296,51 @@ impl Game {
         self.count_rest(r);
         let statuses = self.state.brigades.iter().map(|b| b.status).collect();
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
+    }
+
+    /// Module july_sun, Ch13 11.0: an infantry regiment that double-times or assaults in two
+    /// consecutive turns of its own (RULINGS G7) takes a Disorder marker at the end of its movement
+    /// the second time: the end of Phase 2 for a double-time, of the melee phase for an assault.
+    /// Disordered, it may neither double-time nor assault until rallied (Ch16 2.3, RULINGS C6).
+    pub(super) fn july_sun(&mut self, r: &mut Replayer<'_>) {
+        const RULE: &str = "Ch13 11.0 (july_sun)";
+        if !self.rules.modules.contains("july_sun")
+            || !matches!(r.phase, PhaseKind::Maneuver | PhaseKind::Melee)
+        {
+            return;
+        }
+        let exerted: Vec<UnitId> = (0..self.state.units.len())
+            .map(UnitId)
+            .filter(|&id| {
+                self.state.unit(id).is_some_and(|u| {
+                    let own = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
+                    let did = match r.phase {
+                        PhaseKind::Maneuver => self.book.unit_turn(r.turn, id).double_time,
+                        _ => u.turn.assaulted,
+                    };
+                    own && did && !u.removed && matches!(u.arm, crate::engine::state::Arm::Infantry)
+                })
+            })
+            .collect();
+        for id in exerted {
+            let before = self.ledger.exertion.insert(id, r.turn);
+            // The turn before this one is the other side's (RULINGS G7): the unit's last own turn
+            // is two back.
+            if r.turn < 3 || before != Some(r.turn - 2) {
+                continue;
+            }
+            let mut events = vec![Event::new(
+                What::Note {
+                    text: format!("{} is exhausted by the heat: two turns of exertion", self.name(id)),
+                },
+                RULE,
+            )];
+            if crate::engine::morale::place_disorder(&self.rules, &mut self.state, id, &mut events, RULE)
+                .is_ok()
+            {
+                r.emit(events);
+            }
+        }
     }
 
     /// Ch16 8.2, RULE-07-2.4: every unit of a brigade that was already Broken when this turn
