@@ -32,7 +32,7 @@ pub const BONUS_PIPS: u32 = 1;
 pub const BONUS_LEVELS: &[&str] = &["division", "corps"];
 
 /// The module of Ch13 3.0.
-const FRICTION_MODULE: &str = "friction_of_war";
+pub(super) const FRICTION_MODULE: &str = "friction_of_war";
 
 /// Ch13 3.0: what each face of the friction die brings, in brief. The stdlib has no entry for the
 /// table; the replay records the event and applies none of it.

@@ -1500,6 +1500,29 @@ scenario "Drill Field" {
     }
 
     #[test]
+    fn a_module_the_replay_does_not_play_is_said_once_at_the_header() {
+        let scenario = DRILL.replace(
+            "    first_side blue\n",
+            "    first_side blue\n    rules {\n        module july_sun, digging_in, friction_of_war\n    }\n",
+        );
+        let (replay, _) = play(&scenario, "turn 1 blue {\n}\n");
+        let said: Vec<&str> = replay
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Note && f.message.starts_with("module "))
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "module digging_in is on, but the replay does not play it yet: what it changes is not checked",
+                "module friction_of_war is on, but the replay records its friction rolls without applying their effects",
+            ],
+            "july_sun is played; the other two are not (wholly)"
+        );
+    }
+
+    #[test]
     fn rulings_g5_a_unit_leaving_the_table_counts_on_the_tally() {
         // 7th Foot is 2" from the west edge; its 4 stands go on the Weak Brigade's tally, which
         // breaks it (4 of 8, RULE-07-2.4) and its other regiment may then not close on the enemy.

@@ -287,6 +287,13 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         r.find(header_span, Level::Error, "the rule data or rulings in force are not usable", "");
         return r.finish(None);
     };
+    for module in &rules.modules {
+        if let Some(what) = unplayed_module(module) {
+            let section =
+                dotc_lang::rulings::MODULES.iter().find(|(m, _)| m == module).map_or("", |(_, s)| *s);
+            r.find(header_span, Level::Note, format!("module {module} is on, but {what}"), section);
+        }
+    }
     let setup = Setup::from_scenario(scenario, &rules);
     for (unit, why) in &setup.skipped {
         r.find(header_span, Level::Note, format!("{unit} is left out of the replay: {why}"), "");
@@ -418,6 +425,36 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     out.tables = tables;
     out.findings.sort_by_key(|f| (f.span.start, f.span.end));
     out
+}
+
+/// The optional modules of Chapter 13 the replay does not play (yet), and what that means for
+/// an audit: a log that uses one is checked as if it were off. `dotc replay` and `dotc audit`
+/// say so once, at the game header, rather than pass in silence what they cannot judge.
+const UNPLAYED_MODULES: &[&str] = &[
+    "command_bidding",
+    "hidden_deployment",
+    "advanced_artillery",
+    "written_orders",
+    "elite_sharpshooters",
+    "premature_fire",
+    "refusing_the_flank",
+    "digging_in",
+    "spiking_the_guns",
+    "psychological_shock",
+    "desperate_valor",
+    "caught_flat_footed",
+    "second_line",
+    "wave_attack",
+];
+
+/// What the replay makes of an optional module that is on, when it does not play it whole.
+fn unplayed_module(module: &str) -> Option<&'static str> {
+    if module == command::FRICTION_MODULE {
+        return Some("the replay records its friction rolls without applying their effects");
+    }
+    UNPLAYED_MODULES
+        .contains(&module)
+        .then_some("the replay does not play it yet: what it changes is not checked")
 }
 
 /// The replay's bookkeeping: where in the log it is, and what it has found.
