@@ -298,9 +298,10 @@ impl Game {
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
     }
 
-    /// Module july_sun, Ch13 11.0 (optional by RULINGS C26): an infantry regiment that double-times or assaults in two
-    /// consecutive turns of its own (RULINGS G7) takes a Disorder marker at the end of its movement
-    /// the second time: the end of Phase 2 for a double-time, of the melee phase for an assault.
+    /// Module july_sun, Ch13 11.0 (optional by RULINGS C26): an infantry regiment that
+    /// double-times or assaults in two consecutive turns of its own (RULINGS G7) takes a Disorder
+    /// marker at the end of its movement the second time: the end of Phase 2 for a double-time,
+    /// of the melee phase for an assault.
     /// Disordered, it may neither double-time nor assault until rallied (Ch16 2.3, RULINGS C6).
     pub(super) fn july_sun(&mut self, r: &mut Replayer<'_>) {
         const RULE: &str = "Ch13 11.0 (july_sun), RULINGS C26";
