@@ -66,3 +66,19 @@ fn strip_lines(value: &mut serde_json::Value) {
         _ => {}
     }
 }
+
+#[test]
+fn every_shipped_game_log_audits_clean() {
+    let logs: Vec<std::path::PathBuf> = common::shipped_files()
+        .into_iter()
+        .filter(|p| {
+            let source = std::fs::read_to_string(p).unwrap_or_default();
+            dotc_lang::parse(&source).document.kind == Some(dotc_lang::ast::FileKind::Game)
+        })
+        .collect();
+    assert!(logs.len() >= 3, "the tutorial and Gettysburg games: {logs:?}");
+    let mut args = vec!["audit"];
+    args.extend(logs.iter().filter_map(|p| p.to_str()));
+    let out = common::dotc(&args, &common::root());
+    assert_eq!(out.status.code(), Some(0), "{}", common::text(&out.stderr));
+}
