@@ -525,6 +525,7 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
         disordered: args.disordered,
         hesitant: args.hesitant,
         concentrated: args.concentrated,
+        ..FireQuery::new(&args.weapon, args.stands, args.range)
     };
     let data = dotc_lang::stdlib();
     let rulings = Rulings::default();

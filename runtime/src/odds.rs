@@ -1,34 +1,36 @@
 //! Exact odds of one volley of fire (Ch16 5.0-5.7, RULE-05-x), and a Monte Carlo check of them.
 //!
-//! Pure: no IO. Every table number comes from [`RuleData`]: the weapon's dice and bands (Ch16
-//! 5.2, 5.3), the cover saves of the terrain, obstacle and structure entries (Ch16 5.4), the
-//! formations' save modifiers (Ch16 3.2, 5.6), the Disorder and Gunsmoke markers (to-hit
-//! modifiers, the natural-6 Shock triggers of Ch16 5.5), the skirmish screen's to-hit modifier
-//! (Ch16 3.4) and the Concentrated Battery Fire order's save penalty (RULE-05-2.4).
+//! Pure: no IO. The odds do not model the rules a second time: they read the engine's plan of
+//! the volley ([`crate::engine::fire::plan_volley`]), the one place where the pool, the to-hit
+//! number and every modifier, the Shock trigger and its save, the cover save, the skirmish
+//! screen and the target's casualty bookkeeping are worked out, and compute its exact
+//! distribution ([`plan_odds`]). A [`FireQuery`] (what `dotc odds fire` asks) is turned into a
+//! small game state with the firer and the target as the flags describe them, planned by the
+//! engine, then priced; `dotc odds --at FILE:LINE` and the language server price the plan the
+//! replay made of a logged volley. A property test (`odds/plan_tests.rs`) checks that the engine,
+//! rolling every dice outcome, gives exactly these distributions.
 //!
-//! Enfilade's +1 to hit (RULE-05-1.5) is the stdlib's `modifier enfilade`, and a Hesitant
-//! brigade's -1 (RULE-07-2.3, RULINGS C13) its `brigade_state hesitant`.
-//!
-//! Simplifications, each a judgement a richer query could lift:
-//! - `Cover::Light` is read as the Light cover of a frontal linear obstacle (a fence, the case
-//!   RULE-05-1.5 names). So enfilade takes it away under both RULINGS C15 settings, and a field
-//!   howitzer ignores it (Ch16 5.3). The Light save skirmish order has in its own right (Ch16
-//!   5.6) is no obstacle: enfilade takes it away only under C15 `majority_behind` ("denies all
-//!   Light saves", Ch16 5.6).
-//! - Cover never stacks: a skirmisher in cover saves on the better of the two.
-//! - Hesitant (C13): the query is a Phase 3 volley, so the -1 applies under both settings.
-//! - Concentrated battery fire is an artillery order (RULE-05-2.4); asking it of a small arm is
-//!   an error.
-//! - The firer's arm follows the weapon class: artillery fires as artillery, carbines and
-//!   shotguns as cavalry (RULINGS C21 bands), other small arms as infantry.
+//! How a [`FireQuery`] reads its flags:
+//! - `Cover::Light` is the Light cover of a frontal linear obstacle (a fence, the case
+//!   RULE-05-1.5 names), so enfilade takes it away under both RULINGS C15 settings and a field
+//!   howitzer ignores it (Ch16 5.3); `Cover::Heavy` is heavy cover with no named entry.
+//! - The firer's arm follows the weapon class: artillery fires as an unlimbered battery,
+//!   carbines and shotguns as dismounted cavalry (RULINGS C21 bands), other small arms as
+//!   infantry, in line. The target is a Fresh regular infantry regiment large enough that no
+//!   volley shatters it, with no micro-hit, unless the query says otherwise.
 
 use std::fmt;
 
-use dotc_lang::library::{Arm, BandName, CoverClass, DicePer, RuleData, Weapon, WeaponClass};
+use dotc_lang::library::{CoverClass, RuleData, WeaponClass};
 use serde::Serialize;
 
-use crate::dice::D6Stream;
-use crate::rulings::{Enfilade, Rulings, Suppression, ToHitLimits};
+use crate::dice::{D6Stream, DiceError, DiceSource, Purpose, Roll};
+use crate::engine::fire::{
+    CasualtyTable, CoverInput, FireInput, FireKind, VolleyPlan, casualty_table, plan_volley, resolve_plan,
+};
+use crate::engine::state::{Arm, GameState, Screen, Unit, UnitId};
+use crate::engine::{EngineError, Rules};
+use crate::rulings::Rulings;
 
 /// The cover the target stands in (Ch16 5.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,10 +87,24 @@ pub struct FireQuery {
     pub hesitant: bool,
     /// Concentrated Battery Fire (RULE-05-2.4).
     pub concentrated: bool,
+    /// Which fire this is: Phase 3, Opportunity Fire or a closing volley (RULINGS C13, Ch13 20.0).
+    pub kind: FireKind,
+    /// Pivoted or re-formed before firing (Ch16 5.1).
+    pub pivoted: bool,
+    /// The firer carries Low Ammo (RULE-05-2.5b, Ch16 11.0).
+    pub low_ammo: bool,
+    /// The target has its own skirmish screen ahead of it (Ch16 3.4, RULINGS G12).
+    pub target_screened: bool,
+    /// The firer's traits by rule data id (Ch16 9.0: sharpshooters, buck_and_ball...).
+    pub traits: Vec<String>,
+    /// The target's traits by rule data id (steady, iron_discipline...).
+    pub target_traits: Vec<String>,
+    /// Optional modules switched on (Ch13).
+    pub modules: Vec<String>,
 }
 
 impl FireQuery {
-    /// Rifle-range defaults: open ground, a line, no modifiers.
+    /// Rifle-range defaults: open ground, a line, no modifiers, Phase 3.
     pub fn new(weapon: &str, stands: u32, range: f64) -> FireQuery {
         FireQuery {
             weapon: weapon.to_string(),
@@ -102,6 +118,13 @@ impl FireQuery {
             disordered: false,
             hesitant: false,
             concentrated: false,
+            kind: FireKind::Phase3,
+            pivoted: false,
+            low_ammo: false,
+            target_screened: false,
+            traits: Vec::new(),
+            target_traits: Vec::new(),
+            modules: Vec::new(),
         }
     }
 }
@@ -121,15 +144,21 @@ pub struct FireOdds {
     pub p_hit: f64,
     pub expected_hits: f64,
     pub expected_unsaved: f64,
-    /// expected_unsaved / 2: two unsaved hits remove a stand (RULE-05-3.3), the Ch15 convention.
+    /// expected_unsaved / 2: two unsaved hits remove a stand (RULE-05-3.3), the Ch15 convention
+    /// (over a game the odd hit waits as a micro-hit). `stands_lost` is this volley's own.
     pub expected_stands_lost: f64,
     /// Chance of a Shock trigger (RULE-05-4.1, RULINGS C3).
     pub p_shock: f64,
-    /// P(k hits), k = 0..=dice.
+    /// Chance that Shock or a canister disorders the target (a micro-hit if it already is):
+    /// the trigger, not ignored, and the Discipline save failed (RULE-05-4.2, Ch16 5.3, 5.5).
+    pub p_shock_disorder: f64,
+    /// P(k hits), k = 0..=dice (after any Sharpshooters re-roll).
     pub hits: Vec<f64>,
-    /// P(k unsaved hits).
+    /// P(k unsaved hits) (after any Steady re-roll).
     pub unsaved: Vec<f64>,
-    /// P(the volley removes k stands from a target with no micro-hit) = P(floor(unsaved/2) = k).
+    /// P(the volley's fire removes k stands from the target as it stands: its micro-hit, its
+    /// screen, a double-Disorder micro-hit from Shock and the shatter included; the follow-up
+    /// tests after the casualties are not).
     pub stands_lost: Vec<f64>,
 }
 
@@ -149,6 +178,8 @@ pub enum OddsError {
     NotArtillery(String),
     /// A stdlib entry the odds need is missing from the rule data.
     MissingRuleData(&'static str),
+    /// The engine refuses the volley (its words, with the rule).
+    Engine(String),
 }
 
 impl fmt::Display for OddsError {
@@ -166,6 +197,7 @@ impl fmt::Display for OddsError {
                 write!(f, "concentrated battery fire is for artillery (RULE-05-2.4); `{w}` is not artillery")
             }
             OddsError::MissingRuleData(id) => write!(f, "the rule data has no `{id}` entry"),
+            OddsError::Engine(why) => f.write_str(why),
         }
     }
 }
@@ -176,44 +208,29 @@ impl std::error::Error for OddsError {}
 /// enough that the distributions stay small.
 pub const MAX_STANDS: u32 = 500;
 
-/// Everything the exact odds and the simulation share (and the assault chain, `assault.rs`).
+/// What the assault chain (`assault.rs`) reads of its closing volley's plan.
 #[derive(Clone)]
 pub(crate) struct Volley {
     pub(crate) dice: u32,
-    pub(crate) band: String,
     pub(crate) to_hit: i32,
     pub(crate) save: Option<i32>,
-    /// Natural 6s that make a Shock trigger.
+    /// Natural 6s that make a Shock trigger (0: none can).
     pub(crate) sixes_for_shock: u32,
     /// Every hit disorders the target with no save: a Napoleon's canister (Ch16 5.3, the
     /// weapon's `canister_disorder`). Not part of [`FireOdds`]; the assault chain uses it.
     pub(crate) auto_disorder: bool,
 }
 
-fn arm_of(weapon: &Weapon) -> Arm {
-    match weapon.class {
-        WeaponClass::Artillery => Arm::Artillery,
-        WeaponClass::Carbine | WeaponClass::Shotgun => Arm::Cavalry,
-        WeaponClass::SmallArm => Arm::Infantry,
-    }
-}
+/// Stands of the stand-in target: more than any volley can take, so none shatters it.
+const STAND_IN_TARGET_STANDS: u32 = 4 * MAX_STANDS;
 
-/// The save of a cover class, as the terrain, obstacle and structure entries give it (Ch16 5.4).
-fn cover_save(data: &RuleData, class: CoverClass) -> Result<u32, OddsError> {
-    data.terrain_kinds()
-        .iter()
-        .map(|t| t.cover)
-        .chain(data.obstacles().iter().map(|o| o.cover))
-        .chain(data.structures().iter().map(|s| s.cover))
-        .find(|c| c.class == class && c.save.is_some())
-        .and_then(|c| c.save)
-        .ok_or(match class {
-            CoverClass::Heavy => OddsError::MissingRuleData("heavy cover"),
-            _ => OddsError::MissingRuleData("light cover"),
-        })
-}
-
-pub(crate) fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, OddsError> {
+/// The game state a [`FireQuery`] describes: the firer and the target as its flags say, and the
+/// facts of the shot. The engine plans the volley from it.
+fn query_table(
+    q: &FireQuery,
+    data: &RuleData,
+    rulings: &Rulings,
+) -> Result<(Rules, GameState, UnitId, UnitId, FireInput), OddsError> {
     let weapon = data.weapon(&q.weapon).ok_or_else(|| OddsError::UnknownWeapon(q.weapon.clone()))?;
     if q.stands == 0 {
         return Err(OddsError::NoStands);
@@ -222,105 +239,82 @@ pub(crate) fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Resul
     if q.stands > MAX_STANDS {
         return Err(OddsError::TooManyStands(q.stands));
     }
-    let artillery = weapon.class == WeaponClass::Artillery || weapon.dice.per == DicePer::Section;
+    let artillery =
+        weapon.class == WeaponClass::Artillery || weapon.dice.per == dotc_lang::library::DicePer::Section;
     if q.concentrated && !artillery {
         return Err(OddsError::NotArtillery(q.weapon.clone()));
     }
-    let arm = arm_of(weapon);
-    let band = weapon.band_at(arm, q.range).filter(|_| q.range.is_finite()).ok_or_else(|| {
-        OddsError::OutOfRange { weapon: q.weapon.clone(), range: q.range, max_range: weapon.max_range(arm) }
-    })?;
-
-    let disorder = data.marker("disorder").ok_or(OddsError::MissingRuleData("disorder"))?;
-    let gunsmoke = data.marker("gunsmoke").ok_or(OddsError::MissingRuleData("gunsmoke"))?;
-    let skirmish = data.formation("skirmish").ok_or(OddsError::MissingRuleData("skirmish"))?;
-
-    // To hit (Ch16 5.6): a +1 modifier makes the number one lower.
-    let mut modifier = 0;
-    if q.disordered {
-        modifier += disorder.to_hit.iter().filter(|m| m.beyond.is_none()).map(|m| m.value).sum::<i32>();
+    let arm = match weapon.class {
+        WeaponClass::Artillery => Arm::Battery { limbered: false },
+        WeaponClass::Carbine | WeaponClass::Shotgun => {
+            Arm::Cavalry { mounted: false, horse_holders: 0, can_remount: true }
+        }
+        WeaponClass::SmallArm => Arm::Infantry,
+    };
+    let weapon_arm = crate::engine::fire::plan::weapon_arm(&arm);
+    if !q.range.is_finite() || weapon.band_at(weapon_arm, q.range).is_none() {
+        return Err(OddsError::OutOfRange {
+            weapon: q.weapon.clone(),
+            range: q.range,
+            max_range: weapon.max_range(weapon_arm),
+        });
     }
-    if q.enfilade {
-        // RULE-05-1.5, Ch16 5.6: the stdlib's `modifier enfilade`.
-        modifier += data.modifier("enfilade").ok_or(OddsError::MissingRuleData("modifier enfilade"))?.to_hit;
-    }
-    if q.smoke {
-        // RULE-05-5.2/5.3: only beyond 6"; the -1 never stacks (RULINGS G11).
-        modifier += gunsmoke
-            .to_hit
-            .iter()
-            .filter(|m| m.beyond.is_none_or(|d| q.range > d))
-            .map(|m| m.value)
-            .sum::<i32>();
-    }
-    if q.screen {
-        modifier += skirmish.screen.as_ref().and_then(|s| s.to_hit).unwrap_or(0);
-    }
+    let rules = Rules::new(data.clone(), rulings.clone(), q.modules.iter().cloned()).map_err(engine_error)?;
+    let mut state = GameState { turn: 1, ..GameState::default() };
+    let (blue, red) = (state.add_side("Blue"), state.add_side("Red"));
+    let (blue_brigade, red_brigade) =
+        (state.add_brigade("Firer's brigade", blue), state.add_brigade("Target's brigade", red));
     if q.hesitant {
-        // RULE-07-2.3, Ch16 8.2, RULINGS C13: the stdlib's `brigade_state hesitant`.
-        modifier += data
-            .brigade_state("hesitant")
-            .ok_or(OddsError::MissingRuleData("brigade_state hesitant"))?
-            .to_hit;
+        state.brigades[blue_brigade.0].status = crate::engine::events::BrigadeStatus::Hesitant;
     }
-    let raw = band.hits as i32 - modifier;
-    let to_hit = match rulings.to_hit_limits {
-        ToHitLimits::Clamp => raw.clamp(2, 6),
-        ToHitLimits::Unclamped => raw,
+    let mut firer = Unit::new("Firer", blue, arm, q.stands, "regular", &q.weapon, "line");
+    firer.markers.disorder = q.disordered;
+    firer.markers.low_ammo = q.low_ammo;
+    firer.traits = q.traits.clone();
+    let stands = STAND_IN_TARGET_STANDS;
+    let mut target =
+        Unit::new("Target", red, Arm::Infantry, stands, "regular", "rifled_musket", q.target.formation_id());
+    target.traits = q.target_traits.clone();
+    if q.target_screened {
+        target.screen = Some(Screen::default());
+    }
+    let firer = state.add_unit(firer, Some(blue_brigade));
+    let target = state.add_unit(target, Some(red_brigade));
+    let mut input = FireInput::at(q.range, q.kind);
+    input.cover = match q.cover {
+        Cover::Open => CoverInput::open(),
+        Cover::Light => CoverInput { class: CoverClass::Light, from: None, frontal_obstacle: true },
+        Cover::Heavy => CoverInput { class: CoverClass::Heavy, from: None, frontal_obstacle: false },
     };
+    input.smoke = q.smoke;
+    input.through_screen = q.screen;
+    input.enfilade = q.enfilade;
+    input.concentrated = q.concentrated;
+    input.pivoted = q.pivoted;
+    Ok((rules, state, firer, target, input))
+}
 
-    // Saves (Ch16 5.4, 5.6).
-    let formation =
-        data.formation(q.target.formation_id()).ok_or(OddsError::MissingRuleData("target formation"))?;
-    let terrain = match q.cover {
-        Cover::Open => None,
-        // Read as a frontal linear obstacle: enfilade (C15, both settings) and a howitzer (Ch16
-        // 5.3) take it away.
-        Cover::Light if q.enfilade || weapon.ignores_obstacle_light_cover => None,
-        Cover::Light => Some(cover_save(data, CoverClass::Light)?),
-        Cover::Heavy => Some(cover_save(data, CoverClass::Heavy)?),
-    };
-    let own = formation.cover.and_then(|c| {
-        let denied =
-            c.class == CoverClass::Light && q.enfilade && rulings.enfilade == Enfilade::MajorityBehind;
-        if denied { None } else { c.save }
-    });
-    let base = match (terrain, own) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    let save = match base {
-        None => None,
-        Some(base) => {
-            let mut penalty: i32 =
-                formation.saves.iter().filter(|s| artillery || !s.artillery_only).map(|s| s.value).sum();
-            if q.concentrated {
-                let order = data
-                    .order("concentrated_battery_fire")
-                    .ok_or(OddsError::MissingRuleData("concentrated_battery_fire"))?;
-                penalty += order.target_save;
-            }
-            // A save pushed to 7+ is lost; never better than 2+ (RULINGS G1).
-            let target = (base as i32 - penalty).max(2);
-            (target <= 6).then_some(target)
-        }
-    };
+fn engine_error(e: EngineError) -> OddsError {
+    match e {
+        EngineError::MissingRuleData(what) => OddsError::MissingRuleData(what),
+        other => OddsError::Engine(other.to_string()),
+    }
+}
 
-    let sixes_for_shock = match rulings.suppression {
-        Suppression::Numbered => {
-            disorder.sixes_for_shock(q.range).ok_or(OddsError::MissingRuleData("shock_trigger"))?
-        }
-        // As printed (Ch15 3.0): any single 6 at any range.
-        Suppression::AnySixDisorders => 1,
-    };
+/// The engine's plan of the volley a query describes.
+pub fn query_plan(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<VolleyPlan, OddsError> {
+    let (rules, state, firer, target, input) = query_table(q, data, rulings)?;
+    plan_volley(&rules, &state, firer, target, &input).map_err(engine_error)
+}
 
+pub(crate) fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, OddsError> {
+    let plan = query_plan(q, data, rulings)?;
     Ok(Volley {
-        dice: weapon.pool(q.stands),
-        band: band.name.word().to_string(),
-        to_hit,
-        save,
-        sixes_for_shock,
-        auto_disorder: weapon.canister_disorder && band.name == BandName::Canister,
+        dice: plan.dice,
+        to_hit: plan.to_hit,
+        save: plan.save.needed(),
+        sixes_for_shock: plan.shock.sixes_needed,
+        auto_disorder: plan.shock.canister,
     })
 }
 
@@ -350,37 +344,185 @@ fn mean(dist: &[f64]) -> f64 {
 
 /// The exact odds of a volley.
 pub fn fire_odds(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<FireOdds, OddsError> {
-    volley(q, data, rulings).map(volley_odds)
+    let (rules, state, firer, target, input) = query_table(q, data, rulings)?;
+    let plan = plan_volley(&rules, &state, firer, target, &input).map_err(engine_error)?;
+    let casualties = casualty_table(&rules, &state, &plan).map_err(engine_error)?;
+    Ok(plan_odds(&plan, &casualties))
 }
 
-/// The exact odds of a volley already read from the rule data.
-pub(crate) fn volley_odds(v: Volley) -> FireOdds {
-    let p_hit = p_at_least(v.to_hit);
-    let p_save = v.save.map_or(0.0, p_at_least);
-    let hits = binomial(v.dice, p_hit);
-    // Each die independently hits and then fails its save.
-    let unsaved = binomial(v.dice, p_hit * (1.0 - p_save));
-    let mut stands_lost = vec![0.0; unsaved.len() / 2 + 1];
-    for (k, w) in unsaved.iter().enumerate() {
-        stands_lost[k / 2] += w;
+/// P(hits = h and the volley makes a Shock trigger) and P(hits = h, no trigger), by dice: each
+/// die's face decides whether it hits (at least the to-hit number) and whether it is a natural
+/// 6; missed dice re-rolled as the plan allows (Sharpshooters, Ch16 9.0).
+fn hits_and_trigger(plan: &VolleyPlan) -> Vec<[f64; 2]> {
+    let n = plan.dice as usize;
+    let needed = plan.shock.sixes_needed as usize;
+    // sixes counted up to `needed` (more change nothing); none tracked when no trigger can come.
+    let cap = needed;
+    // The chance of each kind of face: (hit, natural 6), counted over the six faces at once so
+    // a certain outcome sums to exactly 1.
+    let mut kinds: Vec<(bool, bool, f64)> = Vec::new();
+    for f in 1..=6u8 {
+        let kind = (i32::from(f) >= plan.to_hit, f == 6);
+        match kinds.iter_mut().find(|k| (k.0, k.1) == kind) {
+            Some(k) => k.2 += 1.0,
+            None => kinds.push((kind.0, kind.1, 1.0)),
+        }
     }
-    let sixes = binomial(v.dice, 1.0 / 6.0);
-    let p_shock = sixes.iter().skip(v.sixes_for_shock as usize).sum();
+    for k in &mut kinds {
+        k.2 /= 6.0;
+    }
+    // dist[h][s]
+    let mut dist = vec![vec![0.0; cap + 1]; n + 1];
+    dist[0][0] = 1.0;
+    for rolled in 0..n {
+        let mut next = vec![vec![0.0; cap + 1]; n + 1];
+        for h in 0..=rolled {
+            for s in 0..=cap {
+                let w = dist[h][s];
+                if w == 0.0 {
+                    continue;
+                }
+                for &(hit, six, p) in &kinds {
+                    next[h + usize::from(hit)][(s + usize::from(six)).min(cap)] += w * p;
+                }
+            }
+        }
+        dist = next;
+    }
+    for _ in 0..plan.rerolls {
+        let mut next = vec![vec![0.0; cap + 1]; n + 1];
+        for h in 0..=n {
+            for s in 0..=cap {
+                let w = dist[h][s];
+                if w == 0.0 {
+                    continue;
+                }
+                // No missed die left: the re-roll is not taken.
+                if h == n {
+                    next[h][s] += w;
+                    continue;
+                }
+                for &(hit, six, p) in &kinds {
+                    next[h + usize::from(hit)][(s + usize::from(six)).min(cap)] += w * p;
+                }
+            }
+        }
+        dist = next;
+    }
+    // The hits alone, die by die as above: a certain outcome stays exactly 1.
+    let p = p_at_least(plan.to_hit);
+    let mut hits = binomial(plan.dice, p);
+    for _ in 0..plan.rerolls {
+        let mut next = vec![0.0; n + 1];
+        for (h, &w) in hits.iter().enumerate() {
+            if h == n {
+                next[h] += w;
+            } else {
+                next[h] += w * (1.0 - p);
+                next[h + 1] += w * p;
+            }
+        }
+        hits = next;
+    }
+    dist.iter()
+        .zip(hits)
+        .map(|(row, w)| {
+            let trigger: f64 = if needed == 0 { 0.0 } else { row[cap].min(w) };
+            [w - trigger, trigger]
+        })
+        .collect()
+}
+
+/// The exact distribution of a planned volley: its hits, its unsaved hits and the stands its
+/// fire removes, the chance of a Shock trigger and of Shock disordering the target. Each number
+/// is the plan's (the to-hit number and re-rolls, the trigger, Iron Discipline and the
+/// Discipline save, the canister, the cover save and a Steady re-roll) and each casualty the
+/// engine's own ([`casualty_table`]: the screen's share, the micro-hit, the shatter, the
+/// brigade's reaction).
+pub fn plan_odds(plan: &VolleyPlan, casualties: &CasualtyTable) -> FireOdds {
+    let n = plan.dice as usize;
+    let by_hits = hits_and_trigger(plan);
+    let target = plan.target_state;
+    let p_save = plan.save.needed().map_or(0.0, p_at_least);
+    let has_save = plan.save.needed().is_some();
+    let mut hits = vec![0.0; n + 1];
+    let mut unsaved = vec![0.0; n + 1];
+    let mut stands_lost = vec![0.0; target.stands as usize + 1];
+    let (mut p_shock, mut p_shock_disorder) = (0.0, 0.0);
+    for (h, pair) in by_hits.iter().enumerate() {
+        for (trigger, &w) in [false, true].into_iter().zip(pair.iter()) {
+            if w == 0.0 {
+                continue;
+            }
+            hits[h] += w;
+            if trigger {
+                p_shock += w;
+            }
+            // Shock (RULE-05-4.1-4.3) or the canister (Ch16 5.3): the chance it disorders.
+            let disorders = if plan.shock.canister && h >= 1 {
+                1.0
+            } else if !trigger || plan.shock.ignored_by.is_some() {
+                0.0
+            } else {
+                match &plan.shock.save {
+                    Some(save) => 1.0 - p_at_least(save.needed),
+                    None => 1.0,
+                }
+            };
+            p_shock_disorder += w * disorders;
+            for (d, wd) in [(0, 1.0 - disorders), (1, disorders)] {
+                if wd == 0.0 {
+                    continue;
+                }
+                // A regiment Shock's micro-hit shattered has no hits to save (RULE-05-3.4).
+                let hits_in = if casualties.gone_before_saves[d] { 0 } else { h as u32 };
+                for (left, wu) in unsaved_after_saves(hits_in, has_save, p_save, plan.save.steady) {
+                    let weight = w * wd * wu;
+                    unsaved[left as usize] += weight;
+                    let lost = casualties.stands_lost[d].get(left as usize).copied().unwrap_or(target.stands);
+                    stands_lost[lost.min(target.stands) as usize] += weight;
+                }
+            }
+        }
+    }
+    while stands_lost.len() > 1 && stands_lost.last() == Some(&0.0) {
+        stands_lost.pop();
+    }
     let expected_unsaved = mean(&unsaved);
     FireOdds {
-        dice: v.dice,
-        band: v.band,
-        to_hit: v.to_hit,
-        save: v.save,
-        p_hit,
+        dice: plan.dice,
+        band: plan.band.word().to_string(),
+        to_hit: plan.to_hit,
+        save: plan.save.needed(),
+        p_hit: p_at_least(plan.to_hit),
         expected_hits: mean(&hits),
         expected_unsaved,
         expected_stands_lost: expected_unsaved / 2.0,
         p_shock,
+        p_shock_disorder,
         hits,
         unsaved,
         stands_lost,
     }
+}
+
+/// P(k hits left unsaved) of `hits` cover saves at `p_save` each, with a Steady re-roll of one
+/// failed save (Ch16 9.0, RULINGS C27).
+fn unsaved_after_saves(hits: u32, has_save: bool, p_save: f64, steady: bool) -> Vec<(u32, f64)> {
+    if hits == 0 || !has_save {
+        return vec![(hits, 1.0)];
+    }
+    let mut out = vec![0.0; hits as usize + 1];
+    for (saved, w) in binomial(hits, p_save).into_iter().enumerate() {
+        let left = hits as usize - saved;
+        if steady && left > 0 {
+            out[left - 1] += w * p_save;
+            out[left] += w * (1.0 - p_save);
+        } else {
+            out[left] += w;
+        }
+    }
+    out.into_iter().enumerate().filter(|(_, w)| *w > 0.0).map(|(k, w)| (k as u32, w)).collect()
 }
 
 /// A simulated mean and its standard error.
@@ -410,8 +552,23 @@ pub struct FireEstimate {
     pub p_shock: Estimate,
 }
 
-/// Roll `n` volleys with the seed's d6 stream ([`D6Stream`], the stream of [`crate::dice::SeededDice`]) and estimate the expected hits, stands lost and the
-/// chance of a Shock trigger.
+/// The seed's d6 stream as a dice source that keeps no record (a simulation rolls millions of
+/// dice).
+struct StreamDice(D6Stream);
+
+impl DiceSource for StreamDice {
+    fn roll(&mut self, _purpose: Purpose, count: usize) -> Result<Vec<u8>, DiceError> {
+        Ok((0..count).map(|_| self.0.next_d6()).collect())
+    }
+
+    fn consumed(&self) -> &[Roll] {
+        &[]
+    }
+}
+
+/// Resolve `n` volleys with the engine itself, on the seed's d6 stream ([`D6Stream`], the
+/// stream of [`crate::dice::SeededDice`]), and estimate the expected hits, stands lost and the
+/// chance of a Shock trigger: an independent check of [`fire_odds`].
 pub fn fire_monte_carlo(
     q: &FireQuery,
     data: &RuleData,
@@ -419,29 +576,20 @@ pub fn fire_monte_carlo(
     n: u64,
     seed: u64,
 ) -> Result<FireEstimate, OddsError> {
-    let v = volley(q, data, rulings)?;
-    // The seed's d6 stream without the per-roll record a replay keeps: a simulation rolls
-    // millions of dice. To-hit dice first, then one save die per hit, as at the table.
-    let mut dice = D6Stream::new(seed);
+    let (rules, state, firer, target, input) = query_table(q, data, rulings)?;
+    let plan = plan_volley(&rules, &state, firer, target, &input).map_err(engine_error)?;
+    let mut dice = StreamDice(D6Stream::new(seed));
     let (mut hits_sum, mut hits_sq, mut lost_sum, mut lost_sq, mut shocks) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for _ in 0..n {
-        let (mut hits, mut sixes) = (0usize, 0usize);
-        for _ in 0..v.dice {
-            let face = dice.next_d6();
-            hits += usize::from(i32::from(face) >= v.to_hit);
-            sixes += usize::from(face == 6);
-        }
-        let unsaved = match v.save {
-            None => hits,
-            Some(save) => (0..hits).filter(|_| i32::from(dice.next_d6()) < save).count(),
-        };
-        let h = hits as f64;
-        let lost = unsaved as f64 / 2.0;
+        let mut table = state.clone();
+        let report = resolve_plan(&rules, &mut table, &plan, &mut dice).map_err(engine_error)?;
+        let h = f64::from(report.hits);
+        let lost = f64::from(report.unsaved) / 2.0;
         hits_sum += h;
         hits_sq += h * h;
         lost_sum += lost;
         lost_sq += lost * lost;
-        if sixes >= v.sixes_for_shock as usize {
+        if report.shock_trigger {
             shocks += 1.0;
         }
     }
@@ -457,5 +605,7 @@ pub fn fire_monte_carlo(
 pub mod assault;
 pub mod melee;
 
+#[cfg(test)]
+mod plan_tests;
 #[cfg(test)]
 mod tests;

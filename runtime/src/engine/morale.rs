@@ -140,6 +140,20 @@ pub fn discipline_check(
     events: &mut Vec<Event>,
     rule: &'static str,
 ) -> Result<bool, EngineError> {
+    let (base, modifiers) = discipline_terms(rules, state, unit, cause, extra)?;
+    let name = state.unit(unit).map(|u| u.name.clone()).unwrap_or_default();
+    test_roll(name, test, base, modifiers, dice, events, rule)
+}
+
+/// The numbers of a Discipline check (RULE-07-1.4): the unit's quality and its modifiers, the
+/// standing ones and `extra`. A volley's plan reads them before the dice (RULINGS G9).
+pub fn discipline_terms(
+    rules: &Rules,
+    state: &GameState,
+    unit: UnitId,
+    cause: Option<CheckCause>,
+    extra: Vec<Modifier>,
+) -> Result<(i32, Vec<Modifier>), EngineError> {
     let u = state.unit(unit).ok_or_else(|| unknown_unit(unit))?;
     let quality = rules
         .data
@@ -148,7 +162,13 @@ pub fn discipline_check(
     let base = i32::try_from(quality.discipline).unwrap_or(6);
     let mut modifiers = standing_discipline_modifiers(rules, state, unit, cause);
     modifiers.extend(extra);
-    test_roll(u.name.clone(), test, base, modifiers, dice, events, rule)
+    Ok((base, modifiers))
+}
+
+/// The roll a test needs: the base less the modifiers (a +1 makes it one lower), held to 2..6 so
+/// a 1 always fails and a 6 always passes (RULINGS G1).
+pub fn test_needed(base: i32, modifiers: &[Modifier]) -> i32 {
+    (base - modifiers.iter().map(|m| m.value).sum::<i32>()).clamp(2, 6)
 }
 
 /// Roll one test die against `base` with `modifiers` (RULINGS G1: 1 fails, 6 passes).
@@ -162,7 +182,7 @@ pub(crate) fn test_roll(
     rule: &'static str,
 ) -> Result<bool, EngineError> {
     let purpose = if test == TestKind::NaturalRally { Purpose::Rally } else { Purpose::Discipline };
-    let needed = (base - modifiers.iter().map(|m| m.value).sum::<i32>()).clamp(2, 6);
+    let needed = test_needed(base, &modifiers);
     let rolled = dice.roll_one(purpose)?;
     let passed = i32::from(rolled) >= needed;
     events.push(Event::new(What::Test { unit, test, base, modifiers, needed, rolled, passed }, rule));
@@ -229,10 +249,7 @@ pub fn take_hits(
         return Ok(0);
     }
     let carried = u.micro_hit;
-    let total = u32::from(carried) + hits;
-    let stands = total / per;
-    // hits_per_stand is 2 in the stdlib; the remainder is the micro-hit (0 or 1 there).
-    let micro = u8::try_from(total % per).unwrap_or(u8::MAX);
+    let (stands, micro) = hits_to_stands(carried, hits, per);
     if cause == Cause::Fire {
         u.turn.shot_casualties = true;
     }
@@ -242,6 +259,35 @@ pub fn take_hits(
         events.push(Event::new(What::MicroHit { unit: u.name.clone(), micro_hit: micro }, "RULE-05-3.3"));
     }
     remove_stands(rules, state, unit, stands, events, "RULE-05-3.3")
+}
+
+/// Unsaved hits arriving at a unit that carries `carried` micro-hits (RULE-05-3.3): the stands
+/// they remove and the micro-hit left. The one definition the engine and the odds share.
+pub fn hits_to_stands(carried: u8, hits: u32, per: u32) -> (u32, u8) {
+    let per = per.max(1);
+    let total = u32::from(carried) + hits;
+    // hits_per_stand is 2 in the stdlib; the remainder is the micro-hit (0 or 1 there).
+    (total / per, u8::try_from(total % per).unwrap_or(u8::MAX))
+}
+
+/// What losing stands leaves of a unit (RULE-05-3.4, Ch16 5.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StandLoss {
+    /// Stands left on the table (0: the unit is gone).
+    pub remaining: u32,
+    /// An infantry regiment left at the shatter count or below lost the rest.
+    pub shattered: bool,
+}
+
+/// A unit of `stands` losing `n` of them: an infantry regiment left with `shatter_at` or fewer
+/// loses the rest too (RULE-05-3.4). The one definition the engine and the odds share.
+pub fn stands_after_loss(stands: u32, n: u32, infantry: bool, shatter_at: u32) -> StandLoss {
+    let left = stands - n.min(stands);
+    if infantry && left > 0 && left <= shatter_at {
+        StandLoss { remaining: 0, shattered: true }
+    } else {
+        StandLoss { remaining: left, shattered: false }
+    }
 }
 
 /// Take `n` stands off a unit (a lost melee, an overrun, hits): the brigade tally counts them
@@ -267,14 +313,14 @@ pub fn remove_stands(
     let before = u.stands;
     let clock_before = u.clock_stands();
     let lost = n.min(u.stands);
+    let loss = stands_after_loss(u.stands, n, u.is_infantry(), shatter_at);
     u.stands -= lost;
     events.push(Event::new(What::StandsLost { unit: u.name.clone(), lost, remaining: u.stands }, rule));
-    let mut removed_all = u.stands == 0;
-    if u.is_infantry() && u.stands > 0 && u.stands <= shatter_at {
+    let removed_all = loss.remaining == 0;
+    if loss.shattered {
         events.push(Event::new(What::Shattered { unit: u.name.clone() }, "RULE-05-3.4, Ch16 5.4"));
-        u.stands = 0;
-        removed_all = true;
     }
+    u.stands = loss.remaining;
     let name = u.name.clone();
     let (from, to) = (health(rules, before, u.starting_stands), health(rules, u.stands, u.starting_stands));
     let clock_lost = clock_before - u.clock_stands();

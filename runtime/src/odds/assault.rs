@@ -51,8 +51,9 @@ use dotc_lang::library::{Health, RuleData};
 use serde::Serialize;
 
 use super::melee::{MeleeSide, melee_odds};
-use super::{Cover, Estimate, FireOdds, FireQuery, OddsError, Volley, p_at_least, volley, volley_odds};
+use super::{Cover, Estimate, FireOdds, FireQuery, OddsError, Volley, fire_odds, p_at_least, volley};
 use crate::dice::D6Stream;
+use crate::engine::fire::FireKind;
 use crate::rulings::{HealthStates, PreContactTrigger, Rulings, Suppression};
 
 /// The charging regiment, as far as the chain needs it.
@@ -121,6 +122,12 @@ pub struct AssaultQuery {
     pub charger: Charger,
     /// The defender's side of the melee: its engaged stands and the sum of its modifiers.
     pub defender: MeleeSide,
+}
+
+/// The defender's volley as the closing volley it is (Ch16 6.0, 7.2): what a Hesitant brigade
+/// (RULINGS C13) and Plunging Fire (Ch13 20.0) ask.
+fn closing_volley(q: &FireQuery) -> FireQuery {
+    FireQuery { kind: FireKind::Closing, ..q.clone() }
 }
 
 /// The exact odds of an assault chain. All probabilities are unconditional; `p_destroyed +
@@ -306,7 +313,7 @@ impl<'q> Chain<'q> {
         if q.defender.engaged_stands == 0 {
             return Err(AssaultError::NoDefenderStands);
         }
-        let volley = volley(&q.volley, data, rulings)?;
+        let volley = volley(&closing_volley(&q.volley), data, rulings)?;
         let shatter_at = if c.infantry {
             data.health("shattered")
                 .and_then(|h| h.at_most_stands)
@@ -480,7 +487,7 @@ pub fn assault_odds(
     rulings: &Rulings,
 ) -> Result<AssaultOdds, AssaultError> {
     let chain = Chain::new(q, data, rulings)?;
-    let closing_volley = volley_odds(chain.volley.clone());
+    let closing_volley = fire_odds(&closing_volley(&q.volley), data, rulings)?;
     let p_of = |roll: Roll, pass: bool| {
         let (target, modifier) = chain.target(roll);
         let p = p_passes(target, modifier);

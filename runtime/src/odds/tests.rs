@@ -1,6 +1,7 @@
 //! Tests of the volley odds against the rulebook's own numbers (RULINGS D, Ch15 3.0).
 
 use super::*;
+use crate::rulings::{Enfilade, ToHitLimits};
 
 fn data() -> &'static RuleData {
     dotc_lang::stdlib()

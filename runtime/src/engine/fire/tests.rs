@@ -4,7 +4,7 @@
 use super::*;
 use crate::dice::{DiceError, Purpose, RecordedDice};
 use crate::engine::events::{BrigadeStatus, Health, TestKind, What};
-use crate::engine::state::{LeaderId, Screen, SideId, UnitId};
+use crate::engine::state::{Arm, LeaderId, Screen, SideId, UnitId};
 use crate::engine::testkit::{Table, as_printed, defaults, dice, rules_with};
 use crate::rulings::{
     Enfilade, FailedDiscipline, HesitantFire, LeaderCasualtyTrigger, LowAmmoScope, Rulings, ToHitLimits,
