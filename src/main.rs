@@ -13,6 +13,7 @@ mod audit_cmd;
 mod explain_cmd;
 mod luck_cmd;
 mod map;
+mod odds_at;
 mod replay_cmd;
 
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
@@ -58,10 +59,13 @@ enum Command {
     },
     /// Explain a diagnostic code (e.g. dotc::unknown-weapon) or a ruling id (e.g. C3).
     Explain { id: String },
-    /// Compute the odds of a game action exactly (and check them by simulation).
+    /// Compute the odds of a game action exactly (and check them by simulation), or with
+    /// `--at FILE:LINE` the odds of a logged volley as the replay saw it.
     Odds {
         #[command(subcommand)]
-        what: OddsKind,
+        what: Option<OddsKind>,
+        #[command(flatten)]
+        at: odds_at::OddsAtArgs,
     },
     /// Draw a map of a scenario or a game log's scenario: the table to scale, its terrain, every
     /// unit as its stands, a legend; -o map.svg or map.png.
@@ -309,9 +313,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Export { file, to } => export(&file, to),
         Command::New { what: NewKind::Scenario { name, output } } => new_scenario(&name, output),
         Command::Explain { id } => explain_cmd::explain(&id),
-        Command::Odds { what: OddsKind::Fire(args) } => odds_fire(&args),
-        Command::Odds { what: OddsKind::Melee(args) } => odds_melee(&args),
-        Command::Odds { what: OddsKind::Assault(args) } => odds_assault(&args),
+        Command::Odds { what: Some(OddsKind::Fire(args)), .. } => odds_fire(&args),
+        Command::Odds { what: Some(OddsKind::Melee(args)), .. } => odds_melee(&args),
+        Command::Odds { what: Some(OddsKind::Assault(args)), .. } => odds_assault(&args),
+        Command::Odds { what: None, at } => odds_at::odds_at(&at, render),
         Command::Render(args) => map::render_map(&args),
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
         Command::Audit(args) => audit_cmd::audit(&args, render),

@@ -208,6 +208,7 @@ pub fn replay_file(
         rulings: &settings,
         options: &switches,
         tables: args.svg.is_some(),
+        probe: &[],
     };
     let replay = replay(&game.analysis, &options);
     if let Some(until) = args.until

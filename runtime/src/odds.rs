@@ -603,6 +603,7 @@ pub fn fire_monte_carlo(
 }
 
 pub mod assault;
+pub mod explain;
 pub mod melee;
 
 #[cfg(test)]

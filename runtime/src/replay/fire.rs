@@ -27,7 +27,7 @@ use super::*;
 use crate::battlefield::arcs;
 use crate::battlefield::contact::in_contact;
 use crate::engine::events::TestKind;
-use crate::engine::fire::{VolleyReport, volley_in_place};
+use crate::engine::fire::{VolleyReport, casualty_table, plan_volley, volley_in_place};
 use crate::engine::state::BrigadeId;
 
 /// Ch16 6.0 Reaction 2: an enemy crossing the front arc this close (inches) may draw
@@ -226,9 +226,12 @@ impl Game {
         if !self.priority(r, firer, target, input.enfilade) {
             return;
         }
+        let probe = self.probe_volley(r, firer, target, &input);
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
-        match resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice) {
+        let resolved = resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice);
+        Game::probe_done(r, probe, resolved.as_ref().ok());
+        match resolved {
             Ok(report) => Game::volley_done(
                 r,
                 action,
@@ -237,6 +240,32 @@ impl Game {
                 (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
             ),
             Err(e) => r.refused(&e, "RULE-05-1.1, RULE-05-2.1, Ch16 5.0"),
+        }
+    }
+
+    /// The plan and exact odds of a volley on a line the caller asked about
+    /// ([`super::ReplayOptions::probe`]), made before its dice are rolled. None on other lines.
+    fn probe_volley(
+        &self,
+        r: &Replayer<'_>,
+        firer: UnitId,
+        target: UnitId,
+        input: &FireInput,
+    ) -> Option<VolleyProbe> {
+        if !r.probe.contains(&r.line) {
+            return None;
+        }
+        let plan = plan_volley(&self.rules, &self.state, firer, target, input).ok()?;
+        let casualties = casualty_table(&self.rules, &self.state, &plan).ok()?;
+        let odds = crate::odds::plan_odds(&plan, &casualties);
+        Some(VolleyProbe { line: r.line, span: r.span, plan, odds, outcome: None })
+    }
+
+    /// Keep a probed volley with what its dice gave.
+    fn probe_done(r: &mut Replayer<'_>, probe: Option<VolleyProbe>, report: Option<&VolleyReport>) {
+        if let Some(mut probe) = probe {
+            probe.outcome = report.map(|v| (v.hits, v.unsaved, v.stands_lost_to_fire));
+            r.probes.push(probe);
         }
     }
 
@@ -470,9 +499,12 @@ impl Game {
             );
         }
         let Some(input) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
+        let probe = self.probe_volley(r, firer, target, &input);
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
-        match resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice) {
+        let resolved = resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice);
+        Game::probe_done(r, probe, resolved.as_ref().ok());
+        match resolved {
             Ok(report) => {
                 self.ledger.opportunity.insert(firer, r.turn);
                 self.ledger.reactions.insert((r.turn, target, Trigger::Move), firer);

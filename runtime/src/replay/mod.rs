@@ -69,6 +69,24 @@ pub struct ReplayOptions<'a> {
     pub options: &'a [(String, bool)],
     /// Keep the table as it stands at the end of every turn (and where the replay stops), for maps.
     pub tables: bool,
+    /// Keep the plan and the exact odds of the volleys on these 1-based lines, as the replay saw
+    /// them (`dotc odds --at`, the language server's hover). Empty: none.
+    pub probe: &'a [usize],
+}
+
+/// A volley of the log as the replay planned it, with its exact odds and what its dice gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VolleyProbe {
+    /// 1-based line of the action.
+    pub line: usize,
+    pub span: Span,
+    /// Everything its dice were judged against ([`crate::engine::fire::plan_volley`]).
+    pub plan: crate::engine::fire::VolleyPlan,
+    /// The exact distribution of that plan ([`crate::odds::plan_odds`]).
+    pub odds: crate::odds::FireOdds,
+    /// What the log's dice gave: hits, unsaved hits, stands lost to the fire; None when the
+    /// volley could not be resolved (a missing die).
+    pub outcome: Option<(u32, u32, u32)>,
 }
 
 /// The table at one moment of a replay: where every unit stands and how it is, for a map.
@@ -208,6 +226,9 @@ pub struct Replay {
     /// Where the replay stopped early (`until`), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Until>,
+    /// The volleys on the lines asked for ([`ReplayOptions::probe`]).
+    #[serde(skip)]
+    pub probes: Vec<VolleyProbe>,
     /// The narrative's outline: each action in order, with the text the log wrote.
     #[serde(skip)]
     steps: Vec<Step>,
@@ -253,6 +274,8 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         filled: Vec::new(),
         stopped: None,
         follow: Vec::new(),
+        probe: options.probe,
+        probes: Vec::new(),
     };
     let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
     let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
@@ -474,6 +497,9 @@ struct Replayer<'a> {
     stopped: Option<Until>,
     /// Results the log states that differ from the rules', to be followed once the action is done.
     follow: Vec<Follow>,
+    /// Lines whose volleys are kept with their odds, and those kept.
+    probe: &'a [usize],
+    probes: Vec<VolleyProbe>,
 }
 
 /// A result the log states and the rules do not give. The replay reports it, then goes on from
@@ -597,6 +623,7 @@ impl<'a> Replayer<'a> {
             filled: self.filled,
             tables: Vec::new(),
             stopped: self.stopped,
+            probes: self.probes,
             steps: self.steps,
         }
     }

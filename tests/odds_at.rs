@@ -1,0 +1,121 @@
+//! `dotc odds --at FILE:LINE` prices a logged volley as the replay saw it (issue 13): for every
+//! `fire` line of every shipped game log, the odds the command prints are those of the plan the
+//! replay resolved on that line (the same dice and to-hit number as the replay's volley, RULE-05-2.1,
+//! Ch16 5.6), and the outcome the log's dice gave is in their support.
+
+mod common;
+
+use std::path::Path;
+
+use dotc_lang::{FsLoader, analyze};
+use dotc_runtime::engine::What;
+use dotc_runtime::odds::explain::{outcome_line, volley_lines};
+use dotc_runtime::replay::{ReplayOptions, replay};
+
+/// The shipped game logs.
+fn shipped_logs() -> Vec<std::path::PathBuf> {
+    common::shipped_files()
+        .into_iter()
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|s| s.lines().any(|l| l.trim_start().starts_with("game ")))
+        })
+        .collect()
+}
+
+/// The 1-based lines of a log that hold a `fire` action.
+fn fire_lines(source: &str) -> Vec<usize> {
+    source
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("fire \""))
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+#[test]
+fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
+    let logs = shipped_logs();
+    assert!(logs.len() >= 3, "the tutorial and the two Gettysburg games: {logs:?}");
+    let mut priced = 0;
+    for path in &logs {
+        let source = std::fs::read_to_string(path).expect("readable");
+        let lines = fire_lines(&source);
+        assert!(!lines.is_empty(), "{} has fire lines", path.display());
+        let analysis = analyze(path, &source, &FsLoader);
+        let options = ReplayOptions { source: Some(&source), probe: &lines, ..ReplayOptions::default() };
+        let played = replay(&analysis, &options);
+        for &line in &lines {
+            let name = format!("{}:{line}", path.display());
+            let probe =
+                played.probes.iter().find(|p| p.line == line).unwrap_or_else(|| panic!("{name}: no volley"));
+            // The replay's own volley event on that line: the same dice and to-hit number.
+            let volley = played
+                .events
+                .iter()
+                .find_map(|e| match &e.event.what {
+                    What::Volley { dice, to_hit, modifiers, .. } if e.line == line => {
+                        Some((*dice, *to_hit, modifiers.clone()))
+                    }
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("{name}: the replay has no volley event"));
+            assert_eq!(
+                (probe.plan.dice, probe.plan.to_hit, probe.plan.modifiers.clone()),
+                volley,
+                "{name}: the plan and the replay's volley differ"
+            );
+            assert_eq!(probe.odds.dice, probe.plan.dice);
+            // The log's outcome is one the odds allow.
+            let (hits, unsaved, lost) = probe.outcome.unwrap_or_else(|| panic!("{name}: not resolved"));
+            for (what, dist, k) in [
+                ("hits", &probe.odds.hits, hits),
+                ("unsaved", &probe.odds.unsaved, unsaved),
+                ("stands lost", &probe.odds.stands_lost, lost),
+            ] {
+                let p = dist.get(k as usize).copied().unwrap_or(0.0);
+                assert!(p > 0.0, "{name}: the log's {k} {what} has no chance in the odds {dist:?}");
+            }
+            // What `dotc odds --at` prints is this plan's odds, word for word.
+            let out = common::dotc(&["odds", "--at", &name], &common::root());
+            assert!(out.status.success(), "{name}: {}", common::text(&out.stderr));
+            let mut expected = format!("{name}\n");
+            for l in volley_lines(&probe.plan, &probe.odds) {
+                expected.push_str(&format!("  {l}\n"));
+            }
+            expected.push_str(&format!("  {}\n", outcome_line(&probe.odds, (hits, unsaved, lost))));
+            assert_eq!(common::text(&out.stdout), expected, "{name}");
+            priced += 1;
+        }
+    }
+    assert!(priced >= 25, "only {priced} volleys priced");
+}
+
+#[test]
+fn odds_at_a_line_without_a_volley_says_what_the_line_holds() {
+    let log = Path::new("scenarios/tutorial/fence-line-game.dotc");
+    let out = common::dotc(&["odds", "--at", &format!("{}:1", log.display())], &common::root());
+    assert_eq!(out.status.code(), Some(2), "{}", common::text(&out.stderr));
+    let err = common::text(&out.stderr);
+    assert!(err.contains("line 1 of scenarios/tutorial/fence-line-game.dotc holds no volley"), "{err}");
+    let out = common::dotc(&["odds", "--at", "scenarios/tutorial/fence-line-game.dotc:x"], &common::root());
+    assert!(common::text(&out.stderr).contains("--at wants FILE:LINE"), "{}", common::text(&out.stderr));
+    let out =
+        common::dotc(&["odds", "--at", "scenarios/tutorial/fence-line-game.dotc:100000"], &common::root());
+    assert!(common::text(&out.stderr).contains("there is no line 100000"), "{}", common::text(&out.stderr));
+}
+
+#[test]
+fn odds_at_json_gives_the_plan_and_the_outcome() {
+    let source =
+        std::fs::read_to_string(common::root().join("scenarios/tutorial/fence-line-game.dotc")).unwrap();
+    let line = fire_lines(&source)[0];
+    let at = format!("scenarios/tutorial/fence-line-game.dotc:{line}");
+    let out = common::dotc(&["odds", "--at", &at, "--json"], &common::root());
+    assert!(out.status.success(), "{}", common::text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(json["line"], line);
+    let hits: Vec<f64> = serde_json::from_value(json["odds"]["hits"].clone()).unwrap();
+    assert!((hits.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    let k = json["outcome"]["hits"].as_u64().expect("the log's hits") as usize;
+    assert!(hits[k] > 0.0);
+}
