@@ -6,6 +6,8 @@
 //! - A rule-data id's summary from its entry; a weapon's range bands and to-hit numbers.
 //! - A log verb's summary and the rules it cites, a phase, a module or a ruling switch, each
 //!   with the RULE id and summary from `dotc_lang::references`.
+//! - On a `fire` line of a game log, the volley's plan and exact odds as `dotc odds --at` gives
+//!   them.
 //!
 //! The texts are Markdown; they are built here from plain data.
 
@@ -18,24 +20,61 @@ use dotc_lang::references;
 use dotc_lang::rulings;
 use dotc_lang::verbs::verb_spec;
 use dotc_runtime::engine::What;
-use dotc_runtime::replay::Replay;
+use dotc_runtime::odds::explain::{outcome_line, volley_lines};
+use dotc_runtime::replay::{Replay, ReplayOptions, replay};
 
 use crate::navigate::{ScenarioView, Target, scenario_of, target_at};
 use crate::workspace::Doc;
 
 /// The hover text and the span it is about.
 pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
-    match target_at(doc, offset)? {
+    let (mut text, span) = match target_at(doc, offset)? {
         Target::Name(name, token) => {
             let scenario = scenario_of(doc)?;
             let mut text = profile(&scenario, &doc.analyzed.analysis.rule_data, &name)?;
             if let Some(replay) = &doc.analyzed.replay {
                 text.push_str(&state_at(doc, replay, &scenario, &name, offset));
             }
-            Some((text, token.span))
+            (text, token.span)
         }
-        Target::Word(word, span) => word_hover(doc, &word).map(|text| (text, span)),
+        Target::Word(word, span) => (word_hover(doc, &word)?, span),
+    };
+    if let Some(odds) = volley_odds_at(doc, offset) {
+        let _ = write!(text, "\n\n{odds}");
     }
+    Some((text, span))
+}
+
+/// The exact odds of the volley on the cursor's line, the numbers `dotc odds --at FILE:LINE`
+/// prints (one wording, `dotc_runtime::odds::explain`): the log is replayed with that line's
+/// volley planned and priced. Only for a `fire` line of a log short enough to replay at every
+/// keystroke ([`crate::workspace::DEFERRED_AUDIT_BYTES`]) that checks clean.
+pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
+    let line = doc.index.line_of(offset);
+    let (start, end) = (doc.index.line_start(line), doc.index.line_start(line + 1));
+    let text = doc.text.get(start..end.max(start))?;
+    let analysis = &doc.analyzed.analysis;
+    if !text.trim_start().starts_with("fire \"")
+        || doc.text.len() > crate::workspace::DEFERRED_AUDIT_BYTES
+        || !doc.analyzed.is_game()
+        || analysis.has_errors()
+        || analysis.scenario.is_none()
+    {
+        return None;
+    }
+    let probe = [line + 1];
+    let options = ReplayOptions { source: Some(&doc.text), probe: &probe, ..ReplayOptions::default() };
+    let replayed = replay(analysis, &options);
+    let volley = replayed.probes.iter().find(|p| p.line == line + 1)?;
+    let mut out = String::from("**odds of this volley** (as `dotc odds --at` gives them)\n\n```text\n");
+    for l in volley_lines(&volley.plan, &volley.odds) {
+        let _ = writeln!(out, "{l}");
+    }
+    if let Some(outcome) = volley.outcome {
+        let _ = writeln!(out, "{}", outcome_line(&volley.odds, outcome));
+    }
+    out.push_str("```");
+    Some(out)
 }
 
 /// What a unit, brigade or leader is, as the scenario declares it.

@@ -312,6 +312,44 @@ async fn hover_on_units_weapons_and_verbs() {
     insta::assert_yaml_snapshot!("hover_leader", leader);
 }
 
+/// The hover on every fire line of the tutorial's log shows the numbers `dotc odds --at` prints
+/// for that line (issue 13): the replay's plan of the volley and its exact odds, one wording.
+#[tokio::test]
+async fn hover_on_a_fire_line_shows_the_odds_of_odds_at() {
+    use dotc_runtime::odds::explain::{outcome_line, volley_lines};
+    use dotc_runtime::replay::{ReplayOptions, replay};
+    let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &game).await;
+    let path = std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line-game.dotc")).expect("log");
+    let analysis = dotc_lang::analyze(&path, &game, &dotc_lang::FsLoader);
+    let lines: Vec<usize> = game
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_start().starts_with("fire \""))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(lines.len() >= 5, "{lines:?}");
+    let played =
+        replay(&analysis, &ReplayOptions { source: Some(&game), probe: &lines, ..ReplayOptions::default() });
+    for &line in &lines {
+        let hover = client
+            .at("textDocument/hover", &game_uri, json!({ "line": line - 1, "character": game.lines().nth(line - 1).unwrap().find("fire").unwrap() + 1 }))
+            .await;
+        let text = hover["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("line {line}: {hover:#}"))
+            .to_string();
+        let probe = played.probes.iter().find(|p| p.line == line).expect("a probed volley");
+        let mut expected: Vec<String> = volley_lines(&probe.plan, &probe.odds);
+        expected.push(outcome_line(&probe.odds, probe.outcome.expect("resolved")));
+        for l in &expected {
+            assert!(text.contains(l.as_str()), "line {line}: the hover lacks `{l}`:\n{text}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn definition_references_and_rename() {
     let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
