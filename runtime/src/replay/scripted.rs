@@ -28,11 +28,14 @@ use crate::engine::events::BrigadeStatus;
 use crate::engine::state::UnitId;
 use crate::engine::{Event, What, morale, transact};
 use crate::script::{
-    BrigadeView, Effect, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts, Snapshot, UnitView,
+    BrigadeView, Effect, ErrorKind, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts,
+    Snapshot, UnitView,
 };
 
 /// The rule events of scripts cite.
 const SCRIPT_RULE: &str = "scenario script";
+/// What the findings of a script stopped by the wall clock cite: the replay cannot be trusted.
+const NOT_REPRODUCIBLE: &str = "scenario script: not reproducible";
 /// The rule objective events cite (the rulebook is silent; see [`HOLD_RADIUS`](crate::battlefield::HOLD_RADIUS)).
 const OBJECTIVE_RULE: &str = "objectives: held within 3\" or the objective's `within`";
 /// How deep hooks may call hooks (a hook's effect that fires a hook, and so on).
@@ -83,6 +86,9 @@ pub(super) struct Scripted {
     dice: LogDice,
     /// Nothing to do: no scripts and no objectives.
     idle: bool,
+    /// The wall-clock safety net stopped a script ([`ErrorKind::WallClock`]): the game has no
+    /// result, since where a clock stops a script differs from machine to machine.
+    untrusted: bool,
 }
 
 impl Scripted {
@@ -151,6 +157,7 @@ impl Scripted {
             ended: None,
             dice: LogDice::default(),
             idle,
+            untrusted: false,
             scripts,
         };
         for error in std::mem::take(&mut scripted.scripts.errors) {
@@ -230,13 +237,20 @@ impl Scripted {
             self.hook(game, r, last, "on_game_end", &[], 0);
         }
         summary.victory_points = self.sides.iter().map(|s| (s.clone(), self.vp(s))).collect();
-        if r.stopped.is_some() {
-            return;
+        if r.stopped.is_none() {
+            summary.result = match self.ended.clone() {
+                Some(result) => Some(result),
+                None => self.victory(game, r, last),
+            };
         }
-        summary.result = match self.ended.clone() {
-            Some(result) => Some(result),
-            None => self.victory(game, r, last),
-        };
+        if self.untrusted {
+            // Nothing that may depend on the clock becomes a result: no victory points, no result.
+            summary.victory_points.clear();
+            summary.result = None;
+            let message = "no result: a scenario script was stopped by the wall-clock safety net, so this \
+                           replay is not reproducible and its victory points and result cannot be trusted";
+            r.find(last, Level::Error, message, NOT_REPRODUCIBLE);
+        }
     }
 
     // ------------------------------------------------------------------ victory
@@ -620,11 +634,19 @@ impl Scripted {
     }
 
     /// A script that failed: a finding at the log position where it ran, citing the hook or
-    /// trigger and its place in the scenario file.
-    fn script_failed(&self, r: &mut Replayer<'_>, span: Span, error: &ScriptError) {
+    /// trigger and its place in the scenario file. One the wall clock stopped makes the whole
+    /// replay untrusted.
+    fn script_failed(&mut self, r: &mut Replayer<'_>, span: Span, error: &ScriptError) {
         let (line, column) = dotc_lang::diagnostic::line_col(&self.scenario_source, error.span.start);
         let message = format!("{} ({}:{line}:{column}): {}", error.what, self.scenario_file, error.message);
-        r.find(span, Level::Error, message, SCRIPT_RULE);
+        let rule = match error.kind {
+            ErrorKind::Script => SCRIPT_RULE,
+            ErrorKind::WallClock => {
+                self.untrusted = true;
+                NOT_REPRODUCIBLE
+            }
+        };
+        r.find(span, Level::Error, message, rule);
         if let Some(f) = r.findings.last_mut() {
             f.in_scenario = Some(error.span);
         }
