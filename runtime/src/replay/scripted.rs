@@ -105,7 +105,7 @@ impl Scripted {
         r: &mut Replayer<'_>,
         header: Span,
     ) -> Scripted {
-        let mut scripts = Scripts::compile(scenario, Limits::default());
+        let mut scripts = Scripts::compile(scenario, limits());
         scripts.seed(seed);
         let mut switches =
             dotc_lang::model::effective_options(scenario, scenario.rules.iter().chain(game_rules.iter()));
@@ -791,6 +791,22 @@ impl Scripted {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The limits this thread's replays give scripts, for tests of a limit the defaults never reach
+    /// in a test's time (the safety net); the defaults when None.
+    static TEST_LIMITS: std::cell::Cell<Option<Limits>> = const { std::cell::Cell::new(None) };
+}
+
+/// The limits a game's scripts run under.
+fn limits() -> Limits {
+    #[cfg(test)]
+    if let Some(limits) = TEST_LIMITS.with(std::cell::Cell::get) {
+        return limits;
+    }
+    Limits::default()
+}
+
 /// The log verb that records a script's dice.
 pub(super) const SCRIPTED_VERB: &str = "scripted";
 
@@ -864,7 +880,66 @@ impl Replayer<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Level;
     use super::super::maneuver::tests::{DRILL, notes, play};
+    use super::{Limits, NOT_REPRODUCIBLE, TEST_LIMITS};
+
+    /// The drill field with a hook that awards a point every ten rounds of an endless loop, and a
+    /// victory block that always gives a result.
+    fn endless_awards() -> String {
+        DRILL.replace(
+            "side red \"Red\" {",
+            "victory {\n        otherwise => draw\n    }\n    script ```rhai\n        fn on_turn_start(game) {\n            \
+             let n = 0;\n            loop { n += 1; if n % 10 == 0 { game.award_vp(\"blue\", 1); } }\n        }\n    ```\n    \
+             side red \"Red\" {",
+        )
+    }
+
+    const TWO_TURNS: &str =
+        "turn 1 blue {\n    maneuver {\n    }\n}\nturn 2 red {\n    maneuver {\n    }\n}\n";
+
+    #[test]
+    fn a_script_stopped_by_its_operation_limit_still_gives_the_game_a_result() {
+        let (replay, _) = play(&endless_awards(), TWO_TURNS);
+        let errors: Vec<&str> =
+            replay.findings.iter().filter(|f| f.level == Level::Error).map(|f| f.message.as_str()).collect();
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert!(errors.iter().all(|m| m.contains("500,000 operations")), "{errors:#?}");
+        assert!(
+            replay.summary.victory_points.get("blue").is_some_and(|vp| *vp > 1000.0),
+            "{:?}",
+            replay.summary
+        );
+        assert_eq!(replay.summary.result.as_ref().map(|r| r.result.as_str()), Some("draw"));
+    }
+
+    #[test]
+    fn a_script_the_safety_net_stops_fails_the_replay_and_withholds_the_result() {
+        // A safety net of no time fires at its second look at the clock, wherever that is: the
+        // replay says so, drops what the call did, runs no script after it and gives no result.
+        let limits = Limits {
+            operations: 0,
+            game_operations: 0,
+            wall_clock: std::time::Duration::ZERO,
+            ..Limits::default()
+        };
+        TEST_LIMITS.with(|l| l.set(Some(limits)));
+        let (replay, _) = play(&endless_awards(), TWO_TURNS);
+        TEST_LIMITS.with(|l| l.set(None));
+        let untrusted: Vec<&str> = replay
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Error && f.rule == NOT_REPRODUCIBLE)
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(untrusted.len(), 2, "{:#?}", replay.findings);
+        assert!(untrusted[0].starts_with("hook on_turn_start (drill.dotc:"), "{untrusted:#?}");
+        assert!(untrusted[0].contains("not reproducible"), "{untrusted:#?}");
+        assert!(untrusted[1].starts_with("no result:"), "{untrusted:#?}");
+        assert!(!notes(&replay).iter().any(|n| n.contains("awarded")), "{:#?}", notes(&replay));
+        assert!(replay.summary.victory_points.is_empty(), "{:?}", replay.summary);
+        assert_eq!(replay.summary.result, None);
+    }
 
     #[test]
     fn an_objective_is_held_within_3_inches_unless_it_says_within() {
