@@ -7,7 +7,10 @@
 //! [`Scripts::call_hook`], [`Scripts::run_trigger`] and [`Scripts::condition`] with a fresh
 //! [`Snapshot`] of the game. A call returns the [`Effect`]s the script asked for (the replay applies
 //! them through the rules engine) or the [`ScriptError`] that stopped it, located in the scenario
-//! file.
+//! file. Only counted work stops a call ([`Limits`]: operations per call and per game, depths,
+//! sizes, output per call and per game), so a game's scripts stop at the same operation on every
+//! machine; the wall-clock safety net is the one exception, and its stop is an
+//! [`ErrorKind::WallClock`] error that makes the replay untrusted.
 //!
 //! [`check`] is what `dotc check` runs: every script block, trigger condition and body and
 //! victory `when` expression compiled, each syntax error at its real line and column
