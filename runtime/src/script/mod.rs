@@ -632,9 +632,8 @@ impl Runner<'_> {
             }
             ScriptError { span, file: None, what: what(), message, kind }
         };
-        let wall_clock = |e: &EvalAltResult| matches!(innermost(e), EvalAltResult::ErrorTerminated(token, _) if token.to_string() == sandbox::WALL_CLOCK);
-        let value = match result {
-            Err(e) if wall_clock(&e) => {
+        let value = match (result, output) {
+            (Err(e), _) if stopped_by(&e, sandbox::WALL_CLOCK) => {
                 // Where the clock stops a call depends on the machine: nothing it did is kept.
                 *self.spent = true;
                 effects.clear();
@@ -642,13 +641,13 @@ impl Runner<'_> {
                 *dice = logged;
                 Err(stop(wall_clock_message(&limits, operations), ErrorKind::WallClock, e.position()))
             }
-            result if output.is_some() => {
-                let over = output.unwrap_or_default();
+            (result, Some(over)) => {
+                // Stopped at the operation after the message that went past (or it had ended).
                 *self.spent |= over.game;
                 let position = result.err().map_or(Position::NONE, |e| e.position());
                 Err(stop(output_message(&limits, over), ErrorKind::Script, position))
             }
-            Err(e) if matches!(innermost(&e), EvalAltResult::ErrorTooManyOperations(_)) => {
+            (Err(e), None) if matches!(innermost(&e), EvalAltResult::ErrorTooManyOperations(_)) => {
                 let message = if game_bound {
                     *self.spent = true;
                     game_operations_message(&limits)
@@ -656,13 +655,13 @@ impl Runner<'_> {
                     format!(
                         "the script did more than {} operations, the most one call may do, and was stopped \
                          there (an endless loop?)",
-                        thousands(limits.operations as usize)
+                        thousands(limits.operations)
                     )
                 };
                 Err(stop(message, ErrorKind::Script, e.position()))
             }
-            Err(e) => Err(runtime_error(script, &what(), &e)),
-            Ok(value) => Ok(value),
+            (Err(e), None) => Err(runtime_error(script, &what(), &e)),
+            (Ok(value), None) => Ok(value),
         };
         Call { value, effects, seeded }
     }
@@ -699,6 +698,11 @@ fn innermost(error: &EvalAltResult) -> &EvalAltResult {
     }
 }
 
+/// Did the progress callback stop the call with this token ([`sandbox::WALL_CLOCK`])?
+fn stopped_by(error: &EvalAltResult, token: &str) -> bool {
+    matches!(innermost(error), EvalAltResult::ErrorTerminated(value, _) if value.to_string() == token)
+}
+
 /// Where a limit with no place of its own is reported: the hook's name, else the whole script.
 fn hook_span(script: &Script, what: &str) -> Span {
     if let Some(hook) = what.strip_prefix("hook ")
@@ -714,7 +718,7 @@ fn game_operations_message(limits: &Limits) -> String {
     format!(
         "the game's scripts have done {} operations, the most one game may do: this call was stopped \
          there and no script runs for the rest of the game",
-        thousands(limits.game_operations as usize)
+        thousands(limits.game_operations)
     )
 }
 
@@ -725,7 +729,7 @@ fn output_message(limits: &Limits, over: sandbox::OutputOver) -> String {
         (true, true) => (limits.game_output_lines, "lines"),
         (true, false) => (limits.game_output_bytes, "bytes"),
     };
-    let count = thousands(count);
+    let count = thousands(count as u64);
     if over.game {
         format!(
             "the game's scripts wrote more than {count} {unit} with print, debug and game.log, the most one \
@@ -746,12 +750,12 @@ fn wall_clock_message(limits: &Limits, operations: u64) -> String {
          reproducible and its result cannot be trusted. What the call did is dropped and no script runs \
          for the rest of the game; make the script do less work",
         limits.wall_clock.as_secs_f64(),
-        thousands(operations as usize)
+        thousands(operations)
     )
 }
 
 /// 500000 as `500,000`.
-fn thousands(n: usize) -> String {
+fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
