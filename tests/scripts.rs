@@ -115,6 +115,34 @@ fn an_endless_hook_is_stopped_and_print_never_reaches_stdout() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+#[test]
+fn a_hook_printing_in_a_loop_is_stopped_by_the_output_limit_at_its_place() {
+    let out = dotc(&["replay", "tests/fixtures/scripts/chatty-game.dotc", "--format", "json"], &root());
+    let stdout = text(&out.stdout);
+    let value: serde_json::Value = serde_json::from_str(&stdout).expect("stdout is only the replay's JSON");
+    // Each turn's call writes its first 100 lines, then stops: the 101st is not written.
+    let lines: Vec<&str> = value["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["event"]["text"].as_str())
+        .filter(|t| t.starts_with("on_turn_start: line "))
+        .collect();
+    assert_eq!(lines.len(), 200, "{stdout}");
+    assert_eq!(lines[99], "on_turn_start: line 100");
+    assert_eq!(lines[100], "on_turn_start: line 1");
+    // One finding for each call, at the turn it ran, at the hook in the scenario, naming the limit.
+    let findings = value["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 2, "{stdout}");
+    for finding in findings {
+        let message = finding["message"].as_str().unwrap();
+        assert!(message.starts_with("hook on_turn_start (chatty.dotc:22:12): "), "{message}");
+        assert!(message.contains("wrote more than 100 lines with print, debug and game.log"), "{message}");
+        assert!(finding["in_scenario"].is_object(), "{stdout}");
+    }
+    assert_eq!(out.status.code(), Some(1));
+}
+
 /// Two threads that keep both cores busy until dropped (or for two minutes at most).
 struct BusyCores {
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
