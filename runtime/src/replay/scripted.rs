@@ -10,8 +10,11 @@
 //! A script acts only through the [`Effect`]s it records; they are applied here, through the
 //! engine where a rule is involved (a leader casualty roll, Ch16 2.4). A script that fails is a
 //! finding at the log position where it ran, with the script's own span in the scenario file;
-//! its effects up to the failure still apply. Its dice come from the log's `scripted "NAME" roll
-//! [..]` lines of the phase it runs in, else from the game's `seed` (or the replay's `--seed`).
+//! its effects up to the failure still apply, and a limit stops it at the same operation on every
+//! machine. The one exception, a call the wall-clock safety net stopped, is dropped whole and
+//! leaves the game without victory points or a result, with a finding that the replay is not
+//! reproducible. A script's dice come from the log's `scripted "NAME" roll [..]` lines of the
+//! phase it runs in, else from the game's `seed` (or the replay's `--seed`).
 //!
 //! Objectives: the rulebook does not define holding one; see [`crate::script::HOLD_RADIUS`].
 
