@@ -109,8 +109,116 @@ fn an_endless_hook_is_stopped_and_print_never_reaches_stdout() {
     assert_eq!(findings.len(), 1, "{stdout}");
     let message = findings[0]["message"].as_str().unwrap();
     assert!(message.starts_with("hook on_turn_start (endless.dotc:21:12): "), "{message}");
+    // Stopped by its count of operations, never by the clock.
+    assert!(message.contains("more than 500,000 operations, the most one call may do"), "{message}");
     assert!(findings[0]["in_scenario"].is_object(), "{stdout}");
     assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_hook_printing_in_a_loop_is_stopped_by_the_output_limit_at_its_place() {
+    let out = dotc(&["replay", "tests/fixtures/scripts/chatty-game.dotc", "--format", "json"], &root());
+    let stdout = text(&out.stdout);
+    let value: serde_json::Value = serde_json::from_str(&stdout).expect("stdout is only the replay's JSON");
+    // Each turn's call writes its first 100 lines, then stops: the 101st is not written.
+    let lines: Vec<&str> = value["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["event"]["text"].as_str())
+        .filter(|t| t.starts_with("on_turn_start: line "))
+        .collect();
+    assert_eq!(lines.len(), 200, "{stdout}");
+    assert_eq!(lines[99], "on_turn_start: line 100");
+    assert_eq!(lines[100], "on_turn_start: line 1");
+    // One finding for each call, at the turn it ran, at the hook in the scenario, naming the limit.
+    let findings = value["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 2, "{stdout}");
+    for finding in findings {
+        let message = finding["message"].as_str().unwrap();
+        assert!(message.starts_with("hook on_turn_start (chatty.dotc:22:12): "), "{message}");
+        assert!(message.contains("wrote more than 100 lines with print, debug and game.log"), "{message}");
+        assert!(finding["in_scenario"].is_object(), "{stdout}");
+    }
+    assert_eq!(out.status.code(), Some(1));
+}
+
+/// Two threads that keep both cores busy until dropped (or for two minutes at most).
+struct BusyCores {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl BusyCores {
+    fn start() -> BusyCores {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let threads = (0..2)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let began = std::time::Instant::now();
+                    let mut n = 0u64;
+                    while !stop.load(Ordering::Relaxed)
+                        && began.elapsed() < std::time::Duration::from_secs(120)
+                    {
+                        for _ in 0..10_000 {
+                            n = std::hint::black_box(n.wrapping_mul(6364136223846793005).wrapping_add(1));
+                        }
+                    }
+                })
+            })
+            .collect();
+        BusyCores { stop, threads }
+    }
+}
+
+impl Drop for BusyCores {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+#[test]
+fn a_script_stopped_by_its_limit_replays_to_the_same_bytes_on_an_idle_and_a_busy_machine() {
+    // Issue 13: a hook that awards a point every 5,000 rounds of an endless loop. A wall-clock
+    // deadline stopped it wherever the machine had got to, so the points and the result changed
+    // from run to run; its count of operations stops it at the same round every time.
+    let file = "tests/fixtures/scripts/budget-game.dotc";
+    let run = || {
+        let summary = dotc(&["replay", file, "--summary"], &root());
+        let json = dotc(&["replay", file, "--format", "json"], &root());
+        format!(
+            "{}\n---- findings ----\n{}\n---- json ----\n{}",
+            text(&summary.stdout),
+            text(&summary.stderr),
+            text(&json.stdout)
+        )
+    };
+    let first = run();
+    let idle: Vec<String> = (0..9).map(|_| run()).collect();
+    let busy: Vec<String> = {
+        let _busy = BusyCores::start();
+        (0..10).map(|_| run()).collect()
+    };
+    for (i, other) in idle.iter().chain(busy.iter()).enumerate() {
+        assert!(*other == first, "run {} differs from the first", i + 2);
+    }
+    // Each turn's hook got exactly as far: 11 points, and the union's two turns win it.
+    assert!(first.contains("Victory points: confederate 11, union 22"), "{first}");
+    assert!(first.contains("Result: union minor (vp union >= 20)"), "{first}");
+    let (narrative, json) = first.split_once("\n---- json ----\n").unwrap_or_default();
+    let value: serde_json::Value = serde_json::from_str(json).expect("the replay's JSON");
+    let findings = value["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 3, "{json}");
+    for finding in findings {
+        let message = finding["message"].as_str().unwrap();
+        assert!(message.contains("more than 500,000 operations, the most one call may do"), "{message}");
+    }
+    insta::assert_snapshot!("budget_game", narrative);
 }
 
 // ---------------------------------------------------------------- optional triggers (named switches)

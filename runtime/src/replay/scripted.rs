@@ -10,8 +10,11 @@
 //! A script acts only through the [`Effect`]s it records; they are applied here, through the
 //! engine where a rule is involved (a leader casualty roll, Ch16 2.4). A script that fails is a
 //! finding at the log position where it ran, with the script's own span in the scenario file;
-//! its effects up to the failure still apply. Its dice come from the log's `scripted "NAME" roll
-//! [..]` lines of the phase it runs in, else from the game's `seed` (or the replay's `--seed`).
+//! its effects up to the failure still apply, and a limit stops it at the same operation on every
+//! machine. The one exception, a call the wall-clock safety net stopped, is dropped whole and
+//! leaves the game without victory points or a result, with a finding that the replay is not
+//! reproducible. A script's dice come from the log's `scripted "NAME" roll [..]` lines of the
+//! phase it runs in, else from the game's `seed` (or the replay's `--seed`).
 //!
 //! Objectives: the rulebook does not define holding one; see [`crate::script::HOLD_RADIUS`].
 
@@ -28,11 +31,14 @@ use crate::engine::events::BrigadeStatus;
 use crate::engine::state::UnitId;
 use crate::engine::{Event, What, morale, transact};
 use crate::script::{
-    BrigadeView, Effect, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts, Snapshot, UnitView,
+    BrigadeView, Effect, ErrorKind, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts,
+    Snapshot, UnitView,
 };
 
 /// The rule events of scripts cite.
 const SCRIPT_RULE: &str = "scenario script";
+/// What the findings of a script stopped by the wall clock cite: the replay cannot be trusted.
+const NOT_REPRODUCIBLE: &str = "scenario script: not reproducible";
 /// The rule objective events cite (the rulebook is silent; see [`HOLD_RADIUS`](crate::battlefield::HOLD_RADIUS)).
 const OBJECTIVE_RULE: &str = "objectives: held within 3\" or the objective's `within`";
 /// How deep hooks may call hooks (a hook's effect that fires a hook, and so on).
@@ -83,6 +89,9 @@ pub(super) struct Scripted {
     dice: LogDice,
     /// Nothing to do: no scripts and no objectives.
     idle: bool,
+    /// The wall-clock safety net stopped a script ([`ErrorKind::WallClock`]): the game has no
+    /// result, since where a clock stops a script differs from machine to machine.
+    untrusted: bool,
 }
 
 impl Scripted {
@@ -99,7 +108,7 @@ impl Scripted {
         r: &mut Replayer<'_>,
         header: Span,
     ) -> Scripted {
-        let mut scripts = Scripts::compile(scenario, Limits::default());
+        let mut scripts = Scripts::compile(scenario, limits());
         scripts.seed(seed);
         let mut switches =
             dotc_lang::model::effective_options(scenario, scenario.rules.iter().chain(game_rules.iter()));
@@ -151,6 +160,7 @@ impl Scripted {
             ended: None,
             dice: LogDice::default(),
             idle,
+            untrusted: false,
             scripts,
         };
         for error in std::mem::take(&mut scripted.scripts.errors) {
@@ -230,13 +240,20 @@ impl Scripted {
             self.hook(game, r, last, "on_game_end", &[], 0);
         }
         summary.victory_points = self.sides.iter().map(|s| (s.clone(), self.vp(s))).collect();
-        if r.stopped.is_some() {
-            return;
+        if r.stopped.is_none() {
+            summary.result = match self.ended.clone() {
+                Some(result) => Some(result),
+                None => self.victory(game, r, last),
+            };
         }
-        summary.result = match self.ended.clone() {
-            Some(result) => Some(result),
-            None => self.victory(game, r, last),
-        };
+        if self.untrusted {
+            // Nothing that may depend on the clock becomes a result: no victory points, no result.
+            summary.victory_points.clear();
+            summary.result = None;
+            let message = "no result: a scenario script was stopped by the wall-clock safety net, so this \
+                           replay is not reproducible and its victory points and result cannot be trusted";
+            r.find(last, Level::Error, message, NOT_REPRODUCIBLE);
+        }
     }
 
     // ------------------------------------------------------------------ victory
@@ -620,11 +637,19 @@ impl Scripted {
     }
 
     /// A script that failed: a finding at the log position where it ran, citing the hook or
-    /// trigger and its place in the scenario file.
-    fn script_failed(&self, r: &mut Replayer<'_>, span: Span, error: &ScriptError) {
+    /// trigger and its place in the scenario file. One the wall clock stopped makes the whole
+    /// replay untrusted.
+    fn script_failed(&mut self, r: &mut Replayer<'_>, span: Span, error: &ScriptError) {
         let (line, column) = dotc_lang::diagnostic::line_col(&self.scenario_source, error.span.start);
         let message = format!("{} ({}:{line}:{column}): {}", error.what, self.scenario_file, error.message);
-        r.find(span, Level::Error, message, SCRIPT_RULE);
+        let rule = match error.kind {
+            ErrorKind::Script => SCRIPT_RULE,
+            ErrorKind::WallClock => {
+                self.untrusted = true;
+                NOT_REPRODUCIBLE
+            }
+        };
+        r.find(span, Level::Error, message, rule);
         if let Some(f) = r.findings.last_mut() {
             f.in_scenario = Some(error.span);
         }
@@ -769,6 +794,22 @@ impl Scripted {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The limits this thread's replays give scripts, for tests of a limit the defaults never reach
+    /// in a test's time (the safety net); the defaults when None.
+    static TEST_LIMITS: std::cell::Cell<Option<Limits>> = const { std::cell::Cell::new(None) };
+}
+
+/// The limits a game's scripts run under.
+fn limits() -> Limits {
+    #[cfg(test)]
+    if let Some(limits) = TEST_LIMITS.with(std::cell::Cell::get) {
+        return limits;
+    }
+    Limits::default()
+}
+
 /// The log verb that records a script's dice.
 pub(super) const SCRIPTED_VERB: &str = "scripted";
 
@@ -842,7 +883,66 @@ impl Replayer<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Level;
     use super::super::maneuver::tests::{DRILL, notes, play};
+    use super::{Limits, NOT_REPRODUCIBLE, TEST_LIMITS};
+
+    /// The drill field with a hook that awards a point every ten rounds of an endless loop, and a
+    /// victory block that always gives a result.
+    fn endless_awards() -> String {
+        DRILL.replace(
+            "side red \"Red\" {",
+            "victory {\n        otherwise => draw\n    }\n    script ```rhai\n        fn on_turn_start(game) {\n            \
+             let n = 0;\n            loop { n += 1; if n % 10 == 0 { game.award_vp(\"blue\", 1); } }\n        }\n    ```\n    \
+             side red \"Red\" {",
+        )
+    }
+
+    const TWO_TURNS: &str =
+        "turn 1 blue {\n    maneuver {\n    }\n}\nturn 2 red {\n    maneuver {\n    }\n}\n";
+
+    #[test]
+    fn a_script_stopped_by_its_operation_limit_still_gives_the_game_a_result() {
+        let (replay, _) = play(&endless_awards(), TWO_TURNS);
+        let errors: Vec<&str> =
+            replay.findings.iter().filter(|f| f.level == Level::Error).map(|f| f.message.as_str()).collect();
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert!(errors.iter().all(|m| m.contains("500,000 operations")), "{errors:#?}");
+        assert!(
+            replay.summary.victory_points.get("blue").is_some_and(|vp| *vp > 1000.0),
+            "{:?}",
+            replay.summary
+        );
+        assert_eq!(replay.summary.result.as_ref().map(|r| r.result.as_str()), Some("draw"));
+    }
+
+    #[test]
+    fn a_script_the_safety_net_stops_fails_the_replay_and_withholds_the_result() {
+        // A safety net of no time fires at its second look at the clock, wherever that is: the
+        // replay says so, drops what the call did, runs no script after it and gives no result.
+        let limits = Limits {
+            operations: 0,
+            game_operations: 0,
+            wall_clock: std::time::Duration::ZERO,
+            ..Limits::default()
+        };
+        TEST_LIMITS.with(|l| l.set(Some(limits)));
+        let (replay, _) = play(&endless_awards(), TWO_TURNS);
+        TEST_LIMITS.with(|l| l.set(None));
+        let untrusted: Vec<&str> = replay
+            .findings
+            .iter()
+            .filter(|f| f.level == Level::Error && f.rule == NOT_REPRODUCIBLE)
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(untrusted.len(), 2, "{:#?}", replay.findings);
+        assert!(untrusted[0].starts_with("hook on_turn_start (drill.dotc:"), "{untrusted:#?}");
+        assert!(untrusted[0].contains("not reproducible"), "{untrusted:#?}");
+        assert!(untrusted[1].starts_with("no result:"), "{untrusted:#?}");
+        assert!(!notes(&replay).iter().any(|n| n.contains("awarded")), "{:#?}", notes(&replay));
+        assert!(replay.summary.victory_points.is_empty(), "{:?}", replay.summary);
+        assert_eq!(replay.summary.result, None);
+    }
 
     #[test]
     fn an_objective_is_held_within_3_inches_unless_it_says_within() {

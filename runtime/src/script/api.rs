@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 
 use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Map};
 
-use super::sandbox::lock;
+use super::Limits;
+use super::sandbox::{Meter, Output, lock};
 use crate::dice::{DiceSource, Purpose, SeededDice};
 
 /// The most dice one `game.roll(n)` may ask for.
@@ -104,7 +105,7 @@ pub struct ObjectiveView {
 /// What a script asked the game to do, in the order it asked. The replay applies each one.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    /// `game.log(msg)`, `print(msg)`, `debug(msg)`.
+    /// `game.log(msg)`, `print(msg)`, `debug(msg)` (within the output limits, [`Limits::output_lines`]).
     Log(String),
     /// `game.roll(n)`: the faces it gave the script.
     Rolled(Vec<u8>),
@@ -193,6 +194,23 @@ pub(crate) struct Ctx {
     pub dice: ScriptDice,
     /// The leader casualty table (Ch16 2.4): each face's result id, from the rule data.
     pub leader_results: Vec<(u8, String)>,
+    /// What the game's scripts have written, against the output limits.
+    pub output: Output,
+    pub limits: Limits,
+    /// Told when a message goes past an output limit, so the call's next operation stops it.
+    pub meter: Arc<Meter>,
+}
+
+impl Ctx {
+    /// `print`, `debug` or `game.log`: a message of the game, unless it goes past an output limit
+    /// (then it is dropped and the call stops at its next operation).
+    pub fn write(&mut self, text: String) {
+        if self.output.write(&text, &self.limits) {
+            self.effects.push(Effect::Log(text));
+        } else {
+            self.meter.output_over.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// The `game` object: a handle with no state of its own; every read goes to the snapshot.
@@ -476,6 +494,6 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     });
     let c = ctx.clone();
     engine.register_fn("log", move |_: &mut GameHandle, message: Dynamic| {
-        lock(&c).effects.push(Effect::Log(message.to_string()));
+        lock(&c).write(message.to_string());
     });
 }

@@ -7,7 +7,10 @@
 //! [`Scripts::call_hook`], [`Scripts::run_trigger`] and [`Scripts::condition`] with a fresh
 //! [`Snapshot`] of the game. A call returns the [`Effect`]s the script asked for (the replay applies
 //! them through the rules engine) or the [`ScriptError`] that stopped it, located in the scenario
-//! file.
+//! file. Only counted work stops a call ([`Limits`]: operations per call and per game, depths,
+//! sizes, output per call and per game), so a game's scripts stop at the same operation on every
+//! machine; the wall-clock safety net is the one exception, and its stop is an
+//! [`ErrorKind::WallClock`] error that makes the replay untrusted.
 //!
 //! [`check`] is what `dotc check` runs: every script block, trigger condition and body and
 //! victory `when` expression compiled, each syntax error at its real line and column
@@ -34,7 +37,7 @@ pub use sandbox::Limits;
 
 use crate::dice::SeededDice;
 use api::Ctx;
-use sandbox::{Deadline, lock};
+use sandbox::{Meter, lock};
 
 /// The hook functions a `script` block may define, with their number of parameters (the first is
 /// always `game`). A function of another name is the script's own helper.
@@ -63,6 +66,20 @@ pub struct ScriptError {
     /// The hook or trigger, e.g. `hook on_turn_start`, `trigger "Reynolds falls"`.
     pub what: String,
     pub message: String,
+    pub kind: ErrorKind,
+}
+
+/// What a [`ScriptError`] means for the replay.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The script's own mistake, or a counted limit it went past: the same error at the same
+    /// operation on every machine, at any load.
+    #[default]
+    Script,
+    /// The wall-clock safety net stopped the call ([`Limits::wall_clock`]). Whether and where it
+    /// does depends on the machine and its load, so the replay's result cannot be trusted; the
+    /// call's effects are dropped and no script runs for the rest of the game.
+    WallClock,
 }
 
 impl std::fmt::Display for ScriptError {
@@ -100,8 +117,12 @@ struct CompiledTrigger {
 pub struct Scripts {
     engine: Engine,
     ctx: Arc<Mutex<Ctx>>,
-    deadline: Arc<Mutex<Deadline>>,
+    meter: Arc<Meter>,
     limits: Limits,
+    /// The operations the game's calls have done so far ([`Limits::game_operations`]).
+    used: u64,
+    /// A game budget ran out or the safety net fired: no script runs again this game.
+    spent: bool,
     /// The `script` blocks (a scenario usually has one) with the hooks each defines.
     blocks: Vec<(AST, Script, BTreeSet<&'static str>)>,
     triggers: Vec<CompiledTrigger>,
@@ -140,19 +161,21 @@ impl Scripts {
     /// Build the engine and compile every script of the scenario. Never fails: what does not
     /// compile is in [`Scripts::errors`] and is never called.
     pub fn compile(scenario: &Scenario, limits: Limits) -> Scripts {
-        let ctx = Arc::new(Mutex::new(Ctx::default()));
-        let deadline = Arc::new(Mutex::new(Deadline::default()));
+        let meter = Arc::new(Meter::default());
+        let ctx = Arc::new(Mutex::new(Ctx { limits, meter: meter.clone(), ..Ctx::default() }));
         let sink = {
             let ctx = ctx.clone();
-            move |text: String| lock(&ctx).effects.push(Effect::Log(text))
+            move |text: String| lock(&ctx).write(text)
         };
-        let mut engine = sandbox::engine(&limits, deadline.clone(), sink);
+        let mut engine = sandbox::engine(&limits, meter.clone(), sink);
         api::register(&mut engine, &ctx);
         let mut scripts = Scripts {
             engine,
             ctx,
-            deadline,
+            meter,
             limits,
+            used: 0,
+            spent: false,
             blocks: Vec::new(),
             triggers: Vec::new(),
             victory: Vec::new(),
@@ -227,14 +250,20 @@ impl Scripts {
                         "a library cannot define the hook `{}`: hooks belong to a scenario's `script` block",
                         hook.name
                     );
-                    self.errors.push(ScriptError { span: at, file, what, message });
+                    self.errors.push(ScriptError { span: at, file, what, message, kind: ErrorKind::Script });
                     return None;
                 }
                 Some(ast.clone_functions_only())
             }
             Err(e) => {
                 let message = e.err_type().to_string();
-                self.errors.push(ScriptError { span: locate(script, e.position()), file, what, message });
+                self.errors.push(ScriptError {
+                    span: locate(script, e.position()),
+                    file,
+                    what,
+                    message,
+                    kind: ErrorKind::Script,
+                });
                 None
             }
         }
@@ -274,6 +303,7 @@ impl Scripts {
                     file: None,
                     what: what.to_string(),
                     message: e.err_type().to_string(),
+                    kind: ErrorKind::Script,
                 });
                 None
             }
@@ -291,14 +321,14 @@ impl Scripts {
         lock(&self.ctx).leader_results = results;
     }
 
-    /// Is this hook defined by the scenario's script?
+    /// Is this hook defined by the scenario's script (and may scripts still run)?
     pub fn has_hook(&self, hook: &str) -> bool {
-        self.blocks.iter().any(|(_, _, hooks)| hooks.contains(hook))
+        !self.spent && self.blocks.iter().any(|(_, _, hooks)| hooks.contains(hook))
     }
 
     /// Does the scenario have any trigger still waiting to fire?
     pub fn has_pending_triggers(&self) -> bool {
-        self.triggers.iter().any(|t| !t.done)
+        !self.spent && self.triggers.iter().any(|t| !t.done)
     }
 
     /// The names of the triggers still waiting, in scenario order.
@@ -316,35 +346,38 @@ impl Scripts {
         dice: &mut VecDeque<u8>,
     ) -> Outcome {
         let mut outcome = Outcome::default();
-        let Scripts { engine, ctx, deadline, limits, blocks, scope, .. } = self;
-        for (ast, script, hooks) in blocks.iter() {
-            if !hooks.contains(hook) {
+        let (mut runner, parts) = self.runner();
+        for (ast, script, hooks) in parts.blocks.iter() {
+            if !hooks.contains(hook) || runner.spent() {
                 continue;
             }
-            let ctx = &*ctx;
-            let begun = begin(ctx, deadline, limits, hook, snapshot, dice);
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-            let result = match args {
-                [] => engine.call_fn_with_options::<Dynamic>(options, scope, ast, hook, (GameHandle,)),
-                [a] => engine.call_fn_with_options::<Dynamic>(
-                    options,
-                    scope,
-                    ast,
-                    hook,
-                    (GameHandle, ImmutableString::from(*a)),
-                ),
-                [a, b, ..] => engine.call_fn_with_options::<Dynamic>(
-                    options,
-                    scope,
-                    ast,
-                    hook,
-                    (GameHandle, ImmutableString::from(*a), ImmutableString::from(*b)),
-                ),
-            };
-            drop(begun);
-            let error = result.err().map(|e| runtime_error(script, &format!("hook {hook}"), &e));
-            finish(ctx, deadline, dice, &mut outcome, error);
-            if outcome.error.is_some() {
+            let call =
+                runner.call(hook, snapshot, dice, script, &|| format!("hook {hook}"), |engine, scope| {
+                    match args {
+                        [] => {
+                            engine.call_fn_with_options::<Dynamic>(options, scope, ast, hook, (GameHandle,))
+                        }
+                        [a] => engine.call_fn_with_options::<Dynamic>(
+                            options,
+                            scope,
+                            ast,
+                            hook,
+                            (GameHandle, ImmutableString::from(*a)),
+                        ),
+                        [a, b, ..] => engine.call_fn_with_options::<Dynamic>(
+                            options,
+                            scope,
+                            ast,
+                            hook,
+                            (GameHandle, ImmutableString::from(*a), ImmutableString::from(*b)),
+                        ),
+                    }
+                });
+            outcome.effects.extend(call.effects);
+            outcome.seeded.extend(call.seeded);
+            if let Err(error) = call.value {
+                outcome.error = Some(error);
                 break;
             }
         }
@@ -361,7 +394,7 @@ impl Scripts {
     ) -> Vec<(String, Outcome)> {
         let mut ran = Vec::new();
         for i in 0..self.triggers.len() {
-            if self.triggers[i].done {
+            if self.triggers[i].done || self.spent {
                 continue;
             }
             let name = self.triggers[i].name.clone();
@@ -390,20 +423,25 @@ impl Scripts {
         snapshot: &Arc<Snapshot>,
         dice: &mut VecDeque<u8>,
     ) -> Option<Outcome> {
-        let Scripts { engine, ctx, deadline, limits, triggers, scope, condition_dice, .. } = self;
-        let trigger = triggers.get_mut(i)?;
+        let (mut runner, parts) = self.runner();
+        let trigger = parts.triggers.get_mut(i)?;
         let (Some(condition), Some(body)) = (&trigger.condition, &trigger.body) else { return None };
-        let what = format!("trigger \"{}\"", trigger.name);
+        let name = trigger.name.as_str();
         let mut outcome = Outcome::default();
-        let begun = begin(ctx, deadline, limits, &trigger.name, snapshot, dice);
-        game_scope(scope);
-        let holds = engine.eval_ast_with_scope::<Dynamic>(scope, condition);
-        drop(begun);
+        let asked = runner.call(
+            name,
+            snapshot,
+            dice,
+            &trigger.condition_script,
+            &|| format!("trigger \"{name}\" condition"),
+            |engine, scope| {
+                game_scope(scope);
+                engine.eval_ast_with_scope::<Dynamic>(scope, condition)
+            },
+        );
         // A condition may not act: anything it asked for is dropped (its dice stay used).
-        let mut asked = Outcome::default();
-        finish(ctx, deadline, dice, &mut asked, None);
         outcome.seeded = asked.seeded;
-        let holds = match holds {
+        let holds = match asked.value {
             Ok(value) => match value.as_bool() {
                 Ok(b) => b,
                 Err(kind) => {
@@ -411,16 +449,16 @@ impl Scripts {
                     let error = ScriptError {
                         span: trigger.condition_script.code_span,
                         file: None,
-                        what: format!("{what} condition"),
+                        what: format!("trigger \"{name}\" condition"),
                         message,
+                        kind: ErrorKind::Script,
                     };
                     outcome.error = Some(error);
                     trigger.done = true;
                     return Some(outcome);
                 }
             },
-            Err(e) => {
-                let error = runtime_error(&trigger.condition_script, &format!("{what} condition"), &e);
+            Err(error) => {
                 outcome.error = Some(error);
                 trigger.done = true;
                 return Some(outcome);
@@ -428,41 +466,204 @@ impl Scripts {
         };
         if !holds {
             if !outcome.seeded.is_empty() {
-                condition_dice.push((trigger.name.clone(), outcome.seeded));
+                parts.condition_dice.push((trigger.name.clone(), outcome.seeded));
             }
             return None;
         }
         trigger.done = true;
-        let begun = begin(ctx, deadline, limits, &trigger.name, snapshot, dice);
-        game_scope(scope);
-        let result = engine.eval_ast_with_scope::<Dynamic>(scope, body);
-        drop(begun);
-        let error = result.err().map(|e| runtime_error(&trigger.body_script, &what, &e));
-        finish(ctx, deadline, dice, &mut outcome, error);
+        let ran = runner.call(
+            name,
+            snapshot,
+            dice,
+            &trigger.body_script,
+            &|| format!("trigger \"{name}\""),
+            |engine, scope| {
+                game_scope(scope);
+                engine.eval_ast_with_scope::<Dynamic>(scope, body)
+            },
+        );
+        outcome.effects = ran.effects;
+        outcome.seeded.extend(ran.seeded);
+        outcome.error = ran.value.err();
         Some(outcome)
     }
 
     /// Evaluate the `when` expression of the victory condition at `index` of the `victory` block.
-    /// None when there is no compiled expression there; an error is the script's.
+    /// None when there is no compiled expression there (or the game's scripts were stopped for
+    /// good, [`Limits::game_operations`]); an error is the script's.
     pub fn condition(&mut self, index: usize, snapshot: &Arc<Snapshot>) -> Option<Result<bool, ScriptError>> {
-        let Scripts { engine, ctx, deadline, limits, victory, scope, .. } = self;
-        let (_, ast, script) = victory.iter().find(|(i, _, _)| *i == index)?;
+        let (mut runner, parts) = self.runner();
+        if runner.spent() {
+            return None;
+        }
+        let (_, ast, script) = parts.victory.iter().find(|(i, _, _)| *i == index)?;
         let ast = ast.as_ref()?;
         let mut dice = VecDeque::new();
-        let begun = begin(ctx, deadline, limits, "victory", snapshot, &mut dice);
-        game_scope(scope);
-        let result = engine.eval_ast_with_scope::<Dynamic>(scope, ast);
-        drop(begun);
-        finish(ctx, deadline, &mut dice, &mut Outcome::default(), None);
-        Some(match result {
-            Ok(value) => value.as_bool().map_err(|kind| ScriptError {
+        let call = runner.call(
+            "victory",
+            snapshot,
+            &mut dice,
+            script,
+            &|| "victory condition".into(),
+            |engine, scope| {
+                game_scope(scope);
+                engine.eval_ast_with_scope::<Dynamic>(scope, ast)
+            },
+        );
+        Some(call.value.and_then(|value| {
+            value.as_bool().map_err(|kind| ScriptError {
                 span: script.code_span,
                 file: None,
                 what: "victory condition".into(),
                 message: format!("it gives a {kind}, not true or false"),
-            }),
-            Err(e) => Err(runtime_error(script, "victory condition", &e)),
-        })
+                kind: ErrorKind::Script,
+            })
+        }))
+    }
+
+    /// Whether the game's scripts were stopped for good: a game budget ran out, or the safety net
+    /// fired. No hook, trigger or victory expression runs after that.
+    pub fn stopped_for_good(&self) -> bool {
+        self.spent
+    }
+
+    /// The engine and what every call shares, borrowed apart from the compiled scripts.
+    fn runner(&mut self) -> (Runner<'_>, Parts<'_>) {
+        let Scripts {
+            engine,
+            ctx,
+            meter,
+            limits,
+            used,
+            spent,
+            scope,
+            blocks,
+            triggers,
+            victory,
+            condition_dice,
+            ..
+        } = self;
+        let runner = Runner { engine, ctx, meter, limits, used, spent, scope };
+        (runner, Parts { blocks, triggers, victory, condition_dice })
+    }
+}
+
+/// The compiled scripts, borrowed beside a [`Runner`].
+struct Parts<'a> {
+    blocks: &'a [(AST, Script, BTreeSet<&'static str>)],
+    triggers: &'a mut [CompiledTrigger],
+    victory: &'a [(usize, Option<AST>, Script)],
+    condition_dice: &'a mut Vec<(String, Vec<u8>)>,
+}
+
+/// What one call of a script did.
+struct Call {
+    /// Its value, or the error that stopped it, located in the scenario file.
+    value: Result<Dynamic, ScriptError>,
+    /// What it asked for, in order, up to where it stopped (none when the safety net stopped it).
+    effects: Vec<Effect>,
+    /// The faces the seed gave it.
+    seeded: Vec<u8>,
+}
+
+/// Runs one call after another under the [`Limits`], counting what each takes from the game's
+/// budgets.
+struct Runner<'a> {
+    engine: &'a mut Engine,
+    ctx: &'a Mutex<Ctx>,
+    meter: &'a Meter,
+    limits: &'a Limits,
+    used: &'a mut u64,
+    spent: &'a mut bool,
+    scope: &'a mut Scope<'static>,
+}
+
+impl Runner<'_> {
+    fn spent(&self) -> bool {
+        *self.spent
+    }
+
+    /// One call: `firing` is the hook or trigger's name (for its dice), `what` names it in an
+    /// error, `run` is the rhai call itself. Only counted work stops it (operations, sizes,
+    /// output), so it ends at the same operation on every machine; the safety net's stop is the
+    /// one exception, and says so ([`ErrorKind::WallClock`]).
+    fn call(
+        &mut self,
+        firing: &str,
+        snapshot: &Arc<Snapshot>,
+        dice: &mut VecDeque<u8>,
+        script: &Script,
+        what: &dyn Fn() -> String,
+        run: impl FnOnce(&Engine, &mut Scope<'static>) -> Result<Dynamic, Box<EvalAltResult>>,
+    ) -> Call {
+        let limits = *self.limits;
+        // This call's budget: its own, or what is left of the game's when that is less.
+        let left = limits.game_operations.saturating_sub(*self.used);
+        let game_bound = limits.game_operations > 0 && (limits.operations == 0 || left <= limits.operations);
+        if game_bound && left == 0 {
+            *self.spent = true;
+            let message = game_operations_message(&limits);
+            let error = ScriptError {
+                span: hook_span(script, &what()),
+                file: None,
+                what: what(),
+                message,
+                kind: ErrorKind::Script,
+            };
+            return Call { value: Err(error), effects: Vec::new(), seeded: Vec::new() };
+        }
+        self.engine.set_max_operations(if game_bound { left } else { limits.operations });
+        let logged = dice.clone();
+        begin(self.ctx, firing, snapshot, dice);
+        self.meter.begin();
+        let result = run(self.engine, self.scope);
+        let operations = self.meter.end();
+        *self.used = self.used.saturating_add(operations);
+        let (mut effects, mut seeded, output) = {
+            let mut c = lock(self.ctx);
+            *dice = std::mem::take(&mut c.dice.logged);
+            let output = c.output.over;
+            (std::mem::take(&mut c.effects), std::mem::take(&mut c.dice.filled), output)
+        };
+        let stop = |message: String, kind: ErrorKind, position: Position| {
+            let mut span = locate(script, position);
+            if span == script.code_span {
+                span = hook_span(script, &what());
+            }
+            ScriptError { span, file: None, what: what(), message, kind }
+        };
+        let value = match (result, output) {
+            (Err(e), _) if stopped_by(&e, sandbox::WALL_CLOCK) => {
+                // Where the clock stops a call depends on the machine: nothing it did is kept.
+                *self.spent = true;
+                effects.clear();
+                seeded.clear();
+                *dice = logged;
+                Err(stop(wall_clock_message(&limits, operations), ErrorKind::WallClock, e.position()))
+            }
+            (result, Some(over)) => {
+                // Stopped at the operation after the message that went past (or it had ended).
+                *self.spent |= over.game;
+                let position = result.err().map_or(Position::NONE, |e| e.position());
+                Err(stop(output_message(&limits, over), ErrorKind::Script, position))
+            }
+            (Err(e), None) if matches!(innermost(&e), EvalAltResult::ErrorTooManyOperations(_)) => {
+                let message = if game_bound {
+                    *self.spent = true;
+                    game_operations_message(&limits)
+                } else {
+                    format!(
+                        "the script did more than {} operations, the most one call may do, and was stopped \
+                         there (an endless loop?)",
+                        thousands(limits.operations)
+                    )
+                };
+                Err(stop(message, ErrorKind::Script, e.position()))
+            }
+            (Err(e), None) => Err(runtime_error(script, &what(), &e)),
+            (Ok(value), None) => Ok(value),
+        };
+        Call { value, effects, seeded }
     }
 }
 
@@ -473,69 +674,102 @@ fn game_scope(scope: &mut Scope<'static>) {
     scope.push("game", GameHandle);
 }
 
-/// Clears the deadline when a call is over, whatever happened.
-struct Begun<'a>(&'a Mutex<Deadline>);
-
-impl Drop for Begun<'_> {
-    fn drop(&mut self) {
-        *lock(self.0) = Deadline::default();
-    }
-}
-
-/// Set up one call: the snapshot, the name firing, its dice and its deadline.
-fn begin<'a>(
-    ctx: &Mutex<Ctx>,
-    deadline: &'a Mutex<Deadline>,
-    _limits: &Limits,
-    firing: &str,
-    snapshot: &Arc<Snapshot>,
-    dice: &mut VecDeque<u8>,
-) -> Begun<'a> {
-    {
-        let mut c = lock(ctx);
-        if !Arc::ptr_eq(&c.snapshot, snapshot) {
-            c.snapshot = snapshot.clone();
-        }
-        c.effects.clear();
-        c.dice.filled.clear();
-        if c.firing != firing {
-            c.firing.clear();
-            c.firing.push_str(firing);
-        }
-        c.dice.logged = std::mem::take(dice);
-    }
-    // Armed, not started: the progress callback reads the clock (sandbox::Deadline).
-    *lock(deadline) = Deadline { armed: true, at: None };
-    Begun(deadline)
-}
-
-/// Collect what a call did and give back the dice it left.
-fn finish(
-    ctx: &Mutex<Ctx>,
-    deadline: &Mutex<Deadline>,
-    dice: &mut VecDeque<u8>,
-    outcome: &mut Outcome,
-    error: Option<ScriptError>,
-) {
-    *lock(deadline) = Deadline::default();
+/// Set up one call: the snapshot, the name firing, its dice and its output tally.
+fn begin(ctx: &Mutex<Ctx>, firing: &str, snapshot: &Arc<Snapshot>, dice: &mut VecDeque<u8>) {
     let mut c = lock(ctx);
-    outcome.effects.append(&mut c.effects);
-    outcome.seeded.append(&mut c.dice.filled);
-    *dice = std::mem::take(&mut c.dice.logged);
-    if outcome.error.is_none() {
-        outcome.error = error;
+    if !Arc::ptr_eq(&c.snapshot, snapshot) {
+        c.snapshot = snapshot.clone();
     }
+    c.effects.clear();
+    c.dice.filled.clear();
+    if c.firing != firing {
+        c.firing.clear();
+        c.firing.push_str(firing);
+    }
+    c.dice.logged = std::mem::take(dice);
+    c.output.begin();
+}
+
+/// The error inside the calls of script functions that wrap it.
+fn innermost(error: &EvalAltResult) -> &EvalAltResult {
+    match error {
+        EvalAltResult::ErrorInFunctionCall(_, _, inner, _) => innermost(inner),
+        other => other,
+    }
+}
+
+/// Did the progress callback stop the call with this token ([`sandbox::WALL_CLOCK`])?
+fn stopped_by(error: &EvalAltResult, token: &str) -> bool {
+    matches!(innermost(error), EvalAltResult::ErrorTerminated(value, _) if value.to_string() == token)
+}
+
+/// Where a limit with no place of its own is reported: the hook's name, else the whole script.
+fn hook_span(script: &Script, what: &str) -> Span {
+    if let Some(hook) = what.strip_prefix("hook ")
+        && let Some(at) = script.code.find(&format!("fn {hook}"))
+    {
+        let start = script.code_span.start + at + 3;
+        return Span::new(start, start + hook.len());
+    }
+    script.code_span
+}
+
+fn game_operations_message(limits: &Limits) -> String {
+    format!(
+        "the game's scripts have done {} operations, the most one game may do: this call was stopped \
+         there and no script runs for the rest of the game",
+        thousands(limits.game_operations)
+    )
+}
+
+fn output_message(limits: &Limits, over: sandbox::OutputOver) -> String {
+    let (count, unit) = match (over.game, over.lines) {
+        (false, true) => (limits.output_lines, "lines"),
+        (false, false) => (limits.output_bytes, "bytes"),
+        (true, true) => (limits.game_output_lines, "lines"),
+        (true, false) => (limits.game_output_bytes, "bytes"),
+    };
+    let count = thousands(count as u64);
+    if over.game {
+        format!(
+            "the game's scripts wrote more than {count} {unit} with print, debug and game.log, the most one \
+             game may write: this call was stopped there and no script runs for the rest of the game"
+        )
+    } else {
+        format!(
+            "the script wrote more than {count} {unit} with print, debug and game.log, the most one call may \
+             write, and was stopped there (printing in a loop?)"
+        )
+    }
+}
+
+fn wall_clock_message(limits: &Limits, operations: u64) -> String {
+    format!(
+        "the script ran for more than {} s by the clock ({} operations) and the safety net stopped it: \
+         where the clock stops a script depends on the machine and its load, so this replay is not \
+         reproducible and its result cannot be trusted. What the call did is dropped and no script runs \
+         for the rest of the game; make the script do less work",
+        limits.wall_clock.as_secs_f64(),
+        thousands(operations)
+    )
+}
+
+/// 500000 as `500,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A runtime error as a [`ScriptError`], at the place rhai reports in the script.
 fn runtime_error(script: &Script, what: &str, error: &EvalAltResult) -> ScriptError {
     let message = match error {
-        EvalAltResult::ErrorTerminated(value, _) if value.to_string() == sandbox::DEADLINE_PASSED => {
-            "the script ran past its time limit and was stopped (an endless loop?)".to_string()
-        }
-        EvalAltResult::ErrorTooManyOperations(_) => {
-            "the script did too much work and was stopped (an endless loop?)".to_string()
-        }
         EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
         other => {
             // rhai appends ` (line L, position C)` to its messages: the span already says where.
@@ -547,15 +781,11 @@ fn runtime_error(script: &Script, what: &str, error: &EvalAltResult) -> ScriptEr
         }
     };
     let mut span = locate(script, error.position());
-    if span == script.code_span
-        && let Some(hook) = what.strip_prefix("hook ")
-        && let Some(at) = script.code.find(&format!("fn {hook}"))
-    {
-        // rhai gives no position for a limit: point at the hook that ran.
-        let start = script.code_span.start + at + 3;
-        span = Span::new(start, start + hook.len());
+    if span == script.code_span {
+        // rhai gives no position for some errors: point at the hook that ran.
+        span = hook_span(script, what);
     }
-    ScriptError { span, file: None, what: what.to_string(), message }
+    ScriptError { span, file: None, what: what.to_string(), message, kind: ErrorKind::Script }
 }
 
 /// The span in the file of a position rhai gives inside a script's code (lines and columns count

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::*;
 
@@ -97,35 +97,142 @@ fn at(source: &str, e: &ScriptError) -> String {
     source[e.span.start..e.span.end.max(e.span.start)].to_string()
 }
 
+/// The `AwardVp` effects of an outcome: how far a loop that awards points got.
+fn awards(outcome: &Outcome) -> usize {
+    outcome.effects.iter().filter(|e| matches!(e, Effect::AwardVp { .. })).count()
+}
+
 #[test]
-fn an_endless_loop_stops_within_100_ms_at_its_place() {
-    // Compiled first; only the call is timed. The deadline (50 ms by default) stops it well
-    // within 100 ms even on a loaded machine.
-    let (source, s) = scenario(&hook_script("            let n = 0;\n            loop { n += 1; }"));
-    let mut scripts = Scripts::compile(&s, Limits { operations: 0, ..Limits::default() });
-    assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
-    let view = snapshot();
-    let started = Instant::now();
-    let outcome = scripts.call_hook("on_turn_start", &[], &view, &mut VecDeque::new());
-    let elapsed = started.elapsed();
+fn an_endless_loop_is_stopped_by_the_operation_limit_at_its_hook() {
+    let (source, outcome) = run("            let n = 0;\n            loop { n += 1; }");
     let error = outcome.error.expect("the loop is stopped");
-    assert!(elapsed < Duration::from_millis(100), "took {elapsed:?}");
-    assert!(error.message.contains("stopped"), "{error:?}");
+    assert_eq!(error.kind, ErrorKind::Script);
+    assert!(error.message.contains("more than 500,000 operations, the most one call may do"), "{error:?}");
     assert_eq!(error.what, "hook on_turn_start");
     // rhai gives no position for a limit: the finding points at the hook that ran.
     assert_eq!(at(&source, &error), "on_turn_start", "{error:?}");
 }
 
 #[test]
-fn the_deadline_stops_a_script_the_operation_count_would_not() {
-    let (_, s) = scenario(&hook_script("            loop { }"));
-    let limits = Limits { operations: 0, deadline: Duration::from_millis(20), ..Limits::default() };
+fn the_operation_limit_stops_a_script_at_the_same_operation_every_time() {
+    // A loop that awards a point every 100 rounds until it is stopped: how far it gets is all the
+    // limit's, the same at every run (the clock never enters into it).
+    let body = "            let n = 0;\n            loop {\n                n += 1;\n                \
+                if n % 100 == 0 { game.award_vp(\"union\", 1); }\n            }";
+    let limits = Limits { operations: 20_000, ..Limits::default() };
+    let (_, first) = run_with(body, limits);
+    assert!(
+        first.error.as_ref().is_some_and(|e| e.message.contains("more than 20,000 operations")),
+        "{first:?}"
+    );
+    assert!(awards(&first) > 10, "{first:?}");
+    for _ in 0..5 {
+        assert_eq!(run_with(body, limits).1, first);
+    }
+    // Twice the budget goes about twice as far.
+    let (_, double) = run_with(body, Limits { operations: 40_000, ..Limits::default() });
+    assert!(awards(&double) >= 2 * awards(&first) - 1, "{} then {}", awards(&first), awards(&double));
+}
+
+#[test]
+fn the_games_operation_budget_stops_a_hook_that_runs_too_often_and_then_every_script() {
+    // Each call does a few hundred operations, well within its own budget; together they reach
+    // the game's, and from that call on no script runs.
+    let body = "            let n = 0;\n            while n < 100 { n += 1; }\n            game.log(`${n}`);";
+    let limits = Limits { operations: 10_000, game_operations: 2_000, ..Limits::default() };
+    let (source, s) = scenario(&hook_script(body));
     let mut scripts = Scripts::compile(&s, limits);
-    let started = Instant::now();
-    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
-    assert!(started.elapsed() < Duration::from_millis(100));
-    let error = outcome.error.expect("stopped by the deadline");
-    assert!(error.message.contains("time limit"), "{error:?}");
+    let mut calls = Vec::new();
+    while calls.len() < 50 && scripts.has_hook("on_turn_start") {
+        calls.push(scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new()));
+    }
+    let (last, before) = calls.split_last().expect("a call ran");
+    assert!(
+        !before.is_empty() && before.iter().all(|o| o.error.is_none() && logs(o) == ["100"]),
+        "{calls:?}"
+    );
+    let error = last.error.as_ref().expect("the game's budget stops a call");
+    assert!(error.message.contains("2,000 operations, the most one game may do"), "{error:?}");
+    assert!(error.message.contains("no script runs for the rest of the game"), "{error:?}");
+    assert_eq!(at(&source, error), "on_turn_start");
+    assert!(scripts.stopped_for_good());
+    assert_eq!(
+        scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new()),
+        Outcome::default()
+    );
+    // The same calls, compiled again: the same call is stopped at the same place.
+    let mut again = Scripts::compile(&s, limits);
+    let replayed: Vec<Outcome> = (0..calls.len())
+        .map(|_| again.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new()))
+        .collect();
+    assert_eq!(replayed, calls);
+}
+
+#[test]
+fn the_wall_clock_safety_net_drops_the_call_and_says_the_replay_cannot_be_trusted() {
+    // A safety net of no time at all fires at its second look at the clock, 2,048 operations in:
+    // the call's effects are dropped, its logged dice given back, and scripts are off for good.
+    let body = "            game.roll(1);\n            let n = 0;\n            loop {\n                n += 1;\n                \
+                if n % 10 == 0 { game.award_vp(\"union\", 1); }\n            }";
+    let limits =
+        Limits { operations: 0, game_operations: 0, wall_clock: Duration::ZERO, ..Limits::default() };
+    let (source, s) = scenario(&hook_script(body));
+    let mut scripts = Scripts::compile(&s, limits);
+    let mut dice = VecDeque::from(vec![4, 2]);
+    let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut dice);
+    let error = outcome.error.as_ref().expect("the safety net stops it");
+    assert_eq!(error.kind, ErrorKind::WallClock);
+    assert!(error.message.contains("not reproducible"), "{error:?}");
+    assert!(error.message.contains("cannot be trusted"), "{error:?}");
+    assert_eq!(at(&source, error), "on_turn_start");
+    assert_eq!(outcome.effects, Vec::new());
+    assert_eq!(dice, VecDeque::from(vec![4, 2]));
+    assert!(scripts.stopped_for_good());
+    assert!(!scripts.has_hook("on_turn_start"));
+    // The default net is seconds: far above what a call's operation budget takes.
+    assert!(Limits::default().wall_clock >= Duration::from_secs(5));
+}
+
+#[test]
+fn printing_in_a_loop_is_stopped_by_the_output_limit_at_its_place() {
+    for print in ["print(\"again\")", "debug(1)", "game.log(\"again\")"] {
+        let (source, outcome) = run(&format!("            loop {{ {print}; }}"));
+        let error = outcome.error.as_ref().unwrap_or_else(|| panic!("{print} is not stopped"));
+        assert_eq!(error.kind, ErrorKind::Script);
+        assert!(
+            error.message.contains("wrote more than 100 lines with print, debug and game.log"),
+            "{error:?}"
+        );
+        assert!(error.message.contains("the most one call may write"), "{error:?}");
+        assert_eq!(logs(&outcome).len(), 100, "{print}");
+        // rhai gives no position for a stop from its progress callback: the hook that ran.
+        assert_eq!(at(&source, error), "on_turn_start", "{print}");
+    }
+    // Bytes count too: 500-byte lines, 20 of them fit in 10,000 bytes.
+    let (_, outcome) = run(
+        "            let s = \"\";\n            for i in 0..50 { s += \"abcdefghij\"; }\n            loop { print(s); }",
+    );
+    let error = outcome.error.as_ref().expect("stopped");
+    assert!(error.message.contains("more than 10,000 bytes"), "{error:?}");
+    assert_eq!(logs(&outcome).len(), 20);
+    // A call that ends right after going past the limit is stopped all the same.
+    let (_, outcome) = run("            for i in 0..101 { print(i); }");
+    assert!(outcome.error.is_some_and(|e| e.message.contains("100 lines")));
+}
+
+#[test]
+fn the_games_output_limit_stops_the_call_that_reaches_it_and_every_script_after() {
+    let limits = Limits { game_output_lines: 150, ..Limits::default() };
+    let (_, s) = scenario(&hook_script("            for i in 0..60 { print(i); }"));
+    let mut scripts = Scripts::compile(&s, limits);
+    let mut call = || scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+    assert_eq!(logs(&call()).len(), 60);
+    assert_eq!(logs(&call()).len(), 60);
+    let third = call();
+    assert_eq!(logs(&third).len(), 30);
+    let error = third.error.expect("the game's output is spent");
+    assert!(error.message.contains("the game's scripts wrote more than 150 lines"), "{error:?}");
+    assert_eq!(call(), Outcome::default());
 }
 
 #[test]
@@ -165,9 +272,8 @@ fn trigger_conditions_and_victory_expressions_are_compiled_too() {
 
 #[test]
 fn a_huge_string_or_array_is_stopped() {
-    // Only the size limits may stop these: no operation count or deadline gets there first, however
-    // slow the machine.
-    let sizes_only = Limits { operations: 0, deadline: Duration::from_secs(3600), ..Limits::default() };
+    // Only the size limits may stop these: no operation count gets there first.
+    let sizes_only = Limits { operations: 0, game_operations: 0, ..Limits::default() };
     let (_, outcome) = run_with("            let s = \"war\";\n            loop { s = s + s; }", sizes_only);
     let error = outcome.error.expect("the string is stopped");
     assert!(error.message.contains("too large"), "{error:?}");
