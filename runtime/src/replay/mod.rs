@@ -33,6 +33,8 @@ use std::collections::BTreeMap;
 use dotc_lang::Analysis;
 use dotc_lang::ast::{self, Action, Arg, PhaseKind, Span};
 use dotc_lang::library::RuleData;
+use dotc_lang::rulings::Module;
+use dotc_lang::verbs::{AssaultStep, AssaultVerb, CommandVerb, FireVerb, ManeuverVerb, StatusVerb, Verb};
 use serde::Serialize;
 
 use crate::battlefield::{self, Battlefield, Body, Move, MoveKind, Mover, Pose, SightQuery, Smoke};
@@ -287,11 +289,11 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         r.find(header_span, Level::Error, "the rule data or rulings in force are not usable", "");
         return r.finish(None);
     };
-    for module in &rules.modules {
-        if let Some(what) = unplayed_module(module) {
-            let section =
-                dotc_lang::rulings::MODULES.iter().find(|(m, _)| m == module).map_or("", |(_, s)| *s);
-            r.find(header_span, Level::Note, format!("module {module} is on, but {what}"), section);
+    // The modules that are on and not played whole, said once at the game header rather than
+    // passed in silence (the register says how far each is played: `Module::replayed`).
+    for module in rules.modules.iter().filter_map(|m| Module::from_name(m)) {
+        if let Some(notice) = module.replay_notice() {
+            r.find(header_span, Level::Note, notice, module.section());
         }
     }
     let setup = Setup::from_scenario(scenario, &rules);
@@ -427,36 +429,6 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     out
 }
 
-/// The optional modules of Chapter 13 the replay does not play (yet), and what that means for
-/// an audit: a log that uses one is checked as if it were off. `dotc replay` and `dotc audit`
-/// say so once, at the game header, rather than pass in silence what they cannot judge.
-const UNPLAYED_MODULES: &[&str] = &[
-    "command_bidding",
-    "hidden_deployment",
-    "advanced_artillery",
-    "written_orders",
-    "elite_sharpshooters",
-    "premature_fire",
-    "refusing_the_flank",
-    "digging_in",
-    "spiking_the_guns",
-    "psychological_shock",
-    "desperate_valor",
-    "caught_flat_footed",
-    "second_line",
-    "wave_attack",
-];
-
-/// What the replay makes of an optional module that is on, when it does not play it whole.
-fn unplayed_module(module: &str) -> Option<&'static str> {
-    if module == command::FRICTION_MODULE {
-        return Some("the replay records its friction rolls without applying their effects");
-    }
-    UNPLAYED_MODULES
-        .contains(&module)
-        .then_some("the replay does not play it yet: what it changes is not checked")
-}
-
 /// The replay's bookkeeping: where in the log it is, and what it has found.
 struct Replayer<'a> {
     source: Option<&'a str>,
@@ -515,10 +487,10 @@ impl<'a> Replayer<'a> {
         }
     }
 
-    /// A verb the replay does not play: its effects are not applied, and the audit says so.
+    /// A word the replay does not play: its effects are not applied, and the audit says so.
     fn not_replayed(&mut self, action: &Action) {
         let verb = action.verb.value.as_str();
-        let rule = dotc_lang::verbs::verb_spec(verb).map_or("", |v| v.rule);
+        let rule = Verb::from_word(verb).map_or("", Verb::rule);
         self.here(Level::Note, format!("`{verb}` is not replayed yet: its effects are not applied"), rule);
     }
 
@@ -625,35 +597,6 @@ struct Game {
     book: command::Book,
 }
 
-/// Which file of the replay plays a verb.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    Command,
-    Maneuver,
-    Fire,
-    Assault,
-    Status,
-    /// `note`: a remark, nothing to play.
-    Remark,
-}
-
-/// The part of play a log verb belongs to; `None` for a word that is no verb of the language.
-fn part_of_play(verb: &str) -> Option<Part> {
-    Some(match verb {
-        "pips" | "bonus" | "reserve" | "order" | "attach" | "detach" | "friction" => Part::Command,
-        "formation" | "move" | "enter" | "retreat" | "wheel" | "about_face" | "fall_back" | "double_time"
-        | "limber" | "unlimber" | "dismount" | "remount" | "screen" | "recall" | "exit" | "hold" => {
-            Part::Maneuver
-        }
-        "fire" | "concentrate" | "react" => Part::Fire,
-        "assault" | "melee" | "consolidate" | "breakthrough" | "leader" => Part::Assault,
-        "rally" | "clear_smoke" | "reform" => Part::Status,
-        // `scripted`: dice read by the scenario scripts (scripted.rs) when they run.
-        "note" | "scripted" => Part::Remark,
-        _ => return None,
-    })
-}
-
 /// The unit names an action gives, in order (`Unit` first, then `At` / `Against`).
 fn unit_arg(action: &Action) -> Option<&ast::Name> {
     action.args.iter().find_map(|a| if let Arg::Unit(n) = a { Some(n) } else { None })
@@ -708,13 +651,15 @@ impl Game {
 
     /// One action of the log, by the part of play its verb belongs to.
     fn action(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match part_of_play(&action.verb.value) {
-            Some(Part::Command) => self.command_verb(r, action),
-            Some(Part::Maneuver) => self.maneuver_verb(r, action),
-            Some(Part::Fire) => self.fire_verb(r, action),
-            Some(Part::Assault) => self.assault_verb(r, action),
-            Some(Part::Status) => self.status_verb(r, action),
-            Some(Part::Remark) => {}
+        match Verb::from_word(&action.verb.value) {
+            Some(Verb::Command(verb)) => self.command_verb(r, action, verb),
+            Some(Verb::Maneuver(verb)) => self.maneuver_verb(r, action, verb),
+            Some(Verb::Fire(verb)) => self.fire_verb(r, action, verb),
+            Some(Verb::Assault(verb)) => self.assault_verb(r, action, verb),
+            Some(Verb::Status(verb)) => self.status_verb(r, action, verb),
+            // A remark; `scripted` dice are read by the scenario scripts when they run.
+            Some(Verb::Note | Verb::Scripted) => {}
+            // A word that is no verb of the language (the language's checks report it).
             None => r.not_replayed(action),
         }
         self.follow_the_log(r, action);
