@@ -351,17 +351,9 @@ fn check(files: &[PathBuf], format: OutputFormat) -> Result<ExitCode, String> {
     let mut json = Vec::new();
     for path in files {
         let source = read(path)?;
-        let analysis = analyze(path, &source, &FsLoader);
-        let mut diagnostics = analysis.diagnostics;
-        if let (Some(scenario), Some(s)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-            diagnostics.extend(dotc_runtime::check::check_scenario(scenario, s, &analysis.rule_data));
-            diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-        }
-        // A library's script functions compile on their own too (stdlib/scripts.dotc).
-        if analysis.document.kind == Some(dotc_lang::ast::FileKind::Library) {
-            diagnostics.extend(dotc_runtime::script::check_library(&analysis.document));
-            diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-        }
+        // The language's checks, the rules-aware ones and a library's scripts compiled
+        // (`check_file`, shared with the language server and the tests).
+        let diagnostics = dotc_runtime::check::check_file(path, &source, &FsLoader).diagnostics();
         failed |= diagnostics.iter().any(Diagnostic::is_error);
         let name = path.display().to_string();
         match format {
@@ -708,25 +700,6 @@ fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The rulings of a preset with `NAME=VALUE` settings over it.
-fn rulings_from(preset: &str, settings: &[String]) -> Result<dotc_runtime::rulings::Rulings, String> {
-    use dotc_runtime::rulings::Rulings;
-    let mut rulings = Rulings::preset(preset)
-        .ok_or_else(|| format!("unknown preset `{preset}`; the presets are defaults, as_printed"))?;
-    for setting in settings {
-        let (name, value) = setting.split_once('=').ok_or_else(|| {
-            format!("--ruling takes NAME=VALUE (e.g. suppression=numbered), not `{setting}`")
-        })?;
-        rulings.set(name.trim(), value.trim()).map_err(|e| {
-            match dotc_lang::names::suggest(name.trim(), Rulings::NAMES.iter().copied()) {
-                Some(s) if Rulings::id(name.trim()).is_none() => format!("{e}; did you mean `{s}`?"),
-                _ => e,
-            }
-        })?;
-    }
-    Ok(rulings)
-}
-
 fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
     use dotc_lang::library::EntryKind;
     use dotc_runtime::odds::assault::{
@@ -734,9 +707,11 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
     };
     use dotc_runtime::odds::melee::{MeleeSide, Role};
     use dotc_runtime::odds::{Cover, FireQuery, TargetFormation};
+    use dotc_runtime::rulings::{Rulings, WhatIf};
 
     let data = dotc_lang::stdlib();
-    let rulings = rulings_from(&args.preset, &args.ruling)?;
+    // The same parse of --preset and --ruling as `dotc replay` and `dotc audit`.
+    let rulings = WhatIf::parse(Some(&args.preset), &args.ruling)?.apply(Rulings::default());
     let range = match args.range {
         Some(r) => r,
         None => data

@@ -46,7 +46,7 @@ use crate::engine::setup::Setup;
 use crate::engine::state::{Arm, GameState, UnitId};
 use crate::engine::{EngineError, Event, Rules, What, morale, transact};
 use crate::geometry::Layout;
-use crate::rulings::{Rulings, SmokeClearing};
+use crate::rulings::{Rulings, SmokeClearing, WhatIf};
 
 pub use complete::completed_log;
 pub use log_dice::LogDice;
@@ -62,11 +62,9 @@ pub struct ReplayOptions<'a> {
     pub seed: Option<u64>,
     /// Stop after this point of the game.
     pub until: Option<Until>,
-    /// Play by this preset of rulings (`defaults`, `as_printed`) instead of what the scenario and
-    /// log set; [`ReplayOptions::rulings`] apply on top.
-    pub preset: Option<&'a str>,
-    /// Ruling switches to set over the scenario's and log's (`name`, `value`): a what-if replay.
-    pub rulings: &'a [(String, String)],
+    /// Rulings to play by over (or, with a preset, instead of) what the scenario and log set: a
+    /// what-if replay.
+    pub what_if: Option<&'a WhatIf>,
     /// Optional triggers switched on or off over the scenario's and log's (`name`, on): a what-if.
     pub options: &'a [(String, bool)],
     /// Keep the table as it stands at the end of every turn (and where the replay stops), for maps.
@@ -267,17 +265,14 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         return r.finish(None);
     };
     let data = &loaded.rule_data;
-    let mut settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
-    if let Some(preset) = options.preset {
-        for ruling in dotc_lang::rulings::RULINGS {
-            let value = if preset == "as_printed" { ruling.as_printed } else { ruling.default_value() };
-            settings.insert(ruling.name.to_string(), value.to_string());
-        }
-    }
-    for (name, value) in options.rulings {
-        settings.insert(name.clone(), value.clone());
-    }
-    let rules = Rulings::from_settings(&settings).ok().and_then(|rulings| {
+    let settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
+    let files = match options.what_if.and_then(|w| w.preset) {
+        // A what-if preset stands in for the files' rulings (`Rulings::preset`).
+        Some((_, preset)) => Ok(preset),
+        None => Rulings::from_settings(&settings),
+    };
+    let in_force = files.map(|files| options.what_if.map_or(files, |w| w.apply(files)));
+    let rules = in_force.ok().and_then(|rulings| {
         let modules = scenario
             .rules
             .iter()
