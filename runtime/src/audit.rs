@@ -182,6 +182,24 @@ mod tests {
     }
 
     #[test]
+    fn an_allow_suppresses_its_code_on_its_action_and_one_matching_nothing_is_a_warning() {
+        let log = "game \"g\" {\n    scenario \"s.dotc\"\n}\n\nturn 1 union {\n    command {\n        \
+                   @allow(dotc::replay-disagrees, \"umpire's call\")\n        pips \"A\" roll [5] => 3\n        \
+                   @allow(dotc::replay-doubtful, \"nothing here\")\n        pips \"B\" roll [2] => 1\n    }\n}\n";
+        let document = dotc_lang::parse(log).document;
+        let actions: Vec<Span> = document.turns[0].phases[0].actions.iter().map(|a| a.span).collect();
+        assert_eq!(actions.len(), 2, "{document:#?}");
+        let on = |level, span: Span| finding(level, span.start, span.end);
+        let findings = [on(Level::Error, actions[0]), on(Level::Error, actions[1])];
+        let audit = audit(&document, &findings, AuditOptions::default());
+        assert_eq!(audit.suppressed.len(), 1);
+        assert_eq!(audit.suppressed[0].reason, "umpire's call");
+        assert_eq!(audit.suppressed[0].code, catalogue::REPLAY_DISAGREES);
+        assert_eq!((audit.errors(), audit.warnings()), (1, 1), "{:#?}", audit.diagnostics);
+        assert!(audit.diagnostics.iter().any(|d| d.message.contains("matches nothing on its line")));
+    }
+
+    #[test]
     fn notes_are_kept_only_when_asked_for() {
         let findings = [finding(Level::Note, 0, 1), finding(Level::Error, 2, 3)];
         let document = Document::default();
