@@ -10,13 +10,13 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dotc_lang::ast::{Action, Allow, Span};
-use dotc_lang::diagnostic::{Diagnostic, Severity, line_col};
-use dotc_runtime::replay::{Finding, Level, ReplayOptions, replay};
+use dotc_lang::diagnostic::{Diagnostic, line_col};
+use dotc_runtime::audit::{self, AuditOptions};
+use dotc_runtime::replay::{Level, ReplayOptions, replay};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
-use crate::replay_cmd::{WhatIf, diagnostic, load_game};
+use crate::replay_cmd::{WhatIfArgs, load_game};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum AuditFormat {
@@ -37,7 +37,7 @@ pub struct AuditArgs {
     #[arg(long)]
     pub notes: bool,
     #[command(flatten)]
-    pub what_if: WhatIf,
+    pub what_if: WhatIfArgs,
 }
 
 /// One finding as the JSON output gives it.
@@ -71,33 +71,11 @@ struct FileAudit {
     suppressed: Vec<Suppressed>,
 }
 
-fn code_of(level: Level) -> &'static str {
-    match level {
-        Level::Error => "dotc::replay-disagrees",
-        Level::Warning => "dotc::replay-doubtful",
-        Level::Note => "dotc::replay-not-replayed",
-        Level::Followed => "dotc::replay-follows-log",
-    }
-}
-
-/// Every action and assault step that carries suppressions, with its span.
-fn allowing<'a>(actions: impl Iterator<Item = &'a Action>) -> Vec<(Span, &'a Allow)> {
-    let mut out = Vec::new();
-    for action in actions {
-        // A step's own suppressions cover the step; the action's cover the whole assault.
-        for step in &action.steps {
-            out.extend(step.allows.iter().map(|a| (step.span, a)));
-        }
-        out.extend(action.allows.iter().map(|a| (action.span, a)));
-    }
-    out
-}
-
 pub fn audit(
     args: &AuditArgs,
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
-    let settings = args.what_if.settings()?;
+    let what_if = args.what_if.parse()?;
     let bar = if args.files.len() > 1 && std::io::stderr().is_terminal() {
         let bar = ProgressBar::with_draw_target(Some(args.files.len() as u64), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}")
@@ -128,64 +106,30 @@ pub fn audit(
                 continue;
             }
         };
-        let options = ReplayOptions {
-            source: Some(&game.source),
-            preset: args.what_if.preset.as_deref(),
-            rulings: &settings,
-            ..ReplayOptions::default()
-        };
+        let options =
+            ReplayOptions { source: Some(&game.source), what_if: Some(&what_if), ..ReplayOptions::default() };
         let replayed = replay(&game.analysis, &options);
-        let actions =
-            game.analysis.document.turns.iter().flat_map(|t| t.phases.iter()).flat_map(|p| p.actions.iter());
-        let allows = allowing(actions);
-        let mut used = vec![false; allows.len()];
-        let mut kept: Vec<&Finding> = Vec::new();
-        let mut suppressed = Vec::new();
-        for finding in &replayed.findings {
-            let code = code_of(finding.level);
-            let by = allows.iter().position(|(span, allow)| {
-                span.start <= finding.span.start
-                    && finding.span.end <= span.end
-                    && allow.code.value.trim_start_matches("dotc::") == code.trim_start_matches("dotc::")
-            });
-            match by {
-                Some(i) => {
-                    used[i] = true;
-                    suppressed.push(Suppressed {
-                        line: line_col(&game.source, finding.span.start).0,
-                        code: code.to_string(),
-                        reason: allows[i].1.reason.value.clone(),
-                        message: finding.message.clone(),
-                    });
-                }
-                None => kept.push(finding),
-            }
-        }
-        let mut diagnostics: Vec<Diagnostic> = kept
+        // The one audit layer (also the language server's): findings as diagnostics, `@allow`
+        // suppressions matched with their reasons, suppressions that match nothing reported.
+        let audit =
+            audit::audit(&game.analysis.document, &replayed.findings, AuditOptions { notes: args.notes });
+        let suppressed: Vec<Suppressed> = audit
+            .suppressed
             .iter()
-            .filter(|f| args.notes || matches!(f.level, Level::Error | Level::Warning))
-            .map(|f| diagnostic(f))
+            .map(|s| Suppressed {
+                line: line_col(&game.source, s.span.start).0,
+                code: s.code.to_string(),
+                reason: s.reason.clone(),
+                message: s.message.clone(),
+            })
             .collect();
-        for (i, (_, allow)) in allows.iter().enumerate() {
-            if !used[i] {
-                let mut d = Diagnostic::error(
-                    "dotc::replay-doubtful",
-                    format!("this suppression of {} matches nothing on its line", allow.code.value),
-                    allow.span,
-                    "suppresses nothing",
-                );
-                d.severity = Severity::Warning;
-                diagnostics.push(d);
-            }
-        }
-        diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-        let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-        let warnings = diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
+        let diagnostics = &audit.diagnostics;
+        let (errors, warnings) = (audit.errors(), audit.warnings());
         failed |= errors + warnings > 0;
         if args.format == AuditFormat::Text {
             bar.suspend(|| {
                 if !diagnostics.is_empty() {
-                    eprint!("{}", render(&diagnostics, &game.name, &game.source));
+                    eprint!("{}", render(diagnostics, &game.name, &game.source));
                 }
                 for s in &suppressed {
                     eprintln!("{}:{}: allowed ({}): {} [{}]", game.name, s.line, s.reason, s.message, s.code);
@@ -202,17 +146,12 @@ pub fn audit(
             .iter()
             .map(|d| {
                 let (line, column) = line_col(&game.source, d.primary.span.start);
-                let level = match d.severity {
-                    Severity::Error => Level::Error,
-                    Severity::Warning => Level::Warning,
-                    _ if d.code == "dotc::replay-follows-log" => Level::Followed,
-                    _ => Level::Note,
-                };
+                let level = audit::level_of(d);
                 JsonFinding {
                     line,
                     column,
                     level,
-                    code: code_of(level),
+                    code: audit::finding_code(level),
                     message: d.message.clone(),
                     rule: d.rule.clone().unwrap_or_default(),
                 }

@@ -49,12 +49,10 @@ fn render(reference: &Reference) -> String {
     if let Some(switch) = switch_of(reference) {
         out.push_str(&format!("\n{}\n", wrap(&switch_text(switch))));
     }
-    let modules: Vec<&str> = rulings::MODULES
+    let modules: Vec<&str> = rulings::Module::ALL
         .iter()
-        .filter(|(_, section)| {
-            references::canonical_id(first_reference(section)).as_deref() == Some(reference.id)
-        })
-        .map(|(name, _)| *name)
+        .filter(|m| references::canonical_id(first_reference(m.section())).as_deref() == Some(reference.id))
+        .map(|m| m.name())
         .collect();
     for name in modules {
         out.push_str(&format!(
@@ -97,7 +95,8 @@ fn unknown(id: &str) -> String {
         // A word: a diagnostic code (compared without its `dotc::`), a ruling or a module name.
         let codes = dotc_lang::catalogue::CODES.iter().chain(dotc_lang::catalogue::library::CODES.iter());
         let suffixes: Vec<&str> = codes.filter_map(|(code, _)| code.strip_prefix("dotc::")).collect();
-        let names = rulings::RULINGS.iter().map(|r| r.name).chain(rulings::MODULES.iter().map(|(m, _)| *m));
+        let names =
+            rulings::RULINGS.iter().map(|r| r.name).chain(rulings::Module::ALL.iter().map(|m| m.name()));
         let bare = word.strip_prefix("dotc::").unwrap_or(word);
         match dotc_lang::names::suggest(bare, suffixes.iter().copied().chain(names)) {
             Some(near) if suffixes.contains(&near) => Some(format!("dotc::{near}")),

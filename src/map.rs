@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use dotc_lang::FsLoader;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
-use dotc_lang::{FsLoader, analyze};
 use dotc_runtime::battlefield::Battlefield;
 use dotc_runtime::render::{self, Focus, MapState, RenderOptions};
 use dotc_runtime::replay::{Replay, ReplayOptions, Until, replay};
@@ -72,12 +72,10 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
 
     let source = super::read(&args.file)?;
     let name = args.file.display().to_string();
-    let analysis = analyze(&args.file, &source, &FsLoader);
-    let mut diagnostics = analysis.diagnostics.clone();
-    if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-        diagnostics.extend(dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data));
-        diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-    }
+    // What `dotc check` says of the file (`check_file`): a map of a file with errors is not drawn.
+    let checked = dotc_runtime::check::check_file(&args.file, &source, &FsLoader);
+    let diagnostics = checked.diagnostics();
+    let analysis = checked.analysis;
     if !diagnostics.is_empty() {
         eprint!("{}", super::render(&diagnostics, &name, &source));
     }

@@ -1,13 +1,15 @@
 //! `dotc replay GAME.dotc`: play a logged game through the rules and say where the log and the
-//! rules disagree; `dotc audit` shares its loading and its findings-as-diagnostics.
+//! rules disagree; `dotc audit` shares its loading and its what-if rulings.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::ValueEnum;
-use dotc_lang::diagnostic::{Diagnostic, Severity};
+use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::{Analysis, FsLoader, analyze};
-use dotc_runtime::replay::{Finding, Level, Replay, ReplayOptions, Until, completed_log, replay};
+use dotc_runtime::audit::finding_diagnostic;
+use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log, replay};
+use dotc_runtime::rulings::WhatIf;
 
 /// How `dotc replay` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -35,7 +37,7 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "MOMENT")]
     pub until: Option<Until>,
     #[command(flatten)]
-    pub what_if: WhatIf,
+    pub what_if: WhatIfArgs,
     /// Switch one of the scenario's optional triggers on or off, NAME=on|off (repeatable; a
     /// what-if over the scenario's and the log's `option` settings).
     #[arg(long = "option", value_name = "NAME=on|off")]
@@ -53,7 +55,7 @@ pub struct ReplayArgs {
 
 /// Rulings to play by instead of the log's: a what-if replay or audit.
 #[derive(clap::Args, Debug, Default)]
-pub struct WhatIf {
+pub struct WhatIfArgs {
     /// Play by a preset of rulings: `defaults` (RULINGS.md) or `as_printed` (the texts as printed).
     #[arg(long, value_name = "PRESET", value_parser = ["defaults", "as_printed"])]
     pub preset: Option<String>,
@@ -62,36 +64,11 @@ pub struct WhatIf {
     pub rulings: Vec<String>,
 }
 
-impl WhatIf {
-    /// The switches as (name, value), each checked against the rulings registry.
-    pub fn settings(&self) -> Result<Vec<(String, String)>, String> {
-        self.rulings
-            .iter()
-            .map(|setting| {
-                let (name, value) =
-                    setting.split_once('=').ok_or(format!("--ruling takes NAME=VALUE, not `{setting}`"))?;
-                let (name, value) = (name.trim(), value.trim());
-                let ruling = dotc_lang::rulings::RULINGS
-                    .iter()
-                    .find(|r| r.name == name || r.id.eq_ignore_ascii_case(name))
-                    .ok_or_else(|| {
-                        let hint = dotc_lang::names::suggest(
-                            name,
-                            dotc_lang::rulings::RULINGS.iter().map(|r| r.name),
-                        )
-                        .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
-                        format!("no ruling `{name}`{hint}")
-                    })?;
-                if !ruling.values.contains(&value) {
-                    return Err(format!(
-                        "ruling {} takes one of {}, not `{value}`",
-                        ruling.name,
-                        ruling.values.join(", ")
-                    ));
-                }
-                Ok((ruling.name.to_string(), value.to_string()))
-            })
-            .collect()
+impl WhatIfArgs {
+    /// The preset and switches, each checked against the rulings register (the one parse of
+    /// `dotc_runtime::rulings::WhatIf`, shared with `dotc odds assault`).
+    pub fn parse(&self) -> Result<WhatIf, String> {
+        WhatIf::parse(self.preset.as_deref(), &self.rulings)
     }
 }
 
@@ -119,22 +96,6 @@ pub fn option_settings(options: &[String], analysis: &Analysis) -> Result<Vec<(S
             Ok((name.to_string(), on))
         })
         .collect()
-}
-
-/// A finding as a diagnostic, for the one rendering every command shares.
-pub fn diagnostic(f: &Finding) -> Diagnostic {
-    let (code, severity, label) = match f.level {
-        Level::Error => ("dotc::replay-disagrees", Severity::Error, "the rules disagree"),
-        Level::Warning => ("dotc::replay-doubtful", Severity::Warning, "doubtful"),
-        Level::Note => ("dotc::replay-not-replayed", Severity::Advice, "not replayed"),
-        Level::Followed => ("dotc::replay-follows-log", Severity::Advice, "followed"),
-    };
-    let mut d = Diagnostic::error(code, f.message.clone(), f.span, label);
-    d.severity = severity;
-    if !f.rule.is_empty() {
-        d = d.with_rule(f.rule.clone());
-    }
-    d
 }
 
 /// A game log read and analysed, or the exit code after its errors were printed.
@@ -195,7 +156,7 @@ pub fn replay_file(
         Ok(game) => game,
         Err(code) => return Ok(code),
     };
-    let settings = args.what_if.settings()?;
+    let what_if = args.what_if.parse()?;
     let switches = option_settings(&args.options, &game.analysis)?;
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
@@ -204,8 +165,7 @@ pub fn replay_file(
         source: Some(&game.source),
         seed: args.seed,
         until: args.until,
-        preset: args.what_if.preset.as_deref(),
-        rulings: &settings,
+        what_if: Some(&what_if),
         options: &switches,
         tables: args.svg.is_some(),
         probe: &[],
@@ -229,7 +189,9 @@ pub fn replay_file(
                 println!();
                 print!("{}", replay.summary());
             }
-            let diagnostics: Vec<Diagnostic> = replay.findings.iter().map(diagnostic).collect();
+            // Every finding, notes too, as the audit layer words it (no `@allow` here: that is
+            // `dotc audit`'s).
+            let diagnostics: Vec<Diagnostic> = replay.findings.iter().map(finding_diagnostic).collect();
             if !diagnostics.is_empty() {
                 eprint!("{}", render(&diagnostics, &game.name, &game.source));
             }

@@ -6,19 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use dotc_lang::FsLoader;
 use dotc_lang::diagnostic::{Diagnostic, render_plain};
-use dotc_lang::{FsLoader, analyze};
 
-/// Every diagnostic `dotc check` gives for a file: the language checks and the runtime's
-/// geometric ones, sorted by position.
+/// Every diagnostic `dotc check` gives for a file (`dotc_runtime::check::check_file`, the one
+/// the CLI and the language server use), sorted by position.
 pub fn check_file(path: &Path) -> (String, Vec<Diagnostic>) {
     let source = std::fs::read_to_string(path).expect("fixture is readable");
-    let analysis = analyze(path, &source, &FsLoader);
-    let mut diagnostics = analysis.diagnostics;
-    if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-        diagnostics.extend(dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data));
-        diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-    }
+    let diagnostics = dotc_runtime::check::check_file(path, &source, &FsLoader).diagnostics();
     (source, diagnostics)
 }
 

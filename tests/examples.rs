@@ -91,7 +91,8 @@ fn play_with(file: &str, preset: &str, loader: &dyn dotc_lang::Loader) -> Played
         !analysis.diagnostics.iter().any(|d| d.severity == dotc_lang::diagnostic::Severity::Error),
         "{file} does not check clean"
     );
-    let options = ReplayOptions { source: Some(&source), preset: Some(preset), ..Default::default() };
+    let what_if = dotc_runtime::rulings::WhatIf::parse(Some(preset), &[]).expect("a preset");
+    let options = ReplayOptions { source: Some(&source), what_if: Some(&what_if), ..Default::default() };
     let replay = replay(&analysis, &options);
     Played { source, replay }
 }

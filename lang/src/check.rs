@@ -10,7 +10,7 @@ use crate::catalogue as cat;
 use crate::diagnostic::Diagnostic;
 use crate::library::{EntryKind, RuleData, WeaponClass};
 use crate::names::{COMPASS, EDGES, compass_bearing, suggest};
-use crate::rulings::{MODULES, PRESETS, RULINGS, WEATHER, module, ruling};
+use crate::rulings::{Module, PRESETS, RULINGS, WEATHER, module, ruling};
 use crate::verbs::{VERBS, verb_spec};
 
 /// What a quoted name in a scenario refers to.
@@ -1038,7 +1038,7 @@ fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
                 "module",
                 &m.value,
                 m.span,
-                suggest(&m.value, MODULES.iter().map(|(n, _)| *n)),
+                suggest(&m.value, Module::ALL.iter().map(|m| m.name())),
             ));
         }
     }

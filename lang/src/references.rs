@@ -1660,7 +1660,8 @@ mod tests {
         for ruling in crate::rulings::RULINGS {
             assert!(lookup(ruling.id).is_some(), "ruling {} ({}) has no entry", ruling.name, ruling.id);
         }
-        for (name, section) in crate::rulings::MODULES {
+        for module in crate::rulings::Module::ALL {
+            let (name, section) = (module.name(), module.section());
             let first = section.split([',', '(']).next().unwrap_or(section);
             assert!(lookup(first).is_some(), "module {name}: {first} has no entry");
         }

@@ -169,34 +169,104 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("as_printed", "The values that reproduce the rulebook's worked examples E1-E5 as printed."),
 ];
 
-/// The optional modules of Chapter 13 (and Low Ammunition, RULE-05-2.5b), by the name a file
-/// uses in `module ...`, with the section they come from.
-pub const MODULES: &[(&str, &str)] = &[
-    ("command_bidding", "Ch13 1.0"),
-    ("clean_barrels", "Ch13 2.0"),
-    ("friction_of_war", "Ch13 3.0"),
-    ("hidden_deployment", "Ch13 4.0"),
-    ("army_traits", "Ch13 5.0"),
-    ("horse_holders", "Ch13 6.0"),
-    ("advanced_artillery", "Ch13 7.0"),
-    ("written_orders", "Ch13 8.0"),
-    ("elite_sharpshooters", "Ch13 9.0"),
-    ("premature_fire", "Ch13 10.0 (RULINGS C28)"),
-    ("july_sun", "Ch13 11.0"),
-    ("uncontrollable_pursuit", "Ch13 12.0"),
-    ("refusing_the_flank", "Ch13 13.0"),
-    ("digging_in", "Ch13 14.0"),
-    ("spiking_the_guns", "Ch13 15.0"),
-    ("psychological_shock", "Ch13 16.0"),
-    ("desperate_valor", "Ch13 17.0"),
-    ("caught_flat_footed", "Ch13 18.0"),
-    ("second_line", "Ch13 19.0"),
-    ("plunging_fire", "Ch13 20.0"),
-    ("weather", "Ch13 21.0"),
-    ("open_order", "Ch13 22.0"),
-    ("wave_attack", "Ch13 23.0"),
-    ("low_ammo", "RULE-05-2.5b, Ch16 11.0"),
-];
+/// How far the replay plays an optional module that is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replayed {
+    /// Played whole: what it changes is checked.
+    Played,
+    /// Played in part: the replay `missing` (the words after "the replay").
+    InPart { missing: &'static str },
+    /// Not played yet: a log that uses it is checked as if it were off.
+    NotPlayed,
+}
+
+/// Declares the modules: the enum, `ALL`, and each one's name, section and how far the replay
+/// plays it.
+macro_rules! modules {
+    ( $( $(#[$meta:meta])* $variant:ident = $name:literal, $section:literal, $replayed:expr; )+ ) => {
+        /// The optional modules of Chapter 13 (and Low Ammunition, RULE-05-2.5b), by the name a
+        /// file uses in `module ...`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Module {
+            $( $(#[$meta])* $variant, )+
+        }
+
+        impl Module {
+            /// Every module, in the order of Chapter 13.
+            pub const ALL: &'static [Module] = &[$( Module::$variant, )+];
+
+            /// The name a file writes: `module july_sun`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( Module::$variant => $name, )+
+                }
+            }
+
+            /// The section it comes from.
+            pub const fn section(self) -> &'static str {
+                match self {
+                    $( Module::$variant => $section, )+
+                }
+            }
+
+            /// How far the replay plays it.
+            pub const fn replayed(self) -> Replayed {
+                use Replayed::*;
+                match self {
+                    $( Module::$variant => $replayed, )+
+                }
+            }
+        }
+    };
+}
+
+modules! {
+    CommandBidding = "command_bidding", "Ch13 1.0", NotPlayed;
+    CleanBarrels = "clean_barrels", "Ch13 2.0", Played;
+    FrictionOfWar = "friction_of_war", "Ch13 3.0",
+        InPart { missing: "records its friction rolls without applying their effects" };
+    HiddenDeployment = "hidden_deployment", "Ch13 4.0", NotPlayed;
+    ArmyTraits = "army_traits", "Ch13 5.0", Played;
+    HorseHolders = "horse_holders", "Ch13 6.0", Played;
+    AdvancedArtillery = "advanced_artillery", "Ch13 7.0", NotPlayed;
+    WrittenOrders = "written_orders", "Ch13 8.0", NotPlayed;
+    EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", NotPlayed;
+    PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", NotPlayed;
+    JulySun = "july_sun", "Ch13 11.0", Played;
+    UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", Played;
+    RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", NotPlayed;
+    DiggingIn = "digging_in", "Ch13 14.0", NotPlayed;
+    SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", NotPlayed;
+    PsychologicalShock = "psychological_shock", "Ch13 16.0", NotPlayed;
+    DesperateValor = "desperate_valor", "Ch13 17.0", NotPlayed;
+    CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", NotPlayed;
+    SecondLine = "second_line", "Ch13 19.0", NotPlayed;
+    PlungingFire = "plunging_fire", "Ch13 20.0", Played;
+    Weather = "weather", "Ch13 21.0", Played;
+    OpenOrder = "open_order", "Ch13 22.0", Played;
+    WaveAttack = "wave_attack", "Ch13 23.0", NotPlayed;
+    LowAmmo = "low_ammo", "RULE-05-2.5b, Ch16 11.0", Played;
+}
+
+impl Module {
+    /// The module a file's word names.
+    pub fn from_name(name: &str) -> Option<Module> {
+        Module::ALL.iter().copied().find(|m| m.name() == name)
+    }
+
+    /// What a replay says, once at the game header, of this module when it is on and not
+    /// played whole (cited to [`Module::section`]); None when it is played.
+    pub fn replay_notice(self) -> Option<String> {
+        let what = match self.replayed() {
+            Replayed::Played => return None,
+            Replayed::InPart { missing } => format!("the replay {missing}"),
+            Replayed::NotPlayed => {
+                "the replay does not play it yet: what it changes is not checked".to_string()
+            }
+        };
+        Some(format!("module {} is on, but {what}", self.name()))
+    }
+}
 
 /// Weather aspects and their conditions (Ch13 21.0, and Brisk Wind of RULE-05-5.4).
 pub const WEATHER: &[(&str, &[&str])] = &[
@@ -210,6 +280,7 @@ pub fn ruling(name: &str) -> Option<&'static RulingSpec> {
     RULINGS.iter().find(|r| r.name == name)
 }
 
+/// The section of the module a file's word names.
 pub fn module(name: &str) -> Option<&'static str> {
-    MODULES.iter().find(|(m, _)| *m == name).map(|(_, section)| *section)
+    Module::from_name(name).map(Module::section)
 }

@@ -3,6 +3,11 @@
 //! This is the language-level contract of a log line. Whether an action is *legal* (range, arc,
 //! eligibility, dice counts) is the runtime's audit; here we only check that the line is
 //! well-formed: a known verb in a phase where it can happen, naming the units it must name.
+//!
+//! [`Verb`] is the typed register the replay dispatches on: each verb of [`VERBS`] is a variant
+//! of the part of play that resolves it ([`PhaseOfPlay`]: command, maneuver, fire, assault,
+//! status, or a remark), so a verb added here fails to compile until the replay plays it.
+//! [`AssaultStep`] does the same for the steps of an assault.
 
 use crate::ast::PhaseKind::{self, *};
 
@@ -156,4 +161,254 @@ pub const VERBS: &[VerbSpec] = &[
 
 pub fn verb_spec(word: &str) -> Option<&'static VerbSpec> {
     VERBS.iter().find(|v| v.verb == word)
+}
+
+/// The part of play that resolves a verb: one file of the replay each (`runtime/src/replay/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PhaseOfPlay {
+    /// Pips, bonus, reserve, orders, attach/detach, friction (Ch16 2.0).
+    Command,
+    /// Moves, formations, wheels, reinforcements, exits (Ch16 3.0).
+    Maneuver,
+    /// Volleys, concentrated fire, reactions (Ch16 5.0, 6.0).
+    Fire,
+    /// Assaults, melee, consolidation, breakthrough, leader rolls (Ch16 7.0, 2.4).
+    Assault,
+    /// Rallies, smoke, reforming (Ch16 8.0).
+    Status,
+    /// Nothing to resolve: a remark (`note`), or dice a scenario script reads when it runs
+    /// (`scripted`).
+    Remark,
+}
+
+/// Declares one enum of verb words: its variants, `ALL` in order, and `word`.
+macro_rules! words {
+    ($(#[$meta:meta])* $name:ident { $( $(#[$vmeta:meta])* $variant:ident = $word:literal, )+ }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// Every variant, in the order of the register.
+            pub const ALL: &'static [$name] = &[$( $name::$variant, )+];
+
+            /// The word a log writes.
+            pub const fn word(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $word, )+
+                }
+            }
+
+            /// The variant a log's word stands for.
+            pub fn from_word(word: &str) -> Option<$name> {
+                $name::ALL.iter().copied().find(|v| v.word() == word)
+            }
+        }
+    };
+}
+
+words! {
+    /// The verbs of the command phase (Ch16 2.0), played by `replay/command.rs`.
+    CommandVerb {
+        Pips = "pips",
+        Bonus = "bonus",
+        Reserve = "reserve",
+        Order = "order",
+        Attach = "attach",
+        Detach = "detach",
+        Friction = "friction",
+    }
+}
+
+words! {
+    /// The verbs of movement (Ch16 3.0), played by `replay/maneuver.rs`.
+    ManeuverVerb {
+        Move = "move",
+        Wheel = "wheel",
+        AboutFace = "about_face",
+        Formation = "formation",
+        FallBack = "fall_back",
+        DoubleTime = "double_time",
+        Limber = "limber",
+        Unlimber = "unlimber",
+        Dismount = "dismount",
+        Remount = "remount",
+        Screen = "screen",
+        Recall = "recall",
+        Enter = "enter",
+        Exit = "exit",
+        Hold = "hold",
+        /// A retreat after a lost melee or of a Broken brigade: a move, checked as one.
+        Retreat = "retreat",
+    }
+}
+
+words! {
+    /// The verbs of fire (Ch16 5.0, 6.0), played by `replay/fire.rs`.
+    FireVerb {
+        Fire = "fire",
+        Concentrate = "concentrate",
+        React = "react",
+    }
+}
+
+words! {
+    /// The verbs of assault and melee (Ch16 7.0) and leader casualties (Ch16 2.4), played by
+    /// `replay/assault.rs`.
+    AssaultVerb {
+        Assault = "assault",
+        Melee = "melee",
+        Consolidate = "consolidate",
+        Breakthrough = "breakthrough",
+        Leader = "leader",
+    }
+}
+
+words! {
+    /// The verbs of the status phase (Ch16 8.0), played by `replay/status.rs`.
+    StatusVerb {
+        Rally = "rally",
+        ClearSmoke = "clear_smoke",
+        Reform = "reform",
+    }
+}
+
+words! {
+    /// The steps of an assault, inside its `{ }` (Ch16 7.2-7.3, 9.0).
+    AssaultStep {
+        ClosingVolley = "closing_volley",
+        Discipline = "discipline",
+        Contact = "contact",
+        Stall = "stall",
+        RebelYell = "rebel_yell",
+        Melee = "melee",
+    }
+}
+
+/// A verb of a game log, by the part of play that resolves it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verb {
+    Command(CommandVerb),
+    Maneuver(ManeuverVerb),
+    Fire(FireVerb),
+    Assault(AssaultVerb),
+    Status(StatusVerb),
+    /// `note`: a remark recorded in the log.
+    Note,
+    /// `scripted`: dice a scenario script rolled, read when the script runs.
+    Scripted,
+}
+
+impl Verb {
+    /// Every verb, part of play by part of play.
+    pub fn all() -> impl Iterator<Item = Verb> {
+        let command = CommandVerb::ALL.iter().map(|&v| Verb::Command(v));
+        let maneuver = ManeuverVerb::ALL.iter().map(|&v| Verb::Maneuver(v));
+        let fire = FireVerb::ALL.iter().map(|&v| Verb::Fire(v));
+        let assault = AssaultVerb::ALL.iter().map(|&v| Verb::Assault(v));
+        let status = StatusVerb::ALL.iter().map(|&v| Verb::Status(v));
+        command.chain(maneuver).chain(fire).chain(assault).chain(status).chain([Verb::Note, Verb::Scripted])
+    }
+
+    /// The word a log writes.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Verb::Command(v) => v.word(),
+            Verb::Maneuver(v) => v.word(),
+            Verb::Fire(v) => v.word(),
+            Verb::Assault(v) => v.word(),
+            Verb::Status(v) => v.word(),
+            Verb::Note => "note",
+            Verb::Scripted => "scripted",
+        }
+    }
+
+    /// The verb a log's word stands for (not an assault step: see [`AssaultStep`]).
+    pub fn from_word(word: &str) -> Option<Verb> {
+        Verb::all().find(|v| v.word() == word)
+    }
+
+    /// The part of play that resolves it.
+    pub const fn phase_of_play(self) -> PhaseOfPlay {
+        match self {
+            Verb::Command(_) => PhaseOfPlay::Command,
+            Verb::Maneuver(_) => PhaseOfPlay::Maneuver,
+            Verb::Fire(_) => PhaseOfPlay::Fire,
+            Verb::Assault(_) => PhaseOfPlay::Assault,
+            Verb::Status(_) => PhaseOfPlay::Status,
+            Verb::Note | Verb::Scripted => PhaseOfPlay::Remark,
+        }
+    }
+
+    /// Its line in [`VERBS`]: the phases of a turn it may appear in, its arguments, its rule.
+    pub fn spec(self) -> Option<&'static VerbSpec> {
+        VERBS.iter().find(|v| v.verb == self.word() && !v.step)
+    }
+
+    /// The rule section that defines it ("" if none).
+    pub fn rule(self) -> &'static str {
+        self.spec().map_or("", |s| s.rule)
+    }
+}
+
+impl AssaultStep {
+    /// Its line in [`VERBS`].
+    pub fn spec(self) -> Option<&'static VerbSpec> {
+        VERBS.iter().find(|v| v.verb == self.word() && v.step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_verb_of_the_register_has_a_variant_and_a_phase() {
+        for spec in VERBS {
+            if spec.step {
+                let step = AssaultStep::from_word(spec.verb);
+                assert!(step.is_some_and(|s| s.spec().is_some()), "step `{}` has no variant", spec.verb);
+            } else {
+                let verb = Verb::from_word(spec.verb);
+                assert!(verb.is_some(), "verb `{}` has no variant", spec.verb);
+                assert!(!spec.phases.is_empty(), "verb `{}` belongs to no phase of a turn", spec.verb);
+            }
+        }
+    }
+
+    #[test]
+    fn every_variant_has_its_line_in_the_register() {
+        for verb in Verb::all() {
+            assert!(verb.spec().is_some(), "{verb:?} (`{}`) has no line in VERBS", verb.word());
+        }
+        for step in AssaultStep::ALL {
+            assert!(step.spec().is_some(), "{step:?} has no line in VERBS");
+        }
+        let words: Vec<&str> = Verb::all().map(Verb::word).collect();
+        let mut unique = words.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(words.len(), unique.len(), "a word stands for two verbs");
+        assert_eq!(words.len(), VERBS.iter().filter(|v| !v.step).count());
+    }
+
+    #[test]
+    fn every_verb_word_of_the_grammar_and_keywords_has_a_variant() {
+        // The grammar reads a verb as a plain word, but for `assault` (its own rule, with steps):
+        // every verb word it or the keyword list names is a variant with a part of play.
+        let grammar = include_str!("grammar.pest");
+        let keywords = crate::keywords::WORDS.iter().copied();
+        for word in grammar.split('"').skip(1).step_by(2).chain(keywords) {
+            if let Some(spec) = verb_spec(word).filter(|s| !s.step) {
+                let verb = Verb::from_word(spec.verb).expect("a variant");
+                let _ = verb.phase_of_play();
+            }
+        }
+        assert_eq!(Verb::from_word("assault").map(Verb::phase_of_play), Some(PhaseOfPlay::Assault));
+        assert_eq!(Verb::from_word("note").map(Verb::phase_of_play), Some(PhaseOfPlay::Remark));
+        assert_eq!(Verb::from_word("charge_the_guns"), None);
+        assert_eq!(AssaultStep::from_word("melee"), Some(AssaultStep::Melee));
+    }
 }

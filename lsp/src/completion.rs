@@ -219,9 +219,11 @@ impl<'t> Context<'t> {
             "traits" => return ids(data, EntryKind::Trait),
             "markers" => return ids(data, EntryKind::Marker),
             "module" => {
-                return rulings::MODULES
+                return rulings::Module::ALL
                     .iter()
-                    .map(|(m, s)| candidate(*m, CompletionItemKind::ENUM_MEMBER, Some(s.to_string())))
+                    .map(|m| {
+                        candidate(m.name(), CompletionItemKind::ENUM_MEMBER, Some(m.section().to_string()))
+                    })
                     .collect();
             }
             "ruling" => {

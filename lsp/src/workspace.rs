@@ -21,10 +21,12 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use dotc_lang::ast::FileKind;
-use dotc_lang::diagnostic::{Diagnostic, Severity};
+use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::incremental::Edit;
 use dotc_lang::{Analysis, Loader, Span};
-use dotc_runtime::replay::{Finding, Level, Replay, ReplayOptions, replay};
+use dotc_runtime::audit::AuditOptions;
+use dotc_runtime::check::CheckedFile;
+use dotc_runtime::replay::{Replay, ReplayOptions, replay};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
 use crate::line_index::LineIndex;
@@ -133,9 +135,11 @@ impl Analyzed {
         // No source: the replay would use it only for line numbers and quotes, which the server
         // takes from spans, and finding a line by scanning from the top costs O(n) per event.
         let result = replay(&self.analysis, &ReplayOptions::default());
-        let mut audit = audit_diagnostics(&self.analysis, &result);
-        audit.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
-        self.audit = audit;
+        // The audit as `dotc audit` gives it: errors and warnings less what an `@allow` on the
+        // same action suppresses, and the suppressions that match nothing.
+        let audit =
+            dotc_runtime::audit::audit(&self.analysis.document, &result.findings, AuditOptions::default());
+        self.audit = audit.diagnostics;
         self.replay = Some(result);
         self.replay_edits.clear();
         self.audit_due = false;
@@ -383,9 +387,10 @@ impl Workspace {
     }
 }
 
-/// Analyse one file the way `dotc check` and `dotc audit` together do (the audit only if
-/// `audit`; otherwise a game log that could be replayed is left with its audit due). A panic
-/// anywhere in the analysis is caught and reported as one diagnostic at the top of the file.
+/// Analyse one file the way `dotc check` and `dotc audit` together do, through the same
+/// `dotc_runtime::check::check_file` and `dotc_runtime::audit` (the audit only if `audit`;
+/// otherwise a game log that could be replayed is left with its audit due). A panic anywhere in
+/// the analysis is caught and reported as one diagnostic at the top of the file.
 pub fn analyze_text(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -> Analyzed {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         analyze_unguarded(path, text, loader, audit)
@@ -424,14 +429,7 @@ pub fn analyze_text(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -
 }
 
 fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -> Analyzed {
-    let analysis = dotc_lang::analyze(path, text, loader);
-    let mut rules_checks = Vec::new();
-    if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-        rules_checks.extend(dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data));
-    }
-    if analysis.document.kind == Some(FileKind::Library) {
-        rules_checks.extend(dotc_runtime::script::check_library(&analysis.document));
-    }
+    let CheckedFile { analysis, rules_checks } = dotc_runtime::check::check_file(path, text, loader);
     let mut analyzed = Analyzed {
         analysis,
         rules_checks,
@@ -449,58 +447,6 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: bool) 
         }
     }
     analyzed
-}
-
-/// The code `dotc audit` gives a finding of each level.
-pub fn finding_code(level: Level) -> &'static str {
-    match level {
-        Level::Error => "dotc::replay-disagrees",
-        Level::Warning => "dotc::replay-doubtful",
-        Level::Note => "dotc::replay-not-replayed",
-        Level::Followed => "dotc::replay-follows-log",
-    }
-}
-
-/// A replay finding as a diagnostic, as `dotc replay` prints it.
-pub fn finding_diagnostic(f: &Finding) -> Diagnostic {
-    let (severity, label) = match f.level {
-        Level::Error => (Severity::Error, "the rules disagree"),
-        Level::Warning => (Severity::Warning, "doubtful"),
-        Level::Note => (Severity::Advice, "not replayed"),
-        Level::Followed => (Severity::Advice, "followed"),
-    };
-    let mut d = Diagnostic::error(finding_code(f.level), f.message.clone(), f.span, label);
-    d.severity = severity;
-    if !f.rule.is_empty() {
-        d = d.with_rule(f.rule.clone());
-    }
-    d
-}
-
-/// The audit's errors and warnings, less what an `@allow` on the same action suppresses (as
-/// `dotc audit` counts them).
-fn audit_diagnostics(analysis: &Analysis, replayed: &Replay) -> Vec<Diagnostic> {
-    let mut allows: Vec<(Span, &str)> = Vec::new();
-    for action in analysis.document.turns.iter().flat_map(|t| &t.phases).flat_map(|p| &p.actions) {
-        for step in &action.steps {
-            allows.extend(step.allows.iter().map(|a| (step.span, a.code.value.as_str())));
-        }
-        allows.extend(action.allows.iter().map(|a| (action.span, a.code.value.as_str())));
-    }
-    replayed
-        .findings
-        .iter()
-        .filter(|f| matches!(f.level, Level::Error | Level::Warning))
-        .filter(|f| {
-            let code = finding_code(f.level).trim_start_matches("dotc::");
-            !allows.iter().any(|(span, allowed)| {
-                span.start <= f.span.start
-                    && f.span.end <= span.end
-                    && allowed.trim_start_matches("dotc::") == code
-            })
-        })
-        .map(finding_diagnostic)
-        .collect()
 }
 
 /// The text of a caught panic.

@@ -1,6 +1,11 @@
-//! Scenario checks that need the table's geometry.
+//! `dotc check` of one file: the language's analysis and the checks that need the runtime
+//! ([`check_file`], the one composition the CLI, the language server and the tests share), and
+//! the scenario checks that need the table's geometry.
 
-use dotc_lang::ast::{Scenario, Unit};
+use std::path::Path;
+
+use dotc_lang::Analysis;
+use dotc_lang::ast::{FileKind, Scenario, Unit};
 use dotc_lang::catalogue;
 use dotc_lang::check::NameIndex;
 use dotc_lang::diagnostic::Diagnostic;
@@ -9,6 +14,47 @@ use geo::Polygon;
 
 use crate::battlefield::Body;
 use crate::geometry::{OVERLAP_TOLERANCE, overlap_area};
+
+/// A file checked: the language's analysis and the checks that need the runtime, kept apart
+/// (an editor re-analyses in place and keeps the rules checks).
+#[derive(Debug)]
+pub struct CheckedFile {
+    pub analysis: Analysis,
+    /// A scenario's rules-aware checks ([`check_scenario`]: stacked units, scripts that do not
+    /// compile), a library's scripts that do not compile ([`crate::script::check_library`]).
+    pub rules_checks: Vec<Diagnostic>,
+}
+
+impl CheckedFile {
+    /// Every diagnostic, sorted by position (stable: the language's before the rules checks').
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut all: Vec<Diagnostic> =
+            self.analysis.diagnostics.iter().chain(&self.rules_checks).cloned().collect();
+        all.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        all
+    }
+}
+
+/// Check one file as `dotc check` does: [`dotc_lang::analyze`] (a game log's scenario read
+/// through `loader`), then [`rules_checks`]. Never panics on any input.
+pub fn check_file(path: &Path, source: &str, loader: &dyn dotc_lang::Loader) -> CheckedFile {
+    let analysis = dotc_lang::analyze(path, source, loader);
+    let rules_checks = rules_checks(&analysis);
+    CheckedFile { analysis, rules_checks }
+}
+
+/// The checks of an analysed file that need the runtime: a scenario's geometry and scripts, a
+/// library file's scripts (`stdlib/scripts.dotc`).
+pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
+        out.extend(check_scenario(scenario, names, &analysis.rule_data));
+    }
+    if analysis.document.kind == Some(FileKind::Library) {
+        out.extend(crate::script::check_library(&analysis.document));
+    }
+    out
+}
 
 /// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`), and
 /// scenario scripts that do not compile (`dotc::script-error`, see [`crate::script::check`]).

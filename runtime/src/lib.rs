@@ -3,7 +3,9 @@
 //! Pure: no IO, no clock, no ambient randomness. Rule numbers come from the rule data of
 //! `dotc-lang` (the stdlib), never from constants here. It holds:
 //!
-//! - `geometry`: the table geometry scenario checks need (unit footprints), and `check`: those checks.
+//! - `geometry`: the table geometry scenario checks need (unit footprints), and `check`: those
+//!   checks, and `check_file`, all that `dotc check` does for one file.
+//! - `audit`: a replay's findings as diagnostics, with the umpire's `@allow` suppressions.
 //! - `battlefield`: the table and its terrain resolved against the rule data, units' bodies, and
 //!   the geometric queries of the rules: range, arcs and enfilade, line of sight, cover,
 //!   elevation, contact.
@@ -25,6 +27,7 @@
 //!
 //! Replay builds on these.
 
+pub mod audit;
 pub mod battlefield;
 pub mod check;
 pub mod dice;

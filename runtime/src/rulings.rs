@@ -403,6 +403,72 @@ impl Rulings {
     }
 }
 
+/// The rulings a what-if plays by: a preset (or, without one, what the scenario and log set),
+/// then single switches over it. `dotc replay`, `dotc audit` and `dotc odds assault` parse their
+/// `--preset` and `--ruling` into this ([`WhatIf::parse`]), and the replay applies it
+/// ([`WhatIf::apply`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WhatIf {
+    /// The preset's name and rulings, in place of the files' own.
+    pub preset: Option<(&'static str, Rulings)>,
+    /// Switches set over the preset or the files' rulings, as (name, value), in order.
+    pub switches: Vec<(&'static str, &'static str)>,
+}
+
+impl WhatIf {
+    /// Read a preset name and `NAME=VALUE` switches (a name may be the RULINGS id: `C3=numbered`).
+    /// Every error says what was expected, with a "did you mean" for a misspelt name.
+    pub fn parse(preset: Option<&str>, switches: &[String]) -> Result<WhatIf, String> {
+        let preset = match preset {
+            None => None,
+            Some(name) => {
+                let (known, _) =
+                    dotc_lang::rulings::PRESETS.iter().find(|(p, _)| *p == name).ok_or_else(|| {
+                        let names: Vec<&str> = dotc_lang::rulings::PRESETS.iter().map(|(p, _)| *p).collect();
+                        format!("unknown preset `{name}`; the presets are {}", names.join(", "))
+                    })?;
+                let rulings = Rulings::preset(known).ok_or_else(|| format!("unknown preset `{name}`"))?;
+                Some((*known, rulings))
+            }
+        };
+        let switches = switches.iter().map(|s| parse_switch(s)).collect::<Result<_, _>>()?;
+        Ok(WhatIf { preset, switches })
+    }
+
+    /// The rulings to play by, given those the scenario and log set.
+    pub fn apply(&self, files: Rulings) -> Rulings {
+        let mut rulings = self.preset.map_or(files, |(_, preset)| preset);
+        for (name, value) in &self.switches {
+            // Checked by `parse_switch`: a known name and one of its values.
+            let _ = rulings.set(name, value);
+        }
+        rulings
+    }
+
+    /// Nothing to change.
+    pub fn is_empty(&self) -> bool {
+        self.preset.is_none() && self.switches.is_empty()
+    }
+}
+
+/// One `NAME=VALUE` as a command line writes it: the switch's name (or its RULINGS id) and one of
+/// its values.
+pub fn parse_switch(setting: &str) -> Result<(&'static str, &'static str), String> {
+    let (name, value) = setting
+        .split_once('=')
+        .ok_or_else(|| format!("--ruling takes NAME=VALUE (e.g. suppression=numbered), not `{setting}`"))?;
+    let (name, value) = (name.trim(), value.trim());
+    let register = dotc_lang::rulings::RULINGS;
+    let Some(spec) = register.iter().find(|r| r.name == name || r.id.eq_ignore_ascii_case(name)) else {
+        let hint = dotc_lang::names::suggest(name, Rulings::NAMES.iter().copied())
+            .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+        return Err(format!("unknown ruling `{name}`{hint}"));
+    };
+    Rulings::default().set(spec.name, value)?;
+    let value = spec.values.iter().copied().find(|v| *v == value).unwrap_or(spec.default_value());
+    Ok((spec.name, value))
+}
+
 fn parse_value<T: RulingSwitch>(value: &str) -> Result<T, String> {
     T::parse(value).ok_or_else(|| {
         let allowed: Vec<&str> = T::ALL.iter().map(|v| v.value()).collect();
@@ -429,6 +495,21 @@ const fn same_str(a: &str, b: &str) -> bool {
 mod tests {
     use super::*;
     use dotc_lang::rulings::{PRESETS, RULINGS};
+
+    #[test]
+    fn a_what_if_is_parsed_once_and_applied_over_a_preset() {
+        let what_if = WhatIf::parse(Some("as_printed"), &["C3=numbered".to_string()]).unwrap();
+        assert_eq!(what_if.switches, [("suppression", "numbered")]);
+        let rulings = what_if.apply(Rulings::default());
+        assert_eq!(rulings, Rulings { suppression: Suppression::Numbered, ..Rulings::as_printed() });
+        assert_eq!(WhatIf::default().apply(Rulings::as_printed()), Rulings::as_printed());
+        let err = WhatIf::parse(None, &["supression=numbered".to_string()]).unwrap_err();
+        assert!(err.contains("did you mean `suppression`?"), "{err}");
+        let err = WhatIf::parse(None, &["suppression=sometimes".to_string()]).unwrap_err();
+        assert!(err.contains("has no value `sometimes`"), "{err}");
+        assert!(WhatIf::parse(None, &["suppression".to_string()]).unwrap_err().contains("NAME=VALUE"));
+        assert!(WhatIf::parse(Some("printed"), &[]).unwrap_err().contains("unknown preset"));
+    }
 
     fn defaults_map() -> BTreeMap<String, String> {
         RULINGS.iter().map(|r| (r.name.to_string(), r.default_value().to_string())).collect()

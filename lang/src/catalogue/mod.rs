@@ -135,6 +135,24 @@ pub const CODES: &[(&str, &str)] = &[
     ),
 ];
 
+// ------------------------------------------------------------------ replay and audit
+
+/// The codes of a replay's findings, by what the finding is (see `dotc_runtime::audit`).
+pub const REPLAY_DISAGREES: &str = "dotc::replay-disagrees";
+pub const REPLAY_DOUBTFUL: &str = "dotc::replay-doubtful";
+pub const REPLAY_NOT_REPLAYED: &str = "dotc::replay-not-replayed";
+pub const REPLAY_FOLLOWS_LOG: &str = "dotc::replay-follows-log";
+
+/// An `@allow(CODE, "reason")` that suppresses no finding of its line or assault step.
+pub fn unmatched_suppression(span: Span, code: &str) -> Diagnostic {
+    Diagnostic::warning(
+        REPLAY_DOUBTFUL,
+        format!("this suppression of {code} matches nothing on its line"),
+        span,
+        "suppresses nothing",
+    )
+}
+
 /// The explanation of a code, for `dotc explain`.
 pub fn explain(code: &str) -> Option<&'static str> {
     let code = if code.starts_with("dotc::") { code.to_string() } else { format!("dotc::{code}") };

@@ -44,7 +44,7 @@ pub struct Rules {
     pub data: RuleData,
     pub tables: Tables,
     pub rulings: Rulings,
-    /// Module ids of `dotc_lang::rulings::MODULES` that are on.
+    /// The names (`dotc_lang::rulings::Module::name`) of the modules that are on.
     pub modules: BTreeSet<String>,
 }
 

@@ -47,14 +47,13 @@ fn as_assault(report: &MeleeReport) -> AssaultReport {
 }
 
 impl Game {
-    pub(super) fn assault_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match action.verb.value.as_str() {
-            "assault" => self.assault(r, action),
-            "melee" => self.melee(r, action),
-            "consolidate" => self.consolidate(r, action),
-            "breakthrough" => self.breakthrough(r, action),
-            "leader" => self.leader(r, action),
-            _ => r.not_replayed(action),
+    pub(super) fn assault_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: AssaultVerb) {
+        match verb {
+            AssaultVerb::Assault => self.assault(r, action),
+            AssaultVerb::Melee => self.melee(r, action),
+            AssaultVerb::Consolidate => self.consolidate(r, action),
+            AssaultVerb::Breakthrough => self.breakthrough(r, action),
+            AssaultVerb::Leader => self.leader(r, action),
         }
     }
 
@@ -205,11 +204,13 @@ impl Game {
         // The steps' dice, each list labelled with what it serves.
         let mut dice = RecordedDice::default();
         for s in &action.steps {
-            let unlabelled = match s.verb.value.as_str() {
-                "closing_volley" => Purpose::ToHit,
-                "discipline" | "rebel_yell" => Purpose::Discipline,
-                "melee" => Purpose::Melee,
-                _ => Purpose::ToHit,
+            let unlabelled = match AssaultStep::from_word(&s.verb.value) {
+                Some(AssaultStep::ClosingVolley) => Purpose::ToHit,
+                Some(AssaultStep::Discipline | AssaultStep::RebelYell) => Purpose::Discipline,
+                Some(AssaultStep::Melee) => Purpose::Melee,
+                // Contact and a stall roll no dice of their own; a word that is no step is
+                // reported by the language's checks.
+                Some(AssaultStep::Contact | AssaultStep::Stall) | None => Purpose::ToHit,
             };
             for a in &s.args {
                 if let Arg::Roll(roll) = a {

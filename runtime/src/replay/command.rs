@@ -32,7 +32,7 @@ pub const BONUS_PIPS: u32 = 1;
 pub const BONUS_LEVELS: &[&str] = &["division", "corps"];
 
 /// The module of Ch13 3.0.
-pub(super) const FRICTION_MODULE: &str = "friction_of_war";
+pub(super) const FRICTION_MODULE: &str = Module::FrictionOfWar.name();
 
 /// Ch13 3.0: what each face of the friction die brings, in brief. The stdlib has no entry for the
 /// table; the replay records the event and applies none of it.
@@ -218,16 +218,15 @@ pub(super) fn word_arg(action: &Action) -> Option<&ast::Ident> {
 }
 
 impl Game {
-    pub(super) fn command_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match action.verb.value.as_str() {
-            "pips" => self.pips(r, action),
-            "bonus" => self.bonus(r, action),
-            "reserve" => self.reserve(r, action),
-            "order" => self.order(r, action),
-            "attach" => self.attach(r, action),
-            "detach" => self.detach(r, action),
-            "friction" => self.friction(r, action),
-            _ => r.not_replayed(action),
+    pub(super) fn command_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: CommandVerb) {
+        match verb {
+            CommandVerb::Pips => self.pips(r, action),
+            CommandVerb::Bonus => self.bonus(r, action),
+            CommandVerb::Reserve => self.reserve(r, action),
+            CommandVerb::Order => self.order(r, action),
+            CommandVerb::Attach => self.attach(r, action),
+            CommandVerb::Detach => self.detach(r, action),
+            CommandVerb::Friction => self.friction(r, action),
         }
     }
 

@@ -97,12 +97,11 @@ fn to_hit_counts(dice: &LogDice<'_>) -> (usize, usize) {
 }
 
 impl Game {
-    pub(super) fn fire_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match action.verb.value.as_str() {
-            "fire" => self.fire(r, action),
-            "concentrate" => self.concentrate(r, action),
-            "react" => self.react(r, action),
-            _ => r.not_replayed(action),
+    pub(super) fn fire_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: FireVerb) {
+        match verb {
+            FireVerb::Fire => self.fire(r, action),
+            FireVerb::Concentrate => self.concentrate(r, action),
+            FireVerb::React => self.react(r, action),
         }
     }
 

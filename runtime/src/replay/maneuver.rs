@@ -119,23 +119,22 @@ fn cost_share(cost: Option<Cost>, whole: f64) -> f64 {
 }
 
 impl Game {
-    pub(super) fn maneuver_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match action.verb.value.as_str() {
-            "formation" => self.formation(r, action),
-            "move" | "enter" | "retreat" => self.movement(r, action),
-            "wheel" => self.wheel(r, action),
-            "about_face" => self.about_face(r, action),
-            "fall_back" => self.fall_back(r, action),
-            "double_time" => self.double_time(r, action),
-            "limber" => self.limbering(r, action, true),
-            "unlimber" => self.limbering(r, action, false),
-            "dismount" => self.dismount(r, action),
-            "remount" => self.remount(r, action),
-            "screen" => self.screen(r, action),
-            "recall" => self.recall(r, action),
-            "exit" => self.exit(r, action),
-            "hold" => self.hold(r, action),
-            _ => r.not_replayed(action),
+    pub(super) fn maneuver_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: ManeuverVerb) {
+        match verb {
+            ManeuverVerb::Formation => self.formation(r, action),
+            ManeuverVerb::Move | ManeuverVerb::Enter | ManeuverVerb::Retreat => self.movement(r, action),
+            ManeuverVerb::Wheel => self.wheel(r, action),
+            ManeuverVerb::AboutFace => self.about_face(r, action),
+            ManeuverVerb::FallBack => self.fall_back(r, action),
+            ManeuverVerb::DoubleTime => self.double_time(r, action),
+            ManeuverVerb::Limber => self.limbering(r, action, true),
+            ManeuverVerb::Unlimber => self.limbering(r, action, false),
+            ManeuverVerb::Dismount => self.dismount(r, action),
+            ManeuverVerb::Remount => self.remount(r, action),
+            ManeuverVerb::Screen => self.screen(r, action),
+            ManeuverVerb::Recall => self.recall(r, action),
+            ManeuverVerb::Exit => self.exit(r, action),
+            ManeuverVerb::Hold => self.hold(r, action),
         }
     }
 

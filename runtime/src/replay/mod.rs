@@ -33,6 +33,8 @@ use std::collections::BTreeMap;
 use dotc_lang::Analysis;
 use dotc_lang::ast::{self, Action, Arg, PhaseKind, Span};
 use dotc_lang::library::RuleData;
+use dotc_lang::rulings::Module;
+use dotc_lang::verbs::{AssaultStep, AssaultVerb, CommandVerb, FireVerb, ManeuverVerb, StatusVerb, Verb};
 use serde::Serialize;
 
 use crate::battlefield::{self, Battlefield, Body, Move, MoveKind, Mover, Pose, SightQuery, Smoke};
@@ -44,7 +46,7 @@ use crate::engine::setup::Setup;
 use crate::engine::state::{Arm, GameState, UnitId};
 use crate::engine::{EngineError, Event, Rules, What, morale, transact};
 use crate::geometry::Layout;
-use crate::rulings::{Rulings, SmokeClearing};
+use crate::rulings::{Rulings, SmokeClearing, WhatIf};
 
 pub use complete::completed_log;
 pub use log_dice::LogDice;
@@ -60,11 +62,9 @@ pub struct ReplayOptions<'a> {
     pub seed: Option<u64>,
     /// Stop after this point of the game.
     pub until: Option<Until>,
-    /// Play by this preset of rulings (`defaults`, `as_printed`) instead of what the scenario and
-    /// log set; [`ReplayOptions::rulings`] apply on top.
-    pub preset: Option<&'a str>,
-    /// Ruling switches to set over the scenario's and log's (`name`, `value`): a what-if replay.
-    pub rulings: &'a [(String, String)],
+    /// Rulings to play by over (or, with a preset, instead of) what the scenario and log set: a
+    /// what-if replay.
+    pub what_if: Option<&'a WhatIf>,
     /// Optional triggers switched on or off over the scenario's and log's (`name`, on): a what-if.
     pub options: &'a [(String, bool)],
     /// Keep the table as it stands at the end of every turn (and where the replay stops), for maps.
@@ -288,17 +288,14 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         return r.finish(None);
     };
     let data = &loaded.rule_data;
-    let mut settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
-    if let Some(preset) = options.preset {
-        for ruling in dotc_lang::rulings::RULINGS {
-            let value = if preset == "as_printed" { ruling.as_printed } else { ruling.default_value() };
-            settings.insert(ruling.name.to_string(), value.to_string());
-        }
-    }
-    for (name, value) in options.rulings {
-        settings.insert(name.clone(), value.clone());
-    }
-    let rules = Rulings::from_settings(&settings).ok().and_then(|rulings| {
+    let settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
+    let files = match options.what_if.and_then(|w| w.preset) {
+        // A what-if preset stands in for the files' rulings (`Rulings::preset`).
+        Some((_, preset)) => Ok(preset),
+        None => Rulings::from_settings(&settings),
+    };
+    let in_force = files.map(|files| options.what_if.map_or(files, |w| w.apply(files)));
+    let rules = in_force.ok().and_then(|rulings| {
         let modules = scenario
             .rules
             .iter()
@@ -310,11 +307,11 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         r.find(header_span, Level::Error, "the rule data or rulings in force are not usable", "");
         return r.finish(None);
     };
-    for module in &rules.modules {
-        if let Some(what) = unplayed_module(module) {
-            let section =
-                dotc_lang::rulings::MODULES.iter().find(|(m, _)| m == module).map_or("", |(_, s)| *s);
-            r.find(header_span, Level::Note, format!("module {module} is on, but {what}"), section);
+    // The modules that are on and not played whole, said once at the game header rather than
+    // passed in silence (the register says how far each is played: `Module::replayed`).
+    for module in rules.modules.iter().filter_map(|m| Module::from_name(m)) {
+        if let Some(notice) = module.replay_notice() {
+            r.find(header_span, Level::Note, notice, module.section());
         }
     }
     let setup = Setup::from_scenario(scenario, &rules);
@@ -450,36 +447,6 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     out
 }
 
-/// The optional modules of Chapter 13 the replay does not play (yet), and what that means for
-/// an audit: a log that uses one is checked as if it were off. `dotc replay` and `dotc audit`
-/// say so once, at the game header, rather than pass in silence what they cannot judge.
-const UNPLAYED_MODULES: &[&str] = &[
-    "command_bidding",
-    "hidden_deployment",
-    "advanced_artillery",
-    "written_orders",
-    "elite_sharpshooters",
-    "premature_fire",
-    "refusing_the_flank",
-    "digging_in",
-    "spiking_the_guns",
-    "psychological_shock",
-    "desperate_valor",
-    "caught_flat_footed",
-    "second_line",
-    "wave_attack",
-];
-
-/// What the replay makes of an optional module that is on, when it does not play it whole.
-fn unplayed_module(module: &str) -> Option<&'static str> {
-    if module == command::FRICTION_MODULE {
-        return Some("the replay records its friction rolls without applying their effects");
-    }
-    UNPLAYED_MODULES
-        .contains(&module)
-        .then_some("the replay does not play it yet: what it changes is not checked")
-}
-
 /// The replay's bookkeeping: where in the log it is, and what it has found.
 struct Replayer<'a> {
     source: Option<&'a str>,
@@ -541,10 +508,10 @@ impl<'a> Replayer<'a> {
         }
     }
 
-    /// A verb the replay does not play: its effects are not applied, and the audit says so.
+    /// A word the replay does not play: its effects are not applied, and the audit says so.
     fn not_replayed(&mut self, action: &Action) {
         let verb = action.verb.value.as_str();
-        let rule = dotc_lang::verbs::verb_spec(verb).map_or("", |v| v.rule);
+        let rule = Verb::from_word(verb).map_or("", Verb::rule);
         self.here(Level::Note, format!("`{verb}` is not replayed yet: its effects are not applied"), rule);
     }
 
@@ -652,35 +619,6 @@ struct Game {
     book: command::Book,
 }
 
-/// Which file of the replay plays a verb.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    Command,
-    Maneuver,
-    Fire,
-    Assault,
-    Status,
-    /// `note`: a remark, nothing to play.
-    Remark,
-}
-
-/// The part of play a log verb belongs to; `None` for a word that is no verb of the language.
-fn part_of_play(verb: &str) -> Option<Part> {
-    Some(match verb {
-        "pips" | "bonus" | "reserve" | "order" | "attach" | "detach" | "friction" => Part::Command,
-        "formation" | "move" | "enter" | "retreat" | "wheel" | "about_face" | "fall_back" | "double_time"
-        | "limber" | "unlimber" | "dismount" | "remount" | "screen" | "recall" | "exit" | "hold" => {
-            Part::Maneuver
-        }
-        "fire" | "concentrate" | "react" => Part::Fire,
-        "assault" | "melee" | "consolidate" | "breakthrough" | "leader" => Part::Assault,
-        "rally" | "clear_smoke" | "reform" => Part::Status,
-        // `scripted`: dice read by the scenario scripts (scripted.rs) when they run.
-        "note" | "scripted" => Part::Remark,
-        _ => return None,
-    })
-}
-
 /// The unit names an action gives, in order (`Unit` first, then `At` / `Against`).
 fn unit_arg(action: &Action) -> Option<&ast::Name> {
     action.args.iter().find_map(|a| if let Arg::Unit(n) = a { Some(n) } else { None })
@@ -735,13 +673,15 @@ impl Game {
 
     /// One action of the log, by the part of play its verb belongs to.
     fn action(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match part_of_play(&action.verb.value) {
-            Some(Part::Command) => self.command_verb(r, action),
-            Some(Part::Maneuver) => self.maneuver_verb(r, action),
-            Some(Part::Fire) => self.fire_verb(r, action),
-            Some(Part::Assault) => self.assault_verb(r, action),
-            Some(Part::Status) => self.status_verb(r, action),
-            Some(Part::Remark) => {}
+        match Verb::from_word(&action.verb.value) {
+            Some(Verb::Command(verb)) => self.command_verb(r, action, verb),
+            Some(Verb::Maneuver(verb)) => self.maneuver_verb(r, action, verb),
+            Some(Verb::Fire(verb)) => self.fire_verb(r, action, verb),
+            Some(Verb::Assault(verb)) => self.assault_verb(r, action, verb),
+            Some(Verb::Status(verb)) => self.status_verb(r, action, verb),
+            // A remark; `scripted` dice are read by the scenario scripts when they run.
+            Some(Verb::Note | Verb::Scripted) => {}
+            // A word that is no verb of the language (the language's checks report it).
             None => r.not_replayed(action),
         }
         self.follow_the_log(r, action);

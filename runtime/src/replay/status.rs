@@ -77,12 +77,11 @@ pub(super) struct Ledger {
 }
 
 impl Game {
-    pub(super) fn status_verb(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        match action.verb.value.as_str() {
-            "rally" => self.rally(r, action),
-            "clear_smoke" => self.clear_smoke(r, action),
-            "reform" => self.reform(r, action),
-            _ => r.not_replayed(action),
+    pub(super) fn status_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: StatusVerb) {
+        match verb {
+            StatusVerb::Rally => self.rally(r, action),
+            StatusVerb::ClearSmoke => self.clear_smoke(r, action),
+            StatusVerb::Reform => self.reform(r, action),
         }
     }
 

@@ -45,8 +45,13 @@ test('every keyword of lang/src/grammar.pest is in the TextMate grammar', { skip
 
 test('modules, presets and compass words are those of lang/src', { skip }, () => {
   const rulings = read(repo, 'lang', 'src', 'rulings.rs');
-  const block = (name) => rulings.slice(rulings.indexOf(`pub const ${name}`)).split('];')[0];
-  const modules = [...block('MODULES').matchAll(/\("([a-z_]+)"/g)].map((m) => m[1]);
+  const block = (name) => {
+    const from = name.endsWith('{') ? rulings.indexOf(`\n${name}`) : rulings.indexOf(`pub const ${name}`);
+    return rulings.slice(from).split(name.endsWith('{') ? '\n}' : '];')[0];
+  };
+  // `modules! { CommandBidding = "command_bidding", "Ch13 1.0", NotPlayed; ... }`
+  const modules = [...block('modules! {').matchAll(/=\s*"([a-z_]+)"/g)].map((m) => m[1]);
+  assert.ok(modules.length > 20, 'the modules of rulings.rs parsed');
   const presets = [...block('PRESETS').matchAll(/\("([a-z_]+)"/g)].map((m) => m[1]);
   assert.deepEqual(sorted(G.MODULES), sorted(modules));
   assert.deepEqual(sorted(G.PRESETS), sorted(presets));

@@ -1,0 +1,48 @@
+//! `dotc fmt FILE...`: print files in canonical layout, or check or rewrite them in place.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::{read, render, write_atomically};
+
+#[derive(clap::Args, Debug)]
+pub struct FmtArgs {
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Exit 1 if any file is not already formatted; print nothing else.
+    #[arg(long, conflicts_with = "write")]
+    pub check: bool,
+    /// Rewrite the files in place (atomically: a crash never leaves half a file).
+    #[arg(long)]
+    pub write: bool,
+}
+
+pub fn fmt(args: &FmtArgs) -> Result<ExitCode, String> {
+    let mut status = ExitCode::SUCCESS;
+    for path in &args.files {
+        let source = read(path)?;
+        let name = path.display().to_string();
+        let formatted = match dotc_lang::format::format(&source) {
+            Ok(text) => text,
+            Err(diagnostics) => {
+                eprint!("{}", render(&diagnostics, &name, &source));
+                eprintln!("error: {name} has syntax errors; not formatted");
+                status = ExitCode::from(1);
+                continue;
+            }
+        };
+        if args.check {
+            if formatted != source {
+                eprintln!("{name} is not formatted (run `dotc fmt --write {name}`)");
+                status = ExitCode::from(1);
+            }
+        } else if args.write {
+            if formatted != source {
+                write_atomically(path, &formatted)?;
+            }
+        } else {
+            print!("{formatted}");
+        }
+    }
+    Ok(status)
+}

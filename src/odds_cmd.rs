@@ -1,0 +1,594 @@
+//! `dotc odds fire|melee|assault`: the exact odds of a game action (and a check by simulation).
+
+use std::process::ExitCode;
+
+use clap::{Subcommand, ValueEnum};
+use dotc_runtime::rulings::{Rulings, WhatIf};
+
+#[derive(Subcommand, Debug)]
+pub enum OddsKind {
+    /// The odds of one volley of fire (Ch16 5.0-5.7): dice, to-hit, save, expected hits and
+    /// stands lost, the chance of a Shock trigger and the distribution of stands lost.
+    Fire(FireArgs),
+    /// The odds of an opposed melee roll (Ch16 7.3): 1D6 + engaged stands + modifiers a side;
+    /// the higher score wins, a tie is a Bloody Draw.
+    Melee(MeleeArgs),
+    /// The odds of a whole assault (Ch16 7.2-7.4, Ch6 3.0): the defender's Closing Volley at the
+    /// 4" line, the charger's Shock save and pre-contact check (RULINGS C3, C7), and the melee.
+    Assault(AssaultArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MeleeArgs {
+    /// The attacker's engaged stands (in contact with the enemy, RULINGS G3).
+    #[arg(long)]
+    attacker_stands: u32,
+    /// The sum of the attacker's modifiers (Ch16 7.3), e.g. 2 for fresh and column.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    attacker_mod: i32,
+    /// A condition of the attacker, by its rule data id, whose melee modifier is added to
+    /// --attacker-mod (repeat it, or separate names with commas): a formation (assault_column),
+    /// marker (disorder), trait (rebel_yell), health (fresh, spent), modifier (momentum,
+    /// enfilade, brigadier_attached) or weapon (shotgun_revolvers).
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    attacker_has: Vec<String>,
+    /// The defender's engaged stands.
+    #[arg(long)]
+    defender_stands: u32,
+    /// The sum of the defender's modifiers, e.g. 2 behind a stone wall, -2 if Disordered.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    defender_mod: i32,
+    /// A condition of the defender, by its rule data id, as --attacker-has; also the obstacle,
+    /// terrain kind or structure it defends (stone_wall +2; abatis gives the attacker -2).
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    defender_has: Vec<String>,
+    #[command(flatten)]
+    output: OddsOutput,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AssaultArgs {
+    /// The defender's weapon, a weapon id of the stdlib (e.g. rifled_musket, napoleon).
+    #[arg(long)]
+    weapon: String,
+    /// The defender's stands firing the Closing Volley (gun sections for artillery).
+    #[arg(long)]
+    stands: u32,
+    /// Range of the Closing Volley in inches [default: the assault order's interruption line, 4"].
+    #[arg(long)]
+    range: Option<f64>,
+    /// The charger's cover (Ch16 5.4): normally open.
+    #[arg(long, value_enum, default_value_t = CoverArg::Open)]
+    cover: CoverArg,
+    /// The charger's formation (Ch16 7.1): a line, or an assault column (+1 in melee, 2 stands
+    /// of frontage, -1 save against artillery).
+    #[arg(long, value_enum, default_value_t = ChargeFormationArg::Line)]
+    target: ChargeFormationArg,
+    /// The charger's stands before the volley.
+    #[arg(long)]
+    charger_stands: u32,
+    /// The stands the charger started the battle with, for its health (Ch16 8.1) [default:
+    /// --charger-stands].
+    #[arg(long, value_name = "N")]
+    charger_starting: Option<u32>,
+    /// The charger's quality, a quality id of the rule data (green, regular, veteran, elite).
+    #[arg(long, default_value = "regular")]
+    charger_quality: String,
+    /// The charger carries a micro-hit (RULE-05-3.3).
+    #[arg(long)]
+    charger_micro_hit: bool,
+    /// The charger is already Disordered (a second Disorder is a micro-hit, RULE-07-3.4).
+    #[arg(long)]
+    charger_disordered: bool,
+    /// The sum of the charger's other melee modifiers (Ch16 7.3). Its formation's (an assault
+    /// column's +1) comes from --target, and Disorder's (-2) from the chain.
+    #[arg(long, value_name = "M", default_value_t = 0, allow_hyphen_values = true)]
+    charger_mod: i32,
+    /// A condition of the charger by rule data id, as `odds melee --attacker-has` (fresh,
+    /// momentum, rebel_yell, steady, brigadier_attached...); its Discipline modifiers count too.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    charger_has: Vec<String>,
+    /// The sum of other modifiers to the charger's pre-contact check (e.g. -1 Hesitant brigade).
+    #[arg(long, value_name = "M", default_value_t = 0, allow_hyphen_values = true)]
+    charger_discipline_mod: i32,
+    /// The charger's stands that can reach contact [default: all of a line, the formation's
+    /// frontage for a column (RULINGS G3)].
+    #[arg(long, value_name = "N")]
+    charger_frontage: Option<u32>,
+    /// The defender's engaged stands in the melee (RULINGS G3).
+    #[arg(long)]
+    defender_stands: u32,
+    /// The sum of the defender's melee modifiers (Ch16 7.3).
+    #[arg(long, value_name = "M", default_value_t = 0, allow_hyphen_values = true)]
+    defender_mod: i32,
+    /// A condition of the defender by rule data id, as `odds melee --defender-has` (stone_wall,
+    /// rail_fence, fresh...).
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    defender_has: Vec<String>,
+    /// A ruling, as a file writes it (repeatable): e.g. suppression=any_six_disorders (C3),
+    /// pre_contact_trigger=hit_or_six (C7), to_hit_limits=unclamped (G1).
+    #[arg(long, value_name = "NAME=VALUE")]
+    ruling: Vec<String>,
+    /// Start from a preset of rulings (defaults, as_printed) before any --ruling.
+    #[arg(long, value_name = "PRESET", default_value = "defaults")]
+    preset: String,
+    #[command(flatten)]
+    output: OddsOutput,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct FireArgs {
+    /// Weapon id of the stdlib (e.g. rifled_musket, napoleon).
+    #[arg(long)]
+    weapon: String,
+    /// Stands firing (gun sections for artillery).
+    #[arg(long)]
+    stands: u32,
+    /// Range to the target in inches.
+    #[arg(long)]
+    range: f64,
+    /// The target's cover (Ch16 5.4); `light` is read as a frontal obstacle such as a fence.
+    #[arg(long, value_enum, default_value_t = CoverArg::Open)]
+    cover: CoverArg,
+    /// The target's formation (Ch16 5.6): column is an assault column.
+    #[arg(long, value_enum, default_value_t = TargetArg::Line)]
+    target: TargetArg,
+    /// Sight passes through gunsmoke (-1 beyond 6", Ch16 5.7).
+    #[arg(long)]
+    smoke: bool,
+    /// Firing through the unit's own skirmish screen (-1, RULE-05-6.2).
+    #[arg(long)]
+    screen: bool,
+    /// Enfilade fire (+1 to hit, no frontal Light save; RULE-05-1.5, RULINGS C15).
+    #[arg(long)]
+    enfilade: bool,
+    /// The firer is Disordered (-1, RULE-05-4.4).
+    #[arg(long)]
+    disordered: bool,
+    /// The firer's brigade is Hesitant (-1, RULINGS C13).
+    #[arg(long)]
+    hesitant: bool,
+    /// Concentrated Battery Fire (target saves at -1, RULE-05-2.4).
+    #[arg(long)]
+    concentrated: bool,
+    #[command(flatten)]
+    output: OddsOutput,
+}
+
+/// How `dotc odds` prints, and whether it also simulates.
+#[derive(clap::Args, Debug)]
+pub struct OddsOutput {
+    /// Print the odds as JSON for tools.
+    #[arg(long)]
+    json: bool,
+    /// Also simulate N trials with seeded dice and print the estimates beside the exact values.
+    #[arg(long, value_name = "N")]
+    monte_carlo: Option<u64>,
+    /// The seed of the simulation.
+    #[arg(long, value_name = "S", requires = "monte_carlo", default_value_t = 1)]
+    seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum CoverArg {
+    Open,
+    Light,
+    Heavy,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum TargetArg {
+    Line,
+    Column,
+    Road,
+    Skirmish,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum ChargeFormationArg {
+    Line,
+    Column,
+}
+
+/// Run one of the odds commands.
+pub fn odds(what: &OddsKind) -> Result<ExitCode, String> {
+    match what {
+        OddsKind::Fire(args) => odds_fire(args),
+        OddsKind::Melee(args) => odds_melee(args),
+        OddsKind::Assault(args) => odds_assault(args),
+    }
+}
+
+fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
+    use dotc_runtime::odds::{Cover, FireQuery, TargetFormation, fire_monte_carlo, fire_odds};
+    use dotc_runtime::rulings::Rulings;
+
+    let query = FireQuery {
+        weapon: args.weapon.clone(),
+        stands: args.stands,
+        range: args.range,
+        cover: match args.cover {
+            CoverArg::Open => Cover::Open,
+            CoverArg::Light => Cover::Light,
+            CoverArg::Heavy => Cover::Heavy,
+        },
+        target: match args.target {
+            TargetArg::Line => TargetFormation::Line,
+            TargetArg::Column => TargetFormation::Column,
+            TargetArg::Road => TargetFormation::Road,
+            TargetArg::Skirmish => TargetFormation::Skirmish,
+        },
+        smoke: args.smoke,
+        screen: args.screen,
+        enfilade: args.enfilade,
+        disordered: args.disordered,
+        hesitant: args.hesitant,
+        concentrated: args.concentrated,
+        ..FireQuery::new(&args.weapon, args.stands, args.range)
+    };
+    let data = dotc_lang::stdlib();
+    let rulings = Rulings::default();
+    let odds = fire_odds(&query, data, &rulings).map_err(|e| e.to_string())?;
+    let estimate = match args.output.monte_carlo {
+        None => None,
+        Some(0) => return Err("--monte-carlo needs at least 1 volley".to_string()),
+        Some(n) => {
+            Some(fire_monte_carlo(&query, data, &rulings, n, args.output.seed).map_err(|e| e.to_string())?)
+        }
+    };
+
+    if args.output.json {
+        let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
+        if let (Some(est), Some(map)) = (estimate, value.as_object_mut()) {
+            map.insert("monte_carlo".to_string(), serde_json::to_value(est).map_err(|e| e.to_string())?);
+        }
+        let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let mut out = String::new();
+    let save = odds.save.map_or("none".to_string(), |s| format!("{s}+"));
+    out.push_str(&format!("{} x{} at {}\" ({} range)\n", args.weapon, args.stands, args.range, odds.band));
+    out.push_str(&format!("  dice         {}D6\n", odds.dice));
+    out.push_str(&format!("  to hit       {}+  ({:.1}% a die)\n", odds.to_hit, odds.p_hit * 100.0));
+    out.push_str(&format!("  save         {save}\n"));
+    match &estimate {
+        None => {
+            out.push_str(&format!("  hits         {:.3}\n", odds.expected_hits));
+            out.push_str(&format!("  unsaved      {:.3}\n", odds.expected_unsaved));
+            out.push_str(&format!("  stands lost  {:.3}  (unsaved / 2)\n", odds.expected_stands_lost));
+            out.push_str(&format!("  shock        {:.1}%\n", odds.p_shock * 100.0));
+        }
+        Some(est) => {
+            out.push_str(&format!(
+                "                exact     simulated ({} volleys, seed {})\n",
+                est.volleys, est.seed
+            ));
+            for (name, exact, e, scale) in [
+                ("hits", odds.expected_hits, est.expected_hits, 1.0),
+                ("stands lost", odds.expected_stands_lost, est.expected_stands_lost, 1.0),
+                ("shock %", odds.p_shock, est.p_shock, 100.0),
+            ] {
+                out.push_str(&format!(
+                    "  {name:<12} {:>8.3}  {:>8.3} \u{b1} {:.3}\n",
+                    exact * scale,
+                    e.mean * scale,
+                    e.std_error * scale
+                ));
+            }
+            out.push_str(&format!("  unsaved      {:>8.3}\n", odds.expected_unsaved));
+        }
+    }
+    out.push_str("  stands lost by this volley (no micro-hit before):\n");
+    for (k, p) in odds.stands_lost.iter().enumerate() {
+        out.push_str(&format!("    {k}  {:>5.1}%\n", p * 100.0));
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The named melee conditions of one side, summed (see `dotc_runtime::odds::melee::named_modifier`).
+#[derive(Default)]
+struct NamedSum {
+    /// To the side that has them.
+    own: i32,
+    /// To the other side (an abatis, cavalry shock).
+    opponent: i32,
+    engaged: Option<u32>,
+    closing_volley_discipline: i32,
+    shock_discipline: i32,
+    /// "assault_column +1", for the table.
+    parts: Vec<String>,
+}
+
+fn named_sum(names: &[String], role: dotc_runtime::odds::melee::Role) -> Result<NamedSum, String> {
+    use dotc_runtime::odds::melee::named_modifier;
+    let data = dotc_lang::stdlib();
+    let mut sum = NamedSum::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for name in names.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
+        if seen.contains(&name) {
+            return Err(format!("`{name}` is named twice; each modifier counts once"));
+        }
+        seen.push(name);
+        let m = named_modifier(data, name, role).map_err(|e| e.to_string())?;
+        sum.own += m.own;
+        sum.opponent += m.opponent;
+        sum.engaged = m.engaged.or(sum.engaged);
+        sum.closing_volley_discipline += m.closing_volley_discipline;
+        sum.shock_discipline += m.shock_discipline;
+        let mut part = format!("{name} {:+}", m.own);
+        if m.opponent != 0 {
+            part.push_str(&format!(" ({:+} to the other side)", m.opponent));
+        }
+        if let Some(e) = m.engaged {
+            part.push_str(&format!(" ({e} engaged)"));
+        }
+        sum.parts.push(part);
+    }
+    Ok(sum)
+}
+
+fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
+    use dotc_runtime::odds::melee::{MeleeSide, Role, melee_monte_carlo, melee_odds};
+    let named_a = named_sum(&args.attacker_has, Role::Attacker)?;
+    let named_d = named_sum(&args.defender_has, Role::Defender)?;
+    let attacker = MeleeSide {
+        engaged_stands: named_a.engaged.map_or(args.attacker_stands, |e| e.min(args.attacker_stands)),
+        modifier: args.attacker_mod + named_a.own + named_d.opponent,
+    };
+    let defender = MeleeSide {
+        engaged_stands: named_d.engaged.map_or(args.defender_stands, |e| e.min(args.defender_stands)),
+        modifier: args.defender_mod + named_d.own + named_a.opponent,
+    };
+    let odds = melee_odds(attacker, defender).map_err(|e| e.to_string())?;
+    let estimate = match args.output.monte_carlo {
+        Some(0) => return Err("--monte-carlo needs at least 1 melee".to_string()),
+        Some(n) => {
+            Some(melee_monte_carlo(attacker, defender, n, args.output.seed).map_err(|e| e.to_string())?)
+        }
+        None => None,
+    };
+    if args.output.json {
+        let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
+        if let Some(map) = value.as_object_mut() {
+            map.insert("attacker_modifier".into(), attacker.modifier.into());
+            map.insert("defender_modifier".into(), defender.modifier.into());
+            if let Some(est) = &estimate {
+                map.insert("monte_carlo".into(), serde_json::to_value(est).map_err(|e| e.to_string())?);
+            }
+        }
+        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = format!(
+        "melee: attacker {} stands {:+}, defender {} stands {:+} (1D6 + stands + modifiers)\n",
+        attacker.engaged_stands, attacker.modifier, defender.engaged_stands, defender.modifier
+    );
+    for (side, named, given) in
+        [("attacker", &named_a, args.attacker_mod), ("defender", &named_d, args.defender_mod)]
+    {
+        if !named.parts.is_empty() {
+            out.push_str(&format!("  {side}: {}, {given:+} given\n", named.parts.join(", ")));
+        }
+    }
+    let rows = [
+        (
+            "attacker wins",
+            odds.attacker_wins,
+            estimate.as_ref().map(|e| (e.attacker_wins, e.attacker_wins_se)),
+        ),
+        ("bloody draw", odds.draw, estimate.as_ref().map(|e| (e.draw, e.draw_se))),
+        (
+            "defender wins",
+            odds.defender_wins,
+            estimate.as_ref().map(|e| (e.defender_wins, e.defender_wins_se)),
+        ),
+    ];
+    match &estimate {
+        Some(est) => out.push_str(&format!(
+            "                  exact     simulated ({} melees, seed {})\n",
+            est.trials, args.output.seed
+        )),
+        None => out.push_str("                  exact\n"),
+    }
+    for (label, exact, simulated) in rows {
+        out.push_str(&format!("  {label:<14} {:>6.1}%", exact * 100.0));
+        if let Some((p, se)) = simulated {
+            out.push_str(&format!("   {:>6.1}% ± {:.1}", p * 100.0, se * 100.0));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "  attacker wins by 4 or more (breakthrough if Fresh, Ch16 7.4): {:.1}%\n",
+        odds.attacker_wins_by_4_or_more * 100.0
+    ));
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
+    use dotc_lang::library::EntryKind;
+    use dotc_runtime::odds::assault::{
+        AssaultQuery, Charger, assault_monte_carlo, assault_odds, health_state, shock_save_modifier,
+    };
+    use dotc_runtime::odds::melee::{MeleeSide, Role};
+    use dotc_runtime::odds::{Cover, FireQuery, TargetFormation};
+
+    let data = dotc_lang::stdlib();
+    // The same parse of --preset and --ruling as `dotc replay` and `dotc audit`.
+    let rulings = WhatIf::parse(Some(&args.preset), &args.ruling)?.apply(Rulings::default());
+    let range = match args.range {
+        Some(r) => r,
+        None => data
+            .order("regimental_assault")
+            .and_then(|o| o.interruption)
+            .ok_or("the rule data gives no interruption line (order regimental_assault); give --range")?,
+    };
+    let quality = data.quality(&args.charger_quality).ok_or_else(|| {
+        let mut message = format!("unknown quality `{}`", args.charger_quality);
+        match dotc_lang::names::suggest(&args.charger_quality, data.ids(EntryKind::Quality)) {
+            Some(s) => message.push_str(&format!("; did you mean `{s}`?")),
+            None => {
+                message.push_str(&format!("; the qualities are {}", data.ids(EntryKind::Quality).join(", ")))
+            }
+        }
+        message
+    })?;
+    let cover = match args.cover {
+        CoverArg::Open => Cover::Open,
+        CoverArg::Light => Cover::Light,
+        CoverArg::Heavy => Cover::Heavy,
+    };
+    let (formation_id, target) = match args.target {
+        ChargeFormationArg::Line => ("line", TargetFormation::Line),
+        ChargeFormationArg::Column => ("assault_column", TargetFormation::Column),
+    };
+    let formation =
+        data.formation(formation_id).ok_or(format!("the rule data has no `{formation_id}` formation"))?;
+    if args.charger_has.iter().any(|n| n.trim() == "disorder") {
+        return Err("say --charger-disordered for a charger already Disordered; the chain adds the Disorder penalty itself (RULINGS G10)".to_string());
+    }
+    // The charger's formation is known: its melee modifier counts (once).
+    let mut charger_names = args.charger_has.clone();
+    if !formation.melee.is_empty() && !charger_names.iter().any(|n| n.trim() == formation_id) {
+        charger_names.insert(0, formation_id.to_string());
+    }
+    let named_c = named_sum(&charger_names, Role::Attacker)?;
+    let named_d = named_sum(&args.defender_has, Role::Defender)?;
+    let starting = args.charger_starting.unwrap_or(args.charger_stands);
+    // Fresh or Spent before the volley's casualties decides the Shock save (RULINGS G9).
+    let health = health_state(data, &rulings, args.charger_stands, starting).map_err(|e| e.to_string())?;
+    let charger = Charger {
+        stands: args.charger_stands,
+        starting_stands: starting,
+        micro_hit: args.charger_micro_hit,
+        disordered: args.charger_disordered,
+        discipline: quality.discipline,
+        discipline_modifier: args.charger_discipline_mod + named_c.closing_volley_discipline,
+        shock_save_modifier: shock_save_modifier(data, health, cover).map_err(|e| e.to_string())?
+            + named_c.shock_discipline,
+        frontage: args.charger_frontage.or(named_c.engaged).or(formation.frontage_stands()),
+        melee_modifier: args.charger_mod + named_c.own + named_d.opponent,
+        disorder_melee_penalty: None,
+        infantry: true,
+        tests_under_fire: health.tests_under_fire,
+    };
+    let defender = MeleeSide {
+        engaged_stands: named_d.engaged.map_or(args.defender_stands, |e| e.min(args.defender_stands)),
+        modifier: args.defender_mod + named_d.own + named_c.opponent,
+    };
+    let mut volley = FireQuery::new(&args.weapon, args.stands, range);
+    volley.cover = cover;
+    volley.target = target;
+    let query = AssaultQuery { volley, charger, defender };
+    let odds = assault_odds(&query, data, &rulings).map_err(|e| e.to_string())?;
+    let estimate = match args.output.monte_carlo {
+        None => None,
+        Some(0) => return Err("--monte-carlo needs at least 1 assault".to_string()),
+        Some(n) => Some(
+            assault_monte_carlo(&query, data, &rulings, n, args.output.seed).map_err(|e| e.to_string())?,
+        ),
+    };
+
+    if args.output.json {
+        let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
+        if let (Some(est), Some(map)) = (&estimate, value.as_object_mut()) {
+            map.insert("monte_carlo".into(), serde_json::to_value(est).map_err(|e| e.to_string())?);
+        }
+        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let c = &query.charger;
+    let v = &odds.closing_volley;
+    let mut out = format!(
+        "assault: {} {}, {} of {} stands ({}), charges into {} x{} at {}\"\n",
+        quality.meta.title(),
+        formation.meta.title(),
+        c.stands,
+        starting,
+        health.meta.title(),
+        args.weapon,
+        args.stands,
+        range
+    );
+    out.push_str(&format!(
+        "  closing volley  {}D6 at {}+ ({} range), save {}; {:.3} stands (unsaved / 2), shock {:.1}%\n",
+        v.dice,
+        v.to_hit,
+        v.band,
+        v.save.map_or("none".to_string(), |s| format!("{s}+")),
+        v.expected_stands_lost,
+        v.p_shock * 100.0
+    ));
+    let need = |modifier: i32| (c.discipline as i32 - modifier).clamp(2, 6);
+    match odds.p_shock_save_passes {
+        Some(p) => out.push_str(&format!(
+            "  shock save      {}+ ({} {}+, {:+}): passes {:.1}%  (RULINGS C3 numbered)\n",
+            need(c.shock_save_modifier),
+            quality.meta.id,
+            c.discipline,
+            c.shock_save_modifier,
+            p * 100.0
+        )),
+        None if odds.canister_disorder => {
+            out.push_str("  shock save      none: every canister hit disorders, no save (Ch16 5.3)\n")
+        }
+        None => out.push_str("  shock save      none: a Shock trigger disorders outright (RULINGS C3)\n"),
+    }
+    out.push_str(&format!(
+        "  pre-contact     {}+ ({:+}): passes {:.1}%  (RULINGS C7 {}{})\n",
+        need(c.discipline_modifier),
+        c.discipline_modifier,
+        odds.p_check_passes * 100.0,
+        rulings.get("pre_contact_trigger").unwrap_or("?"),
+        if c.tests_under_fire { "; Spent: also tested for being fired on, RULINGS G9" } else { "" }
+    ));
+    let frontage = c.frontage.map_or("every stand left".to_string(), |f| format!("up to {f} stands"));
+    out.push_str(&format!(
+        "  melee           charger {frontage} {:+} (Disorder {:+} more), defender {} stands {:+}\n",
+        c.melee_modifier,
+        data.marker("disorder").and_then(|m| m.melee).map_or(0, |m| m.value),
+        defender.engaged_stands,
+        defender.modifier
+    ));
+    for (side, named) in [("charger", &named_c), ("defender", &named_d)] {
+        if !named.parts.is_empty() {
+            out.push_str(&format!("                  {side}: {}\n", named.parts.join(", ")));
+        }
+    }
+    let e = estimate.as_ref();
+    match e {
+        Some(est) => out.push_str(&format!(
+            "                          exact     simulated ({} assaults, seed {})\n",
+            est.trials, est.seed
+        )),
+        None => out.push_str("                          exact\n"),
+    }
+    let rows = [
+        ("destroyed by the volley", odds.p_destroyed, e.map(|e| e.p_destroyed)),
+        ("stalled 2\" short", odds.p_stalled, e.map(|e| e.p_stalled)),
+        ("contact", odds.p_contact, e.map(|e| e.p_contact)),
+        ("  attacker wins", odds.p_attacker_wins, e.map(|e| e.p_attacker_wins)),
+        ("  bloody draw", odds.p_draw, e.map(|e| e.p_draw)),
+        ("  defender wins", odds.p_defender_wins, e.map(|e| e.p_defender_wins)),
+        ("check called for", odds.p_pre_contact_check, e.map(|e| e.p_pre_contact_check)),
+        ("contact disordered", odds.p_contact_disordered, e.map(|e| e.p_contact_disordered)),
+    ];
+    for (label, exact, simulated) in rows {
+        out.push_str(&format!("  {label:<23} {:>6.1}%", exact * 100.0));
+        if let Some(s) = simulated {
+            out.push_str(&format!("   {:>6.1}% ± {:.1}", s.mean * 100.0, s.std_error * 100.0));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("  {:<23} {:>7.3}", "stands lost to volley", odds.expected_stands_lost_to_volley));
+    if let Some(s) = e.map(|e| e.expected_stands_lost_to_volley) {
+        out.push_str(&format!("   {:>7.3} ± {:.3}", s.mean, s.std_error));
+    }
+    out.push('\n');
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
