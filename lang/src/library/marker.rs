@@ -59,6 +59,12 @@ pub const MARKER_PROPS: &[PropSpec] = &[
     opt("hits_per_stand", "hits_per_stand <count>", "Unsaved hits that make one lost stand (Ch16 5.4)."),
     flag("no_assault", "The unit cannot declare an assault."),
     flag("no_double_time", "The unit cannot double-time."),
+    opt("size", "size <inches>", "How wide and deep the marker is on the table (RULE-05-5.1)."),
+    opt(
+        "rest",
+        "rest <turns> beyond <inches>",
+        "Consecutive turns at rest, farther than this from every enemy, that take it off (RULE-07-3.5).",
+    ),
     flag("first_volley_only", "It applies to the unit's first volley only, then goes."),
 ];
 
@@ -115,6 +121,11 @@ pub struct Marker {
     pub trigger_ones: Option<u32>,
     pub hits_per_stand: Option<u32>,
     pub first_volley_only: bool,
+    /// Inches: its width and depth on the table (RULE-05-5.1: a smoke marker is a 1" tuft).
+    pub size: Option<f64>,
+    /// Consecutive turns of rest, and the inches to the nearest enemy they must stay beyond,
+    /// that take it off (RULE-07-3.5).
+    pub rest: Option<(u32, f64)>,
 }
 
 impl Marker {
@@ -166,6 +177,12 @@ pub(super) fn read_marker(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Marker {
         trigger_ones: r.read("trigger_ones", |c| c.count("a number of natural 1s")),
         hits_per_stand: r.read("hits_per_stand", |c| c.count("a number of hits")),
         first_volley_only: r.flag("first_volley_only"),
+        size: r.read("size", |c| c.inches()),
+        rest: r.read("rest", |c| {
+            let turns = c.count("a number of turns")?;
+            c.keyword("beyond")?;
+            Ok((turns, c.inches()?))
+        }),
     }
 }
 
@@ -206,6 +223,16 @@ impl Describe for Marker {
                 "{} adjacent regiments make a wall blocking sight beyond {}\"",
                 wall.regiments,
                 fmt_num(wall.beyond)
+            ));
+        }
+        if let Some(d) = self.size {
+            parts.push(format!("{}\" across", fmt_num(d)));
+        }
+        if let Some((turns, beyond)) = self.rest {
+            parts.push(format!(
+                "off after {} of rest beyond {}\" of the enemy",
+                plural(turns, "turn"),
+                fmt_num(beyond)
             ));
         }
         if let Some(n) = self.hits_per_stand {

@@ -94,10 +94,14 @@ macro_rules! word_enum {
 // `dotc_lang::library::Name`.
 mod army_trait;
 mod brigade_state;
+mod commander;
 mod describe;
+mod elevation;
 mod formation;
+mod ground;
 mod health;
 mod leader_result;
+mod maneuver;
 mod marker;
 mod melee_result;
 mod modifier;
@@ -106,6 +110,7 @@ mod obstacle;
 mod order;
 mod quality;
 mod rating;
+mod reaction;
 mod read;
 mod schema;
 mod structure;
@@ -116,10 +121,14 @@ mod weapon;
 
 pub use army_trait::*;
 pub use brigade_state::*;
+pub use commander::*;
 use describe::*;
+pub use elevation::*;
 pub use formation::*;
+pub use ground::*;
 pub use health::*;
 pub use leader_result::*;
+pub use maneuver::*;
 pub use marker::*;
 pub use melee_result::*;
 pub use modifier::*;
@@ -128,6 +137,7 @@ pub use obstacle::*;
 pub use order::*;
 pub use quality::*;
 pub use rating::*;
+pub use reaction::*;
 use read::*;
 pub use schema::*;
 pub use structure::*;
@@ -174,11 +184,22 @@ word_enum! {
         /// A situational modifier of no formation, terrain, marker or trait (Ch16 2.4, 5.6, 7.3,
         /// 10.1).
         Modifier = "modifier",
+        /// A set move: Ch16 3.3 special movement, dismounting (Ch16 10.2), a fall back after a failed
+        /// check (RULE-07-1.5), a frenzied pursuit (Ch13 12.0).
+        Maneuver = "maneuver",
+        /// A defensive reaction (Ch16 6.0).
+        Reaction = "reaction",
+        /// A ground condition of the weather module (Ch13 21.0).
+        Ground = "ground",
+        /// A commander above the brigade and his bonus pip (Ch16 2.1, RULE-07-4.1).
+        Commander = "commander",
+        /// A feature of the high ground: the crest and its dead ground (Ch16 4.4).
+        Elevation = "elevation",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 17] = [
+    pub const ALL: [EntryKind; 22] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -196,6 +217,11 @@ impl EntryKind {
         EntryKind::LeaderResult,
         EntryKind::MeleeResult,
         EntryKind::Modifier,
+        EntryKind::Maneuver,
+        EntryKind::Reaction,
+        EntryKind::Ground,
+        EntryKind::Commander,
+        EntryKind::Elevation,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -218,6 +244,11 @@ impl EntryKind {
             EntryKind::LeaderResult => LEADER_RESULT_PROPS,
             EntryKind::MeleeResult => MELEE_RESULT_PROPS,
             EntryKind::Modifier => MODIFIER_PROPS,
+            EntryKind::Maneuver => MANEUVER_PROPS,
+            EntryKind::Reaction => REACTION_PROPS,
+            EntryKind::Ground => GROUND_PROPS,
+            EntryKind::Commander => COMMANDER_PROPS,
+            EntryKind::Elevation => ELEVATION_PROPS,
         }
     }
 
@@ -293,6 +324,11 @@ pub struct RuleData {
     leader_results: Vec<LeaderResult>,
     melee_results: Vec<MeleeResult>,
     modifiers: Vec<Modifier>,
+    maneuvers: Vec<Maneuver>,
+    reactions: Vec<ReactionRule>,
+    grounds: Vec<GroundCondition>,
+    commanders: Vec<Commander>,
+    elevations: Vec<Elevation>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -351,6 +387,11 @@ impl RuleData {
         lay_over(&mut self.leader_results, other.leader_results);
         lay_over(&mut self.melee_results, other.melee_results);
         lay_over(&mut self.modifiers, other.modifiers);
+        lay_over(&mut self.maneuvers, other.maneuvers);
+        lay_over(&mut self.reactions, other.reactions);
+        lay_over(&mut self.grounds, other.grounds);
+        lay_over(&mut self.commanders, other.commanders);
+        lay_over(&mut self.elevations, other.elevations);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -401,6 +442,11 @@ impl RuleData {
             EntryKind::LeaderResult => metas(&self.leader_results),
             EntryKind::MeleeResult => metas(&self.melee_results),
             EntryKind::Modifier => metas(&self.modifiers),
+            EntryKind::Maneuver => metas(&self.maneuvers),
+            EntryKind::Reaction => metas(&self.reactions),
+            EntryKind::Ground => metas(&self.grounds),
+            EntryKind::Commander => metas(&self.commanders),
+            EntryKind::Elevation => metas(&self.elevations),
         }
     }
 
@@ -487,6 +533,26 @@ impl RuleData {
         find(&self.modifiers, id)
     }
 
+    pub fn maneuver(&self, id: &str) -> Option<&Maneuver> {
+        find(&self.maneuvers, id)
+    }
+
+    pub fn reaction(&self, id: &str) -> Option<&ReactionRule> {
+        find(&self.reactions, id)
+    }
+
+    pub fn ground(&self, id: &str) -> Option<&GroundCondition> {
+        find(&self.grounds, id)
+    }
+
+    pub fn commander(&self, id: &str) -> Option<&Commander> {
+        find(&self.commanders, id)
+    }
+
+    pub fn elevation(&self, id: &str) -> Option<&Elevation> {
+        find(&self.elevations, id)
+    }
+
     pub fn weapons(&self) -> &[Weapon] {
         &self.weapons
     }
@@ -553,6 +619,26 @@ impl RuleData {
 
     pub fn modifiers(&self) -> &[Modifier] {
         &self.modifiers
+    }
+
+    pub fn maneuvers(&self) -> &[Maneuver] {
+        &self.maneuvers
+    }
+
+    pub fn reactions(&self) -> &[ReactionRule] {
+        &self.reactions
+    }
+
+    pub fn grounds(&self) -> &[GroundCondition] {
+        &self.grounds
+    }
+
+    pub fn commanders(&self) -> &[Commander] {
+        &self.commanders
+    }
+
+    pub fn elevations(&self) -> &[Elevation] {
+        &self.elevations
     }
 
     /// The leader casualty result for a d6 roll of `roll` (Ch16 2.4): the first entry, in
@@ -627,6 +713,11 @@ impl RuleData {
             EntryKind::LeaderResult => Typed::LeaderResult(read_leader_result(&mut reader, meta)),
             EntryKind::MeleeResult => Typed::MeleeResult(read_melee_result(&mut reader, meta)),
             EntryKind::Modifier => Typed::Modifier(read_modifier(&mut reader, meta)),
+            EntryKind::Maneuver => Typed::Maneuver(read_maneuver(&mut reader, meta)),
+            EntryKind::Reaction => Typed::Reaction(read_reaction(&mut reader, meta)),
+            EntryKind::Ground => Typed::Ground(read_ground(&mut reader, meta)),
+            EntryKind::Commander => Typed::Commander(read_commander(&mut reader, meta)),
+            EntryKind::Elevation => Typed::Elevation(read_elevation(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -658,6 +749,11 @@ impl RuleData {
             Typed::LeaderResult(e) => add(&mut self.leader_results, e),
             Typed::MeleeResult(e) => add(&mut self.melee_results, e),
             Typed::Modifier(e) => add(&mut self.modifiers, e),
+            Typed::Maneuver(e) => add(&mut self.maneuvers, e),
+            Typed::Reaction(e) => add(&mut self.reactions, e),
+            Typed::Ground(e) => add(&mut self.grounds, e),
+            Typed::Commander(e) => add(&mut self.commanders, e),
+            Typed::Elevation(e) => add(&mut self.elevations, e),
         }
     }
 
@@ -685,6 +781,11 @@ enum Typed {
     LeaderResult(LeaderResult),
     MeleeResult(MeleeResult),
     Modifier(Modifier),
+    Maneuver(Maneuver),
+    Reaction(ReactionRule),
+    Ground(GroundCondition),
+    Commander(Commander),
+    Elevation(Elevation),
 }
 
 macro_rules! rule_entry {
@@ -722,7 +823,12 @@ rule_entry!(
     BrigadeState,
     LeaderResult,
     MeleeResult,
-    Modifier
+    Modifier,
+    Maneuver,
+    ReactionRule,
+    GroundCondition,
+    Commander,
+    Elevation
 );
 
 #[cfg(test)]

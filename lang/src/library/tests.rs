@@ -872,3 +872,46 @@ fn melee_result_and_modifier_values_are_checked() {
     let o = data.order("o").unwrap();
     assert_eq!((o.interruption, o.stall), (Some(4.0), Some(4.0)));
 }
+
+/// The set moves, reactions, ground conditions, commanders and elevation read as written; a
+/// range written longest first is inconsistent, a ground penalty needs its arms.
+#[test]
+fn the_kinds_of_issue_13_read() {
+    let mut b = Build::default();
+    let entries = vec![
+        b.entry("maneuver", "holders", &["distance 2 to 3", "cost half", "check 4+"]),
+        b.entry("maneuver", "backwards", &["distance 3 to 2"]),
+        b.entry("reaction", "evade", &["within 6", "move 4 to 6", "check 4+"]),
+        b.entry(
+            "ground",
+            "mud",
+            &["penalty 2 infantry", "penalty 4 cavalry, horse_artillery", "unlimber_pips 2"],
+        ),
+        b.entry("ground", "bog", &["penalty 1"]),
+        b.entry("commander", "army", &["bonus_pips 2", "within 24"]),
+        b.entry("elevation", "crest", &["dead_ground 1"]),
+    ];
+    let (data, diags) = read(entries);
+    assert_eq!(codes(&diags), ["dotc::bad-property", "dotc::bad-property"], "{diags:?}");
+    let holders = data.maneuver("holders").unwrap();
+    assert_eq!(
+        (holders.distance, holders.cost, holders.check),
+        (Some((2.0, 3.0)), Some(Cost::Half), Some(4))
+    );
+    assert_eq!(holders.most(), Some(3.0));
+    assert_eq!(
+        data.maneuver("holders").unwrap().meta.summary,
+        "holders: 2\"-3\"; costs half move; Discipline check 4+."
+    );
+    let evade = data.reaction("evade").unwrap();
+    assert_eq!((evade.within, evade.moves, evade.check), (Some(6.0), Some((4.0, 6.0)), Some(4)));
+    let mud = data.ground("mud").unwrap();
+    assert_eq!(
+        (mud.penalty(Arm::Infantry), mud.penalty(Arm::HorseArtillery), mud.penalty(Arm::Leader)),
+        (2.0, 4.0, 0.0)
+    );
+    assert_eq!(mud.unlimber_pips, Some(2));
+    let army = data.commander("army").unwrap();
+    assert_eq!((army.bonus_pips, army.within), (Some(2), Some(24.0)));
+    assert_eq!(data.elevation("crest").unwrap().dead_ground, Some(1.0));
+}
