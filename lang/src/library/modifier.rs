@@ -19,6 +19,16 @@ pub const MODIFIER_PROPS: &[PropSpec] = &[
         "Open ground the charge must cross at its end for the modifier to apply (RULINGS G10).",
     ),
     opt(
+        "weapons",
+        "weapons <weapon id>, ...",
+        "The weapons it applies to; others are left alone (Ch13 20.0).",
+    ),
+    opt(
+        "hits",
+        "hits <n>+",
+        "What those weapons hit on while it applies, whatever their band says (Ch13 20.0).",
+    ),
+    opt(
         "engaged",
         "engaged <count>",
         "The engaged stands the unit counts as in melee, whatever its size (RULINGS G3).",
@@ -40,9 +50,17 @@ pub struct Modifier {
     pub run: Option<f64>,
     /// Engaged stands the unit counts as (RULINGS G3: a battery counts 1).
     pub engaged: Option<u32>,
+    /// The weapon ids it applies to; empty for a modifier of no particular weapon.
+    pub weapons: Vec<String>,
+    /// The to-hit target those weapons use while it applies (Ch13 20.0: 5+).
+    pub hits: Option<u32>,
 }
 
 pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier {
+    let weapons = r.read("weapons", |c| c.ids("a weapon id", None)).unwrap_or_default();
+    for w in &weapons {
+        r.refer(EntryKind::Weapon, w);
+    }
     Modifier {
         meta,
         to_hit: r.read("to_hit", |c| c.modifier()).unwrap_or(0),
@@ -51,6 +69,8 @@ pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier
         discipline: r.read("discipline", |c| c.modifier()).unwrap_or(0),
         run: r.read("run", |c| c.inches()),
         engaged: r.read("engaged", |c| c.count("a number of stands")),
+        weapons: weapons.into_iter().map(|w| w.value).collect(),
+        hits: r.read("hits", |c| c.target()),
     }
 }
 
@@ -74,6 +94,12 @@ impl Describe for Modifier {
         }
         if let Some(n) = self.engaged {
             parts.push(format!("counts as {} engaged", plural(n, "stand")));
+        }
+        if let Some(hits) = self.hits {
+            parts.push(format!("hits on {hits}+"));
+        }
+        if !self.weapons.is_empty() {
+            parts.push(format!("for {}", self.weapons.join(", ")));
         }
         if parts.is_empty() {
             parts.push(String::from("modifier"));

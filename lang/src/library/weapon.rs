@@ -79,11 +79,6 @@ pub const WEAPON_PROPS: &[PropSpec] = &[
         "structure_damage <+n>",
         "Extra damage against stone structures and forts (Ch16 5.3 Parrott).",
     ),
-    opt(
-        "plunging_fire",
-        "plunging_fire <n>+",
-        "What its Closing Volley hits on under the Plunging Fire module (Ch13 20.0).",
-    ),
     flag("canister_disorder", "Canister hits disorder the target with no save (Ch16 5.3 Napoleon)."),
     flag(
         "ignores_obstacle_light_cover",
@@ -144,9 +139,6 @@ pub struct Weapon {
     pub structure_damage: i32,
     /// Canister hits disorder the target with no save (Ch16 5.3 Napoleon; RULINGS G9: Iron
     /// Discipline does not stop it).
-    /// The Closing Volley's to-hit target under the Plunging Fire module (Ch13 20.0: rifled
-    /// muskets hit on 5+); None for a weapon the module leaves alone.
-    pub plunging_fire: Option<u32>,
     pub canister_disorder: bool,
     /// Light cover from fences, hedges and crests gives no save (Ch16 5.3 howitzer).
     pub ignores_obstacle_light_cover: bool,
@@ -321,7 +313,6 @@ pub(super) fn read_weapon(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Weapon {
         cavalry_bands,
         melee: r.read("melee", read_melee),
         structure_damage: r.read("structure_damage", |c| c.modifier()).unwrap_or(0),
-        plunging_fire: r.read("plunging_fire", |c| c.target()),
         canister_disorder: r.flag("canister_disorder"),
         ignores_obstacle_light_cover: r.flag("ignores_obstacle_light_cover"),
     }
@@ -356,9 +347,6 @@ impl Describe for Weapon {
         }
         if self.structure_damage != 0 {
             parts.push(format!("{} damage to structures", fmt_mod(self.structure_damage)));
-        }
-        if let Some(hits) = self.plunging_fire {
-            parts.push(format!("closing volley hits on {hits}+ under plunging fire"));
         }
         if self.canister_disorder {
             parts.push(String::from("canister disorders"));

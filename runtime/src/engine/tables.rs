@@ -85,6 +85,9 @@ pub struct Tables {
     pub flat_footed: Modifier,
     /// Ch16 5.1, RULE-05-1.2: -1 to hit after a pivot or a re-form.
     pub pivoted: Modifier,
+    /// Ch13 20.0, the Plunging Fire module: the Closing Volley of the `weapons` it names hits
+    /// on `hits`+.
+    pub plunging_fire: Modifier,
     /// Ch16 3.3: Fall Back in Good Order, at most this many inches straight back
     /// (`maneuver fall_back`).
     pub fall_back: f64,
@@ -230,6 +233,11 @@ impl Tables {
             crest: l.need("modifier crest", RuleData::modifier)?,
             flat_footed: l.need("modifier flat_footed", RuleData::modifier)?,
             pivoted: l.need("modifier pivoted", RuleData::modifier)?,
+            plunging_fire: {
+                let m = l.need("modifier plunging_fire", RuleData::modifier)?;
+                has(m.hits, "plunging_fire: hits")?;
+                m
+            },
             fall_back: has(fall_back.most(), "fall_back: distance")?,
             about_face: match about_face.cost {
                 Some(Cost::Inches(inches)) => inches,

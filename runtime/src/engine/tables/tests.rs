@@ -46,6 +46,7 @@ const ENTRIES_READ: &[&str] = &[
     "modifier flat_footed",
     "modifier momentum",
     "modifier pivoted",
+    "modifier plunging_fire",
     "modifier uphill",
     "order regimental_assault",
     "reaction counter_charge",
@@ -138,8 +139,10 @@ fn stdlib_numbers() {
     assert_eq!((t.mud.penalty(Arm::Infantry), t.mud.penalty(Arm::Cavalry)), (2.0, 4.0));
     assert_eq!(t.soft_ground.penalty(Arm::Artillery), 0.0);
     assert_eq!(t.soft_ground.unlimber_pips, Some(2));
-    let rifle = dotc_lang::stdlib().weapon("rifled_musket").expect("the rifled musket");
-    assert_eq!(rifle.plunging_fire, Some(5));
+    assert_eq!(
+        (t.plunging_fire.weapons.as_slice(), t.plunging_fire.hits),
+        (&["rifled_musket".to_string()][..], Some(5))
+    );
 }
 
 /// Rule numbers still in Rust, waiting for their code to read the `Tables` field beside them
