@@ -11,6 +11,11 @@
 //! entry is still recorded (with neutral values where a property could not be read) so that
 //! later checks do not pile "unknown weapon" errors on top of the real one.
 //!
+//! One kind is one file of this folder (`weapon.rs`, `maneuver.rs`, ...): its keys (the
+//! `*_PROPS` schema), its typed entry, its reader (`read_<kind>`) and its summary (`Describe`).
+//! This file holds what every kind shares: [`EntryKind`], [`RuleData`] and the lists that name
+//! each kind once (a new kind adds a line to each).
+//!
 //! Entries may name other entries (a quality's automatic traits, a movement row's formation).
 //! Those names are resolved once every library is in: call [`RuleData::check_references`] after
 //! the last [`RuleData::extend`].
