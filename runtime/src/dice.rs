@@ -22,7 +22,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 /// The most dice one request may ask for. No rule rolls anywhere near this many (a five-stand
 /// repeater regiment rolls 7D6, RULINGS G16); the cap only keeps a broken scenario (a unit of a
-/// billion stands) from exhausting memory.
+/// billion stands) from exhausting memory. dotc's own, not a rule.
 pub const MAX_DICE_PER_ROLL: usize = 1024;
 
 /// What a roll is for. Every die the engine consumes is recorded with one of these.

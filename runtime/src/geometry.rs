@@ -14,7 +14,8 @@ pub const STAND_WIDTH: f64 = 1.0;
 /// Overlaps smaller than this (square inches) are measuring noise, not stacking.
 pub const OVERLAP_TOLERANCE: f64 = 0.01;
 /// Distances are compared at this precision (inches): a measured 6.000000000000001" is 6.0",
-/// so the `<=` convention of RULINGS G4 survives the rounding of sines and cosines.
+/// so the `<=` convention of RULINGS G4 survives the rounding of sines and cosines. dotc's own,
+/// not a rule.
 pub const MEASURE_PRECISION: f64 = 1e-9;
 
 /// A distance as the rules compare it: rounded to [`MEASURE_PRECISION`].

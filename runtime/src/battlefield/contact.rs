@@ -20,10 +20,7 @@ use geo::{Buffer, Distance, Euclidean, Length, MultiLineString, Polygon};
 use super::body::Body;
 use crate::geometry::measured;
 
-/// Stands this close (inches) are in contact.
-pub const CONTACT_TOLERANCE: f64 = 0.05;
-/// Edge contact needs the stands to touch along more than this much edge (inches).
-pub const EDGE_CONTACT_MIN: f64 = 0.25;
+pub use super::tolerances::{CONTACT_TOLERANCE, EDGE_CONTACT_MIN};
 
 /// Whether two stands touch, within [`CONTACT_TOLERANCE`] (compared at
 /// [`crate::geometry::MEASURE_PRECISION`]).

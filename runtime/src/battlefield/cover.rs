@@ -30,10 +30,7 @@ use super::sight::inside_length;
 use crate::engine::fire::CoverInput;
 use crate::geometry::MEASURE_PRECISION;
 
-/// How far in front of its front edge (inches) a linear obstacle still covers a unit. The
-/// rulebook says only "behind" a fence or wall; one inch, a stand's width, keeps a regiment
-/// lined up a little back from the rails behind them.
-pub const OBSTACLE_REACH: f64 = 1.0;
+pub use super::tolerances::OBSTACLE_REACH;
 
 impl Battlefield {
     /// The cover `target` has against fire from `firer` (`garrison`: the building it holds, if

@@ -3,11 +3,11 @@
 //! - **Level**: the level of the highest hill whose outline holds the point; the outline itself
 //!   counts as on the hill; elsewhere 0. A unit's level is the level at its colours.
 //! - **Crest**: a unit holds a hill's crest when it stands at the hill's level and some stand
-//!   lies within [`DEAD_GROUND_DEPTH`] of the crest line (inclusive): exactly the ground from
+//!   lies within the dead ground depth (the stdlib's `elevation crest`, `dead_ground 1`) of the crest line (inclusive): exactly the ground from
 //!   which it can still be seen from below.
 //! - **Dead ground** (Ch16 4.4): a target is hidden from a viewer at a lower level than a hill
 //!   when the line of sight (colours to nearest target point) meets the hill's crest and every
-//!   stand of the target is more than [`DEAD_GROUND_DEPTH`] (1.0") beyond it: 1.0" behind is
+//!   stand of the target is more than that depth (1.0") beyond it: 1.0" behind is
 //!   visible, 1.1" is not. A hill without a `crest` hides nothing.
 //! - **Slope** (Ch16 4.4, 7.3, RULINGS G17): a crest-holder firing or assaulting a lower unit
 //!   gets the crest advantage; a lower attacker charging a crest-holder is going uphill (-1 to
@@ -26,10 +26,6 @@ use super::range::range_line;
 use super::{Battlefield, Hill};
 use crate::geometry::measured;
 use crate::rulings::OverheadClearance;
-
-/// A unit more than this far (inches) behind a crest is out of sight from below (Ch16 4.4). The
-/// rulebook's number; the stdlib has no elevation entries to hold it.
-pub const DEAD_GROUND_DEPTH: f64 = 1.0;
 
 /// The clearances of RULINGS C2 (inches from the muzzles, inches from the target).
 pub fn overhead_clearances(ruling: OverheadClearance) -> (f64, f64) {
@@ -101,13 +97,15 @@ impl Battlefield {
     }
 
     /// The hill whose crest the unit holds, if any: it stands at the hill's level and a stand
-    /// lies within [`DEAD_GROUND_DEPTH`] of the crest line.
+    /// lies within the dead ground depth ([`Battlefield::dead_ground_depth`]) of the crest line.
     pub fn crest_held_by(&self, body: &Body) -> Option<(usize, &Hill)> {
         let level = self.level_of(body);
         self.hills.iter().enumerate().find(|(_, hill)| {
             hill.level == level
                 && level > 0
-                && hill.crest.as_ref().is_some_and(|crest| distance_beyond(crest, body) <= DEAD_GROUND_DEPTH)
+                && hill.crest.as_ref().is_some_and(|crest| {
+                    self.dead_ground_depth.is_some_and(|depth| distance_beyond(crest, body) <= depth)
+                })
         })
     }
 
@@ -120,8 +118,9 @@ impl Battlefield {
             if hill.level <= viewer_level || !sight.intersects(crest) {
                 return None;
             }
+            let depth = self.dead_ground_depth?;
             let behind = distance_beyond(crest, target);
-            (behind > DEAD_GROUND_DEPTH).then_some(DeadGround { hill: index, behind })
+            (behind > depth).then_some(DeadGround { hill: index, behind })
         })
     }
 

@@ -35,6 +35,7 @@ pub mod elevation;
 pub mod movement;
 pub mod range;
 pub mod sight;
+pub mod tolerances;
 
 #[cfg(test)]
 mod tests;
@@ -47,7 +48,7 @@ pub use arcs::{EnfiladeTest, Zone};
 pub use body::Body;
 pub use contact::{CONTACT_TOLERANCE, EDGE_CONTACT_MIN};
 pub use cover::OBSTACLE_REACH;
-pub use elevation::{DEAD_GROUND_DEPTH, DeadGround, OverheadBar, OverheadFire, Slope};
+pub use elevation::{DeadGround, OverheadBar, OverheadFire, Slope};
 pub use movement::{Ground, Move, MoveKind, MoveReport, Mover, Pose, check_move, interruption_point};
 pub use sight::{Friend, Sight, SightBlock, SightQuery, Smoke};
 
@@ -70,6 +71,10 @@ pub struct Battlefield {
     pub objectives: Vec<Objective>,
     /// What gunsmoke does to sight, from the rule data's `gunsmoke` marker.
     pub smoke: SmokeRule,
+    /// A unit more than this far (inches) behind a crest is dead ground to the foot of the hill
+    /// (Ch16 4.4): the rule data's `elevation crest` `dead_ground`. Without it no ground is dead
+    /// (the engine refuses such rule data anyway).
+    pub dead_ground_depth: Option<f64>,
 }
 
 /// An area of one terrain kind.
@@ -140,14 +145,7 @@ pub struct Objective {
     pub within: f64,
 }
 
-/// How far a side's unit may stand from an objective and hold it, unless the objective says
-/// (`within`): its Color Stand within 3". The rulebook counts victory points from objectives (the
-/// first step of chapter 14's post-battle sequence, "Objective Verification") but never says
-/// what holding one means; dotc rules that a side holds an objective when one of its formed
-/// units (on the table, its brigade not Broken, Ch16 8.2) has its Color Stand (RULE-05-1.4)
-/// within this distance of it and no enemy unit on the table does. Otherwise no one holds it.
-/// A scenario that reads it otherwise sets `within` on its objectives.
-pub const HOLD_RADIUS: f64 = 3.0;
+pub use tolerances::HOLD_RADIUS;
 
 /// Gunsmoke's effect on sight, read from the rule data's `gunsmoke` marker (Ch16 5.7,
 /// RULE-05-5.2, 5.5). Without that marker smoke has no effect here (the engine refuses such rule
@@ -201,6 +199,7 @@ impl Battlefield {
             hills: Vec::new(),
             objectives: Vec::new(),
             smoke: SmokeRule::from_data(data),
+            dead_ground_depth: data.elevation("crest").and_then(|e| e.dead_ground),
         };
         for feature in &scenario.terrain {
             let kind = feature.kind.value.as_str();

@@ -32,7 +32,7 @@
 //!   so the report adds the outer flank's extra. A flank wheel of 45 degrees by a 5" line: the
 //!   colours travel 2.5 x pi/4 = 1.96", the outer flank 5 x pi/4 = 3.93". A formation with
 //!   `free_pivot` (open order) never pays the extra. An **about face** (a half turn that keeps
-//!   its ground, Ch16 3.3) costs [`ABOUT_FACE`] instead of any ground.
+//!   its ground, Ch16 3.3) costs the stdlib's `maneuver about_face` instead of any ground.
 //! - **Terrain** (Ch16 4.1, RULINGS C24): the most restrictive terrain crossed sets the rate for
 //!   the whole move; penalties of two kinds do not add up. An area counts when the ground the
 //!   unit's footprint sweeps enters it by more than a touch, where it starts included (a unit
@@ -57,7 +57,7 @@
 //!   impassable ground. A charge has the row's `charge` (Ch16 3.1, 7.1), plus each crossed
 //!   terrain's `charge` penalty and the ground's; area rates do not slow a charge.
 //! - **Fixed moves**: a retreat is exactly the melee result's `retreat` straight back with the
-//!   facing kept (Ch16 7.4); a fall back at most [`FALL_BACK`] straight back (Ch16 3.3); a
+//!   facing kept (Ch16 7.4); a fall back at most the stdlib's `maneuver fall_back` straight back (Ch16 3.3); a
 //!   consolidation at most the victor's `consolidate`, forward, turning at most 45 degrees
 //!   (Ch16 7.4). Terrain rates, Disorder and ground do not change these distances; obstacle
 //!   crossings still cost a fall back and a consolidation.
@@ -89,36 +89,11 @@ use super::range::{nearest_point, range};
 use crate::geometry::{Frame, Layout, MEASURE_PRECISION, footprint, measured};
 use crate::rulings::{DisorderedMovement, ObstacleCost, PassageOfLines, Rulings, WoodsSpeed};
 
-/// Fall Back in Good Order: at most this many inches straight back, facing kept (Ch16 3.3). The
-/// stdlib has no entry for the maneuver.
-pub const FALL_BACK: f64 = 3.0;
-/// About Face: reversing the facing costs this many inches of the move (Ch16 3.3).
-pub const ABOUT_FACE: f64 = 1.0;
-/// Dismounting or remounting cavalry costs half the move (Ch16 10.2: 4.5" of 9").
-pub const DISMOUNT_COST: Cost = Cost::Half;
-/// Soft / slick ground: inches off every infantry and cavalry move (Ch13 21.0).
-pub const SOFT_GROUND_PENALTY: f64 = 1.0;
-/// Deep mud: inches off every infantry move (Ch13 21.0).
-pub const MUD_INFANTRY_PENALTY: f64 = 2.0;
-/// Deep mud: inches off every cavalry move (Ch13 21.0).
-pub const MUD_CAVALRY_PENALTY: f64 = 4.0;
-/// Soft ground: staff pips it costs a battery to unlimber (Ch13 21.0).
-pub const SOFT_GROUND_UNLIMBER_PIPS: u32 = 2;
 /// The only arm that may Double-Time: "an infantry Line or Column" (Ch16 2.3); the order's
 /// `formations` list names the formations.
 pub const DOUBLE_TIME_ARM: Arm = Arm::Infantry;
 
-/// Judgement: a path follows a road when every point of the colours' path is within this many
-/// inches of a road's line: half a stand, so the Color Stand is still on a road drawn as a line.
-pub const ROAD_TOLERANCE: f64 = 0.5;
-/// Judgement: a ford or bridge placed as a point serves a crossing of the water within this many
-/// inches of it: a stand's width.
-pub const CROSSING_TOLERANCE: f64 = 1.0;
-/// Judgement: how far a unit may stand from where a fixed move (a retreat, a fall back, an about
-/// face) puts it, inches: a hairline, as for contact ([`super::CONTACT_TOLERANCE`]).
-pub const POSITION_TOLERANCE: f64 = 0.05;
-/// Judgement: how far, in degrees, a facing may be off from the one a fixed move keeps.
-pub const FACING_TOLERANCE: f64 = 0.5;
+pub use super::tolerances::{CROSSING_TOLERANCE, FACING_TOLERANCE, POSITION_TOLERANCE, ROAD_TOLERANCE};
 
 // Rule data entries this module reads, by id.
 const DISORDER: &str = "disorder";
@@ -128,6 +103,11 @@ const REGIMENTAL_ASSAULT: &str = "regimental_assault";
 const DEFEATED: &str = "defeated";
 const CAVALRY_DEFEATED: &str = "cavalry_defeated";
 const VICTOR: &str = "victor";
+/// Ch16 3.3 (`maneuver fall_back`, `about_face`) and Ch16 10.2 (`dismount`, `remount`).
+const FALL_BACK: &str = "fall_back";
+const ABOUT_FACE: &str = "about_face";
+const DISMOUNT: &str = "dismount";
+const REMOUNT: &str = "remount";
 
 /// Boolean operations work on a fixed grid: overlaps smaller than this (square inches) are a
 /// touch, not an entry.
@@ -307,13 +287,12 @@ impl Ground {
         }
     }
 
-    /// Inches it takes off a move by `arm`.
-    fn penalty(self, arm: Arm) -> f64 {
-        match (self, arm) {
-            (Ground::Soft, Arm::Infantry | Arm::Cavalry) => SOFT_GROUND_PENALTY,
-            (Ground::Mud, Arm::Infantry) => MUD_INFANTRY_PENALTY,
-            (Ground::Mud, Arm::Cavalry) => MUD_CAVALRY_PENALTY,
-            _ => 0.0,
+    /// The id of its `ground` entry in the rule data (Ch13 21.0), which holds its numbers.
+    pub fn id(self) -> &'static str {
+        match self {
+            Ground::Firm => "firm",
+            Ground::Soft => "soft",
+            Ground::Mud => "mud",
         }
     }
 
@@ -719,9 +698,16 @@ impl Judge<'_> {
                     }
                 }
             }
-            MoveKind::FallBack => {
-                vec![Part::new("fall back in good order, straight back", FALL_BACK, "Ch16 3.3")]
-            }
+            MoveKind::FallBack => match self.data.maneuver(FALL_BACK).and_then(|m| m.most()) {
+                Some(inches) => vec![Part::new("fall back in good order, straight back", inches, "Ch16 3.3")],
+                None => {
+                    self.add(
+                        FindingKind::MissingRuleData { entry: format!("{FALL_BACK} distance") },
+                        "Ch16 3.3",
+                    );
+                    Vec::new()
+                }
+            },
             MoveKind::Consolidate => {
                 match self.data.melee_result(VICTOR).and_then(|r| r.consolidate.map(|inches| (r, inches))) {
                     Some((result, inches)) => vec![Part::new(
@@ -788,10 +774,24 @@ impl Judge<'_> {
         parts
     }
 
-    fn ground_part(&self) -> Option<Part> {
+    /// The weather's ground condition: its `ground` entry's penalty for the mover's arm.
+    fn ground_part(&mut self) -> Option<Part> {
         let ground = self.mv.ground?;
-        let penalty = ground.penalty(self.mv.mover.arm);
+        let Some(entry) = self.data.ground(ground.id()) else {
+            self.add(FindingKind::MissingRuleData { entry: format!("ground {}", ground.id()) }, "Ch13 21.0");
+            return None;
+        };
+        let penalty = entry.penalty(self.mv.mover.arm);
         (penalty > 0.0).then(|| Part::new(ground.word(), -penalty, "Ch13 21.0"))
+    }
+
+    /// The cost of a set move (`maneuver <id>`), or a finding that the rule data lacks it.
+    fn maneuver_cost(&mut self, id: &str, rule: &str) -> Option<Cost> {
+        let cost = self.data.maneuver(id).and_then(|m| m.cost);
+        if cost.is_none() {
+            self.add(FindingKind::MissingRuleData { entry: format!("{id} cost") }, rule);
+        }
+        cost
     }
 
     /// The charge distance and what forbids the charge (Ch16 3.1, 7.1, 4.1, 8.2, 2.2, Ch13 21.0).
@@ -915,8 +915,12 @@ impl Judge<'_> {
                 let what = if self.mv.kind == MoveKind::Limber { "limber" } else { "unlimber" };
                 (what.to_string(), cost, row_source(&self.row))
             }
-            MoveKind::Dismount => ("dismount".to_string(), DISMOUNT_COST, "Ch16 10.2".to_string()),
-            MoveKind::Remount => ("remount".to_string(), DISMOUNT_COST, "Ch16 10.2".to_string()),
+            MoveKind::Dismount => {
+                ("dismount".to_string(), self.maneuver_cost(DISMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
+            }
+            MoveKind::Remount => {
+                ("remount".to_string(), self.maneuver_cost(REMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
+            }
             _ => return None,
         };
         Some(Part::new(format!("{what}: {}", cost_word(cost)), -taken(cost), rule))
@@ -944,8 +948,16 @@ impl Judge<'_> {
             );
             parts.push(Part::new(what, measure.wheel_extra, "Ch16 2.3"));
         }
-        for _ in 0..measure.about_faces {
-            parts.push(Part::new("about face", ABOUT_FACE, "Ch16 3.3"));
+        if measure.about_faces > 0 {
+            let cost = match self.maneuver_cost(ABOUT_FACE, "Ch16 3.3") {
+                Some(Cost::Inches(inches)) => inches,
+                Some(Cost::Half) => self.row.open / 2.0,
+                Some(Cost::All) => self.row.open,
+                None => 0.0,
+            };
+            for _ in 0..measure.about_faces {
+                parts.push(Part::new("about face", cost, "Ch16 3.3"));
+            }
         }
         let rule = match self.rulings.obstacle_cost {
             ObstacleCost::Higher => "Ch16 3.1, 4.2, RULINGS C25",
@@ -1092,14 +1104,14 @@ impl Judge<'_> {
                 let rule = format!("{}, Ch8 2.0, RULINGS C31", row_source(&self.row));
                 self.add(FindingKind::CannotFire, rule);
             }
-            match mv.ground {
-                Some(Ground::Soft) => {
-                    self.add(FindingKind::UnlimberPips { pips: SOFT_GROUND_UNLIMBER_PIPS }, "Ch13 21.0")
-                }
-                Some(Ground::Mud) if self.row.unlimber_and_fire => {
-                    self.add(FindingKind::CannotFire, "Ch13 21.0")
-                }
-                _ => {}
+            // Ch13 21.0: the ground's `unlimber_pips` (soft ground); deep mud keeps the guns
+            // silent the turn they unlimber.
+            if let Some(pips) = mv.ground.and_then(|g| self.data.ground(g.id())).and_then(|g| g.unlimber_pips)
+            {
+                self.add(FindingKind::UnlimberPips { pips }, "Ch13 21.0");
+            }
+            if mv.ground == Some(Ground::Mud) && self.row.unlimber_and_fire {
+                self.add(FindingKind::CannotFire, "Ch13 21.0");
             }
         }
         let guns = matches!(mv.mover.arm, Arm::Artillery | Arm::HorseArtillery);

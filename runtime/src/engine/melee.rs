@@ -33,25 +33,6 @@ use super::{EngineError, Rules, roll, transact};
 use crate::dice::{DiceSource, Purpose};
 use crate::rulings::{DisorderedMeleeLoss, LeaderCasualtyTrigger, RoadColumnCharged};
 
-/// Ch16 4.4: "Attackers charging uphill against a crest defender suffer -1 Melee Shock". The
-/// stdlib has no crest entry (no terrain, obstacle or modifier carries it), so the number lives
-/// here.
-pub const UPHILL_ATTACKER: i32 = -1;
-
-/// Ch16 7.3: "Defending Light Cover / Fence / Crestline +1 Defender". RULINGS G17: the crest
-/// defender's +1 and the uphill attacker's -1 may count the same hill twice; the ruling applies
-/// both and flags it (a note in the events). No stdlib entry carries it either.
-pub const CREST_DEFENDER: i32 = 1;
-
-/// Ch13 18.0 as RULINGS C23 `melee_minus_one` reads it: a Road Column charged fights at -1. The
-/// road column entry only says `charged removed` (the default reading), so the -1 lives here.
-pub const ROAD_COLUMN_MELEE: i32 = -1;
-
-/// Ch13 12.0 Uncontrollable Pursuit: the frenzy check passes on 4+, and a frenzied victor makes a
-/// forced move of 4". The module has no stdlib entry.
-pub const PURSUIT_CHECK: i32 = 4;
-pub const PURSUIT_MOVE: f64 = 4.0;
-
 /// What the caller knows of the clash that the state does not: contact geometry, the ground and
 /// how the charge came in.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -584,7 +565,9 @@ fn shock_modifiers(
                 && f.charged == WhenCharged::Removed
                 && rules.rulings.road_column_charged == RoadColumnCharged::MeleeMinusOne
             {
-                mods.push(Modifier::new("road column charged", ROAD_COLUMN_MELEE, "Ch13 18.0, RULINGS C23"));
+                if let Some(m) = t.flat_footed.melee {
+                    mods.push(Modifier::new("road column charged", m.value, "Ch13 18.0, RULINGS C23"));
+                }
             }
         }
         if u.markers.disorder {
@@ -669,8 +652,12 @@ fn shock_modifiers(
     // Uphill against a crest (Ch16 4.4, 7.3): both numbers apply and the double count is flagged
     // (RULINGS G17).
     if input.uphill {
-        sides[0].push(Modifier::new("uphill", UPHILL_ATTACKER, "Ch16 4.4, RULINGS G17"));
-        sides[1].push(Modifier::new("crest", CREST_DEFENDER, "Ch16 7.3, RULINGS G17"));
+        if let Some(m) = t.uphill.melee {
+            push_for(&mut sides, m, "uphill", "Ch16 4.4, RULINGS G17");
+        }
+        if let Some(m) = t.crest.melee {
+            push_for(&mut sides, m, "crest", "Ch16 7.3, RULINGS G17");
+        }
         notes.push(Event::new(
             What::Note {
                 text: "uphill -1 and crest +1 may count the same slope twice; both apply (flagged for the designer)"
@@ -818,7 +805,7 @@ fn pursuit(
     let passed = morale::test_roll(
         name.clone(),
         TestKind::Discipline,
-        PURSUIT_CHECK,
+        i32::try_from(rules.tables.pursuit_check).unwrap_or(i32::MAX),
         mods,
         dice,
         events,
@@ -828,7 +815,8 @@ fn pursuit(
         events.push(Event::new(
             What::Note {
                 text: format!(
-                    "{name} is frenzied: a forced {PURSUIT_MOVE}\" move straight at the nearest enemy unit or objective"
+                    "{name} is frenzied: a forced {}\" move straight at the nearest enemy unit or objective",
+                    rules.tables.pursuit_move
                 ),
             },
             "Ch13 12.0",

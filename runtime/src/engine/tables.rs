@@ -2,9 +2,16 @@
 //!
 //! Every number the engine uses comes from the stdlib (or a scenario's own `library` entries):
 //! [`Tables::from_rule_data`] finds the entries by id and refuses rule data that lacks one, so
-//! the resolution code never has to ask "is it there?".
+//! the resolution code never has to ask "is it there?". It records every entry it looks up
+//! ([`Tables::entries_read`]); a test holds that list to the stdlib, so an id the stdlib does not
+//! define, or an entry without its `source`, fails there and not in the middle of a game.
+//!
+//! The numbers that are dotc's own judgement (tolerances of measurement, not rules) stay in Rust
+//! and say so: `dotc tolerance` in their doc comment (runtime/tests: `no_rule_numbers_in_rust`).
 
-use dotc_lang::library::{BrigadeState, LeaderResult, Marker, MeleeResult, Modifier, RuleData};
+use dotc_lang::library::{
+    BrigadeState, Commander, Cost, GroundCondition, LeaderResult, Marker, MeleeResult, Modifier, RuleData,
+};
 
 use super::EngineError;
 use super::events::Health;
@@ -70,66 +77,198 @@ pub struct Tables {
     pub gunsmoke: Marker,
     pub low_ammo: Marker,
     pub clean_barrels: Marker,
+    /// Ch16 4.4, 7.3, RULINGS G17: a charge uphill against a crest, -1 to the attacker, +1 to
+    /// the defender.
+    pub uphill: Modifier,
+    pub crest: Modifier,
+    /// Ch13 18.0 as RULINGS C23 `melee_minus_one` reads it: a road column charged fights at -1.
+    pub flat_footed: Modifier,
+    /// Ch16 5.1, RULE-05-1.2: -1 to hit after a pivot or a re-form.
+    pub pivoted: Modifier,
+    /// Ch13 20.0, the Plunging Fire module: the Closing Volley of the `weapons` it names hits
+    /// on `hits`+.
+    pub plunging_fire: Modifier,
+    /// Ch16 3.3: Fall Back in Good Order, at most this many inches straight back
+    /// (`maneuver fall_back`).
+    pub fall_back: f64,
+    /// Ch16 3.3: inches of movement an About Face costs (`maneuver about_face`).
+    pub about_face: f64,
+    /// Ch16 10.2: what dismounting and remounting cost (`maneuver dismount`, `remount`).
+    pub dismount: Cost,
+    pub remount: Cost,
+    /// Ch16 10.2: inches behind the dismounted line the horse holders stand, least and most
+    /// (`maneuver horse_holders`).
+    pub horse_holders: (f64, f64),
+    /// RULE-07-1.5, RULINGS C5: inches a stationary unit that fails a Discipline check falls
+    /// back (`maneuver shaken_fall_back`).
+    pub shaken_fall_back: f64,
+    /// Ch13 12.0: the frenzy check's target and the forced move's inches (`maneuver pursuit`).
+    pub pursuit_check: u32,
+    pub pursuit_move: f64,
+    /// Ch16 6.0 Reaction 2: inches within which an enemy crossing the front arc draws
+    /// Opportunity Fire (`reaction opportunity_fire`).
+    pub opportunity_fire_within: f64,
+    /// Ch16 6.0 Reaction 3: how near formed enemy lets a screen evade, and how far it falls back
+    /// (least, most) (`reaction skirmish_evade`).
+    pub skirmish_evade_within: f64,
+    pub skirmish_evade_move: (f64, f64),
+    /// Ch16 6.0 Reaction 4: the Discipline check without a reserved pip (`reaction refuse_flank`).
+    pub refuse_flank_check: u32,
+    /// Ch16 6.0 Reaction 5: how near a declared charge may be met, and the surge (least, most)
+    /// (`reaction counter_charge`).
+    pub counter_charge_within: f64,
+    pub counter_charge_surge: (f64, f64),
+    /// Ch16 2.1, RULE-07-4.1: the commanders above the brigade, by level (`division`, `corps`),
+    /// with their bonus pip and its radius.
+    pub commanders: Vec<Commander>,
+    /// RULE-07-3.5: consecutive turns at rest, and the distance from every enemy, that take a
+    /// micro-hit off (the `micro_hit` marker's `rest`).
+    pub reform_turns: u32,
+    pub reform_beyond: f64,
+    /// RULE-05-5.1: the width of a smoke marker (the `gunsmoke` marker's `size`).
+    pub smoke_size: f64,
+    /// Ch16 4.4: inches behind a crest where dead ground begins (`elevation crest`).
+    pub dead_ground: f64,
+    /// Ch13 21.0: the ground conditions of the weather module.
+    pub soft_ground: GroundCondition,
+    pub mud: GroundCondition,
+    /// Every entry looked up, as `"<kind> <id>"`, in the order they were read.
+    pub entries_read: Vec<&'static str>,
 }
 
-fn need<T: Clone>(entry: Option<&T>, what: &'static str) -> Result<T, EngineError> {
-    entry.cloned().ok_or(EngineError::MissingRuleData(what))
+/// Finds entries by id and records each one it was asked for.
+struct Lookup<'d> {
+    data: &'d RuleData,
+    read: Vec<&'static str>,
+}
+
+impl<'d> Lookup<'d> {
+    /// The entry `what` names (`"modifier uphill"`: its kind word, a space, its id), found by
+    /// `find`; missing, it refuses the rule data.
+    fn need<T: Clone + 'd>(
+        &mut self,
+        what: &'static str,
+        find: impl FnOnce(&'d RuleData, &str) -> Option<&'d T>,
+    ) -> Result<T, EngineError> {
+        self.read.push(what);
+        let id = what.split_once(' ').map_or(what, |(_, id)| id);
+        find(self.data, id).cloned().ok_or(EngineError::MissingRuleData(what))
+    }
+}
+
+/// A value an entry must carry for the engine (`what` names the entry and its key).
+fn has<T>(value: Option<T>, what: &'static str) -> Result<T, EngineError> {
+    value.ok_or(EngineError::MissingRuleData(what))
 }
 
 impl Tables {
     pub fn from_rule_data(data: &RuleData) -> Result<Tables, EngineError> {
-        let fresh = need(data.health("fresh"), "health fresh")?;
-        let worn = need(data.health("worn"), "health worn")?;
-        let spent = need(data.health("spent"), "health spent")?;
-        let shattered = need(data.health("shattered"), "health shattered")?;
+        let mut l = Lookup { data, read: Vec::new() };
+        let fresh = l.need("health fresh", RuleData::health)?;
+        let worn = l.need("health worn", RuleData::health)?;
+        let spent = l.need("health spent", RuleData::health)?;
+        let shattered = l.need("health shattered", RuleData::health)?;
         let health = HealthTable {
-            fresh_above: fresh.above_percent.ok_or(EngineError::MissingRuleData("health fresh: above"))?,
-            spent_below: spent.below_percent.ok_or(EngineError::MissingRuleData("health spent: below"))?,
-            spent_at_most: spent
-                .at_most_stands
-                .ok_or(EngineError::MissingRuleData("health spent: at_most"))?,
-            shattered_at_most: shattered
-                .at_most_stands
-                .ok_or(EngineError::MissingRuleData("health shattered: at_most"))?,
+            fresh_above: has(fresh.above_percent, "health fresh: above")?,
+            spent_below: has(spent.below_percent, "health spent: below")?,
+            spent_at_most: has(spent.at_most_stands, "health spent: at_most")?,
+            shattered_at_most: has(shattered.at_most_stands, "health shattered: at_most")?,
             fresh_melee: fresh.melee.map_or(0, |m| m.value),
             worn_melee: worn.melee.map_or(0, |m| m.value),
             spent_melee: spent.melee.map_or(0, |m| m.value),
         };
-        let assault = need(data.order("regimental_assault"), "order regimental_assault")?;
-        let micro = need(data.marker("micro_hit"), "marker micro_hit")?;
+        let assault = l.need("order regimental_assault", RuleData::order)?;
+        let micro = l.need("marker micro_hit", RuleData::marker)?;
+        let gunsmoke = l.need("marker gunsmoke", RuleData::marker)?;
+        let (reform_turns, reform_beyond) = has(micro.rest, "micro_hit: rest")?;
+        let crest = l.need("elevation crest", RuleData::elevation)?;
         let mut leader_results = data.leader_results().to_vec();
         leader_results.sort_by_key(|r| r.rolls.0);
         if leader_results.is_empty() {
             return Err(EngineError::MissingRuleData("leader_result"));
         }
+        let commanders = vec![
+            l.need("commander division", RuleData::commander)?,
+            l.need("commander corps", RuleData::commander)?,
+        ];
+        for c in &commanders {
+            has(c.bonus_pips, "commander: bonus_pips")?;
+            has(c.within, "commander: within")?;
+        }
+        let fall_back = l.need("maneuver fall_back", RuleData::maneuver)?;
+        let about_face = l.need("maneuver about_face", RuleData::maneuver)?;
+        let dismount = l.need("maneuver dismount", RuleData::maneuver)?;
+        let remount = l.need("maneuver remount", RuleData::maneuver)?;
+        let horse_holders = l.need("maneuver horse_holders", RuleData::maneuver)?;
+        let shaken = l.need("maneuver shaken_fall_back", RuleData::maneuver)?;
+        let pursuit = l.need("maneuver pursuit", RuleData::maneuver)?;
+        let opportunity = l.need("reaction opportunity_fire", RuleData::reaction)?;
+        let evade = l.need("reaction skirmish_evade", RuleData::reaction)?;
+        let refuse = l.need("reaction refuse_flank", RuleData::reaction)?;
+        let counter = l.need("reaction counter_charge", RuleData::reaction)?;
         Ok(Tables {
             health,
-            hesitant: need(data.brigade_state("hesitant"), "brigade_state hesitant")?,
-            broken: need(data.brigade_state("broken"), "brigade_state broken")?,
+            hesitant: l.need("brigade_state hesitant", RuleData::brigade_state)?,
+            broken: l.need("brigade_state broken", RuleData::brigade_state)?,
             leader_results,
-            defeated: need(data.melee_result("defeated"), "melee_result defeated")?,
-            bloody_draw: need(data.melee_result("bloody_draw"), "melee_result bloody_draw")?,
-            victor: need(data.melee_result("victor"), "melee_result victor")?,
-            breakthrough: need(data.melee_result("breakthrough"), "melee_result breakthrough")?,
-            cavalry_defeated: need(data.melee_result("cavalry_defeated"), "melee_result cavalry_defeated")?,
-            enfilade: need(data.modifier("enfilade"), "modifier enfilade")?,
-            momentum: need(data.modifier("momentum"), "modifier momentum")?,
-            brigadier_attached: need(data.modifier("brigadier_attached"), "modifier brigadier_attached")?,
-            cavalry_shock: need(data.modifier("cavalry_shock"), "modifier cavalry_shock")?,
-            battery_in_melee: need(data.modifier("battery_in_melee"), "modifier battery_in_melee")?,
-            interruption: assault
-                .interruption
-                .ok_or(EngineError::MissingRuleData("regimental_assault: interruption"))?,
-            stall: assault.stall.ok_or(EngineError::MissingRuleData("regimental_assault: stall"))?,
-            hits_per_stand: micro
-                .hits_per_stand
-                .filter(|&n| n > 0)
-                .ok_or(EngineError::MissingRuleData("micro_hit: hits_per_stand"))?,
-            disorder: need(data.marker("disorder"), "marker disorder")?,
-            gunsmoke: need(data.marker("gunsmoke"), "marker gunsmoke")?,
-            low_ammo: need(data.marker("low_ammo"), "marker low_ammo")?,
-            clean_barrels: need(data.marker("clean_barrels"), "marker clean_barrels")?,
+            defeated: l.need("melee_result defeated", RuleData::melee_result)?,
+            bloody_draw: l.need("melee_result bloody_draw", RuleData::melee_result)?,
+            victor: l.need("melee_result victor", RuleData::melee_result)?,
+            breakthrough: l.need("melee_result breakthrough", RuleData::melee_result)?,
+            cavalry_defeated: l.need("melee_result cavalry_defeated", RuleData::melee_result)?,
+            enfilade: l.need("modifier enfilade", RuleData::modifier)?,
+            momentum: l.need("modifier momentum", RuleData::modifier)?,
+            brigadier_attached: l.need("modifier brigadier_attached", RuleData::modifier)?,
+            cavalry_shock: l.need("modifier cavalry_shock", RuleData::modifier)?,
+            battery_in_melee: l.need("modifier battery_in_melee", RuleData::modifier)?,
+            interruption: has(assault.interruption, "regimental_assault: interruption")?,
+            stall: has(assault.stall, "regimental_assault: stall")?,
+            hits_per_stand: has(micro.hits_per_stand.filter(|&n| n > 0), "micro_hit: hits_per_stand")?,
+            disorder: l.need("marker disorder", RuleData::marker)?,
+            smoke_size: has(gunsmoke.size, "gunsmoke: size")?,
+            gunsmoke,
+            low_ammo: l.need("marker low_ammo", RuleData::marker)?,
+            clean_barrels: l.need("marker clean_barrels", RuleData::marker)?,
+            uphill: l.need("modifier uphill", RuleData::modifier)?,
+            crest: l.need("modifier crest", RuleData::modifier)?,
+            flat_footed: l.need("modifier flat_footed", RuleData::modifier)?,
+            pivoted: l.need("modifier pivoted", RuleData::modifier)?,
+            plunging_fire: {
+                let m = l.need("modifier plunging_fire", RuleData::modifier)?;
+                has(m.hits, "plunging_fire: hits")?;
+                m
+            },
+            fall_back: has(fall_back.most(), "fall_back: distance")?,
+            about_face: match about_face.cost {
+                Some(Cost::Inches(inches)) => inches,
+                _ => return Err(EngineError::MissingRuleData("about_face: cost in inches")),
+            },
+            dismount: has(dismount.cost, "dismount: cost")?,
+            remount: has(remount.cost, "remount: cost")?,
+            horse_holders: has(horse_holders.distance, "horse_holders: distance")?,
+            shaken_fall_back: has(shaken.most(), "shaken_fall_back: distance")?,
+            pursuit_check: has(pursuit.check, "pursuit: check")?,
+            pursuit_move: has(pursuit.most(), "pursuit: distance")?,
+            opportunity_fire_within: has(opportunity.within, "opportunity_fire: within")?,
+            skirmish_evade_within: has(evade.within, "skirmish_evade: within")?,
+            skirmish_evade_move: has(evade.moves, "skirmish_evade: move")?,
+            refuse_flank_check: has(refuse.check, "refuse_flank: check")?,
+            counter_charge_within: has(counter.within, "counter_charge: within")?,
+            counter_charge_surge: has(counter.moves, "counter_charge: move")?,
+            commanders,
+            reform_turns,
+            reform_beyond,
+            dead_ground: has(crest.dead_ground, "crest: dead_ground")?,
+            soft_ground: l.need("ground soft", RuleData::ground)?,
+            mud: l.need("ground mud", RuleData::ground)?,
+            entries_read: l.read,
         })
+    }
+
+    /// The commander of a level (`division`, `corps`) and his bonus pip (Ch16 2.1), if the rule
+    /// data has one.
+    pub fn commander(&self, level: &str) -> Option<&Commander> {
+        self.commanders.iter().find(|c| c.meta.id == level)
     }
 
     /// The leader casualty row for a d6 face (Ch16 2.4).
@@ -138,3 +277,6 @@ impl Tables {
         self.leader_results.iter().find(|r| r.rolls.0 <= roll && roll <= r.rolls.1)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -25,7 +25,7 @@ pub const UNIT_LABEL: f64 = 0.5;
 pub const SMALL: f64 = 0.38;
 
 /// A brigadier's base: the rulebook gives only the commander's size (RULE-07-4.1), so the
-/// brigadier is drawn on a 1" round base (a drawing convention, not a rule).
+/// brigadier is drawn on a 1" round base (a drawing convention: dotc's own, not a rule).
 pub const BRIGADIER_BASE: f64 = 1.0;
 /// A division or corps commander's base: 1.5" x 1.5" (RULE-07-4.1).
 pub const COMMANDER_BASE: f64 = 1.5;

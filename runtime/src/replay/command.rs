@@ -3,7 +3,7 @@
 //!
 //! - `pips`: a brigadier's staff pips (Ch16 2.1, RULINGS G2), once per brigade and turn.
 //! - `bonus`: a division or corps commander's one extra pip a turn for a brigadier of his side
-//!   within [`BONUS_RADIUS`] (Ch16 2.1, RULE-07-4.1).
+//!   within the stdlib's `commander` radius (Ch16 2.1, RULE-07-4.1).
 //! - `reserve`: the one banked pip (Ch16 2.1, 2.3, RULINGS G8).
 //! - `order`: a special order, priced by its rule data entry and the command tier of the regiment
 //!   it is for (Ch16 2.2, 2.3, RULINGS C10, G8); the pips come from the brigadier's brigade, and an
@@ -22,14 +22,6 @@ use dotc_lang::library::{Order, OrderCost};
 
 use super::*;
 use crate::engine::state::{BrigadeId, LeaderId, LeaderRank, SideId};
-
-/// Ch16 2.1, RULE-07-4.1: a division or corps commander reaches a brigadier this far away (inches)
-/// with his bonus pip. The stdlib has no entry for the commander's radius.
-pub const BONUS_RADIUS: f64 = 18.0;
-/// Ch16 2.1, RULE-07-4.1: the bonus is one pip, once a turn.
-pub const BONUS_PIPS: u32 = 1;
-/// Ch16 2.1, RULE-07-4.1: the commander levels that may give the bonus pip.
-pub const BONUS_LEVELS: &[&str] = &["division", "corps"];
 
 /// The module of Ch13 3.0.
 pub(super) const FRICTION_MODULE: &str = Module::FrictionOfWar.name();
@@ -296,21 +288,34 @@ impl Game {
     }
 
     /// Ch16 2.1, RULE-07-4.1: once a turn a division or corps commander gives one brigadier of
-    /// his side within [`BONUS_RADIUS`] a bonus pip. `bonus "Commander" pip "Brigadier"` (or the
+    /// his side within the stdlib's radius (`commander division`: `bonus_pips 1`, `within 18`) a
+    /// bonus pip. `bonus "Commander" pip "Brigadier"` (or the
     /// brigadier as a second name, or after `->`).
     pub(super) fn bonus(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch16 2.1, RULE-07-4.1";
         let Some(cid) = self.leader_subject(r, action) else { return };
         let Some(commander) = self.state.leader(cid).cloned() else { return };
         let level = self.book.commander_levels.get(&commander.name).cloned();
-        if commander.rank != LeaderRank::Commander
-            || level.as_deref().is_some_and(|l| !BONUS_LEVELS.contains(&l))
-        {
+        // The commanders of the rule data that give a bonus (`commander <level>`); a commander
+        // whose level the scenario does not give is read as the first of them.
+        let tables = &self.rules.tables;
+        let givers: Vec<&dotc_lang::library::Commander> =
+            tables.commanders.iter().filter(|c| c.bonus_pips.is_some() && c.within.is_some()).collect();
+        let giver = match level.as_deref() {
+            Some(l) => givers.iter().find(|c| c.meta.id == l),
+            None => givers.first(),
+        };
+        let bonus = giver.and_then(|c| c.bonus_pips.zip(c.within));
+        let Some((bonus_pips, radius)) = bonus.filter(|_| commander.rank == LeaderRank::Commander) else {
             let what = level.map_or("a brigade's commander".to_string(), |l| format!("an {l} commander"));
-            let message =
-                format!("{} is {what}: only a division or corps commander gives a bonus pip", commander.name);
+            let levels: Vec<&str> = givers.iter().map(|c| c.meta.id.as_str()).collect();
+            let message = format!(
+                "{} is {what}: only a {} commander gives a bonus pip",
+                commander.name,
+                levels.join(" or ")
+            );
             return r.here(Level::Error, message, RULE);
-        }
+        };
         if commander.removed {
             return r.here(Level::Error, format!("{} is no longer on the table", commander.name), RULE);
         }
@@ -336,9 +341,9 @@ impl Game {
         match from.zip(at) {
             Some(((x1, y1), (x2, y2))) => {
                 let distance = crate::geometry::measured((x2 - x1).hypot(y2 - y1));
-                if distance > BONUS_RADIUS {
+                if distance > radius {
                     let message = format!(
-                        "{} is {distance:.1}\" from {}: a bonus pip reaches only {BONUS_RADIUS}\"",
+                        "{} is {distance:.1}\" from {}: a bonus pip reaches only {radius}\"",
                         to.value, commander.name
                     );
                     return r.here(Level::Error, message, format!("{RULE}, RULINGS G4"));
@@ -347,7 +352,7 @@ impl Game {
             None => r.here(
                 Level::Note,
                 format!(
-                    "where {} or {} stands is not known: the 18\" is not checked",
+                    "where {} or {} stands is not known: the {radius}\" is not checked",
                     commander.name, to.value
                 ),
                 RULE,
@@ -355,11 +360,11 @@ impl Game {
         }
         self.book.turn(r.turn).bonuses.insert(commander.name.clone());
         let Some(brigade) = self.state.brigades.get_mut(b) else { return };
-        brigade.pips += BONUS_PIPS;
+        brigade.pips += bonus_pips;
         let event = Event::new(
             What::Pips {
                 brigade: brigade.name.clone(),
-                change: i32::try_from(BONUS_PIPS).unwrap_or(1),
+                change: i32::try_from(bonus_pips).unwrap_or(i32::MAX),
                 pips: brigade.pips,
                 banked: brigade.banked,
             },

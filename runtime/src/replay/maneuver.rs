@@ -26,16 +26,13 @@ use geo::{Coord, Distance, Euclidean};
 
 use super::command::{DOUBLE_TIME_ORDER, word_arg};
 use super::*;
-use crate::battlefield::movement::{FALL_BACK, POSITION_TOLERANCE};
+use crate::battlefield::movement::POSITION_TOLERANCE;
 use crate::battlefield::{MoveReport, check_move};
 use crate::engine::state::{BrigadeId, Screen};
 
-/// Judgement: a reinforcement may be placed this far (inches) from the scenario's entry point: a
-/// stand's width, as the scenario gives a point and a unit is several inches across.
+/// A reinforcement may be placed this far (inches) from the scenario's entry point. dotc's own,
+/// not a rule: a stand's width, as the scenario gives a point and a unit is several inches across.
 pub const ENTRY_TOLERANCE: f64 = 1.0;
-/// Ch16 10.2: the horse holders stand this far (inches, least and most) behind the dismounted
-/// line, measured from the middle of its rear edge. The stdlib has no entry for horse holders.
-pub const HOLDERS_BEHIND: (f64, f64) = (2.0, 3.0);
 /// The rule data id of the formation whose entry describes skirmish screens (Ch16 3.4).
 const SKIRMISH: &str = "skirmish";
 /// The formation dismounted cavalry fights in (Ch16 10.2) and mounted cavalry forms by default.
@@ -739,7 +736,8 @@ impl Game {
         let end = match to_arg(action) {
             Some(to) => Pose::new(to, facing),
             None => {
-                let back = start.frame().to_table(0.0, -number_arg(action).unwrap_or(FALL_BACK));
+                let back =
+                    start.frame().to_table(0.0, -number_arg(action).unwrap_or(self.rules.tables.fall_back));
                 Pose::new((back.x, back.y), facing)
             }
         };
@@ -917,7 +915,8 @@ impl Game {
             Some(p) => {
                 let (across, ahead) = line.frame().to_local(Coord { x: p.0, y: p.1 });
                 let behind = crate::geometry::measured(-ahead - line.depth());
-                let (least, most) = HOLDERS_BEHIND;
+                // Ch16 10.2: from the middle of the line's rear edge (`maneuver horse_holders`).
+                let (least, most) = self.rules.tables.horse_holders;
                 if behind < least - POSITION_TOLERANCE
                     || behind > most + POSITION_TOLERANCE
                     || across.abs() > line.half_width() + POSITION_TOLERANCE
@@ -932,7 +931,8 @@ impl Game {
                 p
             }
             None => {
-                let mid = (HOLDERS_BEHIND.0 + HOLDERS_BEHIND.1) / 2.0;
+                let (least, most) = self.rules.tables.horse_holders;
+                let mid = (least + most) / 2.0;
                 let at = line.frame().to_table(0.0, -line.depth() - mid);
                 (at.x, at.y)
             }

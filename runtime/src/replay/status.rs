@@ -22,13 +22,6 @@ use super::*;
 use crate::engine::events::BrigadeStatus;
 use crate::engine::state::BrigadeId;
 
-/// RULE-07-3.5, Ch12 5.0: the consecutive turns a regiment must rest before it may reform. The
-/// stdlib has no entry for reforming.
-pub const REFORM_TURNS: u32 = 2;
-
-/// RULE-07-3.5, Ch12 5.0: a resting regiment stays farther than this (inches) from every enemy.
-pub const REFORM_DISTANCE: f64 = 12.0;
-
 /// What kind of enemy action a reaction answers (Ch16 6.0): a charge (Reactions 1 and 5) or a
 /// move (Reactions 2, 3 and 4). RULINGS C33: one reaction per triggering action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -184,7 +177,7 @@ impl Game {
     }
 
     /// Whether a unit rested through this turn as RULE-07-3.5 asks (Ch12 5.0): on the table,
-    /// still, neither firing nor assaulting nor engaged, farther than [`REFORM_DISTANCE`] from
+    /// still, neither firing nor assaulting nor engaged, farther than the stdlib's distance (`marker micro_hit`: `rest 2 beyond 12`) from
     /// every enemy and out of every enemy's sight. `Err` says what broke the rest.
     fn rested(&self, id: UnitId) -> Result<(), String> {
         let (Some(u), Some(body)) = (self.state.unit(id), self.bodies.get(&id)) else {
@@ -200,6 +193,7 @@ impl Game {
         if f.engaged {
             return Err("it is engaged in melee".into());
         }
+        let beyond = self.rules.tables.reform_beyond;
         for (other, enemy) in &self.bodies {
             let Some(e) = self.state.unit(*other) else { continue };
             if e.side == u.side || e.removed {
@@ -212,8 +206,8 @@ impl Game {
                     enemy.stands().into_iter().map(move |theirs| geo::Euclidean.distance(mine, &theirs))
                 })
                 .fold(f64::INFINITY, f64::min);
-            if gap <= REFORM_DISTANCE {
-                return Err(format!("{} is within {REFORM_DISTANCE}\" ({gap:.1}\")", e.name));
+            if gap <= beyond {
+                return Err(format!("{} is within {beyond}\" ({gap:.1}\")", e.name));
             }
             if self.bf.sight(&SightQuery::new(enemy, body)).visible {
                 return Err(format!("{} can see it", e.name));
@@ -223,7 +217,7 @@ impl Game {
     }
 
     /// `reform "Unit"`: a worn line rested in reserve sheds its micro-hit (RULE-07-3.5, Ch12 5.0).
-    /// It needs [`REFORM_TURNS`] consecutive turns of its own side at rest, this one included
+    /// It needs the stdlib's consecutive turns (`marker micro_hit`: `rest 2 ...`) of its own side at rest, this one included
     /// when it is its own (RULINGS G7: a unit's streaks count its own active turns).
     pub(super) fn reform(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "RULE-07-3.5, Ch12 5.0, RULINGS G7";
@@ -240,12 +234,13 @@ impl Game {
             (true, Err(why)) => (0, Some(why)),
             (false, _) => (before, None),
         };
-        if streak < REFORM_TURNS {
+        let needed = self.rules.tables.reform_turns;
+        if streak < needed {
             let because = why.map_or(String::new(), |w| format!(" ({w})"));
             return r.here(
                 Level::Error,
                 format!(
-                    "{name} may not reform: it has rested {streak} of the {REFORM_TURNS} consecutive turns \
+                    "{name} may not reform: it has rested {streak} of the {needed} consecutive turns \
                      it needs{because}"
                 ),
                 RULE,

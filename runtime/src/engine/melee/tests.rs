@@ -263,8 +263,8 @@ fn g17_uphill_and_crest_both_apply() {
     let (mut t, a, d) = two(5, "line", 5, "line");
     let input = MeleeInput { uphill: true, ..MeleeInput::default() };
     let r = resolve_melee(&rules, &mut t.state, a, d, &input, &mut melee_dice(3, 3)).unwrap();
-    assert_eq!(named(&mods(&r, "Blue Regiment"), "uphill"), Some(UPHILL_ATTACKER));
-    assert_eq!(named(&mods(&r, "Red Regiment"), "crest"), Some(CREST_DEFENDER));
+    assert_eq!(named(&mods(&r, "Blue Regiment"), "uphill"), Some(-1));
+    assert_eq!(named(&mods(&r, "Red Regiment"), "crest"), Some(1));
     assert_eq!(r.margin, -2);
     assert!(r.events.iter().any(|e| e.rule == "RULINGS G17" && matches!(e.what, What::Note { .. })));
 }
@@ -390,7 +390,7 @@ fn c23_road_column_overrun_or_minus_one() {
     let mut dice = melee_dice(3, 3);
     let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut dice).unwrap();
     assert_eq!(r.no_melee, None);
-    assert_eq!(named(&mods(&r, "Red Regiment"), "road column charged"), Some(ROAD_COLUMN_MELEE));
+    assert_eq!(named(&mods(&r, "Red Regiment"), "road column charged"), Some(-1));
     // Blue 3 + 1 engaged (the column's 1-stand front) + 1; Red 3 + 1 + 1 - 1.
     assert_eq!((r.attacker_score, r.defender_score), (5, 4));
     assert_eq!(dice.consumed().len(), 2);

@@ -1,0 +1,78 @@
+//! Set moves: the special movement of Ch16 3.3 and the other moves the rules fix in inches or
+//! in movement spent (dismounting, Ch16 10.2; falling back after a failed check, RULE-07-1.5;
+//! the frenzied pursuit of Ch13 12.0; the horse holders' place, Ch16 10.2).
+//!
+//! One entry kind in one file: its schema, its typed entry, its reader and its summary.
+
+use super::*;
+
+pub const MANEUVER_PROPS: &[PropSpec] = &[
+    opt(
+        "distance",
+        "distance <inches> [to <inches>]",
+        "How far the unit goes (at most, or between the two), in inches.",
+    ),
+    opt("cost", "cost half|all|<inches>", "The movement it uses up."),
+    opt("check", "check <n>+", "The Discipline check it takes (RULE-07-1.1)."),
+];
+
+/// A set move: how far it goes, what it costs, the check it takes.
+#[derive(Clone, Debug, Serialize)]
+pub struct Maneuver {
+    #[serde(flatten)]
+    pub meta: EntryMeta,
+    /// Inches: the most, or the least and the most (`distance 2 to 3`).
+    pub distance: Option<(f64, f64)>,
+    pub cost: Option<Cost>,
+    /// The Discipline check's target (`check 4+`).
+    pub check: Option<u32>,
+}
+
+impl Maneuver {
+    /// The farthest it goes, in inches.
+    pub fn most(&self) -> Option<f64> {
+        self.distance.map(|(_, most)| most)
+    }
+}
+
+pub(super) fn read_maneuver(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Maneuver {
+    let distance_prop = r.first("distance");
+    let distance = r.read("distance", |c| {
+        let first = c.inches()?;
+        if c.eat("to") { Ok((first, c.inches()?)) } else { Ok((first, first)) }
+    });
+    if let (Some((least, most)), Some(prop)) = (distance, distance_prop) {
+        if least > most {
+            r.inconsistent(
+                prop.span,
+                "distance",
+                &format!("{}\" is more than {}\"", fmt_num(least), fmt_num(most)),
+                "write the shorter distance first",
+            );
+        }
+    }
+    Maneuver { meta, distance, cost: r.read("cost", read_cost), check: r.read("check", |c| c.target()) }
+}
+
+impl Describe for Maneuver {
+    fn parts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        match self.distance {
+            Some((least, most)) if least < most => {
+                parts.push(format!("{}\"-{}\"", fmt_num(least), fmt_num(most)))
+            }
+            Some((_, most)) => parts.push(format!("{}\"", fmt_num(most))),
+            None => {}
+        }
+        if let Some(cost) = &self.cost {
+            parts.push(format!("costs {}", fmt_cost(cost)));
+        }
+        if let Some(check) = self.check {
+            parts.push(format!("Discipline check {check}+"));
+        }
+        if parts.is_empty() {
+            parts.push(String::from("maneuver"));
+        }
+        parts
+    }
+}
