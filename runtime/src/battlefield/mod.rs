@@ -157,6 +157,9 @@ pub struct SmokeRule {
     pub penalty_beyond: Option<f64>,
     /// A smoke wall blocks sight beyond this range (`smoke_wall 3 beyond 8`).
     pub wall_beyond: Option<f64>,
+    /// The side of the square marker a unit places when it fires (`size 1`, RULE-05-5.1); 0
+    /// without the entry (the engine refuses such rule data).
+    pub size: f64,
 }
 
 impl SmokeRule {
@@ -165,6 +168,7 @@ impl SmokeRule {
         SmokeRule {
             penalty_beyond: marker.to_hit.iter().find_map(|m| m.beyond),
             wall_beyond: marker.smoke_wall.map(|w| w.beyond),
+            size: marker.size.unwrap_or(0.0),
         }
     }
 }

@@ -47,9 +47,6 @@ use super::elevation::{DeadGround, OverheadFire};
 use super::range::{nearest_point, range, range_line};
 use crate::geometry::measured;
 
-/// A smoke marker is a 1" tuft (RULE-05-5.1).
-pub const SMOKE_MARKER_SIZE: f64 = 1.0;
-
 /// A unit of the firer's side that may stand in the way.
 #[derive(Clone, Copy, Debug)]
 pub struct Friend<'a> {
@@ -69,17 +66,18 @@ pub enum Smoke {
 }
 
 impl Smoke {
-    /// The marker a unit places when it fires: a [`SMOKE_MARKER_SIZE`] square against the centre
-    /// of its front edge (RULE-05-5.1).
-    pub fn marker_of(body: &Body) -> Smoke {
-        let half = SMOKE_MARKER_SIZE / 2.0;
-        Smoke::Marker(body.frame().rectangle(-half, half, 0.0, SMOKE_MARKER_SIZE))
+    /// The marker a unit places when it fires: a square of `size` (the gunsmoke marker's, in
+    /// [`super::SmokeRule::size`]) against the centre of its front edge (RULE-05-5.1).
+    pub fn marker_of(body: &Body, size: f64) -> Smoke {
+        let half = size / 2.0;
+        Smoke::Marker(body.frame().rectangle(-half, half, 0.0, size))
     }
 
     /// The wall the markers of these units merge into: the hull around them (RULE-05-5.5).
     /// Whether they qualify (3+ adjacent regiments of one brigade that fired) is the caller's.
-    pub fn wall_of(bodies: &[&Body]) -> Smoke {
-        let markers: Vec<Polygon<f64>> = bodies.iter().map(|b| Smoke::marker_of(b).area().clone()).collect();
+    pub fn wall_of(bodies: &[&Body], size: f64) -> Smoke {
+        let markers: Vec<Polygon<f64>> =
+            bodies.iter().map(|b| Smoke::marker_of(b, size).area().clone()).collect();
         Smoke::Wall(MultiPolygon::new(markers).convex_hull())
     }
 
@@ -382,7 +380,7 @@ mod tests {
         // range line always leaves through it.
         let f = field("");
         let firer = line((0.0, 0.0), 0.0, 5);
-        let own = [Smoke::marker_of(&firer)];
+        let own = [Smoke::marker_of(&firer, f.smoke.size)];
         let at = |y: f64| line((0.0, y), 180.0, 5);
         let far = f.sight(&SightQuery { smoke: &own, ..SightQuery::new(&firer, &at(10.0)) });
         assert!(far.visible && far.smoke_penalty);
@@ -390,11 +388,11 @@ mod tests {
         assert!(six.visible && !six.smoke_penalty);
         // Another unit's marker off to the side of the range line does not count.
         let neighbour = line((6.0, 0.0), 0.0, 5);
-        let aside = [Smoke::marker_of(&neighbour)];
+        let aside = [Smoke::marker_of(&neighbour, f.smoke.size)];
         assert!(!f.sight(&SightQuery { smoke: &aside, ..SightQuery::new(&firer, &at(10.0)) }).smoke_penalty);
         // The target's own smoke, against its front, is smoke the line goes into.
         let target = at(10.0);
-        let theirs = [Smoke::marker_of(&target)];
+        let theirs = [Smoke::marker_of(&target, f.smoke.size)];
         assert!(f.sight(&SightQuery { smoke: &theirs, ..SightQuery::new(&firer, &target) }).smoke_penalty);
     }
 
@@ -405,7 +403,7 @@ mod tests {
         // them at y = 0 fires north through it.
         let f = field("");
         let (a, b, c) = (line((-5.5, 3.0), 0.0, 5), line((0.0, 3.0), 0.0, 5), line((5.5, 3.0), 0.0, 5));
-        let wall = [Smoke::wall_of(&[&a, &b, &c])];
+        let wall = [Smoke::wall_of(&[&a, &b, &c], f.smoke.size)];
         let firer = line((0.0, 0.0), 0.0, 5);
         let eight =
             f.sight(&SightQuery { smoke: &wall, ..SightQuery::new(&firer, &line((0.0, 8.0), 180.0, 5)) });

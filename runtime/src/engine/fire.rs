@@ -23,9 +23,8 @@
 //! 12. a Spent target's test under fire (Ch16 8.1, RULINGS G9, C5);
 //! 13. the attached leader's casualty roll (Ch16 2.4, RULE-07-4.3, RULINGS C9, G18, E5).
 //!
-//! Every number comes from the rule data except three the stdlib does not state, which are named
-//! constants citing their rule: [`PIVOT_TO_HIT`], [`FAILED_CHECK_FALL_BACK`] and
-//! [`PLUNGING_FIRE_HITS`].
+//! Every number comes from the rule data, read once by [`super::Tables`] (the pivot's -1, the
+//! shaken unit's fall back, Plunging Fire's 5+ included).
 //!
 //! Judgements (each documented where it is made): the canister Disorder is the volley's one
 //! suppression result, so it replaces the Shock save (RULE-05-4.3, RULINGS G9); a target's own
@@ -45,22 +44,6 @@ use crate::rulings::{FailedDiscipline, LeaderCasualtyTrigger};
 pub mod plan;
 
 pub use plan::{VolleyPlan, plan_volley};
-
-/// A unit that pivoted or re-formed before firing shoots at -1 (Ch16 5.1, RULE-05-1.2). The
-/// stdlib has no entry for it.
-pub const PIVOT_TO_HIT: i32 = -1;
-
-/// A unit that fails a Discipline check while stationary or in a firefight falls back this many
-/// inches straight away from the enemy (RULE-07-1.5, RULINGS C5). The stdlib has no entry for it.
-pub const FAILED_CHECK_FALL_BACK: f64 = 3.0;
-
-/// Rifled muskets firing a closing volley hit only on 5+ under the Plunging Fire module
-/// (Ch13 20.0). The stdlib has no entry for it.
-pub const PLUNGING_FIRE_HITS: i32 = 5;
-
-/// The weapon id the Plunging Fire module names (Ch13 20.0: "Rifled Muskets"; smoothbores and
-/// repeaters are exempt, breechloaders are not mentioned and are left alone).
-pub(crate) const PLUNGING_FIRE_WEAPON: &str = "rifled_musket";
 
 /// Which kind of shooting this is: the rules that ask are Hesitant (RULINGS C13), the closing
 /// volley modules (Ch13 20.0) and Concentrated Battery Fire (RULINGS C18).
@@ -708,7 +691,7 @@ fn spent_under_fire(
     let what = if plan.kind == FireKind::Closing {
         What::Stalled { unit: plan.target_name.clone(), inches: rules.tables.stall }
     } else {
-        What::FallBack { unit: plan.target_name.clone(), inches: FAILED_CHECK_FALL_BACK }
+        What::FallBack { unit: plan.target_name.clone(), inches: rules.tables.shaken_fall_back }
     };
     events.push(Event::new(what, "RULE-07-1.5, RULINGS C5"));
     morale::place_disorder(rules, state, plan.target, events, "RULE-07-1.5, RULINGS C5")?;
@@ -758,7 +741,7 @@ fn failed_check(
     if rules.rulings.failed_discipline == FailedDiscipline::FallBack {
         let name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
         events.push(Event::new(
-            What::FallBack { unit: name, inches: FAILED_CHECK_FALL_BACK },
+            What::FallBack { unit: name, inches: rules.tables.shaken_fall_back },
             "RULE-07-1.5, RULINGS C5",
         ));
     }

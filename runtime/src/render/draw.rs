@@ -346,8 +346,8 @@ pub fn marker(w: &mut Writer, symbol: MarkerSymbol, c: P, initial: &str) {
 }
 
 /// Gunsmoke on the table: the 1" square in front of the unit (RULE-05-5.1), as a cloud.
-fn smoke_cloud(w: &mut Writer, page: &Page, body: &Body) {
-    let smoke = Smoke::marker_of(body);
+fn smoke_cloud(w: &mut Writer, page: &Page, body: &Body, size: f64) {
+    let smoke = Smoke::marker_of(body, size);
     w.path(
         &page.polygon_path(smoke.area()),
         &[
@@ -718,7 +718,7 @@ impl Table<'_> {
                 ],
             );
             if unit.markers.iter().any(|(m, _)| m == "gunsmoke") {
-                smoke_cloud(w, &self.page, body);
+                smoke_cloud(w, &self.page, body, self.field.smoke.size);
             }
             let mut marks = String::new();
             for stand in body.stands() {
@@ -924,7 +924,7 @@ impl Table<'_> {
         let smoke: Vec<Smoke> = self
             .placed()
             .filter(|(_, u, _)| u.markers.iter().any(|(m, _)| m == "gunsmoke"))
-            .map(|(_, _, b)| Smoke::marker_of(b))
+            .map(|(_, _, b)| Smoke::marker_of(b, self.field.smoke.size))
             .collect();
         w.open("g", &[("id", "sight")]);
         for (_, target, target_body) in self.placed().filter(|(_, u, _)| u.side != firer.side) {

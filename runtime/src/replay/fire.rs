@@ -30,26 +30,6 @@ use crate::engine::events::TestKind;
 use crate::engine::fire::{VolleyReport, casualty_table, plan_volley, volley_in_place};
 use crate::engine::state::BrigadeId;
 
-/// Ch16 6.0 Reaction 2: an enemy crossing the front arc this close (inches) may draw
-/// Opportunity Fire. The stdlib has no entries for the reactions.
-pub const OPPORTUNITY_FIRE_WINDOW: f64 = 8.0;
-
-/// Ch16 6.0 Reaction 3: a formed enemy closing this near (inches) lets a skirmish screen evade.
-pub const SKIRMISH_EVADE_TRIGGER: f64 = 6.0;
-
-/// Ch16 6.0 Reaction 3: the evading screen falls back between these distances (inches).
-pub const SKIRMISH_EVADE_MOVE: (f64, f64) = (4.0, 6.0);
-
-/// Ch16 6.0 Reaction 5: a charge declared this close (inches) may be met by a counter-charge.
-pub const COUNTER_CHARGE_TRIGGER: f64 = 9.0;
-
-/// Ch16 6.0 Reaction 5: the counter-charging unit surges forward between these distances.
-pub const COUNTER_CHARGE_SURGE: (f64, f64) = (2.0, 3.0);
-
-/// Ch16 6.0 Reaction 4: without a reserved pip, refusing the flank takes a Discipline check on
-/// this number.
-pub const REFUSE_FLANK_CHECK: i32 = 4;
-
 /// The five defensive reactions of Ch16 6.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Reaction {
@@ -112,7 +92,7 @@ impl Game {
             .filter(|(other, _)| {
                 **other != id && self.state.unit(**other).is_some_and(|u| u.markers.gunsmoke)
             })
-            .map(|(_, b)| Smoke::marker_of(b))
+            .map(|(_, b)| Smoke::marker_of(b, self.bf.smoke.size))
             .collect()
     }
 
@@ -463,7 +443,7 @@ impl Game {
     }
 
     /// Ch16 6.0 Reaction 2, Opportunity Fire: in the enemy's Phase 2, at an enemy that has moved
-    /// and stands within [`OPPORTUNITY_FIRE_WINDOW`] in the firer's front arc. Free; one reaction
+    /// and stands within the stdlib's `reaction opportunity_fire` distance in the firer's front arc. Free; one reaction
     /// per trigger (RULINGS C33); the firer counts as having fired and places smoke (RULINGS
     /// G11), and may not fire in its own next Phase 3 (RULE-05-1.2).
     fn opportunity_fire(&mut self, r: &mut Replayer<'_>, action: &Action, firer: UnitId, target: UnitId) {
@@ -482,10 +462,11 @@ impl Game {
         }
         if let (Some(fb), Some(tb)) = (self.bodies.get(&firer), self.bodies.get(&target)) {
             let range = battlefield::range::range(fb, tb);
-            if range > OPPORTUNITY_FIRE_WINDOW + crate::geometry::MEASURE_PRECISION {
+            if range > self.rules.tables.opportunity_fire_within + crate::geometry::MEASURE_PRECISION {
                 let message = format!(
                     "{tname} is {range:.1}\" from {fname}: Opportunity Fire needs an enemy within \
-                     {OPPORTUNITY_FIRE_WINDOW}\""
+                     {}\"",
+                    self.rules.tables.opportunity_fire_within
                 );
                 return r.here(Level::Error, message, "Ch16 6.0");
             }
@@ -669,10 +650,11 @@ impl Game {
             return r.here(Level::Error, format!("{tname} has not moved this turn: nothing to evade"), RULE);
         }
         if let Some(gap) = self.gap(reactor, trigger)
-            && gap > SKIRMISH_EVADE_TRIGGER + crate::geometry::MEASURE_PRECISION
+            && gap > self.rules.tables.skirmish_evade_within + crate::geometry::MEASURE_PRECISION
         {
             let message = format!(
-                "{tname} is {gap:.1}\" away: the screen evades an enemy within {SKIRMISH_EVADE_TRIGGER}\""
+                "{tname} is {gap:.1}\" away: the screen evades an enemy within {}\"",
+                self.rules.tables.skirmish_evade_within
             );
             return r.here(Level::Error, message, RULE);
         }
@@ -680,14 +662,14 @@ impl Game {
             return;
         }
         self.ledger.reactions.insert((r.turn, trigger, Trigger::Move), reactor);
-        self.reaction_move(r, action, reactor, SKIRMISH_EVADE_MOVE);
+        self.reaction_move(r, action, reactor, self.rules.tables.skirmish_evade_move);
         let text = format!("{name} evades {tname}, falling back through its own lines without Disorder");
         r.emit([Event::new(What::Note { text }, RULE)]);
     }
 
     /// Ch16 6.0 Reaction 4, Refuse the Flank: an enemy that has moved into the unit's flank zone
     /// (45-90 degrees, RULINGS G13). Paid with the banked pip, or tried on a 4+ Discipline check
-    /// ([`REFUSE_FLANK_CHECK`]); refused, the unit takes no enfilade bonus nor flank melee bonus
+    /// (the stdlib's `reaction refuse_flank` check); refused, the unit takes no enfilade bonus nor flank melee bonus
     /// from that enemy this turn.
     fn refuse_flank(&mut self, r: &mut Replayer<'_>, action: &Action, reactor: UnitId, trigger: UnitId) {
         const RULE: &str = "Ch16 6.0, RULINGS G13";
@@ -715,7 +697,7 @@ impl Game {
             let out = morale::test_roll(
                 name.clone(),
                 TestKind::Discipline,
-                REFUSE_FLANK_CHECK,
+                i32::try_from(self.rules.tables.refuse_flank_check).unwrap_or(6),
                 Vec::new(),
                 &mut dice,
                 &mut events,
@@ -746,7 +728,7 @@ impl Game {
     }
 
     /// Ch16 6.0 Reaction 5, Counter-Charge: against an enemy about to charge within 9"
-    /// ([`COUNTER_CHARGE_TRIGGER`]), logged before the charge it answers. It costs the banked pip;
+    /// (the stdlib's `reaction counter_charge` distance), logged before the charge it answers. It costs the banked pip;
     /// the unit surges 2-3" forward, and in the melee that follows the charger loses its momentum
     /// and the unit fights with its own charging traits (Ch16 7.3).
     fn counter_charge(&mut self, r: &mut Replayer<'_>, action: &Action, reactor: UnitId, trigger: UnitId) {
@@ -758,10 +740,11 @@ impl Game {
             return r.here(Level::Error, message, RULE);
         }
         if let Some(gap) = self.gap(reactor, trigger)
-            && gap > COUNTER_CHARGE_TRIGGER + crate::geometry::MEASURE_PRECISION
+            && gap > self.rules.tables.counter_charge_within + crate::geometry::MEASURE_PRECISION
         {
             let message = format!(
-                "{tname} is {gap:.1}\" away: a counter-charge meets a charge within {COUNTER_CHARGE_TRIGGER}\""
+                "{tname} is {gap:.1}\" away: a counter-charge meets a charge within {}\"",
+                self.rules.tables.counter_charge_within
             );
             return r.here(Level::Error, message, RULE);
         }
@@ -774,7 +757,7 @@ impl Game {
         }
         self.ledger.reactions.insert((r.turn, trigger, Trigger::Charge), reactor);
         self.ledger.counter_charges.push((r.turn, reactor, trigger));
-        self.reaction_move(r, action, reactor, COUNTER_CHARGE_SURGE);
+        self.reaction_move(r, action, reactor, self.rules.tables.counter_charge_surge);
         let text = format!("{name} counter-charges {tname}");
         r.emit([Event::new(What::Note { text }, RULE)]);
     }

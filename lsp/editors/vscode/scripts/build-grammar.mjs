@@ -42,7 +42,7 @@ export const COMPASS = [
 export const ENTRY_KINDS = [
   'weapon', 'terrain', 'obstacle', 'structure', 'movement', 'formation', 'rating', 'tier', 'order',
   'quality', 'trait', 'marker', 'health', 'brigade_state', 'leader_result', 'melee_result',
-  'modifier',
+  'modifier', 'maneuver', 'reaction', 'ground', 'commander', 'elevation',
 ];
 export const QUALITIES = ['green', 'regular', 'veteran', 'elite'];
 export const RATINGS = ['aggressive', 'reliable', 'timid'];
@@ -85,7 +85,10 @@ export const OTHER_IDS = [
   'dress_on_the_colors', 'hold_and_fire', 'limber', 'regimental_assault', 'reserve_for_reaction',
   'wheel', 'artillery_limbered', 'artillery_prolonge', 'cavalry_column', 'cavalry_line',
   'dismounted_cavalry', 'horse_artillery_limbered', 'horse_artillery_prolonge',
-  'infantry_assault_column', 'infantry_line', 'infantry_road_column',
+  'infantry_assault_column', 'infantry_line', 'infantry_road_column', 'uphill', 'crest',
+  'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
+  'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
+  'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];

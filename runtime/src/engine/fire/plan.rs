@@ -22,7 +22,7 @@ use super::super::events::{BrigadeStatus, Event, Health, Modifier, What};
 use super::super::morale;
 use super::super::state::{Arm, GameState, Unit, UnitId};
 use super::super::{EngineError, Rules};
-use super::{FireInput, FireKind, PIVOT_TO_HIT, PLUNGING_FIRE_HITS, PLUNGING_FIRE_WEAPON};
+use super::{FireInput, FireKind};
 use crate::rulings::{Enfilade, HesitantFire, LowAmmoScope, Suppression, ToHitLimits};
 
 /// Everything one volley's dice are judged against. Built by [`plan_volley`].
@@ -522,8 +522,8 @@ fn to_hit(
         ));
     }
     // Ch16 5.1, RULE-05-1.2: pivoted or re-formed before firing.
-    if input.pivoted {
-        modifiers.push(Modifier::new("pivoted or re-formed", PIVOT_TO_HIT, "Ch16 5.1, RULE-05-1.2"));
+    if input.pivoted && tables.pivoted.to_hit != 0 {
+        modifiers.push(Modifier::new("pivoted or re-formed", tables.pivoted.to_hit, "Ch16 5.1, RULE-05-1.2"));
     }
     // Ch13 22.0: open order fires at -1 (the formation's own to-hit).
     if shot.formation.to_hit != 0 {
@@ -543,13 +543,17 @@ fn to_hit(
             modifiers.push(Modifier::new("clean barrels", v, "Ch13 2.0, Ch16 11.0"));
         }
     }
-    // Ch13 20.0 Plunging Fire: rifled muskets hit only on 5+ with a closing volley.
-    if rules.module("plunging_fire")
-        && input.kind == FireKind::Closing
-        && f.weapon == PLUNGING_FIRE_WEAPON
-        && base < PLUNGING_FIRE_HITS
-    {
-        modifiers.push(Modifier::new("plunging fire (overshoot)", base - PLUNGING_FIRE_HITS, "Ch13 20.0"));
+    // Ch13 20.0 Plunging Fire: the weapons the entry names (rifled muskets) hit only on its
+    // number with a closing volley.
+    let plunging = &tables.plunging_fire;
+    if let Some(hits) = plunging.hits.and_then(|h| i32::try_from(h).ok()) {
+        if rules.module("plunging_fire")
+            && input.kind == FireKind::Closing
+            && plunging.weapons.iter().any(|w| *w == f.weapon)
+            && base < hits
+        {
+            modifiers.push(Modifier::new("plunging fire (overshoot)", base - hits, "Ch13 20.0"));
+        }
     }
     let raw = base - modifiers.iter().map(|m| m.value).sum::<i32>();
     // RULINGS G1: held to 2..6 (a 6 always hits, a 1 always misses), or left as it is.

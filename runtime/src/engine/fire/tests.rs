@@ -457,7 +457,7 @@ fn ch16_5_1_pivoted_minus_one() {
     let mut d = dice(&[(Purpose::ToHit, &[2, 2, 2, 2, 2])]);
     let r = fire(&rules, &mut t, a, b, &input, &mut d);
     assert_eq!(r.to_hit, 5);
-    assert_eq!(volley_modifiers(&r), vec![("pivoted or re-formed".to_string(), PIVOT_TO_HIT)]);
+    assert_eq!(volley_modifiers(&r), vec![("pivoted or re-formed".to_string(), -1)]);
 }
 
 /// Ch16 9.0 Sharpshooters: one missed die rolled again at medium range, not at short.
@@ -889,7 +889,7 @@ fn c5_fall_back_and_double_disorder() {
     t.unit_mut(b).markers.disorder = true;
     let mut d = dice(&[(Purpose::ToHit, &[6]), (Purpose::Discipline, &[1])]);
     let r = fire(&rules, &mut t, a, b, &FireInput::at(4.0, FireKind::Phase3), &mut d);
-    assert!(has(&r, |w| matches!(w, What::FallBack { inches, .. } if *inches == FAILED_CHECK_FALL_BACK)));
+    assert!(has(&r, |w| matches!(w, What::FallBack { inches, .. } if *inches == 3.0)));
     assert!(r.disordered);
     // The double-disorder micro-hit and the volley's hit make a stand.
     assert_eq!((r.stands_lost, t.unit(b).micro_hit), (1, 0));

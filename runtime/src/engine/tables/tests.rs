@@ -148,19 +148,9 @@ fn stdlib_numbers() {
 /// Rule numbers still in Rust, waiting for their code to read the `Tables` field beside them
 /// (files other changes are working on). Each must still exist; remove it here when it goes.
 const PENDING: &[(&str, &str)] = &[
-    ("engine/fire.rs", "PIVOT_TO_HIT"),            // Tables::pivoted
-    ("engine/fire.rs", "FAILED_CHECK_FALL_BACK"),  // Tables::shaken_fall_back
-    ("engine/fire.rs", "PLUNGING_FIRE_HITS"),      // Weapon::plunging_fire
-    ("replay/fire.rs", "OPPORTUNITY_FIRE_WINDOW"), // Tables::opportunity_fire_within
-    ("replay/fire.rs", "SKIRMISH_EVADE_TRIGGER"),  // Tables::skirmish_evade_within
-    ("replay/fire.rs", "SKIRMISH_EVADE_MOVE"),     // Tables::skirmish_evade_move
-    ("replay/fire.rs", "COUNTER_CHARGE_TRIGGER"),  // Tables::counter_charge_within
-    ("replay/fire.rs", "COUNTER_CHARGE_SURGE"),    // Tables::counter_charge_surge
-    ("replay/fire.rs", "REFUSE_FLANK_CHECK"),      // Tables::refuse_flank_check
-    ("battlefield/sight.rs", "SMOKE_MARKER_SIZE"), // Tables::smoke_size (Smoke::marker_of's callers)
-    ("geometry.rs", "STAND_WIDTH"),                // Ch16 3.2 frontage: no entry yet
-    ("render/draw.rs", "COMMANDER_BASE"),          // RULE-07-4.1 base, drawn only
-    ("render/mod.rs", "YARDS_PER_INCH"),           // Ch1 ground scale, drawn only
+    ("geometry.rs", "STAND_WIDTH"),       // Ch16 3.2 frontage: no entry yet
+    ("render/draw.rs", "COMMANDER_BASE"), // RULE-07-4.1 base, drawn only
+    ("render/mod.rs", "YARDS_PER_INCH"),  // Ch1 ground scale, drawn only
 ];
 
 /// A `const` of a number (or a pair of numbers) whose doc comment cites the rulebook (a
