@@ -151,6 +151,27 @@ pub struct FireArgs {
     /// Concentrated Battery Fire (target saves at -1, RULE-05-2.4).
     #[arg(long)]
     concentrated: bool,
+    /// The firer pivoted or re-formed before firing (-1, Ch16 5.1).
+    #[arg(long)]
+    pivoted: bool,
+    /// The firer carries Low Ammo (-1, RULE-05-2.5b).
+    #[arg(long)]
+    low_ammo: bool,
+    /// The volley is a closing volley at a charger (Ch16 6.0, 7.2; RULINGS C13, Ch13 20.0).
+    #[arg(long)]
+    closing: bool,
+    /// The target has its own skirmish screen ahead of it (Ch16 3.4, RULINGS G12).
+    #[arg(long)]
+    target_screened: bool,
+    /// A trait of the firer by rule data id (sharpshooters, buck_and_ball); repeat or use commas.
+    #[arg(long = "trait", value_name = "TRAIT", value_delimiter = ',')]
+    traits: Vec<String>,
+    /// A trait of the target by rule data id (steady, iron_discipline, elite_sharpshooters).
+    #[arg(long, value_name = "TRAIT", value_delimiter = ',')]
+    target_trait: Vec<String>,
+    /// An optional module switched on (Ch13: plunging_fire, elite_sharpshooters, low_ammo...).
+    #[arg(long, value_name = "MODULE", value_delimiter = ',')]
+    module: Vec<String>,
     #[command(flatten)]
     output: OddsOutput,
 }
@@ -200,6 +221,7 @@ pub fn odds(what: &OddsKind) -> Result<ExitCode, String> {
 }
 
 fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
+    use dotc_runtime::engine::fire::FireKind;
     use dotc_runtime::odds::{Cover, FireQuery, TargetFormation, fire_monte_carlo, fire_odds};
     use dotc_runtime::rulings::Rulings;
 
@@ -224,7 +246,13 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
         disordered: args.disordered,
         hesitant: args.hesitant,
         concentrated: args.concentrated,
-        ..FireQuery::new(&args.weapon, args.stands, args.range)
+        kind: if args.closing { FireKind::Closing } else { FireKind::Phase3 },
+        pivoted: args.pivoted,
+        low_ammo: args.low_ammo,
+        target_screened: args.target_screened,
+        traits: args.traits.clone(),
+        target_traits: args.target_trait.clone(),
+        modules: args.module.clone(),
     };
     let data = dotc_lang::stdlib();
     let rulings = Rulings::default();

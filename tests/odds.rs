@@ -420,3 +420,27 @@ fn dotc_odds_reproduces_the_suppression_table() {
         assert_eq!(at("10"), beyond, "{weapon} x{stands} at 10\"");
     }
 }
+
+/// Ch13 9.0: with the Elite Sharpshooters module on, fire at an elite sharpshooter regiment is
+/// at -1 to hit (4+ becomes 5+ at 10"); without the module the trait does nothing; a misspelt
+/// trait or module is an error that lists the right names.
+#[test]
+fn ch13_9_0_odds_fire_at_elite_sharpshooters() {
+    let base = ["odds", "fire", "--weapon", "rifled_musket", "--stands", "5", "--range", "10", "--json"];
+    let to_hit = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let out = dotc(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        json["to_hit"].as_i64().expect("to_hit")
+    };
+    assert_eq!(to_hit(&[]), 4);
+    assert_eq!(to_hit(&["--target-trait", "elite_sharpshooters", "--module", "elite_sharpshooters"]), 5);
+    assert_eq!(to_hit(&["--target-trait", "elite_sharpshooters"]), 4);
+    let args: Vec<&str> = base.iter().chain(&["--target-trait", "elite_sharpshooter"]).copied().collect();
+    let out = dotc(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown trait `elite_sharpshooter`"), "{}", text(&out.stderr));
+    let args: Vec<&str> = base.iter().chain(&["--module", "elite_sharpshooter"]).copied().collect();
+    assert!(text(&dotc(&args).stderr).contains("unknown module `elite_sharpshooter`"));
+}

@@ -230,7 +230,8 @@ modules! {
     HorseHolders = "horse_holders", "Ch13 6.0", Played;
     AdvancedArtillery = "advanced_artillery", "Ch13 7.0", NotPlayed;
     WrittenOrders = "written_orders", "Ch13 8.0", NotPlayed;
-    EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", NotPlayed;
+    EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0",
+        InPart { missing: "plays only its -1 to hit fire aimed at the regiment: not its movement, the sight through it, nor its melee penalty" };
     PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", NotPlayed;
     JulySun = "july_sun", "Ch13 11.0", Played;
     UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", Played;

@@ -259,6 +259,24 @@ fn query_table(
             max_range: weapon.max_range(weapon_arm),
         });
     }
+    for id in q.traits.iter().chain(&q.target_traits) {
+        if !data.traits().iter().any(|t| t.meta.id == *id) {
+            let known: Vec<&str> = data.traits().iter().map(|t| t.meta.id.as_str()).collect();
+            return Err(OddsError::Engine(format!(
+                "unknown trait `{id}` (the traits are {})",
+                known.join(", ")
+            )));
+        }
+    }
+    for m in &q.modules {
+        if dotc_lang::rulings::Module::from_name(m).is_none() {
+            let known: Vec<&str> = dotc_lang::rulings::Module::ALL.iter().map(|m| m.name()).collect();
+            return Err(OddsError::Engine(format!(
+                "unknown module `{m}` (the modules are {})",
+                known.join(", ")
+            )));
+        }
+    }
     let rules = Rules::new(data.clone(), rulings.clone(), q.modules.iter().cloned()).map_err(engine_error)?;
     let mut state = GameState { turn: 1, ..GameState::default() };
     let (blue, red) = (state.add_side("Blue"), state.add_side("Red"));

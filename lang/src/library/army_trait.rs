@@ -62,6 +62,8 @@ pub const TRAIT_PROPS: &[PropSpec] = &[
     opt("bonus_dice", "bonus_dice <+n> within <inches>", "Extra dice at close range."),
     opt("max_range", "max_range <inches>", "It cannot fire beyond this."),
     flag("free_screen", "Detaches a skirmish screen without spending movement."),
+    opt("fired_at", "fired_at <+n|-n>", "To-hit modifier of fire aimed at the unit (Ch13 9.0)."),
+    opt("module", "module <module name>", "The optional module (Ch13) that provides it."),
 ];
 
 /// `discipline +1 vs closing_volley`
@@ -132,6 +134,11 @@ pub struct Trait {
     pub bonus_dice: Option<CloseBonusDice>,
     pub max_range: Option<f64>,
     pub free_screen: bool,
+    /// The to-hit modifier of fire aimed at the unit, as the table prints it (-1: harder to hit;
+    /// Elite Sharpshooters, Ch13 9.0); 0 when it has none.
+    pub fired_at: i32,
+    /// The optional module that provides the trait; it counts only with the module on.
+    pub module: Option<String>,
 }
 
 pub(super) fn read_trait(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Trait {
@@ -183,6 +190,8 @@ pub(super) fn read_trait(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Trait {
         }),
         max_range: r.read("max_range", |c| c.inches()),
         free_screen: r.flag("free_screen"),
+        fired_at: r.read("fired_at", |c| c.modifier()).unwrap_or(0),
+        module: r.read("module", |c| c.word("a module name")).map(|w| w.value),
     }
 }
 
@@ -226,6 +235,12 @@ impl Describe for Trait {
         }
         if self.free_screen {
             parts.push(String::from("free skirmish screen"));
+        }
+        if self.fired_at != 0 {
+            parts.push(format!("fire at it {} to hit", fmt_mod(self.fired_at)));
+        }
+        if let Some(m) = &self.module {
+            parts.push(format!("module {m}"));
         }
         parts
     }

@@ -41,8 +41,9 @@ const WEAPONS: &[&str] = &[
 const QUALITIES: &[&str] = &["green", "regular", "veteran", "elite"];
 const TARGET_FORMATIONS: &[&str] = &["line", "assault_column", "road_column", "skirmish", "open_order"];
 const FIRER_TRAITS: &[&str] = &["sharpshooters", "buck_and_ball", "steady"];
-const TARGET_TRAITS: &[&str] = &["steady", "iron_discipline", "seen_the_elephant", "rebel_yell"];
-const MODULES: &[&str] = &["clean_barrels", "low_ammo", "open_order", "plunging_fire"];
+const TARGET_TRAITS: &[&str] =
+    &["steady", "iron_discipline", "seen_the_elephant", "rebel_yell", "elite_sharpshooters"];
+const MODULES: &[&str] = &["clean_barrels", "low_ammo", "open_order", "plunging_fire", "elite_sharpshooters"];
 
 /// One random volley: the table, the rules and the shot.
 #[derive(Clone, Debug)]

@@ -55,6 +55,7 @@ export const WEAPONS = [
 export const FORMATIONS = ['line', 'assault_column', 'road_column', 'skirmish', 'open_order'];
 export const TRAITS = [
   'rebel_yell', 'seen_the_elephant', 'iron_discipline', 'steady', 'sharpshooters', 'buck_and_ball',
+  'elite_sharpshooters',
 ];
 export const MARKERS = ['disorder', 'gunsmoke', 'low_ammo', 'clean_barrels', 'micro_hit'];
 /** Terrain, obstacle and structure kinds of the stdlib, plus the scenario-only hill and objective. */

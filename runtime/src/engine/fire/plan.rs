@@ -510,6 +510,12 @@ fn to_hit(
             modifiers.push(Modifier::new("target's skirmish screen", v, "Ch16 3.4, RULINGS G12"));
         }
     }
+    // Ch13 9.0, module elite_sharpshooters: fire aimed at an elite sharpshooter regiment.
+    for tr in shot.target_traits.iter().filter(|tr| tr.fired_at != 0) {
+        if tr.module.as_deref().is_none_or(|m| rules.module(m)) {
+            modifiers.push(Modifier::new(format!("target: {}", tr.meta.title()), tr.fired_at, "Ch13 9.0"));
+        }
+    }
     // RULE-07-2.3, RULINGS C13: a Hesitant brigade's Phase 3 fire, or all its fire.
     if state.brigade_status(firer) == BrigadeStatus::Hesitant
         && (input.kind == FireKind::Phase3 || rules.rulings.hesitant_fire == HesitantFire::AllFire)

@@ -460,6 +460,25 @@ fn ch16_5_1_pivoted_minus_one() {
     assert_eq!(volley_modifiers(&r), vec![("pivoted or re-formed".to_string(), -1)]);
 }
 
+/// Ch13 9.0 Elite Sharpshooters: fire aimed at an elite sharpshooter regiment takes -1 to hit,
+/// with the module on; with it off the trait does nothing.
+#[test]
+fn ch13_9_0_elite_sharpshooters_are_harder_to_hit() {
+    for (modules, to_hit, hits, expected) in [
+        (&["elite_sharpshooters"][..], 5, 2, vec![("target: Elite Sharpshooter Regiment".to_string(), -1)]),
+        (&[][..], 4, 3, vec![]),
+    ] {
+        let rules = rules_with(Rulings::default(), modules);
+        let (mut t, a, b) = duel(5, "rifled_musket");
+        t.unit_mut(b).traits.push("elite_sharpshooters".into());
+        // 10" is medium range for a rifled musket: 4+ to hit.
+        let mut d = dice(&[(Purpose::ToHit, &[6, 5, 4, 3, 2]), (Purpose::Discipline, &[6])]);
+        let r = fire(&rules, &mut t, a, b, &FireInput::at(10.0, FireKind::Phase3), &mut d);
+        assert_eq!((r.to_hit, r.hits), (to_hit, hits), "modules {modules:?}");
+        assert_eq!(volley_modifiers(&r), expected);
+    }
+}
+
 /// Ch16 9.0 Sharpshooters: one missed die rolled again at medium range, not at short.
 #[test]
 fn ch16_9_0_sharpshooters_reroll_one_miss_at_medium() {
