@@ -13,8 +13,8 @@ use dotc_runtime::replay::{ReplayOptions, replay};
 /// `--at FILE:LINE` of `dotc odds`.
 #[derive(clap::Args, Debug)]
 pub struct OddsAtArgs {
-    /// A game log and a line of it holding a `fire` (Phase 3 or Opportunity Fire), e.g.
-    /// `game.dotc:42`: its odds as the replay saw them.
+    /// A game log and a line of it holding a `fire` (Phase 3 or Opportunity Fire) or an
+    /// assault's closing volley, e.g. `game.dotc:42`: its odds as the replay saw them.
     #[arg(long, value_name = "FILE:LINE")]
     pub at: Option<String>,
     /// With --at: print the plan, the odds and the log's outcome as JSON.
@@ -92,7 +92,7 @@ pub fn odds_at(
         if !why.is_empty() {
             message.push_str(&format!("\nthe replay says:\n{}", why.join("\n")));
         } else {
-            message.push_str("\n(--at prices a `fire` line: Phase 3 fire or Opportunity Fire)");
+            message.push_str("\n(--at prices a `fire` line, Phase 3 or Opportunity Fire, or an assault's `closing_volley`)");
         }
         return Err(message);
     };

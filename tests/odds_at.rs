@@ -1,7 +1,8 @@
 //! `dotc odds --at FILE:LINE` prices a logged volley as the replay saw it (issue 13): for every
-//! `fire` line of every shipped game log, the odds the command prints are those of the plan the
-//! replay resolved on that line (the same dice and to-hit number as the replay's volley, RULE-05-2.1,
-//! Ch16 5.6), and the outcome the log's dice gave is in their support.
+//! `fire` line and every assault's `closing_volley` line of every shipped game log, the odds the
+//! command prints are those of the plan the replay resolved there (the same dice, to-hit number
+//! and modifiers as the replay's volley, RULE-05-2.1, Ch16 5.6, 7.2), and the outcome the log's
+//! dice gave is in their support.
 
 mod common;
 
@@ -32,6 +33,18 @@ fn fire_lines(source: &str) -> Vec<usize> {
         .collect()
 }
 
+/// The 1-based lines of a log that hold a volley: a `fire` action or a `closing_volley` step.
+fn volley_lines_of(source: &str) -> Vec<usize> {
+    source
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            l.trim_start().starts_with("fire \"") || l.trim_start().starts_with("closing_volley ")
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
 #[test]
 fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
     let logs = shipped_logs();
@@ -39,7 +52,7 @@ fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
     let mut priced = 0;
     for path in &logs {
         let source = std::fs::read_to_string(path).expect("readable");
-        let lines = fire_lines(&source);
+        let lines = volley_lines_of(&source);
         assert!(!lines.is_empty(), "{} has fire lines", path.display());
         let analysis = analyze(path, &source, &FsLoader);
         let options = ReplayOptions { source: Some(&source), probe: &lines, ..ReplayOptions::default() };
@@ -48,16 +61,22 @@ fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
             let name = format!("{}:{line}", path.display());
             let probe =
                 played.probes.iter().find(|p| p.line == line).unwrap_or_else(|| panic!("{name}: no volley"));
-            // The replay's own volley event on that line: the same dice and to-hit number.
+            // The replay's own volley event for it: on that line, or (a closing volley) on the
+            // assault's line above it, between the same two units.
+            let plan = &probe.plan;
             let volley = played
                 .events
                 .iter()
-                .find_map(|e| match &e.event.what {
-                    What::Volley { dice, to_hit, modifiers, .. } if e.line == line => {
+                .filter(|e| e.line <= line)
+                .filter_map(|e| match &e.event.what {
+                    What::Volley { firer, target, dice, to_hit, modifiers, .. }
+                        if *firer == plan.firer_name && *target == plan.target_name =>
+                    {
                         Some((*dice, *to_hit, modifiers.clone()))
                     }
                     _ => None,
                 })
+                .last()
                 .unwrap_or_else(|| panic!("{name}: the replay has no volley event"));
             assert_eq!(
                 (probe.plan.dice, probe.plan.to_hit, probe.plan.modifiers.clone()),
@@ -87,7 +106,7 @@ fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
             priced += 1;
         }
     }
-    assert!(priced >= 25, "only {priced} volleys priced");
+    assert!(priced >= 26, "only {priced} volleys priced (25 fire lines and a closing volley)");
 }
 
 #[test]

@@ -47,14 +47,16 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
 
 /// The exact odds of the volley on the cursor's line, the numbers `dotc odds --at FILE:LINE`
 /// prints (one wording, `dotc_runtime::odds::explain`): the log is replayed with that line's
-/// volley planned and priced. Only for a `fire` line of a log short enough to replay at every
+/// volley planned and priced. Only for a `fire` or `closing_volley` line of a log short enough to replay at every
 /// keystroke ([`crate::workspace::DEFERRED_AUDIT_BYTES`]) that checks clean.
 pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
     let line = doc.index.line_of(offset);
     let (start, end) = (doc.index.line_start(line), doc.index.line_start(line + 1));
     let text = doc.text.get(start..end.max(start))?;
     let analysis = &doc.analyzed.analysis;
-    if !text.trim_start().starts_with("fire \"")
+    let volley_line =
+        text.trim_start().starts_with("fire \"") || text.trim_start().starts_with("closing_volley ");
+    if !volley_line
         || doc.text.len() > crate::workspace::DEFERRED_AUDIT_BYTES
         || !doc.analyzed.is_game()
         || analysis.has_errors()

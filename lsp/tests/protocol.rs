@@ -312,7 +312,7 @@ async fn hover_on_units_weapons_and_verbs() {
     insta::assert_yaml_snapshot!("hover_leader", leader);
 }
 
-/// The hover on every fire line of the tutorial's log shows the numbers `dotc odds --at` prints
+/// The hover on every fire and closing-volley line of the tutorial's log shows the numbers `dotc odds --at` prints
 /// for that line (issue 13): the replay's plan of the volley and its exact odds, one wording.
 #[tokio::test]
 async fn hover_on_a_fire_line_shows_the_odds_of_odds_at() {
@@ -327,15 +327,17 @@ async fn hover_on_a_fire_line_shows_the_odds_of_odds_at() {
     let lines: Vec<usize> = game
         .lines()
         .enumerate()
-        .filter(|(_, l)| l.trim_start().starts_with("fire \""))
+        .filter(|(_, l)| {
+            l.trim_start().starts_with("fire \"") || l.trim_start().starts_with("closing_volley ")
+        })
         .map(|(i, _)| i + 1)
         .collect();
-    assert!(lines.len() >= 5, "{lines:?}");
+    assert!(lines.len() >= 6, "fire lines and a closing volley: {lines:?}");
     let played =
         replay(&analysis, &ReplayOptions { source: Some(&game), probe: &lines, ..ReplayOptions::default() });
     for &line in &lines {
         let hover = client
-            .at("textDocument/hover", &game_uri, json!({ "line": line - 1, "character": game.lines().nth(line - 1).unwrap().find("fire").unwrap() + 1 }))
+            .at("textDocument/hover", &game_uri, json!({ "line": line - 1, "character": game.lines().nth(line - 1).unwrap().find(|c: char| !c.is_whitespace()).unwrap() + 1 }))
             .await;
         let text = hover["contents"]["value"]
             .as_str()

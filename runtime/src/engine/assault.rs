@@ -23,7 +23,9 @@ use dotc_lang::library::{CheckCause, MoveState, OrderCost};
 use serde::Serialize;
 
 use super::events::{BrigadeStatus, Event, MeleeOutcome, Modifier, TestKind, What};
-use super::fire::{FireInput, FireKind, volley_in_place};
+use super::fire::{
+    CasualtyTable, FireInput, FireKind, VolleyPlan, casualty_table, plan_volley, resolve_plan,
+};
 use super::melee::{MeleeInput, NoMelee, melee_in_place};
 use super::morale;
 use super::state::{Arm, GameState, Unit, UnitId};
@@ -72,6 +74,19 @@ pub struct AssaultReport {
     pub result: AssaultResult,
     /// The charger took a pre-contact Discipline check (RULINGS C7).
     pub pre_contact_check: bool,
+    /// The closing volley as it was planned and what its dice gave, when there was one: what
+    /// `dotc odds --at` prices on an assault's line.
+    #[serde(skip)]
+    pub closing_volley: Option<Box<ClosingVolley>>,
+}
+
+/// A closing volley's plan, its casualty table and its outcome (hits, unsaved hits, stands lost
+/// to the fire).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClosingVolley {
+    pub plan: VolleyPlan,
+    pub casualties: CasualtyTable,
+    pub outcome: (u32, u32, u32),
 }
 
 fn unknown(id: UnitId) -> EngineError {
@@ -265,6 +280,7 @@ pub(crate) fn assault_in_place(
 
     // ------------------------------------------------------------ the closing volley
     let mut pre_contact_check = false;
+    let mut closing_volley = None;
     let mut volley = input.closing_volley.clone();
     if volley.is_some() && state.brigade_status(target) == BrigadeStatus::Broken && t.broken.no_fire {
         events.push(Event::new(
@@ -284,10 +300,22 @@ pub(crate) fn assault_in_place(
             format!("{c_name}'s charge pauses {}\" from {t_name} for the closing volley", t.interruption)
         };
         events.push(Event::new(What::Note { text }, "Ch16 7.2, RULINGS G10"));
-        let report = volley_in_place(rules, state, target, charger, &fire, dice)?;
+        let plan = plan_volley(rules, state, target, charger, &fire)?;
+        let casualties = casualty_table(rules, state, &plan)?;
+        let report = resolve_plan(rules, state, &plan, dice)?;
+        closing_volley = Some(Box::new(ClosingVolley {
+            plan,
+            casualties,
+            outcome: (report.hits, report.unsaved, report.stands_lost_to_fire),
+        }));
         events.extend(report.events.iter().cloned());
         if gone(state) || report.target_removed {
-            return Ok(AssaultReport { events, result: AssaultResult::Destroyed, pre_contact_check });
+            return Ok(AssaultReport {
+                events,
+                result: AssaultResult::Destroyed,
+                pre_contact_check,
+                closing_volley,
+            });
         }
         // RULE-07-1.5 (charging case), Ch16 9.0: a charger that failed a check the volley itself
         // called for (Spent under fire, Seen the Elephant) stalls at once, Disordered.
@@ -301,7 +329,12 @@ pub(crate) fn assault_in_place(
                     "RULE-07-1.5, Ch16 9.0",
                 ));
             }
-            return Ok(AssaultReport { events, result: AssaultResult::Stalled, pre_contact_check });
+            return Ok(AssaultReport {
+                events,
+                result: AssaultResult::Stalled,
+                pre_contact_check,
+                closing_volley,
+            });
         }
         // RULINGS C7: what makes the charger test at the line.
         let triggered = match rules.rulings.pre_contact_trigger {
@@ -335,7 +368,7 @@ pub(crate) fn assault_in_place(
                     "Ch16 7.2, RULE-07-1.5, RULINGS C5",
                 )?;
                 let result = if gone(state) { AssaultResult::Destroyed } else { AssaultResult::Stalled };
-                return Ok(AssaultReport { events, result, pre_contact_check });
+                return Ok(AssaultReport { events, result, pre_contact_check, closing_volley });
             }
         }
     }
@@ -349,7 +382,7 @@ pub(crate) fn assault_in_place(
         Some(NoMelee::Overrun | NoMelee::OpenOrderOverrun) => AssaultResult::Overrun,
         None => AssaultResult::Melee(melee.outcome),
     };
-    Ok(AssaultReport { events, result, pre_contact_check })
+    Ok(AssaultReport { events, result, pre_contact_check, closing_volley })
 }
 
 /// The command tier's Discipline modifier (Ch16 2.2: -1 in the distant courier tier), which an

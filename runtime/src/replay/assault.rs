@@ -43,10 +43,33 @@ fn as_assault(report: &MeleeReport) -> AssaultReport {
         Some(NoMelee::Overrun | NoMelee::OpenOrderOverrun) => AssaultResult::Overrun,
         None => AssaultResult::Melee(report.outcome),
     };
-    AssaultReport { events: report.events.clone(), result, pre_contact_check: false }
+    AssaultReport { events: report.events.clone(), result, pre_contact_check: false, closing_volley: None }
 }
 
 impl Game {
+    /// Keep an assault's closing volley with its odds when the caller asked about the assault's
+    /// line or its `closing_volley` step's ([`super::ReplayOptions::probe`]).
+    fn probe_closing_volley(r: &mut Replayer<'_>, action: &Action, report: &AssaultReport) {
+        let Some(closing) = &report.closing_volley else { return };
+        let step = action
+            .steps
+            .iter()
+            .find(|s| AssaultStep::from_word(&s.verb.value) == Some(AssaultStep::ClosingVolley));
+        let lines = [Some(action.span), step.map(|s| s.span)];
+        let Some(span) = lines.into_iter().flatten().find(|span| r.probe.contains(&r.line_of(span.start)))
+        else {
+            return;
+        };
+        let odds = crate::odds::plan_odds(&closing.plan, &closing.casualties);
+        r.probes.push(VolleyProbe {
+            line: r.line_of(span.start),
+            span,
+            plan: closing.plan.clone(),
+            odds,
+            outcome: Some(closing.outcome),
+        });
+    }
+
     pub(super) fn assault_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: AssaultVerb) {
         match verb {
             AssaultVerb::Assault => self.assault(r, action),
@@ -232,6 +255,7 @@ impl Game {
         };
         match resolved {
             Ok(report) => {
+                Game::probe_closing_volley(r, action, &report);
                 r.emit(report.events.iter().cloned());
                 r.dice_done(&dice, RULE);
                 claims::check_assault(r, action, &report, &cname, &tname);
