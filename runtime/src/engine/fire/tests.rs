@@ -1047,3 +1047,56 @@ fn ch16_8_1_a_two_section_battery_has_no_health_state() {
     let r = fire(&rules, &mut t, firer, regiment, &FireInput::at(10.0, FireKind::Phase3), &mut d);
     assert_eq!(tests_of(&r, TestKind::SpentUnderFire).len(), 1);
 }
+
+/// Issue 13: each to-hit and save modifier of a volley is defined once, in the volley's plan
+/// (`fire/plan.rs`); the odds, the replay and the resolution read the plan and make none of
+/// their own. Modifiers are made only by the engine's rule modules: the plan (fire), melee,
+/// morale (Discipline checks) and the assault's pip tier.
+#[test]
+fn each_fire_modifier_is_defined_once_in_the_plan() {
+    fn sources(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("runtime/src is readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut makers = std::collections::BTreeSet::new();
+    for path in &files {
+        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        let name = path.file_name().unwrap().to_string_lossy();
+        if name.contains("tests") || rel.contains("/tests/") || name == "testkit.rs" || name == "proptests.rs"
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
+        if text.contains("Modifier::new(") {
+            makers.insert(rel);
+        }
+    }
+    let expected: std::collections::BTreeSet<String> =
+        ["engine/fire/plan.rs", "engine/melee.rs", "engine/morale.rs", "engine/assault.rs"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+    assert_eq!(makers, expected, "modifiers made outside the engine's rule modules");
+    // Within the plan, each modifier's name is written once.
+    let plan = std::fs::read_to_string(root.join("engine/fire/plan.rs")).unwrap();
+    let mut names: Vec<&str> = plan
+        .split("Modifier::new(")
+        .skip(1)
+        .filter_map(|rest| rest.trim_start().strip_prefix('"'))
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert!(names.len() >= 9, "{names:?}");
+    names.sort_unstable();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(names.len(), before, "a modifier name written twice in the plan");
+}
