@@ -221,9 +221,6 @@ pub(crate) struct Volley {
     pub(crate) auto_disorder: bool,
 }
 
-/// Stands of the stand-in target: more than any volley can take, so none shatters it.
-const STAND_IN_TARGET_STANDS: u32 = 4 * MAX_STANDS;
-
 /// The game state a [`FireQuery`] describes: the firer and the target as its flags say, and the
 /// facts of the shot. The engine plans the volley from it.
 fn query_table(
@@ -277,7 +274,13 @@ fn query_table(
             )));
         }
     }
-    let rules = Rules::new(data.clone(), rulings.clone(), q.modules.iter().cloned()).map_err(engine_error)?;
+    // The stdlib's tables are read once per process; other rule data is read for the query.
+    let rules = if std::ptr::eq(data, dotc_lang::stdlib()) {
+        Rules::over_stdlib(rulings.clone(), q.modules.iter().cloned())
+    } else {
+        Rules::new(data.clone(), rulings.clone(), q.modules.iter().cloned())
+    }
+    .map_err(engine_error)?;
     let mut state = GameState { turn: 1, ..GameState::default() };
     let (blue, red) = (state.add_side("Blue"), state.add_side("Red"));
     let (blue_brigade, red_brigade) =
@@ -289,7 +292,9 @@ fn query_table(
     firer.markers.disorder = q.disordered;
     firer.markers.low_ammo = q.low_ammo;
     firer.traits = q.traits.clone();
-    let stands = STAND_IN_TARGET_STANDS;
+    // The stand-in target has more stands than the volley can take (two hits a stand, a screen
+    // and a micro-hit aside), so none shatters it, and no more: the distributions stay short.
+    let stands = weapon.pool(q.stands).saturating_mul(2).saturating_add(10);
     let mut target =
         Unit::new("Target", red, Arm::Infantry, stands, "regular", "rifled_musket", q.target.formation_id());
     target.traits = q.target_traits.clone();

@@ -18,6 +18,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::Arc;
 
 use dotc_lang::library::RuleData;
 
@@ -41,8 +42,9 @@ pub use tables::Tables;
 /// switched on (Ch13, RULE-05-2.5b).
 #[derive(Clone, Debug)]
 pub struct Rules {
-    pub data: RuleData,
-    pub tables: Tables,
+    /// Shared, so a copy of the rules (a what-if, an odds query) costs no copy of the data.
+    pub data: Arc<RuleData>,
+    pub tables: Arc<Tables>,
     pub rulings: Rulings,
     /// The names (`dotc_lang::rulings::Module::name`) of the modules that are on.
     pub modules: BTreeSet<String>,
@@ -55,12 +57,35 @@ impl Rules {
         modules: impl IntoIterator<Item = String>,
     ) -> Result<Rules, EngineError> {
         let tables = Tables::from_rule_data(&data)?;
+        Ok(Rules {
+            data: Arc::new(data),
+            tables: Arc::new(tables),
+            rulings,
+            modules: modules.into_iter().collect(),
+        })
+    }
+
+    /// Rules over the embedded stdlib, its tables read once per process (the stdlib never
+    /// changes), so pricing a query against it costs no copy of the rule data.
+    pub fn over_stdlib(
+        rulings: Rulings,
+        modules: impl IntoIterator<Item = String>,
+    ) -> Result<Rules, EngineError> {
+        static STDLIB: std::sync::OnceLock<Result<(Arc<RuleData>, Arc<Tables>), EngineError>> =
+            std::sync::OnceLock::new();
+        let (data, tables) = STDLIB
+            .get_or_init(|| {
+                let data = dotc_lang::stdlib().clone();
+                let tables = Tables::from_rule_data(&data)?;
+                Ok((Arc::new(data), Arc::new(tables)))
+            })
+            .clone()?;
         Ok(Rules { data, tables, rulings, modules: modules.into_iter().collect() })
     }
 
     /// The stdlib with these rulings and no optional module.
     pub fn stdlib(rulings: Rulings) -> Result<Rules, EngineError> {
-        Rules::new(dotc_lang::stdlib().clone(), rulings, [])
+        Rules::over_stdlib(rulings, [])
     }
 
     pub fn module(&self, id: &str) -> bool {
