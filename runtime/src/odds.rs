@@ -361,7 +361,7 @@ pub(crate) fn binomial(n: u32, p: f64) -> Vec<f64> {
     dist
 }
 
-fn mean(dist: &[f64]) -> f64 {
+pub(crate) fn mean(dist: &[f64]) -> f64 {
     dist.iter().enumerate().map(|(k, w)| k as f64 * w).sum()
 }
 

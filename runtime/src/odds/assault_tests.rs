@@ -443,3 +443,15 @@ proptest! {
         }
     }
 }
+
+/// RULINGS C13: a Hesitant brigade fires at -1 in its own Phase 3 only (the default), or in all
+/// its fire (`all_fire`); the defender's volley in an assault is a closing volley, so by default
+/// a Hesitant defender's closing volley hits on its usual number.
+#[test]
+fn rulings_c13_a_hesitant_defenders_closing_volley() {
+    let hesitant = FireQuery { hesitant: true, ..FireQuery::new("rifled_musket", 5, 4.0) };
+    let q = AssaultQuery { volley: hesitant, ..garnett() };
+    assert_eq!(odds(&q, &Rulings::default()).closing_volley.to_hit, 4, "short range 4+, no -1");
+    let all_fire = Rulings { hesitant_fire: crate::rulings::HesitantFire::AllFire, ..Rulings::default() };
+    assert_eq!(odds(&q, &all_fire).closing_volley.to_hit, 5, "the -1 under all_fire");
+}

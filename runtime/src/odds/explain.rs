@@ -4,7 +4,7 @@
 use crate::engine::events::Modifier;
 use crate::engine::fire::{FireKind, VolleyPlan};
 
-use super::FireOdds;
+use super::{FireOdds, mean};
 
 /// `gunsmoke -1, enfilade +1` (as the table prints them: +1 is a bonus).
 fn modifier_list(modifiers: &[Modifier]) -> String {
@@ -20,10 +20,6 @@ pub fn distribution(dist: &[f64]) -> String {
         .map(|(k, p)| format!("{k}: {:.1}%", p * 100.0))
         .collect();
     shown.join("  ")
-}
-
-fn mean(dist: &[f64]) -> f64 {
-    dist.iter().enumerate().map(|(k, w)| k as f64 * w).sum()
 }
 
 /// The chance of exactly `k` in a distribution (0 past its end).

@@ -60,8 +60,6 @@ pub struct VolleyPlan {
     pub clean_barrels: bool,
     /// The firer places gunsmoke (RULE-05-5.1, RULINGS G11).
     pub smokes: bool,
-    /// The second (or later) unit to fire at the target this phase (RULE-05-4.2, RULINGS G9).
-    pub crossfire: bool,
     pub shock: ShockPlan,
     pub save: SavePlan,
     /// The target's skirmish screen takes the first unsaved hit (Ch16 3.4, RULINGS G12).
@@ -131,8 +129,6 @@ pub struct ScreenPlan {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TargetFacts {
     pub stands: u32,
-    pub micro_hit: u8,
-    pub disordered: bool,
     /// Fresh, Spent... judged before the volley's casualties (RULINGS G9); None for a battery.
     pub health: Option<Health>,
 }
@@ -153,6 +149,7 @@ pub fn plan_volley(
     let (base, modifiers, to_hit) = to_hit(rules, state, firer, f, t, &shot, input)?;
     let rerolls = missed_die_rerolls(&shot, to_hit);
     let (low_ammo_at, clean_barrels) = marker_rules(rules, f, &shot);
+    // RULE-05-4.2, RULINGS G9: crossfire, the second (or later) unit to fire at it this phase.
     let crossfire = t.turn.fired_on_by.iter().any(|&u| u != firer);
     let in_cover = in_cover(rules, &shot, input)?;
     let health = morale::unit_health(rules, state, target);
@@ -178,16 +175,10 @@ pub fn plan_volley(
         low_ammo_carried: f.markers.low_ammo,
         clean_barrels,
         smokes: f.is_infantry() || f.is_battery(),
-        crossfire,
         shock,
         save,
         screen,
-        target_state: TargetFacts {
-            stands: t.stands,
-            micro_hit: t.micro_hit,
-            disordered: t.markers.disorder,
-            health,
-        },
+        target_state: TargetFacts { stands: t.stands, health },
     })
 }
 
