@@ -67,7 +67,7 @@ fn render(reference: &Reference) -> String {
 }
 
 fn switch_of(reference: &Reference) -> Option<&'static RulingSpec> {
-    rulings::RULINGS.iter().find(|r| reference.id.strip_prefix("RULINGS ") == Some(r.id))
+    rulings::RULINGS.iter().find(|r| reference.id == r.citation())
 }
 
 fn switch_text(r: &RulingSpec) -> String {

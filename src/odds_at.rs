@@ -1,20 +1,22 @@
-//! `dotc odds --at FILE:LINE`: the exact odds of a logged volley as the replay saw it: the
-//! positions, cover, smoke, markers, modules and rulings of that moment of the game, the engine's
-//! plan of the volley (`dotc_runtime::engine::fire::plan_volley`) and its exact distribution, and
-//! where the log's own dice fell in it.
+//! `dotc odds --at FILE:LINE`: the exact odds of a logged volley or assault as the replay saw
+//! it: the positions, cover, smoke, markers, modules and rulings of that moment of the game, the
+//! engine's plan (`dotc_runtime::engine::fire::plan_volley`, `engine::assault::plan_assault`) and
+//! its exact distribution, and where the log's own dice fell in it. On an `assault` line the
+//! whole assault is priced (the closing volley, the checks, the melee); on its `closing_volley`
+//! step, the volley.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dotc_lang::Diagnostic;
-use dotc_runtime::odds::explain::{outcome_line, volley_lines};
+use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line, outcome_line, volley_lines};
 use dotc_runtime::replay::{ReplayOptions, replay};
 
 /// `--at FILE:LINE` of `dotc odds`.
 #[derive(clap::Args, Debug)]
 pub struct OddsAtArgs {
-    /// A game log and a line of it holding a `fire` (Phase 3 or Opportunity Fire) or an
-    /// assault's closing volley, e.g. `game.dotc:42`: its odds as the replay saw them.
+    /// A game log and a line of it holding a `fire` (Phase 3 or Opportunity Fire), an `assault`
+    /// or an assault's `closing_volley`, e.g. `game.dotc:42`: its odds as the replay saw them.
     #[arg(long, value_name = "FILE:LINE")]
     pub at: Option<String>,
     /// With --at: print the plan, the odds and the log's outcome as JSON.
@@ -51,6 +53,18 @@ struct AtJson<'a> {
     outcome: Option<Outcome>,
 }
 
+/// What `--at --json` prints for an assault line.
+#[derive(serde::Serialize)]
+struct AssaultJson<'a> {
+    file: &'a str,
+    line: usize,
+    charger: &'a str,
+    target: &'a str,
+    odds: &'a dotc_runtime::odds::assault_plan::PlannedAssaultOdds,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<dotc_runtime::engine::assault::AssaultResult>,
+}
+
 #[derive(serde::Serialize)]
 struct Outcome {
     hits: u32,
@@ -79,6 +93,28 @@ pub fn odds_at(
     let probe = [line];
     let options = ReplayOptions { source: Some(&game.source), probe: &probe, ..ReplayOptions::default() };
     let replay = replay(&game.analysis, &options);
+    if let Some(assault) = replay.assault_probes.iter().find(|p| p.line == line) {
+        let odds = assault.odds.as_ref().map_err(|e| {
+            format!(
+                "{}:{line}: the assault of {} on {} cannot be priced: {e}",
+                game.name, assault.charger, assault.target
+            )
+        })?;
+        if args.json {
+            let out = AssaultJson {
+                file: &game.name,
+                line,
+                charger: &assault.charger,
+                target: &assault.target,
+                odds,
+                result: assault.result,
+            };
+            println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+            return Ok(ExitCode::SUCCESS);
+        }
+        print!("{}", assault_text(&game.name, line, assault, odds));
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some(volley) = replay.probes.iter().find(|p| p.line == line) else {
         let text = game.source.lines().nth(line - 1).unwrap_or("").trim();
         let why: Vec<String> = replay
@@ -92,7 +128,9 @@ pub fn odds_at(
         if !why.is_empty() {
             message.push_str(&format!("\nthe replay says:\n{}", why.join("\n")));
         } else {
-            message.push_str("\n(--at prices a `fire` line, Phase 3 or Opportunity Fire, or an assault's `closing_volley`)");
+            message.push_str(
+                "\n(--at prices a `fire` line, Phase 3 or Opportunity Fire, an `assault` or its `closing_volley`)",
+            );
         }
         return Err(message);
     };
@@ -128,4 +166,22 @@ pub fn odds_at(
     }
     print!("{out}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The text `--at` prints for an assault line (and the language server's hover shows).
+pub fn assault_text(
+    name: &str,
+    line: usize,
+    assault: &dotc_runtime::replay::AssaultProbe,
+    odds: &dotc_runtime::odds::assault_plan::PlannedAssaultOdds,
+) -> String {
+    let mut out = format!("{name}:{line}\n");
+    let volley = assault.volley.as_ref().zip(odds.closing_volley.as_ref());
+    for l in assault_lines(&assault.charger, &assault.target, odds, volley) {
+        out.push_str(&format!("  {l}\n"));
+    }
+    if let Some(result) = assault.result {
+        out.push_str(&format!("  {}\n", assault_outcome_line(odds, result)));
+    }
+    out
 }

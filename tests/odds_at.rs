@@ -138,3 +138,83 @@ fn odds_at_json_gives_the_plan_and_the_outcome() {
     let k = json["outcome"]["hits"].as_u64().expect("the log's hits") as usize;
     assert!(hits[k] > 0.0);
 }
+
+/// `dotc odds --at` on an `assault` line prices the whole assault as the replay planned it
+/// (Ch16 7.1-7.4): for every assault of every shipped log, the odds sum to 1, the closing
+/// volley's plan is the replay's own volley, the ending the log's dice gave has a chance, and
+/// the command prints these odds word for word.
+#[test]
+fn every_assault_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
+    use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line};
+    let mut priced = 0;
+    for path in &shipped_logs() {
+        let source = std::fs::read_to_string(path).expect("readable");
+        let lines: Vec<usize> = source
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with("assault \""))
+            .map(|(i, _)| i + 1)
+            .collect();
+        let analysis = analyze(path, &source, &FsLoader);
+        let options = ReplayOptions { source: Some(&source), probe: &lines, ..ReplayOptions::default() };
+        let played = replay(&analysis, &options);
+        for &line in &lines {
+            let name = format!("{}:{line}", path.display());
+            let probe = played
+                .assault_probes
+                .iter()
+                .find(|p| p.line == line)
+                .unwrap_or_else(|| panic!("{name}: no assault"));
+            let odds = probe.odds.as_ref().unwrap_or_else(|e| panic!("{name}: {e}"));
+            let total = odds.p_destroyed
+                + odds.p_stalled
+                + odds.p_routed
+                + odds.p_overrun
+                + odds.p_attacker_wins
+                + odds.p_draw
+                + odds.p_defender_wins;
+            assert!((total - 1.0).abs() < 1e-9, "{name}: the endings sum to {total}");
+            if let Some(plan) = &probe.volley {
+                let volley = played
+                    .events
+                    .iter()
+                    .filter(|e| e.line >= line)
+                    .find_map(|e| match &e.event.what {
+                        What::Volley { firer, target, dice, to_hit, modifiers, .. }
+                            if *firer == plan.firer_name && *target == plan.target_name =>
+                        {
+                            Some((*dice, *to_hit, modifiers.clone()))
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| panic!("{name}: the replay has no closing volley event"));
+                assert_eq!((plan.dice, plan.to_hit, plan.modifiers.clone()), volley, "{name}");
+            }
+            let result = probe.result.unwrap_or_else(|| panic!("{name}: not resolved"));
+            use dotc_runtime::engine::assault::AssaultResult;
+            use dotc_runtime::engine::events::MeleeOutcome;
+            let p = match result {
+                AssaultResult::Destroyed => odds.p_destroyed,
+                AssaultResult::Stalled => odds.p_stalled,
+                AssaultResult::Routed => odds.p_routed,
+                AssaultResult::Overrun => odds.p_overrun,
+                AssaultResult::Melee(MeleeOutcome::AttackerWins) => odds.p_attacker_wins,
+                AssaultResult::Melee(MeleeOutcome::BloodyDraw) => odds.p_draw,
+                AssaultResult::Melee(MeleeOutcome::DefenderWins) => odds.p_defender_wins,
+            };
+            assert!(p > 0.0, "{name}: the log's ending {result:?} has no chance in the odds");
+            let line_of_result = assault_outcome_line(odds, result);
+            let out = common::dotc(&["odds", "--at", &name], &common::root());
+            assert!(out.status.success(), "{name}: {}", common::text(&out.stderr));
+            let mut expected = format!("{name}\n");
+            let volley = probe.volley.as_ref().zip(odds.closing_volley.as_ref());
+            for l in assault_lines(&probe.charger, &probe.target, odds, volley) {
+                expected.push_str(&format!("  {l}\n"));
+            }
+            expected.push_str(&format!("  {line_of_result}\n"));
+            assert_eq!(common::text(&out.stdout), expected, "{name}");
+            priced += 1;
+        }
+    }
+    assert!(priced >= 1, "the tutorial's assault");
+}

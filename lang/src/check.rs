@@ -1063,10 +1063,10 @@ fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
                             suggest(&r.value.value, spec.values.iter().copied()),
                         )
                         .with_help(format!(
-                            "{}`{}` (RULINGS {}) takes one of: {}",
+                            "{}`{}` ({}) takes one of: {}",
                             did_you_mean(suggest(&r.value.value, spec.values.iter().copied())),
                             spec.name,
-                            spec.id,
+                            spec.citation(),
                             spec.values.join(", ")
                         )),
                     );

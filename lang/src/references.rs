@@ -32,7 +32,8 @@ pub enum ReferenceKind {
     Rule,
     /// A section of the field manual, `ChN M.m`.
     Chapter,
-    /// A RULINGS.md id: conflict, gap or worked-example error.
+    /// A RULINGS.md id (conflict, gap or worked-example error), or one of dotc's own register
+    /// (`dotc D1`, docs/rulings.md).
     Ruling,
 }
 
@@ -46,7 +47,7 @@ impl Reference {
 pub fn kind_of(id: &str) -> ReferenceKind {
     if id.starts_with("RULE-") {
         ReferenceKind::Rule
-    } else if id.starts_with("RULINGS ") {
+    } else if id.starts_with("RULINGS ") || id.starts_with("dotc ") {
         ReferenceKind::Ruling
     } else {
         ReferenceKind::Chapter
@@ -148,23 +149,27 @@ fn rule_id(s: &str) -> Option<String> {
 
 /// `RULINGS C3` from `c3`, `C03`, `RULINGS C3`, `rulings-g9`, `ruling e1`.
 fn ruling_id(s: &str) -> Option<String> {
-    let rest = s
-        .strip_prefix("rulings")
-        .or_else(|| s.strip_prefix("ruling"))
-        .map(|rest| rest.trim_start_matches(is_separator))
-        .unwrap_or(s);
+    let dotc = s.strip_prefix("dotc").map(|rest| rest.trim_start_matches(is_separator));
+    let rest = dotc.unwrap_or_else(|| {
+        s.strip_prefix("rulings")
+            .or_else(|| s.strip_prefix("ruling"))
+            .map(|rest| rest.trim_start_matches(is_separator))
+            .unwrap_or(s)
+    });
     let mut chars = rest.chars();
     let letter = match chars.next()? {
-        'c' => 'C',
-        'g' => 'G',
-        'e' => 'E',
+        'c' if dotc.is_none() => 'C',
+        'g' if dotc.is_none() => 'G',
+        'e' if dotc.is_none() => 'E',
+        // dotc's own register (docs/rulings.md).
+        'd' => 'D',
         _ => return None,
     };
     let (n, rest) = number(chars.as_str())?;
     if !rest.is_empty() || n == 0 {
         return None;
     }
-    Some(format!("RULINGS {letter}{n}"))
+    Some(crate::rulings::citation(&format!("{letter}{n}")))
 }
 
 /// `Ch16 5.4` from `ch16 5.4`, `Ch 16 5.4`, `ch16-5.4`, `Ch.16 §5.4`, `chapter 16 5.4`,
@@ -1499,6 +1504,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Ch6 5.0 says Green troops fail 33% of the time, but passing only on 5+ they fail 67%; Ch6 3.0's "final 40 yards" at 4" is really 100 yards. Ch15's 3-4 volleys before a regiment is Spent should be 2 at one stand and a micro-hit per volley (simulated means: 2.2 volleys at 3+, 2.8 at 4+, 4.0 at 5+). Its "8-10 volleys" at 3-4 hits per stand should be about 3.6-4.8."#,
         &["Ch15 3.0", "Ch6 3.0"],
     ),
+    r(
+        "dotc D1",
+        "A charger whose brigade breaks before contact",
+        r#"dotc's own ruling (docs/rulings.md), for a question RULINGS.md leaves open. A closing volley can take the charger's brigade past its Broken threshold while the charge is under way; a Broken unit is disordered at once and may start no melee (RULE-07-2.4). By default the charge halts 2" short, like a stall, and no melee is fought (`ruling broken_during_charge = halts`); `goes_in` lets it go on to the pre-contact check and the melee, reading the charge as begun before the break."#,
+        &["RULE-07-2.4", "Ch16 7.2", "RULINGS C7"],
+    ),
 ];
 
 #[cfg(test)]
@@ -1572,7 +1583,12 @@ mod tests {
         assert_eq!(canonical("g10").as_deref(), Some("RULINGS G10"));
         assert_eq!(canonical("E5").as_deref(), Some("RULINGS E5"));
         assert_eq!(canonical("C0"), None);
-        assert_eq!(canonical("D1"), None);
+        // dotc's own register (docs/rulings.md): D ids, cited `dotc D1`; never a C under dotc.
+        for text in ["D1", "d1", "dotc D1", "dotc-d1", "RULINGS D1"] {
+            assert_eq!(canonical(text).as_deref(), Some("dotc D1"), "{text}");
+        }
+        assert_eq!(canonical("dotc C3"), None);
+        assert_eq!(canonical("F1"), None);
         assert_eq!(canonical("C3x"), None);
     }
 

@@ -1,6 +1,7 @@
 //! The register of named rulings, optional modules, presets and weather a file may set.
 //!
-//! Each ruling is a judgement call recorded in `RULINGS.md` (ids C1.., G1..). A scenario or a
+//! Each ruling is a judgement call recorded in `RULINGS.md` (ids C1.., G1..), or in dotc's own
+//! register `docs/rulings.md` (ids D1..) for a question RULINGS.md leaves open. A scenario or a
 //! game log picks a value with `ruling NAME = VALUE`; the first value listed is the default
 //! that RULINGS.md gives. The preset `as_printed` selects the values that reproduce the
 //! rulebook's worked examples as printed (E1-E5).
@@ -10,7 +11,8 @@
 pub struct RulingSpec {
     /// The name written in files: `ruling suppression = numbered`.
     pub name: &'static str,
-    /// The RULINGS.md id it settles.
+    /// The id of the question it settles: a RULINGS.md id (C.., G.., E..), or one of dotc's
+    /// own register (D.., `docs/rulings.md`) for a question RULINGS.md leaves open.
     pub id: &'static str,
     /// Allowed values; the first is the default.
     pub values: &'static [&'static str],
@@ -24,6 +26,18 @@ impl RulingSpec {
     pub fn default_value(&self) -> &'static str {
         self.values[0]
     }
+
+    /// How the code and the messages cite it: `RULINGS C7`, or `dotc D1` for dotc's own
+    /// register.
+    pub fn citation(&self) -> String {
+        citation(self.id)
+    }
+}
+
+/// The citation of a ruling id: `RULINGS C7`, or `dotc D1` for an id of dotc's own register
+/// (`docs/rulings.md`).
+pub fn citation(id: &str) -> String {
+    if id.starts_with('D') { format!("dotc {id}") } else { format!("RULINGS {id}") }
 }
 
 /// Every ruling a file may switch.
@@ -160,6 +174,13 @@ pub const RULINGS: &[RulingSpec] = &[
         values: &["nearest", "ceiling", "table"],
         as_printed: "nearest",
         summary: "Hesitant at round-half-up(30%) and Broken at ceil(50%) of starting stands, which fits every row of the Ch16 8.2 table (default); or strict ceilings; or the table's rows only.",
+    },
+    RulingSpec {
+        name: "broken_during_charge",
+        id: "D1",
+        values: &["halts", "goes_in"],
+        as_printed: "halts",
+        summary: "A charger whose brigade breaks under the closing volley stops 2\" short and fights no melee, since a Broken unit starts none (default); or it goes in, the charge having begun before the break.",
     },
 ];
 

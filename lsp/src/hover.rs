@@ -20,7 +20,7 @@ use dotc_lang::references;
 use dotc_lang::rulings;
 use dotc_lang::verbs::verb_spec;
 use dotc_runtime::engine::What;
-use dotc_runtime::odds::explain::{outcome_line, volley_lines};
+use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line, outcome_line, volley_lines};
 use dotc_runtime::replay::{Replay, ReplayOptions, replay};
 
 use crate::navigate::{ScenarioView, Target, scenario_of, target_at};
@@ -45,18 +45,20 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
     Some((text, span))
 }
 
-/// The exact odds of the volley on the cursor's line, the numbers `dotc odds --at FILE:LINE`
-/// prints (one wording, `dotc_runtime::odds::explain`): the log is replayed with that line's
-/// volley planned and priced. Only for a `fire` or `closing_volley` line of a log short enough to replay at every
-/// keystroke ([`crate::workspace::DEFERRED_AUDIT_BYTES`]) that checks clean.
+/// The exact odds of the volley or assault on the cursor's line, the numbers `dotc odds --at
+/// FILE:LINE` prints (one wording, `dotc_runtime::odds::explain`): the log is replayed with that
+/// line's volley or assault planned and priced. Only for a `fire`, `assault` or `closing_volley`
+/// line of a log short enough to replay at every keystroke
+/// ([`crate::workspace::DEFERRED_AUDIT_BYTES`]) that checks clean.
 pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
     let line = doc.index.line_of(offset);
     let (start, end) = (doc.index.line_start(line), doc.index.line_start(line + 1));
     let text = doc.text.get(start..end.max(start))?;
     let analysis = &doc.analyzed.analysis;
-    let volley_line =
-        text.trim_start().starts_with("fire \"") || text.trim_start().starts_with("closing_volley ");
-    if !volley_line
+    let head = text.trim_start();
+    let assault_line = head.starts_with("assault \"");
+    let volley_line = head.starts_with("fire \"") || head.starts_with("closing_volley ");
+    if !(volley_line || assault_line)
         || doc.text.len() > crate::workspace::DEFERRED_AUDIT_BYTES
         || !doc.analyzed.is_game()
         || analysis.has_errors()
@@ -67,6 +69,20 @@ pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
     let probe = [line + 1];
     let options = ReplayOptions { source: Some(&doc.text), probe: &probe, ..ReplayOptions::default() };
     let replayed = replay(analysis, &options);
+    if assault_line {
+        let assault = replayed.assault_probes.iter().find(|p| p.line == line + 1)?;
+        let odds = assault.odds.as_ref().ok()?;
+        let mut out = String::from("**odds of this assault** (as `dotc odds --at` gives them)\n\n```text\n");
+        let volley = assault.volley.as_ref().zip(odds.closing_volley.as_ref());
+        for l in assault_lines(&assault.charger, &assault.target, odds, volley) {
+            let _ = writeln!(out, "{l}");
+        }
+        if let Some(result) = assault.result {
+            let _ = writeln!(out, "{}", assault_outcome_line(odds, result));
+        }
+        out.push_str("```");
+        return Some(out);
+    }
     let volley = replayed.probes.iter().find(|p| p.line == line + 1)?;
     let mut out = String::from("**odds of this volley** (as `dotc odds --at` gives them)\n\n```text\n");
     for l in volley_lines(&volley.plan, &volley.odds) {
@@ -302,14 +318,14 @@ fn word_hover(doc: &Doc, word: &str) -> Option<String> {
     if let Some(ruling) = rulings::ruling(word) {
         let values: Vec<String> = ruling.values.iter().map(|v| format!("`{v}`")).collect();
         let mut out = format!(
-            "**{}**: ruling switch (RULINGS {})\n\n{}\n\nvalues: {} (default first; `as_printed`: `{}`)",
+            "**{}**: ruling switch ({})\n\n{}\n\nvalues: {} (default first; `as_printed`: `{}`)",
             ruling.name,
-            ruling.id,
+            ruling.citation(),
             ruling.summary,
             values.join(", "),
             ruling.as_printed
         );
-        out.push_str(&cited(&format!("RULINGS {}", ruling.id)));
+        out.push_str(&cited(&ruling.citation()));
         return Some(out);
     }
     None

@@ -352,6 +352,36 @@ async fn hover_on_a_fire_line_shows_the_odds_of_odds_at() {
     }
 }
 
+/// The hover on an `assault` line shows the whole assault's odds, as `dotc odds --at` prints them
+/// (Ch16 7.1-7.4).
+#[tokio::test]
+async fn hover_on_an_assault_line_shows_the_odds_of_the_whole_assault() {
+    use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line};
+    use dotc_runtime::replay::{ReplayOptions, replay};
+    let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &game).await;
+    let path = std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line-game.dotc")).expect("log");
+    let analysis = dotc_lang::analyze(&path, &game, &dotc_lang::FsLoader);
+    let line = game.lines().position(|l| l.trim_start().starts_with("assault \"")).expect("an assault") + 1;
+    let played =
+        replay(&analysis, &ReplayOptions { source: Some(&game), probe: &[line], ..ReplayOptions::default() });
+    let probe = played.assault_probes.iter().find(|p| p.line == line).expect("a probed assault");
+    let odds = probe.odds.as_ref().expect("priced");
+    let column = game.lines().nth(line - 1).unwrap().find(|c: char| !c.is_whitespace()).unwrap() + 1;
+    let hover =
+        client.at("textDocument/hover", &game_uri, json!({ "line": line - 1, "character": column })).await;
+    let text = hover["contents"]["value"].as_str().unwrap_or_else(|| panic!("{hover:#}")).to_string();
+    assert!(text.contains("**odds of this assault**"), "{text}");
+    let volley = probe.volley.as_ref().zip(odds.closing_volley.as_ref());
+    let mut expected = assault_lines(&probe.charger, &probe.target, odds, volley);
+    expected.push(assault_outcome_line(odds, probe.result.expect("resolved")));
+    for l in &expected {
+        assert!(text.contains(l.as_str()), "the hover lacks `{l}`:\n{text}");
+    }
+}
+
 #[tokio::test]
 async fn definition_references_and_rename() {
     let ((scenario_uri, scenario), (game_uri, game)) = fence_line();

@@ -373,14 +373,12 @@ pub fn fire_odds(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Fi
     Ok(plan_odds(&plan, &casualties))
 }
 
-/// P(hits = h and the volley makes a Shock trigger) and P(hits = h, no trigger), by dice: each
-/// die's face decides whether it hits (at least the to-hit number) and whether it is a natural
-/// 6; missed dice re-rolled as the plan allows (Sharpshooters, Ch16 9.0).
-fn hits_and_trigger(plan: &VolleyPlan) -> Vec<[f64; 2]> {
+/// The joint chance of `h` hits and `s` natural 6s (`s` counted up to `cap`: `dist[h][cap]` is
+/// "`cap` or more"), die by die: each face decides whether the die hits (at least the to-hit
+/// number) and whether it is a natural 6; missed dice are re-rolled as the plan allows
+/// (Sharpshooters, Ch16 9.0), a re-roll that finds no missed die not taken.
+pub(crate) fn hits_and_sixes(plan: &VolleyPlan, cap: usize) -> Vec<Vec<f64>> {
     let n = plan.dice as usize;
-    let needed = plan.shock.sixes_needed as usize;
-    // sixes counted up to `needed` (more change nothing); none tracked when no trigger can come.
-    let cap = needed;
     // The chance of each kind of face: (hit, natural 6), counted over the six faces at once so
     // a certain outcome sums to exactly 1.
     let mut kinds: Vec<(bool, bool, f64)> = Vec::new();
@@ -394,34 +392,19 @@ fn hits_and_trigger(plan: &VolleyPlan) -> Vec<[f64; 2]> {
     for k in &mut kinds {
         k.2 /= 6.0;
     }
-    // dist[h][s]
     let mut dist = vec![vec![0.0; cap + 1]; n + 1];
     dist[0][0] = 1.0;
-    for rolled in 0..n {
+    let rounds = (0..n).map(|rolled| (rolled, false)).chain((0..plan.rerolls).map(|_| (n, true)));
+    for (rolled, reroll) in rounds {
         let mut next = vec![vec![0.0; cap + 1]; n + 1];
-        for h in 0..=rolled {
-            for s in 0..=cap {
-                let w = dist[h][s];
-                if w == 0.0 {
-                    continue;
-                }
-                for &(hit, six, p) in &kinds {
-                    next[h + usize::from(hit)][(s + usize::from(six)).min(cap)] += w * p;
-                }
-            }
-        }
-        dist = next;
-    }
-    for _ in 0..plan.rerolls {
-        let mut next = vec![vec![0.0; cap + 1]; n + 1];
-        for h in 0..=n {
+        for h in 0..=rolled.min(n) {
             for s in 0..=cap {
                 let w = dist[h][s];
                 if w == 0.0 {
                     continue;
                 }
                 // No missed die left: the re-roll is not taken.
-                if h == n {
+                if reroll && h == n {
                     next[h][s] += w;
                     continue;
                 }
@@ -432,6 +415,17 @@ fn hits_and_trigger(plan: &VolleyPlan) -> Vec<[f64; 2]> {
         }
         dist = next;
     }
+    dist
+}
+
+/// P(hits = h and the volley makes a Shock trigger) and P(hits = h, no trigger), by dice: each
+/// die's face decides whether it hits (at least the to-hit number) and whether it is a natural
+/// 6; missed dice re-rolled as the plan allows (Sharpshooters, Ch16 9.0).
+fn hits_and_trigger(plan: &VolleyPlan) -> Vec<[f64; 2]> {
+    let n = plan.dice as usize;
+    let needed = plan.shock.sixes_needed as usize;
+    let dist = hits_and_sixes(plan, needed);
+    let cap = needed;
     // The hits alone, die by die as above: a certain outcome stays exactly 1.
     let p = p_at_least(plan.to_hit);
     let mut hits = binomial(plan.dice, p);
@@ -531,7 +525,7 @@ pub fn plan_odds(plan: &VolleyPlan, casualties: &CasualtyTable) -> FireOdds {
 
 /// P(k hits left unsaved) of `hits` cover saves at `p_save` each, with a Steady re-roll of one
 /// failed save (Ch16 9.0, RULINGS C27).
-fn unsaved_after_saves(hits: u32, has_save: bool, p_save: f64, steady: bool) -> Vec<(u32, f64)> {
+pub(crate) fn unsaved_after_saves(hits: u32, has_save: bool, p_save: f64, steady: bool) -> Vec<(u32, f64)> {
     if hits == 0 || !has_save {
         return vec![(hits, 1.0)];
     }
@@ -626,6 +620,7 @@ pub fn fire_monte_carlo(
 }
 
 pub mod assault;
+pub mod assault_plan;
 pub mod explain;
 pub mod melee;
 

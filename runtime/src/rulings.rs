@@ -274,6 +274,20 @@ switch! {
     }
 }
 
+switch! {
+    /// dotc D1 (`docs/rulings.md`): a charger whose own brigade breaks under the closing volley
+    /// (RULE-07-2.4: a Broken unit starts no melee; the rulebook does not say what happens to a
+    /// charge already under way).
+    BrokenDuringCharge = "broken_during_charge", "D1" {
+        /// The charge halts 2" short (as a stall, Ch16 7.2) with the collapse's Disorder, and
+        /// no melee is fought.
+        Halts = "halts",
+        /// The charge was begun before the break: it goes on to the pre-contact check and the
+        /// melee.
+        GoesIn = "goes_in",
+    }
+}
+
 /// Declares [`Rulings`] with one field per switch, and the by-name access the settings map needs.
 /// Each field is named exactly as its switch (checked when compiling).
 macro_rules! rulings {
@@ -364,6 +378,8 @@ rulings! {
     to_hit_limits: ToHitLimits,
     /// G6.
     brigade_thresholds: BrigadeThresholds,
+    /// dotc D1.
+    broken_during_charge: BrokenDuringCharge,
 }
 
 impl Rulings {
@@ -572,6 +588,7 @@ mod tests {
         check::<ObstacleCost>();
         check::<ToHitLimits>();
         check::<BrigadeThresholds>();
+        check::<BrokenDuringCharge>();
     }
 
     #[test]

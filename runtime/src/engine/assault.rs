@@ -24,14 +24,14 @@ use serde::Serialize;
 
 use super::events::{BrigadeStatus, Event, MeleeOutcome, Modifier, TestKind, What};
 use super::fire::{
-    CasualtyTable, FireInput, FireKind, VolleyPlan, casualty_table, plan_volley, resolve_plan,
+    CasualtyTable, FireInput, FireKind, VolleyPlan, VolleyReport, casualty_table, plan_volley, resolve_plan,
 };
 use super::melee::{MeleeInput, NoMelee, melee_in_place};
 use super::morale;
 use super::state::{Arm, GameState, Unit, UnitId};
 use super::{EngineError, Rules, transact};
 use crate::dice::DiceSource;
-use crate::rulings::PreContactTrigger;
+use crate::rulings::{BrokenDuringCharge, PreContactTrigger};
 
 /// What the caller knows of the charge that the state does not.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,7 +127,10 @@ pub fn resolve_assault_paid(
     payment: Payment,
     dice: &mut dyn DiceSource,
 ) -> Result<AssaultReport, EngineError> {
-    transact(state, |s| assault_in_place(rules, s, charger, target, input, payment, dice))
+    transact(state, |s| {
+        let plan = plan_assault(rules, s, charger, target, input, payment)?;
+        resolve_assault_plan(rules, s, &plan, dice)
+    })
 }
 
 /// The movement row's state for a unit (Ch16 3.1).
@@ -261,121 +264,200 @@ fn declare(
     Ok(())
 }
 
-/// [`resolve_assault_paid`] without its transaction.
-pub(crate) fn assault_in_place(
+/// An assault planned up to its first die: the declaration checked and paid for (its events),
+/// and the defender's closing volley planned with its casualty table. [`resolve_assault_plan`]
+/// rolls against it; `dotc odds` prices it ([`crate::odds::assault_plan_odds`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssaultPlan {
+    pub charger: UnitId,
+    pub target: UnitId,
+    pub charger_name: String,
+    pub target_name: String,
+    pub input: AssaultInput,
+    /// What the declaration did (the pips paid) and the notes before the dice.
+    pub events: Vec<Event>,
+    /// The closing volley, when the defender fires one (Ch16 6.0, 7.2): None when it was not
+    /// declared or a Broken brigade cannot fire it (RULE-07-2.4).
+    pub closing: Option<ClosingPlan>,
+}
+
+/// A closing volley planned before its dice, with what each outcome would cost the charger.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClosingPlan {
+    pub plan: VolleyPlan,
+    pub casualties: CasualtyTable,
+}
+
+/// Declare the charge on `state` (checked, and its pips paid) and plan its closing volley.
+/// On an error part of it may already be applied: call it inside [`super::transact`] or on a
+/// copy.
+pub fn plan_assault(
     rules: &Rules,
     state: &mut GameState,
     charger: UnitId,
     target: UnitId,
     input: &AssaultInput,
     payment: Payment,
-    dice: &mut dyn DiceSource,
-) -> Result<AssaultReport, EngineError> {
+) -> Result<AssaultPlan, EngineError> {
     let mut events = Vec::new();
     declare(rules, state, charger, target, input, payment, &mut events)?;
-    let c_name = state.unit(charger).map(|u| u.name.clone()).unwrap_or_default();
-    let t_name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
+    let charger_name = state.unit(charger).map(|u| u.name.clone()).unwrap_or_default();
+    let target_name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
     let t = &rules.tables;
-    let gone = |state: &GameState| state.unit(charger).is_none_or(|u| u.removed);
-
-    // ------------------------------------------------------------ the closing volley
-    let mut pre_contact_check = false;
-    let mut closing_volley = None;
     let mut volley = input.closing_volley.clone();
     if volley.is_some() && state.brigade_status(target) == BrigadeStatus::Broken && t.broken.no_fire {
         events.push(Event::new(
-            What::Note { text: format!("{t_name} cannot fire a closing volley: its brigade is Broken") },
+            What::Note { text: format!("{target_name} cannot fire a closing volley: its brigade is Broken") },
             "RULE-07-2.4",
         ));
         volley = None;
     }
-    if let Some(mut fire) = volley {
-        fire.kind = FireKind::Closing;
-        let text = if input.distance <= t.interruption {
-            format!(
-                "{c_name} starts within {}\" of {t_name}: the closing volley comes before it moves",
-                t.interruption
-            )
-        } else {
-            format!("{c_name}'s charge pauses {}\" from {t_name} for the closing volley", t.interruption)
-        };
-        events.push(Event::new(What::Note { text }, "Ch16 7.2, RULINGS G10"));
-        let plan = plan_volley(rules, state, target, charger, &fire)?;
-        let casualties = casualty_table(rules, state, &plan)?;
-        let report = resolve_plan(rules, state, &plan, dice)?;
-        closing_volley = Some(Box::new(ClosingVolley {
-            plan,
-            casualties,
+    let closing = match volley {
+        Some(mut fire) => {
+            fire.kind = FireKind::Closing;
+            let text = if input.distance <= t.interruption {
+                format!(
+                    "{charger_name} starts within {}\" of {target_name}: the closing volley comes before it moves",
+                    t.interruption
+                )
+            } else {
+                format!(
+                    "{charger_name}'s charge pauses {}\" from {target_name} for the closing volley",
+                    t.interruption
+                )
+            };
+            events.push(Event::new(What::Note { text }, "Ch16 7.2, RULINGS G10"));
+            let plan = plan_volley(rules, state, target, charger, &fire)?;
+            let casualties = casualty_table(rules, state, &plan)?;
+            Some(ClosingPlan { plan, casualties })
+        }
+        None => None,
+    };
+    Ok(AssaultPlan { charger, target, charger_name, target_name, input: input.clone(), events, closing })
+}
+
+/// Roll a planned assault's dice: the closing volley, then [`after_the_volley`]. The plan must
+/// have been made on this state, with nothing changed since.
+pub fn resolve_assault_plan(
+    rules: &Rules,
+    state: &mut GameState,
+    plan: &AssaultPlan,
+    dice: &mut dyn DiceSource,
+) -> Result<AssaultReport, EngineError> {
+    let events = plan.events.clone();
+    match &plan.closing {
+        Some(closing) => {
+            let report = resolve_plan(rules, state, &closing.plan, dice)?;
+            after_the_volley(rules, state, plan, &report, events, dice)
+        }
+        None => contact(rules, state, plan, events, false, None, dice),
+    }
+}
+
+/// The charge after its closing volley's dice (`report`): the charger removed, stalled by a
+/// check the volley called for, or tested at the line (RULINGS C7) and stalled, or on to
+/// contact.
+pub(crate) fn after_the_volley(
+    rules: &Rules,
+    state: &mut GameState,
+    plan: &AssaultPlan,
+    report: &VolleyReport,
+    mut events: Vec<Event>,
+    dice: &mut dyn DiceSource,
+) -> Result<AssaultReport, EngineError> {
+    let (charger, t) = (plan.charger, &rules.tables);
+    let c_name = &plan.charger_name;
+    let gone = |state: &GameState| state.unit(charger).is_none_or(|u| u.removed);
+    let closing_volley = plan.closing.as_ref().map(|c| {
+        Box::new(ClosingVolley {
+            plan: c.plan.clone(),
+            casualties: c.casualties.clone(),
             outcome: (report.hits, report.unsaved, report.stands_lost_to_fire),
-        }));
-        events.extend(report.events.iter().cloned());
-        if gone(state) || report.target_removed {
-            return Ok(AssaultReport {
-                events,
-                result: AssaultResult::Destroyed,
-                pre_contact_check,
-                closing_volley,
-            });
+        })
+    });
+    let ended = |events, result, pre_contact_check, closing_volley| {
+        Ok(AssaultReport { events, result, pre_contact_check, closing_volley })
+    };
+    events.extend(report.events.iter().cloned());
+    if gone(state) || report.target_removed {
+        return ended(events, AssaultResult::Destroyed, false, closing_volley);
+    }
+    // RULE-07-1.5 (charging case), Ch16 9.0: a charger that failed a check the volley itself
+    // called for (Spent under fire, Seen the Elephant) stalls at once, Disordered.
+    let failed_own_check = report.events.iter().any(|e| {
+        matches!(&e.what, What::Test { unit, test: TestKind::SpentUnderFire | TestKind::SeenTheElephant, passed: false, .. } if unit == c_name)
+    });
+    if failed_own_check {
+        if !report.events.iter().any(|e| matches!(&e.what, What::Stalled { .. })) {
+            events.push(Event::new(
+                What::Stalled { unit: c_name.clone(), inches: t.stall },
+                "RULE-07-1.5, Ch16 9.0",
+            ));
         }
-        // RULE-07-1.5 (charging case), Ch16 9.0: a charger that failed a check the volley itself
-        // called for (Spent under fire, Seen the Elephant) stalls at once, Disordered.
-        let failed_own_check = report.events.iter().any(|e| {
-            matches!(&e.what, What::Test { unit, test: TestKind::SpentUnderFire | TestKind::SeenTheElephant, passed: false, .. } if *unit == c_name)
-        });
-        if failed_own_check {
-            if !report.events.iter().any(|e| matches!(&e.what, What::Stalled { .. })) {
-                events.push(Event::new(
-                    What::Stalled { unit: c_name.clone(), inches: t.stall },
-                    "RULE-07-1.5, Ch16 9.0",
-                ));
-            }
-            return Ok(AssaultReport {
-                events,
-                result: AssaultResult::Stalled,
-                pre_contact_check,
-                closing_volley,
-            });
-        }
-        // RULINGS C7: what makes the charger test at the line.
-        let triggered = match rules.rulings.pre_contact_trigger {
-            PreContactTrigger::LossOrDisorder => report.stands_lost >= 1 || report.disordered,
-            PreContactTrigger::HitOrSix => report.hits >= 1 || report.sixes >= 1,
-            PreContactTrigger::LossOrSix => report.stands_lost >= 1 || report.sixes >= 1,
-        };
-        if triggered {
-            pre_contact_check = true;
-            let passed = morale::discipline_check(
-                rules,
-                state,
-                charger,
-                TestKind::PreContact,
-                Some(CheckCause::ClosingVolley),
-                tier_modifiers(rules, state, charger, input),
-                dice,
-                &mut events,
-                "Ch16 7.2, RULE-07-1.4, RULINGS C7",
-            )?;
-            if !passed {
-                events.push(Event::new(
-                    What::Stalled { unit: c_name.clone(), inches: t.stall },
-                    "Ch16 7.2, RULE-07-1.5, RULINGS C5, G10",
-                ));
-                morale::place_disorder(
-                    rules,
-                    state,
-                    charger,
-                    &mut events,
-                    "Ch16 7.2, RULE-07-1.5, RULINGS C5",
-                )?;
-                let result = if gone(state) { AssaultResult::Destroyed } else { AssaultResult::Stalled };
-                return Ok(AssaultReport { events, result, pre_contact_check, closing_volley });
-            }
+        return ended(events, AssaultResult::Stalled, false, closing_volley);
+    }
+    // dotc D1: the volley broke the charger's own brigade; a Broken unit starts no melee
+    // (RULE-07-2.4), so by default the charge halts short with the collapse's Disorder.
+    let broken = state.brigade_status(charger) == BrigadeStatus::Broken;
+    if broken && rules.rulings.broken_during_charge == BrokenDuringCharge::Halts {
+        events.push(Event::new(
+            What::Note {
+                text: format!("{c_name}'s brigade broke under the closing volley: the charge halts"),
+            },
+            "RULE-07-2.4, dotc D1",
+        ));
+        events.push(Event::new(
+            What::Stalled { unit: c_name.clone(), inches: t.stall },
+            "RULE-07-2.4, dotc D1",
+        ));
+        return ended(events, AssaultResult::Stalled, false, closing_volley);
+    }
+    // RULINGS C7: what makes the charger test at the line.
+    let triggered = match rules.rulings.pre_contact_trigger {
+        PreContactTrigger::LossOrDisorder => report.stands_lost >= 1 || report.disordered,
+        PreContactTrigger::HitOrSix => report.hits >= 1 || report.sixes >= 1,
+        PreContactTrigger::LossOrSix => report.stands_lost >= 1 || report.sixes >= 1,
+    };
+    if triggered {
+        let passed = morale::discipline_check(
+            rules,
+            state,
+            charger,
+            TestKind::PreContact,
+            Some(CheckCause::ClosingVolley),
+            tier_modifiers(rules, state, charger, &plan.input),
+            dice,
+            &mut events,
+            "Ch16 7.2, RULE-07-1.4, RULINGS C7",
+        )?;
+        if !passed {
+            events.push(Event::new(
+                What::Stalled { unit: c_name.clone(), inches: t.stall },
+                "Ch16 7.2, RULE-07-1.5, RULINGS C5, G10",
+            ));
+            morale::place_disorder(rules, state, charger, &mut events, "Ch16 7.2, RULE-07-1.5, RULINGS C5")?;
+            let result = if gone(state) { AssaultResult::Destroyed } else { AssaultResult::Stalled };
+            return ended(events, result, true, closing_volley);
         }
     }
+    contact(rules, state, plan, events, triggered, closing_volley, dice)
+}
 
-    // ------------------------------------------------------------ contact and the melee
-    events.push(Event::new(What::Contact { attacker: c_name, defender: t_name }, "Ch16 7.2"));
-    let melee = melee_in_place(rules, state, charger, target, &input.melee, dice)?;
+/// Contact and the melee (Ch16 7.2, 7.3).
+fn contact(
+    rules: &Rules,
+    state: &mut GameState,
+    plan: &AssaultPlan,
+    mut events: Vec<Event>,
+    pre_contact_check: bool,
+    closing_volley: Option<Box<ClosingVolley>>,
+    dice: &mut dyn DiceSource,
+) -> Result<AssaultReport, EngineError> {
+    events.push(Event::new(
+        What::Contact { attacker: plan.charger_name.clone(), defender: plan.target_name.clone() },
+        "Ch16 7.2",
+    ));
+    let melee = melee_in_place(rules, state, plan.charger, plan.target, &plan.input.melee, dice)?;
     events.extend(melee.events);
     let result = match melee.no_melee {
         Some(NoMelee::Routed) => AssaultResult::Routed,

@@ -256,7 +256,20 @@ pub fn resolve_melee(
     input: &MeleeInput,
     dice: &mut dyn DiceSource,
 ) -> Result<MeleeReport, EngineError> {
+    not_broken(state, attacker)?;
     transact(state, |s| melee_in_place(rules, s, attacker, defender, input, dice))
+}
+
+/// A unit of a Broken brigade starts no melee (RULE-07-2.4).
+pub(crate) fn not_broken(state: &GameState, attacker: UnitId) -> Result<(), EngineError> {
+    if state.brigade_status(attacker) == BrigadeStatus::Broken {
+        return Err(EngineError::Illegal {
+            unit: unit(state, attacker)?.name.clone(),
+            why: "start a melee: its brigade is Broken".into(),
+            rule: "RULE-07-2.4",
+        });
+    }
+    Ok(())
 }
 
 /// [`resolve_melee`] without its transaction, for a resolution that holds one (the assault).
@@ -283,9 +296,8 @@ pub(crate) fn melee_in_place(
     if d.removed || d.stands == 0 {
         return Err(illegal(&format!("fight a melee against {}: it has left the table", d.name), "Ch16 7.3"));
     }
-    if state.brigade_status(attacker) == BrigadeStatus::Broken {
-        return Err(illegal("start a melee: its brigade is Broken", "RULE-07-2.4"));
-    }
+    // A Broken brigade starts no melee (RULE-07-2.4): `resolve_melee` refuses one, and an
+    // assault (whose declaration refuses it) goes in broken only under dotc D1 `goes_in`.
     let (a_name, d_name) = (a.name.clone(), d.name.clone());
     let mut events = Vec::new();
 

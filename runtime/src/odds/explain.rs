@@ -121,3 +121,86 @@ pub fn outcome_line(odds: &FireOdds, outcome: (u32, u32, u32)) -> String {
         chance(&odds.stands_lost, lost) * 100.0
     )
 }
+
+/// A percentage as the odds print it.
+fn pct(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
+}
+
+/// The exact odds of a whole assault, a line each: how it can end, the pre-contact check, the
+/// charger's Disorder at contact and the stands the closing volley takes; then the closing
+/// volley's own lines, when there is one.
+pub fn assault_lines(
+    charger: &str,
+    target: &str,
+    odds: &super::assault_plan::PlannedAssaultOdds,
+    volley: Option<(&VolleyPlan, &FireOdds)>,
+) -> Vec<String> {
+    let mut lines = vec![format!("{charger} charges {target}")];
+    lines.push(format!(
+        "melee        {} fought: the charger wins {}, Bloody Draw {}, the defender wins {}",
+        pct(odds.p_melee),
+        pct(odds.p_attacker_wins),
+        pct(odds.p_draw),
+        pct(odds.p_defender_wins)
+    ));
+    let mut before = Vec::new();
+    for (what, p) in [
+        ("destroyed by the volley", odds.p_destroyed),
+        ("stalls 2\" short", odds.p_stalled),
+        ("the defender routs (Broken)", odds.p_routed),
+        ("the defender is overrun", odds.p_overrun),
+    ] {
+        if p > 0.0 {
+            before.push(format!("{what} {}", pct(p)));
+        }
+    }
+    if !before.is_empty() {
+        lines.push(format!("no melee     {}", before.join(", ")));
+    }
+    match odds.p_check_passes {
+        Some(pass) => lines.push(format!(
+            "check        the pre-contact check is called for {}, and passes {} of the time",
+            pct(odds.p_pre_contact_check),
+            pct(pass)
+        )),
+        None => lines.push("check        no pre-contact check is called for".to_string()),
+    }
+    if odds.p_contact_disordered > 0.0 {
+        lines.push(format!("disordered   the charger goes in Disordered {}", pct(odds.p_contact_disordered)));
+    }
+    if odds.closing_volley.is_some() {
+        lines.push(format!(
+            "volley takes {:.2} stands expected   {}",
+            odds.expected_stands_lost_to_volley,
+            distribution(&odds.stands_lost_to_volley)
+        ));
+    }
+    if let Some((plan, fire)) = volley {
+        lines.extend(volley_lines(plan, fire).into_iter().map(|l| format!("  {l}")));
+    }
+    lines
+}
+
+/// How the log's dice ended an assault, with the chance of that ending.
+pub fn assault_outcome_line(
+    odds: &super::assault_plan::PlannedAssaultOdds,
+    result: crate::engine::assault::AssaultResult,
+) -> String {
+    use crate::engine::assault::AssaultResult;
+    use crate::engine::events::MeleeOutcome;
+    let (what, p) = match result {
+        AssaultResult::Destroyed => ("the charger destroyed", odds.p_destroyed),
+        AssaultResult::Stalled => ("the charge stalled", odds.p_stalled),
+        AssaultResult::Routed => ("the defender routed", odds.p_routed),
+        AssaultResult::Overrun => ("the defender overrun", odds.p_overrun),
+        AssaultResult::Melee(MeleeOutcome::AttackerWins) => {
+            ("the charger won the melee", odds.p_attacker_wins)
+        }
+        AssaultResult::Melee(MeleeOutcome::BloodyDraw) => ("a Bloody Draw", odds.p_draw),
+        AssaultResult::Melee(MeleeOutcome::DefenderWins) => {
+            ("the defender won the melee", odds.p_defender_wins)
+        }
+    };
+    format!("the log's dice: {what} ({})", pct(p))
+}

@@ -16,8 +16,9 @@ use super::status::{Push, Trigger};
 use super::*;
 use crate::battlefield::arcs;
 use crate::battlefield::contact::{engaged_stands, in_contact};
-use crate::engine::assault::{AssaultReport, Payment, resolve_assault_paid};
-use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, resolve_melee};
+use crate::engine::assault::{AssaultReport, Payment, plan_assault, resolve_assault_paid};
+use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, not_broken, resolve_melee};
+use crate::odds::assault_plan::assault_plan_odds;
 use crate::rulings::LeaderCasualtyTrigger;
 
 /// The words that mark an assault as part of a coordinated Dress on the Colors push (Ch16 2.3).
@@ -47,17 +48,15 @@ fn as_assault(report: &MeleeReport) -> AssaultReport {
 }
 
 impl Game {
-    /// Keep an assault's closing volley with its odds when the caller asked about the assault's
-    /// line or its `closing_volley` step's ([`super::ReplayOptions::probe`]).
+    /// Keep an assault's closing volley with its odds when the caller asked about its
+    /// `closing_volley` step's line ([`super::ReplayOptions::probe`]).
     fn probe_closing_volley(r: &mut Replayer<'_>, action: &Action, report: &AssaultReport) {
         let Some(closing) = &report.closing_volley else { return };
         let step = action
             .steps
             .iter()
             .find(|s| AssaultStep::from_word(&s.verb.value) == Some(AssaultStep::ClosingVolley));
-        let lines = [Some(action.span), step.map(|s| s.span)];
-        let Some(span) = lines.into_iter().flatten().find(|span| r.probe.contains(&r.line_of(span.start)))
-        else {
+        let Some(span) = step.map(|s| s.span).filter(|span| r.probe.contains(&r.line_of(span.start))) else {
             return;
         };
         let odds = crate::odds::plan_odds(&closing.plan, &closing.casualties);
@@ -68,6 +67,42 @@ impl Game {
             odds,
             outcome: Some(closing.outcome),
         });
+    }
+
+    /// The whole assault's odds, planned on a copy of the table before its dice, when the
+    /// caller asked about the assault's own line ([`super::ReplayOptions::probe`]).
+    #[allow(clippy::too_many_arguments)]
+    fn probe_assault(
+        &self,
+        r: &Replayer<'_>,
+        action: &Action,
+        charger: UnitId,
+        target: UnitId,
+        input: &AssaultInput,
+        payment: Payment,
+    ) -> Option<AssaultProbe> {
+        let line = r.line_of(action.span.start);
+        if !r.probe.contains(&line) {
+            return None;
+        }
+        let mut declared = self.state.clone();
+        let (odds, volley) = match plan_assault(&self.rules, &mut declared, charger, target, input, payment) {
+            Ok(plan) => (
+                assault_plan_odds(&self.rules, &declared, &plan).map_err(|e| e.to_string()),
+                plan.closing.map(|c| c.plan),
+            ),
+            Err(e) => (Err(e.to_string()), None),
+        };
+        let name = |id: UnitId| self.state.unit(id).map(|u| u.name.clone()).unwrap_or_default();
+        Some(AssaultProbe {
+            line,
+            span: action.span,
+            charger: name(charger),
+            target: name(target),
+            odds,
+            volley,
+            result: None,
+        })
     }
 
     pub(super) fn assault_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: AssaultVerb) {
@@ -246,6 +281,7 @@ impl Game {
                 }
             }
         }
+        let probe = self.probe_assault(r, action, charger, target, &input, payment);
         let mut dice = LogDice::new(dice, self.seeded.as_mut());
         let resolved = match payment {
             Payment::Pay => resolve_assault(&self.rules, &mut self.state, charger, target, &input, &mut dice),
@@ -253,6 +289,10 @@ impl Game {
                 resolve_assault_paid(&self.rules, &mut self.state, charger, target, &input, paid, &mut dice)
             }
         };
+        if let Some(mut probe) = probe {
+            probe.result = resolved.as_ref().ok().map(|report| report.result);
+            r.assault_probes.push(probe);
+        }
         match resolved {
             Ok(report) => {
                 Game::probe_closing_volley(r, action, &report);
@@ -451,6 +491,7 @@ impl Game {
         let rules = &self.rules;
         let mut paid = Vec::new();
         let result = transact(&mut self.state, |s| {
+            not_broken(s, attacker)?;
             morale::spend_pips(s, brigade, pips, &aname, "sweep on (Breakthrough)", &mut paid, RULE)?;
             melee_in_place(rules, s, attacker, target, &input, &mut dice)
         });

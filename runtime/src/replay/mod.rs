@@ -89,6 +89,23 @@ pub struct VolleyProbe {
     pub outcome: Option<(u32, u32, u32)>,
 }
 
+/// An assault of the log as the replay planned it, with the exact odds of its whole course
+/// ([`crate::odds::assault_plan::assault_plan_odds`]) and how it ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AssaultProbe {
+    /// 1-based line of the `assault` action.
+    pub line: usize,
+    pub span: Span,
+    pub charger: String,
+    pub target: String,
+    /// The odds, or why they could not be found (the declaration refused, too many dice).
+    pub odds: Result<crate::odds::assault_plan::PlannedAssaultOdds, String>,
+    /// The closing volley's plan, when the defender fires one.
+    pub volley: Option<crate::engine::fire::VolleyPlan>,
+    /// How the log's dice ended it; None when it could not be resolved.
+    pub result: Option<crate::engine::assault::AssaultResult>,
+}
+
 /// The table at one moment of a replay: where every unit stands and how it is, for a map.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Table {
@@ -229,6 +246,9 @@ pub struct Replay {
     /// The volleys on the lines asked for ([`ReplayOptions::probe`]).
     #[serde(skip)]
     pub probes: Vec<VolleyProbe>,
+    /// The assaults on the lines asked for ([`ReplayOptions::probe`]).
+    #[serde(skip)]
+    pub assault_probes: Vec<AssaultProbe>,
     /// The narrative's outline: each action in order, with the text the log wrote.
     #[serde(skip)]
     steps: Vec<Step>,
@@ -276,6 +296,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         follow: Vec::new(),
         probe: options.probe,
         probes: Vec::new(),
+        assault_probes: Vec::new(),
     };
     let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
     let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
@@ -467,6 +488,7 @@ struct Replayer<'a> {
     /// Lines whose volleys are kept with their odds, and those kept.
     probe: &'a [usize],
     probes: Vec<VolleyProbe>,
+    assault_probes: Vec<AssaultProbe>,
 }
 
 /// A result the log states and the rules do not give. The replay reports it, then goes on from
@@ -591,6 +613,7 @@ impl<'a> Replayer<'a> {
             tables: Vec::new(),
             stopped: self.stopped,
             probes: self.probes,
+            assault_probes: self.assault_probes,
             steps: self.steps,
         }
     }

@@ -545,3 +545,48 @@ fn rule_07_1_5_spent_charger_failing_under_fire_stalls() {
     assert!(g.t.unit(g.virginia).markers.disorder);
     assert_eq!(consumed(&d), vec![(Purpose::ToHit, vec![1, 1]), (Purpose::Discipline, vec![2])]);
 }
+
+/// dotc D1: a charger (6 stands) of an 8-stand brigade that has lost 1 stand; a 6-stand
+/// defender's closing volley hits six times in the open, three stands fall, the brigade's
+/// losses reach 4 of 8 and it breaks (RULE-07-2.4, RULINGS G6 `nearest`).
+fn charge_that_breaks_its_brigade() -> (Table, UnitId, UnitId) {
+    let mut t = Table::new();
+    let a = t.infantry("Charger", t.blue, 6, "regular", "rifled_musket", "line");
+    t.infantry("Support", t.blue, 2, "regular", "rifled_musket", "line");
+    t.state.brigades[t.blue_brigade.0].losses = 1;
+    t.state.brigades[t.blue_brigade.0].pips = 2;
+    let d = t.infantry("Defender", t.red, 6, "regular", "rifled_musket", "line");
+    (t, a, d)
+}
+
+#[test]
+fn dotc_d1_a_charge_whose_brigade_breaks_under_the_closing_volley_halts() {
+    let (mut t, a, d) = charge_that_breaks_its_brigade();
+    let mut dl = dice(&[(Purpose::ToHit, &[5, 5, 5, 5, 5, 5])]);
+    let r = resolve_assault(&defaults(), &mut t.state, a, d, &charge(8.0, closing()), &mut dl)
+        .expect("the charge is legal when declared, and its halt is no error");
+    assert_eq!(t.state.brigades[t.blue_brigade.0].status, BrigadeStatus::Broken);
+    assert_eq!(r.result, AssaultResult::Stalled);
+    assert!(!r.pre_contact_check, "no check: the charge halts before the line's test");
+    assert!(has(&r, |w| matches!(w, What::Stalled { unit, .. } if unit == "Charger")));
+    assert!(!has(&r, |w| matches!(w, What::Contact { .. })));
+    assert!(t.unit(a).markers.disorder, "the collapse disorders it (RULE-07-2.4)");
+    assert_eq!(consumed(&dl), vec![(Purpose::ToHit, vec![5, 5, 5, 5, 5, 5])], "no melee dice");
+}
+
+#[test]
+fn dotc_d1_goes_in_fights_the_melee_after_the_check() {
+    let (mut t, a, d) = charge_that_breaks_its_brigade();
+    let rules = with(|r| r.broken_during_charge = crate::rulings::BrokenDuringCharge::GoesIn);
+    let mut dl = dice(&[
+        (Purpose::ToHit, &[5, 5, 5, 5, 5, 5]),
+        (Purpose::Discipline, &[6]),
+        (Purpose::Melee, &[6, 1]),
+    ]);
+    let r = resolve_assault(&rules, &mut t.state, a, d, &charge(8.0, closing()), &mut dl)
+        .expect("under goes_in the broken charger fights");
+    assert_eq!(t.state.brigades[t.blue_brigade.0].status, BrigadeStatus::Broken);
+    assert!(r.pre_contact_check, "three stands lost call for the check (RULINGS C7)");
+    assert!(matches!(r.result, AssaultResult::Melee(_)), "{:?}", r.result);
+    assert!(has(&r, |w| matches!(w, What::Contact { .. })));
+}
