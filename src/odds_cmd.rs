@@ -51,17 +51,24 @@ pub struct AssaultArgs {
     /// The defender's weapon, a weapon id of the stdlib (e.g. rifled_musket, napoleon).
     #[arg(long)]
     weapon: String,
-    /// The defender's stands firing the Closing Volley (gun sections for artillery).
+    /// The defender's stands (gun sections for a battery): all of them fire the closing volley.
     #[arg(long)]
     stands: u32,
-    /// Range of the Closing Volley in inches [default: the assault order's interruption line, 4"].
+    /// Range of the closing volley in inches [default: the assault order's interruption line, 4"].
     #[arg(long)]
     range: Option<f64>,
-    /// The charger's cover (Ch16 5.4): normally open.
+    /// Inches from the charger to the defender when the charge is declared (at most its charge
+    /// speed: 9" for infantry, Ch16 3.1).
+    #[arg(long, default_value_t = 8.0)]
+    distance: f64,
+    /// The defender gives no closing volley (Ch16 6.0: it chose another reaction, or cannot).
+    #[arg(long)]
+    no_volley: bool,
+    /// The charger's cover against the closing volley (Ch16 5.4): normally open.
     #[arg(long, value_enum, default_value_t = CoverArg::Open)]
     cover: CoverArg,
     /// The charger's formation (Ch16 7.1): a line, or an assault column (+1 in melee, 2 stands
-    /// of frontage, -1 save against artillery).
+    /// engaged a side, RULINGS G3).
     #[arg(long, value_enum, default_value_t = ChargeFormationArg::Line)]
     target: ChargeFormationArg,
     /// The charger's stands before the volley.
@@ -71,42 +78,57 @@ pub struct AssaultArgs {
     /// --charger-stands].
     #[arg(long, value_name = "N")]
     charger_starting: Option<u32>,
-    /// The charger's quality, a quality id of the rule data (green, regular, veteran, elite).
+    /// The charger's quality, a quality id of the rule data (green, regular, veteran, elite);
+    /// its traits come with it.
     #[arg(long, default_value = "regular")]
     charger_quality: String,
     /// The charger carries a micro-hit (RULE-05-3.3).
     #[arg(long)]
     charger_micro_hit: bool,
-    /// The charger is already Disordered (a second Disorder is a micro-hit, RULE-07-3.4).
+    /// The charger carries a Disorder marker: the charge is refused (RULE-05-4.4, RULINGS C6).
     #[arg(long)]
     charger_disordered: bool,
-    /// The sum of the charger's other melee modifiers (Ch16 7.3). Its formation's (an assault
-    /// column's +1) comes from --target, and Disorder's (-2) from the chain.
-    #[arg(long, value_name = "M", default_value_t = 0, allow_hyphen_values = true)]
-    charger_mod: i32,
-    /// A condition of the charger by rule data id, as `odds melee --attacker-has` (fresh,
-    /// momentum, rebel_yell, steady, brigadier_attached...); its Discipline modifiers count too.
-    #[arg(long, value_name = "NAME", value_delimiter = ',')]
-    charger_has: Vec<String>,
-    /// The sum of other modifiers to the charger's pre-contact check (e.g. -1 Hesitant brigade).
-    #[arg(long, value_name = "M", default_value_t = 0, allow_hyphen_values = true)]
-    charger_discipline_mod: i32,
-    /// The charger's stands that can reach contact [default: all of a line, the formation's
-    /// frontage for a column (RULINGS G3)].
-    #[arg(long, value_name = "N")]
-    charger_frontage: Option<u32>,
-    /// The defender's engaged stands in the melee (RULINGS G3).
+    /// A trait of the charger by rule data id (rebel_yell, steady, seen_the_elephant...).
+    #[arg(long = "charger-trait", value_name = "TRAIT", value_delimiter = ',')]
+    charger_traits: Vec<String>,
+    /// The charger's brigadier is attached (Ch16 2.4; a Spent regiment charges only with him,
+    /// RULE-07-4.2).
     #[arg(long)]
-    defender_stands: u32,
-    /// The sum of the defender's melee modifiers (Ch16 7.3).
-    #[arg(long, value_name = "M", default_value_t = 0, allow_hyphen_values = true)]
-    defender_mod: i32,
-    /// A condition of the defender by rule data id, as `odds melee --defender-has` (stone_wall,
-    /// rail_fence, fresh...).
-    #[arg(long, value_name = "NAME", value_delimiter = ',')]
-    defender_has: Vec<String>,
+    brigadier: bool,
+    /// The charger's stands in contact [default: worked out from both fronts, RULINGS G3].
+    #[arg(long, value_name = "N")]
+    charger_engaged: Option<u32>,
+    /// The defender's quality (a Rebel Yell tests green and regular defenders, Ch16 9.0).
+    #[arg(long, default_value = "regular")]
+    defender_quality: String,
+    /// A trait of the defender by rule data id (sharpshooters, buck_and_ball, steady...).
+    #[arg(long = "defender-trait", value_name = "TRAIT", value_delimiter = ',')]
+    defender_traits: Vec<String>,
+    /// The defender's brigade: hesitant fires its closing volley at -1 only under RULINGS C13
+    /// `all_fire`; a broken one cannot fire and routs on contact (RULE-07-2.4).
+    #[arg(long, value_enum, default_value_t = BrigadeArg::Fresh)]
+    defender_brigade: BrigadeArg,
+    /// The defender's stands in contact [default: worked out from both fronts, RULINGS G3].
+    #[arg(long, value_name = "N")]
+    defender_engaged: Option<u32>,
+    /// The ground the defender holds: a terrain, obstacle or structure id (stone_wall +2,
+    /// rail_fence, abatis: -2 to the charger and no momentum).
+    #[arg(long, value_name = "ID")]
+    ground: Option<String>,
+    /// The charge's last 3" crossed open ground: +1 momentum (Ch16 7.3, RULINGS G10).
+    #[arg(long)]
+    momentum: bool,
+    /// A flank or rear charge (+2, Ch16 7.3).
+    #[arg(long)]
+    flank: bool,
+    /// The defender counter-charged (Ch16 6.0 Reaction 5): no momentum for the charger.
+    #[arg(long)]
+    counter_charge: bool,
+    /// An optional module switched on (Ch13), e.g. july_sun.
+    #[arg(long = "module", value_name = "MODULE", value_delimiter = ',')]
+    modules: Vec<String>,
     /// A ruling, as a file writes it (repeatable): e.g. suppression=any_six_disorders (C3),
-    /// pre_contact_trigger=hit_or_six (C7), to_hit_limits=unclamped (G1).
+    /// pre_contact_trigger=hit_or_six (C7), broken_during_charge=goes_in (dotc D1).
     #[arg(long, value_name = "NAME=VALUE")]
     ruling: Vec<String>,
     /// Start from a preset of rulings (defaults, as_printed) before any --ruling.
@@ -114,6 +136,13 @@ pub struct AssaultArgs {
     preset: String,
     #[command(flatten)]
     output: OddsOutput,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum BrigadeArg {
+    Fresh,
+    Hesitant,
+    Broken,
 }
 
 #[derive(clap::Args, Debug)]
@@ -437,11 +466,11 @@ fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
 }
 
 fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
-    use dotc_lang::library::EntryKind;
+    use dotc_runtime::engine::events::BrigadeStatus;
     use dotc_runtime::odds::assault::{
-        AssaultQuery, Charger, assault_monte_carlo, assault_odds, health_state, shock_save_modifier,
+        AssaultQuery, Charger, Defender, assault_monte_carlo, assault_odds, plan_charge,
     };
-    use dotc_runtime::odds::melee::{MeleeSide, Role};
+    use dotc_runtime::odds::explain::assault_lines;
     use dotc_runtime::odds::{Cover, FireQuery, TargetFormation};
 
     let data = dotc_lang::stdlib();
@@ -454,63 +483,47 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
             .and_then(|o| o.interruption)
             .ok_or("the rule data gives no interruption line (order regimental_assault); give --range")?,
     };
-    let quality = data.quality(&args.charger_quality).ok_or_else(|| {
-        let mut message = format!("unknown quality `{}`", args.charger_quality);
-        match dotc_lang::names::suggest(&args.charger_quality, data.ids(EntryKind::Quality)) {
-            Some(s) => message.push_str(&format!("; did you mean `{s}`?")),
-            None => {
-                message.push_str(&format!("; the qualities are {}", data.ids(EntryKind::Quality).join(", ")))
-            }
-        }
-        message
-    })?;
-    let cover = match args.cover {
+    let mut volley = FireQuery::new(&args.weapon, args.stands, range);
+    volley.cover = match args.cover {
         CoverArg::Open => Cover::Open,
         CoverArg::Light => Cover::Light,
         CoverArg::Heavy => Cover::Heavy,
     };
-    let (formation_id, target) = match args.target {
-        ChargeFormationArg::Line => ("line", TargetFormation::Line),
-        ChargeFormationArg::Column => ("assault_column", TargetFormation::Column),
+    volley.target = match args.target {
+        ChargeFormationArg::Line => TargetFormation::Line,
+        ChargeFormationArg::Column => TargetFormation::Column,
     };
-    let formation =
-        data.formation(formation_id).ok_or(format!("the rule data has no `{formation_id}` formation"))?;
-    if args.charger_has.iter().any(|n| n.trim() == "disorder") {
-        return Err("say --charger-disordered for a charger already Disordered; the chain adds the Disorder penalty itself (RULINGS G10)".to_string());
-    }
-    // The charger's formation is known: its melee modifier counts (once).
-    let mut charger_names = args.charger_has.clone();
-    if !formation.melee.is_empty() && !charger_names.iter().any(|n| n.trim() == formation_id) {
-        charger_names.insert(0, formation_id.to_string());
-    }
-    let named_c = named_sum(&charger_names, Role::Attacker)?;
-    let named_d = named_sum(&args.defender_has, Role::Defender)?;
-    let starting = args.charger_starting.unwrap_or(args.charger_stands);
-    // Fresh or Spent before the volley's casualties decides the Shock save (RULINGS G9).
-    let health = health_state(data, &rulings, args.charger_stands, starting).map_err(|e| e.to_string())?;
-    let charger = Charger {
-        stands: args.charger_stands,
-        starting_stands: starting,
-        micro_hit: args.charger_micro_hit,
-        disordered: args.charger_disordered,
-        discipline: quality.discipline,
-        discipline_modifier: args.charger_discipline_mod + named_c.closing_volley_discipline,
-        shock_save_modifier: shock_save_modifier(data, health, cover).map_err(|e| e.to_string())?
-            + named_c.shock_discipline,
-        frontage: args.charger_frontage.or(named_c.engaged).or(formation.frontage_stands()),
-        melee_modifier: args.charger_mod + named_c.own + named_d.opponent,
-        disorder_melee_penalty: None,
-        infantry: true,
-        tests_under_fire: health.tests_under_fire,
+    volley.traits = args.defender_traits.clone();
+    volley.target_traits = args.charger_traits.clone();
+    volley.modules = args.modules.clone();
+    volley.hesitant = args.defender_brigade == BrigadeArg::Hesitant;
+    let query = AssaultQuery {
+        volley,
+        closing_volley: !args.no_volley,
+        distance: args.distance,
+        charger: Charger {
+            stands: args.charger_stands,
+            starting_stands: args.charger_starting.unwrap_or(args.charger_stands),
+            quality: args.charger_quality.clone(),
+            micro_hit: args.charger_micro_hit,
+            disordered: args.charger_disordered,
+            brigadier: args.brigadier,
+            engaged: args.charger_engaged.unwrap_or(0),
+        },
+        defender: Defender {
+            quality: args.defender_quality.clone(),
+            brigade: match args.defender_brigade {
+                BrigadeArg::Fresh => BrigadeStatus::Fresh,
+                BrigadeArg::Hesitant => BrigadeStatus::Hesitant,
+                BrigadeArg::Broken => BrigadeStatus::Broken,
+            },
+            engaged: args.defender_engaged.unwrap_or(0),
+        },
+        momentum: args.momentum,
+        flank: args.flank,
+        counter_charge: args.counter_charge,
+        ground: args.ground.clone(),
     };
-    let defender = MeleeSide {
-        engaged_stands: named_d.engaged.map_or(args.defender_stands, |e| e.min(args.defender_stands)),
-        modifier: args.defender_mod + named_d.own + named_c.opponent,
-    };
-    let mut volley = FireQuery::new(&args.weapon, args.stands, range);
-    volley.cover = cover;
-    volley.target = target;
-    let query = AssaultQuery { volley, charger, defender };
     let odds = assault_odds(&query, data, &rulings).map_err(|e| e.to_string())?;
     let estimate = match args.output.monte_carlo {
         None => None,
@@ -519,7 +532,6 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
             assault_monte_carlo(&query, data, &rulings, n, args.output.seed).map_err(|e| e.to_string())?,
         ),
     };
-
     if args.output.json {
         let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
         if let (Some(est), Some(map)) = (&estimate, value.as_object_mut()) {
@@ -528,95 +540,32 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
         println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
         return Ok(ExitCode::SUCCESS);
     }
-
-    let c = &query.charger;
-    let v = &odds.closing_volley;
-    let mut out = format!(
-        "assault: {} {}, {} of {} stands ({}), charges into {} x{} at {}\"\n",
-        quality.meta.title(),
-        formation.meta.title(),
-        c.stands,
-        starting,
-        health.meta.title(),
-        args.weapon,
-        args.stands,
-        range
-    );
-    out.push_str(&format!(
-        "  closing volley  {}D6 at {}+ ({} range), save {}; {:.3} stands (unsaved / 2), shock {:.1}%\n",
-        v.dice,
-        v.to_hit,
-        v.band,
-        v.save.map_or("none".to_string(), |s| format!("{s}+")),
-        v.expected_stands_lost,
-        v.p_shock * 100.0
-    ));
-    let need = |modifier: i32| (c.discipline as i32 - modifier).clamp(2, 6);
-    match odds.p_shock_save_passes {
-        Some(p) => out.push_str(&format!(
-            "  shock save      {}+ ({} {}+, {:+}): passes {:.1}%  (RULINGS C3 numbered)\n",
-            need(c.shock_save_modifier),
-            quality.meta.id,
-            c.discipline,
-            c.shock_save_modifier,
-            p * 100.0
-        )),
-        None if odds.canister_disorder => {
-            out.push_str("  shock save      none: every canister hit disorders, no save (Ch16 5.3)\n")
-        }
-        None => out.push_str("  shock save      none: a Shock trigger disorders outright (RULINGS C3)\n"),
+    // The plan again, for the closing volley's lines: the same plan the odds priced.
+    let charge = plan_charge(&query, data, &rulings).map_err(|e| e.to_string())?;
+    let volley = charge.plan.closing.as_ref().map(|c| &c.plan).zip(odds.closing_volley.as_ref());
+    let mut out = String::new();
+    for l in assault_lines("the charger", "the defender", &odds, volley) {
+        out.push_str(&format!("{l}\n"));
     }
-    out.push_str(&format!(
-        "  pre-contact     {}+ ({:+}): passes {:.1}%  (RULINGS C7 {}{})\n",
-        need(c.discipline_modifier),
-        c.discipline_modifier,
-        odds.p_check_passes * 100.0,
-        rulings.get("pre_contact_trigger").unwrap_or("?"),
-        if c.tests_under_fire { "; Spent: also tested for being fired on, RULINGS G9" } else { "" }
-    ));
-    let frontage = c.frontage.map_or("every stand left".to_string(), |f| format!("up to {f} stands"));
-    out.push_str(&format!(
-        "  melee           charger {frontage} {:+} (Disorder {:+} more), defender {} stands {:+}\n",
-        c.melee_modifier,
-        data.marker("disorder").and_then(|m| m.melee).map_or(0, |m| m.value),
-        defender.engaged_stands,
-        defender.modifier
-    ));
-    for (side, named) in [("charger", &named_c), ("defender", &named_d)] {
-        if !named.parts.is_empty() {
-            out.push_str(&format!("                  {side}: {}\n", named.parts.join(", ")));
+    if let Some(est) = &estimate {
+        out.push_str(&format!("simulated ({} assaults, seed {}):\n", est.trials, est.seed));
+        for (label, exact, e) in [
+            ("destroyed by the volley", odds.p_destroyed, est.p_destroyed),
+            ("stalled 2\" short", odds.p_stalled, est.p_stalled),
+            ("melee", odds.p_melee, est.p_melee),
+            ("  attacker wins", odds.p_attacker_wins, est.p_attacker_wins),
+            ("  bloody draw", odds.p_draw, est.p_draw),
+            ("  defender wins", odds.p_defender_wins, est.p_defender_wins),
+            ("check called for", odds.p_pre_contact_check, est.p_pre_contact_check),
+        ] {
+            out.push_str(&format!(
+                "  {label:<23} exact {:>6.1}%   simulated {:>6.1}% ± {:.1}\n",
+                exact * 100.0,
+                e.mean * 100.0,
+                e.std_error * 100.0
+            ));
         }
     }
-    let e = estimate.as_ref();
-    match e {
-        Some(est) => out.push_str(&format!(
-            "                          exact     simulated ({} assaults, seed {})\n",
-            est.trials, est.seed
-        )),
-        None => out.push_str("                          exact\n"),
-    }
-    let rows = [
-        ("destroyed by the volley", odds.p_destroyed, e.map(|e| e.p_destroyed)),
-        ("stalled 2\" short", odds.p_stalled, e.map(|e| e.p_stalled)),
-        ("contact", odds.p_contact, e.map(|e| e.p_contact)),
-        ("  attacker wins", odds.p_attacker_wins, e.map(|e| e.p_attacker_wins)),
-        ("  bloody draw", odds.p_draw, e.map(|e| e.p_draw)),
-        ("  defender wins", odds.p_defender_wins, e.map(|e| e.p_defender_wins)),
-        ("check called for", odds.p_pre_contact_check, e.map(|e| e.p_pre_contact_check)),
-        ("contact disordered", odds.p_contact_disordered, e.map(|e| e.p_contact_disordered)),
-    ];
-    for (label, exact, simulated) in rows {
-        out.push_str(&format!("  {label:<23} {:>6.1}%", exact * 100.0));
-        if let Some(s) = simulated {
-            out.push_str(&format!("   {:>6.1}% ± {:.1}", s.mean * 100.0, s.std_error * 100.0));
-        }
-        out.push('\n');
-    }
-    out.push_str(&format!("  {:<23} {:>7.3}", "stands lost to volley", odds.expected_stands_lost_to_volley));
-    if let Some(s) = e.map(|e| e.expected_stands_lost_to_volley) {
-        out.push_str(&format!("   {:>7.3} ± {:.3}", s.mean, s.std_error));
-    }
-    out.push('\n');
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

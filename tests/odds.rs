@@ -242,38 +242,33 @@ fn odds_melee_unknown_or_misplaced_names_exit_2() {
     assert!(text(&out.stderr).contains("gives nothing to the defender"), "{}", text(&out.stderr));
 }
 
-/// A plain charge: five rifled muskets' closing volley at a six-stand charger.
-const ASSAULT: &[&str] = &[
-    "odds",
-    "assault",
-    "--weapon",
-    "rifled_musket",
-    "--stands",
-    "5",
-    "--charger-stands",
-    "6",
-    "--defender-stands",
-    "5",
-];
+const ASSAULT: &[&str] =
+    &["odds", "assault", "--weapon", "rifled_musket", "--stands", "5", "--charger-stands", "6"];
 
 fn assault(extra: &[&str]) -> Output {
     dotc(&[ASSAULT, extra].concat())
 }
 
-/// Ch16 7.2-7.4: every assault ends destroyed, stalled, or in one of the three melee results.
+/// Ch16 7.2-7.4: every assault ends destroyed, stalled, routed, overrun or in one of the three
+/// melee results; the closing volley at the 4" line is short range, 5D6 at 4+ (Ch16 5.2).
 #[test]
 fn odds_assault_json_sums_to_one() {
     let out = assault(&["--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let p = |key: &str| v[key].as_f64().unwrap_or_else(|| panic!("{key} missing"));
-    let total = p("p_destroyed") + p("p_stalled") + p("p_attacker_wins") + p("p_draw") + p("p_defender_wins");
-    assert!((total - 1.0).abs() < 1e-12, "{total}");
-    assert!((p("p_contact") - (p("p_attacker_wins") + p("p_draw") + p("p_defender_wins"))).abs() < 1e-12);
+    let total = p("p_destroyed")
+        + p("p_stalled")
+        + p("p_routed")
+        + p("p_overrun")
+        + p("p_attacker_wins")
+        + p("p_draw")
+        + p("p_defender_wins");
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    assert!((p("p_melee") - (p("p_attacker_wins") + p("p_draw") + p("p_defender_wins"))).abs() < 1e-12);
     for key in ["p_pre_contact_check", "expected_stands_lost_to_volley", "p_contact_disordered"] {
         assert!(v[key].is_f64(), "{key}");
     }
-    // The closing volley at the 4" line: short range, 5D6 at 4+ (Ch16 5.2).
     assert_eq!(v["closing_volley"]["band"], "short");
     assert_eq!(v["closing_volley"]["dice"], 5);
     assert_eq!(v["closing_volley"]["to_hit"], 4);
@@ -284,7 +279,6 @@ fn odds_assault_json_sums_to_one() {
     let printed = assault(&["--json", "--preset", "as_printed"]);
     let w: serde_json::Value = serde_json::from_slice(&printed.stdout).expect("JSON");
     assert!(w["p_stalled"].as_f64().unwrap() > p("p_stalled"));
-    assert!(w["p_shock_save_passes"].is_null());
 
     // With a simulation beside it.
     let out = assault(&["--json", "--monte-carlo", "2000", "--seed", "5"]);
@@ -293,7 +287,8 @@ fn odds_assault_json_sums_to_one() {
     assert!(v["monte_carlo"]["p_stalled"]["mean"].is_f64());
 }
 
-/// One canister section firing at Garnett's 2 Spent stands (RULINGS E5).
+/// One section of canister at Garnett's 2 Spent stands (of 8), his brigadier attached as
+/// RULE-07-4.2 asks (RULINGS E5).
 const GARNETT: &[&str] = &[
     "odds",
     "assault",
@@ -305,28 +300,36 @@ const GARNETT: &[&str] = &[
     "2",
     "--charger-starting",
     "8",
-    "--defender-stands",
-    "2",
+    "--brigadier",
 ];
 
-/// RULINGS E5: Garnett's 2 Spent stands (of 8) against one section of canister, 2D6 at 2+ in
-/// the open: shattered whenever both dice hit, 25/36.
+/// RULINGS E5: 2D6 at 2+ in the open shatter Garnett's 2 stands whenever both dice hit, 25/36:
+/// the volley's fire takes both stands (the second by the shatter, Ch16 5.4) 25/36 of the time.
 #[test]
 fn odds_assault_garnett_table() {
     let out = dotc(&[GARNETT, &["--json"]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    assert!((v["p_destroyed"].as_f64().unwrap() - 25.0 / 36.0).abs() < 1e-12);
-    // Spent: the Shock save at -1 (Ch16 5.5), passing on 5+.
-    assert!((v["p_shock_save_passes"].as_f64().unwrap() - 2.0 / 6.0).abs() < 1e-12);
+    let lost: Vec<f64> = serde_json::from_value(v["stands_lost_to_volley"].clone()).expect("a distribution");
+    assert!((lost[2] - 25.0 / 36.0).abs() < 1e-12, "{lost:?}");
+    assert!(v["p_destroyed"].as_f64().unwrap() >= 25.0 / 36.0);
     let out = dotc(&[GARNETT, &["--monte-carlo", "1000"]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    for want in
-        ["2D6 at 2+", "destroyed by the volley", "69.4%", "simulated (1000 assaults, seed 1)", "Spent"]
-    {
+    for want in [
+        "2D6 from 1 stand",
+        "to hit       2+",
+        "destroyed by the volley",
+        "spent -1",
+        "brigadier attached +1",
+        "simulated (1000 assaults, seed 1)",
+    ] {
         assert!(stdout.contains(want), "missing {want:?} in\n{stdout}");
     }
+    // Without the brigadier the Spent regiment may not charge (RULE-07-4.2).
+    let out = dotc(&GARNETT[..GARNETT.len() - 1]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("RULE-07-4.2"), "{}", text(&out.stderr));
 }
 
 #[test]
@@ -336,19 +339,25 @@ fn odds_assault_errors_exit_2() {
         (&["--range", "30"][..], "out of range"),
         (&["--charger-stands", "0"][..], "at least 1 stand"),
         (&["--stands", "0"][..], "at least 1 stand"),
-        (&["--defender-stands", "0"][..], "engaged stand"),
         (&["--charger-quality", "veteren"][..], "did you mean `veteran`?"),
-        (&["--charger-has", "momentun"][..], "did you mean"),
+        (&["--charger-trait", "stedy"][..], "unknown trait `stedy`"),
+        (&["--ground", "stone_wal"][..], "unknown ground `stone_wal`"),
+        (&["--distance", "12"][..], "charge reaches"),
+        (&["--charger-disordered", "--json"][..], "disordered"),
         (&["--ruling", "suppression=sometimes"][..], "has no value `sometimes`"),
         (&["--monte-carlo", "0"][..], "at least 1 assault"),
     ] {
         // Later flags win over the defaults of `assault`, so the bad value is the one used.
         let mut args = ASSAULT.to_vec();
-        for pair in extra.chunks(2) {
-            match args.iter().position(|a| *a == pair[0]) {
-                Some(i) => args[i + 1] = pair[1],
-                None => args.extend_from_slice(pair),
+        let mut rest = extra;
+        while let Some((flag, tail)) = rest.split_first() {
+            let takes_value = tail.first().is_some_and(|v| !v.starts_with("--"));
+            match args.iter().position(|a| a == flag) {
+                Some(i) if takes_value => args[i + 1] = tail[0],
+                _ if takes_value => args.extend_from_slice(&[*flag, tail[0]]),
+                _ => args.push(*flag),
             }
+            rest = if takes_value { &tail[1..] } else { tail };
         }
         let out = dotc(&args);
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", text(&out.stderr));

@@ -5,7 +5,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use dotc_runtime::dice::{D6Stream, DiceSource, Purpose, SeededDice};
-use dotc_runtime::odds::assault::{AssaultQuery, Charger, assault_monte_carlo, assault_odds};
+use dotc_runtime::engine::events::BrigadeStatus;
+use dotc_runtime::odds::assault::{AssaultQuery, Charger, Defender, assault_monte_carlo, assault_odds};
 use dotc_runtime::odds::melee::{MeleeSide, melee_odds};
 use dotc_runtime::odds::{Cover, FireQuery, TargetFormation, fire_odds};
 use dotc_runtime::rulings::Rulings;
@@ -25,11 +26,11 @@ fn bench_odds(c: &mut Criterion) {
     group.bench_function("melee_odds (exact melee)", |b| {
         b.iter(|| melee_odds(black_box(attacker), black_box(defender)).map(|o| o.attacker_wins))
     });
-    // One exact assault chain (Ch16 7.2-7.4): 5 rifled muskets fire the closing volley at 4" into
-    // a Fresh Regular assault column of 6 stands (frontage 2, +3 in melee) that charges 5 stands
-    // behind a stone wall (+2).
+    // One exact assault (Ch16 7.1-7.4), priced by running the engine over every way its dice
+    // fall: 5 rifled muskets fire the closing volley at 4" into a Fresh Regular assault column
+    // of 6 stands that charges with momentum 5 stands behind a stone wall.
     let assault = assault_query();
-    group.bench_function("assault_odds (exact chain)", |b| {
+    group.bench_function("assault_odds (exact, engine-walked)", |b| {
         b.iter(|| assault_odds(black_box(&assault), data, &rulings).map(|o| o.p_attacker_wins))
     });
     // The Monte Carlo source: dice per second, rolled as a volley would (a pool at a time).
@@ -72,12 +73,18 @@ fn bench_odds(c: &mut Criterion) {
 }
 
 fn assault_query() -> AssaultQuery {
-    let mut charger = Charger::new(6, 4);
-    charger.frontage = Some(2);
-    charger.shock_save_modifier = 1;
-    charger.melee_modifier = 3;
     let volley = FireQuery { target: TargetFormation::Column, ..FireQuery::new("rifled_musket", 5, 4.0) };
-    AssaultQuery { volley, charger, defender: MeleeSide { engaged_stands: 5, modifier: 2 } }
+    AssaultQuery {
+        volley,
+        closing_volley: true,
+        distance: 8.0,
+        charger: Charger::new(6),
+        defender: Defender { quality: "regular".into(), brigade: BrigadeStatus::Fresh, engaged: 0 },
+        momentum: true,
+        flank: false,
+        counter_charge: false,
+        ground: Some("stone_wall".into()),
+    }
 }
 
 criterion_group!(benches, bench_odds);

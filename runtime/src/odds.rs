@@ -208,22 +208,9 @@ impl std::error::Error for OddsError {}
 /// enough that the distributions stay small.
 pub const MAX_STANDS: u32 = 500;
 
-/// What the assault chain (`assault.rs`) reads of its closing volley's plan.
-#[derive(Clone)]
-pub(crate) struct Volley {
-    pub(crate) dice: u32,
-    pub(crate) to_hit: i32,
-    pub(crate) save: Option<i32>,
-    /// Natural 6s that make a Shock trigger (0: none can).
-    pub(crate) sixes_for_shock: u32,
-    /// Every hit disorders the target with no save: a Napoleon's canister (Ch16 5.3, the
-    /// weapon's `canister_disorder`). Not part of [`FireOdds`]; the assault chain uses it.
-    pub(crate) auto_disorder: bool,
-}
-
 /// The game state a [`FireQuery`] describes: the firer and the target as its flags say, and the
 /// facts of the shot. The engine plans the volley from it.
-fn query_table(
+pub(crate) fn query_table(
     q: &FireQuery,
     data: &RuleData,
     rulings: &Rulings,
@@ -317,7 +304,7 @@ fn query_table(
     Ok((rules, state, firer, target, input))
 }
 
-fn engine_error(e: EngineError) -> OddsError {
+pub(crate) fn engine_error(e: EngineError) -> OddsError {
     match e {
         EngineError::MissingRuleData(what) => OddsError::MissingRuleData(what),
         other => OddsError::Engine(other.to_string()),
@@ -328,17 +315,6 @@ fn engine_error(e: EngineError) -> OddsError {
 pub fn query_plan(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<VolleyPlan, OddsError> {
     let (rules, state, firer, target, input) = query_table(q, data, rulings)?;
     plan_volley(&rules, &state, firer, target, &input).map_err(engine_error)
-}
-
-pub(crate) fn volley(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Volley, OddsError> {
-    let plan = query_plan(q, data, rulings)?;
-    Ok(Volley {
-        dice: plan.dice,
-        to_hit: plan.to_hit,
-        save: plan.save.needed(),
-        sixes_for_shock: plan.shock.sixes_needed,
-        auto_disorder: plan.shock.canister,
-    })
 }
 
 /// The chance one die scores at least `target` (a natural 6 always passes under G1 clamping,
@@ -571,7 +547,7 @@ pub struct FireEstimate {
 
 /// The seed's d6 stream as a dice source that keeps no record (a simulation rolls millions of
 /// dice).
-struct StreamDice(D6Stream);
+pub(crate) struct StreamDice(pub(crate) D6Stream);
 
 impl DiceSource for StreamDice {
     fn roll(&mut self, _purpose: Purpose, count: usize) -> Result<Vec<u8>, DiceError> {
