@@ -158,6 +158,8 @@ fn ruling_id(s: &str) -> Option<String> {
         'c' => 'C',
         'g' => 'G',
         'e' => 'E',
+        // dotc's own rulings, where RULINGS.md settles nothing (lang/src/rulings.rs).
+        'd' => 'D',
         _ => return None,
     };
     let (n, rest) = number(chars.as_str())?;
@@ -1499,6 +1501,13 @@ pub const REFERENCES: &[Reference] = &[
         r#"Ch6 5.0 says Green troops fail 33% of the time, but passing only on 5+ they fail 67%; Ch6 3.0's "final 40 yards" at 4" is really 100 yards. Ch15's 3-4 volleys before a regiment is Spent should be 2 at one stand and a micro-hit per volley (simulated means: 2.2 volleys at 3+, 2.8 at 4+, 4.0 at 5+). Its "8-10 volleys" at 3-4 hits per stand should be about 3.6-4.8."#,
         &["Ch15 3.0", "Ch6 3.0"],
     ),
+    // ---------------------------------------------------------- dotc's own rulings (D ids)
+    r(
+        "RULINGS D1",
+        "Firing through one's own screen (dotc's ruling)",
+        r#"Not in RULINGS.md: dotc's own ruling where RULE-05-6.2 gives no geometry. A regiment may fire through its own detached skirmish screen at -1 to hit, and the screen is a single stand standing for skirmishers spread across the regiment's front, 2-3" ahead of it. By default every volley of the regiment while its screen is out takes the -1 (switch `own_screen = screen_out`); `in_the_line` gives it only to a volley whose range line or a firing stand's line crosses the screen's stand."#,
+        &["RULE-05-6.2", "Ch16 3.4", "Ch16 5.6", "RULINGS G12"],
+    ),
 ];
 
 #[cfg(test)]
@@ -1572,7 +1581,8 @@ mod tests {
         assert_eq!(canonical("g10").as_deref(), Some("RULINGS G10"));
         assert_eq!(canonical("E5").as_deref(), Some("RULINGS E5"));
         assert_eq!(canonical("C0"), None);
-        assert_eq!(canonical("D1"), None);
+        assert_eq!(canonical("D1").as_deref(), Some("RULINGS D1"));
+        assert_eq!(canonical("D0"), None);
         assert_eq!(canonical("C3x"), None);
     }
 

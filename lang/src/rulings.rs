@@ -1,8 +1,10 @@
 //! The register of named rulings, optional modules, presets and weather a file may set.
 //!
-//! Each ruling is a judgement call recorded in `RULINGS.md` (ids C1.., G1..). A scenario or a
+//! Each ruling is a judgement call recorded in `RULINGS.md` (ids C1.., G1..), or one of dotc's
+//! own (ids D1..) where the rulebook is unclear and RULINGS.md does not settle the question: those
+//! are registered here only, with their default, and listed in docs/language.md. A scenario or a
 //! game log picks a value with `ruling NAME = VALUE`; the first value listed is the default
-//! that RULINGS.md gives. The preset `as_printed` selects the values that reproduce the
+//! (RULINGS.md's, or dotc's own for a D id). The preset `as_printed` selects the values that reproduce the
 //! rulebook's worked examples as printed (E1-E5).
 
 /// One switchable ruling.
@@ -10,7 +12,7 @@
 pub struct RulingSpec {
     /// The name written in files: `ruling suppression = numbered`.
     pub name: &'static str,
-    /// The RULINGS.md id it settles.
+    /// The RULINGS.md id it settles (C.., G..), or dotc's own (D..).
     pub id: &'static str,
     /// Allowed values; the first is the default.
     pub values: &'static [&'static str],
@@ -160,6 +162,13 @@ pub const RULINGS: &[RulingSpec] = &[
         values: &["nearest", "ceiling", "table"],
         as_printed: "nearest",
         summary: "Hesitant at round-half-up(30%) and Broken at ceil(50%) of starting stands, which fits every row of the Ch16 8.2 table (default); or strict ceilings; or the table's rows only.",
+    },
+    RulingSpec {
+        name: "own_screen",
+        id: "D1",
+        values: &["screen_out", "in_the_line"],
+        as_printed: "screen_out",
+        summary: "A regiment with its skirmish screen out fires through it, at -1, with every volley (default), or only when a line of its fire crosses the screen's stand (RULE-05-6.2 gives no geometry).",
     },
 ];
 

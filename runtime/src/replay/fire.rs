@@ -29,6 +29,7 @@ use crate::battlefield::contact::in_contact;
 use crate::engine::events::TestKind;
 use crate::engine::fire::{VolleyReport, casualty_table, plan_volley, volley_in_place};
 use crate::engine::state::BrigadeId;
+use crate::rulings::OwnScreen;
 
 /// The five defensive reactions of Ch16 6.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,7 +139,22 @@ impl Game {
         let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
         input.cover = self.bf.cover(fb, tb, None);
         input.smoke = sight.smoke_penalty;
+        input.through_screen = self.through_own_screen(firer, fb, tb);
         (input, sight)
+    }
+
+    /// RULE-05-6.2, Ch16 5.6, dotc's ruling RULINGS D1: a regiment with its skirmish screen out
+    /// fires through it (-1): every volley while it is out (`screen_out`), or only one whose line
+    /// of fire crosses the screen's stand (`in_the_line`).
+    fn through_own_screen(&self, firer: UnitId, fb: &Body, tb: &Body) -> bool {
+        let Some(u) = self.state.unit(firer).filter(|u| u.screen.is_some()) else { return false };
+        match self.rules.rulings.own_screen {
+            OwnScreen::ScreenOut => true,
+            OwnScreen::InTheLine => self.book.screens.get(&u.name).is_some_and(|&at| {
+                let screen = Body::new(at, fb.facing, crate::geometry::Layout::new(1, None, 0.0));
+                battlefield::sight::fire_crosses(fb, tb, &screen.footprint())
+            }),
+        }
     }
 
     /// Whether `unit` belongs to the side whose turn it is.
@@ -1092,3 +1108,6 @@ mod tests {
         assert_eq!(stands(&replay, "9th Louisiana"), 3);
     }
 }
+
+#[cfg(test)]
+mod situations;

@@ -1,0 +1,142 @@
+//! Small firing situations, each a scenario and a log replayed through the audit, worked by hand
+//! from the rulebook (issue 14's ranged-combat defects). Each test names the rule it holds the
+//! replay to; the arithmetic is in its comments.
+//!
+//! The firing range: blue on the west, red on the east, both brigades' brigadiers out of the
+//! way. A 5-stand line is 5" wide and 0.75" deep; a position is the centre of its front edge.
+
+use std::path::Path;
+
+use super::super::*;
+
+/// A scenario on the firing range with the given terrain lines and units of each side.
+fn range(terrain: &str, blue: &str, red: &str) -> String {
+    format!(
+        r#"scenario "Firing Range" {{
+    start 10:00
+    turn_length 15 min
+    turns 8
+    first_side blue
+    table 48 x 36
+    terrain {{
+        road "Range Road" line (0, 35) (48, 35)
+{terrain}
+    }}
+    side blue "Blue" {{
+        edge west
+        brigade "Blue Brigade" {{
+            brigadier "Col. Blue" reliable at (2, 2)
+{blue}
+        }}
+    }}
+    side red "Red" {{
+        edge east
+        brigade "Red Brigade" {{
+            brigadier "Col. Red" reliable at (46, 34)
+{red}
+        }}
+    }}
+}}
+"#
+    )
+}
+
+struct Loaded(String);
+
+impl dotc_lang::Loader for Loaded {
+    fn load(&self, _: &Path) -> Result<String, String> {
+        Ok(self.0.clone())
+    }
+}
+
+/// Replay `turns` on `scenario`, keeping the plan of every volley; the game text is returned too.
+fn play(scenario: &str, turns: &str) -> (Replay, String) {
+    let game = format!("game \"Range\" {{\n    scenario \"range.dotc\"\n}}\n{turns}");
+    let analysis = dotc_lang::analyze(Path::new("range-game.dotc"), &game, &Loaded(scenario.to_string()));
+    let scenario_problems = analysis.scenario.as_ref().map_or(&[][..], |s| &s.diagnostics[..]);
+    assert!(
+        !analysis.has_errors() && !scenario_problems.iter().any(|d| d.is_error()),
+        "the situation does not check clean: {:#?} {scenario_problems:#?}",
+        analysis.diagnostics
+    );
+    let every_line: Vec<usize> = (1..=game.lines().count()).collect();
+    let options = ReplayOptions { source: Some(&game), probe: &every_line, ..ReplayOptions::default() };
+    (replay(&analysis, &options), game)
+}
+
+/// Errors and warnings: what the audit would report.
+fn problems(replay: &Replay) -> Vec<&Finding> {
+    replay.findings.iter().filter(|f| matches!(f.level, Level::Error | Level::Warning)).collect()
+}
+
+/// The findings on the line holding `text`.
+fn findings_at(replay: &Replay, game: &str, text: &str) -> Vec<Finding> {
+    let line = crate::replay::tests::line_holding(game, text, 0);
+    crate::replay::tests::findings_on_line(game, replay, line)
+}
+
+/// The plan of the volley on the line holding `text`.
+fn plan_at<'a>(replay: &'a Replay, game: &str, text: &str) -> &'a crate::engine::fire::VolleyPlan {
+    let line = crate::replay::tests::line_holding(game, text, 0);
+    let probe = replay.probes.iter().find(|p| p.line == line);
+    &probe.unwrap_or_else(|| panic!("no volley planned at line {line}: {:#?}", replay.findings)).plan
+}
+
+/// The to-hit modifiers of a plan by name, with their values.
+fn modifiers(plan: &crate::engine::fire::VolleyPlan) -> Vec<(&str, i32)> {
+    plan.modifiers.iter().map(|m| (m.name.as_str(), m.value)).collect()
+}
+
+const BLUE_LINE: &str =
+    "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (10, 18) facing east }";
+const RED_LINE: &str =
+    "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (20, 18) facing west }";
+
+#[test]
+fn rule_05_6_2_firing_through_own_screen_is_minus_one_in_the_replay() {
+    // The 1st Blue has its skirmish screen out 2.5" ahead of its colours (Ch16 3.4) and fires
+    // at the 1st Red 10" away. The screen's stand fires no more with its parent (RULINGS G12):
+    // 4 dice. Rifled muskets at medium range hit on 4+ (Ch16 5.2), -1 for firing through its own
+    // screen (RULE-05-6.2, Ch16 5.6, dotc's ruling D1 `own_screen = screen_out`): 5+. Dice 5, 5,
+    // 4, 1: 2 hits, in the open no save, 2 unsaved hits = 1 stand (RULE-05-3.3).
+    let blue = BLUE_LINE.replace("facing east }", "facing east screen at (12.5, 18) }");
+    let scenario = range("", &blue, RED_LINE);
+    let (replay, game) = play(
+        &scenario,
+        "turn 1 blue {\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [5, 5, 4, 1] => hits 2, lost 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let plan = plan_at(&replay, &game, "fire \"1st Blue\"");
+    assert_eq!((plan.dice, plan.base, plan.to_hit), (4, 4, 5), "{:#?}", plan.modifiers);
+    assert!(plan.modifiers.iter().any(|m| m.value == -1 && m.rule.contains("RULE-05-6.2")), "{plan:#?}");
+}
+
+#[test]
+fn rulings_d1_own_screen_counts_every_volley_or_only_fire_across_the_screen() {
+    // The 1st Blue's screen stands 2.5" ahead of its right flank (12.5, 16); the 1st Red stands
+    // to its north-east, its front edge x = 20 from y = 23.5 to 28.5, inside the 45-degree arc
+    // from the 1st Blue's left front corner (10, 20.5). The range line from (10, 18) to (20, 23.5)
+    // and every stand's line pass north of the screen's stand (y 15.5 to 16.5).
+    let blue = BLUE_LINE.replace("facing east }", "facing east screen at (12.5, 16) }");
+    let red = RED_LINE.replace("(20, 18)", "(20, 26)");
+    let log =
+        "turn 1 blue {\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [5, 5, 4, 1]\n    }\n}\n";
+    let screen_penalty = |scenario: &str| {
+        let (replay, game) = play(scenario, log);
+        let plan = plan_at(&replay, &game, "fire \"1st Blue\"").clone();
+        plan.modifiers.iter().any(|m| m.rule.contains("RULE-05-6.2"))
+    };
+    // D1 `screen_out` (the default): the screen is out, the volley takes -1.
+    assert!(screen_penalty(&range("", &blue, &red)));
+    // D1 `in_the_line`: no line crosses the screen, no -1; straight ahead through it, -1.
+    let in_the_line = |scenario: String| {
+        scenario.replacen(
+            "    first_side blue\n",
+            "    first_side blue\n    rules {\n        ruling own_screen = in_the_line\n    }\n",
+            1,
+        )
+    };
+    assert!(!screen_penalty(&in_the_line(range("", &blue, &red))));
+    let ahead = BLUE_LINE.replace("facing east }", "facing east screen at (12.5, 18) }");
+    assert!(screen_penalty(&in_the_line(range("", &ahead, RED_LINE))));
+}
