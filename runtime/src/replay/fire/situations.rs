@@ -140,3 +140,25 @@ fn rulings_d1_own_screen_counts_every_volley_or_only_fire_across_the_screen() {
     let ahead = BLUE_LINE.replace("facing east }", "facing east screen at (12.5, 18) }");
     assert!(screen_penalty(&in_the_line(range("", &ahead, RED_LINE))));
 }
+
+#[test]
+fn rule_05_3_2_a_fence_covers_against_frontal_fire_from_off_the_targets_frontage() {
+    // The 1st Red stands behind a rail fence 0.5" in front of it (its front edge x = 20 from
+    // y = 15.5 to 20.5, the fence along x = 19.5). The 1st Blue fires from (10, 21): 3" north of
+    // the 1st Red's centre line, 17 degrees off its facing, outside its frontage but well in
+    // front of it, and not enfilading it (RULE-05-1.5: it is nowhere near the 90-degree line).
+    // The line of fire crosses the fence 0.5" in front of the 1st Red: standing behind a fence,
+    // light cover, 5+ (RULE-05-3.2, Ch16 4.2); only enfilade takes it away (RULINGS C15).
+    // Range 10.1" (to the corner (20, 20.5)): medium, 4+. Dice 4, 4, 1, 1, 2: 2 hits; saves 5, 1:
+    // 1 saved, 1 unsaved hit, a micro-hit (RULE-05-3.3).
+    let fence = "        rail_fence \"Red Fence\" line (19.5, 2) (19.5, 34)";
+    let blue = BLUE_LINE.replace("(10, 18)", "(10, 21)");
+    let scenario = range(fence, &blue, RED_LINE);
+    let (replay, game) = play(
+        &scenario,
+        "turn 1 blue {\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [4, 4, 1, 1, 2] saves [5, 1] => hits 2, saved 1, micro 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let plan = plan_at(&replay, &game, "fire \"1st Blue\"");
+    assert_eq!(plan.save.save, Some(5), "{:#?}", plan.save);
+}
