@@ -216,8 +216,8 @@ impl Game {
             return;
         }
         let Some(mut input) = self.aim(r, firer, target, FireKind::Phase3) else { return };
-        // RULE-05-1.2 (1), Ch16 5.1: re-formed or pivoted in place, it fires at -1.
-        input.pivoted = self.state.unit(firer).is_some_and(|u| u.turn.moved);
+        // RULE-05-1.2 (1), Ch16 5.1: wheeled, pivoted or re-formed in place, it fires at -1.
+        input.pivoted = self.book.unit_turn(r.turn, firer).motion.pivoted;
         if !self.priority(r, firer, target, input.enfilade) {
             return;
         }
@@ -295,24 +295,37 @@ impl Game {
     }
 
     /// RULE-05-1.2, Ch16 5.1: the eligibility the replay can see beyond the engine's own
-    /// refusals. A unit that moved, declared an assault, is in melee contact, has already fired
-    /// this turn, or fired Opportunity Fire in the enemy's last turn (RULE-05-1.2 (6), RULINGS
-    /// G11) may not fire in Phase 3.
+    /// refusals. A unit that moved over the ground (a wheel, pivot or change of formation in
+    /// place only costs -1, RULE-05-1.2 (1)), made a move that bars fire this turn (an about face,
+    /// Ch16 3.3; a foot battery unlimbering, RULINGS C31), declared an assault, is in melee
+    /// contact, has already fired this turn, or fired Opportunity Fire in the enemy's last turn
+    /// (RULE-05-1.2 (6), RULINGS G11) may not fire in Phase 3.
     fn may_fire_in_phase_three(&self, r: &mut Replayer<'_>, firer: UnitId) -> bool {
         let Some(u) = self.state.unit(firer) else { return false };
         let name = &u.name;
-        let why = if u.turn.moved && !self.reformed_in_place(firer) {
-            Some((format!("{name} moved this turn and may not fire in Phase 3"), "RULE-05-1.2, Ch16 5.1"))
+        let motion = self.book.unit_turn(r.turn, firer).motion;
+        // A move of the turn with no kind recorded counts as a move over the ground.
+        let moved = motion.advanced || (u.turn.moved && motion == super::command::Motion::default());
+        let why = if moved {
+            Some((
+                format!("{name} moved this turn and may not fire in Phase 3"),
+                "RULE-05-1.2, Ch16 5.1".into(),
+            ))
+        } else if let Some((what, rule)) = motion.no_fire {
+            Some((format!("{name} {what} this turn and may not fire in Phase 3"), rule))
         } else if u.turn.assaulted {
-            Some((format!("{name} declared an assault this turn and may not fire"), "RULE-05-1.2, Ch16 5.1"))
+            Some((
+                format!("{name} declared an assault this turn and may not fire"),
+                "RULE-05-1.2, Ch16 5.1".into(),
+            ))
         } else if self.in_melee(firer) {
-            Some((format!("{name} is in melee contact and may not fire"), "RULE-05-1.2, Ch16 5.1"))
+            Some((format!("{name} is in melee contact and may not fire"), "RULE-05-1.2, Ch16 5.1".into()))
         } else if u.turn.fired {
-            Some((format!("{name} has already fired this turn"), "RULE-05-1.1"))
+            Some((format!("{name} has already fired this turn"), "RULE-05-1.1".into()))
         } else if self.ledger.opportunity.get(&firer).is_some_and(|&t| t + 1 == r.turn) {
             Some((
                 format!("{name} fired Opportunity Fire in the enemy's last turn and may not fire now"),
-                "RULE-05-1.2, RULINGS G11",
+                "RULE-05-1.2, RULINGS G11".into(),
             ))
         } else {
             None
@@ -323,20 +336,6 @@ impl Game {
                 false
             }
             None => true,
-        }
-    }
-
-    /// A unit marked as having moved whose colours stand where they stood when the turn began
-    /// only re-formed or pivoted in place: it may fire at -1 (RULE-05-1.2 (1), Ch16 5.1). Known
-    /// only from the second turn on (the first turn has no recorded start).
-    fn reformed_in_place(&self, unit: UnitId) -> bool {
-        let Some((start, _)) = &self.ledger.last_turn else { return false };
-        match (start.get(&unit), self.bodies.get(&unit)) {
-            (Some(before), Some(now)) => {
-                let (dx, dy) = (now.position.0 - before.position.0, now.position.1 - before.position.1);
-                dx.hypot(dy) <= crate::geometry::MEASURE_PRECISION
-            }
-            _ => false,
         }
     }
 
@@ -851,7 +850,7 @@ impl Game {
             return;
         }
         input.concentrated = true;
-        input.pivoted = self.state.unit(lead).is_some_and(|u| u.turn.moved);
+        input.pivoted = self.book.unit_turn(r.turn, lead).motion.pivoted;
         let lead_sections = self.state.unit(lead).map_or(0, |u| u.stands);
         input.extra_sections = sections.saturating_sub(lead_sections);
         // RULINGS C18: an `order concentrated_battery_fire` bought in Phase 1 for one of these

@@ -82,11 +82,6 @@ fn plan_at<'a>(replay: &'a Replay, game: &str, text: &str) -> &'a crate::engine:
     &probe.unwrap_or_else(|| panic!("no volley planned at line {line}: {:#?}", replay.findings)).plan
 }
 
-/// The to-hit modifiers of a plan by name, with their values.
-fn modifiers(plan: &crate::engine::fire::VolleyPlan) -> Vec<(&str, i32)> {
-    plan.modifiers.iter().map(|m| (m.name.as_str(), m.value)).collect()
-}
-
 const BLUE_LINE: &str =
     "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (10, 18) facing east }";
 const RED_LINE: &str =
@@ -161,4 +156,87 @@ fn rule_05_3_2_a_fence_covers_against_frontal_fire_from_off_the_targets_frontage
     assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
     let plan = plan_at(&replay, &game, "fire \"1st Blue\"");
     assert_eq!(plan.save.save, Some(5), "{:#?}", plan.save);
+}
+
+/// Whether the line holding `text` has an error citing `rule`.
+fn refused(replay: &Replay, game: &str, text: &str, rule: &str) -> bool {
+    findings_at(replay, game, text).iter().any(|f| f.level == Level::Error && f.rule.contains(rule))
+}
+
+#[test]
+fn rule_05_1_2_a_wheel_does_not_forbid_fire_it_costs_minus_one() {
+    // RULE-05-1.2 (1)'s exception, Ch16 5.1: a unit that only wheeled or pivoted may fire at -1.
+    // The 1st Blue wheels 20 degrees to its right, pivoting on its right front corner (10, 15.5);
+    // the 1st Red is still in its arc, about 9" off: medium, 4+, -1 for the wheel: 5+. Dice 5, 5,
+    // 4, 4, 1: 2 hits, 1 stand (RULE-05-3.3).
+    let scenario = range("", BLUE_LINE, RED_LINE);
+    let (replay, game) = play(
+        &scenario,
+        "turn 1 blue {\n    maneuver {\n        wheel \"1st Blue\" +20\n    }\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [5, 5, 4, 4, 1] => hits 2, lost 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let plan = plan_at(&replay, &game, "fire \"1st Blue\"");
+    assert_eq!((plan.base, plan.to_hit), (4, 5), "{:#?}", plan.modifiers);
+    assert!(plan.modifiers.iter().any(|m| m.value == -1 && m.rule.contains("RULE-05-1.2")), "{plan:#?}");
+    // An about face is no wheel: the unit may not fire that turn (Ch16 3.3).
+    let (replay, game) = play(
+        &scenario,
+        "turn 1 blue {\n    maneuver {\n        about_face \"1st Blue\"\n    }\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [5, 5, 4, 4, 1]\n    }\n}\n",
+    );
+    assert!(refused(&replay, &game, "fire \"1st Blue\"", "Ch16 3.3"), "{:#?}", replay.findings);
+}
+
+#[test]
+fn rule_05_1_2_a_formation_change_on_turn_one_then_fire_is_minus_one() {
+    // The first turn has no earlier positions to compare with; the change of formation alone is
+    // what counts. The 1st Blue forms assault column in place and fires its front 2 stands (Ch16
+    // 3.2) at 10": 4+, -1 for re-forming (RULE-05-1.2, Ch16 5.1): 5+. Dice 5, 4: 1 hit, a
+    // micro-hit.
+    let scenario = range("", BLUE_LINE, RED_LINE);
+    let (replay, game) = play(
+        &scenario,
+        "turn 1 blue {\n    maneuver {\n        formation \"1st Blue\" assault_column\n    }\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [5, 4] => hits 1, micro 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let plan = plan_at(&replay, &game, "fire \"1st Blue\"");
+    assert_eq!((plan.dice, plan.to_hit), (2, 5), "{:#?}", plan.modifiers);
+}
+
+const HORSE_GUNS: &str = "            battery \"Blue Guns\" { sections 2 regular ordnance_rifle limbered horse at (10, 12) facing east }";
+
+#[test]
+fn ch16_10_4_a_horse_battery_unlimbers_and_fires_on_turn_one() {
+    // Ch16 10.4: horse artillery may unlimber and fire in the same turn. Unlimbering is neither
+    // a wheel nor a change of formation (Ch16 2.3 lists it apart), so no -1. Two sections of
+    // 3-inch rifles, 4 dice, at the 1st Red 10.6" off (to its corner (20, 15.5)): medium, 4+
+    // (Ch16 5.3). Dice 4, 4, 1, 1: 2 hits, 1 stand.
+    let scenario = range("", HORSE_GUNS, RED_LINE);
+    let (replay, game) = play(
+        &scenario,
+        "turn 1 blue {\n    maneuver {\n        unlimber \"Blue Guns\"\n    }\n    fire {\n        fire \"Blue Guns\" at \"1st Red\" roll [4, 4, 1, 1] => hits 2, lost 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let plan = plan_at(&replay, &game, "fire \"Blue Guns\"");
+    assert_eq!((plan.dice, plan.to_hit), (4, 4), "{:#?}", plan.modifiers);
+}
+
+#[test]
+fn rulings_c31_a_foot_battery_that_unlimbers_may_not_fire_that_turn() {
+    // RULINGS C31: foot artillery cannot fire in the turn it unlimbers, on the first turn or any
+    // other. Nothing is applied: the 1st Red keeps its 5 stands.
+    let scenario = range("", &HORSE_GUNS.replace(" horse", ""), RED_LINE);
+    let unlimber_and_fire = "    maneuver {\n        unlimber \"Blue Guns\"\n    }\n    fire {\n        fire \"Blue Guns\" at \"1st Red\" roll [4, 4, 1, 1]\n    }\n";
+    for turns in [
+        format!("turn 1 blue {{\n{unlimber_and_fire}}}\n"),
+        format!("turn 1 blue {{\n}}\nturn 2 red {{\n}}\nturn 3 blue {{\n{unlimber_and_fire}}}\n"),
+    ] {
+        let (replay, game) = play(&scenario, &turns);
+        assert!(
+            refused(&replay, &game, "fire \"Blue Guns\"", "RULINGS C31"),
+            "{turns}\n{:#?}",
+            replay.findings
+        );
+        let red = replay.summary.units.iter().find(|u| u.name == "1st Red").map(|u| u.stands);
+        assert_eq!(red, Some(5));
+    }
 }
