@@ -130,6 +130,8 @@ pub(super) struct Book {
     pub screens: BTreeMap<String, (f64, f64)>,
     /// The batteries the scenario calls `horse` artillery (Ch16 10.4), by unit name.
     pub horse_batteries: BTreeSet<String>,
+    /// The building each garrison holds (Ch16 4.3), by unit name, until the unit moves out.
+    pub garrisons: BTreeMap<String, String>,
     /// The bearing of each side's own table edge (its `edge` word), by side id: where a Broken
     /// brigade retreats to (RULE-07-2.4).
     pub edges: BTreeMap<String, f64>,
@@ -158,6 +160,9 @@ impl Book {
                 }
                 if let Some(p) = &unit.screen {
                     book.screens.insert(unit.name.value.clone(), (p.value.x, p.value.y));
+                }
+                if let Some(building) = &unit.garrison {
+                    book.garrisons.insert(unit.name.value.clone(), building.value.clone());
                 }
                 if unit.kind == ast::UnitKind::Battery && unit.words.iter().any(|w| w.value == "horse") {
                     book.horse_batteries.insert(unit.name.value.clone());

@@ -98,7 +98,7 @@ impl Game {
     }
 
     /// The facts of a shot the state does not hold, from the bodies and the battlefield, and the
-    /// line of sight they were judged on.
+    /// line of sight they were judged on, at a target that garrisons no building (a charger).
     pub(super) fn fire_input(
         &self,
         firer: UnitId,
@@ -106,6 +106,19 @@ impl Game {
         tb: &Body,
         kind: FireKind,
     ) -> (FireInput, battlefield::Sight) {
+        self.fire_input_at(firer, None, fb, tb, kind)
+    }
+
+    /// [`Game::fire_input`] at the unit `target`, which may garrison a building (Ch16 4.3).
+    pub(super) fn fire_input_at(
+        &self,
+        firer: UnitId,
+        target: Option<UnitId>,
+        fb: &Body,
+        tb: &Body,
+        kind: FireKind,
+    ) -> (FireInput, battlefield::Sight) {
+        let target_garrison = target.and_then(|t| self.garrison(t));
         let smoke = self.smoke_but(firer);
         let side = self.state.unit(firer).map(|u| u.side);
         let friends: Vec<(Body, bool)> = self
@@ -124,6 +137,10 @@ impl Game {
         let mut query = SightQuery::new(fb, tb);
         query.smoke = &smoke;
         query.friends = &friend_refs;
+        // Ch16 4.3: the firer sees out of, and into, the building its own or its target's
+        // garrison holds.
+        query.firer_garrison = self.garrison(firer);
+        query.target_garrison = target_garrison;
         // RULE-05-6.3, Ch16 4.4, RULINGS C2: a battery on high ground may fire over friends on
         // lower ground with its band's shot (never canister) when the clearances allow.
         query.overhead = self.state.unit(firer).filter(|u| u.is_battery()).and_then(|u| {
@@ -137,7 +154,8 @@ impl Game {
         });
         let sight = self.bf.sight(&query);
         let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
-        input.cover = self.bf.cover(fb, tb, None);
+        // Ch16 4.3, RULE-05-3.2: a garrison has its building's cover.
+        input.cover = self.bf.cover(fb, tb, target_garrison);
         input.smoke = sight.smoke_penalty;
         input.through_screen = self.through_own_screen(firer, fb, tb);
         (input, sight)
@@ -155,6 +173,23 @@ impl Game {
                 battlefield::sight::fire_crosses(fb, tb, &screen.footprint())
             }),
         }
+    }
+
+    /// The building a unit garrisons (Ch16 4.3), while it holds it.
+    pub(super) fn garrison(&self, unit: UnitId) -> Option<&str> {
+        let name = &self.state.unit(unit)?.name;
+        self.book.garrisons.get(name).map(String::as_str)
+    }
+
+    /// Whether `target` lies in `firer`'s arc of fire: its 45-degree front arc (RULE-05-1.4,
+    /// Ch16 4.5, RULINGS G13), or all round for the garrison of a building whose structure gives
+    /// it a 360-degree arc (Ch16 4.3).
+    pub(super) fn in_arc(&self, firer: UnitId, fb: &Body, tb: &Body) -> bool {
+        let all_round = self
+            .garrison(firer)
+            .and_then(|name| self.bf.building(name))
+            .is_some_and(|b| b.structure.arc.is_some_and(|arc| arc >= 360));
+        all_round || arcs::in_front_arc(fb, tb)
     }
 
     /// Whether `unit` belongs to the side whose turn it is.
@@ -352,7 +387,7 @@ impl Game {
             r.here(Level::Error, format!("{fname} or {tname} is not on the table"), "RULE-05-1.1");
             return None;
         };
-        if !arcs::in_front_arc(&fb, &tb) {
+        if !self.in_arc(firer, &fb, &tb) {
             let message = format!("{tname} is outside {fname}'s 45-degree front arc");
             r.here(Level::Error, message, "RULE-05-1.4, Ch16 4.5, RULINGS G13");
             return None;
@@ -371,7 +406,7 @@ impl Game {
                 return None;
             }
         }
-        let (mut input, sight) = self.fire_input(firer, &fb, &tb, kind);
+        let (mut input, sight) = self.fire_input_at(firer, Some(target), &fb, &tb, kind);
         if !sight.visible {
             let (why, rule) = match &sight.blocked {
                 Some(battlefield::SightBlock::Friend { .. }) => {
@@ -432,10 +467,10 @@ impl Game {
             .filter(|(id, _)| **id != target && **id != firer)
             .filter(|(id, _)| self.state.unit(**id).is_some_and(|u| u.side != f.side && !u.removed))
             .filter(|(id, _)| !self.in_melee(**id))
-            .filter(|(_, b)| arcs::in_front_arc(fb, b))
+            .filter(|(_, b)| self.in_arc(firer, fb, b))
             .map(|(id, b)| (battlefield::range::range(fb, b), *id, b))
             .filter(|(d, _, _)| *d < at - crate::geometry::MEASURE_PRECISION)
-            .filter(|(_, _, b)| self.fire_input(firer, fb, b, FireKind::Phase3).1.visible)
+            .filter(|&(_, id, b)| self.fire_input_at(firer, Some(id), fb, b, FireKind::Phase3).1.visible)
             .map(|(d, id, _)| (d, id))
             .collect();
         nearer.sort_by(|a, b| a.0.total_cmp(&b.0));

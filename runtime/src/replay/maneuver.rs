@@ -259,6 +259,10 @@ impl Game {
     fn mark_moved(&mut self, r: &Replayer<'_>, id: UnitId, how: Moved, report: Option<(&MoveReport, &str)>) {
         if let Some(u) = self.state.unit_mut(id) {
             u.turn.moved = true;
+            // Ch16 4.3: a garrison that moves over the ground has left its building.
+            if how == Moved::Advance {
+                self.book.garrisons.remove(&u.name);
+            }
         }
         let motion = &mut self.book.turn(r.turn).units.entry(id).or_default().motion;
         match how {

@@ -240,3 +240,34 @@ fn rulings_c31_a_foot_battery_that_unlimbers_may_not_fire_that_turn() {
         assert_eq!(red, Some(5));
     }
 }
+
+#[test]
+fn ch16_4_3_fire_at_a_garrison_sees_into_its_building_and_saves_on_its_cover() {
+    // The 1st Red (2 stands) garrisons a masonry mill 2" square around (20, 18); its stands,
+    // facing west with their front edge at x = 20, stand wholly inside the walls. The 1st Blue
+    // sees into the building its target holds (Ch16 4.3) and the garrison saves on the
+    // structure's heavy cover, 4+ (Ch16 4.3, RULE-05-3.2). Range 10": medium, 4+. Dice 4, 4, 1,
+    // 1, 2: 2 hits; saves 4, 1: 1 saved, 1 unsaved hit, a micro-hit. Two stands are Spent
+    // (RULINGS C4), so the garrison tests its discipline under fire (RULINGS G9): a 6 passes.
+    let mill = "        masonry_building \"Mill\" at (20, 18) size 2 x 2";
+    let red = "            regiment \"1st Red\" { stands 2 regular rifled_musket line at (20, 18) facing west in \"Mill\" }";
+    let scenario = range(mill, BLUE_LINE, red);
+    let (replay, game) = play(
+        &scenario,
+        "turn 1 blue {\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [4, 4, 1, 1, 2] saves [4, 1] discipline [6] => hits 2, saved 1, micro 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    assert_eq!(plan_at(&replay, &game, "fire \"1st Blue\"").save.save, Some(4));
+    // The garrison fires all round (Ch16 4.3): at the 2nd Blue behind it, to the east, the
+    // nearest enemy; its own walls do not block it. 2 stands, 7" (to the 2nd Blue's front
+    // edge): medium, 4+. Dice 4, 1: 1 hit, a micro-hit.
+    let blue = format!(
+        "{BLUE_LINE}\n            regiment \"2nd Blue\" {{ stands 4 regular rifled_musket line at (27, 18) facing west }}"
+    );
+    let scenario = range(mill, &blue, red);
+    let (replay, _) = play(
+        &scenario,
+        "turn 1 blue {\n}\nturn 2 red {\n    fire {\n        fire \"1st Red\" at \"2nd Blue\" roll [4, 1] => hits 1, micro 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+}
