@@ -521,8 +521,27 @@ impl Game {
         }
         if verb == "move" {
             self.mark_moved(r, id, Moved::Advance, None);
+            self.out_of_its_smoke(r, id, &start, &end);
         }
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// RULE-05-5.4, Ch16 5.7, RULINGS C17: a unit that moves forward in Phase 2 steps out of its
+    /// own smoke, and its marker is removed at once (under either setting of C17). Forward: its
+    /// colours end ahead of where they began, as it faced then.
+    fn out_of_its_smoke(&mut self, r: &mut Replayer<'_>, id: UnitId, start: &Body, end: &Pose) {
+        let (_, ahead) = start.frame().to_local(Coord { x: end.position.0, y: end.position.1 });
+        let Some(u) = self.state.unit_mut(id) else { return };
+        if r.phase != PhaseKind::Maneuver || !u.markers.gunsmoke || ahead <= POSITION_TOLERANCE {
+            return;
+        }
+        u.markers.gunsmoke = false;
+        let marker = self.rules.tables.gunsmoke.meta.title().to_string();
+        let event = Event::new(
+            What::MarkerRemoved { unit: u.name.clone(), marker },
+            "RULE-05-5.4, Ch16 5.7, RULINGS C17",
+        );
+        r.emit([event]);
     }
 
     /// Scenario `reinforcements`: a unit comes on no earlier than the turn its line gives (a clock
@@ -850,6 +869,7 @@ impl Game {
             record.wheeled = true;
         }
         self.mark_moved(r, id, Moved::Advance, None);
+        self.out_of_its_smoke(r, id, &start, &end);
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
     }
 

@@ -271,3 +271,37 @@ fn ch16_4_3_fire_at_a_garrison_sees_into_its_building_and_saves_on_its_cover() {
     );
     assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
 }
+
+/// Replay `turns` on `scenario` up to `until` (`turn 1 maneuver`), and the markers of `unit` then.
+fn markers_at(scenario: &str, turns: &str, until: &str, unit: &str) -> (Replay, Vec<String>) {
+    let game = format!("game \"Range\" {{\n    scenario \"range.dotc\"\n}}\n{turns}");
+    let analysis = dotc_lang::analyze(Path::new("range-game.dotc"), &game, &Loaded(scenario.to_string()));
+    let until = until.parse().ok();
+    let replay = replay(&analysis, &ReplayOptions { source: Some(&game), until, ..ReplayOptions::default() });
+    let markers = replay.summary.units.iter().find(|u| u.name == unit).map(|u| u.markers.clone());
+    (replay, markers.unwrap_or_default())
+}
+
+#[test]
+fn rule_05_5_4_smoke_clears_at_once_when_its_unit_moves_forward() {
+    // RULE-05-5.4, Ch16 5.7, RULINGS C17: a regiment that moves forward in Phase 2 steps out of
+    // its own smoke, and the marker is removed then, not in Phase 5. The 1st Blue starts the game
+    // in its smoke and advances 2".
+    let blue = BLUE_LINE.replace("facing east }", "facing east markers gunsmoke }");
+    let scenario = range("", &blue, RED_LINE);
+    let advance =
+        "turn 1 blue {\n    maneuver {\n        move \"1st Blue\" to (12, 18) facing east\n    }\n}\n";
+    let (replay, markers) = markers_at(&scenario, advance, "turn 1 maneuver", "1st Blue");
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    assert!(!markers.iter().any(|m| m == "gunsmoke"), "{markers:?}");
+    let removed = replay.events.iter().any(|e| {
+        e.phase == PhaseKind::Maneuver
+            && e.event.rule.contains("RULE-05-5.4")
+            && matches!(&e.event.what, What::MarkerRemoved { unit, .. } if unit == "1st Blue")
+    });
+    assert!(removed, "{:#?}", replay.events);
+    // A step back is no step out of its smoke: the marker stays until Phase 5.
+    let back = advance.replace("(12, 18)", "(8, 18)");
+    let (_, markers) = markers_at(&scenario, &back, "turn 1 maneuver", "1st Blue");
+    assert!(markers.iter().any(|m| m == "gunsmoke"), "{markers:?}");
+}
