@@ -305,3 +305,22 @@ fn rule_05_5_4_smoke_clears_at_once_when_its_unit_moves_forward() {
     let (_, markers) = markers_at(&scenario, &back, "turn 1 maneuver", "1st Blue");
     assert!(markers.iter().any(|m| m == "gunsmoke"), "{markers:?}");
 }
+
+#[test]
+fn rule_07_3_4_a_failed_shock_save_on_a_disordered_unit_is_a_micro_hit_not_a_disorder_to_claim() {
+    // The 1st Red starts Disordered, 6" from the 1st Blue: short range, where one natural 6 is
+    // a Shock trigger (RULE-05-4.1). Dice 6, 1, 1, 1, 1: 1 hit, one 6. Its Discipline save:
+    // Regular 4+, Fresh +1: 3+ (RULE-05-4.2); it rolls 1 and fails. Already Disordered, it
+    // takes a micro-hit instead of a second Disorder (RULE-07-3.4); the hit, unsaved in the
+    // open, joins it: 2 hits, 1 stand (RULE-05-3.3). The log claims the stand and no Disorder,
+    // and the audit must not ask for one.
+    let red = RED_LINE.replace("at (20, 18) facing west }", "at (16, 18) facing west markers disorder }");
+    let scenario = range("", BLUE_LINE, &red);
+    let (replay, _) = play(
+        &scenario,
+        "turn 1 blue {\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [6, 1, 1, 1, 1] discipline [1] => hits 1, lost 1\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let red = replay.summary.units.iter().find(|u| u.name == "1st Red").map(|u| (u.stands, u.micro_hit));
+    assert_eq!(red, Some((4, 0)));
+}
