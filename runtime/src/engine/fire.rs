@@ -132,6 +132,8 @@ pub struct VolleyReport {
     pub events: Vec<Event>,
     /// Dice rolled to hit.
     pub dice: u32,
+    /// How the pool was made, in words ([`VolleyPlan::pool`]).
+    pub pool: Vec<String>,
     /// The to-hit number after every modifier.
     pub to_hit: i32,
     pub hits: u32,
@@ -233,6 +235,7 @@ pub(crate) fn resolve_plan(
     Ok(VolleyReport {
         events,
         dice: plan.dice,
+        pool: plan.pool.clone(),
         to_hit: plan.to_hit,
         hits,
         sixes,

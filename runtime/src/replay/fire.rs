@@ -120,16 +120,14 @@ impl Game {
     ) -> (FireInput, battlefield::Sight) {
         let target_garrison = target.and_then(|t| self.garrison(t));
         let smoke = self.smoke_but(firer);
-        let side = self.state.unit(firer).map(|u| u.side);
         let friends: Vec<(Body, bool)> = self
-            .bodies
-            .iter()
-            .filter(|(other, _)| **other != firer && self.state.unit(**other).map(|u| u.side) == side)
-            .map(|(other, b)| {
-                let formed = self.state.unit(*other).is_some_and(|u| {
+            .friends_of(firer)
+            .into_iter()
+            .filter_map(|other| {
+                let formed = self.state.unit(other).is_some_and(|u| {
                     self.rules.data.formation(&u.formation).is_none_or(|f| f.gap_inches() == 0.0)
                 });
-                (*b, formed)
+                Some((*self.bodies.get(&other)?, formed))
             })
             .collect();
         let friend_refs: Vec<battlefield::Friend<'_>> =
@@ -159,6 +157,134 @@ impl Game {
         input.smoke = sight.smoke_penalty;
         input.through_screen = self.through_own_screen(firer, fb, tb);
         (input, sight)
+    }
+
+    /// The firer's friends on the table, in the order [`Game::fire_input_at`] gives them to the
+    /// line of sight (a [`battlefield::SightBlock::Friend`] indexes this list).
+    fn friends_of(&self, firer: UnitId) -> Vec<UnitId> {
+        let side = self.state.unit(firer).map(|u| u.side);
+        self.bodies
+            .keys()
+            .filter(|&&other| other != firer && self.state.unit(other).map(|u| u.side) == side)
+            .copied()
+            .collect()
+    }
+
+    /// A terrain area by its name and kind: "Miller's Cornfield (Cornfield / High Crops)".
+    fn area_name(&self, area: usize) -> String {
+        self.bf.areas.get(area).map_or_else(String::new, |a| {
+            let kind = a.terrain.meta.title();
+            format!("{} ({kind})", a.name.clone().unwrap_or_else(|| format!("the {kind}")))
+        })
+    }
+
+    /// What blocks a line of sight, in words a player can check on the table, and the rule
+    /// (Ch16 4.1, 4.3, 4.4, 4.5, RULE-05-5.5, RULE-05-6.1, Ch13 21.0).
+    fn sight_block(&self, firer: UnitId, block: &battlefield::SightBlock) -> (String, &'static str) {
+        use battlefield::SightBlock;
+        let named = |name: &Option<String>, kind: &str| name.clone().unwrap_or_else(|| format!("the {kind}"));
+        match block {
+            SightBlock::Friend { friend } => {
+                let name = self.friends_of(firer).get(*friend).map_or_else(String::new, |&id| self.name(id));
+                (format!("{name}, a formed friendly unit, stands in the way"), "RULE-05-6.1")
+            }
+            SightBlock::Terrain { area, inside, limit } => {
+                let what = self.area_name(*area);
+                (
+                    format!("{what}: the line runs {inside:.1}\" into it, and sight there ends at {limit}\""),
+                    "Ch16 4.1, 4.5",
+                )
+            }
+            SightBlock::Building { building } => {
+                let what = self
+                    .bf
+                    .buildings
+                    .get(*building)
+                    .map_or_else(String::new, |b| named(&b.name, b.structure.meta.title()));
+                (format!("the walls of {what} stand in the way"), "Ch16 4.3")
+            }
+            SightBlock::DeadGround(hidden) => {
+                let hill =
+                    self.bf.hills.get(hidden.hill).map_or_else(String::new, |h| named(&h.name, "hill"));
+                let depth = self.bf.dead_ground_depth.unwrap_or(0.0);
+                (
+                    format!(
+                        "it stands {:.1}\" behind the crest of {hill}, in dead ground (more than {depth}\" behind it)",
+                        hidden.behind
+                    ),
+                    "Ch16 4.4",
+                )
+            }
+            SightBlock::SmokeWall { beyond } => (
+                format!("a smoke wall stands in the line, and the target is beyond {beyond}\""),
+                "RULE-05-5.5",
+            ),
+            SightBlock::Weather { limit } => (format!("the weather limits sight to {limit}\""), "Ch13 21.0"),
+        }
+    }
+
+    /// The firing stands without a clear line and why, grouped by what blocks them: "stands 4
+    /// and 5: the walls of the Mill stand in the way (Ch16 4.3)"; "every stand" when one thing
+    /// blocks them all. Stands count from the left; a terrain area gives the depths of the lines
+    /// in it.
+    fn blocked_stands(&self, firer: UnitId, sight: &battlefield::Sight) -> Vec<String> {
+        use battlefield::SightBlock;
+        // What blocks, as a key: terrain areas by index (their depths differ stand by stand).
+        let key = |block: &SightBlock| match block {
+            SightBlock::Terrain { area, .. } => (0, *area),
+            SightBlock::Building { building } => (1, *building),
+            SightBlock::Friend { friend } => (2, *friend),
+            SightBlock::DeadGround(d) => (3, d.hill),
+            SightBlock::SmokeWall { .. } => (4, 0),
+            SightBlock::Weather { .. } => (5, 0),
+        };
+        let mut groups: Vec<((u8, usize), Vec<usize>, Vec<&SightBlock>)> = Vec::new();
+        for (stand, block) in &sight.blocked_stands {
+            match groups.iter_mut().find(|(k, _, _)| *k == key(block)) {
+                Some((_, stands, blocks)) => {
+                    stands.push(stand + 1);
+                    blocks.push(block);
+                }
+                None => groups.push((key(block), vec![stand + 1], vec![block])),
+            }
+        }
+        let every = groups.len() == 1 && sight.clear_stands.is_empty();
+        groups
+            .into_iter()
+            .map(|(_, stands, blocks)| {
+                let (why, rule) = match blocks.as_slice() {
+                    [SightBlock::Terrain { area, limit, .. }, ..] => {
+                        let depths = blocks.iter().filter_map(|b| match b {
+                            SightBlock::Terrain { inside, .. } => Some(*inside),
+                            _ => None,
+                        });
+                        let (least, most) =
+                            depths.fold((f64::INFINITY, 0.0_f64), |(lo, hi), d| (lo.min(d), hi.max(d)));
+                        let depth = if most - least < 0.05 {
+                            format!("{least:.1}\"")
+                        } else {
+                            format!("{least:.1}-{most:.1}\"")
+                        };
+                        let name = self.area_name(*area);
+                        let lines = if stands.len() == 1 { "the line runs" } else { "the lines run" };
+                        (
+                            format!("{name}: {lines} {depth} into it, and sight there ends at {limit}\""),
+                            "Ch16 4.1, 4.5",
+                        )
+                    }
+                    [first, ..] => self.sight_block(firer, first),
+                    [] => (String::new(), ""),
+                };
+                let numbers: Vec<String> = stands.iter().map(usize::to_string).collect();
+                let which = match numbers.as_slice() {
+                    _ if every => "every stand".to_string(),
+                    [one] => format!("stand {one}"),
+                    [rest @ .., last] => format!("stands {} and {last}", rest.join(", ")),
+                    [] => String::new(),
+                };
+                format!("{which}: {why} ({rule})")
+            })
+            .collect()
     }
 
     /// RULE-05-6.2, Ch16 5.6, dotc's ruling RULINGS D1: a regiment with its skirmish screen out
@@ -250,7 +376,7 @@ impl Game {
         if !self.may_fire_in_phase_three(r, firer) {
             return;
         }
-        let Some(mut input) = self.aim(r, firer, target, FireKind::Phase3) else { return };
+        let Some((mut input, blocked)) = self.aim(r, firer, target, FireKind::Phase3) else { return };
         // RULE-05-1.2 (1), Ch16 5.1: wheeled, pivoted or re-formed in place, it fires at -1.
         input.pivoted = self.book.unit_turn(r.turn, firer).motion.pivoted;
         if !self.priority(r, firer, target, input.enfilade) {
@@ -268,6 +394,7 @@ impl Game {
                 &dice,
                 &report,
                 (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+                &blocked,
             ),
             Err(e) => r.refused(&e, "RULE-05-1.1, RULE-05-2.1, Ch16 5.0"),
         }
@@ -299,13 +426,15 @@ impl Game {
         }
     }
 
-    /// After a volley: its events, the dice check and the claim.
+    /// After a volley: its events, the dice check and the claim. `blocked` says which firing
+    /// stands had no clear line and why, for a finding about the number of dice.
     fn volley_done(
         r: &mut Replayer<'_>,
         action: &Action,
         dice: &LogDice<'_>,
         report: &VolleyReport,
         micro: (u8, u8),
+        blocked: &[String],
     ) {
         const RULE: &str = "RULE-05-2.1, Ch16 5.2, 5.3, RULINGS G16";
         r.emit(report.events.iter().cloned());
@@ -313,8 +442,11 @@ impl Game {
         // longer than that rolled dice the rules never gave.
         let (recorded, used) = to_hit_counts(dice);
         if recorded > used {
+            // Why the pool is what it is: the stands that fire and those that do not, and which
+            // stands have no clear line and what blocks them.
+            let why = report.pool.iter().chain(blocked).cloned().collect::<Vec<_>>().join("; ");
             let message = format!(
-                "the rules give {} to-hit {} for this volley, the log rolls {recorded}",
+                "the rules give {} to-hit {} for this volley, the log rolls {recorded}: {why}",
                 report.dice,
                 if report.dice == 1 { "die" } else { "dice" }
             );
@@ -378,9 +510,16 @@ impl Game {
     /// front arc (RULE-05-1.4, Ch16 4.5, RULINGS G13) and within the weapon's reach (RULE-05-2.2,
     /// 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4), a clear line for at least one stand, and only the
     /// stands with one firing (RULE-05-6.1, RULINGS G4). Enfilade (RULE-05-1.5, RULINGS C15) is
-    /// set unless the target refused its flank to the firer. None when it may not fire (the
-    /// finding is made).
-    fn aim(&self, r: &mut Replayer<'_>, firer: UnitId, target: UnitId, kind: FireKind) -> Option<FireInput> {
+    /// set unless the target refused its flank to the firer. With the shot's input, the firing
+    /// stands without a clear line and what blocks each, in words; None when it may not fire
+    /// (the finding is made).
+    fn aim(
+        &self,
+        r: &mut Replayer<'_>,
+        firer: UnitId,
+        target: UnitId,
+        kind: FireKind,
+    ) -> Option<(FireInput, Vec<String>)> {
         let (fname, tname) = (self.name(firer), self.name(target));
         let (Some(fb), Some(tb)) = (self.bodies.get(&firer).copied(), self.bodies.get(&target).copied())
         else {
@@ -408,29 +547,29 @@ impl Game {
         }
         let (mut input, sight) = self.fire_input_at(firer, Some(target), &fb, &tb, kind);
         if !sight.visible {
-            let (why, rule) = match &sight.blocked {
-                Some(battlefield::SightBlock::Friend { .. }) => {
-                    ("a formed friendly unit stands in the way of every stand", "RULE-05-6.1")
+            // A whole-volley block (weather, dead ground, a smoke wall) names itself; otherwise
+            // every stand is blocked, each by what stands in its own line.
+            let (why, rule) = match (&sight.blocked, sight.blocked_stands.len()) {
+                (Some(block), 0) => self.sight_block(firer, block),
+                (Some(block), _) => {
+                    (self.blocked_stands(firer, &sight).join("; "), self.sight_block(firer, block).1)
                 }
-                Some(battlefield::SightBlock::Terrain { .. }) => ("terrain blocks the line", "Ch16 4.1, 4.5"),
-                Some(battlefield::SightBlock::Building { .. }) => ("a building blocks the line", "Ch16 4.3"),
-                Some(battlefield::SightBlock::DeadGround(_)) => ("it is in dead ground", "Ch16 4.4"),
-                Some(battlefield::SightBlock::SmokeWall { .. }) => {
-                    ("a smoke wall blocks the line", "RULE-05-5.5")
-                }
-                Some(battlefield::SightBlock::Weather { .. }) => ("the weather limits sight", "Ch13 21.0"),
-                None => ("no stand has a clear line", "RULE-05-1.2"),
+                (None, _) => ("no stand has a clear line".to_string(), "RULINGS G4"),
             };
             let message = format!("{fname} has no clear line of sight to {tname}: {why}");
             r.here(Level::Error, message, format!("RULE-05-1.2, {rule}"));
             return None;
         }
+        let blocked = self.blocked_stands(firer, &sight);
         if !sight.blocked_stands.is_empty() {
             let clear = u32::try_from(sight.clear_stands.len()).unwrap_or(0);
             input.firing_stands = Some(clear);
+            let count = sight.blocked_stands.len();
             let text = format!(
-                "{fname}: {} of its firing stands have no clear line to {tname}; {clear} fire",
-                sight.blocked_stands.len()
+                "{fname}: {count} of its firing {} no clear line to {tname}, {clear} {} ({})",
+                if count == 1 { "stands has" } else { "stands have" },
+                if clear == 1 { "fires" } else { "fire" },
+                blocked.join("; ")
             );
             r.emit([Event::new(What::Note { text }, "RULE-05-6.1, RULINGS G4")]);
         }
@@ -441,7 +580,7 @@ impl Game {
         } else {
             input.enfilade = enfilade;
         }
-        Some(input)
+        Some((input, blocked))
     }
 
     /// RULE-05-1.3, RULINGS C16: a Phase 3 volley goes at the nearest unengaged enemy the firer
@@ -528,7 +667,7 @@ impl Game {
                 "RULE-05-1.2",
             );
         }
-        let Some(input) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
+        let Some((input, blocked)) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
         let probe = self.probe_volley(r, firer, target, &input);
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
@@ -544,6 +683,7 @@ impl Game {
                     &dice,
                     &report,
                     (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+                    &blocked,
                 );
             }
             Err(e) => r.refused(&e, RULE),
@@ -876,11 +1016,11 @@ impl Game {
         let mut inputs = Vec::new();
         for &f in &firers {
             match self.aim(r, f, target, FireKind::Phase3) {
-                Some(input) => inputs.push(input),
+                Some(aimed) => inputs.push(aimed),
                 None => return,
             }
         }
-        let Some(mut input) = inputs.into_iter().next() else { return };
+        let Some((mut input, blocked)) = inputs.into_iter().next() else { return };
         if !self.priority(r, lead, target, input.enfilade) {
             return;
         }
@@ -932,6 +1072,7 @@ impl Game {
                 &dice,
                 &report,
                 (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+                &blocked,
             ),
             Err(e) => r.refused(&e, RULE),
         }

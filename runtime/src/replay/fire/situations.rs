@@ -324,3 +324,36 @@ fn rule_07_3_4_a_failed_shock_save_on_a_disordered_unit_is_a_micro_hit_not_a_dis
     let red = replay.summary.units.iter().find(|u| u.name == "1st Red").map(|u| (u.stands, u.micro_hit));
     assert_eq!(red, Some((4, 0)));
 }
+
+/// The error findings of the 1st Blue's volley at the 1st Red, five dice rolled, on `scenario`.
+fn volley_errors(scenario: &str) -> Vec<String> {
+    let log = "turn 1 blue {\n    fire {\n        fire \"1st Blue\" at \"1st Red\" roll [4, 4, 1, 1, 2]\n    }\n}\n";
+    let (replay, game) = play(scenario, log);
+    let found = findings_at(&replay, &game, "fire \"1st Blue\"");
+    found.into_iter().filter(|f| f.level == Level::Error).map(|f| f.message).collect()
+}
+
+#[test]
+fn ch16_4_1_a_blocked_line_of_sight_names_what_blocks_it() {
+    // The 1st Red stands 6" deep in Miller's Cornfield (x = 14 to 26), where sight ends at 4"
+    // (Ch16 4.1): every stand's line runs 6" into the corn. The finding says so, in figures a
+    // player can measure.
+    let corn = "        cornfield \"Miller's Cornfield\" polygon (14, 10) (26, 10) (26, 26) (14, 26)";
+    let errors = volley_errors(&range(corn, BLUE_LINE, RED_LINE));
+    let expected = "1st Blue has no clear line of sight to 1st Red: every stand: Miller's Cornfield \
+                    (Cornfield / High Crops): the lines run 6.0\" into it, and sight there ends at 4\" \
+                    (Ch16 4.1, 4.5)";
+    assert_eq!(errors, [expected]);
+}
+
+#[test]
+fn rule_05_6_1_a_dice_count_finding_says_which_stands_cannot_see() {
+    // Kemp Mill (x 14 to 16, y 19 to 21) stands in the line of the 1st Blue's left stand (its
+    // line runs along y = 20); the next stand's line along y = 19 only grazes its wall. Four
+    // stands fire, the log rolls five dice: the finding says why four.
+    let mill = "        masonry_building \"Kemp Mill\" at (15, 20) size 2 x 2";
+    let errors = volley_errors(&range(mill, BLUE_LINE, RED_LINE));
+    let expected = "the rules give 4 to-hit dice for this volley, the log rolls 5: 5 stands; 1 without a clear \
+                    line (RULE-05-6.1); stand 1: the walls of Kemp Mill stand in the way (Ch16 4.3)";
+    assert_eq!(errors, [expected]);
+}
