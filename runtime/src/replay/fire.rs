@@ -238,7 +238,9 @@ impl Game {
             SightBlock::SmokeWall { .. } => (4, 0),
             SightBlock::Weather { .. } => (5, 0),
         };
-        let mut groups: Vec<((u8, usize), Vec<usize>, Vec<&SightBlock>)> = Vec::new();
+        // (what blocks, the stands it blocks counted from 1, each stand's block)
+        type Group<'b> = ((u8, usize), Vec<usize>, Vec<&'b SightBlock>);
+        let mut groups: Vec<Group<'_>> = Vec::new();
         for (stand, block) in &sight.blocked_stands {
             match groups.iter_mut().find(|(k, _, _)| *k == key(block)) {
                 Some((_, stands, blocks)) => {

@@ -585,7 +585,7 @@ fn to_hit(
     if let Some(hits) = plunging.hits.and_then(|h| i32::try_from(h).ok()) {
         if rules.module("plunging_fire")
             && input.kind == FireKind::Closing
-            && plunging.weapons.iter().any(|w| *w == f.weapon)
+            && plunging.weapons.contains(&f.weapon)
             && base < hits
         {
             modifiers.push(Modifier::new("plunging fire (overshoot)", base - hits, "Ch13 20.0"));
