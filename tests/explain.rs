@@ -344,7 +344,7 @@ fn chapter_citations(s: &str, found: &mut Vec<String>) {
 
 /// `C3` at the start of `s`, and the rest.
 fn ruling(s: &str) -> Option<((char, u32), &str)> {
-    let letter = s.chars().next().filter(|c| matches!(c, 'C' | 'G' | 'E'))?;
+    let letter = s.chars().next().filter(|c| matches!(c, 'C' | 'G' | 'E' | 'D'))?;
     let (n, rest) = digits(&s[1..])?;
     if rest.chars().next().is_some_and(|c| c.is_alphanumeric()) {
         return None;

@@ -1510,6 +1510,13 @@ pub const REFERENCES: &[Reference] = &[
         r#"dotc's own ruling (docs/rulings.md), for a question RULINGS.md leaves open. A closing volley can take the charger's brigade past its Broken threshold while the charge is under way; a Broken unit is disordered at once and may start no melee (RULE-07-2.4). By default the charge halts 2" short, like a stall, and no melee is fought (`ruling broken_during_charge = halts`); `goes_in` lets it go on to the pre-contact check and the melee, reading the charge as begun before the break."#,
         &["RULE-07-2.4", "Ch16 7.2", "RULINGS C7"],
     ),
+    // ---------------------------------------------------------- dotc's own rulings (D ids)
+    r(
+        "dotc D2",
+        "Firing through one's own screen (dotc's ruling)",
+        r#"Not in RULINGS.md: dotc's own ruling where RULE-05-6.2 gives no geometry. A regiment may fire through its own detached skirmish screen at -1 to hit, and the screen is a single stand standing for skirmishers spread across the regiment's front, 2-3" ahead of it. By default every volley of the regiment while its screen is out takes the -1 (switch `own_screen = screen_out`); `in_the_line` gives it only to a volley whose range line or a firing stand's line crosses the screen's stand."#,
+        &["RULE-05-6.2", "Ch16 3.4", "Ch16 5.6", "RULINGS G12"],
+    ),
 ];
 
 #[cfg(test)]

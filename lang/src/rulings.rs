@@ -3,7 +3,7 @@
 //! Each ruling is a judgement call recorded in `RULINGS.md` (ids C1.., G1..), or in dotc's own
 //! register `docs/rulings.md` (ids D1..) for a question RULINGS.md leaves open. A scenario or a
 //! game log picks a value with `ruling NAME = VALUE`; the first value listed is the default
-//! that RULINGS.md gives. The preset `as_printed` selects the values that reproduce the
+//! (RULINGS.md's, or dotc's own for a D id). The preset `as_printed` selects the values that reproduce the
 //! rulebook's worked examples as printed (E1-E5).
 
 /// One switchable ruling.
@@ -181,6 +181,13 @@ pub const RULINGS: &[RulingSpec] = &[
         values: &["halts", "goes_in"],
         as_printed: "halts",
         summary: "A charger whose brigade breaks under the closing volley stops 2\" short and fights no melee, since a Broken unit starts none (default); or it goes in, the charge having begun before the break.",
+    },
+    RulingSpec {
+        name: "own_screen",
+        id: "D2",
+        values: &["screen_out", "in_the_line"],
+        as_printed: "screen_out",
+        summary: "A regiment with its skirmish screen out fires through it, at -1, with every volley (default), or only when a line of its fire crosses the screen's stand (RULE-05-6.2 gives no geometry).",
     },
 ];
 

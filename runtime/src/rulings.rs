@@ -1,4 +1,5 @@
-//! The rulings in force for a game: one typed switch per judgement call of RULINGS.md.
+//! The rulings in force for a game: one typed switch per judgement call of RULINGS.md, and of
+//! dotc's own rulings (D ids) where RULINGS.md does not settle a question.
 //!
 //! The register of switches a file may name is `dotc_lang::rulings::RULINGS` (name, RULINGS id,
 //! values with the default first, the `as_printed` value). [`Rulings`] is the same register as
@@ -16,7 +17,7 @@ use std::fmt::Debug;
 pub trait RulingSwitch: Copy + Eq + Debug + Default + 'static {
     /// The name a file writes: `ruling suppression = numbered`.
     const NAME: &'static str;
-    /// The RULINGS.md id it settles.
+    /// The RULINGS.md id it settles, or dotc's own (D..).
     const ID: &'static str;
     /// Every value, the RULINGS.md default first.
     const ALL: &'static [Self];
@@ -288,6 +289,21 @@ switch! {
     }
 }
 
+switch! {
+    /// dotc's own ruling D2 (RULINGS.md does not settle it): when a regiment's volley passes
+    /// through its own detached skirmish screen and takes the -1 of RULE-05-6.2 and Ch16 5.6. The
+    /// rule gives no geometry; the screen is one stand standing for a company spread across the
+    /// regiment's front (Ch16 3.4).
+    OwnScreen = "own_screen", "D2" {
+        /// Every volley of the regiment while its screen is out: the screen stands 2-3" straight
+        /// ahead of its front, and the engine reads the target's screen the same way (Ch16 3.4).
+        ScreenOut = "screen_out",
+        /// Only a volley with a line of fire (its range line or a firing stand's) that crosses the
+        /// screen's stand.
+        InTheLine = "in_the_line",
+    }
+}
+
 /// Declares [`Rulings`] with one field per switch, and the by-name access the settings map needs.
 /// Each field is named exactly as its switch (checked when compiling).
 macro_rules! rulings {
@@ -380,6 +396,8 @@ rulings! {
     brigade_thresholds: BrigadeThresholds,
     /// dotc D1.
     broken_during_charge: BrokenDuringCharge,
+    /// dotc D2.
+    own_screen: OwnScreen,
 }
 
 impl Rulings {
@@ -589,6 +607,7 @@ mod tests {
         check::<ToHitLimits>();
         check::<BrigadeThresholds>();
         check::<BrokenDuringCharge>();
+        check::<OwnScreen>();
     }
 
     #[test]

@@ -10,11 +10,15 @@
 //!   and a stand exactly half in does not count; a stand is on a line when the line runs through
 //!   it, not merely along its edge. Half the stands is not "most": a tie gives no cover.
 //! - **A linear obstacle on the target's front** (Ch16 4.2, RULE-05-3.2 "standing behind"): the
-//!   obstacle crosses the line of fire (the range line, RULINGS G4) within [`OBSTACLE_REACH`]
-//!   (1.0") in front of the target's front edge, touching included: a fence exactly 1.0" in front
-//!   counts, one 1.1" in front does not, nor one the line of fire never crosses (fire from the
-//!   flank or rear). Such cover is marked `frontal_obstacle`: enfilade (RULE-05-1.5, RULINGS
-//!   C15) and a howitzer's shells (Ch16 5.3) take it away, which is the engine's to apply.
+//!   target stands behind the obstacle, which runs through the strip [`OBSTACLE_REACH`] (1.0")
+//!   deep in front of its front edge, and the line of fire (the range line, RULINGS G4) crosses
+//!   that obstacle no more than 1.0" in front of the line of the target's front edge, touching
+//!   included: a fence exactly 1.0" in front counts, one 1.1" in front does not, nor one the line
+//!   of fire never crosses (fire from the flank or rear). The firer may be anywhere in front of
+//!   the target, not only in front of its frontage: fire from off to one side still crosses the
+//!   fence the target lines (RULE-05-3.2); only enfilade denies the save (RULE-05-1.5, RULINGS
+//!   C15). Such cover is marked `frontal_obstacle`: enfilade and a howitzer's shells (Ch16 5.3)
+//!   take it away, which is the engine's to apply.
 //!
 //! Between two sources of the same class, one that is not a frontal obstacle is preferred: it is
 //! the one enfilade cannot take away.
@@ -69,9 +73,9 @@ impl Battlefield {
         }
         let fire = range_line(firer, target);
         let front = front_strip(target);
-        for obstacle in &self.obstacles {
+        for obstacle in obstacles_lined(&self.obstacles, &front) {
             let crossings = obstacle.line.lines().flat_map(|segment| crossing_points(fire, segment));
-            if crossings.into_iter().any(|p| front.intersects(&p)) {
+            if crossings.into_iter().any(|p| within_reach_ahead(target, p)) {
                 consider(obstacle.obstacle.cover, &obstacle.obstacle.meta.id, true);
             }
         }
@@ -103,6 +107,21 @@ fn stand_in_area(stand: &Polygon<f64>, outline: &Polygon<f64>) -> bool {
 fn front_strip(body: &Body) -> Polygon<f64> {
     let (w, e) = (body.half_width(), MEASURE_PRECISION);
     body.frame().rectangle(-w - e, w + e, -e, OBSTACLE_REACH + e)
+}
+
+/// The obstacles a unit stands behind: those running through its front strip.
+fn obstacles_lined<'a>(
+    obstacles: &'a [super::ObstacleLine],
+    front: &'a Polygon<f64>,
+) -> impl Iterator<Item = &'a super::ObstacleLine> {
+    obstacles.iter().filter(|o| o.line.intersects(front))
+}
+
+/// A point no more than [`OBSTACLE_REACH`] ahead of the line of `body`'s front edge (and not
+/// behind it), however far to either side (limits included, at [`MEASURE_PRECISION`]).
+fn within_reach_ahead(body: &Body, point: Point<f64>) -> bool {
+    let (_, ahead) = body.frame().to_local(point.0);
+    (-MEASURE_PRECISION..=OBSTACLE_REACH + MEASURE_PRECISION).contains(&ahead)
 }
 
 /// Where two segments meet: one point, or the two ends of their shared stretch.
@@ -168,6 +187,33 @@ mod tests {
         // crosses the fence.
         let behind = line((10.0, 15.0), 90.0, 5);
         assert_eq!(f.cover(&behind, &line((19.5, 15.0), 90.0, 5), None), CoverInput::open());
+    }
+
+    #[test]
+    fn rule_05_3_2_frontal_fire_from_off_the_frontage_still_crosses_the_fence() {
+        // Rail fence along x = 20; the target faces east, its front edge x = 19.5 from y = 12.5
+        // to 17.5 (0.5" behind the fence). Only enfilade denies a fence's save (RULINGS C15), so
+        // fire from anywhere in front of it that crosses the fence within 1" gets it.
+        let f = field("rail_fence \"Fence\" line (20, 0) (20, 30)");
+        let target = line((19.5, 15.0), 90.0, 5);
+        let light = CoverInput::of(CoverClass::Light, "rail_fence", true);
+        // From (30, 20), 2.5" north of the frontage: the line to the corner (19.5, 17.5) crosses
+        // the fence at y = 17.62, outside the frontage but 0.5" in front of the target.
+        assert_eq!(f.cover(&line((30.0, 20.0), 270.0, 5), &target, None), light);
+        // From (25, 30), in the target's flank zone (past the 45-degree ray from its left front
+        // corner) but in front of its 90-degree line: not enfilade, and the line crosses the
+        // fence 0.5" in front of the target at y = 18.6.
+        assert_eq!(f.cover(&line((25.0, 30.0), 180.0, 5), &target, None), light);
+    }
+
+    #[test]
+    fn a_fence_beside_the_target_is_not_one_it_stands_behind() {
+        // A rail fence along y = 17.6 from the target's front line eastward runs beside its north
+        // flank, not across its front: the line of fire from (30, 20) crosses it 0.4" in front of
+        // the target's front line, yet the target does not stand behind it.
+        let f = field("rail_fence \"Fence\" line (19.5, 17.6) (30, 17.6)");
+        let target = line((19.5, 15.0), 90.0, 5);
+        assert_eq!(f.cover(&line((30.0, 20.0), 270.0, 5), &target, None), CoverInput::open());
     }
 
     #[test]

@@ -248,6 +248,19 @@ impl Battlefield {
     }
 }
 
+/// Whether `firer`'s fire at `target` passes through `shape`: its range line (RULINGS G4) or the
+/// line of one of its firing stands (the front rank) runs inside it; grazing its edge does not
+/// count. For a regiment's own skirmish screen (RULE-05-6.2, dotc D2 `in_the_line`).
+pub fn fire_crosses(firer: &Body, target: &Body, shape: &Polygon<f64>) -> bool {
+    let stand_lines = firer.front_rank().map(|stand| {
+        let from = firer.stand_front_centre(stand);
+        Line::new(from.0, nearest_point(from, target).0)
+    });
+    std::iter::once(range_line(firer, target))
+        .chain(stand_lines)
+        .any(|line| inside_length(shape, &line) > 0.0)
+}
+
 /// How far a line runs inside a shape, inches: 0 when it only touches the edge or runs along it.
 ///
 /// Counted from the points where the line crosses the shape's edges (geo's `line_intersection`)

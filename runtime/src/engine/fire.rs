@@ -132,6 +132,8 @@ pub struct VolleyReport {
     pub events: Vec<Event>,
     /// Dice rolled to hit.
     pub dice: u32,
+    /// How the pool was made, in words ([`VolleyPlan::pool`]).
+    pub pool: Vec<String>,
     /// The to-hit number after every modifier.
     pub to_hit: i32,
     pub hits: u32,
@@ -153,6 +155,10 @@ pub struct VolleyReport {
     pub shock_disordered: bool,
     /// The target gained Disorder, or a double-Disorder micro-hit, from this volley.
     pub disordered: bool,
+    /// A Disorder marker was placed on the target by this volley: it had none before. A unit
+    /// already Disordered takes a micro-hit instead of a second one (RULE-07-3.4), so a log's
+    /// `disordered` claim is owed only when this is true.
+    pub disorder_placed: bool,
     pub target_removed: bool,
 }
 
@@ -210,6 +216,7 @@ pub(crate) fn resolve_plan(
     low_ammo(rules, state, plan, &first_roll, &mut events);
     firer_bookkeeping(rules, state, plan, &mut events);
     let stands_before = plan.target_state.stands;
+    let disordered_before = state.unit(plan.target).is_some_and(|u| u.markers.disorder);
     // RULINGS G9: the leader is the one attached before the volley's casualties.
     let leader = state.attached_leader(plan.target);
     let shock = shock(rules, state, plan, hits, sixes, dice, &mut events)?;
@@ -224,9 +231,11 @@ pub(crate) fn resolve_plan(
     let stands_lost = stands_before - stands_now(state);
     disordered |= leader_roll(rules, state, plan, leader, stands_lost, sixes, dice, &mut events)?;
     let target_removed = state.unit(plan.target).is_none_or(|u| u.removed);
+    let disorder_placed = !disordered_before && state.unit(plan.target).is_some_and(|u| u.markers.disorder);
     Ok(VolleyReport {
         events,
         dice: plan.dice,
+        pool: plan.pool.clone(),
         to_hit: plan.to_hit,
         hits,
         sixes,
@@ -236,6 +245,7 @@ pub(crate) fn resolve_plan(
         shock_trigger: shock.trigger,
         shock_disordered: shock.disordered,
         disordered,
+        disorder_placed,
         target_removed,
     })
 }

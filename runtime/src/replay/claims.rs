@@ -128,7 +128,9 @@ pub(super) fn check_volley(
         let message = format!("stands lost: the rules give {}, the log claims none", report.stands_lost);
         r.find(span, Level::Error, message, "RULE-05-3.3");
     }
-    if !said_disorder && report.disordered {
+    // RULE-07-3.4: a unit already Disordered takes a micro-hit, not a second Disorder; the claim
+    // owes the micro-hit (or the stand it completes), not `disordered`.
+    if !said_disorder && report.disorder_placed {
         let message = "Disorder: the rules give disordered, the log claims no Disorder";
         r.find(span, Level::Error, message, "RULE-05-4.2, Ch16 5.5");
     }

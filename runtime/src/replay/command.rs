@@ -78,6 +78,27 @@ pub(super) struct UnitTurn {
     pub double_time: bool,
     /// It took its screen back for free: if it moves after all, the recall costs its price.
     pub free_recall: Option<f64>,
+    /// What its moves leave of its right to fire in Phase 3.
+    pub motion: Motion,
+}
+
+/// What a unit did with its move this turn, as Phase 3 reads it (RULE-05-1.2 (1), Ch16 5.1).
+/// The kinds of move are recorded as they are made, so the first turn is judged as every other.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Motion {
+    /// It moved over the ground (an advance, a double time, an entry, a move after a change of
+    /// formation): it may not fire.
+    pub advanced: bool,
+    /// It wheeled, pivoted or changed formation in place: it may fire at -1 (RULE-05-1.2 (1)'s
+    /// exception, Ch16 5.1).
+    pub pivoted: bool,
+    /// It limbered or unlimbered where it stands: no penalty of its own (Ch16 2.3 lists it apart
+    /// from a change of formation; Ch16 10.4).
+    pub deployed: bool,
+    /// A move that bars fire this turn by its own rule, as the move's check found it: what the
+    /// unit did and the rule (an about face, Ch16 3.3; a foot battery unlimbering, RULINGS C31;
+    /// guns unlimbered in deep mud, Ch13 21.0).
+    pub no_fire: Option<(String, String)>,
 }
 
 /// What the command and maneuver replays remember within a turn.
@@ -107,6 +128,10 @@ pub(super) struct Book {
     pub holders: BTreeMap<String, (f64, f64)>,
     /// Where each detached skirmish screen stands (Ch16 3.4), by unit name.
     pub screens: BTreeMap<String, (f64, f64)>,
+    /// The batteries the scenario calls `horse` artillery (Ch16 10.4), by unit name.
+    pub horse_batteries: BTreeSet<String>,
+    /// The building each garrison holds (Ch16 4.3), by unit name, until the unit moves out.
+    pub garrisons: BTreeMap<String, String>,
     /// The bearing of each side's own table edge (its `edge` word), by side id: where a Broken
     /// brigade retreats to (RULE-07-2.4).
     pub edges: BTreeMap<String, f64>,
@@ -135,6 +160,12 @@ impl Book {
                 }
                 if let Some(p) = &unit.screen {
                     book.screens.insert(unit.name.value.clone(), (p.value.x, p.value.y));
+                }
+                if let Some(building) = &unit.garrison {
+                    book.garrisons.insert(unit.name.value.clone(), building.value.clone());
+                }
+                if unit.kind == ast::UnitKind::Battery && unit.words.iter().any(|w| w.value == "horse") {
+                    book.horse_batteries.insert(unit.name.value.clone());
                 }
             }
         }

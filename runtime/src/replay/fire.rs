@@ -29,6 +29,7 @@ use crate::battlefield::contact::in_contact;
 use crate::engine::events::TestKind;
 use crate::engine::fire::{VolleyReport, casualty_table, plan_volley, volley_in_place};
 use crate::engine::state::BrigadeId;
+use crate::rulings::OwnScreen;
 
 /// The five defensive reactions of Ch16 6.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +98,7 @@ impl Game {
     }
 
     /// The facts of a shot the state does not hold, from the bodies and the battlefield, and the
-    /// line of sight they were judged on.
+    /// line of sight they were judged on, at a target that garrisons no building (a charger).
     pub(super) fn fire_input(
         &self,
         firer: UnitId,
@@ -105,17 +106,28 @@ impl Game {
         tb: &Body,
         kind: FireKind,
     ) -> (FireInput, battlefield::Sight) {
+        self.fire_input_at(firer, None, fb, tb, kind)
+    }
+
+    /// [`Game::fire_input`] at the unit `target`, which may garrison a building (Ch16 4.3).
+    pub(super) fn fire_input_at(
+        &self,
+        firer: UnitId,
+        target: Option<UnitId>,
+        fb: &Body,
+        tb: &Body,
+        kind: FireKind,
+    ) -> (FireInput, battlefield::Sight) {
+        let target_garrison = target.and_then(|t| self.garrison(t));
         let smoke = self.smoke_but(firer);
-        let side = self.state.unit(firer).map(|u| u.side);
         let friends: Vec<(Body, bool)> = self
-            .bodies
-            .iter()
-            .filter(|(other, _)| **other != firer && self.state.unit(**other).map(|u| u.side) == side)
-            .map(|(other, b)| {
-                let formed = self.state.unit(*other).is_some_and(|u| {
+            .friends_of(firer)
+            .into_iter()
+            .filter_map(|other| {
+                let formed = self.state.unit(other).is_some_and(|u| {
                     self.rules.data.formation(&u.formation).is_none_or(|f| f.gap_inches() == 0.0)
                 });
-                (*b, formed)
+                Some((*self.bodies.get(&other)?, formed))
             })
             .collect();
         let friend_refs: Vec<battlefield::Friend<'_>> =
@@ -123,6 +135,10 @@ impl Game {
         let mut query = SightQuery::new(fb, tb);
         query.smoke = &smoke;
         query.friends = &friend_refs;
+        // Ch16 4.3: the firer sees out of, and into, the building its own or its target's
+        // garrison holds.
+        query.firer_garrison = self.garrison(firer);
+        query.target_garrison = target_garrison;
         // RULE-05-6.3, Ch16 4.4, RULINGS C2: a battery on high ground may fire over friends on
         // lower ground with its band's shot (never canister) when the clearances allow.
         query.overhead = self.state.unit(firer).filter(|u| u.is_battery()).and_then(|u| {
@@ -136,9 +152,172 @@ impl Game {
         });
         let sight = self.bf.sight(&query);
         let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
-        input.cover = self.bf.cover(fb, tb, None);
+        // Ch16 4.3, RULE-05-3.2: a garrison has its building's cover.
+        input.cover = self.bf.cover(fb, tb, target_garrison);
         input.smoke = sight.smoke_penalty;
+        input.through_screen = self.through_own_screen(firer, fb, tb);
         (input, sight)
+    }
+
+    /// The firer's friends on the table, in the order [`Game::fire_input_at`] gives them to the
+    /// line of sight (a [`battlefield::SightBlock::Friend`] indexes this list).
+    fn friends_of(&self, firer: UnitId) -> Vec<UnitId> {
+        let side = self.state.unit(firer).map(|u| u.side);
+        self.bodies
+            .keys()
+            .filter(|&&other| other != firer && self.state.unit(other).map(|u| u.side) == side)
+            .copied()
+            .collect()
+    }
+
+    /// A terrain area by its name and kind: "Miller's Cornfield (Cornfield / High Crops)".
+    fn area_name(&self, area: usize) -> String {
+        self.bf.areas.get(area).map_or_else(String::new, |a| {
+            let kind = a.terrain.meta.title();
+            format!("{} ({kind})", a.name.clone().unwrap_or_else(|| format!("the {kind}")))
+        })
+    }
+
+    /// What blocks a line of sight, in words a player can check on the table, and the rule
+    /// (Ch16 4.1, 4.3, 4.4, 4.5, RULE-05-5.5, RULE-05-6.1, Ch13 21.0).
+    fn sight_block(&self, firer: UnitId, block: &battlefield::SightBlock) -> (String, &'static str) {
+        use battlefield::SightBlock;
+        let named = |name: &Option<String>, kind: &str| name.clone().unwrap_or_else(|| format!("the {kind}"));
+        match block {
+            SightBlock::Friend { friend } => {
+                let name = self.friends_of(firer).get(*friend).map_or_else(String::new, |&id| self.name(id));
+                (format!("{name}, a formed friendly unit, stands in the way"), "RULE-05-6.1")
+            }
+            SightBlock::Terrain { area, inside, limit } => {
+                let what = self.area_name(*area);
+                (
+                    format!("{what}: the line runs {inside:.1}\" into it, and sight there ends at {limit}\""),
+                    "Ch16 4.1, 4.5",
+                )
+            }
+            SightBlock::Building { building } => {
+                let what = self
+                    .bf
+                    .buildings
+                    .get(*building)
+                    .map_or_else(String::new, |b| named(&b.name, b.structure.meta.title()));
+                (format!("the walls of {what} stand in the way"), "Ch16 4.3")
+            }
+            SightBlock::DeadGround(hidden) => {
+                let hill =
+                    self.bf.hills.get(hidden.hill).map_or_else(String::new, |h| named(&h.name, "hill"));
+                let depth = self.bf.dead_ground_depth.unwrap_or(0.0);
+                (
+                    format!(
+                        "it stands {:.1}\" behind the crest of {hill}, in dead ground (more than {depth}\" behind it)",
+                        hidden.behind
+                    ),
+                    "Ch16 4.4",
+                )
+            }
+            SightBlock::SmokeWall { beyond } => (
+                format!("a smoke wall stands in the line, and the target is beyond {beyond}\""),
+                "RULE-05-5.5",
+            ),
+            SightBlock::Weather { limit } => (format!("the weather limits sight to {limit}\""), "Ch13 21.0"),
+        }
+    }
+
+    /// The firing stands without a clear line and why, grouped by what blocks them: "stands 4
+    /// and 5: the walls of the Mill stand in the way (Ch16 4.3)"; "every stand" when one thing
+    /// blocks them all. Stands count from the left; a terrain area gives the depths of the lines
+    /// in it.
+    fn blocked_stands(&self, firer: UnitId, sight: &battlefield::Sight) -> Vec<String> {
+        use battlefield::SightBlock;
+        // What blocks, as a key: terrain areas by index (their depths differ stand by stand).
+        let key = |block: &SightBlock| match block {
+            SightBlock::Terrain { area, .. } => (0, *area),
+            SightBlock::Building { building } => (1, *building),
+            SightBlock::Friend { friend } => (2, *friend),
+            SightBlock::DeadGround(d) => (3, d.hill),
+            SightBlock::SmokeWall { .. } => (4, 0),
+            SightBlock::Weather { .. } => (5, 0),
+        };
+        // (what blocks, the stands it blocks counted from 1, each stand's block)
+        type Group<'b> = ((u8, usize), Vec<usize>, Vec<&'b SightBlock>);
+        let mut groups: Vec<Group<'_>> = Vec::new();
+        for (stand, block) in &sight.blocked_stands {
+            match groups.iter_mut().find(|(k, _, _)| *k == key(block)) {
+                Some((_, stands, blocks)) => {
+                    stands.push(stand + 1);
+                    blocks.push(block);
+                }
+                None => groups.push((key(block), vec![stand + 1], vec![block])),
+            }
+        }
+        let every = groups.len() == 1 && sight.clear_stands.is_empty();
+        groups
+            .into_iter()
+            .map(|(_, stands, blocks)| {
+                let (why, rule) = match blocks.as_slice() {
+                    [SightBlock::Terrain { area, limit, .. }, ..] => {
+                        let depths = blocks.iter().filter_map(|b| match b {
+                            SightBlock::Terrain { inside, .. } => Some(*inside),
+                            _ => None,
+                        });
+                        let (least, most) =
+                            depths.fold((f64::INFINITY, 0.0_f64), |(lo, hi), d| (lo.min(d), hi.max(d)));
+                        let depth = if most - least < 0.05 {
+                            format!("{least:.1}\"")
+                        } else {
+                            format!("{least:.1}-{most:.1}\"")
+                        };
+                        let name = self.area_name(*area);
+                        let lines = if stands.len() == 1 { "the line runs" } else { "the lines run" };
+                        (
+                            format!("{name}: {lines} {depth} into it, and sight there ends at {limit}\""),
+                            "Ch16 4.1, 4.5",
+                        )
+                    }
+                    [first, ..] => self.sight_block(firer, first),
+                    [] => (String::new(), ""),
+                };
+                let numbers: Vec<String> = stands.iter().map(usize::to_string).collect();
+                let which = match numbers.as_slice() {
+                    _ if every => "every stand".to_string(),
+                    [one] => format!("stand {one}"),
+                    [rest @ .., last] => format!("stands {} and {last}", rest.join(", ")),
+                    [] => String::new(),
+                };
+                format!("{which}: {why} ({rule})")
+            })
+            .collect()
+    }
+
+    /// RULE-05-6.2, Ch16 5.6, dotc D2: a regiment with its skirmish screen out
+    /// fires through it (-1): every volley while it is out (`screen_out`), or only one whose line
+    /// of fire crosses the screen's stand (`in_the_line`).
+    fn through_own_screen(&self, firer: UnitId, fb: &Body, tb: &Body) -> bool {
+        let Some(u) = self.state.unit(firer).filter(|u| u.screen.is_some()) else { return false };
+        match self.rules.rulings.own_screen {
+            OwnScreen::ScreenOut => true,
+            OwnScreen::InTheLine => self.book.screens.get(&u.name).is_some_and(|&at| {
+                let screen = Body::new(at, fb.facing, crate::geometry::Layout::new(1, None, 0.0));
+                battlefield::sight::fire_crosses(fb, tb, &screen.footprint())
+            }),
+        }
+    }
+
+    /// The building a unit garrisons (Ch16 4.3), while it holds it.
+    pub(super) fn garrison(&self, unit: UnitId) -> Option<&str> {
+        let name = &self.state.unit(unit)?.name;
+        self.book.garrisons.get(name).map(String::as_str)
+    }
+
+    /// Whether `target` lies in `firer`'s arc of fire: its 45-degree front arc (RULE-05-1.4,
+    /// Ch16 4.5, RULINGS G13), or all round for the garrison of a building whose structure gives
+    /// it a 360-degree arc (Ch16 4.3).
+    pub(super) fn in_arc(&self, firer: UnitId, fb: &Body, tb: &Body) -> bool {
+        let all_round = self
+            .garrison(firer)
+            .and_then(|name| self.bf.building(name))
+            .is_some_and(|b| b.structure.arc.is_some_and(|arc| arc >= 360));
+        all_round || arcs::in_front_arc(fb, tb)
     }
 
     /// Whether `unit` belongs to the side whose turn it is.
@@ -199,9 +378,9 @@ impl Game {
         if !self.may_fire_in_phase_three(r, firer) {
             return;
         }
-        let Some(mut input) = self.aim(r, firer, target, FireKind::Phase3) else { return };
-        // RULE-05-1.2 (1), Ch16 5.1: re-formed or pivoted in place, it fires at -1.
-        input.pivoted = self.state.unit(firer).is_some_and(|u| u.turn.moved);
+        let Some((mut input, blocked)) = self.aim(r, firer, target, FireKind::Phase3) else { return };
+        // RULE-05-1.2 (1), Ch16 5.1: wheeled, pivoted or re-formed in place, it fires at -1.
+        input.pivoted = self.book.unit_turn(r.turn, firer).motion.pivoted;
         if !self.priority(r, firer, target, input.enfilade) {
             return;
         }
@@ -217,6 +396,7 @@ impl Game {
                 &dice,
                 &report,
                 (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+                &blocked,
             ),
             Err(e) => r.refused(&e, "RULE-05-1.1, RULE-05-2.1, Ch16 5.0"),
         }
@@ -248,13 +428,15 @@ impl Game {
         }
     }
 
-    /// After a volley: its events, the dice check and the claim.
+    /// After a volley: its events, the dice check and the claim. `blocked` says which firing
+    /// stands had no clear line and why, for a finding about the number of dice.
     fn volley_done(
         r: &mut Replayer<'_>,
         action: &Action,
         dice: &LogDice<'_>,
         report: &VolleyReport,
         micro: (u8, u8),
+        blocked: &[String],
     ) {
         const RULE: &str = "RULE-05-2.1, Ch16 5.2, 5.3, RULINGS G16";
         r.emit(report.events.iter().cloned());
@@ -262,8 +444,11 @@ impl Game {
         // longer than that rolled dice the rules never gave.
         let (recorded, used) = to_hit_counts(dice);
         if recorded > used {
+            // Why the pool is what it is: the stands that fire and those that do not, and which
+            // stands have no clear line and what blocks them.
+            let why = report.pool.iter().chain(blocked).cloned().collect::<Vec<_>>().join("; ");
             let message = format!(
-                "the rules give {} to-hit {} for this volley, the log rolls {recorded}",
+                "the rules give {} to-hit {} for this volley, the log rolls {recorded}: {why}",
                 report.dice,
                 if report.dice == 1 { "die" } else { "dice" }
             );
@@ -279,24 +464,37 @@ impl Game {
     }
 
     /// RULE-05-1.2, Ch16 5.1: the eligibility the replay can see beyond the engine's own
-    /// refusals. A unit that moved, declared an assault, is in melee contact, has already fired
-    /// this turn, or fired Opportunity Fire in the enemy's last turn (RULE-05-1.2 (6), RULINGS
-    /// G11) may not fire in Phase 3.
+    /// refusals. A unit that moved over the ground (a wheel, pivot or change of formation in
+    /// place only costs -1, RULE-05-1.2 (1)), made a move that bars fire this turn (an about face,
+    /// Ch16 3.3; a foot battery unlimbering, RULINGS C31), declared an assault, is in melee
+    /// contact, has already fired this turn, or fired Opportunity Fire in the enemy's last turn
+    /// (RULE-05-1.2 (6), RULINGS G11) may not fire in Phase 3.
     fn may_fire_in_phase_three(&self, r: &mut Replayer<'_>, firer: UnitId) -> bool {
         let Some(u) = self.state.unit(firer) else { return false };
         let name = &u.name;
-        let why = if u.turn.moved && !self.reformed_in_place(firer) {
-            Some((format!("{name} moved this turn and may not fire in Phase 3"), "RULE-05-1.2, Ch16 5.1"))
+        let motion = self.book.unit_turn(r.turn, firer).motion;
+        // A move of the turn with no kind recorded counts as a move over the ground.
+        let moved = motion.advanced || (u.turn.moved && motion == super::command::Motion::default());
+        let why = if moved {
+            Some((
+                format!("{name} moved this turn and may not fire in Phase 3"),
+                "RULE-05-1.2, Ch16 5.1".into(),
+            ))
+        } else if let Some((what, rule)) = motion.no_fire {
+            Some((format!("{name} {what} this turn and may not fire in Phase 3"), rule))
         } else if u.turn.assaulted {
-            Some((format!("{name} declared an assault this turn and may not fire"), "RULE-05-1.2, Ch16 5.1"))
+            Some((
+                format!("{name} declared an assault this turn and may not fire"),
+                "RULE-05-1.2, Ch16 5.1".into(),
+            ))
         } else if self.in_melee(firer) {
-            Some((format!("{name} is in melee contact and may not fire"), "RULE-05-1.2, Ch16 5.1"))
+            Some((format!("{name} is in melee contact and may not fire"), "RULE-05-1.2, Ch16 5.1".into()))
         } else if u.turn.fired {
-            Some((format!("{name} has already fired this turn"), "RULE-05-1.1"))
+            Some((format!("{name} has already fired this turn"), "RULE-05-1.1".into()))
         } else if self.ledger.opportunity.get(&firer).is_some_and(|&t| t + 1 == r.turn) {
             Some((
                 format!("{name} fired Opportunity Fire in the enemy's last turn and may not fire now"),
-                "RULE-05-1.2, RULINGS G11",
+                "RULE-05-1.2, RULINGS G11".into(),
             ))
         } else {
             None
@@ -310,34 +508,27 @@ impl Game {
         }
     }
 
-    /// A unit marked as having moved whose colours stand where they stood when the turn began
-    /// only re-formed or pivoted in place: it may fire at -1 (RULE-05-1.2 (1), Ch16 5.1). Known
-    /// only from the second turn on (the first turn has no recorded start).
-    fn reformed_in_place(&self, unit: UnitId) -> bool {
-        let Some((start, _)) = &self.ledger.last_turn else { return false };
-        match (start.get(&unit), self.bodies.get(&unit)) {
-            (Some(before), Some(now)) => {
-                let (dx, dy) = (now.position.0 - before.position.0, now.position.1 - before.position.1);
-                dx.hypot(dy) <= crate::geometry::MEASURE_PRECISION
-            }
-            _ => false,
-        }
-    }
-
     /// The geometric checks of a volley: both units on the table, the target in the firer's
     /// front arc (RULE-05-1.4, Ch16 4.5, RULINGS G13) and within the weapon's reach (RULE-05-2.2,
     /// 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4), a clear line for at least one stand, and only the
     /// stands with one firing (RULE-05-6.1, RULINGS G4). Enfilade (RULE-05-1.5, RULINGS C15) is
-    /// set unless the target refused its flank to the firer. None when it may not fire (the
-    /// finding is made).
-    fn aim(&self, r: &mut Replayer<'_>, firer: UnitId, target: UnitId, kind: FireKind) -> Option<FireInput> {
+    /// set unless the target refused its flank to the firer. With the shot's input, the firing
+    /// stands without a clear line and what blocks each, in words; None when it may not fire
+    /// (the finding is made).
+    fn aim(
+        &self,
+        r: &mut Replayer<'_>,
+        firer: UnitId,
+        target: UnitId,
+        kind: FireKind,
+    ) -> Option<(FireInput, Vec<String>)> {
         let (fname, tname) = (self.name(firer), self.name(target));
         let (Some(fb), Some(tb)) = (self.bodies.get(&firer).copied(), self.bodies.get(&target).copied())
         else {
             r.here(Level::Error, format!("{fname} or {tname} is not on the table"), "RULE-05-1.1");
             return None;
         };
-        if !arcs::in_front_arc(&fb, &tb) {
+        if !self.in_arc(firer, &fb, &tb) {
             let message = format!("{tname} is outside {fname}'s 45-degree front arc");
             r.here(Level::Error, message, "RULE-05-1.4, Ch16 4.5, RULINGS G13");
             return None;
@@ -356,31 +547,31 @@ impl Game {
                 return None;
             }
         }
-        let (mut input, sight) = self.fire_input(firer, &fb, &tb, kind);
+        let (mut input, sight) = self.fire_input_at(firer, Some(target), &fb, &tb, kind);
         if !sight.visible {
-            let (why, rule) = match &sight.blocked {
-                Some(battlefield::SightBlock::Friend { .. }) => {
-                    ("a formed friendly unit stands in the way of every stand", "RULE-05-6.1")
+            // A whole-volley block (weather, dead ground, a smoke wall) names itself; otherwise
+            // every stand is blocked, each by what stands in its own line.
+            let (why, rule) = match (&sight.blocked, sight.blocked_stands.len()) {
+                (Some(block), 0) => self.sight_block(firer, block),
+                (Some(block), _) => {
+                    (self.blocked_stands(firer, &sight).join("; "), self.sight_block(firer, block).1)
                 }
-                Some(battlefield::SightBlock::Terrain { .. }) => ("terrain blocks the line", "Ch16 4.1, 4.5"),
-                Some(battlefield::SightBlock::Building { .. }) => ("a building blocks the line", "Ch16 4.3"),
-                Some(battlefield::SightBlock::DeadGround(_)) => ("it is in dead ground", "Ch16 4.4"),
-                Some(battlefield::SightBlock::SmokeWall { .. }) => {
-                    ("a smoke wall blocks the line", "RULE-05-5.5")
-                }
-                Some(battlefield::SightBlock::Weather { .. }) => ("the weather limits sight", "Ch13 21.0"),
-                None => ("no stand has a clear line", "RULE-05-1.2"),
+                (None, _) => ("no stand has a clear line".to_string(), "RULINGS G4"),
             };
             let message = format!("{fname} has no clear line of sight to {tname}: {why}");
             r.here(Level::Error, message, format!("RULE-05-1.2, {rule}"));
             return None;
         }
+        let blocked = self.blocked_stands(firer, &sight);
         if !sight.blocked_stands.is_empty() {
             let clear = u32::try_from(sight.clear_stands.len()).unwrap_or(0);
             input.firing_stands = Some(clear);
+            let count = sight.blocked_stands.len();
             let text = format!(
-                "{fname}: {} of its firing stands have no clear line to {tname}; {clear} fire",
-                sight.blocked_stands.len()
+                "{fname}: {count} of its firing {} no clear line to {tname}, {clear} {} ({})",
+                if count == 1 { "stands has" } else { "stands have" },
+                if clear == 1 { "fires" } else { "fire" },
+                blocked.join("; ")
             );
             r.emit([Event::new(What::Note { text }, "RULE-05-6.1, RULINGS G4")]);
         }
@@ -391,7 +582,7 @@ impl Game {
         } else {
             input.enfilade = enfilade;
         }
-        Some(input)
+        Some((input, blocked))
     }
 
     /// RULE-05-1.3, RULINGS C16: a Phase 3 volley goes at the nearest unengaged enemy the firer
@@ -417,10 +608,10 @@ impl Game {
             .filter(|(id, _)| **id != target && **id != firer)
             .filter(|(id, _)| self.state.unit(**id).is_some_and(|u| u.side != f.side && !u.removed))
             .filter(|(id, _)| !self.in_melee(**id))
-            .filter(|(_, b)| arcs::in_front_arc(fb, b))
+            .filter(|(_, b)| self.in_arc(firer, fb, b))
             .map(|(id, b)| (battlefield::range::range(fb, b), *id, b))
             .filter(|(d, _, _)| *d < at - crate::geometry::MEASURE_PRECISION)
-            .filter(|(_, _, b)| self.fire_input(firer, fb, b, FireKind::Phase3).1.visible)
+            .filter(|&(_, id, b)| self.fire_input_at(firer, Some(id), fb, b, FireKind::Phase3).1.visible)
             .map(|(d, id, _)| (d, id))
             .collect();
         nearer.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -478,7 +669,7 @@ impl Game {
                 "RULE-05-1.2",
             );
         }
-        let Some(input) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
+        let Some((input, blocked)) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
         let probe = self.probe_volley(r, firer, target, &input);
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
@@ -494,6 +685,7 @@ impl Game {
                     &dice,
                     &report,
                     (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+                    &blocked,
                 );
             }
             Err(e) => r.refused(&e, RULE),
@@ -826,16 +1018,16 @@ impl Game {
         let mut inputs = Vec::new();
         for &f in &firers {
             match self.aim(r, f, target, FireKind::Phase3) {
-                Some(input) => inputs.push(input),
+                Some(aimed) => inputs.push(aimed),
                 None => return,
             }
         }
-        let Some(mut input) = inputs.into_iter().next() else { return };
+        let Some((mut input, blocked)) = inputs.into_iter().next() else { return };
         if !self.priority(r, lead, target, input.enfilade) {
             return;
         }
         input.concentrated = true;
-        input.pivoted = self.state.unit(lead).is_some_and(|u| u.turn.moved);
+        input.pivoted = self.book.unit_turn(r.turn, lead).motion.pivoted;
         let lead_sections = self.state.unit(lead).map_or(0, |u| u.stands);
         input.extra_sections = sections.saturating_sub(lead_sections);
         // RULINGS C18: an `order concentrated_battery_fire` bought in Phase 1 for one of these
@@ -882,6 +1074,7 @@ impl Game {
                 &dice,
                 &report,
                 (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
+                &blocked,
             ),
             Err(e) => r.refused(&e, RULE),
         }
@@ -1092,3 +1285,6 @@ mod tests {
         assert_eq!(stands(&replay, "9th Louisiana"), 3);
     }
 }
+
+#[cfg(test)]
+mod situations;

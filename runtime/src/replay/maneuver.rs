@@ -18,8 +18,10 @@
 //! - Leaders ride at the brigadier's rates (Ch16 3.1); an attached leader and a detached screen
 //!   move with their regiment.
 //!
-//! A unit that moves is marked `moved` for the fire replay ("moved, then fired"); a fall back
-//! keeps its firing rights (Ch16 3.3, RULINGS C19) and so is not.
+//! A unit that moves is marked `moved`, and the kind of its move is recorded for the fire replay
+//! ([`super::command::Motion`]: over the ground, it may not fire; a wheel or a change of formation in place, it
+//! fires at -1, RULE-05-1.2 (1), Ch16 5.1; a move whose check bars fire, it may not). A fall back
+//! keeps its firing rights (Ch16 3.3, RULINGS C19) and so is not marked.
 
 use dotc_lang::library::Cost;
 use geo::{Coord, Distance, Euclidean};
@@ -74,6 +76,19 @@ fn waypoints(action: &Action, facing: f64) -> Vec<Pose> {
 fn turn_between(from: f64, to: f64) -> f64 {
     let d = (to - from).rem_euclid(360.0);
     if d > 180.0 { d - 360.0 } else { d }
+}
+
+/// How a unit moved, for its right to fire in Phase 3 (see [`super::command::Motion`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Moved {
+    /// Over the ground: it may not fire (RULE-05-1.2 (1)).
+    Advance,
+    /// A wheel, a pivot or a change of formation where it stands: -1 (RULE-05-1.2 (1), Ch16 5.1).
+    InPlace,
+    /// Limbered or unlimbered where it stands: no penalty of its own (Ch16 2.3 lists it apart
+    /// from a change of formation); whether it may fire is the move check's (Ch16 10.4, RULINGS
+    /// C31).
+    Deployed,
 }
 
 /// The moves that take part of the allowance away before the unit moves (Ch16 3.1, 3.2, 10.2).
@@ -239,10 +254,38 @@ impl Game {
         self.bodies.insert(id, body);
     }
 
-    fn mark_moved(&mut self, id: UnitId) {
+    /// Mark a unit as moved this turn and record how (see [`super::command::Motion`]): `what` names the move for
+    /// a finding when its check (`report`) bars fire this turn.
+    fn mark_moved(&mut self, r: &Replayer<'_>, id: UnitId, how: Moved, report: Option<(&MoveReport, &str)>) {
         if let Some(u) = self.state.unit_mut(id) {
             u.turn.moved = true;
+            // Ch16 4.3: a garrison that moves over the ground has left its building.
+            if how == Moved::Advance {
+                self.book.garrisons.remove(&u.name);
+            }
         }
+        let motion = &mut self.book.turn(r.turn).units.entry(id).or_default().motion;
+        match how {
+            Moved::Advance => motion.advanced = true,
+            Moved::InPlace => motion.pivoted = true,
+            Moved::Deployed => motion.deployed = true,
+        }
+        let bar = report.and_then(|(report, what)| {
+            let finding = report
+                .effects()
+                .find(|f| matches!(f.kind, battlefield::movement::FindingKind::CannotFire))?;
+            Some((what.to_string(), finding.rule.clone()))
+        });
+        if motion.no_fire.is_none() {
+            motion.no_fire = bar;
+        }
+    }
+
+    /// How a move that ends at `end` from `start` counts: over the ground when the unit's colours
+    /// moved, `in_place` otherwise.
+    fn moved_over(start: &Body, end: &Pose, in_place: Moved) -> Moved {
+        let (dx, dy) = (end.position.0 - start.position.0, end.position.1 - start.position.1);
+        if dx.hypot(dy) > POSITION_TOLERANCE { Moved::Advance } else { in_place }
     }
 
     /// The body of a unit on the table, reported when it is not.
@@ -295,6 +338,7 @@ impl Game {
             match self.judge_move(r, id, &old, kind, body, Pose::of(&body), &[]) {
                 Some(report) if report.is_legal() && self.within_move(r, id, share_of(kind, &report)) => {
                     self.record_share(r, id, share_of(kind, &report));
+                    self.mark_moved(r, id, Moved::InPlace, Some((&report, "changed formation")));
                 }
                 _ => {
                     if let Some(u) = self.state.unit_mut(id) {
@@ -313,6 +357,9 @@ impl Game {
             Arm::Infantry => Mover::infantry(formation),
             Arm::Cavalry { mounted: true, .. } => Mover::mounted_cavalry(formation),
             Arm::Cavalry { mounted: false, .. } => Mover::dismounted_cavalry(),
+            Arm::Battery { limbered } if self.book.horse_batteries.contains(&u.name) => {
+                Mover::horse_battery(limbered)
+            }
             Arm::Battery { limbered } => Mover::battery(limbered),
         };
         mover.disordered = u.markers.disorder;
@@ -473,9 +520,28 @@ impl Game {
             self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
         }
         if verb == "move" {
-            self.mark_moved(id);
+            self.mark_moved(r, id, Moved::Advance, None);
+            self.out_of_its_smoke(r, id, &start, &end);
         }
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// RULE-05-5.4, Ch16 5.7, RULINGS C17: a unit that moves forward in Phase 2 steps out of its
+    /// own smoke, and its marker is removed at once (under either setting of C17). Forward: its
+    /// colours end ahead of where they began, as it faced then.
+    fn out_of_its_smoke(&mut self, r: &mut Replayer<'_>, id: UnitId, start: &Body, end: &Pose) {
+        let (_, ahead) = start.frame().to_local(Coord { x: end.position.0, y: end.position.1 });
+        let Some(u) = self.state.unit_mut(id) else { return };
+        if r.phase != PhaseKind::Maneuver || !u.markers.gunsmoke || ahead <= POSITION_TOLERANCE {
+            return;
+        }
+        u.markers.gunsmoke = false;
+        let marker = self.rules.tables.gunsmoke.meta.title().to_string();
+        let event = Event::new(
+            What::MarkerRemoved { unit: u.name.clone(), marker },
+            "RULE-05-5.4, Ch16 5.7, RULINGS C17",
+        );
+        r.emit([event]);
     }
 
     /// Scenario `reinforcements`: a unit comes on no earlier than the turn its line gives (a clock
@@ -533,13 +599,13 @@ impl Game {
         let facing = facing_arg(action).or(arrival.facing).unwrap_or(0.0);
         let Some(u) = self.state.unit_mut(id) else { return };
         u.on_table = true;
-        u.turn.moved = true;
         if let Some(f) = &arrival.formation
             && !u.is_battery()
         {
             u.formation = f.clone();
         }
         let layout = layout_for(&self.rules.data, u);
+        self.mark_moved(r, id, Moved::Advance, None);
         self.bodies.insert(id, Body::new(to, facing, layout));
         r.emit([Event::new(What::Note { text: format!("{name} enters at ({}, {})", to.0, to.1) }, RULE)]);
     }
@@ -683,7 +749,7 @@ impl Game {
         }
         self.record_share(r, id, share);
         self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
-        self.mark_moved(id);
+        self.mark_moved(r, id, Moved::InPlace, Some((&report, "wheeled")));
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
     }
 
@@ -712,7 +778,7 @@ impl Game {
             return;
         }
         self.record_share(r, id, share);
-        self.mark_moved(id);
+        self.mark_moved(r, id, Moved::InPlace, Some((&report, "about-faced")));
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
     }
 
@@ -802,7 +868,8 @@ impl Game {
         if start.facing != facing {
             record.wheeled = true;
         }
-        self.mark_moved(id);
+        self.mark_moved(r, id, Moved::Advance, None);
+        self.out_of_its_smoke(r, id, &start, &end);
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
     }
 
@@ -871,8 +938,9 @@ impl Game {
         self.record_share(r, id, share);
         if let Some(u) = self.state.unit_mut(id) {
             u.arm = Arm::Battery { limbered: limber };
-            u.turn.moved = true;
         }
+        let what = if limber { "limbered" } else { "unlimbered" };
+        self.mark_moved(r, id, Game::moved_over(&start, &end, Moved::Deployed), Some((&report, what)));
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
         let text = format!("{} {}", self.name(id), if limber { "limbers up" } else { "unlimbers" });
         r.emit([Event::new(What::Note { text }, RULE)]);
@@ -941,8 +1009,9 @@ impl Game {
         if let Some(u) = self.state.unit_mut(id) {
             u.arm = on_foot.arm.clone();
             u.formation = on_foot.formation.clone();
-            u.turn.moved = true;
         }
+        // Judgement: dismounting where it stands is a change of formation (RULE-05-1.2 (1)).
+        self.mark_moved(r, id, Game::moved_over(&start, &end, Moved::InPlace), Some((&report, "dismounted")));
         self.place(id, line);
         self.book.holders.insert(name.clone(), holders);
         r.emit([Event::new(What::Note { text: format!("{name} dismounts") }, RULE)]);
@@ -998,8 +1067,8 @@ impl Game {
         let Some(u) = self.state.unit_mut(id) else { return };
         u.arm = Arm::Cavalry { mounted: true, horse_holders: 0, can_remount };
         u.formation = formation;
-        u.turn.moved = true;
         let layout = layout_for(&self.rules.data, u);
+        self.mark_moved(r, id, Game::moved_over(&start, &end, Moved::InPlace), Some((&report, "remounted")));
         self.place(id, Body::new(end.position, end.facing, layout));
         self.book.holders.remove(&name);
         r.emit([Event::new(What::Note { text: format!("{name} mounts") }, RULE)]);

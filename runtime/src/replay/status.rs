@@ -119,9 +119,9 @@ impl Game {
 
     /// Whether the rules take a unit's Gunsmoke marker off in this Phase 5, and by which rule
     /// (RULE-05-5.4, Ch16 5.7, RULINGS C17, G11): a brisk wind clears every marker; by the
-    /// numbered rule a unit of the active side that held its fire (or stepped forward out of its
-    /// smoke, and so did not fire) loses its marker; under `phase_five_all` every unengaged unit does. `Err` says why
-    /// the marker stays.
+    /// numbered rule a unit of the active side that held its fire loses its marker; under
+    /// `phase_five_all` every unengaged unit does. `Err` says why the marker stays. (A unit that
+    /// stepped forward out of its smoke lost it at once, in Phase 2: `maneuver.rs`.)
     fn smoke_clears(&self, active: &str, u: &crate::engine::state::Unit) -> Result<&'static str, String> {
         let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| s.name == active);
         if self.brisk_wind {

@@ -41,6 +41,10 @@ pub struct VolleyPlan {
     pub stands: u32,
     /// Dice rolled to hit, bonus dice included and a Sudden Squall's halving applied.
     pub dice: u32,
+    /// How the pool was made, in words, each part with its rule: the stands the unit has, those
+    /// that do not fire and why, the dice per stand and any bonus ("5 stands", "1 out as its
+    /// skirmish screen (RULINGS G12)"). For a finding about the number of dice.
+    pub pool: Vec<String>,
     /// What is said before the dice are rolled (a trait's bonus dice, a squall's halving).
     pub notes: Vec<Event>,
     /// The band's number, or a trait's better one (Ch16 9.0).
@@ -145,7 +149,7 @@ pub fn plan_volley(
     let f = state.unit(firer).ok_or_else(|| unknown(firer))?;
     let t = state.unit(target).ok_or_else(|| unknown(target))?;
     let shot = Shot::check(rules, state, firer, target, f, t, input)?;
-    let (stands, dice, notes) = dice_pool(f, &shot, input)?;
+    let (stands, dice, notes, pool) = dice_pool(f, &shot, input)?;
     let (base, modifiers, to_hit) = to_hit(rules, state, firer, f, t, &shot, input)?;
     let rerolls = missed_die_rerolls(&shot, to_hit);
     let (low_ammo_at, clean_barrels) = marker_rules(rules, f, &shot);
@@ -166,6 +170,7 @@ pub fn plan_volley(
         band: shot.band,
         stands,
         dice,
+        pool,
         notes,
         base,
         modifiers,
@@ -370,27 +375,49 @@ fn skirmish_screen(rules: &Rules) -> Result<&dotc_lang::library::Screen, EngineE
 
 /// Step 2, the pool (RULE-05-2.1, Ch16 3.2, 5.2, 5.3, 9.0, RULINGS G12, G16, Ch13 3.0): the
 /// stands the formation lets fire, their dice, a trait's bonus dice and a squall's halving.
-/// Returns the firing stands, the dice and the notes that explain them.
-fn dice_pool(f: &Unit, shot: &Shot<'_>, input: &FireInput) -> Result<(u32, u32, Vec<Event>), EngineError> {
+/// Returns the firing stands, the dice, the notes that explain them and the pool in words.
+fn dice_pool(
+    f: &Unit,
+    shot: &Shot<'_>,
+    input: &FireInput,
+) -> Result<(u32, u32, Vec<Event>, Vec<String>), EngineError> {
+    let unit = if f.is_battery() { ("section", "sections") } else { ("stand", "stands") };
+    let count = |n: u32| format!("{n} {}", if n == 1 { unit.0 } else { unit.1 });
+    let mut words = vec![count(f.stands)];
     // A detached screen stand does not fire with its parent (RULINGS G12), nor do horse holders
     // (Ch16 10.2).
     let mut available = f.stands;
     if f.screen.is_some() {
         available = available.saturating_sub(1);
+        words.push("1 out as its skirmish screen (RULINGS G12)".into());
     }
     if let Arm::Cavalry { horse_holders, .. } = f.arm {
         available = available.saturating_sub(horse_holders);
+        if horse_holders > 0 {
+            words.push(format!("{horse_holders} holding the horses (Ch16 10.2)"));
+        }
     }
     let mut stands = shot.formation.firing_stands(available);
+    if stands < available {
+        words.push(format!("in {} only {} fire (Ch16 3.2)", shot.formation.meta.title(), count(stands)));
+    }
     // RULE-05-6.1: only the stands with a clear line fire.
-    if let Some(n) = input.firing_stands {
-        stands = stands.min(n);
+    if let Some(n) = input.firing_stands.filter(|&n| n < stands) {
+        words.push(format!("{} without a clear line (RULE-05-6.1)", stands - n));
+        stands = n;
     }
     if let Some(order) = shot.concentrated {
         // RULE-05-2.4: the other batteries' sections join the barrage, up to the order's limit.
         stands = stands.saturating_add(input.extra_sections);
-        if let Some(max) = order.max_sections {
-            stands = stands.min(max);
+        if input.extra_sections > 0 {
+            words.push(format!(
+                "{} of the brigade's other batteries (RULE-05-2.4)",
+                count(input.extra_sections)
+            ));
+        }
+        if let Some(max) = order.max_sections.filter(|&max| stands > max) {
+            words.push(format!("at most {} in one barrage (RULE-05-2.4)", count(max)));
+            stands = max;
         }
     }
     if stands == 0 {
@@ -400,12 +427,23 @@ fn dice_pool(f: &Unit, shot: &Shot<'_>, input: &FireInput) -> Result<(u32, u32, 
             rule: "RULE-05-2.1, RULE-05-6.1",
         });
     }
+    if words.len() == 1 {
+        words[0].push_str(", all firing");
+    }
     let mut notes = Vec::new();
     let mut pool = shot.weapon.pool(stands);
+    if pool != stands {
+        words.push(format!(
+            "{pool} dice from {} firing ({}, RULE-05-2.1, Ch16 5.2, 5.3, RULINGS G16)",
+            count(stands),
+            shot.weapon.meta.title()
+        ));
+    }
     // Ch16 9.0: a trait's close-range bonus dice (Buck and Ball: +1 within 3").
     for tr in &shot.firer_traits {
         if let Some(b) = tr.bonus_dice.filter(|b| input.range <= b.within) {
             pool += b.dice;
+            words.push(format!("+{} within {}\" ({}, Ch16 9.0)", b.dice, b.within, tr.meta.title()));
             notes.push(Event::new(
                 What::Note {
                     text: format!("{}: +{} dice within {}\" ({})", f.name, b.dice, b.within, tr.meta.title()),
@@ -423,8 +461,9 @@ fn dice_pool(f: &Unit, shot: &Shot<'_>, input: &FireInput) -> Result<(u32, u32, 
             "Ch13 3.0, RULINGS G16",
         ));
         pool = halved;
+        words.push(format!("halved to {halved} by a Sudden Squall (Ch13 3.0)"));
     }
-    Ok((stands, pool, notes))
+    Ok((stands, pool, notes, words))
 }
 
 /// The modifiers of a marker's `to_hit` lines that apply at this range (a `beyond` line only
@@ -546,7 +585,7 @@ fn to_hit(
     if let Some(hits) = plunging.hits.and_then(|h| i32::try_from(h).ok()) {
         if rules.module("plunging_fire")
             && input.kind == FireKind::Closing
-            && plunging.weapons.iter().any(|w| *w == f.weapon)
+            && plunging.weapons.contains(&f.weapon)
             && base < hits
         {
             modifiers.push(Modifier::new("plunging fire (overshoot)", base - hits, "Ch13 20.0"));
