@@ -390,7 +390,35 @@ fn named_sum(names: &[String], role: dotc_runtime::odds::melee::Role) -> Result<
 fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
     use dotc_runtime::odds::melee::{MeleeSide, Role, melee_monte_carlo, melee_odds};
     let named_a = named_sum(&args.attacker_has, Role::Attacker)?;
-    let named_d = named_sum(&args.defender_has, Role::Defender)?;
+    let mut named_d = named_sum(&args.defender_has, Role::Defender)?;
+    // RULINGS G15: cavalry shock's -2 against Disordered infantry is the Disorder's own -2, not a
+    // second one (the engine's melee reads it the same way).
+    let has = |names: &[String], id: &str| names.iter().any(|n| n.trim() == id);
+    if has(&args.attacker_has, "cavalry_shock") && has(&args.defender_has, "disorder") {
+        let shock =
+            dotc_runtime::odds::melee::named_modifier(dotc_lang::stdlib(), "cavalry_shock", Role::Attacker)
+                .map_err(|e| e.to_string())?;
+        named_d.own -= shock.opponent;
+        named_d
+            .parts
+            .push(format!("cavalry shock {:+} not doubled on Disorder (RULINGS G15)", -shock.opponent));
+    }
+    // Ch16 4.2, RULINGS G17: an obstacle such as an abatis cancels the charge's momentum (the
+    // engine's melee reads the same `cancels_momentum` of the rule data).
+    let data = dotc_lang::stdlib();
+    let cancelling =
+        args.defender_has.iter().find(|n| data.obstacle(n.trim()).is_some_and(|o| o.cancels_momentum));
+    let mut named_a = named_a;
+    if let (Some(obstacle), true) = (cancelling, has(&args.attacker_has, "momentum")) {
+        let momentum = dotc_runtime::odds::melee::named_modifier(data, "momentum", Role::Attacker)
+            .map_err(|e| e.to_string())?;
+        named_a.own -= momentum.own;
+        named_a.parts.push(format!(
+            "momentum {:+} cancelled by the {} (Ch16 4.2, RULINGS G17)",
+            -momentum.own,
+            obstacle.trim()
+        ));
+    }
     let attacker = MeleeSide {
         engaged_stands: named_a.engaged.map_or(args.attacker_stands, |e| e.min(args.attacker_stands)),
         modifier: args.attacker_mod + named_a.own + named_d.opponent,

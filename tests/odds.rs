@@ -453,3 +453,54 @@ fn ch13_9_0_odds_fire_at_elite_sharpshooters() {
     let args: Vec<&str> = base.iter().chain(&["--module", "elite_sharpshooter"]).copied().collect();
     assert!(text(&dotc(&args).stderr).contains("unknown module `elite_sharpshooter`"));
 }
+
+/// RULINGS G15: mounted cavalry's -2 against Disordered infantry is not doubled: the defender
+/// is at its Disorder's -2 only. 1D6 + 4 + 1 against 1D6 + 4 - 2: the cavalry leads by its die
+/// minus the infantry's, plus 3. The infantry draws when its die is 3 higher, (1,4) (2,5) (3,6),
+/// and wins when 4 or more higher, (1,5) (1,6) (2,6): draws 3/36, cavalry wins 30/36.
+#[test]
+fn rulings_g15_cavalry_shock_is_not_doubled_on_disordered_infantry() {
+    let out = dotc(&[
+        "odds",
+        "melee",
+        "--attacker-stands",
+        "4",
+        "--defender-stands",
+        "4",
+        "--attacker-has",
+        "cavalry_shock",
+        "--defender-has",
+        "disorder",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["defender_modifier"], -2, "{v}");
+    assert_eq!(v["attacker_modifier"], 1);
+    assert!((v["attacker_wins"].as_f64().unwrap() - 30.0 / 36.0).abs() < 1e-12, "{v}");
+    assert!((v["draw"].as_f64().unwrap() - 3.0 / 36.0).abs() < 1e-12);
+}
+
+/// Ch16 4.2, RULINGS G17: an abatis gives the attacker -2 and cancels its momentum: named
+/// momentum counts nothing behind one. 3 stands +1 (Fresh) +1 (momentum, cancelled) -2 (abatis)
+/// against 3 stands +1: -1 against +1.
+#[test]
+fn rulings_g17_an_abatis_cancels_momentum_in_odds_melee() {
+    let out = dotc(&[
+        "odds",
+        "melee",
+        "--attacker-stands",
+        "3",
+        "--defender-stands",
+        "3",
+        "--attacker-has",
+        "fresh,momentum",
+        "--defender-has",
+        "fresh,abatis",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["attacker_modifier"], -1, "{v}");
+    assert_eq!(v["defender_modifier"], 1, "{v}");
+}

@@ -86,6 +86,29 @@ impl Battlefield {
     }
 }
 
+impl Battlefield {
+    /// The ground a defender holds against a charge, for its melee modifiers (Ch16 4.2, 7.3,
+    /// RULINGS G17): an obstacle it stands behind that the charge crosses within reach of its
+    /// front, when the obstacle changes a melee (a stone wall's +2; an abatis, which gives no
+    /// cover but costs the attacker 2 and its momentum); otherwise the cover it holds against the
+    /// charger's line, as a volley from there would see it.
+    pub fn melee_ground(&self, attacker: &Body, defender: &Body) -> Option<String> {
+        let charge = range_line(attacker, defender);
+        let front = front_strip(defender);
+        let crossed = obstacles_lined(&self.obstacles, &front).find(|o| {
+            (o.obstacle.melee.is_some() || o.obstacle.cancels_momentum)
+                && o.line
+                    .lines()
+                    .flat_map(|segment| crossing_points(charge, segment))
+                    .any(|p| within_reach_ahead(defender, p))
+        });
+        match crossed {
+            Some(o) => Some(o.obstacle.meta.id.clone()),
+            None => self.cover(attacker, defender, None).from,
+        }
+    }
+}
+
 fn rank(class: CoverClass) -> u8 {
     match class {
         CoverClass::None => 0,

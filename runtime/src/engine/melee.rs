@@ -644,7 +644,8 @@ fn shock_modifiers(
         }
     }
     // Cavalry shock (Ch16 10.1, RULINGS C22): mounted cavalry against disordered or column
-    // infantry, +1 to the cavalry and -2 to the infantry; no automatic rout.
+    // infantry, +1 to the cavalry and -2 to the infantry; no automatic rout. RULINGS G15: the -2
+    // is not doubled, so Disordered infantry, already at its marker's -2, takes no second one.
     let (a, d) = (unit(state, attacker)?, unit(state, defender)?);
     let mounted = matches!(a.arm, Arm::Cavalry { mounted: true, .. });
     let vulnerable =
@@ -653,7 +654,17 @@ fn shock_modifiers(
         if let Some(m) = t.cavalry_shock.melee {
             push_for(&mut sides, m, "cavalry shock", "Ch16 10.1, RULINGS C22");
         }
-        if t.cavalry_shock.opponent_melee != 0 {
+        if t.cavalry_shock.opponent_melee != 0 && d.markers.disorder && t.disorder.melee.is_some() {
+            notes.push(Event::new(
+                What::Note {
+                    text: format!(
+                        "{}: the cavalry's {} against Disordered infantry is its Disorder's, not a second one",
+                        d.name, t.cavalry_shock.opponent_melee
+                    ),
+                },
+                "Ch16 10.1, RULINGS G15",
+            ));
+        } else if t.cavalry_shock.opponent_melee != 0 {
             sides[1].push(Modifier::new(
                 "cavalry shock",
                 t.cavalry_shock.opponent_melee,

@@ -249,7 +249,8 @@ impl Game {
             input.range = input.range.min(distance);
             input
         });
-        let defender_terrain = self.bf.cover(&cb, &tb, None).from;
+        // Ch16 4.2, 7.3, RULINGS G17: a stone wall's +2, an abatis's -2 and lost momentum.
+        let defender_terrain = self.bf.melee_ground(&cb, &tb);
         let melee = MeleeInput {
             momentum: self.momentum(&cb, &tb),
             defender_terrain,
@@ -372,7 +373,7 @@ impl Game {
         MeleeInput {
             attacker_engaged: engaged_stands(ab, db),
             defender_engaged: engaged_stands(db, ab),
-            defender_terrain: self.bf.cover(ab, db, None).from,
+            defender_terrain: self.bf.melee_ground(ab, db),
             flank: self.flank_attack(r, attacker, ab, defender, db),
             ..MeleeInput::default()
         }
@@ -765,3 +766,7 @@ mod tests {
         assert!(errors_at(&game, &replay, "assault \"6th Louisiana\"").is_empty(), "{:#?}", replay.findings);
     }
 }
+
+#[cfg(test)]
+#[path = "assault/situations.rs"]
+mod situations;

@@ -1287,4 +1287,4 @@ mod tests {
 }
 
 #[cfg(test)]
-mod situations;
+pub(crate) mod situations;

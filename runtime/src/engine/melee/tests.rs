@@ -424,10 +424,11 @@ fn cavalry(t: &mut Table, name: &str) -> UnitId {
     t.state.add_unit(unit, Some(t.blue_brigade))
 }
 
-/// Ch16 10.1, RULINGS C22: mounted cavalry against disordered or column infantry, +1 to the
-/// cavalry and -2 to the infantry; nothing against a steady line; no automatic rout.
+/// Ch16 10.1, RULINGS C22, G15: mounted cavalry against disordered or column infantry, +1 to
+/// the cavalry and -2 to the infantry, the -2 not doubled for infantry already Disordered (its
+/// marker's -2 is the one); nothing against a steady line; no automatic rout.
 #[test]
-fn c22_cavalry_shock_against_disordered_or_column_infantry() {
+fn rulings_g15_c22_cavalry_shock_against_disordered_or_column_infantry() {
     let rules = defaults();
     let mut t = Table::new();
     let cav = cavalry(&mut t, "Blue Horse");
@@ -444,11 +445,18 @@ fn c22_cavalry_shock_against_disordered_or_column_infantry() {
     let r = resolve_melee(&rules, &mut s, cav, line, &MeleeInput::default(), &mut melee_dice(3, 3)).unwrap();
     assert_eq!(named(&mods(&r, "Blue Horse"), "cavalry shock"), Some(1));
     let red = mods(&r, "Red Line");
-    assert_eq!(named(&red, "cavalry shock"), Some(-2));
+    assert_eq!(named(&red, "cavalry shock"), None, "G15: not a second -2");
     assert_eq!(named(&red, "disordered"), Some(-2));
-    // 3 + 4 + 1 + 1 = 9 against 3 + 4 + 1 - 2 - 2 = 4: the infantry loses but is not routed (C22).
-    assert_eq!(r.margin, 5);
+    assert_eq!(red.iter().map(|(_, v)| v).sum::<i32>(), 1 - 2, "Fresh +1, Disorder -2, nothing more");
+    // 3 + 4 + 1 + 1 = 9 against 3 + 4 + 1 - 2 = 6: the infantry loses but is not routed (C22).
+    assert_eq!(r.margin, 3);
     assert!(!s.units[line.0].removed);
+    // A Disordered column: still one -2 (G15).
+    let mut s = t.state.clone();
+    s.units[col.0].markers.disorder = true;
+    let r = resolve_melee(&rules, &mut s, cav, col, &MeleeInput::default(), &mut melee_dice(3, 3)).unwrap();
+    let red = mods(&r, "Red Column");
+    assert_eq!((named(&red, "cavalry shock"), named(&red, "disordered")), (None, Some(-2)));
 
     let r =
         resolve_melee(&rules, &mut t.state, cav, col, &MeleeInput::default(), &mut melee_dice(3, 3)).unwrap();

@@ -10,7 +10,7 @@ use std::path::Path;
 use super::super::*;
 
 /// A scenario on the firing range with the given terrain lines and units of each side.
-fn range(terrain: &str, blue: &str, red: &str) -> String {
+pub(crate) fn range(terrain: &str, blue: &str, red: &str) -> String {
     format!(
         r#"scenario "Firing Range" {{
     start 10:00
@@ -41,7 +41,7 @@ fn range(terrain: &str, blue: &str, red: &str) -> String {
     )
 }
 
-struct Loaded(String);
+pub(crate) struct Loaded(String);
 
 impl dotc_lang::Loader for Loaded {
     fn load(&self, _: &Path) -> Result<String, String> {
@@ -50,7 +50,7 @@ impl dotc_lang::Loader for Loaded {
 }
 
 /// Replay `turns` on `scenario`, keeping the plan of every volley; the game text is returned too.
-fn play(scenario: &str, turns: &str) -> (Replay, String) {
+pub(crate) fn play(scenario: &str, turns: &str) -> (Replay, String) {
     let game = format!("game \"Range\" {{\n    scenario \"range.dotc\"\n}}\n{turns}");
     let analysis = dotc_lang::analyze(Path::new("range-game.dotc"), &game, &Loaded(scenario.to_string()));
     let scenario_problems = analysis.scenario.as_ref().map_or(&[][..], |s| &s.diagnostics[..]);
@@ -65,12 +65,12 @@ fn play(scenario: &str, turns: &str) -> (Replay, String) {
 }
 
 /// Errors and warnings: what the audit would report.
-fn problems(replay: &Replay) -> Vec<&Finding> {
+pub(crate) fn problems(replay: &Replay) -> Vec<&Finding> {
     replay.findings.iter().filter(|f| matches!(f.level, Level::Error | Level::Warning)).collect()
 }
 
 /// The findings on the line holding `text`.
-fn findings_at(replay: &Replay, game: &str, text: &str) -> Vec<Finding> {
+pub(crate) fn findings_at(replay: &Replay, game: &str, text: &str) -> Vec<Finding> {
     let line = crate::replay::tests::line_holding(game, text, 0);
     crate::replay::tests::findings_on_line(game, replay, line)
 }
