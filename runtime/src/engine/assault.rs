@@ -87,6 +87,9 @@ pub struct ClosingVolley {
     pub plan: VolleyPlan,
     pub casualties: CasualtyTable,
     pub outcome: (u32, u32, u32),
+    /// Every stand the volley cost the charger, as a `fire` line's `lost` counts them: its fire's
+    /// and the checks' it called for, a shattered regiment's last stand included (RULE-05-3.4).
+    pub stands_lost: u32,
 }
 
 fn unknown(id: UnitId) -> EngineError {
@@ -373,6 +376,7 @@ pub(crate) fn after_the_volley(
             plan: c.plan.clone(),
             casualties: c.casualties.clone(),
             outcome: (report.hits, report.unsaved, report.stands_lost_to_fire),
+            stands_lost: report.stands_lost,
         })
     });
     let ended = |events, result, pre_contact_check, closing_volley| {

@@ -265,16 +265,10 @@ pub(super) fn check_assault(
                         _ => {}
                     }
                 }
+                // One meaning with a `fire` line's `lost`: every stand the volley cost, a
+                // shattered regiment's last stand included (RULE-05-3.3, 3.4).
                 ("closing_volley", "lost" | "stands lost") => {
-                    let lost: u32 = report
-                        .events
-                        .iter()
-                        .take_while(|e| !matches!(e.what, What::Melee { .. }))
-                        .map(|e| match &e.what {
-                            What::StandsLost { unit, lost, .. } if unit == charger => *lost,
-                            _ => 0,
-                        })
-                        .sum();
+                    let lost = report.closing_volley.as_ref().map_or(0, |c| c.stands_lost);
                     if let Some(n) = number(item).filter(|n| *n != f64::from(lost)) {
                         differs(
                             r,

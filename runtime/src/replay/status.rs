@@ -293,15 +293,14 @@ impl Game {
     }
 
     /// Module july_sun, Ch13 11.0 (optional by RULINGS C26): an infantry regiment that
-    /// double-times or assaults in two consecutive turns of its own (RULINGS G7) takes a Disorder
-    /// marker at the end of its movement the second time: the end of Phase 2 for a double-time,
-    /// of the melee phase for an assault.
+    /// double-times or declares an assault in two consecutive turns of its own (RULINGS G7) takes
+    /// a Disorder marker at the end of its movement the second time: the end of Phase 2, where
+    /// both are made (an assault is declared and resolved in the maneuver phase, whether or not
+    /// the turn has a `melee { }` block).
     /// Disordered, it may neither double-time nor assault until rallied (Ch16 2.3, RULINGS C6).
     pub(super) fn july_sun(&mut self, r: &mut Replayer<'_>) {
         const RULE: &str = "Ch13 11.0 (july_sun), RULINGS C26";
-        if !self.rules.modules.contains("july_sun")
-            || !matches!(r.phase, PhaseKind::Maneuver | PhaseKind::Melee)
-        {
+        if !self.rules.modules.contains("july_sun") || r.phase != PhaseKind::Maneuver {
             return;
         }
         let exerted: Vec<UnitId> = (0..self.state.units.len())
@@ -309,10 +308,7 @@ impl Game {
             .filter(|&id| {
                 self.state.unit(id).is_some_and(|u| {
                     let own = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
-                    let did = match r.phase {
-                        PhaseKind::Maneuver => self.book.unit_turn(r.turn, id).double_time,
-                        _ => u.turn.assaulted,
-                    };
+                    let did = self.book.unit_turn(r.turn, id).double_time || u.turn.assaulted;
                     own && did && !u.removed && matches!(u.arm, crate::engine::state::Arm::Infantry)
                 })
             })

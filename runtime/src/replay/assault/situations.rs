@@ -53,3 +53,88 @@ fn rulings_g17_ch16_4_2_an_abatis_costs_the_charger_two_and_its_momentum() {
     assert_eq!(shock_score(&replay, "1st Red").1, 9);
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
 }
+
+#[test]
+fn ch13_11_0_july_sun_counts_an_assault_without_a_melee_block() {
+    // Module july_sun (Ch13 11.0): an infantry regiment that double-times or declares an assault
+    // in two consecutive turns of its own (RULINGS G7: turns 1 and 3 for blue) takes a Disorder
+    // marker at the end of its movement the second time. The 1st Blue charges on turn 1 (its
+    // assault resolved in Phase 2; the turn has no `melee { }` block, which a log may leave out)
+    // and double-times on turn 3: exhausted, Disordered.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
+    )
+    .replace("    first_side blue\n", "    first_side blue\n    rules {\n        module july_sun\n    }\n");
+    let (replay, _) = play(
+        &scenario,
+        r#"turn 1 blue {
+    command {
+        pips "Col. Blue" roll [6] => 3
+    }
+    maneuver {
+        assault "1st Blue" -> "1st Red" pip "Col. Blue" {
+            melee roll [6] vs [1] => attacker wins
+        }
+    }
+}
+turn 2 red {
+}
+turn 3 blue {
+    command {
+        pips "Col. Blue" roll [6] => 3
+    }
+    maneuver {
+        double_time "1st Blue" to (20, 18) facing east
+    }
+}
+"#,
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(
+        replay
+            .events
+            .iter()
+            .any(|e| matches!(&e.event.what, What::Note { text } if text.contains("exhausted by the heat"))),
+        "{:#?}",
+        replay.events.iter().map(|e| format!("{:?}", e.event.what)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn rule_05_3_4_lost_after_a_closing_volley_counts_the_shattered_last_stand_as_after_fire() {
+    // The 1st Blue, 3 stands, charges the 1st Red from 6". At the 4" line the Red's 5 rifled
+    // muskets fire a closing volley at short range, 4+ (Ch16 5.2, 7.2): 4, 4, 4, 4, 1 is 4 hits,
+    // no cover, no save: 4 unsaved hits take 2 stands (RULE-05-3.3) and the last stand shatters
+    // (RULE-05-3.4, Ch16 5.4): 3 stands lost, as a `fire` line would count them, and the charge
+    // is destroyed.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 3 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
+    );
+    let log = |lost: u32| {
+        format!(
+            r#"turn 1 blue {{
+    command {{
+        pips "Col. Blue" roll [6] => 3
+    }}
+    maneuver {{
+        assault "1st Blue" -> "1st Red" pip "Col. Blue" {{
+            closing_volley roll [4, 4, 4, 4, 1] => hits 4, lost {lost}
+        }}
+    }}
+}}
+"#
+        )
+    };
+    let (replay, _) = play(&scenario, &log(3));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    let (replay, _) = play(&scenario, &log(2));
+    assert!(
+        problems(&replay).iter().any(|f| f.message.contains("stands lost to the closing volley")),
+        "{:#?}",
+        problems(&replay)
+    );
+}
