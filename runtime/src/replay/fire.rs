@@ -159,9 +159,10 @@ impl Game {
         (input, sight)
     }
 
-    /// The firer's friends on the table, in the order [`Game::fire_input_at`] gives them to the
-    /// line of sight (a [`battlefield::SightBlock::Friend`] indexes this list).
-    fn friends_of(&self, firer: UnitId) -> Vec<UnitId> {
+    /// A unit's friends on the table, in the order [`Game::fire_input_at`] gives them to the
+    /// line of sight (a [`battlefield::SightBlock::Friend`] indexes this list) and a move's
+    /// `friends` lists them (a passage of lines indexes it).
+    pub(super) fn friends_of(&self, firer: UnitId) -> Vec<UnitId> {
         let side = self.state.unit(firer).map(|u| u.side);
         self.bodies
             .keys()

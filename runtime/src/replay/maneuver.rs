@@ -408,13 +408,8 @@ impl Game {
             crate::engine::events::BrigadeStatus::Broken => Some("broken"),
         };
         mover.brigade_state = state_id;
-        let side = self.state.unit(id).map(|u| u.side);
-        let friends: Vec<Body> = self
-            .bodies
-            .iter()
-            .filter(|(other, _)| **other != id && self.state.unit(**other).map(|u| u.side) == side)
-            .map(|(_, b)| *b)
-            .collect();
+        let friends: Vec<Body> =
+            self.friends_of(id).iter().filter_map(|other| self.bodies.get(other).copied()).collect();
         let mv = Move { mover, kind, start, waypoints, end, ground: self.ground, friends: &friends };
         let mut report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
         if leaving {
@@ -505,7 +500,7 @@ impl Game {
             }
         };
         let share = kind_share.unwrap_or(0.0);
-        let legal = report.is_some_and(|rep| rep.is_legal())
+        let legal = report.as_ref().is_some_and(|rep| rep.is_legal())
             && (verb == "retreat" || !self.broken_advance(r, id, &start, end))
             && self.within_move(r, id, share);
         if !legal {
@@ -523,7 +518,83 @@ impl Game {
             self.mark_moved(r, id, Moved::Advance, None);
             self.out_of_its_smoke(r, id, &start, &end);
         }
+        if let Some(report) = &report {
+            self.move_effects(r, action, id, report);
+        }
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// What a legal move brings on, played with the line's dice (`discipline [..]`): a Disorder
+    /// marker for a formed unit entering terrain or crossing an obstacle that disorders it (Ch16
+    /// 4.1, 4.2, RULINGS G17); a Discipline check to cross an obstacle, Disorder if failed (Ch16
+    /// 4.2, RULE-07-1.4); a passage of lines, where both units test and each that fails is
+    /// disordered (Ch16 3.3, RULINGS C8). A die the line lacks is an error naming the syntax; a
+    /// die left over is reported.
+    fn move_effects(&mut self, r: &mut Replayer<'_>, action: &Action, id: UnitId, report: &MoveReport) {
+        use crate::battlefield::movement::FindingKind as K;
+        const RULE: &str = "Ch16 3.3, 4.1, 4.2, RULINGS C8, G17";
+        let effects: Vec<K> = report
+            .effects()
+            .filter(|f| {
+                matches!(f.kind, K::Disordered { .. } | K::DisciplineCheck { .. } | K::PassageOfLines { .. })
+            })
+            .map(|f| f.kind.clone())
+            .collect();
+        if effects.is_empty() {
+            return;
+        }
+        let friends = self.friends_of(id);
+        let mut dice = LogDice::new(dice_of(action, Purpose::Discipline), self.seeded.as_mut());
+        let mut events = Vec::new();
+        let rules = &self.rules;
+        let result = transact(&mut self.state, |s| {
+            for effect in &effects {
+                match effect {
+                    K::Disordered { .. } => {
+                        morale::place_disorder(rules, s, id, &mut events, "Ch16 4.1, 4.2, RULINGS G17")?
+                    }
+                    K::DisciplineCheck { target, .. } => {
+                        let name = s.unit(id).map(|u| u.name.clone()).unwrap_or_default();
+                        let mods = morale::standing_discipline_modifiers(rules, s, id, None);
+                        let base = i32::try_from(*target).unwrap_or(6);
+                        let passed = morale::test_roll(
+                            name,
+                            crate::engine::events::TestKind::Discipline,
+                            base,
+                            mods,
+                            &mut dice,
+                            &mut events,
+                            "Ch16 4.2, RULE-07-1.4",
+                        )?;
+                        if !passed {
+                            morale::place_disorder(rules, s, id, &mut events, "Ch16 4.2, RULE-07-1.4")?;
+                        }
+                    }
+                    K::PassageOfLines { friend } => {
+                        if let Some(&other) = friends.get(*friend) {
+                            morale::passage_of_lines(rules, s, id, other, &mut dice, &mut events)?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        });
+        match result {
+            Ok(()) => {
+                r.emit(events);
+                r.dice_done(&dice, RULE);
+            }
+            Err(EngineError::Dice(e)) => r.here(
+                Level::Error,
+                format!(
+                    "{}: the move calls for a Discipline check ({e}); add its dice to the line: `discipline [4]`",
+                    self.name(id)
+                ),
+                RULE,
+            ),
+            Err(e) => r.refused(&e, RULE),
+        }
     }
 
     /// RULE-05-5.4, Ch16 5.7, RULINGS C17: a unit that moves forward in Phase 2 steps out of its

@@ -1,7 +1,7 @@
-//! Small assault situations, each a scenario and a log replayed through the audit, worked by
-//! hand from the rulebook (issue 14's assault and melee defects). Each test names the rule it
-//! holds the replay to; the arithmetic is in its comments. The table is the firing range of
-//! `fire/situations.rs`: blue on the west, red on the east.
+//! Small assault and movement situations, each a scenario and a log replayed through the audit,
+//! worked by hand from the rulebook (issue 14's assault, melee and movement defects). Each test
+//! names the rule it holds the replay to; the arithmetic is in its comments. The table is the
+//! firing range of `fire/situations.rs`: blue on the west, red on the east.
 
 use crate::engine::What;
 use crate::replay::fire::situations::{play, problems, range};
@@ -137,4 +137,84 @@ fn rule_05_3_4_lost_after_a_closing_volley_counts_the_shattered_last_stand_as_af
         "{:#?}",
         problems(&replay)
     );
+}
+
+/// Whether a Disorder marker was placed on `unit` in the replay.
+fn disordered(replay: &crate::replay::Replay, unit: &str) -> bool {
+    replay.events.iter().any(
+        |e| matches!(&e.event.what, What::MarkerPlaced { unit: u, marker } if u == unit && marker.eq_ignore_ascii_case("disorder")),
+    )
+}
+
+#[test]
+fn rulings_c8_ch16_3_3_a_passage_of_lines_tests_both_units_with_the_lines_dice() {
+    // The 1st Blue advances 6" straight through the 2nd Blue, 3" ahead of it: a passage of lines
+    // (Ch16 3.3). Both take a Discipline check by their grade (RULINGS C8 `by_grade`): regulars
+    // pass on 4+. The line's dice: 5 for the 1st Blue (passes), 2 for the 2nd Blue (fails: it
+    // takes a Disorder marker).
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (10, 18) facing east }\n            regiment \"2nd Blue\" { stands 4 regular rifled_musket line at (13, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (40, 18) facing west }",
+    );
+    let log = |dice: &str| {
+        format!(
+            "turn 1 blue {{\n    maneuver {{\n        move \"1st Blue\" to (16, 18) facing east{dice}\n    }}\n}}\n"
+        )
+    };
+    let (replay, _) = play(&scenario, &log(" discipline [5, 2]"));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(disordered(&replay, "2nd Blue"), "the 2nd Blue failed its check");
+    assert!(!disordered(&replay, "1st Blue"), "the 1st Blue passed");
+    // Without the dice the audit says what to add.
+    let (replay, _) = play(&scenario, &log(""));
+    assert!(
+        problems(&replay).iter().any(|f| f.message.contains("`discipline [4]`")),
+        "{:#?}",
+        problems(&replay)
+    );
+    // A die too many is reported.
+    let (replay, _) = play(&scenario, &log(" discipline [5, 4, 6]"));
+    assert!(!problems(&replay).is_empty(), "a die left over is a finding");
+}
+
+#[test]
+fn rulings_g17_ch16_4_1_a_formed_unit_entering_dense_woods_is_disordered() {
+    // RULINGS G17: every formed formation takes a Disorder marker on entering dense woods (Ch16
+    // 4.1). The 1st Blue, in line, moves 2" into the wood's edge: Disordered.
+    let scenario = range(
+        "        dense_woods \"The Thicket\" polygon (14, 10) (24, 10) (24, 26) (14, 26)",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (40, 18) facing west }",
+    );
+    let (replay, _) = play(
+        &scenario,
+        "turn 1 blue {\n    maneuver {\n        move \"1st Blue\" to (15, 18) facing east\n    }\n}\n",
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(disordered(&replay, "1st Blue"));
+}
+
+#[test]
+fn ch16_4_2_crossing_a_stone_wall_takes_a_4_up_check_disordered_if_failed() {
+    // Ch16 4.2: crossing a stone wall costs 2" and a 4+ Discipline check; failing it leaves the
+    // unit disordered. The 1st Blue (regular, no modifiers) crosses the wall 1" ahead of it with
+    // 5" of its 6" move (3" of ground and the wall's 2"), rolling 3: it fails and is Disordered;
+    // rolling 4 it crosses in good order.
+    let scenario = range(
+        "        stone_wall \"The Wall\" line (13, 12) (13, 24)",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (40, 18) facing west }",
+    );
+    let log = |die: u8| {
+        format!(
+            "turn 1 blue {{\n    maneuver {{\n        move \"1st Blue\" to (15, 18) facing east discipline [{die}]\n    }}\n}}\n"
+        )
+    };
+    let (replay, _) = play(&scenario, &log(3));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(disordered(&replay, "1st Blue"));
+    let (replay, _) = play(&scenario, &log(4));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(!disordered(&replay, "1st Blue"));
 }
