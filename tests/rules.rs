@@ -32,12 +32,11 @@ fn rule_ids() -> Vec<&'static str> {
 /// 14): this list may only
 /// shrink, so [`every_rule_id_has_a_situation_or_is_listed_as_not_yet_covered`] fails both when
 /// an id is neither covered nor listed and when a listed id has become covered.
-const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-1.1 RULE-07-1.2 RULE-07-1.3 RULE-07-1.4 RULE-07-1.5 RULE-07-2.1 \
-     RULE-07-2.2 RULE-07-2.3 RULE-07-2.4 RULE-07-2.5 RULE-07-3.1 RULE-07-3.2 RULE-07-3.3 \
-     RULE-07-3.5 RULE-07-4.1 RULE-07-4.2 RULE-07-4.3 RULE-07-4.4 RULE-07-4.5";
+const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-1.4 RULE-07-1.5 RULE-07-3.5 RULE-07-4.1 RULE-07-4.2 RULE-07-4.3 \
+     RULE-07-4.4 RULE-07-4.5";
 
 /// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).
-const SITUATIONS_AT_LEAST: usize = 94;
+const SITUATIONS_AT_LEAST: usize = 114;
 
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {
