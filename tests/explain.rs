@@ -6,63 +6,8 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{dotc, root, text};
+use common::{RULE_IDS, dotc, root, text};
 use dotc_lang::references;
-
-/// Every RULE id printed in `05-ranged-combat.txt` and `07-morale-leaders.txt` (the rulebook
-/// is not part of this repository, so the list is kept here; RULE-05-2.5 is printed twice and
-/// also keyed 2.5a/2.5b, RULINGS G21). RULE-05-7.0 is the modifiers section the code cites.
-const RULE_IDS: &[&str] = &[
-    "RULE-05-1.1",
-    "RULE-05-1.2",
-    "RULE-05-1.3",
-    "RULE-05-1.4",
-    "RULE-05-1.5",
-    "RULE-05-2.1",
-    "RULE-05-2.2",
-    "RULE-05-2.3",
-    "RULE-05-2.4",
-    "RULE-05-2.5",
-    "RULE-05-2.5a",
-    "RULE-05-2.5b",
-    "RULE-05-3.1",
-    "RULE-05-3.2",
-    "RULE-05-3.3",
-    "RULE-05-3.4",
-    "RULE-05-4.1",
-    "RULE-05-4.2",
-    "RULE-05-4.3",
-    "RULE-05-4.4",
-    "RULE-05-5.1",
-    "RULE-05-5.2",
-    "RULE-05-5.3",
-    "RULE-05-5.4",
-    "RULE-05-5.5",
-    "RULE-05-6.1",
-    "RULE-05-6.2",
-    "RULE-05-6.3",
-    "RULE-05-7.0",
-    "RULE-07-1.1",
-    "RULE-07-1.2",
-    "RULE-07-1.3",
-    "RULE-07-1.4",
-    "RULE-07-1.5",
-    "RULE-07-2.1",
-    "RULE-07-2.2",
-    "RULE-07-2.3",
-    "RULE-07-2.4",
-    "RULE-07-2.5",
-    "RULE-07-3.1",
-    "RULE-07-3.2",
-    "RULE-07-3.3",
-    "RULE-07-3.4",
-    "RULE-07-3.5",
-    "RULE-07-4.1",
-    "RULE-07-4.2",
-    "RULE-07-4.3",
-    "RULE-07-4.4",
-    "RULE-07-4.5",
-];
 
 /// Every section of Ch16, the quick reference, including the headings of each part.
 const CH16_SECTIONS: &[&str] = &[

@@ -1,0 +1,224 @@
+//! The hand-worked rules suite (issue 14): `tests/rules/<area>/*.dotc`, small scenarios and game
+//! logs whose claims were worked by hand from the rulebook and RULINGS.md, never from the code.
+//! Each file says which rules it covers on `// covers: ...` lines; each situation of a log starts
+//! with a `// situation: ...` line and carries its arithmetic in comments.
+//!
+//! The tests here: every scenario of the suite checks clean; every log audits clean (no error,
+//! no warning, no note of something the replay did not judge), where an action the rules forbid
+//! is written with `@allow(dotc::replay-disagrees, "forbidden: RULE; why")` and the finding it
+//! allows must cite that rule (the text before the `;`); every RULE-05 and RULE-07 id has a situation or is listed in
+//! [`NOT_YET_COVERED`] (which may only shrink); the suite holds at least [`SITUATIONS_AT_LEAST`]
+//! situations. `tests/rules/DISAGREEMENTS.md` keeps the situations where dotc and the hand-worked
+//! result differ and that are not in the suite yet.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use dotc_lang::ast::FileKind;
+use dotc_runtime::audit::{AuditOptions, audit};
+use dotc_runtime::replay::{Level, ReplayOptions, replay};
+
+/// The RULE ids the suite must cover: every RULE id of the two numbered sections
+/// ([`common::RULE_IDS`]), with RULE-05-2.5 (printed twice, RULINGS G21) covered as its two
+/// parts 2.5a (artillery against deep formations) and 2.5b (Low Ammunition), and without
+/// RULE-05-7.0 (the modifiers summary, which prints no RULE id of its own).
+fn rule_ids() -> Vec<&'static str> {
+    common::RULE_IDS.iter().copied().filter(|id| !["RULE-05-2.5", "RULE-05-7.0"].contains(id)).collect()
+}
+
+/// The RULE ids with no situation yet, separated by spaces. The suite is being written (issue
+/// 14): this list may only
+/// shrink, so [`every_rule_id_has_a_situation_or_is_listed_as_not_yet_covered`] fails both when
+/// an id is neither covered nor listed and when a listed id has become covered.
+const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-1.4 RULE-07-1.5 RULE-07-3.5 RULE-07-4.1 RULE-07-4.2 RULE-07-4.3 \
+     RULE-07-4.4 RULE-07-4.5";
+
+/// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).
+const SITUATIONS_AT_LEAST: usize = 114;
+
+/// Every `.dotc` file under `tests/rules/`, sorted.
+fn suite_files() -> Vec<PathBuf> {
+    common::dotc_files_under(vec![common::root().join("tests/rules")])
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn is_log(source: &str) -> bool {
+    dotc_lang::parse(source).document.kind == Some(FileKind::Game)
+}
+
+fn shown(path: &Path) -> String {
+    path.strip_prefix(common::root()).unwrap_or(path).display().to_string()
+}
+
+/// The ids a file's `// covers:` lines name, each as written (`RULE-05-2.1`, `Ch16 5.2`, `C3`).
+fn covers(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("// covers:"))
+        .flat_map(|list| list.split(','))
+        .map(|id| id.trim().to_string())
+        .filter(|id| !id.is_empty())
+        .collect()
+}
+
+/// The situations of a log: its `// situation:` lines.
+fn situations(source: &str) -> usize {
+    source.lines().filter(|line| line.trim().starts_with("// situation:")).count()
+}
+
+/// The rules a finding cites, each written in full: "RULE-05-2.2, 2.3, Ch16 5.3" cites
+/// RULE-05-2.2, RULE-05-2.3 and Ch16 5.3 (a bare section number takes the prefix before it).
+fn citations(rule: &str) -> Vec<String> {
+    let mut prefix = String::new();
+    let mut out = Vec::new();
+    for part in rule.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if part.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push(format!("{prefix}{part}"));
+            continue;
+        }
+        // The prefix is everything up to the section number: "RULE-05-", "Ch16 ", "RULINGS ".
+        let cut = part.rfind(['-', ' ']).map_or(0, |i| i + 1);
+        prefix = part[..cut].to_string();
+        out.push(part.to_string());
+    }
+    out
+}
+
+/// What is wrong with one log of the suite, one line per finding (`file:line: message [rule]`).
+fn audit_problems(path: &Path, source: &str) -> Vec<String> {
+    let analysis = dotc_lang::analyze(path, source, &dotc_lang::FsLoader);
+    let line = |start: usize| dotc_lang::diagnostic::line_col(source, start).0;
+    let mut problems: Vec<String> = analysis
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{}: check: {}", shown(path), line(d.primary.span.start), d.message))
+        .collect();
+    let played = replay(&analysis, &ReplayOptions { source: Some(source), ..Default::default() });
+    let audited = audit(&analysis.document, &played.findings, AuditOptions { notes: true });
+    for d in &audited.diagnostics {
+        let rule = d.rule.clone().unwrap_or_default();
+        problems.push(format!(
+            "{}:{}: {}: {} [{rule}]",
+            shown(path),
+            line(d.primary.span.start),
+            d.code,
+            d.message
+        ));
+    }
+    // An allowed finding is a situation the rules forbid: its reason names the rule that
+    // forbids it, and the finding must cite that rule.
+    for allowed in &audited.suppressed {
+        let cited = played
+            .findings
+            .iter()
+            .find(|f| f.span == allowed.span && f.message == allowed.message && f.level == Level::Error)
+            .map(|f| f.rule.clone());
+        let wanted = allowed.reason.strip_prefix("forbidden: ").and_then(|r| r.split(';').next());
+        let fits = match (&cited, wanted) {
+            (Some(rule), Some(wanted)) => citations(rule).iter().any(|c| c == wanted.trim()),
+            _ => false,
+        };
+        if !fits {
+            problems.push(format!(
+                "{}:{}: allowed `{}` ({}), citing {:?}: the reason must be `forbidden: RULE; why` with the rule the \
+                 finding cites",
+                shown(path),
+                line(allowed.span.start),
+                allowed.message,
+                allowed.reason,
+                cited.unwrap_or_default()
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn a_finding_cites_each_rule_in_full() {
+    assert_eq!(
+        citations("RULE-05-2.2, 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4"),
+        ["RULE-05-2.2", "RULE-05-2.3", "Ch16 5.2", "Ch16 5.3", "Ch16 10.3", "RULINGS G4"]
+    );
+}
+
+#[test]
+fn every_scenario_of_the_suite_checks_clean_and_says_what_it_covers() {
+    let files = suite_files();
+    assert!(!files.is_empty(), "tests/rules/ holds no .dotc file");
+    let mut problems = Vec::new();
+    for path in &files {
+        let source = read(path);
+        if covers(&source).is_empty() {
+            problems.push(format!("{}: no `// covers:` line", shown(path)));
+        }
+        if is_log(&source) {
+            continue;
+        }
+        let (source, diagnostics) = common::check_file(path);
+        if !diagnostics.is_empty() {
+            problems.push(common::render(&diagnostics, &shown(path), &source));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_log_of_the_suite_audits_clean() {
+    let mut problems = Vec::new();
+    let mut logs = 0;
+    for path in suite_files() {
+        let source = read(&path);
+        if !is_log(&source) {
+            continue;
+        }
+        logs += 1;
+        if situations(&source) == 0 {
+            problems.push(format!("{}: no `// situation:` line", shown(&path)));
+        }
+        problems.extend(audit_problems(&path, &source));
+    }
+    assert!(logs > 0, "tests/rules/ holds no game log");
+    assert!(problems.is_empty(), "the hand-worked suite and dotc disagree:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn every_rule_id_has_a_situation_or_is_listed_as_not_yet_covered() {
+    let mut covered = BTreeSet::new();
+    for path in suite_files() {
+        let source = read(&path);
+        if is_log(&source) {
+            covered.extend(covers(&source));
+        }
+    }
+    let rule_ids = rule_ids();
+    let not_yet: Vec<&str> = NOT_YET_COVERED.split_whitespace().collect();
+    for id in covered.iter().filter(|id| id.starts_with("RULE-")) {
+        assert!(rule_ids.contains(&id.as_str()), "`// covers: {id}` names no RULE id of the rulebook");
+    }
+    let missing: Vec<&str> =
+        rule_ids.iter().copied().filter(|id| !covered.contains(*id) && !not_yet.contains(id)).collect();
+    let now_covered: Vec<&str> = not_yet.iter().copied().filter(|id| covered.contains(*id)).collect();
+    assert!(
+        missing.is_empty(),
+        "RULE ids with no situation (add one, or list them in NOT_YET_COVERED): {missing:?}"
+    );
+    assert!(now_covered.is_empty(), "now covered: take these out of NOT_YET_COVERED: {now_covered:?}");
+    for id in &not_yet {
+        assert!(rule_ids.contains(id), "NOT_YET_COVERED lists {id}, which is no RULE id");
+    }
+}
+
+#[test]
+fn the_suite_has_not_lost_situations() {
+    let count: usize =
+        suite_files().iter().map(|p| read(p)).filter(|s| is_log(s)).map(|s| situations(&s)).sum();
+    assert!(
+        count >= SITUATIONS_AT_LEAST,
+        "the suite has {count} situations, fewer than {SITUATIONS_AT_LEAST}"
+    );
+}
