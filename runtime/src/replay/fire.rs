@@ -179,15 +179,59 @@ impl Game {
         })
     }
 
+    /// Why a battery on high ground may not fire over a friend in its line (RULE-05-6.3, Ch16
+    /// 4.4, RULINGS C2), in figures a player can measure; None when it is no battery on a hill
+    /// (no overhead fire was possible to begin with) or it may fire over it.
+    fn overhead_bar(&self, firer: UnitId, target: UnitId, friend: UnitId) -> Option<String> {
+        use battlefield::OverheadBar;
+        let u = self.state.unit(firer).filter(|u| u.is_battery())?;
+        let (fb, tb, friend_body) =
+            (self.bodies.get(&firer)?, self.bodies.get(&target)?, self.bodies.get(&friend)?);
+        if self.bf.level_of(fb) == 0 {
+            return None;
+        }
+        let weapon = self.rules.data.weapon(&u.weapon)?;
+        let band = battlefield::range::band(weapon, weapon_arm(&u.arm), battlefield::range::range(fb, tb))?;
+        let fire =
+            battlefield::OverheadFire { band: band.name, clearance: self.rules.rulings.overhead_clearance };
+        match self.bf.overhead_clear(fb, tb, friend_body, fire).err()? {
+            OverheadBar::Canister => Some("canister is never fired overhead".to_string()),
+            OverheadBar::NotElevated { .. } => None,
+            OverheadBar::FriendNotLower { battery, friend } => {
+                Some(format!("it stands on level {friend}, not below the battery's level {battery}"))
+            }
+            OverheadBar::NearMuzzle { inches, needed } => {
+                Some(format!("it is {inches:.1}\" from the muzzles, and overhead fire needs {needed}\""))
+            }
+            OverheadBar::NearTarget { inches, needed } => {
+                Some(format!("it is {inches:.1}\" from the target, and overhead fire needs {needed}\""))
+            }
+        }
+    }
+
     /// What blocks a line of sight, in words a player can check on the table, and the rule
-    /// (Ch16 4.1, 4.3, 4.4, 4.5, RULE-05-5.5, RULE-05-6.1, Ch13 21.0).
-    fn sight_block(&self, firer: UnitId, block: &battlefield::SightBlock) -> (String, &'static str) {
+    /// (Ch16 4.1, 4.3, 4.4, 4.5, RULE-05-5.5, RULE-05-6.1, 6.3, Ch13 21.0).
+    fn sight_block(
+        &self,
+        firer: UnitId,
+        target: UnitId,
+        block: &battlefield::SightBlock,
+    ) -> (String, &'static str) {
         use battlefield::SightBlock;
         let named = |name: &Option<String>, kind: &str| name.clone().unwrap_or_else(|| format!("the {kind}"));
         match block {
             SightBlock::Friend { friend } => {
-                let name = self.friends_of(firer).get(*friend).map_or_else(String::new, |&id| self.name(id));
-                (format!("{name}, a formed friendly unit, stands in the way"), "RULE-05-6.1")
+                let id = self.friends_of(firer).get(*friend).copied();
+                let name = id.map_or_else(String::new, |id| self.name(id));
+                match id.and_then(|id| self.overhead_bar(firer, target, id)) {
+                    Some(why) => (
+                        format!(
+                            "{name}, a formed friendly unit, stands in the way, and the battery may not fire over it: {why}"
+                        ),
+                        "RULE-05-6.1, RULE-05-6.3, Ch16 4.4, RULINGS C2",
+                    ),
+                    None => (format!("{name}, a formed friendly unit, stands in the way"), "RULE-05-6.1"),
+                }
             }
             SightBlock::Terrain { area, inside, limit } => {
                 let what = self.area_name(*area);
@@ -228,7 +272,7 @@ impl Game {
     /// and 5: the walls of the Mill stand in the way (Ch16 4.3)"; "every stand" when one thing
     /// blocks them all. Stands count from the left; a terrain area gives the depths of the lines
     /// in it.
-    fn blocked_stands(&self, firer: UnitId, sight: &battlefield::Sight) -> Vec<String> {
+    fn blocked_stands(&self, firer: UnitId, target: UnitId, sight: &battlefield::Sight) -> Vec<String> {
         use battlefield::SightBlock;
         // What blocks, as a key: terrain areas by index (their depths differ stand by stand).
         let key = |block: &SightBlock| match block {
@@ -275,7 +319,7 @@ impl Game {
                             "Ch16 4.1, 4.5",
                         )
                     }
-                    [first, ..] => self.sight_block(firer, first),
+                    [first, ..] => self.sight_block(firer, target, first),
                     [] => (String::new(), ""),
                 };
                 let numbers: Vec<String> = stands.iter().map(usize::to_string).collect();
@@ -553,17 +597,18 @@ impl Game {
             // A whole-volley block (weather, dead ground, a smoke wall) names itself; otherwise
             // every stand is blocked, each by what stands in its own line.
             let (why, rule) = match (&sight.blocked, sight.blocked_stands.len()) {
-                (Some(block), 0) => self.sight_block(firer, block),
-                (Some(block), _) => {
-                    (self.blocked_stands(firer, &sight).join("; "), self.sight_block(firer, block).1)
-                }
+                (Some(block), 0) => self.sight_block(firer, target, block),
+                (Some(block), _) => (
+                    self.blocked_stands(firer, target, &sight).join("; "),
+                    self.sight_block(firer, target, block).1,
+                ),
                 (None, _) => ("no stand has a clear line".to_string(), "RULINGS G4"),
             };
             let message = format!("{fname} has no clear line of sight to {tname}: {why}");
             r.here(Level::Error, message, format!("RULE-05-1.2, {rule}"));
             return None;
         }
-        let blocked = self.blocked_stands(firer, &sight);
+        let blocked = self.blocked_stands(firer, target, &sight);
         if !sight.blocked_stands.is_empty() {
             let clear = u32::try_from(sight.clear_stands.len()).unwrap_or(0);
             input.firing_stands = Some(clear);
