@@ -285,6 +285,8 @@ pub struct Brigade {
     pub name: Name,
     pub brigadiers: Vec<Brigadier>,
     pub units: Vec<Unit>,
+    /// `losses 3`: stands lost before the scenario beyond its units' own `lost` (RULE-07-2.2).
+    pub losses: Option<Spanned<f64>>,
 }
 
 /// `brigadier "Solomon Meredith" reliable at (22, 24)`
@@ -296,6 +298,9 @@ pub struct Brigadier {
     pub position: Option<Spanned<Point>>,
     /// `attached "19th Maine"`: starts attached to that regiment (Ch16 2.4).
     pub attached: Option<Name>,
+    /// `wounded 1`: light wounds he already carries, a pip less each every turn (Ch16 2.4,
+    /// RULINGS G18).
+    pub wounded: Option<Spanned<f64>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -335,6 +340,8 @@ pub struct Unit {
     pub screen: Option<Spanned<Point>>,
     /// The building the unit garrisons (Ch16 4.3).
     pub garrison: Option<Name>,
+    /// `lost 2`: stands lost before the scenario begins (Ch16 8.1, RULE-07-2.2).
+    pub lost: Option<Spanned<f64>>,
     /// Bare words: quality, weapon or piece, formation, and flags such as `limbered`.
     pub words: Vec<Ident>,
     /// Attributes given twice (`stands 4 ... stands 5`): the first span and the repeat.

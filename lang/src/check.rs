@@ -236,7 +236,25 @@ pub fn check_scenario(
                         .with_help("a brigade has one brigadier; a replacement colonel is made by the rules when he falls (Ch16 2.4)"),
                 ),
             }
+            // A brigade's losses before the scenario (RULE-07-2.2): a whole number of stands.
+            if let Some(losses) = &brigade.losses {
+                not_negative_whole(losses, "stands lost", "losses 3", diags);
+            }
             for b in &brigade.brigadiers {
+                // Light wounds already taken (Ch16 2.4, RULINGS G18): a whole number, at least 1.
+                if let Some(w) = &b.wounded
+                    && (w.value < 1.0 || w.value.fract() != 0.0 || !w.value.is_finite())
+                {
+                    diags.push(
+                        cat::impossible_value(
+                            w.span,
+                            format!("a brigadier cannot carry {} light wounds", w.value),
+                            format!("{} wounds", w.value),
+                            "give a whole number of light wounds, at least 1: `wounded 1`",
+                        )
+                        .with_rule("Ch16 2.4, RULINGS G18"),
+                    );
+                }
                 match &b.rating {
                     Some(r) => check_id(data, EntryKind::Rating, "dotc::unknown-rating", "rating", r, diags),
                     None => diags.push(
@@ -707,6 +725,10 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
             None
         }
     };
+    // Stands lost before the scenario begins (Ch16 8.1, RULE-07-2.2): a whole number.
+    if let Some(lost) = &unit.lost {
+        not_negative_whole(lost, "stands lost", "lost 2", diags);
+    }
     // RULE-05-3.4 / Ch16 5.4: an infantry regiment at 1 stand is Shattered and removed, so it
     // cannot start the game that way (RULINGS C4).
     if kind == UnitKind::Regiment
@@ -1456,5 +1478,20 @@ fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
                 .with_rule("Ch16 4.3"),
             );
         }
+    }
+}
+
+/// A count of stands lost before the scenario begins: a whole number, 0 or more.
+fn not_negative_whole(n: &Spanned<f64>, what: &str, example: &str, diags: &mut Vec<Diagnostic>) {
+    if n.value < 0.0 || n.value.fract() != 0.0 || !n.value.is_finite() {
+        diags.push(
+            cat::impossible_value(
+                n.span,
+                format!("{} {what} is not a count of stands", n.value),
+                format!("{} stands", n.value),
+                format!("give a whole number, 0 or more: `{example}`"),
+            )
+            .with_rule("RULE-07-2.2"),
+        );
     }
 }

@@ -479,26 +479,35 @@ impl Lower<'_> {
         let sp = span(&pair);
         let mut inner = pair.into_inner();
         let brigade_name = inner.next().map(name).unwrap_or_default();
-        let mut brigade = Brigade { span: sp, name: brigade_name, brigadiers: Vec::new(), units: Vec::new() };
+        let mut brigade =
+            Brigade { span: sp, name: brigade_name, brigadiers: Vec::new(), units: Vec::new(), losses: None };
         for item in inner {
             match item.as_rule() {
                 Rule::brigadier => {
                     let bsp = span(&item);
                     let mut parts = item.into_inner();
                     let leader = parts.next().map(name).unwrap_or_default();
-                    let mut b =
-                        Brigadier { span: bsp, name: leader, rating: None, position: None, attached: None };
+                    let mut b = Brigadier {
+                        span: bsp,
+                        name: leader,
+                        rating: None,
+                        position: None,
+                        attached: None,
+                        wounded: None,
+                    };
                     for part in parts {
                         match part.as_rule() {
                             Rule::word => b.rating = Some(ident(part)),
                             Rule::at_attr => b.position = Some(first_point(part)),
                             Rule::attached_attr => b.attached = Some(first_name(part)),
+                            Rule::wounded_attr => b.wounded = Some(first_number(part)),
                             _ => {}
                         }
                     }
                     brigade.brigadiers.push(b);
                 }
                 Rule::unit => brigade.units.push(unit(item)),
+                Rule::losses_stmt => brigade.losses = Some(first_number(item)),
                 Rule::invalid => self.invalid(item, Rule::brigade_line),
                 _ => {}
             }
@@ -852,6 +861,7 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
         holders: None,
         screen: None,
         garrison: None,
+        lost: None,
         words: Vec::new(),
         repeated: Vec::new(),
     };
@@ -870,6 +880,7 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
             Rule::markers_attr => unit.markers.extend(attr.into_inner().map(ident)),
             Rule::holders_attr => set_once(&mut unit.holders, first_point(attr), &mut unit.repeated),
             Rule::screen_attr => set_once(&mut unit.screen, first_point(attr), &mut unit.repeated),
+            Rule::lost_attr => set_once(&mut unit.lost, first_number(attr), &mut unit.repeated),
             Rule::in_attr => set_once(&mut unit.garrison, first_name(attr), &mut unit.repeated),
             Rule::unit_flag => unit.words.push(ident(attr)),
             _ => {}

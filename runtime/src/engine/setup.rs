@@ -54,6 +54,15 @@ impl Setup {
                 for unit in &brigade.units {
                     setup.add_unit(unit, side_id, Some(b), men_per_stand, rules);
                 }
+                // RULE-07-2.2, RULINGS G5: stands lost before the scenario, the brigade's own
+                // `losses` beyond its units' `lost`, are on its tally from the start.
+                let earlier = brigade.losses.as_ref().map_or(0.0, |l| l.value);
+                if earlier.fract() == 0.0 && (0.0..=1000.0).contains(&earlier) {
+                    if let Some(br) = setup.state.brigades.get_mut(b.0) {
+                        br.starting_stands += earlier as u32;
+                        br.losses += earlier as u32;
+                    }
+                }
                 for (i, brigadier) in brigade.brigadiers.iter().enumerate() {
                     let rating = brigadier.rating.as_ref().map_or("reliable", |r| r.value.as_str());
                     // The first brigadier commands the brigade; any other is a spare leader.
@@ -71,7 +80,20 @@ impl Setup {
                             leader.attached = unit;
                         }
                     }
+                    // Ch16 2.4, RULINGS G18: light wounds he already carries, a pip less each.
+                    if let Some(w) = brigadier
+                        .wounded
+                        .as_ref()
+                        .filter(|w| w.value.fract() == 0.0 && (1.0..=6.0).contains(&w.value))
+                        && let Some(leader) = setup.state.leaders.get_mut(l.0)
+                    {
+                        leader.pip_penalty = w.value as u32;
+                    }
                 }
+                // The brigade's state from its tally (RULE-07-2.3, 2.4, Ch16 8.2): a brigade that
+                // begins past a threshold begins Hesitant or Broken, its units disordered.
+                let mut events = Vec::new();
+                let _ = super::morale::update_brigade(rules, &mut setup.state, b, &mut events);
             }
             for unit in &side.units {
                 setup.add_unit(unit, side_id, None, men_per_stand, rules);
@@ -128,6 +150,11 @@ impl Setup {
         };
         let formation = word(&|w| data.formation(w).is_some()).unwrap_or(default_formation);
         let mut u = Unit::new(&name, side, arm, stands, quality, weapon, formation);
+        // Ch16 8.1, RULE-07-2.2: stands lost before the scenario count for its health and its
+        // brigade's tally.
+        let lost = unit.lost.as_ref().map_or(0.0, |l| l.value);
+        let lost = if lost.fract() == 0.0 && (0.0..=1000.0).contains(&lost) { lost as u32 } else { 0 };
+        u.starting_stands = stands + lost;
         if let Some(q) = data.quality(quality) {
             u.traits.extend(q.traits.iter().cloned());
         }
@@ -155,7 +182,14 @@ impl Setup {
             u.screen = Some(super::state::Screen::default());
         }
         u.on_table = unit.position.is_some();
-        Some(self.state.add_unit(u, brigade))
+        // A battery's sections are not on the clock (RULINGS G5).
+        let clock_lost = if u.is_battery() { 0 } else { lost };
+        let id = self.state.add_unit(u, brigade);
+        if let Some(b) = brigade.and_then(|b| self.state.brigades.get_mut(b.0)) {
+            b.starting_stands += clock_lost;
+            b.losses += clock_lost;
+        }
+        Some(id)
     }
 }
 
@@ -175,6 +209,49 @@ mod tests {
         let rules = rules_for(&scenario, &data).unwrap();
         let setup = Setup::from_scenario(&scenario, &rules);
         (rules, setup)
+    }
+
+    /// A scenario that begins mid-battle (issue 14's language gap): the 19th Maine has lost 2 of
+    /// its 7 stands (Ch16 8.1: 5 of 7 is 71%, Worn), the brigade lost 3 more stands with
+    /// regiments no longer on the table, so its tally is 2 + 3 = 5 of 10 + 2 + 3 = 15 starting
+    /// stands: Hesitant at round-half-up(4.5) = 5, Broken at ceil(7.5) = 8 (RULINGS G6); and
+    /// Hollister carries a light wound (Ch16 2.4, RULINGS G18). With `losses 8` the tally is 10
+    /// of 20: Broken at 10 (RULE-07-2.4), every unit of the brigade disordered.
+    #[test]
+    fn rule_07_2_2_a_scenario_may_begin_with_losses_a_tally_and_a_wounded_brigadier() {
+        let start = |losses: u32| {
+            let text = TUTORIAL
+                .replace(
+                    "regiment \"19th Maine\" { stands 5 veteran",
+                    "regiment \"19th Maine\" { lost 2 stands 5 veteran",
+                )
+                .replace(
+                    "brigadier \"Col. Asa Hollister\" reliable at (16, 9.5)",
+                    &format!("brigadier \"Col. Asa Hollister\" reliable at (16, 9.5) wounded 1\n            losses {losses}"),
+                );
+            let parsed = dotc_lang::parse(&text);
+            assert!(parsed.diagnostics.is_empty(), "{:#?}", parsed.diagnostics);
+            let scenario = parsed.document.scenario.expect("a scenario");
+            let rules = rules_for(&scenario, dotc_lang::stdlib()).unwrap();
+            Setup::from_scenario(&scenario, &rules)
+        };
+        let setup = start(3);
+        let s = &setup.state;
+        let maine = &s.units[s.unit_named("19th Maine").unwrap().0];
+        assert_eq!((maine.stands, maine.starting_stands), (5, 7));
+        let b = &s.brigades[s.brigade_named("Hollister’s Brigade").unwrap().0];
+        assert_eq!((b.starting_stands, b.losses, b.status), (15, 5, BrigadeStatus::Hesitant));
+        assert_eq!(s.leaders[b.brigadier.unwrap().0].pip_penalty, 1);
+        let setup = start(8);
+        let s = &setup.state;
+        let b = &s.brigades[s.brigade_named("Hollister’s Brigade").unwrap().0];
+        assert_eq!((b.starting_stands, b.losses, b.status), (20, 10, BrigadeStatus::Broken));
+        assert!(
+            s.units
+                .iter()
+                .filter(|u| u.brigade == s.brigade_named("Hollister’s Brigade"))
+                .all(|u| u.markers.disorder)
+        );
     }
 
     /// The tutorial's order of battle, as the engine sees it (RULE-07-2.2, Ch16 10.2, RULINGS G5,

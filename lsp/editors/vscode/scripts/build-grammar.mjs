@@ -558,14 +558,14 @@ const grammar = {
         { include: '#comments' },
         {
           // brigadier "Name" RATING? (at POINT | attached "Regiment")?
-          match: String.raw`\b(brigadier)\b\s*(${STRING})?(?:\s+(?!at\b|attached\b)(${IDENT}))?`,
+          match: String.raw`\b(brigadier)\b\s*(${STRING})?(?:\s+(?!at\b|attached\b|wounded\b)(${IDENT}))?`,
           captures: {
             1: { name: 'storage.type.brigadier.dotc' },
             2: named('entity.name.leader.dotc'),
             3: { name: 'support.constant.rating.dotc' },
           },
         },
-        { match: String.raw`\b(attached)\b`, captures: { 1: kw('attached') } },
+        { match: String.raw`\b(attached|wounded|losses)\b`, captures: { 1: kw('$1') } },
         { include: '#unit' },
         { include: '#brace-block' },
         { include: '#common' },
@@ -584,7 +584,7 @@ const grammar = {
       patterns: [
         { include: '#comments' },
         {
-          match: String.raw`\b(traits)\b((?:\s*,?\s*(?!(?:stands|men|sections|at|facing|traits|markers|holders|screen|in)\b)${IDENT})*)`,
+          match: String.raw`\b(traits)\b((?:\s*,?\s*(?!(?:stands|men|sections|at|facing|traits|markers|holders|screen|in|lost)\b)${IDENT})*)`,
           captures: {
             1: kw('traits'),
             2: {
@@ -596,7 +596,7 @@ const grammar = {
           },
         },
         {
-          match: String.raw`\b(markers)\b((?:\s*,?\s*(?!(?:stands|men|sections|at|facing|traits|markers|holders|screen|in)\b)${IDENT})*)`,
+          match: String.raw`\b(markers)\b((?:\s*,?\s*(?!(?:stands|men|sections|at|facing|traits|markers|holders|screen|in|lost)\b)${IDENT})*)`,
           captures: {
             1: kw('markers'),
             2: {
@@ -608,7 +608,7 @@ const grammar = {
           },
         },
         {
-          match: String.raw`\b(stands|men|sections|holders|screen|in)\b`,
+          match: String.raw`\b(stands|men|sections|holders|screen|in|lost)\b`,
           name: 'keyword.other.$1.dotc',
         },
         { include: '#brace-block' },
