@@ -76,6 +76,7 @@ use dotc_lang::library::{
     Arm, BrigadeState, Charge, Cost, Crossing, Formation, Marker, MoveColumn, MoveState, MovementRate,
     Obstacle, ObstacleCost as RowObstacleCost, OrderCost, RuleData, TerrainKind, TerrainMove,
 };
+use dotc_lang::verbs::ManeuverVerb;
 use geo::line_intersection::{LineIntersection, line_intersection};
 use geo::{
     Area, BooleanOps, ConvexHull, Coord, CoordsIter, Distance, Euclidean, Intersects, Line, LineString,
@@ -95,19 +96,22 @@ pub const DOUBLE_TIME_ARM: Arm = Arm::Infantry;
 
 pub use super::tolerances::{CROSSING_TOLERANCE, FACING_TOLERANCE, POSITION_TOLERANCE, ROAD_TOLERANCE};
 
-// Rule data entries this module reads, by id.
+// Rule data entries this module reads, by id. The orders and maneuvers a log line names by its
+// verb have the verb's word as their id, so they are read through the typed verb.
 const DISORDER: &str = "disorder";
-const DOUBLE_TIME: &str = "double_time";
-const WHEEL: &str = "wheel";
+/// The `double_time` order (Ch16 2.3) bought by the `double_time` verb.
+const DOUBLE_TIME: &str = ManeuverVerb::DoubleTime.word();
+/// The `wheel` order (Ch16 2.3), whose `max_wheel` is the free wheel of a standard advance.
+const WHEEL: &str = ManeuverVerb::Wheel.word();
 const REGIMENTAL_ASSAULT: &str = "regimental_assault";
 const DEFEATED: &str = "defeated";
 const CAVALRY_DEFEATED: &str = "cavalry_defeated";
 const VICTOR: &str = "victor";
 /// Ch16 3.3 (`maneuver fall_back`, `about_face`) and Ch16 10.2 (`dismount`, `remount`).
-const FALL_BACK: &str = "fall_back";
-const ABOUT_FACE: &str = "about_face";
-const DISMOUNT: &str = "dismount";
-const REMOUNT: &str = "remount";
+const FALL_BACK: &str = ManeuverVerb::FallBack.word();
+const ABOUT_FACE: &str = ManeuverVerb::AboutFace.word();
+const DISMOUNT: &str = ManeuverVerb::Dismount.word();
+const REMOUNT: &str = ManeuverVerb::Remount.word();
 
 /// Boolean operations work on a fixed grid: overlaps smaller than this (square inches) are a
 /// touch, not an entry.
@@ -912,14 +916,18 @@ impl Judge<'_> {
                     self.add(FindingKind::CannotLimber { row: self.row_title().into() }, "Ch16 3.1");
                     return None;
                 };
-                let what = if self.mv.kind == MoveKind::Limber { "limber" } else { "unlimber" };
-                (what.to_string(), cost, row_source(&self.row))
+                let verb = if self.mv.kind == MoveKind::Limber {
+                    ManeuverVerb::Limber
+                } else {
+                    ManeuverVerb::Unlimber
+                };
+                (verb.word().to_string(), cost, row_source(&self.row))
             }
             MoveKind::Dismount => {
-                ("dismount".to_string(), self.maneuver_cost(DISMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
+                (DISMOUNT.to_string(), self.maneuver_cost(DISMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
             }
             MoveKind::Remount => {
-                ("remount".to_string(), self.maneuver_cost(REMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
+                (REMOUNT.to_string(), self.maneuver_cost(REMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
             }
             _ => return None,
         };

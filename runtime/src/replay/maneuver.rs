@@ -119,7 +119,9 @@ impl Game {
     pub(super) fn maneuver_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: ManeuverVerb) {
         match verb {
             ManeuverVerb::Formation => self.formation(r, action),
-            ManeuverVerb::Move | ManeuverVerb::Enter | ManeuverVerb::Retreat => self.movement(r, action),
+            ManeuverVerb::Move | ManeuverVerb::Enter | ManeuverVerb::Retreat => {
+                self.movement(r, action, verb)
+            }
             ManeuverVerb::Wheel => self.wheel(r, action),
             ManeuverVerb::AboutFace => self.about_face(r, action),
             ManeuverVerb::FallBack => self.fall_back(r, action),
@@ -413,9 +415,8 @@ impl Game {
     }
 
     /// `move`, `enter` and `retreat`. A `move` naming a leader moves the leader.
-    pub(super) fn movement(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        let verb = action.verb.value.as_str();
-        if verb == "move"
+    pub(super) fn movement(&mut self, r: &mut Replayer<'_>, action: &Action, verb: ManeuverVerb) {
+        if verb == ManeuverVerb::Move
             && let Some(name) = unit_arg(action)
             && self.state.unit_named(&name.value).is_none()
             && self.state.leader_named(&name.value).is_some()
@@ -424,12 +425,12 @@ impl Game {
         }
         let Some(id) = self.unit(r, unit_arg(action)) else { return };
         let Some(to) = to_arg(action) else {
-            return r.here(Level::Error, format!("`{verb}` gives no position"), "Ch16 3.1");
+            return r.here(Level::Error, format!("`{}` gives no position", verb.word()), "Ch16 3.1");
         };
-        if verb == "enter" {
+        if verb == ManeuverVerb::Enter {
             return self.enter(r, action, id, to);
         }
-        if verb == "move" && !self.may_maneuver(r, id) {
+        if verb == ManeuverVerb::Move && !self.may_maneuver(r, id) {
             return;
         }
         let Some(start) = self.body_on_table(r, id, "Ch16 3.1") else { return };
@@ -437,10 +438,10 @@ impl Game {
         let via = waypoints(action, facing);
         let end = Pose::new(to, facing);
         let current = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
-        let pending = if verb == "retreat" { None } else { self.pending.remove(&id) };
+        let pending = if verb == ManeuverVerb::Retreat { None } else { self.pending.remove(&id) };
         let double_time = self.book.unit_turn(r.turn, id).double_time;
         let (report, kind_share) = match &pending {
-            _ if verb == "retreat" => {
+            _ if verb == ManeuverVerb::Retreat => {
                 let kind = MoveKind::Retreat { cavalry_melee: false };
                 (self.judge_move(r, id, &current, kind, start, end, &via), None)
             }
@@ -459,7 +460,7 @@ impl Game {
         };
         let share = kind_share.unwrap_or(0.0);
         let legal = report.is_some_and(|rep| rep.is_legal())
-            && (verb == "retreat" || !self.broken_advance(r, id, &start, end))
+            && (verb == ManeuverVerb::Retreat || !self.broken_advance(r, id, &start, end))
             && self.within_move(r, id, share);
         if !legal {
             // The move is not made; a formation change before it is judged standing still.
@@ -472,7 +473,7 @@ impl Game {
         if start.facing != facing || via.iter().any(|p| p.facing != start.facing) {
             self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
         }
-        if verb == "move" {
+        if verb == ManeuverVerb::Move {
             self.mark_moved(id);
         }
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
