@@ -1515,7 +1515,7 @@ scenario "Drill Field" {
         assert_eq!(
             said,
             [
-                "module digging_in is on, but the replay does not play it yet: what it changes is not checked",
+                "module digging_in is on, but the replay does not play it yet: what it changes in the command and status phases is not checked",
                 "module friction_of_war is on, but the replay records its friction rolls without applying their effects",
             ],
             "july_sun is played; the other two are not (wholly)"
