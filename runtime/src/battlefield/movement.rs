@@ -268,46 +268,8 @@ impl MoveKind<'_> {
     }
 }
 
-/// A ground condition of the weather module (Ch13 21.0), as a file's `weather ground` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ground {
-    /// Dry / firm: standard rates.
-    Firm,
-    /// Soft / slick: -1" to infantry and cavalry, 2 pips to unlimber.
-    Soft,
-    /// Deep mud: infantry -2" and no double-quick off roads, cavalry -4", limbered guns stuck
-    /// off roads, guns cannot fire the turn they unlimber.
-    Mud,
-}
-
-impl Ground {
-    /// The condition a `weather ground` word names (`firm`, `soft`, `mud`).
-    pub fn from_word(word: &str) -> Option<Ground> {
-        match word {
-            "firm" => Some(Ground::Firm),
-            "soft" => Some(Ground::Soft),
-            "mud" => Some(Ground::Mud),
-            _ => None,
-        }
-    }
-
-    /// The id of its `ground` entry in the rule data (Ch13 21.0), which holds its numbers.
-    pub fn id(self) -> &'static str {
-        match self {
-            Ground::Firm => "firm",
-            Ground::Soft => "soft",
-            Ground::Mud => "mud",
-        }
-    }
-
-    fn word(self) -> &'static str {
-        match self {
-            Ground::Firm => "firm ground",
-            Ground::Soft => "soft ground",
-            Ground::Mud => "deep mud",
-        }
-    }
-}
+/// The weather's ground condition (Ch13 21.0), which a move is judged on.
+pub use crate::engine::weather::Ground;
 
 /// One move to judge.
 #[derive(Clone, Copy, Debug)]

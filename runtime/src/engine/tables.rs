@@ -11,6 +11,7 @@
 
 use dotc_lang::library::{
     BrigadeState, Commander, Cost, GroundCondition, LeaderResult, Marker, MeleeResult, Modifier, RuleData,
+    WeatherCondition,
 };
 
 use super::EngineError;
@@ -132,6 +133,13 @@ pub struct Tables {
     /// Ch13 21.0: the ground conditions of the weather module.
     pub soft_ground: GroundCondition,
     pub mud: GroundCondition,
+    /// Ch13 21.0: the sky and the heat of the weather module (`weather downpour`, `light_fog`,
+    /// `dense_fog`: their `sight`, the downpour's `no_first_volley`; `weather severe`: its
+    /// `exertion`).
+    pub downpour: WeatherCondition,
+    pub light_fog: WeatherCondition,
+    pub dense_fog: WeatherCondition,
+    pub severe_heat: WeatherCondition,
     /// Every entry looked up, as `"<kind> <id>"`, in the order they were read.
     pub entries_read: Vec<&'static str>,
 }
@@ -261,6 +269,26 @@ impl Tables {
             dead_ground: has(crest.dead_ground, "crest: dead_ground")?,
             soft_ground: l.need("ground soft", RuleData::ground)?,
             mud: l.need("ground mud", RuleData::ground)?,
+            downpour: {
+                let w = l.need("weather downpour", RuleData::weather)?;
+                has(w.sight, "weather downpour: sight")?;
+                w
+            },
+            light_fog: {
+                let w = l.need("weather light_fog", RuleData::weather)?;
+                has(w.sight, "weather light_fog: sight")?;
+                w
+            },
+            dense_fog: {
+                let w = l.need("weather dense_fog", RuleData::weather)?;
+                has(w.sight, "weather dense_fog: sight")?;
+                w
+            },
+            severe_heat: {
+                let w = l.need("weather severe", RuleData::weather)?;
+                has(w.exertion.as_ref(), "weather severe: exertion")?;
+                w
+            },
             entries_read: l.read,
         })
     }

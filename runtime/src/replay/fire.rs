@@ -123,6 +123,7 @@ impl Game {
         let mut query = SightQuery::new(fb, tb);
         query.smoke = &smoke;
         query.friends = &friend_refs;
+        query.weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
         // RULE-05-6.3, Ch16 4.4, RULINGS C2: a battery on high ground may fire over friends on
         // lower ground with its band's shot (never canister) when the clearances allow.
         query.overhead = self.state.unit(firer).filter(|u| u.is_battery()).and_then(|u| {

@@ -370,7 +370,8 @@ impl Game {
             .filter(|(other, _)| **other != id && self.state.unit(**other).map(|u| u.side) == side)
             .map(|(_, b)| *b)
             .collect();
-        let mv = Move { mover, kind, start, waypoints, end, ground: self.ground, friends: &friends };
+        let mv =
+            Move { mover, kind, start, waypoints, end, ground: self.state.weather.ground, friends: &friends };
         let mut report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
         if leaving {
             report.findings.retain(|f| f.kind != battlefield::movement::FindingKind::OffTable);
@@ -477,6 +478,24 @@ impl Game {
             self.mark_moved(id);
         }
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        if double_time && pending.is_none() && verb != ManeuverVerb::Retreat {
+            self.double_time_in_the_heat(r, id);
+        }
+    }
+
+    /// Ch13 21.0, severe heat: a unit that carries out its Double-Time order takes the `weather
+    /// severe` entry's hits at once (its first double-time move of the turn only).
+    fn double_time_in_the_heat(&mut self, r: &mut Replayer<'_>, id: UnitId) {
+        let record = self.book.turn(r.turn).units.entry(id).or_default();
+        if !self.state.weather.severe_heat || std::mem::replace(&mut record.heat, true) {
+            return;
+        }
+        let mut events = Vec::new();
+        let order = self.rules.data.order(DOUBLE_TIME_ORDER).map_or("Double-Time", |o| o.meta.title());
+        match crate::engine::weather::exertion(&self.rules, &mut self.state, id, order, &mut events) {
+            Ok(_) => r.emit(events),
+            Err(e) => r.here(Level::Error, e.to_string(), "Ch13 21.0"),
+        }
     }
 
     /// Scenario `reinforcements`: a unit comes on no earlier than the turn its line gives (a clock
@@ -607,7 +626,7 @@ impl Game {
             start,
             waypoints: &waypoints,
             end: Pose::new(to, 0.0),
-            ground: self.ground,
+            ground: self.state.weather.ground,
             friends: &[],
         };
         let report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
@@ -805,6 +824,7 @@ impl Game {
         }
         self.mark_moved(id);
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        self.double_time_in_the_heat(r, id);
     }
 
     /// The `pip "Brigadier"` of a line, if given, must be the commander of the brigade that pays
@@ -1468,6 +1488,35 @@ scenario "Drill Field" {
         );
         assert!(!unit(&replay, "3rd Reserve").on_table);
         assert!(unit(&replay, "2nd Reserve").on_table);
+    }
+
+    #[test]
+    fn ch13_21_0_severe_heat_costs_a_double_timing_infantry_regiment_a_micro_hit() {
+        let weather = |heat: &str| {
+            DRILL.replace(
+                "    first_side blue\n",
+                &format!("    first_side blue\n    rules {{\n        weather heat {heat}\n    }}\n"),
+            )
+        };
+        let dt = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n    }\n    maneuver {\n        double_time \"4th Foot\" to (15, 28) facing east\n    }\n}\n";
+        let (replay, _) = play(&weather("severe"), dt);
+        assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
+        let foot = unit(&replay, "4th Foot");
+        assert_eq!((foot.stands, foot.micro_hit), (4, 1), "{foot:#?}");
+        assert!(notes(&replay).iter().any(|n| n.starts_with("4th Foot suffers in the severe heat")));
+        // Severe heat's Assault part is not played: said at the header, cited to Ch13 21.0.
+        assert!(replay.findings.iter().any(|f| f.level == Level::Note
+            && f.rule == "Ch13 21.0"
+            && f.message.starts_with("weather heat severe is in force, but the replay does not play")));
+        // Not in normal heat; and the same with the order bought before a plain `move`.
+        let (replay, _) = play(&weather("normal"), dt);
+        assert_eq!(unit(&replay, "4th Foot").micro_hit, 0);
+        assert!(!replay.findings.iter().any(|f| f.message.starts_with("weather ")));
+        let bought = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n    }\n    maneuver {\n        order \"Col. Able\" double_time \"4th Foot\"\n        move \"4th Foot\" to (15, 28) facing east\n    }\n}\n";
+        let (replay, _) = play(&weather("severe"), bought);
+        assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
+        let foot = unit(&replay, "4th Foot");
+        assert_eq!((foot.stands, foot.micro_hit), (4, 1), "{:#?}", replay.findings);
     }
 
     #[test]

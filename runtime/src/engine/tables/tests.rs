@@ -53,6 +53,10 @@ const ENTRIES_READ: &[&str] = &[
     "reaction opportunity_fire",
     "reaction refuse_flank",
     "reaction skirmish_evade",
+    "weather dense_fog",
+    "weather downpour",
+    "weather light_fog",
+    "weather severe",
 ];
 
 fn split(what: &str) -> (EntryKind, &str) {
@@ -139,6 +143,10 @@ fn stdlib_numbers() {
     assert_eq!((t.mud.penalty(Arm::Infantry), t.mud.penalty(Arm::Cavalry)), (2.0, 4.0));
     assert_eq!(t.soft_ground.penalty(Arm::Artillery), 0.0);
     assert_eq!(t.soft_ground.unlimber_pips, Some(2));
+    assert_eq!((t.downpour.sight, t.light_fog.sight, t.dense_fog.sight), (Some(12.0), Some(18.0), Some(6.0)));
+    assert!(t.downpour.no_first_volley && !t.light_fog.no_first_volley && !t.dense_fog.no_first_volley);
+    let heat = t.severe_heat.exertion.as_ref().expect("severe heat's exertion");
+    assert_eq!((heat.hits, heat.arms.as_slice()), (1, [Arm::Infantry].as_slice()));
     assert_eq!(
         (t.plunging_fire.weapons.as_slice(), t.plunging_fire.hits),
         (&["rifled_musket".to_string()][..], Some(5))
