@@ -117,6 +117,7 @@ mod quality;
 mod rating;
 mod reaction;
 mod read;
+mod scale;
 mod schema;
 mod structure;
 mod terrain;
@@ -145,6 +146,7 @@ pub use quality::*;
 pub use rating::*;
 pub use reaction::*;
 use read::*;
+pub use scale::*;
 pub use schema::*;
 pub use structure::*;
 pub use terrain::*;
@@ -204,11 +206,13 @@ word_enum! {
         Elevation = "elevation",
         /// A condition of the sky or the heat in the weather module (Ch13 21.0).
         Weather = "weather",
+        /// The scale of the table: a stand's frontage, yards to the inch (Ch15 8.0).
+        Scale = "scale",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 23] = [
+    pub const ALL: [EntryKind; 24] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -232,6 +236,7 @@ impl EntryKind {
         EntryKind::Commander,
         EntryKind::Elevation,
         EntryKind::Weather,
+        EntryKind::Scale,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -260,6 +265,7 @@ impl EntryKind {
             EntryKind::Commander => COMMANDER_PROPS,
             EntryKind::Elevation => ELEVATION_PROPS,
             EntryKind::Weather => WEATHER_PROPS,
+            EntryKind::Scale => SCALE_PROPS,
         }
     }
 
@@ -341,6 +347,7 @@ pub struct RuleData {
     commanders: Vec<Commander>,
     elevations: Vec<Elevation>,
     weathers: Vec<WeatherCondition>,
+    scales: Vec<Scale>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -405,6 +412,7 @@ impl RuleData {
         lay_over(&mut self.commanders, other.commanders);
         lay_over(&mut self.elevations, other.elevations);
         lay_over(&mut self.weathers, other.weathers);
+        lay_over(&mut self.scales, other.scales);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -461,6 +469,7 @@ impl RuleData {
             EntryKind::Commander => metas(&self.commanders),
             EntryKind::Elevation => metas(&self.elevations),
             EntryKind::Weather => metas(&self.weathers),
+            EntryKind::Scale => metas(&self.scales),
         }
     }
 
@@ -571,6 +580,10 @@ impl RuleData {
         find(&self.weathers, id)
     }
 
+    pub fn scale(&self, id: &str) -> Option<&Scale> {
+        find(&self.scales, id)
+    }
+
     pub fn weapons(&self) -> &[Weapon] {
         &self.weapons
     }
@@ -663,6 +676,10 @@ impl RuleData {
         &self.weathers
     }
 
+    pub fn scales(&self) -> &[Scale] {
+        &self.scales
+    }
+
     /// The leader casualty result for a d6 roll of `roll` (Ch16 2.4): the first entry, in
     /// definition order, whose rolls hold it. The stdlib's rows cover 1 to 6 once each.
     pub fn leader_result_for(&self, roll: u32) -> Option<&LeaderResult> {
@@ -741,6 +758,7 @@ impl RuleData {
             EntryKind::Commander => Typed::Commander(read_commander(&mut reader, meta)),
             EntryKind::Elevation => Typed::Elevation(read_elevation(&mut reader, meta)),
             EntryKind::Weather => Typed::Weather(read_weather(&mut reader, meta)),
+            EntryKind::Scale => Typed::Scale(read_scale(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -778,6 +796,7 @@ impl RuleData {
             Typed::Commander(e) => add(&mut self.commanders, e),
             Typed::Elevation(e) => add(&mut self.elevations, e),
             Typed::Weather(e) => add(&mut self.weathers, e),
+            Typed::Scale(e) => add(&mut self.scales, e),
         }
     }
 
@@ -811,6 +830,7 @@ enum Typed {
     Commander(Commander),
     Elevation(Elevation),
     Weather(WeatherCondition),
+    Scale(Scale),
 }
 
 macro_rules! rule_entry {
@@ -854,7 +874,8 @@ rule_entry!(
     GroundCondition,
     Commander,
     Elevation,
-    WeatherCondition
+    WeatherCondition,
+    Scale
 );
 
 #[cfg(test)]

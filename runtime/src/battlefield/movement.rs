@@ -601,7 +601,12 @@ pub fn check_move(bf: &Battlefield, data: &RuleData, rulings: &Rulings, mv: &Mov
     // The path, cut short where a charge halts at water (Ch16 4.1, RULINGS G10).
     let end_layout = match mv.kind {
         MoveKind::ChangeFormation { to } => data.formation(to).map_or(mv.start.layout, |f| {
-            Layout::new(mv.start.layout.stands, f.frontage_stands(), f.gap_inches())
+            Layout::new(
+                mv.start.layout.stands,
+                f.frontage_stands(),
+                f.gap_inches(),
+                mv.start.layout.stand_width,
+            )
         }),
         _ => mv.start.layout,
     };

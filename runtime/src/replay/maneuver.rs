@@ -279,7 +279,7 @@ impl Game {
         u.turn.moved = true;
         let title =
             self.rules.data.formation(&word.value).map_or(word.value.clone(), |f| f.meta.title().to_string());
-        let layout = layout_for(&self.rules.data, u);
+        let layout = layout_for(&self.rules, u);
         self.bodies.insert(id, Body { layout, ..body });
         self.pending.entry(id).or_insert((old, body, action.span));
         r.emit([Event::new(What::Note { text: format!("{} forms {}", self.name(id), title) }, RULE)]);
@@ -409,7 +409,7 @@ impl Game {
                 {
                     u.formation = f.to_string();
                 }
-                let layout = layout_for(&self.rules.data, &u);
+                let layout = layout_for(&self.rules, &u);
                 layout.width().max(layout.depth())
             })
             .sum()
@@ -559,7 +559,7 @@ impl Game {
         {
             u.formation = f.clone();
         }
-        let layout = layout_for(&self.rules.data, u);
+        let layout = layout_for(&self.rules, u);
         self.bodies.insert(id, Body::new(to, facing, layout));
         r.emit([Event::new(What::Note { text: format!("{name} enters at ({}, {})", to.0, to.1) }, RULE)]);
     }
@@ -618,7 +618,7 @@ impl Game {
             return true;
         };
         // A leader's stand, always facing north so that every leg is a straight ride, never a wheel.
-        let start = Body::new(from, 0.0, Layout::new(1, None, 0.0));
+        let start = Body::new(from, 0.0, Layout::new(1, None, 0.0, self.rules.tables.stand_width));
         let waypoints: Vec<Pose> = via.iter().map(|p| Pose::new(*p, 0.0)).collect();
         let mv = Move {
             mover: Mover::brigadier(),
@@ -931,7 +931,7 @@ impl Game {
         let Some(on_foot) = on_foot.as_mut() else { return };
         on_foot.arm = Arm::Cavalry { mounted: false, horse_holders: stands.div_ceil(4), can_remount };
         on_foot.formation = SKIRMISH.to_string();
-        let line = Body::new(end.position, end.facing, layout_for(&self.rules.data, on_foot));
+        let line = Body::new(end.position, end.facing, layout_for(&self.rules, on_foot));
         let holders = match point_arg(action) {
             Some(p) => {
                 let (across, ahead) = line.frame().to_local(Coord { x: p.0, y: p.1 });
@@ -990,7 +990,8 @@ impl Game {
         let Some(start) = self.body_on_table(r, id, RULE) else { return };
         match self.book.holders.get(&name) {
             Some(&at) => {
-                let holders = Body::new(at, start.facing, Layout::new(1, None, 0.0));
+                let holders =
+                    Body::new(at, start.facing, Layout::new(1, None, 0.0, start.layout.stand_width));
                 if !battlefield::contact::in_contact(&start, &holders) {
                     let gap = Euclidean.distance(&start.footprint(), &holders.footprint());
                     let message =
@@ -1020,7 +1021,7 @@ impl Game {
         u.arm = Arm::Cavalry { mounted: true, horse_holders: 0, can_remount };
         u.formation = formation;
         u.turn.moved = true;
-        let layout = layout_for(&self.rules.data, u);
+        let layout = layout_for(&self.rules, u);
         self.place(id, Body::new(end.position, end.facing, layout));
         self.book.holders.remove(&name);
         r.emit([Event::new(What::Note { text: format!("{name} mounts") }, RULE)]);

@@ -355,9 +355,10 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         }
         let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
         for unit in units {
-            if let (Some(id), Some(body)) =
-                (game.state.unit_named(&unit.name.value), Body::from_unit(unit, data, men))
-            {
+            if let (Some(id), Some(body)) = (
+                game.state.unit_named(&unit.name.value),
+                Body::from_unit(unit, data, &game.rules.tables, men),
+            ) {
                 game.bodies.insert(id, body);
             }
         }
@@ -648,15 +649,16 @@ fn dice_of(action: &Action, unlabelled: Purpose) -> RecordedDice {
     }))
 }
 
-/// The layout of a unit's stands in its current formation.
-fn layout_for(data: &RuleData, unit: &crate::engine::state::Unit) -> Layout {
-    let formation = data.formation(&unit.formation);
+/// The layout of a unit's stands in its current formation, each stand as wide as the rule data
+/// says (Ch15 8.0).
+fn layout_for(rules: &Rules, unit: &crate::engine::state::Unit) -> Layout {
+    let formation = rules.data.formation(&unit.formation);
     let (frontage, gap) = match (formation, &unit.arm) {
         (_, Arm::Battery { .. }) | (_, Arm::Cavalry { mounted: true, .. }) => (None, 0.0),
         (Some(f), _) => (f.frontage_stands(), f.gap_inches()),
         (None, _) => (None, 0.0),
     };
-    Layout::new(unit.stands.max(1), frontage, gap)
+    Layout::new(unit.stands.max(1), frontage, gap, rules.tables.stand_width)
 }
 
 impl Game {

@@ -42,7 +42,7 @@ export const COMPASS = [
 export const ENTRY_KINDS = [
   'weapon', 'terrain', 'obstacle', 'structure', 'movement', 'formation', 'rating', 'tier', 'order',
   'quality', 'trait', 'marker', 'health', 'brigade_state', 'leader_result', 'melee_result',
-  'modifier', 'maneuver', 'reaction', 'ground', 'commander', 'elevation', 'weather',
+  'modifier', 'maneuver', 'reaction', 'ground', 'commander', 'elevation', 'weather', 'scale',
 ];
 export const QUALITIES = ['green', 'regular', 'veteran', 'elite'];
 export const RATINGS = ['aggressive', 'reliable', 'timid'];
