@@ -12,6 +12,7 @@ use dotc_lang::FsLoader;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_runtime::battlefield::Battlefield;
+use dotc_runtime::engine::tables::Tables;
 use dotc_runtime::render::{self, Focus, MapState, RenderOptions};
 use dotc_runtime::replay::{Replay, ReplayOptions, Until, replay};
 
@@ -105,7 +106,7 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     };
 
     let field = Battlefield::from_scenario(scenario, data);
-    let mut state = MapState::deployment(scenario, data);
+    let mut state = MapState::deployment(scenario, data, &tables_of(data)?);
     let mut options = RenderOptions { scale: args.scale, ..RenderOptions::default() };
     if let Some(game) = game {
         // The game's name on top, its scenario's under it.
@@ -190,6 +191,11 @@ fn png(svg: &str, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| format!("cannot encode the PNG: {e}"))
 }
 
+/// The rule data's tables, which give the stands' and bases' sizes and the ground scale.
+fn tables_of(data: &dotc_lang::library::RuleData) -> Result<Tables, String> {
+    Tables::from_rule_data(data).map_err(|e| format!("the rule data cannot be drawn from: {e}"))
+}
+
 /// One SVG map after every turn of a replay (and where it stopped), into `dir`: `turn-01.svg`,
 /// ..., `turn-03-fire.svg`. Returns how many were written.
 pub fn replay_maps(
@@ -202,7 +208,7 @@ pub fn replay_maps(
     let data = &loaded.rule_data;
     let field = Battlefield::from_scenario(scenario, data);
     let options = RenderOptions::default();
-    let mut base = MapState::deployment(scenario, data);
+    let mut base = MapState::deployment(scenario, data, &tables_of(data)?);
     if let Some(game) = &analysis.document.game {
         base.subtitle = format!("{} \u{b7} {}", base.title, base.subtitle);
         base.title = game.name.value.clone();

@@ -42,7 +42,8 @@ fn expected(path: &Path, scale: f64) -> (MapState, render::PageLayout, (f64, f64
         _ => (analysis.document.scenario.clone().expect("a scenario"), analysis.rule_data.clone()),
     };
     let field = Battlefield::from_scenario(&scenario, &data);
-    let mut state = MapState::deployment(&scenario, &data);
+    let tables = dotc_runtime::engine::tables::Tables::from_rule_data(&data).expect("complete rule data");
+    let mut state = MapState::deployment(&scenario, &data, &tables);
     if analysis.document.kind == Some(FileKind::Game) {
         // A game log's map is the table where the log ends, as its replay leaves it.
         let options = ReplayOptions { source: Some(&source), tables: true, ..ReplayOptions::default() };

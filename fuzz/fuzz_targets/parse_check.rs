@@ -1,5 +1,7 @@
-//! Parse, lower and check arbitrary input; for a game log, against an in-memory scenario.
-//! Nothing may panic, overflow the stack or hang.
+//! Check arbitrary input as `dotc check` does (`dotc_runtime::check::check_file`: the language's
+//! analysis, the geometric scenario check, scripts that do not compile, a library's scripts); a
+//! game log is checked against an in-memory scenario. Nothing may panic, overflow the stack or
+//! hang.
 #![no_main]
 
 use std::path::Path;
@@ -16,10 +18,7 @@ impl dotc_lang::Loader for Scenario {
 
 fuzz_target!(|data: &[u8]| {
     let Ok(source) = std::str::from_utf8(data) else { return };
-    let analysis = dotc_lang::analyze(Path::new("fuzz/input.dotc"), source, &Scenario);
-    if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
-        let _ = dotc_runtime::check::check_scenario(scenario, names, &analysis.rule_data);
-    }
+    let checked = dotc_runtime::check::check_file(Path::new("fuzz/input.dotc"), source, &Scenario);
     // Rendering must cope with every span the checks produce.
-    let _ = dotc_lang::diagnostic::render_plain(&analysis.diagnostics, "input.dotc", source);
+    let _ = dotc_lang::diagnostic::render_plain(&checked.diagnostics(), "input.dotc", source);
 });

@@ -208,10 +208,53 @@ pub enum Replayed {
     NotPlayed,
 }
 
-/// Declares the modules: the enum, `ALL`, and each one's name, section and how far the replay
-/// plays it.
+/// A part of the game an optional module acts in: before the first turn (the scenario, the
+/// deployment, what is agreed or placed before play), or a phase of a turn (Ch16 1.0). A charge
+/// is declared in Phase 2 and fought out in Phase 4: both are `Assault`, as in the replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ModulePhase {
+    /// Before the first turn: scenario design, deployment, markers placed at setup.
+    Setup,
+    /// Phase 1, Staff & Command.
+    Command,
+    /// Phase 2, the active side's maneuvers.
+    Maneuver,
+    /// Phase 3, ranged combat.
+    Fire,
+    /// Charges (Phase 2), their closing volleys, and melee (Phase 4).
+    Assault,
+    /// Phase 5, status, smoke and morale.
+    Status,
+}
+
+impl ModulePhase {
+    /// Every part of the game, in the order of play.
+    pub const ALL: &'static [ModulePhase] = &[
+        ModulePhase::Setup,
+        ModulePhase::Command,
+        ModulePhase::Maneuver,
+        ModulePhase::Fire,
+        ModulePhase::Assault,
+        ModulePhase::Status,
+    ];
+
+    /// Its word: "setup", "command", "maneuver", "fire", "assault", "status".
+    pub const fn word(self) -> &'static str {
+        match self {
+            ModulePhase::Setup => "setup",
+            ModulePhase::Command => "command",
+            ModulePhase::Maneuver => "maneuver",
+            ModulePhase::Fire => "fire",
+            ModulePhase::Assault => "assault",
+            ModulePhase::Status => "status",
+        }
+    }
+}
+
+/// Declares the modules: the enum, `ALL`, and each one's name, section, the parts of the game it
+/// acts in (read from its section) and how far the replay plays it.
 macro_rules! modules {
-    ( $( $(#[$meta:meta])* $variant:ident = $name:literal, $section:literal, $replayed:expr; )+ ) => {
+    ( $( $(#[$meta:meta])* $variant:ident = $name:literal, $section:literal, [$($phase:ident),+], $replayed:expr; )+ ) => {
         /// The optional modules of Chapter 13 (and Low Ammunition, RULE-05-2.5b), by the name a
         /// file uses in `module ...`.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -237,6 +280,13 @@ macro_rules! modules {
                 }
             }
 
+            /// The parts of the game it acts in, in the order of play, as its section says.
+            pub const fn phases(self) -> &'static [ModulePhase] {
+                match self {
+                    $( Module::$variant => &[$( ModulePhase::$phase, )+], )+
+                }
+            }
+
             /// How far the replay plays it.
             pub const fn replayed(self) -> Replayed {
                 use Replayed::*;
@@ -249,32 +299,61 @@ macro_rules! modules {
 }
 
 modules! {
-    CommandBidding = "command_bidding", "Ch13 1.0", NotPlayed;
-    CleanBarrels = "clean_barrels", "Ch13 2.0", Played;
-    FrictionOfWar = "friction_of_war", "Ch13 3.0",
+    // Ch13 1.0: the bids are made and won before deployment.
+    CommandBidding = "command_bidding", "Ch13 1.0", [Setup], NotPlayed;
+    // Ch13 2.0: the marker is placed at setup; the bonus is on a regiment's first volley.
+    CleanBarrels = "clean_barrels", "Ch13 2.0", [Setup, Fire], Played;
+    // Ch13 3.0: rolled at the start of Phase 1, before any order.
+    FrictionOfWar = "friction_of_war", "Ch13 3.0", [Command],
         InPart { missing: "records its friction rolls without applying their effects" };
-    HiddenDeployment = "hidden_deployment", "Ch13 4.0", NotPlayed;
-    ArmyTraits = "army_traits", "Ch13 5.0", Played;
-    HorseHolders = "horse_holders", "Ch13 6.0", Played;
-    AdvancedArtillery = "advanced_artillery", "Ch13 7.0", NotPlayed;
-    WrittenOrders = "written_orders", "Ch13 8.0", NotPlayed;
-    EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0",
+    // Ch13 4.0: blinds deployed at setup, moved in Phase 2.
+    HiddenDeployment = "hidden_deployment", "Ch13 4.0", [Setup, Maneuver], NotPlayed;
+    // Ch13 5.0: assigned in scenario design; they act on fire (Sharpshooters, Buck & Ball,
+    // Seen the Elephant), on charges and melee (Rebel Yell, Steady) and on Phase 5 rallies
+    // (Iron Discipline).
+    ArmyTraits = "army_traits", "Ch13 5.0", [Setup, Fire, Assault, Status], Played;
+    // Ch13 6.0: dismounting in Phase 2; the horse holders under fire and when charged.
+    HorseHolders = "horse_holders", "Ch13 6.0", [Maneuver, Fire, Assault], Played;
+    // Ch13 7.0: overhead, counter-battery and enfilading artillery fire.
+    AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], NotPlayed;
+    // Ch13 8.0: tokens placed in Phase 1, carried out in Phase 2.
+    WrittenOrders = "written_orders", "Ch13 8.0", [Command, Maneuver], NotPlayed;
+    // Ch13 9.0: deployed in skirmish order; its movement, the fire aimed at it, its melee.
+    EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", [Setup, Maneuver, Fire, Assault],
         InPart { missing: "plays only its -1 to hit fire aimed at the regiment: not its movement, the sight through it, nor its melee penalty" };
-    PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", NotPlayed;
-    JulySun = "july_sun", "Ch13 11.0", Played;
-    UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", Played;
-    RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", NotPlayed;
-    DiggingIn = "digging_in", "Ch13 14.0", NotPlayed;
-    SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", NotPlayed;
-    PsychologicalShock = "psychological_shock", "Ch13 16.0", NotPlayed;
-    DesperateValor = "desperate_valor", "Ch13 17.0", NotPlayed;
-    CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", NotPlayed;
-    SecondLine = "second_line", "Ch13 19.0", NotPlayed;
-    PlungingFire = "plunging_fire", "Ch13 20.0", Played;
-    Weather = "weather", "Ch13 21.0", Played;
-    OpenOrder = "open_order", "Ch13 22.0", Played;
-    WaveAttack = "wave_attack", "Ch13 23.0", NotPlayed;
-    LowAmmo = "low_ammo", "RULE-05-2.5b, Ch16 11.0", Played;
+    // Ch13 10.0: a check at the charge's 4" line, the closing volley and the melee after it.
+    PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", [Assault], NotPlayed;
+    // Ch13 11.0: double-quick moves and charges on two turns running.
+    JulySun = "july_sun", "Ch13 11.0", [Maneuver, Assault], Played;
+    // Ch13 12.0: a check after a melee won outright.
+    UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", [Assault], Played;
+    // Ch13 13.0: a wing wheeled back, for a pip and a check.
+    RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", [Maneuver], NotPlayed;
+    // Ch13 14.0: declared in Phase 1, the works placed at the end of the turn.
+    DiggingIn = "digging_in", "Ch13 14.0", [Command, Status], NotPlayed;
+    // Ch13 15.0: guns taken in melee, spiked or hauled off from the next command phase (hauling
+    // halves the move and forbids fire).
+    SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", [Command, Maneuver, Fire, Assault], NotPlayed;
+    // Ch13 16.0: declared at the start of Phase 4; the recoil Disorder at the end of the turn.
+    PsychologicalShock = "psychological_shock", "Ch13 16.0", [Assault, Status], NotPlayed;
+    // Ch13 17.0: declared in Phase 1 for that turn's charge.
+    DesperateValor = "desperate_valor", "Ch13 17.0", [Command, Assault], NotPlayed;
+    // Ch13 18.0: a column charged without a reserved pip.
+    CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", [Assault], NotPlayed;
+    // Ch13 19.0: any Discipline Check: under fire, in a charge, in a rally.
+    SecondLine = "second_line", "Ch13 19.0", [Fire, Assault, Status], NotPlayed;
+    // Ch13 20.0: the closing volley of rifled muskets.
+    PlungingFire = "plunging_fire", "Ch13 20.0", [Assault], Played;
+    // Ch13 21.0: agreed before the game; dense fog may thin at the start of a turn; the ground
+    // slows moves and limbering; rain and fog limit sight and foul fire; fog limits charges.
+    Weather = "weather", "Ch13 21.0", [Setup, Command, Maneuver, Fire, Assault],
+        InPart { missing: "plays the ground's moves and unlimbering, the sky's sight limits, a downpour's lost first-volley bonus and severe heat on a Double-Time: not soft ground's shorter artillery ranges, powder fouled in rain, light fog's limit on artillery, dense fog's ban on distant assaults and its thinning, nor severe heat on an Assault order" };
+    // Ch13 22.0: bought in Phase 1; moves, fire, saves and charges.
+    OpenOrder = "open_order", "Ch13 22.0", [Command, Maneuver, Fire, Assault], Played;
+    // Ch13 23.0: bought with pips; no fire in Phase 3; the charge and its stray hits.
+    WaveAttack = "wave_attack", "Ch13 23.0", [Command, Maneuver, Fire, Assault], NotPlayed;
+    // RULE-05-2.5b: the marker comes from a volley; it goes with a turn spent resupplying.
+    LowAmmo = "low_ammo", "RULE-05-2.5b, Ch16 11.0", [Fire, Status], Played;
 }
 
 impl Module {
@@ -290,10 +369,39 @@ impl Module {
             Replayed::Played => return None,
             Replayed::InPart { missing } => format!("the replay {missing}"),
             Replayed::NotPlayed => {
-                "the replay does not play it yet: what it changes is not checked".to_string()
+                format!(
+                    "the replay does not play it yet: what it changes in {} is not checked",
+                    self.acts_in()
+                )
             }
         };
         Some(format!("module {} is on, but {what}", self.name()))
+    }
+
+    /// Where it acts, in words: "setup and the fire phase", "the command and status phases".
+    pub fn acts_in(self) -> String {
+        let phases = self.phases();
+        let turn: Vec<&str> = phases.iter().filter(|p| **p != ModulePhase::Setup).map(|p| p.word()).collect();
+        let turn = match turn.as_slice() {
+            [] => String::new(),
+            [one] => format!("the {one} phase"),
+            [rest @ .., last] => format!("the {} and {last} phases", rest.join(", ")),
+        };
+        match (phases.contains(&ModulePhase::Setup), turn.is_empty()) {
+            (true, true) => "setup".to_string(),
+            (true, false) => format!("setup and {turn}"),
+            (false, _) => turn,
+        }
+    }
+
+    /// One line on it for an editor: its section, where it acts, how far the replay plays it.
+    pub fn detail(self) -> String {
+        let played = match self.replayed() {
+            Replayed::Played => "played",
+            Replayed::InPart { .. } => "played in part",
+            Replayed::NotPlayed => "not played yet",
+        };
+        format!("{}; acts in {}; {played}", self.section(), self.acts_in())
     }
 }
 
@@ -305,6 +413,34 @@ pub const WEATHER: &[(&str, &[&str])] = &[
     ("heat", &["normal", "severe"]),
 ];
 
+/// What the replay does not play of a weather condition (Ch13 21.0), in the words that follow
+/// "the replay does not play"; the conditions it plays whole, and those with nothing to play,
+/// are not here. The `weather` module's [`Replayed::InPart`] sums these up, and a replay says
+/// the one of each condition in force (from a file or a script) at once.
+pub const WEATHER_NOT_PLAYED: &[(&str, &str, &str)] = &[
+    ("ground", "soft", "its shorter artillery ranges"),
+    ("sky", "drizzle", "its fouled powder (two or more 1s in a volley)"),
+    ("sky", "downpour", "its fouled powder (a single 1 in a volley)"),
+    ("sky", "light_fog", "its limit on artillery fire at distant units without gunsmoke"),
+    ("sky", "dense_fog", "its ban on distant assaults, nor its thinning to light fog"),
+    ("heat", "severe", "its micro-hit on a unit carrying out an Assault order (a Double-Time's is played)"),
+];
+
+/// What the replay does not play of `weather ASPECT CONDITION`, if anything.
+pub fn weather_not_played(aspect: &str, condition: &str) -> Option<&'static str> {
+    WEATHER_NOT_PLAYED
+        .iter()
+        .find(|(a, c, _)| *a == aspect && *c == condition)
+        .map(|(_, _, missing)| *missing)
+}
+
+/// What a replay says (cited to Ch13 21.0) when `weather ASPECT CONDITION` comes into force and
+/// it does not play all of it; None when it does.
+pub fn weather_notice(aspect: &str, condition: &str) -> Option<String> {
+    let missing = weather_not_played(aspect, condition)?;
+    Some(format!("weather {aspect} {condition} is in force, but the replay does not play {missing}"))
+}
+
 pub fn ruling(name: &str) -> Option<&'static RulingSpec> {
     RULINGS.iter().find(|r| r.name == name)
 }
@@ -312,4 +448,73 @@ pub fn ruling(name: &str) -> Option<&'static RulingSpec> {
 /// The section of the module a file's word names.
 pub fn module(name: &str) -> Option<&'static str> {
     Module::from_name(name).map(Module::section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ModulePhase::*;
+    use super::*;
+
+    #[test]
+    fn every_module_acts_somewhere_each_part_named_once_in_the_order_of_play() {
+        for module in Module::ALL {
+            let phases = module.phases();
+            assert!(!phases.is_empty(), "{module:?} acts nowhere");
+            assert!(phases.windows(2).all(|w| w[0] < w[1]), "{module:?}: {phases:?} out of order or twice");
+        }
+        // Every part of the game has a module acting in it.
+        for phase in ModulePhase::ALL {
+            assert!(Module::ALL.iter().any(|m| m.phases().contains(phase)), "no module acts in {phase:?}");
+        }
+    }
+
+    #[test]
+    fn ch13_sections_place_each_module_in_its_phases() {
+        // Ch13 1.0: bidding happens before deployment and nowhere else.
+        assert_eq!(Module::CommandBidding.phases(), [Setup]);
+        // Ch13 3.0: the friction roll is made at the start of Phase 1.
+        assert_eq!(Module::FrictionOfWar.phases(), [Command]);
+        // Ch13 14.0: dug in from Phase 1, the works placed at the end of the turn.
+        assert_eq!(Module::DiggingIn.phases(), [Command, Status]);
+        // Ch13 20.0: only the closing volley of a charge.
+        assert_eq!(Module::PlungingFire.phases(), [Assault]);
+        // Ch13 21.0: agreed before play; fog thins at a turn's start; ground, sight, powder, charges.
+        assert_eq!(Module::Weather.phases(), [Setup, Command, Maneuver, Fire, Assault]);
+        // RULE-05-2.5b: the marker from a volley, resupply an unengaged turn later.
+        assert_eq!(Module::LowAmmo.phases(), [Fire, Status]);
+    }
+
+    /// Ch13 21.0: each condition the replay leaves out in part is a condition of the register,
+    /// named once, and the module says it is played in part.
+    #[test]
+    fn ch13_21_0_what_is_not_played_of_the_weather_is_said_by_condition() {
+        for (aspect, condition, missing) in WEATHER_NOT_PLAYED {
+            let conditions = WEATHER.iter().find(|(a, _)| a == aspect).map(|(_, c)| *c).unwrap_or_default();
+            assert!(conditions.contains(condition), "`weather {aspect} {condition}` is no condition");
+            assert_eq!(weather_not_played(aspect, condition), Some(*missing));
+            assert_eq!(
+                WEATHER_NOT_PLAYED.iter().filter(|(a, c, _)| a == aspect && c == condition).count(),
+                1
+            );
+        }
+        assert_eq!(weather_not_played("sky", "clear"), None);
+        assert_eq!(weather_not_played("wind", "brisk"), None);
+        assert!(matches!(Module::Weather.replayed(), Replayed::InPart { .. }));
+    }
+
+    #[test]
+    fn where_a_module_acts_is_said_in_its_notice_and_its_detail() {
+        assert_eq!(Module::CommandBidding.acts_in(), "setup");
+        assert_eq!(Module::AdvancedArtillery.acts_in(), "the fire phase");
+        assert_eq!(Module::DiggingIn.acts_in(), "the command and status phases");
+        assert_eq!(Module::CleanBarrels.acts_in(), "setup and the fire phase");
+        assert_eq!(
+            Module::DiggingIn.replay_notice().as_deref(),
+            Some(
+                "module digging_in is on, but the replay does not play it yet: what it changes in the command and status phases is not checked"
+            )
+        );
+        assert_eq!(Module::JulySun.detail(), "Ch13 11.0; acts in the maneuver and assault phases; played");
+        assert_eq!(Module::CaughtFlatFooted.detail(), "Ch13 18.0; acts in the assault phase; not played yet");
+    }
 }

@@ -221,9 +221,7 @@ impl<'t> Context<'t> {
             "module" => {
                 return rulings::Module::ALL
                     .iter()
-                    .map(|m| {
-                        candidate(m.name(), CompletionItemKind::ENUM_MEMBER, Some(m.section().to_string()))
-                    })
+                    .map(|m| candidate(m.name(), CompletionItemKind::ENUM_MEMBER, Some(m.detail())))
                     .collect();
             }
             "ruling" => {

@@ -273,6 +273,24 @@ async fn completion_in_context() {
     let traits =
         client.at("textDocument/completion", &scenario_uri, at(&scenario, "traits steady", 0, 7)).await;
     insta::assert_yaml_snapshot!("completion_traits", labels(&traits));
+    // After `module`: the modules of Ch13, each with its section, where it acts and how far the
+    // replay plays it (the register `dotc_lang::rulings::Module`).
+    let modules = client
+        .at("textDocument/completion", &scenario_uri, at(&scenario, "module clean_barrels", 0, 7))
+        .await;
+    let detail = |name: &str| {
+        let items = modules.as_array().cloned().unwrap_or_default();
+        items.into_iter().find(|i| i["label"] == name).and_then(|i| i["detail"].as_str().map(String::from))
+    };
+    assert_eq!(
+        detail("clean_barrels").as_deref(),
+        Some("Ch13 2.0; acts in setup and the fire phase; played")
+    );
+    assert_eq!(
+        detail("digging_in").as_deref(),
+        Some("Ch13 14.0; acts in the command and status phases; not played yet"),
+        "{modules:#}"
+    );
     // A half-typed line at the end of a turn still completes: the verb, then a name.
     let half = game.replacen(
         "        fire \"51st Georgia\"",

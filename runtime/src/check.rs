@@ -13,6 +13,7 @@ use dotc_lang::library::RuleData;
 use geo::Polygon;
 
 use crate::battlefield::Body;
+use crate::engine::tables::Tables;
 use crate::geometry::{OVERLAP_TOLERANCE, overlap_area};
 
 /// A file checked: the language's analysis and the checks that need the runtime, kept apart
@@ -64,11 +65,16 @@ pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
 pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) -> Vec<Diagnostic> {
     let men_per_stand = scenario.men_per_stand.as_ref().map(|m| m.value);
     let mut placed: Vec<(&Unit, Polygon<f64>)> = Vec::new();
-    for side in &scenario.sides {
-        let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
-        for unit in units {
-            if let Some(shape) = unit_footprint(unit, data, men_per_stand) {
-                placed.push((unit, shape));
+    // The stands' size comes from the rule data's tables (`scale table`). Rule data too
+    // incomplete to give them has its own diagnostics (a missing required key), and no unit is
+    // placed.
+    if let Ok(tables) = Tables::from_rule_data(data) {
+        for side in &scenario.sides {
+            let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
+            for unit in units {
+                if let Some(shape) = unit_footprint(unit, data, &tables, men_per_stand) {
+                    placed.push((unit, shape));
+                }
             }
         }
     }
@@ -95,6 +101,46 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
 
 /// The footprint of a unit as declared, if it has a position, a facing and a strength (see
 /// [`Body::from_unit`]).
-pub fn unit_footprint(unit: &Unit, data: &RuleData, men_per_stand: Option<u32>) -> Option<Polygon<f64>> {
-    Body::from_unit(unit, data, men_per_stand).map(|body| body.footprint())
+pub fn unit_footprint(
+    unit: &Unit,
+    data: &RuleData,
+    tables: &Tables,
+    men_per_stand: Option<u32>,
+) -> Option<Polygon<f64>> {
+    Body::from_unit(unit, data, tables, men_per_stand).map(|body| body.footprint())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NoFiles;
+
+    impl dotc_lang::Loader for NoFiles {
+        fn load(&self, path: &Path) -> Result<String, String> {
+            Err(format!("{} is not available", path.display()))
+        }
+    }
+
+    /// Two 5-stand lines 6" apart, front centre to front centre, and the scale `library`
+    /// lines, if any.
+    fn two_lines(library: &str) -> Vec<String> {
+        let source = format!(
+            "scenario \"Scale\" {{\n    turns 4\n    table 48 x 36\n{library}    side union {{\n        edge west\n        \
+             brigade \"B\" {{\n            brigadier \"Col. B\" reliable at (10, 2)\n            \
+             regiment \"1st\" {{ stands 5 regular rifled_musket line at (10, 10) facing north }}\n            \
+             regiment \"2nd\" {{ stands 5 regular rifled_musket line at (16, 10) facing north }}\n        }}\n    }}\n}}\n"
+        );
+        let checked = check_file(Path::new("scale.dotc"), &source, &NoFiles);
+        checked.diagnostics().iter().map(|d| d.code.to_string()).collect()
+    }
+
+    /// Ch15 8.0, Ch16 3.2: a stand's frontage is the rule data's (`scale table`), so footprints
+    /// follow it: 1" stands leave the two lines a gap, 2" stands lay them over each other.
+    #[test]
+    fn the_stand_width_of_the_rule_data_sizes_the_footprints() {
+        assert!(two_lines("").is_empty(), "{:?}", two_lines(""));
+        let wide = "    library {\n        scale table \"Wide Bases\" {\n            stand_width 2\n            yards_per_inch 25\n            source \"Ch15 8.0\"\n        }\n    }\n";
+        assert_eq!(two_lines(wide), ["dotc::stacked-units"]);
+    }
 }

@@ -1,16 +1,15 @@
 //! Table geometry: unit footprints in inches, built with the `geo` crate.
 //!
 //! A unit's position is the centre of the front edge of its Color Stand (RULE-05-1.4); its
-//! facing is a compass bearing (0 = north, 90 = east). Stands are 1" wide (Ch16 3.2, Ch15 8.0)
-//! and [`STAND_DEPTH`] deep. A formation lays its stands out in ranks behind that front edge.
+//! facing is a compass bearing (0 = north, 90 = east). Stands are as wide as the rule data's
+//! `scale table` says (1", Ch15 8.0, Ch16 3.2: each [`Layout`] carries it) and [`STAND_DEPTH`]
+//! deep. A formation lays its stands out in ranks behind that front edge.
 
 use geo::{Area, BooleanOps, Coord, LineString, Polygon};
 
-/// The depth of a stand in inches. The rulebook fixes frontage (1" per stand) but not depth;
-/// 0.75" is the common base for 15mm figures and only matters for overlap checks.
+/// The depth of a stand in inches. The rulebook fixes frontage but not depth; 0.75" is the
+/// common base for 15mm figures and only matters for overlap checks: dotc's own, not a rule.
 pub const STAND_DEPTH: f64 = 0.75;
-/// The frontage of one stand in inches (Ch16 3.2: a five-stand line is 5" wide).
-pub const STAND_WIDTH: f64 = 1.0;
 /// Overlaps smaller than this (square inches) are measuring noise, not stacking.
 pub const OVERLAP_TOLERANCE: f64 = 0.01;
 /// Distances are compared at this precision (inches): a measured 6.000000000000001" is 6.0",
@@ -34,14 +33,17 @@ pub struct Layout {
     pub gap: f64,
     /// Stands in all (the last rank may be short).
     pub stands: u32,
+    /// The frontage of one stand, inches (the rule data's `scale table`, Ch15 8.0).
+    pub stand_width: f64,
 }
 
 impl Layout {
-    /// Lay `stands` out with at most `frontage` stands across (None = all in one rank).
-    pub fn new(stands: u32, frontage: Option<u32>, gap: f64) -> Layout {
+    /// Lay `stands`, each `stand_width` wide, out with at most `frontage` stands across (None =
+    /// all in one rank).
+    pub fn new(stands: u32, frontage: Option<u32>, gap: f64, stand_width: f64) -> Layout {
         let stands = stands.max(1);
         let across = frontage.map_or(stands, |f| f.clamp(1, stands));
-        Layout { across, ranks: stands.div_ceil(across), gap, stands }
+        Layout { across, ranks: stands.div_ceil(across), gap, stands, stand_width }
     }
 
     /// The same formation with `remaining` stands (at least 1): a line stays one rank and
@@ -49,7 +51,7 @@ impl Layout {
     /// outer flanks, so the front stays centred on the colours).
     pub fn shrunk(&self, remaining: u32) -> Layout {
         let frontage = if self.across >= self.stands { None } else { Some(self.across) };
-        Layout::new(remaining.min(self.stands), frontage, self.gap)
+        Layout::new(remaining.min(self.stands), frontage, self.gap, self.stand_width)
     }
 
     /// Where stand `index` sits: (left edge across the front, depth of its front edge behind
@@ -59,13 +61,13 @@ impl Layout {
         let rank = index / self.across;
         let column = index % self.across;
         let in_rank = self.across.min(self.stands.saturating_sub(rank * self.across)).max(1);
-        let rank_width = in_rank as f64 * STAND_WIDTH + self.gap * (in_rank - 1) as f64;
-        let left = -rank_width / 2.0 + column as f64 * (STAND_WIDTH + self.gap);
+        let rank_width = in_rank as f64 * self.stand_width + self.gap * (in_rank - 1) as f64;
+        let left = -rank_width / 2.0 + column as f64 * (self.stand_width + self.gap);
         (left, rank as f64 * STAND_DEPTH)
     }
 
     pub fn width(&self) -> f64 {
-        self.across as f64 * STAND_WIDTH + self.gap * (self.across.saturating_sub(1)) as f64
+        self.across as f64 * self.stand_width + self.gap * (self.across.saturating_sub(1)) as f64
     }
 
     pub fn depth(&self) -> f64 {
@@ -150,7 +152,7 @@ pub fn stand_rectangles(front_centre: (f64, f64), facing_degrees: f64, layout: L
     (0..layout.stands)
         .map(|i| {
             let (left, back) = layout.slot(i);
-            frame.rectangle(left, left + STAND_WIDTH, -back - STAND_DEPTH, -back)
+            frame.rectangle(left, left + layout.stand_width, -back - STAND_DEPTH, -back)
         })
         .collect()
 }
@@ -166,7 +168,7 @@ mod tests {
 
     #[test]
     fn a_five_stand_line_is_five_inches_wide() {
-        let layout = Layout::new(5, None, 0.0);
+        let layout = Layout::new(5, None, 0.0, 1.0);
         assert_eq!(layout.width(), 5.0);
         let p = footprint((10.0, 10.0), 0.0, layout);
         // Facing north: the front edge runs east-west at y = 10, the unit lies south of it.
@@ -178,7 +180,7 @@ mod tests {
 
     #[test]
     fn an_assault_column_is_two_stands_across() {
-        let layout = Layout::new(5, Some(2), 0.0);
+        let layout = Layout::new(5, Some(2), 0.0, 1.0);
         assert_eq!((layout.across, layout.ranks), (2, 3));
         assert_eq!(layout.width(), 2.0);
     }
@@ -198,9 +200,9 @@ mod tests {
 
     #[test]
     fn touching_units_do_not_overlap_but_crossing_ones_do() {
-        let a = footprint((10.0, 10.0), 0.0, Layout::new(4, None, 0.0));
-        let touching = footprint((14.0, 10.0), 0.0, Layout::new(4, None, 0.0));
-        let crossing = footprint((12.0, 10.0), 90.0, Layout::new(4, None, 0.0));
+        let a = footprint((10.0, 10.0), 0.0, Layout::new(4, None, 0.0, 1.0));
+        let touching = footprint((14.0, 10.0), 0.0, Layout::new(4, None, 0.0, 1.0));
+        let crossing = footprint((12.0, 10.0), 90.0, Layout::new(4, None, 0.0, 1.0));
         assert!(overlap_area(&a, &touching) < OVERLAP_TOLERANCE);
         assert!(overlap_area(&a, &crossing) > OVERLAP_TOLERANCE);
     }

@@ -117,12 +117,14 @@ mod quality;
 mod rating;
 mod reaction;
 mod read;
+mod scale;
 mod schema;
 mod structure;
 mod terrain;
 mod tier;
 mod values;
 mod weapon;
+mod weather;
 
 pub use army_trait::*;
 pub use brigade_state::*;
@@ -144,12 +146,14 @@ pub use quality::*;
 pub use rating::*;
 pub use reaction::*;
 use read::*;
+pub use scale::*;
 pub use schema::*;
 pub use structure::*;
 pub use terrain::*;
 pub use tier::*;
 pub use values::*;
 pub use weapon::*;
+pub use weather::*;
 
 word_enum! {
     /// The kinds of rule-data entry; the word starts an entry in a `library` block.
@@ -200,11 +204,15 @@ word_enum! {
         Commander = "commander",
         /// A feature of the high ground: the crest and its dead ground (Ch16 4.4).
         Elevation = "elevation",
+        /// A condition of the sky or the heat in the weather module (Ch13 21.0).
+        Weather = "weather",
+        /// The scale of the table: a stand's frontage, yards to the inch (Ch15 8.0).
+        Scale = "scale",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 22] = [
+    pub const ALL: [EntryKind; 24] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -227,6 +235,8 @@ impl EntryKind {
         EntryKind::Ground,
         EntryKind::Commander,
         EntryKind::Elevation,
+        EntryKind::Weather,
+        EntryKind::Scale,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -254,6 +264,8 @@ impl EntryKind {
             EntryKind::Ground => GROUND_PROPS,
             EntryKind::Commander => COMMANDER_PROPS,
             EntryKind::Elevation => ELEVATION_PROPS,
+            EntryKind::Weather => WEATHER_PROPS,
+            EntryKind::Scale => SCALE_PROPS,
         }
     }
 
@@ -334,6 +346,8 @@ pub struct RuleData {
     grounds: Vec<GroundCondition>,
     commanders: Vec<Commander>,
     elevations: Vec<Elevation>,
+    weathers: Vec<WeatherCondition>,
+    scales: Vec<Scale>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -397,6 +411,8 @@ impl RuleData {
         lay_over(&mut self.grounds, other.grounds);
         lay_over(&mut self.commanders, other.commanders);
         lay_over(&mut self.elevations, other.elevations);
+        lay_over(&mut self.weathers, other.weathers);
+        lay_over(&mut self.scales, other.scales);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -452,6 +468,8 @@ impl RuleData {
             EntryKind::Ground => metas(&self.grounds),
             EntryKind::Commander => metas(&self.commanders),
             EntryKind::Elevation => metas(&self.elevations),
+            EntryKind::Weather => metas(&self.weathers),
+            EntryKind::Scale => metas(&self.scales),
         }
     }
 
@@ -558,6 +576,14 @@ impl RuleData {
         find(&self.elevations, id)
     }
 
+    pub fn weather(&self, id: &str) -> Option<&WeatherCondition> {
+        find(&self.weathers, id)
+    }
+
+    pub fn scale(&self, id: &str) -> Option<&Scale> {
+        find(&self.scales, id)
+    }
+
     pub fn weapons(&self) -> &[Weapon] {
         &self.weapons
     }
@@ -646,6 +672,14 @@ impl RuleData {
         &self.elevations
     }
 
+    pub fn weathers(&self) -> &[WeatherCondition] {
+        &self.weathers
+    }
+
+    pub fn scales(&self) -> &[Scale] {
+        &self.scales
+    }
+
     /// The leader casualty result for a d6 roll of `roll` (Ch16 2.4): the first entry, in
     /// definition order, whose rolls hold it. The stdlib's rows cover 1 to 6 once each.
     pub fn leader_result_for(&self, roll: u32) -> Option<&LeaderResult> {
@@ -723,6 +757,8 @@ impl RuleData {
             EntryKind::Ground => Typed::Ground(read_ground(&mut reader, meta)),
             EntryKind::Commander => Typed::Commander(read_commander(&mut reader, meta)),
             EntryKind::Elevation => Typed::Elevation(read_elevation(&mut reader, meta)),
+            EntryKind::Weather => Typed::Weather(read_weather(&mut reader, meta)),
+            EntryKind::Scale => Typed::Scale(read_scale(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -759,6 +795,8 @@ impl RuleData {
             Typed::Ground(e) => add(&mut self.grounds, e),
             Typed::Commander(e) => add(&mut self.commanders, e),
             Typed::Elevation(e) => add(&mut self.elevations, e),
+            Typed::Weather(e) => add(&mut self.weathers, e),
+            Typed::Scale(e) => add(&mut self.scales, e),
         }
     }
 
@@ -791,6 +829,8 @@ enum Typed {
     Ground(GroundCondition),
     Commander(Commander),
     Elevation(Elevation),
+    Weather(WeatherCondition),
+    Scale(Scale),
 }
 
 macro_rules! rule_entry {
@@ -833,7 +873,9 @@ rule_entry!(
     ReactionRule,
     GroundCondition,
     Commander,
-    Elevation
+    Elevation,
+    WeatherCondition,
+    Scale
 );
 
 #[cfg(test)]

@@ -873,8 +873,9 @@ fn melee_result_and_modifier_values_are_checked() {
     assert_eq!((o.interruption, o.stall), (Some(4.0), Some(4.0)));
 }
 
-/// The set moves, reactions, ground conditions, commanders and elevation read as written; a
-/// range written longest first is inconsistent, a ground penalty needs its arms.
+/// The set moves, reactions, ground conditions, commanders, elevation, weather and the scale
+/// read as written; a range written longest first is inconsistent, a ground penalty needs its
+/// arms, the scale needs both its numbers.
 #[test]
 fn the_kinds_of_issue_13_read() {
     let mut b = Build::default();
@@ -889,10 +890,18 @@ fn the_kinds_of_issue_13_read() {
         ),
         b.entry("ground", "bog", &["penalty 1"]),
         b.entry("commander", "army", &["bonus_pips 2", "within 24"]),
+        b.entry("commander", "corps", &["base 1.5"]),
         b.entry("elevation", "crest", &["dead_ground 1"]),
+        b.entry("weather", "fog", &["sight 6", "no_first_volley", "exertion 1 infantry, cavalry"]),
+        b.entry("scale", "table", &["stand_width 1", "yards_per_inch 25"]),
+        b.entry("scale", "half", &["stand_width 0.5"]),
     ];
     let (data, diags) = read(entries);
-    assert_eq!(codes(&diags), ["dotc::bad-property", "dotc::bad-property"], "{diags:?}");
+    assert_eq!(
+        codes(&diags),
+        ["dotc::bad-property", "dotc::bad-property", "dotc::missing-property"],
+        "{diags:?}"
+    );
     let holders = data.maneuver("holders").unwrap();
     assert_eq!(
         (holders.distance, holders.cost, holders.check),
@@ -912,6 +921,20 @@ fn the_kinds_of_issue_13_read() {
     );
     assert_eq!(mud.unlimber_pips, Some(2));
     let army = data.commander("army").unwrap();
-    assert_eq!((army.bonus_pips, army.within), (Some(2), Some(24.0)));
+    assert_eq!((army.bonus_pips, army.within, army.base), (Some(2), Some(24.0), None));
+    assert_eq!(data.commander("corps").unwrap().base, Some(1.5));
     assert_eq!(data.elevation("crest").unwrap().dead_ground, Some(1.0));
+    let fog = data.weather("fog").unwrap();
+    assert_eq!((fog.sight, fog.no_first_volley), (Some(6.0), true));
+    assert_eq!(
+        fog.exertion.as_ref().map(|e| (e.hits, e.arms.clone())),
+        Some((1, vec![Arm::Infantry, Arm::Cavalry]))
+    );
+    assert_eq!(
+        fog.meta.summary,
+        "fog: sight 6\"; no first-volley bonus; 1 hit to infantry, cavalry on a Double-Time or Assault order."
+    );
+    let table = data.scale("table").unwrap();
+    assert_eq!((table.stand_width, table.yards_per_inch), (Some(1.0), Some(25.0)));
+    assert_eq!(table.meta.summary, "table: stands 1\" wide; 1\" = 25 yards.");
 }

@@ -129,7 +129,7 @@ mod tests {
     use crate::geometry::Layout;
 
     fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
-        Body::new(position, facing, Layout::new(stands, None, 0.0))
+        Body::new(position, facing, Layout::new(stands, None, 0.0, 1.0))
     }
 
     #[test]
@@ -209,7 +209,7 @@ mod tests {
         // An assault column of 6 (2 across) facing west at (10, -2): front stands y = -3..-2
         // and -2..-1, both behind the line y = 0 of the target; the rear ranks do not fire.
         let target = line((0.0, 0.0), 0.0, 4);
-        let column = Body::new((10.0, -2.0), 270.0, Layout::new(6, Some(2), 0.0));
+        let column = Body::new((10.0, -2.0), 270.0, Layout::new(6, Some(2), 0.0, 1.0));
         let test = enfilade(&column, &target, Enfilade::EntirelyBehind);
         assert_eq!((test.firing, test.behind, test.enfilade), (2, 2, true));
     }

@@ -13,6 +13,7 @@ use dotc_lang::check::men_to_stands;
 use dotc_lang::library::RuleData;
 use geo::{Line, MultiPolygon, Point, Polygon};
 
+use crate::engine::tables::Tables;
 use crate::geometry::{Frame, Layout, STAND_DEPTH, footprint, stand_rectangles};
 
 /// A unit on the table: where it stands, which way it faces, and how its stands are laid out.
@@ -37,7 +38,12 @@ impl Body {
     /// at the start, a facing that is neither a number nor a compass word, a strength outside
     /// 1..=1000 or a position or facing that is not a finite number gives None: the language
     /// checks report those.
-    pub fn from_unit(unit: &Unit, data: &RuleData, men_per_stand: Option<u32>) -> Option<Body> {
+    pub fn from_unit(
+        unit: &Unit,
+        data: &RuleData,
+        tables: &Tables,
+        men_per_stand: Option<u32>,
+    ) -> Option<Body> {
         let position = unit.position.as_ref()?.value;
         let facing = unit.facing.as_ref()?.value.degrees()?;
         let stands = match (unit.kind, &unit.sections, &unit.stands, &unit.men, men_per_stand) {
@@ -55,7 +61,8 @@ impl Body {
             Some(f) => (f.frontage_stands(), f.gap_inches()),
             None => (None, 0.0),
         };
-        Some(Body::new((position.x, position.y), facing, Layout::new(stands as u32, frontage, gap)))
+        let layout = Layout::new(stands as u32, frontage, gap, tables.stand_width);
+        Some(Body::new((position.x, position.y), facing, layout))
     }
 
     /// Stands in the unit.
@@ -145,7 +152,7 @@ mod tests {
     fn a_line_lays_its_stands_left_to_right_behind_the_front_edge() {
         // Facing north at (10, 10), 5 stands: the front edge runs from x = 7.5 to 12.5 at y = 10,
         // stand 0 is the westmost (the unit's left) and every stand lies between y = 9.25 and 10.
-        let body = Body::new((10.0, 10.0), 0.0, Layout::new(5, None, 0.0));
+        let body = Body::new((10.0, 10.0), 0.0, Layout::new(5, None, 0.0, 1.0));
         let stands = body.stands();
         assert_eq!(stands.len(), 5);
         assert_eq!(bounds(&stands[0]), (7.5, 8.5, 9.25, 10.0));
@@ -160,7 +167,7 @@ mod tests {
     fn facing_east_the_left_is_north() {
         // Facing east at (0, 0): the front edge runs north-south at x = 0, the unit lies west of
         // it, and stand 0 (its left) is the northmost.
-        let body = Body::new((0.0, 0.0), 90.0, Layout::new(3, None, 0.0));
+        let body = Body::new((0.0, 0.0), 90.0, Layout::new(3, None, 0.0, 1.0));
         let stands = body.stands();
         assert_eq!(bounds(&stands[0]), (-0.75, 0.0, 0.5, 1.5));
         assert_eq!(bounds(&stands[2]), (-0.75, 0.0, -1.5, -0.5));
@@ -169,7 +176,7 @@ mod tests {
     #[test]
     fn an_assault_column_is_two_across_with_a_short_rank_centred() {
         // 5 stands, 2 across: ranks of 2, 2 and 1; the last stand sits centred behind.
-        let body = Body::new((0.0, 0.0), 0.0, Layout::new(5, Some(2), 0.0));
+        let body = Body::new((0.0, 0.0), 0.0, Layout::new(5, Some(2), 0.0, 1.0));
         let stands = body.stands();
         assert_eq!(body.front_rank(), 0..2);
         assert_eq!(bounds(&stands[0]), (-1.0, 0.0, -0.75, 0.0));
@@ -180,7 +187,7 @@ mod tests {
     #[test]
     fn open_order_leaves_gaps_between_stands() {
         // 3 stands with 1" gaps: 5" wide, stands at x = -2.5..-1.5, -0.5..0.5, 1.5..2.5.
-        let body = Body::new((0.0, 0.0), 0.0, Layout::new(3, None, 1.0));
+        let body = Body::new((0.0, 0.0), 0.0, Layout::new(3, None, 1.0, 1.0));
         let stands = body.stands();
         assert_eq!(body.layout.width(), 5.0);
         assert_eq!(bounds(&stands[0]).0, -2.5);
@@ -192,14 +199,17 @@ mod tests {
     fn losses_shrink_the_front_toward_the_colours() {
         // RULE-05-3.3: a 5-stand line losing 2 is a 3-stand line on the same centre; a 6-stand
         // column losing 2 keeps 2 across and loses a rank.
-        let line = Body::new((10.0, 10.0), 0.0, Layout::new(5, None, 0.0)).with_losses(2);
+        let line = Body::new((10.0, 10.0), 0.0, Layout::new(5, None, 0.0, 1.0)).with_losses(2);
         assert_eq!((line.layout.across, line.layout.ranks, line.stand_count()), (3, 1, 3));
         assert_eq!(line.position, (10.0, 10.0));
         let edge = line.front_edge();
         assert_eq!((edge.start.x, edge.end.x), (8.5, 11.5));
-        let column = Body::new((0.0, 0.0), 0.0, Layout::new(6, Some(2), 0.0)).with_losses(2);
+        let column = Body::new((0.0, 0.0), 0.0, Layout::new(6, Some(2), 0.0, 1.0)).with_losses(2);
         assert_eq!((column.layout.across, column.layout.ranks), (2, 2));
-        assert_eq!(Body::new((0.0, 0.0), 0.0, Layout::new(2, None, 0.0)).with_losses(5).stand_count(), 1);
+        assert_eq!(
+            Body::new((0.0, 0.0), 0.0, Layout::new(2, None, 0.0, 1.0)).with_losses(5).stand_count(),
+            1
+        );
         let area: f64 = line.stands().iter().map(|s| s.unsigned_area()).sum();
         assert!((area - 3.0 * STAND_DEPTH).abs() < 1e-9);
     }

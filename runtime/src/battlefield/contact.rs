@@ -79,11 +79,11 @@ mod tests {
     use crate::geometry::Layout;
 
     fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
-        Body::new(position, facing, Layout::new(stands, None, 0.0))
+        Body::new(position, facing, Layout::new(stands, None, 0.0, 1.0))
     }
 
     fn column(position: (f64, f64), facing: f64, stands: u32) -> Body {
-        Body::new(position, facing, Layout::new(stands, Some(2), 0.0))
+        Body::new(position, facing, Layout::new(stands, Some(2), 0.0, 1.0))
     }
 
     #[test]

@@ -76,6 +76,7 @@ use dotc_lang::library::{
     Arm, BrigadeState, Charge, Cost, Crossing, Formation, Marker, MoveColumn, MoveState, MovementRate,
     Obstacle, ObstacleCost as RowObstacleCost, OrderCost, RuleData, TerrainKind, TerrainMove,
 };
+use dotc_lang::verbs::ManeuverVerb;
 use geo::line_intersection::{LineIntersection, line_intersection};
 use geo::{
     Area, BooleanOps, ConvexHull, Coord, CoordsIter, Distance, Euclidean, Intersects, Line, LineString,
@@ -95,19 +96,22 @@ pub const DOUBLE_TIME_ARM: Arm = Arm::Infantry;
 
 pub use super::tolerances::{CROSSING_TOLERANCE, FACING_TOLERANCE, POSITION_TOLERANCE, ROAD_TOLERANCE};
 
-// Rule data entries this module reads, by id.
+// Rule data entries this module reads, by id. The orders and maneuvers a log line names by its
+// verb have the verb's word as their id, so they are read through the typed verb.
 const DISORDER: &str = "disorder";
-const DOUBLE_TIME: &str = "double_time";
-const WHEEL: &str = "wheel";
+/// The `double_time` order (Ch16 2.3) bought by the `double_time` verb.
+const DOUBLE_TIME: &str = ManeuverVerb::DoubleTime.word();
+/// The `wheel` order (Ch16 2.3), whose `max_wheel` is the free wheel of a standard advance.
+const WHEEL: &str = ManeuverVerb::Wheel.word();
 const REGIMENTAL_ASSAULT: &str = "regimental_assault";
 const DEFEATED: &str = "defeated";
 const CAVALRY_DEFEATED: &str = "cavalry_defeated";
 const VICTOR: &str = "victor";
 /// Ch16 3.3 (`maneuver fall_back`, `about_face`) and Ch16 10.2 (`dismount`, `remount`).
-const FALL_BACK: &str = "fall_back";
-const ABOUT_FACE: &str = "about_face";
-const DISMOUNT: &str = "dismount";
-const REMOUNT: &str = "remount";
+const FALL_BACK: &str = ManeuverVerb::FallBack.word();
+const ABOUT_FACE: &str = ManeuverVerb::AboutFace.word();
+const DISMOUNT: &str = ManeuverVerb::Dismount.word();
+const REMOUNT: &str = ManeuverVerb::Remount.word();
 
 /// Boolean operations work on a fixed grid: overlaps smaller than this (square inches) are a
 /// touch, not an entry.
@@ -264,46 +268,8 @@ impl MoveKind<'_> {
     }
 }
 
-/// A ground condition of the weather module (Ch13 21.0), as a file's `weather ground` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ground {
-    /// Dry / firm: standard rates.
-    Firm,
-    /// Soft / slick: -1" to infantry and cavalry, 2 pips to unlimber.
-    Soft,
-    /// Deep mud: infantry -2" and no double-quick off roads, cavalry -4", limbered guns stuck
-    /// off roads, guns cannot fire the turn they unlimber.
-    Mud,
-}
-
-impl Ground {
-    /// The condition a `weather ground` word names (`firm`, `soft`, `mud`).
-    pub fn from_word(word: &str) -> Option<Ground> {
-        match word {
-            "firm" => Some(Ground::Firm),
-            "soft" => Some(Ground::Soft),
-            "mud" => Some(Ground::Mud),
-            _ => None,
-        }
-    }
-
-    /// The id of its `ground` entry in the rule data (Ch13 21.0), which holds its numbers.
-    pub fn id(self) -> &'static str {
-        match self {
-            Ground::Firm => "firm",
-            Ground::Soft => "soft",
-            Ground::Mud => "mud",
-        }
-    }
-
-    fn word(self) -> &'static str {
-        match self {
-            Ground::Firm => "firm ground",
-            Ground::Soft => "soft ground",
-            Ground::Mud => "deep mud",
-        }
-    }
-}
+/// The weather's ground condition (Ch13 21.0), which a move is judged on.
+pub use crate::engine::weather::Ground;
 
 /// One move to judge.
 #[derive(Clone, Copy, Debug)]
@@ -635,7 +601,12 @@ pub fn check_move(bf: &Battlefield, data: &RuleData, rulings: &Rulings, mv: &Mov
     // The path, cut short where a charge halts at water (Ch16 4.1, RULINGS G10).
     let end_layout = match mv.kind {
         MoveKind::ChangeFormation { to } => data.formation(to).map_or(mv.start.layout, |f| {
-            Layout::new(mv.start.layout.stands, f.frontage_stands(), f.gap_inches())
+            Layout::new(
+                mv.start.layout.stands,
+                f.frontage_stands(),
+                f.gap_inches(),
+                mv.start.layout.stand_width,
+            )
         }),
         _ => mv.start.layout,
     };
@@ -912,14 +883,18 @@ impl Judge<'_> {
                     self.add(FindingKind::CannotLimber { row: self.row_title().into() }, "Ch16 3.1");
                     return None;
                 };
-                let what = if self.mv.kind == MoveKind::Limber { "limber" } else { "unlimber" };
-                (what.to_string(), cost, row_source(&self.row))
+                let verb = if self.mv.kind == MoveKind::Limber {
+                    ManeuverVerb::Limber
+                } else {
+                    ManeuverVerb::Unlimber
+                };
+                (verb.word().to_string(), cost, row_source(&self.row))
             }
             MoveKind::Dismount => {
-                ("dismount".to_string(), self.maneuver_cost(DISMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
+                (DISMOUNT.to_string(), self.maneuver_cost(DISMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
             }
             MoveKind::Remount => {
-                ("remount".to_string(), self.maneuver_cost(REMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
+                (REMOUNT.to_string(), self.maneuver_cost(REMOUNT, "Ch16 10.2")?, "Ch16 10.2".to_string())
             }
             _ => return None,
         };

@@ -58,7 +58,7 @@ mod tests {
     use dotc_lang::library::BandName;
 
     fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
-        Body::new(position, facing, Layout::new(stands, None, 0.0))
+        Body::new(position, facing, Layout::new(stands, None, 0.0, 1.0))
     }
 
     #[test]
@@ -101,7 +101,7 @@ mod tests {
         assert_eq!(band(musket, Arm::Infantry, range(&firer, &beyond)).unwrap().name, BandName::Medium);
         // At an angle the sines and cosines round, but 6.0" stays 6.0": the firer faces 30
         // degrees and the target stands squarely 6" ahead of it, facing it.
-        let oblique = Body::new((0.0, 0.0), 30.0, Layout::new(5, None, 0.0));
+        let oblique = Body::new((0.0, 0.0), 30.0, Layout::new(5, None, 0.0, 1.0));
         let p = oblique.frame().to_table(0.0, 6.0);
         assert_eq!(range(&oblique, &line((p.x, p.y), 210.0, 5)), 6.0);
         assert_eq!(band(musket, Arm::Infantry, 20.0).unwrap().name, BandName::Long);

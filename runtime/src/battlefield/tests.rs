@@ -27,7 +27,7 @@ pub(crate) fn field(terrain: &str) -> Battlefield {
 
 /// A unit of `stands` in one rank.
 pub(crate) fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
-    Body::new(position, facing, Layout::new(stands, None, 0.0))
+    Body::new(position, facing, Layout::new(stands, None, 0.0, 1.0))
 }
 
 /// A scenario file reads no other file.
@@ -57,7 +57,8 @@ fn unit<'a>(scenario: &'a Scenario, name: &str) -> &'a Unit {
 
 fn body(scenario: &Scenario, data: &RuleData, name: &str) -> Body {
     let men_per_stand = scenario.men_per_stand.as_ref().map(|m| m.value);
-    Body::from_unit(unit(scenario, name), data, men_per_stand).expect("placed")
+    let tables = crate::engine::tables::Tables::from_rule_data(data).expect("complete rule data");
+    Body::from_unit(unit(scenario, name), data, &tables, men_per_stand).expect("placed")
 }
 
 #[test]
@@ -223,7 +224,7 @@ fn any_body() -> impl Strategy<Value = Body> {
         prop::sample::select(vec![0.0, 0.5, 1.0]),
     )
         .prop_map(|(x, y, facing, stands, frontage, gap)| {
-            Body::new((x, y), facing, Layout::new(stands, frontage, gap))
+            Body::new((x, y), facing, Layout::new(stands, frontage, gap, 1.0))
         })
 }
 
@@ -272,7 +273,7 @@ proptest! {
         // each one's colours are `gap` from the other's front edge. (In general range is not
         // symmetric, see range.rs: it runs from one point to the nearest stand. Nor is it with
         // an even frontage in open order, whose centre faces the gap between two stands.)
-        let a = Body { layout: Layout::new(a.layout.stands, Some(a.layout.across), 0.0), ..a };
+        let a = Body { layout: Layout::new(a.layout.stands, Some(a.layout.across), 0.0, 1.0), ..a };
         let p = a.frame().to_table(0.0, gap);
         let b = Body { position: (p.x, p.y), facing: a.facing + 180.0, ..a };
         prop_assert!((range(&a, &b) - range(&b, &a)).abs() < 1e-9);

@@ -320,6 +320,7 @@ fn target_side(state: &GameState, target: UnitId) -> GameState {
         brigades: state.brigades.clone(),
         leaders: state.leaders.clone(),
         units,
+        weather: state.weather,
     }
 }
 

@@ -33,6 +33,7 @@ pub mod morale;
 pub mod setup;
 pub mod state;
 pub mod tables;
+pub mod weather;
 
 pub use events::{Event, What};
 pub use state::GameState;

@@ -31,6 +31,8 @@ pub struct GameState {
     pub brigades: Vec<Brigade>,
     pub leaders: Vec<Leader>,
     pub units: Vec<Unit>,
+    /// The weather in force (Ch13 21.0, RULE-05-5.4).
+    pub weather: super::weather::Weather,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -11,6 +11,7 @@
 
 use dotc_lang::library::{
     BrigadeState, Commander, Cost, GroundCondition, LeaderResult, Marker, MeleeResult, Modifier, RuleData,
+    WeatherCondition,
 };
 
 use super::EngineError;
@@ -119,7 +120,7 @@ pub struct Tables {
     pub counter_charge_within: f64,
     pub counter_charge_surge: (f64, f64),
     /// Ch16 2.1, RULE-07-4.1: the commanders above the brigade, by level (`division`, `corps`),
-    /// with their bonus pip and its radius.
+    /// with their bonus pip, its radius and their base.
     pub commanders: Vec<Commander>,
     /// RULE-07-3.5: consecutive turns at rest, and the distance from every enemy, that take a
     /// micro-hit off (the `micro_hit` marker's `rest`).
@@ -132,6 +133,17 @@ pub struct Tables {
     /// Ch13 21.0: the ground conditions of the weather module.
     pub soft_ground: GroundCondition,
     pub mud: GroundCondition,
+    /// Ch13 21.0: the sky and the heat of the weather module (`weather downpour`, `light_fog`,
+    /// `dense_fog`: their `sight`, the downpour's `no_first_volley`; `weather severe`: its
+    /// `exertion`).
+    pub downpour: WeatherCondition,
+    pub light_fog: WeatherCondition,
+    pub dense_fog: WeatherCondition,
+    pub severe_heat: WeatherCondition,
+    /// Ch15 8.0, Ch16 3.2: the frontage of one stand, inches (`scale table`).
+    pub stand_width: f64,
+    /// Ch15 8.0: yards of ground to an inch of table (`scale table`), for maps.
+    pub yards_per_inch: f64,
     /// Every entry looked up, as `"<kind> <id>"`, in the order they were read.
     pub entries_read: Vec<&'static str>,
 }
@@ -194,7 +206,9 @@ impl Tables {
         for c in &commanders {
             has(c.bonus_pips, "commander: bonus_pips")?;
             has(c.within, "commander: within")?;
+            has(c.base, "commander: base")?;
         }
+        let scale = l.need("scale table", RuleData::scale)?;
         let fall_back = l.need("maneuver fall_back", RuleData::maneuver)?;
         let about_face = l.need("maneuver about_face", RuleData::maneuver)?;
         let dismount = l.need("maneuver dismount", RuleData::maneuver)?;
@@ -261,6 +275,28 @@ impl Tables {
             dead_ground: has(crest.dead_ground, "crest: dead_ground")?,
             soft_ground: l.need("ground soft", RuleData::ground)?,
             mud: l.need("ground mud", RuleData::ground)?,
+            downpour: {
+                let w = l.need("weather downpour", RuleData::weather)?;
+                has(w.sight, "weather downpour: sight")?;
+                w
+            },
+            light_fog: {
+                let w = l.need("weather light_fog", RuleData::weather)?;
+                has(w.sight, "weather light_fog: sight")?;
+                w
+            },
+            dense_fog: {
+                let w = l.need("weather dense_fog", RuleData::weather)?;
+                has(w.sight, "weather dense_fog: sight")?;
+                w
+            },
+            severe_heat: {
+                let w = l.need("weather severe", RuleData::weather)?;
+                has(w.exertion.as_ref(), "weather severe: exertion")?;
+                w
+            },
+            stand_width: has(scale.stand_width, "scale table: stand_width")?,
+            yards_per_inch: has(scale.yards_per_inch, "scale table: yards_per_inch")?,
             entries_read: l.read,
         })
     }
@@ -269,6 +305,16 @@ impl Tables {
     /// data has one.
     pub fn commander(&self, level: &str) -> Option<&Commander> {
         self.commanders.iter().find(|c| c.meta.id == level)
+    }
+
+    /// The side of the square base a commander of `level` stands on (RULE-07-4.1). A level the
+    /// rule data has no entry for (an army commander) is drawn on the largest base it has: a
+    /// drawing choice, dotc's own, not a rule.
+    pub fn commander_base(&self, level: &str) -> f64 {
+        match self.commander(level).and_then(|c| c.base) {
+            Some(base) => base,
+            None => self.commanders.iter().filter_map(|c| c.base).fold(0.0, f64::max),
+        }
     }
 
     /// The leader casualty row for a d6 face (Ch16 2.4).

@@ -24,11 +24,10 @@ pub const LABEL: f64 = 0.45;
 pub const UNIT_LABEL: f64 = 0.5;
 pub const SMALL: f64 = 0.38;
 
-/// A brigadier's base: the rulebook gives only the commander's size (RULE-07-4.1), so the
-/// brigadier is drawn on a 1" round base (a drawing convention: dotc's own, not a rule).
+/// A brigadier's base: the rulebook gives only the commander's size (RULE-07-4.1, the rule
+/// data's `commander` entries), so the brigadier is drawn on a 1" round base (a drawing
+/// convention: dotc's own, not a rule).
 pub const BRIGADIER_BASE: f64 = 1.0;
-/// A division or corps commander's base: 1.5" x 1.5" (RULE-07-4.1).
-pub const COMMANDER_BASE: f64 = 1.5;
 
 /// How far the flank zones and the 90-degree line are drawn: past any table (the table clips).
 const FAR: f64 = 400.0;
@@ -361,13 +360,13 @@ fn smoke_cloud(w: &mut Writer, page: &Page, body: &Body, size: f64) {
     );
 }
 
-/// A commander's square base with a star, or a brigadier's round one with a pennant, `size`
-/// times life size (1 on the table, less in the legend).
-pub fn leader(w: &mut Writer, rank: MapRank, c: P, colours: SideColours, size: f64) {
+/// A commander's square base with a star, or a brigadier's round one with a pennant, `base`
+/// inches across, drawn `size` times life size (1 on the table, less in the legend).
+pub fn leader(w: &mut Writer, rank: MapRank, base: f64, c: P, colours: SideColours, size: f64) {
     let at = |dx: f64, dy: f64| (c.0 + dx * size, c.1 + dy * size);
     match rank {
         MapRank::Commander => {
-            let h = COMMANDER_BASE / 2.0;
+            let h = base / 2.0;
             let square = [at(-h, -h), at(h, -h), at(h, h), at(-h, h)];
             w.path(
                 &d(&square, true),
@@ -380,7 +379,7 @@ pub fn leader(w: &mut Writer, rank: MapRank, c: P, colours: SideColours, size: f
         }
         MapRank::Brigadier => {
             w.path(
-                &circle(c, BRIGADIER_BASE / 2.0 * size),
+                &circle(c, base / 2.0 * size),
                 &[("fill", colours.pale), ("stroke", colours.dark), ("stroke-width", "0.06")],
             );
             let pole = d(&[at(-0.15, 0.3), at(-0.15, -0.3)], false);
@@ -745,7 +744,11 @@ impl Table<'_> {
             w.path(&circle(colour_stand, 0.11), &[("fill", "#ffffff"), ("stroke-width", "0.04")]);
             for (point, word) in [(unit.screen, "screen"), (unit.holders, "holders")] {
                 let Some(at) = point else { continue };
-                let detached = Body::new(at, body.facing, crate::geometry::Layout::new(1, None, 0.0));
+                let detached = Body::new(
+                    at,
+                    body.facing,
+                    crate::geometry::Layout::new(1, None, 0.0, body.layout.stand_width),
+                );
                 for stand in detached.stands() {
                     w.empty(
                         "path",
@@ -802,12 +805,9 @@ impl Table<'_> {
                 MapRank::Brigadier => "brigadier",
             };
             w.open("g", &[("id", &id), ("class", rank), ("data-leader", &leader.name)]);
-            self::leader(w, leader.rank, c, colours, 1.0);
+            self::leader(w, leader.rank, leader.base, c, colours, 1.0);
             w.close("g");
-            let below = match leader.rank {
-                MapRank::Commander => COMMANDER_BASE / 2.0,
-                MapRank::Brigadier => BRIGADIER_BASE / 2.0,
-            };
+            let below = leader.base / 2.0;
             labels.push(Label {
                 at: (c.0, c.1 + below + SMALL + 0.05),
                 text: leader.name.clone(),

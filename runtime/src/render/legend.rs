@@ -34,7 +34,8 @@ enum Swatch {
     Stand(UnitKind),
     Front,
     Colours,
-    Leader(MapRank),
+    /// A leader's rank and the size of his base (inches).
+    Leader(MapRank, f64),
     Arrival,
     Marker(MarkerSymbol, String),
     FrontArc,
@@ -138,11 +139,12 @@ impl Legend {
         }
         rows.push(Row::Swatch(Swatch::Front, "Front edge and facing".into()));
         rows.push(Row::Swatch(Swatch::Colours, "Color Stand (range is measured from it)".into()));
-        if state.leaders.iter().any(|l| l.rank == MapRank::Commander) {
-            rows.push(Row::Swatch(Swatch::Leader(MapRank::Commander), "Commander (1.5\u{2033} base)".into()));
+        if let Some(commander) = state.leaders.iter().find(|l| l.rank == MapRank::Commander) {
+            let text = format!("Commander ({}\u{2033} base)", num(commander.base));
+            rows.push(Row::Swatch(Swatch::Leader(MapRank::Commander, commander.base), text));
         }
-        if state.leaders.iter().any(|l| l.rank == MapRank::Brigadier) {
-            rows.push(Row::Swatch(Swatch::Leader(MapRank::Brigadier), "Brigadier".into()));
+        if let Some(brigadier) = state.leaders.iter().find(|l| l.rank == MapRank::Brigadier) {
+            rows.push(Row::Swatch(Swatch::Leader(MapRank::Brigadier, brigadier.base), "Brigadier".into()));
         }
         if !state.arrivals.is_empty() {
             rows.push(Row::Swatch(Swatch::Arrival, "Reinforcements enter here".into()));
@@ -405,9 +407,9 @@ impl Legend {
                     &[("fill", "#ffffff"), ("stroke", first.dark), ("stroke-width", "0.04")],
                 );
             }
-            Swatch::Leader(rank) => {
+            Swatch::Leader(rank, base) => {
                 let size = if *rank == MapRank::Commander { 0.45 } else { 0.65 };
-                draw::leader(w, *rank, c, first, size);
+                draw::leader(w, *rank, *base, c, first, size);
             }
             Swatch::Arrival => {
                 w.path(

@@ -23,15 +23,13 @@ mod tests;
 use std::collections::BTreeSet;
 
 use crate::battlefield::Battlefield;
-pub use draw::{BRIGADIER_BASE, COMMANDER_BASE};
+pub use draw::BRIGADIER_BASE;
 pub use state::{MapArrival, MapLeader, MapRank, MapSide, MapState, MapUnit};
 use style::AreaStyle;
 use svg::{Page, Writer, num};
 
 /// Pixels per inch of the table when nothing else is asked.
 pub const DEFAULT_SCALE: f64 = 20.0;
-/// The ground scale: 1" of table is 25 yards (field manual, Ch1).
-pub const YARDS_PER_INCH: f64 = 25.0;
 
 /// Margins around the table and the legend panel's width, inches.
 const LEFT: f64 = 1.6;
@@ -147,7 +145,7 @@ pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions
             ("stroke-width", "0.08"),
         ],
     );
-    margins(&mut w, table);
+    margins(&mut w, table, state.yards_per_inch);
     title(&mut w, state, options, table);
     legend.draw(&mut w, (table.left + table.width + GAP, table.top), PANEL, &colours);
     w.close("svg");
@@ -271,8 +269,9 @@ fn pattern(w: &mut Writer, style: AreaStyle) {
     w.close("pattern");
 }
 
-/// Inches along the edges, and the scale bar in yards under the table.
-fn margins(w: &mut Writer, table: Page) {
+/// Inches along the edges, and the scale bar in yards (at `yards_per_inch`, Ch15 8.0) under the
+/// table.
+fn margins(w: &mut Writer, table: Page, yards_per_inch: f64) {
     w.open("g", &[("id", "scale"), ("font-size", "0.4"), ("fill", "#444444")]);
     let mut x = 0.0;
     while x <= table.width + 1e-9 {
@@ -287,7 +286,7 @@ fn margins(w: &mut Writer, table: Page) {
         y += 6.0;
     }
     // The bar: 100-yard blocks (4") up to 300 yards, or less on a narrow table.
-    let block = 100.0 / YARDS_PER_INCH;
+    let block = 100.0 / yards_per_inch;
     let blocks = ((table.width / block).floor() as usize).clamp(1, 3);
     let (left, top) = (table.left, table.top + table.depth + 1.2);
     for i in 0..blocks {
@@ -310,14 +309,14 @@ fn margins(w: &mut Writer, table: Page) {
         let label = if i == blocks { format!("{} yards", num(yards)) } else { num(yards) };
         w.text((left + i as f64 * block, top + 0.75), &[("text-anchor", "middle")], &label);
     }
-    let (width_yards, depth_yards) = (table.width * YARDS_PER_INCH, table.depth * YARDS_PER_INCH);
+    let (width_yards, depth_yards) = (table.width * yards_per_inch, table.depth * yards_per_inch);
     w.text(
         (left + blocks as f64 * block + 2.0, top + 0.25),
         &[],
         &format!(
             "1\u{2033} = {} yards \u{b7} grid every inch, bold every 6\u{2033} ({} yards) \u{b7} table {}\u{2033} \u{d7} {}\u{2033} = {} \u{d7} {} yards",
-            num(YARDS_PER_INCH),
-            num(6.0 * YARDS_PER_INCH),
+            num(yards_per_inch),
+            num(6.0 * yards_per_inch),
             num(table.width),
             num(table.depth),
             thousands(width_yards),

@@ -5,7 +5,9 @@
 use dotc_lang::ast::{Arrival, Date, Scenario, Unit, UnitKind};
 use dotc_lang::library::{Arm, RuleData, Weapon};
 
+use super::draw::BRIGADIER_BASE;
 use crate::battlefield::Body;
+use crate::engine::tables::Tables;
 
 /// The forces at one moment, as the map draws them.
 #[derive(Clone, Debug, Default)]
@@ -22,6 +24,9 @@ pub struct MapState {
     pub leaders: Vec<MapLeader>,
     /// How each unit off the table arrives, if the scenario says.
     pub arrivals: Vec<MapArrival>,
+    /// The ground scale for the scale bar: yards to the inch (the rule data's `scale table`,
+    /// Ch15 8.0).
+    pub yards_per_inch: f64,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +64,9 @@ pub struct MapLeader {
     pub name: String,
     pub side: usize,
     pub rank: MapRank,
+    /// The size of his base, inches: the side of a commander's square (the rule data's
+    /// `commander` entry, RULE-07-4.1), the diameter of a brigadier's round one.
+    pub base: f64,
     /// The centre of his base; None while off the table.
     pub position: Option<(f64, f64)>,
     /// The regiment he is attached to (Ch16 2.4).
@@ -88,7 +96,7 @@ pub struct MapArrival {
 impl MapState {
     /// The forces as a scenario deploys them at the start. A unit whose body cannot be built
     /// (no position, an unreadable facing or strength) is off the table.
-    pub fn deployment(scenario: &Scenario, data: &RuleData) -> MapState {
+    pub fn deployment(scenario: &Scenario, data: &RuleData, tables: &Tables) -> MapState {
         let men_per_stand = scenario.men_per_stand.as_ref().map(|m| m.value);
         let sides: Vec<MapSide> = scenario
             .sides
@@ -103,6 +111,7 @@ impl MapState {
                     name: commander.name.value.clone(),
                     side: index,
                     rank: MapRank::Commander,
+                    base: tables.commander_base(&commander.level.value),
                     position: commander.position.as_ref().map(|p| (p.value.x, p.value.y)),
                     attached: None,
                 });
@@ -113,16 +122,17 @@ impl MapState {
                         name: brigadier.name.value.clone(),
                         side: index,
                         rank: MapRank::Brigadier,
+                        base: BRIGADIER_BASE,
                         position: brigadier.position.as_ref().map(|p| (p.value.x, p.value.y)),
                         attached: brigadier.attached.as_ref().map(|a| a.value.clone()),
                     });
                 }
                 for unit in &brigade.units {
-                    units.push(map_unit(unit, index, Some(&brigade.name.value), data, men_per_stand));
+                    units.push(map_unit(unit, index, Some(&brigade.name.value), data, tables, men_per_stand));
                 }
             }
             for unit in &side.units {
-                units.push(map_unit(unit, index, None, data, men_per_stand));
+                units.push(map_unit(unit, index, None, data, tables, men_per_stand));
             }
         }
         let side_of = |id: &str| sides.iter().position(|s| s.id == id);
@@ -164,6 +174,7 @@ impl MapState {
             units,
             leaders,
             arrivals,
+            yards_per_inch: tables.yards_per_inch,
         }
     }
 
@@ -215,6 +226,7 @@ fn map_unit(
     side: usize,
     brigade: Option<&String>,
     data: &RuleData,
+    tables: &Tables,
     men_per_stand: Option<u32>,
 ) -> MapUnit {
     let has = |word: &str| unit.words.iter().any(|w| w.value == word);
@@ -233,7 +245,7 @@ fn map_unit(
         side,
         kind: unit.kind,
         brigade: brigade.cloned(),
-        body: Body::from_unit(unit, data, men_per_stand),
+        body: Body::from_unit(unit, data, tables, men_per_stand),
         markers: unit
             .markers
             .iter()

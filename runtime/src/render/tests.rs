@@ -22,10 +22,14 @@ fn scenario(path: &str, source: &str) -> (Scenario, RuleData) {
     (analysis.document.scenario.expect("a scenario"), analysis.rule_data)
 }
 
+fn tables(data: &RuleData) -> crate::engine::tables::Tables {
+    crate::engine::tables::Tables::from_rule_data(data).expect("complete rule data")
+}
+
 fn fence_line() -> (Battlefield, MapState) {
     let (scenario, data) =
         scenario("fence-line.dotc", include_str!("../../../scenarios/tutorial/fence-line.dotc"));
-    (Battlefield::from_scenario(&scenario, &data), MapState::deployment(&scenario, &data))
+    (Battlefield::from_scenario(&scenario, &data), MapState::deployment(&scenario, &data, &tables(&data)))
 }
 
 /// A small scenario: these terrain lines and these units (inside `side union { ... }` and
@@ -39,7 +43,7 @@ fn small(terrain: &str, union: &str, confederate: &str) -> (Battlefield, MapStat
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
     let scenario = parsed.document.scenario.expect("a scenario");
     let data = dotc_lang::stdlib();
-    (Battlefield::from_scenario(&scenario, data), MapState::deployment(&scenario, data))
+    (Battlefield::from_scenario(&scenario, data), MapState::deployment(&scenario, data, &tables(data)))
 }
 
 fn count(svg: &str, needle: &str) -> usize {
@@ -259,7 +263,7 @@ fn a_scenario_without_a_table_still_gets_one_that_holds_everything() {
     let scenario = parsed.document.scenario.expect("a scenario");
     let data = dotc_lang::stdlib();
     let field = Battlefield::from_scenario(&scenario, data);
-    let state = MapState::deployment(&scenario, data);
+    let state = MapState::deployment(&scenario, data, &tables(data));
     let page = layout(&field, &state, &RenderOptions::default());
     assert_eq!((page.table.width, page.table.depth), (42.0, 24.0));
     assert!(render_svg(&field, &state, &RenderOptions::default()).ends_with("</svg>\n"));
@@ -271,7 +275,8 @@ fn the_flank_zones_drawn_are_the_ones_the_battlefield_model_answers() {
     use geo::{Contains, LineString, Point, Polygon};
     // A 4-stand line facing 30 degrees: every point of a grid around it that lies inside a
     // drawn shape is in that shape's zone.
-    let body = crate::battlefield::Body::new((20.0, 18.0), 30.0, crate::geometry::Layout::new(4, None, 0.0));
+    let body =
+        crate::battlefield::Body::new((20.0, 18.0), 30.0, crate::geometry::Layout::new(4, None, 0.0, 1.0));
     let left = Polygon::new(LineString::from(draw::flank_zone(&body, -1.0).to_vec()), vec![]);
     let right = Polygon::new(LineString::from(draw::flank_zone(&body, 1.0).to_vec()), vec![]);
     let front = front_arc(&body);

@@ -76,6 +76,8 @@ pub(super) struct UnitTurn {
     pub wheeled: bool,
     /// Its Double-Time pip is paid (Ch16 2.3).
     pub double_time: bool,
+    /// It has suffered the severe heat for carrying out its Double-Time order (Ch13 21.0).
+    pub heat: bool,
     /// It took its screen back for free: if it moves after all, the recall costs its price.
     pub free_recall: Option<f64>,
     /// What its moves leave of its right to fire in Phase 3.

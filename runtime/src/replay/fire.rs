@@ -139,6 +139,7 @@ impl Game {
         // garrison holds.
         query.firer_garrison = self.garrison(firer);
         query.target_garrison = target_garrison;
+        query.weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
         // RULE-05-6.3, Ch16 4.4, RULINGS C2: a battery on high ground may fire over friends on
         // lower ground with its band's shot (never canister) when the clearances allow.
         query.overhead = self.state.unit(firer).filter(|u| u.is_battery()).and_then(|u| {
@@ -342,7 +343,7 @@ impl Game {
         match self.rules.rulings.own_screen {
             OwnScreen::ScreenOut => true,
             OwnScreen::InTheLine => self.book.screens.get(&u.name).is_some_and(|&at| {
-                let screen = Body::new(at, fb.facing, crate::geometry::Layout::new(1, None, 0.0));
+                let screen = Body::new(at, fb.facing, crate::geometry::Layout::new(1, None, 0.0, fb.layout.stand_width));
                 battlefield::sight::fire_crosses(fb, tb, &screen.footprint())
             }),
         }

@@ -134,7 +134,9 @@ impl Game {
     pub(super) fn maneuver_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: ManeuverVerb) {
         match verb {
             ManeuverVerb::Formation => self.formation(r, action),
-            ManeuverVerb::Move | ManeuverVerb::Enter | ManeuverVerb::Retreat => self.movement(r, action),
+            ManeuverVerb::Move | ManeuverVerb::Enter | ManeuverVerb::Retreat => {
+                self.movement(r, action, verb)
+            }
             ManeuverVerb::Wheel => self.wheel(r, action),
             ManeuverVerb::AboutFace => self.about_face(r, action),
             ManeuverVerb::FallBack => self.fall_back(r, action),
@@ -320,7 +322,7 @@ impl Game {
         u.turn.moved = true;
         let title =
             self.rules.data.formation(&word.value).map_or(word.value.clone(), |f| f.meta.title().to_string());
-        let layout = layout_for(&self.rules.data, u);
+        let layout = layout_for(&self.rules, u);
         self.bodies.insert(id, Body { layout, ..body });
         self.pending.entry(id).or_insert((old, body, action.span));
         r.emit([Event::new(What::Note { text: format!("{} forms {}", self.name(id), title) }, RULE)]);
@@ -410,7 +412,7 @@ impl Game {
         mover.brigade_state = state_id;
         let friends: Vec<Body> =
             self.friends_of(id).iter().filter_map(|other| self.bodies.get(other).copied()).collect();
-        let mv = Move { mover, kind, start, waypoints, end, ground: self.ground, friends: &friends };
+        let mv = Move { mover, kind, start, waypoints, end, ground: self.state.weather.ground, friends: &friends };
         let mut report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
         if leaving {
             report.findings.retain(|f| f.kind != battlefield::movement::FindingKind::OffTable);
@@ -448,16 +450,15 @@ impl Game {
                 {
                     u.formation = f.to_string();
                 }
-                let layout = layout_for(&self.rules.data, &u);
+                let layout = layout_for(&self.rules, &u);
                 layout.width().max(layout.depth())
             })
             .sum()
     }
 
     /// `move`, `enter` and `retreat`. A `move` naming a leader moves the leader.
-    pub(super) fn movement(&mut self, r: &mut Replayer<'_>, action: &Action) {
-        let verb = action.verb.value.as_str();
-        if verb == "move"
+    pub(super) fn movement(&mut self, r: &mut Replayer<'_>, action: &Action, verb: ManeuverVerb) {
+        if verb == ManeuverVerb::Move
             && let Some(name) = unit_arg(action)
             && self.state.unit_named(&name.value).is_none()
             && self.state.leader_named(&name.value).is_some()
@@ -466,12 +467,12 @@ impl Game {
         }
         let Some(id) = self.unit(r, unit_arg(action)) else { return };
         let Some(to) = to_arg(action) else {
-            return r.here(Level::Error, format!("`{verb}` gives no position"), "Ch16 3.1");
+            return r.here(Level::Error, format!("`{}` gives no position", verb.word()), "Ch16 3.1");
         };
-        if verb == "enter" {
+        if verb == ManeuverVerb::Enter {
             return self.enter(r, action, id, to);
         }
-        if verb == "move" && !self.may_maneuver(r, id) {
+        if verb == ManeuverVerb::Move && !self.may_maneuver(r, id) {
             return;
         }
         let Some(start) = self.body_on_table(r, id, "Ch16 3.1") else { return };
@@ -479,10 +480,10 @@ impl Game {
         let via = waypoints(action, facing);
         let end = Pose::new(to, facing);
         let current = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
-        let pending = if verb == "retreat" { None } else { self.pending.remove(&id) };
+        let pending = if verb == ManeuverVerb::Retreat { None } else { self.pending.remove(&id) };
         let double_time = self.book.unit_turn(r.turn, id).double_time;
         let (report, kind_share) = match &pending {
-            _ if verb == "retreat" => {
+            _ if verb == ManeuverVerb::Retreat => {
                 let kind = MoveKind::Retreat { cavalry_melee: false };
                 (self.judge_move(r, id, &current, kind, start, end, &via), None)
             }
@@ -501,7 +502,7 @@ impl Game {
         };
         let share = kind_share.unwrap_or(0.0);
         let legal = report.as_ref().is_some_and(|rep| rep.is_legal())
-            && (verb == "retreat" || !self.broken_advance(r, id, &start, end))
+            && (verb == ManeuverVerb::Retreat || !self.broken_advance(r, id, &start, end))
             && self.within_move(r, id, share);
         if !legal {
             // The move is not made; a formation change before it is judged standing still.
@@ -514,7 +515,7 @@ impl Game {
         if start.facing != facing || via.iter().any(|p| p.facing != start.facing) {
             self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
         }
-        if verb == "move" {
+        if verb == ManeuverVerb::Move {
             self.mark_moved(r, id, Moved::Advance, None);
             self.out_of_its_smoke(r, id, &start, &end);
         }
@@ -522,6 +523,24 @@ impl Game {
             self.move_effects(r, action, id, report);
         }
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        if double_time && pending.is_none() && verb != ManeuverVerb::Retreat {
+            self.double_time_in_the_heat(r, id);
+        }
+    }
+
+    /// Ch13 21.0, severe heat: a unit that carries out its Double-Time order takes the `weather
+    /// severe` entry's hits at once (its first double-time move of the turn only).
+    fn double_time_in_the_heat(&mut self, r: &mut Replayer<'_>, id: UnitId) {
+        let record = self.book.turn(r.turn).units.entry(id).or_default();
+        if !self.state.weather.severe_heat || std::mem::replace(&mut record.heat, true) {
+            return;
+        }
+        let mut events = Vec::new();
+        let order = self.rules.data.order(DOUBLE_TIME_ORDER).map_or("Double-Time", |o| o.meta.title());
+        match crate::engine::weather::exertion(&self.rules, &mut self.state, id, order, &mut events) {
+            Ok(_) => r.emit(events),
+            Err(e) => r.here(Level::Error, e.to_string(), "Ch13 21.0"),
+        }
     }
 
     /// What a legal move brings on, played with the line's dice (`discipline [..]`): a Disorder
@@ -675,7 +694,7 @@ impl Game {
         {
             u.formation = f.clone();
         }
-        let layout = layout_for(&self.rules.data, u);
+        let layout = layout_for(&self.rules, u);
         self.mark_moved(r, id, Moved::Advance, None);
         self.bodies.insert(id, Body::new(to, facing, layout));
         r.emit([Event::new(What::Note { text: format!("{name} enters at ({}, {})", to.0, to.1) }, RULE)]);
@@ -735,7 +754,7 @@ impl Game {
             return true;
         };
         // A leader's stand, always facing north so that every leg is a straight ride, never a wheel.
-        let start = Body::new(from, 0.0, Layout::new(1, None, 0.0));
+        let start = Body::new(from, 0.0, Layout::new(1, None, 0.0, self.rules.tables.stand_width));
         let waypoints: Vec<Pose> = via.iter().map(|p| Pose::new(*p, 0.0)).collect();
         let mv = Move {
             mover: Mover::brigadier(),
@@ -743,7 +762,7 @@ impl Game {
             start,
             waypoints: &waypoints,
             end: Pose::new(to, 0.0),
-            ground: self.ground,
+            ground: self.state.weather.ground,
             friends: &[],
         };
         let report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
@@ -942,6 +961,7 @@ impl Game {
         self.mark_moved(r, id, Moved::Advance, None);
         self.out_of_its_smoke(r, id, &start, &end);
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        self.double_time_in_the_heat(r, id);
     }
 
     /// The `pip "Brigadier"` of a line, if given, must be the commander of the brigade that pays
@@ -1049,7 +1069,7 @@ impl Game {
         let Some(on_foot) = on_foot.as_mut() else { return };
         on_foot.arm = Arm::Cavalry { mounted: false, horse_holders: stands.div_ceil(4), can_remount };
         on_foot.formation = SKIRMISH.to_string();
-        let line = Body::new(end.position, end.facing, layout_for(&self.rules.data, on_foot));
+        let line = Body::new(end.position, end.facing, layout_for(&self.rules, on_foot));
         let holders = match point_arg(action) {
             Some(p) => {
                 let (across, ahead) = line.frame().to_local(Coord { x: p.0, y: p.1 });
@@ -1109,7 +1129,8 @@ impl Game {
         let Some(start) = self.body_on_table(r, id, RULE) else { return };
         match self.book.holders.get(&name) {
             Some(&at) => {
-                let holders = Body::new(at, start.facing, Layout::new(1, None, 0.0));
+                let holders =
+                    Body::new(at, start.facing, Layout::new(1, None, 0.0, start.layout.stand_width));
                 if !battlefield::contact::in_contact(&start, &holders) {
                     let gap = Euclidean.distance(&start.footprint(), &holders.footprint());
                     let message =
@@ -1138,7 +1159,7 @@ impl Game {
         let Some(u) = self.state.unit_mut(id) else { return };
         u.arm = Arm::Cavalry { mounted: true, horse_holders: 0, can_remount };
         u.formation = formation;
-        let layout = layout_for(&self.rules.data, u);
+        let layout = layout_for(&self.rules, u);
         self.mark_moved(r, id, Game::moved_over(&start, &end, Moved::InPlace), Some((&report, "remounted")));
         self.place(id, Body::new(end.position, end.facing, layout));
         self.book.holders.remove(&name);
@@ -1610,6 +1631,35 @@ scenario "Drill Field" {
     }
 
     #[test]
+    fn ch13_21_0_severe_heat_costs_a_double_timing_infantry_regiment_a_micro_hit() {
+        let weather = |heat: &str| {
+            DRILL.replace(
+                "    first_side blue\n",
+                &format!("    first_side blue\n    rules {{\n        weather heat {heat}\n    }}\n"),
+            )
+        };
+        let dt = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n    }\n    maneuver {\n        double_time \"4th Foot\" to (15, 28) facing east\n    }\n}\n";
+        let (replay, _) = play(&weather("severe"), dt);
+        assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
+        let foot = unit(&replay, "4th Foot");
+        assert_eq!((foot.stands, foot.micro_hit), (4, 1), "{foot:#?}");
+        assert!(notes(&replay).iter().any(|n| n.starts_with("4th Foot suffers in the severe heat")));
+        // Severe heat's Assault part is not played: said at the header, cited to Ch13 21.0.
+        assert!(replay.findings.iter().any(|f| f.level == Level::Note
+            && f.rule == "Ch13 21.0"
+            && f.message.starts_with("weather heat severe is in force, but the replay does not play")));
+        // Not in normal heat; and the same with the order bought before a plain `move`.
+        let (replay, _) = play(&weather("normal"), dt);
+        assert_eq!(unit(&replay, "4th Foot").micro_hit, 0);
+        assert!(!replay.findings.iter().any(|f| f.message.starts_with("weather ")));
+        let bought = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n    }\n    maneuver {\n        order \"Col. Able\" double_time \"4th Foot\"\n        move \"4th Foot\" to (15, 28) facing east\n    }\n}\n";
+        let (replay, _) = play(&weather("severe"), bought);
+        assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
+        let foot = unit(&replay, "4th Foot");
+        assert_eq!((foot.stands, foot.micro_hit), (4, 1), "{:#?}", replay.findings);
+    }
+
+    #[test]
     fn ch13_11_0_july_sun_disorders_a_regiment_that_double_times_two_turns_running() {
         let hot = DRILL.replace(
             "    first_side blue\n",
@@ -1654,7 +1704,7 @@ scenario "Drill Field" {
         assert_eq!(
             said,
             [
-                "module digging_in is on, but the replay does not play it yet: what it changes is not checked",
+                "module digging_in is on, but the replay does not play it yet: what it changes in the command and status phases is not checked",
                 "module friction_of_war is on, but the replay records its friction rolls without applying their effects",
             ],
             "july_sun is played; the other two are not (wholly)"

@@ -44,6 +44,7 @@ use crate::engine::fire::{FireInput, FireKind, resolve_volley};
 use crate::engine::melee::MeleeInput;
 use crate::engine::setup::Setup;
 use crate::engine::state::{Arm, GameState, UnitId};
+use crate::engine::weather::Weather;
 use crate::engine::{EngineError, Event, Rules, What, morale, transact};
 use crate::geometry::Layout;
 use crate::rulings::{Rulings, SmokeClearing, WhatIf};
@@ -335,28 +336,31 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             r.find(header_span, Level::Note, notice, module.section());
         }
     }
-    let setup = Setup::from_scenario(scenario, &rules);
+    let mut setup = Setup::from_scenario(scenario, &rules);
     for (unit, why) in &setup.skipped {
         r.find(header_span, Level::Note, format!("{unit} is left out of the replay: {why}"), "");
+    }
+    // The weather (Ch13 21.0, RULE-05-5.4): the scenario's, then the log's over it. A condition
+    // in force that the replay does not play whole is said at the header, as a module is.
+    let settings: Vec<(&str, &str)> = scenario
+        .rules
+        .iter()
+        .chain(game_rules.iter())
+        .flat_map(|b| b.weather.iter())
+        .map(|w| (w.aspect.value.as_str(), w.condition.value.as_str()))
+        .collect();
+    setup.state.weather = Weather::from_settings(settings.iter().copied());
+    for (aspect, _) in dotc_lang::rulings::WEATHER {
+        let in_force = settings.iter().rev().find(|(a, _)| a == aspect);
+        if let Some(notice) = in_force.and_then(|(a, c)| dotc_lang::rulings::weather_notice(a, c)) {
+            r.find(header_span, Level::Note, notice, "Ch13 21.0");
+        }
     }
     let mut game = Game {
         bf: Battlefield::from_scenario(scenario, data),
         state: setup.state,
         bodies: BTreeMap::new(),
         leader_positions: BTreeMap::new(),
-        brisk_wind: scenario
-            .rules
-            .iter()
-            .chain(game_rules.iter())
-            .flat_map(|b| b.weather.iter())
-            .any(|w| w.aspect.value == "wind" && w.condition.value == "brisk"),
-        ground: scenario
-            .rules
-            .iter()
-            .chain(game_rules.iter())
-            .flat_map(|b| b.weather.iter())
-            .filter(|w| w.aspect.value == "ground")
-            .find_map(|w| battlefield::Ground::from_word(&w.condition.value)),
         pending: BTreeMap::new(),
         seeded: options.seed.map(SeededDice::new),
         ledger: status::Ledger::default(),
@@ -372,9 +376,10 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         }
         let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
         for unit in units {
-            if let (Some(id), Some(body)) =
-                (game.state.unit_named(&unit.name.value), Body::from_unit(unit, data, men))
-            {
+            if let (Some(id), Some(body)) = (
+                game.state.unit_named(&unit.name.value),
+                Body::from_unit(unit, data, &game.rules.tables, men),
+            ) {
                 game.bodies.insert(id, body);
             }
         }
@@ -627,8 +632,6 @@ struct Game {
     bodies: BTreeMap<UnitId, Body>,
     /// Where each leader stands: the scenario's position, then his moves and his regiment's.
     leader_positions: BTreeMap<String, (f64, f64)>,
-    brisk_wind: bool,
-    ground: Option<battlefield::Ground>,
     /// Formation changes waiting for the unit's move in the same phase: old formation, old body,
     /// the action's span.
     pending: BTreeMap<UnitId, (String, Body, Span)>,
@@ -669,15 +672,16 @@ fn dice_of(action: &Action, unlabelled: Purpose) -> RecordedDice {
     }))
 }
 
-/// The layout of a unit's stands in its current formation.
-fn layout_for(data: &RuleData, unit: &crate::engine::state::Unit) -> Layout {
-    let formation = data.formation(&unit.formation);
+/// The layout of a unit's stands in its current formation, each stand as wide as the rule data
+/// says (Ch15 8.0).
+fn layout_for(rules: &Rules, unit: &crate::engine::state::Unit) -> Layout {
+    let formation = rules.data.formation(&unit.formation);
     let (frontage, gap) = match (formation, &unit.arm) {
         (_, Arm::Battery { .. }) | (_, Arm::Cavalry { mounted: true, .. }) => (None, 0.0),
         (Some(f), _) => (f.frontage_stands(), f.gap_inches()),
         (None, _) => (None, 0.0),
     };
-    Layout::new(unit.stands.max(1), frontage, gap)
+    Layout::new(unit.stands.max(1), frontage, gap, rules.tables.stand_width)
 }
 
 impl Game {

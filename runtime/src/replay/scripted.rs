@@ -25,7 +25,6 @@ use dotc_lang::analysis::LoadedScenario;
 use dotc_lang::ast::{self, Compare, Condition, Span};
 
 use super::{Game, Level, Replayer, Step, Summary, unit_arg};
-use crate::battlefield::Ground;
 use crate::dice::{Purpose, RecordedDice};
 use crate::engine::events::BrigadeStatus;
 use crate::engine::state::UnitId;
@@ -529,12 +528,12 @@ impl Scripted {
                 r.emit_at(span, [note(format!("{name} may enter from turn {} ({firing})", r.turn))]);
             }
             Effect::Weather { aspect, condition } => {
-                match aspect.as_str() {
-                    "wind" => game.brisk_wind = condition == "brisk",
-                    "ground" => game.ground = Ground::from_word(&condition),
-                    _ => {}
-                }
+                game.state.weather.set(&aspect, &condition);
                 r.emit_at(span, [note(format!("the weather changes: {aspect} {condition} ({firing})"))]);
+                // Ch13 21.0: a condition the replay does not play whole is said when it comes.
+                if let Some(notice) = dotc_lang::rulings::weather_notice(&aspect, &condition) {
+                    r.find(span, Level::Note, notice, "Ch13 21.0");
+                }
             }
             Effect::AddMarker { unit, marker } => set_marker(game, r, span, &unit, &marker, true),
             Effect::RemoveMarker { unit, marker } => set_marker(game, r, span, &unit, &marker, false),
@@ -957,5 +956,32 @@ mod tests {
         assert!(notes.contains(&"Far Farm is held by blue"), "{notes:#?}");
         assert!(!notes.iter().any(|n| n.starts_with("Near Farm is held")), "{notes:#?}");
         assert_eq!(replay.summary.victory_points.get("blue").copied(), Some(2.0), "{:?}", replay.summary);
+    }
+
+    /// Ch13 21.0: a script that brings a condition the replay does not play whole (drizzle:
+    /// fouled powder) is answered by a notice where it ran; one it plays whole says nothing.
+    #[test]
+    fn a_weather_change_by_a_script_says_what_the_replay_leaves_out() {
+        let with = |sky: &str| {
+            DRILL.replace(
+                "side red \"Red\" {",
+                &format!(
+                    "script ```rhai\n        fn on_turn_start(game) {{ game.weather(\"sky\", \"{sky}\"); }}\n    ```\n    side red \"Red\" {{"
+                ),
+            )
+        };
+        let (replay, _) = play(&with("drizzle"), TWO_TURNS);
+        let said: Vec<_> =
+            replay.findings.iter().filter(|f| f.message.starts_with("weather sky drizzle")).collect();
+        assert_eq!(said.len(), 2, "one a turn: {:#?}", replay.findings);
+        assert!(
+            said.iter()
+                .all(|f| f.level == Level::Note && f.rule == "Ch13 21.0" && f.message.contains("fouled"))
+        );
+        assert!(notes(&replay).iter().any(|n| n.starts_with("the weather changes: sky drizzle")));
+        let (replay, _) = play(&with("light_fog"), TWO_TURNS);
+        assert!(replay.findings.iter().any(|f| f.message.starts_with("weather sky light_fog")));
+        let (replay, _) = play(&with("clear"), TWO_TURNS);
+        assert!(!replay.findings.iter().any(|f| f.message.starts_with("weather ")), "{:#?}", replay.findings);
     }
 }

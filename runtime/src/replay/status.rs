@@ -124,7 +124,7 @@ impl Game {
     /// stepped forward out of its smoke lost it at once, in Phase 2: `maneuver.rs`.)
     fn smoke_clears(&self, active: &str, u: &crate::engine::state::Unit) -> Result<&'static str, String> {
         let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| s.name == active);
-        if self.brisk_wind {
+        if self.state.weather.brisk_wind {
             return Ok("RULE-05-5.4, Ch16 5.7");
         }
         match self.rules.rulings.smoke_clearing {
@@ -209,7 +209,8 @@ impl Game {
             if gap <= beyond {
                 return Err(format!("{} is within {beyond}\" ({gap:.1}\")", e.name));
             }
-            if self.bf.sight(&SightQuery::new(enemy, body)).visible {
+            let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
+            if self.bf.sight(&SightQuery { weather_limit, ..SightQuery::new(enemy, body) }).visible {
                 return Err(format!("{} can see it", e.name));
             }
         }

@@ -124,3 +124,55 @@ pub(super) fn findings_on_line(game: &str, replay: &Replay, line: usize) -> Vec<
     let lines = dotc_lang::model::LineIndex::new(game);
     replay.findings.iter().filter(|f| lines.line(f.span.start) == line).cloned().collect()
 }
+
+/// The game with `weather ...` settings of its own, laid over the scenario's (`sky clear`).
+fn in_weather(settings: &str) -> Replay {
+    let rules = format!("    seed 7\n    rules {{ weather {settings} }}\n");
+    let game = GAME.replacen("    seed 7\n", &rules, 1);
+    assert_ne!(game, GAME);
+    tutorial(&game)
+}
+
+/// The 6th Louisiana's first volley, at 10.5" (medium, 4+; RULE-05-2.1).
+fn louisiana_first_volley(replay: &Replay) -> Option<(f64, i32, Vec<String>)> {
+    replay.events.iter().find_map(|e| match &e.event.what {
+        What::Volley { firer, range, to_hit, modifiers, .. } if firer == "6th Louisiana" => {
+            Some((*range, *to_hit, modifiers.iter().map(|m| m.name.clone()).collect()))
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn ch13_21_0_a_downpour_spoils_the_first_volley_but_lets_it_see_twelve_inches() {
+    // Under a clear sky the clean barrels make the 4+ a 3+ (Ch13 2.0).
+    let clear = louisiana_first_volley(&tutorial(GAME)).expect("the volley");
+    assert_eq!(clear.1, 3);
+    assert!(clear.2.contains(&"clean barrels".to_string()), "{clear:?}");
+    // In a downpour the first volley gets no bonus (Ch13 21.0); at 10.5" it is within sight.
+    let replay = in_weather("sky downpour");
+    let (range, to_hit, modifiers) = louisiana_first_volley(&replay).expect("the volley is fired");
+    assert!(range <= 12.0);
+    assert_eq!(to_hit, 4, "{modifiers:?}");
+    assert!(!modifiers.contains(&"clean barrels".to_string()));
+    // The volley was its first all the same: the marker is gone.
+    assert!(replay.events.iter().any(|e| matches!(&e.event.what,
+        What::MarkerRemoved { unit, .. } if unit == "6th Louisiana")));
+    // Its fouled powder is not played, and the replay says so once, at the header.
+    let said: Vec<&Finding> =
+        replay.findings.iter().filter(|f| f.message.starts_with("weather sky")).collect();
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert_eq!(said[0].rule, "Ch13 21.0");
+    assert!(said[0].message.contains("fouled powder"));
+}
+
+#[test]
+fn ch13_21_0_dense_fog_hides_a_target_beyond_six_inches() {
+    let replay = in_weather("sky dense_fog");
+    assert!(louisiana_first_volley(&replay).is_none(), "no volley through the fog");
+    let blocked = replay.findings.iter().find(|f| f.level == Level::Error && f.message.contains("weather"));
+    let blocked = blocked.unwrap_or_else(|| panic!("{:#?}", replay.findings));
+    assert!(blocked.rule.contains("Ch13 21.0"), "{blocked:#?}");
+    // Light fog (18") lets the 10.5" volley through.
+    assert!(louisiana_first_volley(&in_weather("sky light_fog")).is_some());
+}

@@ -42,7 +42,7 @@ export const COMPASS = [
 export const ENTRY_KINDS = [
   'weapon', 'terrain', 'obstacle', 'structure', 'movement', 'formation', 'rating', 'tier', 'order',
   'quality', 'trait', 'marker', 'health', 'brigade_state', 'leader_result', 'melee_result',
-  'modifier', 'maneuver', 'reaction', 'ground', 'commander', 'elevation',
+  'modifier', 'maneuver', 'reaction', 'ground', 'commander', 'elevation', 'weather', 'scale',
 ];
 export const QUALITIES = ['green', 'regular', 'veteran', 'elite'];
 export const RATINGS = ['aggressive', 'reliable', 'timid'];
@@ -89,7 +89,8 @@ export const OTHER_IDS = [
   'infantry_assault_column', 'infantry_line', 'infantry_road_column', 'uphill', 'crest',
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
-  'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders',
+  'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
+  'dense_fog', 'severe',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];

@@ -35,7 +35,7 @@ fn mv<'a>(mover: Mover<'a>, kind: MoveKind<'a>, start: Body, end: Pose) -> Move<
 
 /// A unit one stand wide (a road column's shape), facing north at (10, 5).
 fn file() -> Body {
-    Body::new((10.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0))
+    Body::new((10.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0, 1.0))
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -336,7 +336,7 @@ fn a_major_river_is_crossed_only_at_its_ford() {
     // Ch16 4.1: impassable but at fords and bridges. River along y = 8, a ford at (30, 8).
     let bf = field("major_river \"Potomac\" line (0, 8) (48, 8) ford at (30, 8)");
     let infantry = Mover::infantry("road_column");
-    let away = Body::new((10.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0));
+    let away = Body::new((10.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0, 1.0));
     let r = check(&bf, &mv(infantry, MoveKind::Advance, away, ahead(&away, 5.0)));
     assert!(has(
         &r,
@@ -345,13 +345,13 @@ fn a_major_river_is_crossed_only_at_its_ford() {
     // Impassable water: no minimum move either (Ch16 3.1).
     assert_eq!(r.allowance, 10.0);
     // At the ford (the crossing point (30, 8) is on it): legal, at the open rate.
-    let at_ford = Body::new((30.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0));
+    let at_ford = Body::new((30.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0, 1.0));
     let r = check(&bf, &mv(infantry, MoveKind::Advance, at_ford, ahead(&at_ford, 5.0)));
     assert!(r.is_legal(), "{:?}", r.findings);
     // 1.0" from it still counts (CROSSING_TOLERANCE); 1.1" does not.
-    let near = Body::new((31.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0));
+    let near = Body::new((31.0, 5.0), 0.0, Layout::new(4, Some(1), 0.0, 1.0));
     assert!(check(&bf, &mv(infantry, MoveKind::Advance, near, ahead(&near, 5.0))).is_legal());
-    let beyond = Body::new((31.1, 5.0), 0.0, Layout::new(4, Some(1), 0.0));
+    let beyond = Body::new((31.1, 5.0), 0.0, Layout::new(4, Some(1), 0.0, 1.0));
     assert!(!check(&bf, &mv(infantry, MoveKind::Advance, beyond, ahead(&beyond, 5.0))).is_legal());
 }
 
@@ -784,7 +784,7 @@ fn any_move() -> impl Strategy<Value = (Mover<'static>, Body, Pose, Pose)> {
         (-3.0..3.0f64, 0.0..6.0f64, prop_oneof![Just(0.0), -60.0..60.0f64]),
     )
         .prop_map(|(mover, (x, y, facing), (stands, frontage), first, second)| {
-            let start = Body::new((x, y), facing, Layout::new(stands, frontage, 0.0));
+            let start = Body::new((x, y), facing, Layout::new(stands, frontage, 0.0, 1.0));
             let waypoint = {
                 let p = start.frame().to_table(first.0, first.1);
                 Pose::new((p.x, p.y), facing + first.2)

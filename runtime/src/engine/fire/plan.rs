@@ -572,8 +572,9 @@ fn to_hit(
             modifiers.push(Modifier::new("low ammo", v, "RULE-05-2.5b, Ch16 11.0, RULINGS C14"));
         }
     }
-    // Ch13 2.0, Ch16 11.0: Clean Barrels, the first volley of the battle.
-    if clean_barrels_apply(rules, f, shot.arm) {
+    // Ch13 2.0, Ch16 11.0: Clean Barrels, the first volley of the battle (none in a downpour,
+    // Ch13 21.0: the weather's `no_first_volley`).
+    if clean_barrels_apply(rules, f, shot.arm) && !state.weather.spoils_first_volley(tables) {
         let v = marker_to_hit(&tables.clean_barrels.to_hit, range);
         if v != 0 {
             modifiers.push(Modifier::new("clean barrels", v, "Ch13 2.0, Ch16 11.0"));

@@ -1,0 +1,71 @@
+//! Atmospheric conditions of the weather module (Ch13 21.0): how far the sky lets anyone see,
+//! whether it spoils the first volley, and what severe heat costs a unit that exerts itself.
+//!
+//! One entry kind in one file: its schema, its typed entry, its reader and its summary.
+
+use super::*;
+
+pub const WEATHER_PROPS: &[PropSpec] = &[
+    opt("sight", "sight <inches>", "How far anyone can see while it lasts (Ch13 21.0)."),
+    flag("no_first_volley", "While it lasts, a first volley gets no Clean Barrels bonus (Ch13 2.0, 21.0)."),
+    opt(
+        "exertion",
+        "exertion <hits> <arm>, ...",
+        "Unsaved hits a unit of these arms takes when it carries out a Double-Time or Assault order (Ch13 21.0).",
+    ),
+];
+
+/// What severe heat costs a unit that carries out a Double-Time or Assault order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Exertion {
+    pub hits: u32,
+    pub arms: Vec<Arm>,
+}
+
+/// A condition of the sky or of the heat (Ch13 21.0); the id is the word a file's `weather sky`
+/// or `weather heat` gives (`downpour`, `dense_fog`, `severe`, ...).
+#[derive(Clone, Debug, Serialize)]
+pub struct WeatherCondition {
+    #[serde(flatten)]
+    pub meta: EntryMeta,
+    /// Inches: nobody sees farther.
+    pub sight: Option<f64>,
+    pub no_first_volley: bool,
+    pub exertion: Option<Exertion>,
+}
+
+pub(super) fn read_weather(r: &mut Reader<'_, '_>, meta: EntryMeta) -> WeatherCondition {
+    WeatherCondition {
+        meta,
+        sight: r.read("sight", |c| c.inches()),
+        no_first_volley: r.flag("no_first_volley"),
+        exertion: r.read("exertion", |c| {
+            let hits = c.count("a number of hits")?;
+            Ok(Exertion { hits, arms: c.choices::<Arm>()? })
+        }),
+    }
+}
+
+impl Describe for WeatherCondition {
+    fn parts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if let Some(d) = self.sight {
+            parts.push(format!("sight {}\"", fmt_num(d)));
+        }
+        if self.no_first_volley {
+            parts.push(String::from("no first-volley bonus"));
+        }
+        if let Some(e) = &self.exertion {
+            let arms: Vec<&str> = e.arms.iter().map(|a| a.word()).collect();
+            parts.push(format!(
+                "{} to {} on a Double-Time or Assault order",
+                plural(e.hits, "hit"),
+                arms.join(", ")
+            ));
+        }
+        if parts.is_empty() {
+            parts.push(String::from("no effect"));
+        }
+        parts
+    }
+}
