@@ -42,10 +42,12 @@ const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-4.5";
 /// for a value other than the default, sets it in its header: `ruling NAME = VALUE`). This list
 /// may only shrink: [`every_ruling_switch_is_played_both_ways_or_is_listed_as_not_yet_switched`]
 /// fails both when a value is neither played nor listed and when a listed value has been played.
-const NOT_YET_SWITCHED: &str = "health_states=percentages health_states=stand_counts failed_discipline=specific failed_discipline=fall_back faltering_timing=phase_five hesitant_fire=all_fire enfilade=entirely_behind enfilade=majority_behind to_hit_limits=clamp to_hit_limits=unclamped brigade_thresholds=ceiling brigade_thresholds=table own_screen=in_the_line";
+const NOT_YET_SWITCHED: &str = "failed_discipline=specific failed_discipline=fall_back faltering_timing=phase_five \
+     hesitant_fire=all_fire enfilade=entirely_behind enfilade=majority_behind to_hit_limits=clamp \
+     to_hit_limits=unclamped brigade_thresholds=ceiling brigade_thresholds=table own_screen=in_the_line";
 
 /// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).
-const SITUATIONS_AT_LEAST: usize = 203;
+const SITUATIONS_AT_LEAST: usize = 205;
 
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {
