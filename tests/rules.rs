@@ -7,7 +7,9 @@
 //! no warning, no note of something the replay did not judge), where an action the rules forbid
 //! is written with `@allow(dotc::replay-disagrees, "forbidden: RULE; why")` and the finding it
 //! allows must cite that rule (the text before the `;`); every RULE-05 and RULE-07 id has a situation or is listed in
-//! [`NOT_YET_COVERED`] (which may only shrink); the suite holds at least [`SITUATIONS_AT_LEAST`]
+//! [`NOT_YET_COVERED`] (which may only shrink); every value of every ruling switch of the
+//! register is played by a log that says so on a `// switches: NAME=VALUE` line or is listed in
+//! [`NOT_YET_SWITCHED`] (which may only shrink); the suite holds at least [`SITUATIONS_AT_LEAST`]
 //! situations. `tests/rules/DISAGREEMENTS.md` keeps the situations where dotc and the hand-worked
 //! result differ and that are not in the suite yet.
 
@@ -32,11 +34,20 @@ fn rule_ids() -> Vec<&'static str> {
 /// 14): this list may only
 /// shrink, so [`every_rule_id_has_a_situation_or_is_listed_as_not_yet_covered`] fails both when
 /// an id is neither covered nor listed and when a listed id has become covered.
-const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-1.4 RULE-07-1.5 RULE-07-3.5 RULE-07-4.1 RULE-07-4.2 RULE-07-4.3 \
-     RULE-07-4.4 RULE-07-4.5";
+const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-4.5";
+
+/// The ruling switches, `NAME=VALUE`, that no log of the suite plays yet, separated by spaces.
+/// Every switch of the register ([`dotc_lang::rulings::RULINGS`]) must be played at each of its
+/// values, the default too, by a log that says so on a `// switches: NAME=VALUE, ...` line (and,
+/// for a value other than the default, sets it in its header: `ruling NAME = VALUE`). This list
+/// may only shrink: [`every_ruling_switch_is_played_both_ways_or_is_listed_as_not_yet_switched`]
+/// fails both when a value is neither played nor listed and when a listed value has been played.
+const NOT_YET_SWITCHED: &str = "failed_discipline=specific failed_discipline=fall_back faltering_timing=phase_five \
+     hesitant_fire=all_fire enfilade=entirely_behind enfilade=majority_behind to_hit_limits=clamp \
+     to_hit_limits=unclamped brigade_thresholds=ceiling brigade_thresholds=table own_screen=in_the_line";
 
 /// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).
-const SITUATIONS_AT_LEAST: usize = 114;
+const SITUATIONS_AT_LEAST: usize = 205;
 
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {
@@ -55,15 +66,35 @@ fn shown(path: &Path) -> String {
     path.strip_prefix(common::root()).unwrap_or(path).display().to_string()
 }
 
-/// The ids a file's `// covers:` lines name, each as written (`RULE-05-2.1`, `Ch16 5.2`, `C3`).
-fn covers(source: &str) -> Vec<String> {
+/// The items of a file's comment lines that start with `tag` (`// covers:`), split at commas,
+/// each as written.
+fn comment_list(source: &str, tag: &str) -> Vec<String> {
     source
         .lines()
-        .filter_map(|line| line.trim().strip_prefix("// covers:"))
+        .filter_map(|line| line.trim().strip_prefix(tag))
         .flat_map(|list| list.split(','))
-        .map(|id| id.trim().to_string())
-        .filter(|id| !id.is_empty())
+        .map(|item| item.trim().to_string())
+        .filter(|item| !item.is_empty())
         .collect()
+}
+
+/// The ids a file's `// covers:` lines name, each as written (`RULE-05-2.1`, `Ch16 5.2`, `C3`).
+fn covers(source: &str) -> Vec<String> {
+    comment_list(source, "// covers:")
+}
+
+/// The `NAME=VALUE` pairs a file's `// switches:` lines name, each as written.
+fn switches(source: &str) -> Vec<String> {
+    comment_list(source, "// switches:")
+}
+
+/// The value a log's header sets for a switch (`ruling NAME = VALUE`), if it sets one.
+fn ruling_set(source: &str, name: &str) -> Option<String> {
+    source.lines().find_map(|line| {
+        let rest = line.trim().strip_prefix("ruling ")?;
+        let (key, value) = rest.split_once('=')?;
+        (key.trim() == name).then(|| value.trim().to_string())
+    })
 }
 
 /// The situations of a log: its `// situation:` lines.
@@ -221,4 +252,71 @@ fn the_suite_has_not_lost_situations() {
         count >= SITUATIONS_AT_LEAST,
         "the suite has {count} situations, fewer than {SITUATIONS_AT_LEAST}"
     );
+}
+
+#[test]
+fn every_ruling_switch_is_played_both_ways_or_is_listed_as_not_yet_switched() {
+    use dotc_lang::rulings::RULINGS;
+    let mut played = BTreeSet::new();
+    let mut problems = Vec::new();
+    for path in suite_files() {
+        let source = read(&path);
+        let listed = switches(&source);
+        if listed.is_empty() {
+            continue;
+        }
+        if !is_log(&source) {
+            problems.push(format!("{}: a `// switches:` line belongs on a game log", shown(&path)));
+            continue;
+        }
+        for pair in listed {
+            let Some((name, value)) = pair.split_once('=') else {
+                problems.push(format!("{}: `{pair}` is not NAME=VALUE", shown(&path)));
+                continue;
+            };
+            let (name, value) = (name.trim(), value.trim());
+            let Some(spec) = RULINGS.iter().find(|r| r.name == name) else {
+                problems.push(format!("{}: `{name}` is no ruling switch", shown(&path)));
+                continue;
+            };
+            if !spec.values.contains(&value) {
+                problems.push(format!(
+                    "{}: `{value}` is no value of `{name}` ({:?})",
+                    shown(&path),
+                    spec.values
+                ));
+                continue;
+            }
+            let set = ruling_set(&source, name);
+            let plays = match &set {
+                Some(set) => set == value,
+                None => value == spec.default_value(),
+            };
+            if !plays {
+                problems.push(format!(
+                    "{}: says it plays {name}={value} but its header sets {}",
+                    shown(&path),
+                    set.as_deref()
+                        .map_or_else(|| format!("the default {}", spec.default_value()), str::to_string)
+                ));
+                continue;
+            }
+            played.insert(format!("{name}={value}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let all: Vec<String> =
+        RULINGS.iter().flat_map(|r| r.values.iter().map(move |v| format!("{}={v}", r.name))).collect();
+    let not_yet: Vec<&str> = NOT_YET_SWITCHED.split_whitespace().collect();
+    for pair in &not_yet {
+        assert!(all.iter().any(|a| a == pair), "NOT_YET_SWITCHED lists {pair}, which is no switch value");
+    }
+    let missing: Vec<&String> =
+        all.iter().filter(|a| !played.contains(*a) && !not_yet.contains(&a.as_str())).collect();
+    let now_played: Vec<&str> = not_yet.iter().copied().filter(|p| played.contains(*p)).collect();
+    assert!(
+        missing.is_empty(),
+        "switch values no log plays (add a log with `// switches:`, or list them in NOT_YET_SWITCHED): {missing:?}"
+    );
+    assert!(now_played.is_empty(), "now played: take these out of NOT_YET_SWITCHED: {now_played:?}");
 }
