@@ -875,7 +875,12 @@ impl Game {
 
     /// The `pip "Brigadier"` of a line, if given, must be the commander of the brigade that pays
     /// (Ch16 2.3). Reports and returns false when he is not.
-    fn paid_by_its_brigadier(&self, r: &mut Replayer<'_>, action: &Action, brigade: BrigadeId) -> bool {
+    pub(super) fn paid_by_its_brigadier(
+        &self,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        brigade: BrigadeId,
+    ) -> bool {
         let Some(pip) = action.args.iter().find_map(|a| if let Arg::Pip(n) = a { Some(n) } else { None })
         else {
             return true;

@@ -828,4 +828,6 @@ impl Game {
 }
 
 #[cfg(test)]
+mod situations;
+#[cfg(test)]
 mod tests;
