@@ -78,6 +78,7 @@ pub const WORDS: &[&str] = &[
     "roll",
     "x",
     "attached",
+    "replacement",
     "army",
     "corps",
     "division",

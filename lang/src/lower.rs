@@ -486,13 +486,20 @@ impl Lower<'_> {
                     let bsp = span(&item);
                     let mut parts = item.into_inner();
                     let leader = parts.next().map(name).unwrap_or_default();
-                    let mut b =
-                        Brigadier { span: bsp, name: leader, rating: None, position: None, attached: None };
+                    let mut b = Brigadier {
+                        span: bsp,
+                        name: leader,
+                        rating: None,
+                        position: None,
+                        attached: None,
+                        replacement: None,
+                    };
                     for part in parts {
                         match part.as_rule() {
                             Rule::word => b.rating = Some(ident(part)),
                             Rule::at_attr => b.position = Some(first_point(part)),
                             Rule::attached_attr => b.attached = Some(first_name(part)),
+                            Rule::replacement_attr => b.replacement = Some(first_name(part)),
                             _ => {}
                         }
                     }

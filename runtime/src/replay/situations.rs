@@ -107,3 +107,51 @@ fn rule_07_3_3_a_phase_five_rally_without_pips_is_still_a_natural_rally() {
     assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
     assert!(replay.events.iter().all(|e| !matches!(e.event.what, What::Pips { .. })));
 }
+
+/// Turn 2, red's: the 1st Red's volley at the 1st Blue, which Col. Blue rides with. 6, 6, 1, 1,
+/// 1 at 10" is 2 hits with two natural 6s (Ch16 5.2, 5.5): 1 stand lost in the open
+/// (RULE-05-3.3) and a Shock save the 1st Blue passes on a 5. The stand lost with a leader
+/// attached calls for his casualty roll (Ch16 2.4, RULINGS C9): a 6 kills him, and a Timid
+/// colonel takes the brigade over from the next turn for good (RULINGS G18); his death
+/// disorders the 1st Blue (Ch16 2.4).
+const BLUE_BRIGADIER_KILLED: &str = "turn 1 blue {
+}
+turn 2 red {
+    fire {
+        fire \"1st Red\" at \"1st Blue\" roll [6, 6, 1, 1, 1] discipline [5] leader_casualty [6] => hits 2, lost 1, disordered
+    }
+}
+";
+
+#[test]
+fn ch16_2_4_the_replacement_colonel_rolls_his_brigades_pips_by_his_default_name() {
+    // Turn 3, blue's: the colonel who replaced Col. Blue, named "Col. replacing Col. Blue" since
+    // the scenario names no one, rolls the brigade's pips as a Timid leader: a 5 is 1D3 = 3,
+    // halved and rounded up = 2 (Ch16 2.1, 2.4, RULINGS G2).
+    let blue = BLUE.replace("reliable at (8, 18)", "reliable attached \"1st Blue\"");
+    let log = format!(
+        "{BLUE_BRIGADIER_KILLED}turn 3 blue {{\n    command {{\n        pips \"Col. replacing Col. Blue\" roll [5] => 2\n    }}\n}}\n"
+    );
+    let (replay, _) = play(&field(&blue, RED), &log);
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let pips = replay
+        .events
+        .iter()
+        .any(|e| matches!(&e.event.what, What::Pips { brigade, pips: 2, .. } if brigade == "Blue Brigade"));
+    assert!(pips, "{:#?}", replay.events);
+}
+
+#[test]
+fn ch16_2_4_a_replacement_the_scenario_names_is_timid_by_that_name() {
+    // The scenario names the replacement (`replacement "Maj. Green"`). A wrong pip count is
+    // found against the Timid formula: a 6 is 1D3 = 3, halved and rounded up = 2, not 3
+    // (Ch16 2.1, 2.4).
+    let blue =
+        BLUE.replace("reliable at (8, 18)", "reliable attached \"1st Blue\" replacement \"Maj. Green\"");
+    let log = format!(
+        "{BLUE_BRIGADIER_KILLED}turn 3 blue {{\n    command {{\n        pips \"Maj. Green\" roll [6] => 3\n    }}\n}}\n"
+    );
+    let (replay, game) = play(&field(&blue, RED), &log);
+    let found = findings_at(&replay, &game, "pips \"Maj. Green\"");
+    assert!(found.iter().any(|f| f.message.contains("the rules give 2, the log claims 3")), "{found:#?}");
+}

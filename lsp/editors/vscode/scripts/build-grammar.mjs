@@ -557,8 +557,8 @@ const grammar = {
       patterns: [
         { include: '#comments' },
         {
-          // brigadier "Name" RATING? (at POINT | attached "Regiment")?
-          match: String.raw`\b(brigadier)\b\s*(${STRING})?(?:\s+(?!at\b|attached\b)(${IDENT}))?`,
+          // brigadier "Name" RATING? (at POINT | attached "Regiment")? (replacement "Colonel")?
+          match: String.raw`\b(brigadier)\b\s*(${STRING})?(?:\s+(?!at\b|attached\b|replacement\b)(${IDENT}))?`,
           captures: {
             1: { name: 'storage.type.brigadier.dotc' },
             2: named('entity.name.leader.dotc'),
@@ -566,6 +566,7 @@ const grammar = {
           },
         },
         { match: String.raw`\b(attached)\b`, captures: { 1: kw('attached') } },
+        { match: String.raw`\b(replacement)\b`, captures: { 1: kw('replacement') } },
         { include: '#unit' },
         { include: '#brace-block' },
         { include: '#common' },
