@@ -409,19 +409,20 @@ impl Game {
         };
         mover.brigade_state = state_id;
         let side = self.state.unit(id).map(|u| u.side);
-        let friends: Vec<Body> = self
+        let (friends, friend_names): (Vec<Body>, Vec<String>) = self
             .bodies
             .iter()
             .filter(|(other, _)| **other != id && self.state.unit(**other).map(|u| u.side) == side)
-            .map(|(_, b)| *b)
-            .collect();
+            .map(|(other, b)| (*b, self.name(*other)))
+            .unzip();
         let mv = Move { mover, kind, start, waypoints, end, ground: self.ground, friends: &friends };
         let mut report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
         if leaving {
             report.findings.retain(|f| f.kind != battlefield::movement::FindingKind::OffTable);
         }
         for finding in report.violations() {
-            r.here(Level::Error, format!("{}: {}", self.name(id), finding.kind), finding.rule.clone());
+            let said = named_friend(&finding.kind, &friend_names);
+            r.here(Level::Error, format!("{}: {said}", self.name(id)), finding.rule.clone());
         }
         let text = format!(
             "{} moves {:.1}\" of an allowed {:.1}\"",
@@ -431,8 +432,9 @@ impl Game {
         );
         let mut events = vec![Event::new(What::Note { text }, "Ch16 3.1")];
         for effect in report.effects() {
-            events
-                .push(Event::new(What::Note { text: format!("{}: {}", self.name(id), effect) }, "Ch16 3.1"));
+            let said = named_friend(&effect.kind, &friend_names);
+            let text = format!("{}: {said}, {}", self.name(id), effect.rule);
+            events.push(Event::new(What::Note { text }, "Ch16 3.1"));
         }
         r.emit(events);
         Some(report)
@@ -1278,6 +1280,20 @@ impl Game {
             }
             Err(e) => r.refused(&e, RULE),
         }
+    }
+}
+
+/// A move's finding in words, a friend it passes through or ends on named by his unit's name
+/// (`friends` in the order the move was given them), not by his place in that list (Ch16 3.3).
+fn named_friend(kind: &battlefield::movement::FindingKind, friends: &[String]) -> String {
+    use battlefield::movement::FindingKind;
+    let text = kind.to_string();
+    match kind {
+        FindingKind::EndsOnFriend { friend } | FindingKind::PassageOfLines { friend } => {
+            let name = friends.get(*friend).map_or("a friendly unit", String::as_str);
+            text.replacen(&format!("friendly unit {friend}"), name, 1)
+        }
+        _ => text,
     }
 }
 

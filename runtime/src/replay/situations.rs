@@ -155,3 +155,32 @@ fn ch16_2_4_a_replacement_the_scenario_names_is_timid_by_that_name() {
     let found = findings_at(&replay, &game, "pips \"Maj. Green\"");
     assert!(found.iter().any(|f| f.message.contains("the rules give 2, the log claims 3")), "{found:#?}");
 }
+
+#[test]
+fn wording_a_scenario_without_scripts_does_not_say_its_objectives_are_a_script() {
+    // The 1st Blue stands on an objective of a scenario with no script: the narrative's step at
+    // the start of a phase, where the objectives are counted, names the objectives, not a script.
+    let scenario = field(BLUE, RED).replacen(
+        "    side blue",
+        "    terrain {\n        objective \"Hill\" at (10, 18) vp 2\n    }\n    side blue",
+        1,
+    );
+    let (replay, _) = play(&scenario, "turn 1 blue {\n    fire {\n    }\n}\n");
+    let narrative = replay.narrative();
+    assert!(narrative.contains("phase begins: scenario objectives"), "{narrative}");
+    assert!(!narrative.contains("scenario script"), "{narrative}");
+}
+
+#[test]
+fn ch16_3_3_a_passage_of_lines_names_the_friend_passed_through() {
+    // The 2nd Blue, 4" behind the 1st Blue, moves through it to 2" in front: a passage of lines
+    // (Ch16 3.3, RULINGS C8), said with the friend's name, not his place in a list.
+    let blue = format!(
+        "{BLUE}\n            regiment \"2nd Blue\" {{ stands 5 regular rifled_musket line at (6, 18) facing east }}"
+    );
+    let log = "turn 1 blue {\n    maneuver {\n        move \"2nd Blue\" to (12, 18) facing east\n    }\n}\n";
+    let (replay, _) = play(&field(&blue, RED), log);
+    let narrative = replay.narrative();
+    assert!(narrative.contains("passes through 1st Blue"), "{narrative}");
+    assert!(!narrative.contains("friendly unit 0"), "{narrative}");
+}
