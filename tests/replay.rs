@@ -21,10 +21,10 @@ fn the_tutorial_game_replays() {
     assert!(shown.contains("12th New Jersey saves on 5+: [5, 2, 3, 6] saves 2, 2 unsaved"));
     assert!(shown.contains("12th New Jersey loses 1 stand, 4 left"));
     // Turn 2: two 6s beyond 6" force a Shock save that fails: Disorder.
-    assert!(shown.contains("50th Georgia Shock save: 4+ (fresh +1) needs 3+, rolled 2: failed"));
+    assert!(shown.contains("50th Georgia Shock save: 4+ (fresh +1) becomes 3+, rolled 2: failed"));
     assert!(shown.contains("50th Georgia gets Disorder"));
     // Turn 3: the assault wins 9 to 7.
-    assert!(shown.contains("melee 9th Louisiana against 19th Maine: AttackerWins by 2"));
+    assert!(shown.contains("melee 9th Louisiana against 19th Maine: 9th Louisiana wins by 2"));
     assert!(!shown.contains("dotc::replay-disagrees"), "{shown}");
 }
 
@@ -164,4 +164,61 @@ fn svg_writes_a_map_after_every_turn_and_render_at_draws_that_moment() {
     let deployment = std::fs::read_to_string(&deployment).unwrap();
     let disorder = |svg: &str| svg.matches("#d8431f").count();
     assert!(disorder(&drawn) > disorder(&deployment), "{} vs {}", disorder(&drawn), disorder(&deployment));
+}
+
+/// The shapes of wording issue 14 found in what a player reads, each with why it is wrong.
+fn unreadable_shapes(narrative: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for internal in ["AttackerWins", "DefenderWins", "BloodyDraw"] {
+        if narrative.contains(internal) {
+            found.push(format!("an internal name: {internal}"));
+        }
+    }
+    for line in narrative.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for pair in words.windows(2) {
+            let next = pair[1].trim_end_matches([',', ')', ':']);
+            if pair[0] == "1" && ["hits", "pips", "stands", "6s"].contains(&next) {
+                found.push(format!("a plural after 1: {line}"));
+            }
+            if pair[0] == "by" && pair[1].starts_with('-') {
+                found.push(format!("a negative margin: {line}"));
+            }
+        }
+        for three in words.windows(3) {
+            if three[0] == "1" && three[1] == "natural" && three[2].starts_with("6s") {
+                found.push(format!("a plural after 1: {line}"));
+            }
+            if three[1] == "needs" && three[0] == three[2].trim_end_matches(',') {
+                found.push(format!("a number that needs itself: {line}"));
+            }
+            if three[0] == "friendly"
+                && three[1] == "unit"
+                && three[2].starts_with(|c: char| c.is_ascii_digit())
+            {
+                found.push(format!("a unit by number: {line}"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn wording_the_narratives_of_the_shipped_logs_say_nothing_a_player_cannot_read() {
+    // Issue 14: "DefenderWins by -1", "1 hits", "1 natural 6s", "3+ needs 3+", "friendly unit 18".
+    let logs = common::shipped_files().into_iter().filter(|p| p.to_string_lossy().ends_with("-game.dotc"));
+    let mut read = 0;
+    for log in logs {
+        let out = dotc(&["replay", &log.to_string_lossy()], &root());
+        let narrative = text(&out.stdout);
+        assert!(narrative.contains("Turn 1"), "{}: {narrative}", log.display());
+        assert_eq!(unreadable_shapes(&narrative), Vec::<String>::new(), "{}", log.display());
+        read += 1;
+    }
+    assert_eq!(read, 3);
+    // The shapes themselves are found.
+    assert_eq!(
+        unreadable_shapes("x: DefenderWins by -1\n1 hits, 1 natural 6s\n3+ needs 3+\nfriendly unit 18").len(),
+        6
+    );
 }

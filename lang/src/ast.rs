@@ -301,6 +301,18 @@ pub struct Brigadier {
     /// `wounded 1`: light wounds he already carries, a pip less each every turn (Ch16 2.4,
     /// RULINGS G18).
     pub wounded: Option<Spanned<f64>>,
+    /// `replacement "Col. ..."`: the colonel who takes over when he falls (Ch16 2.4).
+    pub replacement: Option<Name>,
+}
+
+impl Brigadier {
+    /// The name of the colonel who takes over the brigade when this brigadier falls (Ch16 2.4,
+    /// RULINGS C9): the scenario's `replacement`, or "Col. replacing" and his name.
+    pub fn replacement_name(&self) -> String {
+        self.replacement
+            .as_ref()
+            .map_or_else(|| crate::names::replacing(&self.name.value), |n| n.value.clone())
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -19,6 +19,9 @@ pub enum NameKind {
     Unit(UnitKind),
     Brigade,
     Brigadier,
+    /// The colonel who takes over a brigade when its brigadier falls (Ch16 2.4, RULINGS C9):
+    /// named by the scenario's `replacement`, or "Col. replacing" and the brigadier's name.
+    Replacement,
     Commander,
 }
 
@@ -28,6 +31,7 @@ impl NameKind {
             NameKind::Unit(kind) => kind.word(),
             NameKind::Brigade => "brigade",
             NameKind::Brigadier => "brigadier",
+            NameKind::Replacement => "replacement colonel",
             NameKind::Commander => "commander",
         }
     }
@@ -56,6 +60,14 @@ impl NameIndex {
                 index.insert(&brigade.name, NameKind::Brigade, &side_id, diags);
                 for b in &brigade.brigadiers {
                     index.insert(&b.name, NameKind::Brigadier, &side_id, diags);
+                }
+                // Ch16 2.4: the colonel who takes over when the brigadier falls, so a log can
+                // name him (his pips, his own leader casualty rolls). A default name is declared
+                // where the brigadier is.
+                if let Some(b) = brigade.brigadiers.first() {
+                    let span = b.replacement.as_ref().map_or(b.name.span, |n| n.span);
+                    let name = Name { value: b.replacement_name(), span };
+                    index.insert(&name, NameKind::Replacement, &side_id, diags);
                 }
                 for unit in &brigade.units {
                     index.insert(&unit.name, NameKind::Unit(unit.kind), &side_id, diags);

@@ -80,6 +80,7 @@ pub const WORDS: &[&str] = &[
     "roll",
     "x",
     "attached",
+    "replacement",
     "army",
     "corps",
     "division",

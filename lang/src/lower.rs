@@ -494,6 +494,7 @@ impl Lower<'_> {
                         position: None,
                         attached: None,
                         wounded: None,
+                        replacement: None,
                     };
                     for part in parts {
                         match part.as_rule() {
@@ -501,6 +502,7 @@ impl Lower<'_> {
                             Rule::at_attr => b.position = Some(first_point(part)),
                             Rule::attached_attr => b.attached = Some(first_name(part)),
                             Rule::wounded_attr => b.wounded = Some(first_number(part)),
+                            Rule::replacement_attr => b.replacement = Some(first_name(part)),
                             _ => {}
                         }
                     }

@@ -1,4 +1,12 @@
-//! Small helpers about names: "did you mean", compass words.
+//! Small helpers about names: "did you mean", compass words, a replacement colonel's name.
+
+/// The name a log gives the colonel who takes over from a fallen leader when the scenario names
+/// none (Ch16 2.4, RULINGS C9): "Col. replacing" and the fallen man's name, which a player can
+/// type as it reads (`pips "Col. replacing Solomon Meredith" roll [3]`). dotc's own naming, not
+/// a rule.
+pub fn replacing(fallen: &str) -> String {
+    format!("Col. replacing {fallen}")
+}
 
 /// The closest candidate to `word`, if any is close enough to be a plausible typo.
 pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {

@@ -92,7 +92,7 @@ pub const VERBS: &[VerbSpec] = &[
         true,
         false,
         "Ch16 8.3",
-        "A rally, by pips (command) or by a natural roll (status).",
+        "A rally: bought with pips (`pip`, Phase 1 or 5) or a natural roll (Phase 5).",
     ),
     verb("friction", &[Command], false, false, "Ch13 3.0", "A Friction of War event roll."),
     verb("move", &[Maneuver, Status], true, false, "Ch16 3.1", "A move to a new position and facing."),

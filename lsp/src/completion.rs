@@ -337,7 +337,9 @@ fn names(doc: &Doc, in_quotes: bool) -> Vec<Candidate> {
             let item_kind = match kind {
                 NameKind::Unit(_) => CompletionItemKind::VARIABLE,
                 NameKind::Brigade => CompletionItemKind::MODULE,
-                NameKind::Brigadier | NameKind::Commander => CompletionItemKind::CONSTANT,
+                NameKind::Brigadier | NameKind::Replacement | NameKind::Commander => {
+                    CompletionItemKind::CONSTANT
+                }
             };
             let mut c = candidate(name.clone(), item_kind, Some(format!("{}, {side}", kind.word())));
             if !in_quotes {

@@ -133,6 +133,18 @@ fn profile(scenario: &ScenarioView<'_>, data: &RuleData, name: &str) -> Option<S
                 if let Some(at) = &b.position {
                     let _ = write!(out, "\n\nat ({}, {})", at.value.x, at.value.y);
                 }
+                let _ = write!(out, "\n\nreplaced, if he falls, by {} (Ch16 2.4)", b.replacement_name());
+                return Some(out);
+            }
+            // Ch16 2.4, RULINGS C9: the colonel who takes over when the brigadier falls.
+            if let Some(b) = brigade.brigadiers.first().filter(|b| b.replacement_name() == name) {
+                let _ = write!(
+                    out,
+                    "**{name}**: replacement colonel of {}, {side_name}\n\ntakes over the brigade if {} \
+                     falls, from the next turn, on the rating his leader casualty result gives \
+                     (Timid, Ch16 2.4, RULINGS C9)",
+                    brigade.name.value, b.name.value
+                );
                 return Some(out);
             }
             if let Some(unit) = brigade.units.iter().find(|u| u.name.value == name) {

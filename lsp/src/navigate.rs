@@ -318,7 +318,11 @@ pub fn references(
 pub fn prepare_rename(doc: &Doc, offset: usize) -> Option<(String, NameKind, Span)> {
     let Target::Name(name, token) = target_at(doc, offset)? else { return None };
     let scenario = scenario_of(doc)?;
-    let (kind, _, _) = *scenario.names.get(&name)?;
+    let (kind, declared, _) = *scenario.names.get(&name)?;
+    // A replacement colonel the scenario does not name (Ch16 2.4) has no declaration to rename.
+    if kind == NameKind::Replacement && !scenario.text.get(declared.start..declared.end)?.contains(&name) {
+        return None;
+    }
     Some((name, kind, token.inner()))
 }
 

@@ -330,6 +330,27 @@ async fn hover_on_units_weapons_and_verbs() {
     insta::assert_yaml_snapshot!("hover_leader", leader);
 }
 
+/// Ch16 2.4, RULINGS C9: the colonel who replaces a fallen brigadier has a name a log can use
+/// ("Col. replacing" and the brigadier's name when the scenario names no one): completion offers
+/// it and hover says who he is (that a log naming him checks clean: `replay/situations.rs`).
+#[tokio::test]
+async fn ch16_2_4_completion_and_hover_know_the_replacement_colonel() {
+    let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
+    let colonel = "Col. replacing Brig. Gen. Émile Laforêt";
+    let game = game.replacen("reserve \"Brig. Gen. Émile Laforêt\"", &format!("reserve \"{colonel}\""), 1);
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &game).await;
+    let names =
+        client.at("textDocument/completion", &game_uri, at(&game, "\"6th Louisiana\" at", 0, 1)).await;
+    let labels: Vec<&str> =
+        names.as_array().into_iter().flatten().filter_map(|i| i["label"].as_str()).collect();
+    assert!(labels.contains(&colonel), "{labels:?}");
+    let hover = client.at("textDocument/hover", &game_uri, at(&game, colonel, 0, 3)).await;
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("replacement colonel of") && text.contains("Ch16 2.4"), "{hover:#}");
+}
+
 /// The hover on every fire and closing-volley line of the tutorial's log shows the numbers `dotc odds --at` prints
 /// for that line (issue 13): the replay's plan of the volley and its exact odds, one wording.
 #[tokio::test]

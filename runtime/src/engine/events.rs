@@ -355,6 +355,11 @@ fn faces(f: &[u8]) -> String {
     format!("[{}]", list.join(", "))
 }
 
+/// `1 hit`, `3 hits`: a count and its noun, plural when it is not one.
+fn count(n: u32, one: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") }
+}
+
 fn mods(m: &[Modifier]) -> String {
     if m.is_empty() {
         return String::new();
@@ -383,22 +388,34 @@ impl fmt::Display for What {
                 mods(modifiers)
             ),
             What::Hits { firer, faces: fs, to_hit, hits, sixes } => {
-                write!(f, "{firer} rolls {} needing {to_hit}+: {hits} hits, {sixes} natural 6s", faces(fs))
+                write!(
+                    f,
+                    "{firer} rolls {} needing {to_hit}+: {}, {}",
+                    faces(fs),
+                    count(*hits, "hit"),
+                    count(*sixes, "natural 6")
+                )
             }
             What::Reroll { unit, from, to } => write!(f, "{unit} rolls a missed {from} again: {to}"),
             What::ShockTrigger { target, sixes, needed } => {
-                write!(f, "Shock trigger on {target}: {sixes} natural 6s (needed {needed})")
+                write!(f, "Shock trigger on {target}: {} ({needed} needed)", count(*sixes, "natural 6"))
             }
             What::ShockIgnored { target, because } => {
                 write!(f, "{target} ignores the Shock trigger ({because})")
             }
-            What::Test { unit, test, base, modifiers, needed, rolled, passed } => write!(
-                f,
-                "{unit} {}: {base}+{} needs {needed}+, rolled {rolled}: {}",
-                test.label(),
-                mods(modifiers),
-                if *passed { "passed" } else { "failed" }
-            ),
+            What::Test { unit, test, base, modifiers, needed, rolled, passed } => {
+                let outcome = if *passed { "passed" } else { "failed" };
+                if modifiers.is_empty() && base == needed {
+                    write!(f, "{unit} {}: needs {needed}+, rolled {rolled}: {outcome}", test.label())
+                } else {
+                    write!(
+                        f,
+                        "{unit} {}: {base}+{} becomes {needed}+, rolled {rolled}: {outcome}",
+                        test.label(),
+                        mods(modifiers)
+                    )
+                }
+            }
             What::Saves { unit, save, modifiers, faces: fs, saved, unsaved } => write!(
                 f,
                 "{unit} saves on {save}+{}: {} saves {saved}, {unsaved} unsaved",
@@ -406,14 +423,14 @@ impl fmt::Display for What {
                 faces(fs)
             ),
             What::NoSave { unit, hits, because } => {
-                write!(f, "{unit} has no save against {hits} hits ({because})")
+                write!(f, "{unit} has no save against {} ({because})", count(*hits, "hit"))
             }
             What::ScreenHit { unit, hits, removed } => {
                 write!(f, "{unit}'s skirmish screen takes a hit ({hits} so far)")?;
                 if *removed { write!(f, " and is driven in") } else { Ok(()) }
             }
             What::UnsavedHits { unit, hits, carried } => {
-                write!(f, "{unit} takes {hits} unsaved hits ({carried} carried on the micro-hit)")
+                write!(f, "{unit} takes {} ({carried} carried on the micro-hit)", count(*hits, "unsaved hit"))
             }
             What::StandsLost { unit, lost, remaining } => {
                 write!(f, "{unit} loses {lost} stand{}, {remaining} left", if *lost == 1 { "" } else { "s" })
@@ -446,11 +463,22 @@ impl fmt::Display for What {
                 mods(modifiers)
             ),
             What::Melee { attacker, defender, outcome, margin } => {
-                write!(f, "melee {attacker} against {defender}: {outcome:?} by {margin}")
+                let by = margin.unsigned_abs();
+                match outcome {
+                    MeleeOutcome::AttackerWins => {
+                        write!(f, "melee {attacker} against {defender}: {attacker} wins by {by}")
+                    }
+                    MeleeOutcome::DefenderWins => {
+                        write!(f, "melee {attacker} against {defender}: {defender} wins by {by}")
+                    }
+                    MeleeOutcome::BloodyDraw => {
+                        write!(f, "melee {attacker} against {defender}: a Bloody Draw")
+                    }
+                }
             }
             What::Consolidate { unit, inches } => write!(f, "{unit} may consolidate {inches}\""),
             What::Breakthrough { unit, inches, pips } => {
-                write!(f, "{unit} may sweep forward {inches}\" for {pips} pip")
+                write!(f, "{unit} may sweep forward {inches}\" for {}", count(*pips, "pip"))
             }
             What::LeaderCasualty { leader, rolled, result } => {
                 write!(f, "{leader} leader casualty roll {rolled}: {result}")
@@ -469,5 +497,42 @@ impl fmt::Display for What {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}  [{}]", self.what, self.rule)
+    }
+}
+
+#[cfg(test)]
+mod wording_tests {
+    use super::*;
+
+    /// Issue 14: what a player reads has no internal names, no negative margins, no "1 hits"
+    /// and no "3+ needs 3+".
+    #[test]
+    fn wording_a_player_sees_has_plain_counts_outcomes_and_numbers() {
+        let said = |what: What| what.to_string();
+        let hits = What::Hits { firer: "A".into(), faces: vec![6, 1], to_hit: 4, hits: 1, sixes: 1 };
+        assert_eq!(said(hits), "A rolls [6, 1] needing 4+: 1 hit, 1 natural 6");
+        let melee =
+            |outcome, margin| What::Melee { attacker: "A".into(), defender: "D".into(), outcome, margin };
+        assert_eq!(said(melee(MeleeOutcome::DefenderWins, -1)), "melee A against D: D wins by 1");
+        assert_eq!(said(melee(MeleeOutcome::AttackerWins, 4)), "melee A against D: A wins by 4");
+        assert_eq!(said(melee(MeleeOutcome::BloodyDraw, 0)), "melee A against D: a Bloody Draw");
+        let test = What::Test {
+            unit: "A".into(),
+            test: TestKind::ShockSave,
+            base: 3,
+            modifiers: Vec::new(),
+            needed: 3,
+            rolled: 5,
+            passed: true,
+        };
+        assert!(said(test).ends_with(": needs 3+, rolled 5: passed"));
+        assert_eq!(
+            said(What::NoSave { unit: "A".into(), hits: 1, because: "open".into() }),
+            "A has no save against 1 hit (open)"
+        );
+        assert_eq!(
+            said(What::Breakthrough { unit: "A".into(), inches: 4.0, pips: 1 }),
+            "A may sweep forward 4\" for 1 pip"
+        );
     }
 }

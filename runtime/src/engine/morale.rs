@@ -484,7 +484,7 @@ pub fn leader_casualty(
     if l.removed {
         return Ok(());
     }
-    let (name, side, unit) = (l.name.clone(), l.side, l.attached);
+    let (name, side, unit, successor) = (l.name.clone(), l.side, l.attached, l.successor.clone());
     let rolled = roll(dice, Purpose::LeaderCasualty, 1, events, "Ch16 2.4")?.first().copied().unwrap_or(1);
     let result = rules
         .tables
@@ -518,8 +518,9 @@ pub fn leader_casualty(
         }
         if let Some(b) = brigade {
             let rating = result.replacement.clone().unwrap_or_else(|| "timid".to_string());
-            let colonel =
-                format!("Colonel commanding {}", state.brigades.get(b.0).map_or("", |b| b.name.as_str()));
+            // Ch16 2.4: the colonel takes the name the scenario gave him, or the default a log
+            // can type (`dotc_lang::names::replacing`).
+            let colonel = successor;
             let turn = state.turn + 1;
             state.leaders.push(super::state::Leader {
                 name: colonel.clone(),
@@ -530,6 +531,7 @@ pub fn leader_casualty(
                 pip_penalty: 0,
                 removed: false,
                 from_turn: turn,
+                successor: dotc_lang::names::replacing(&colonel),
             });
             let id = LeaderId(state.leaders.len() - 1);
             if let Some(b) = state.brigades.get_mut(b.0) {

@@ -74,11 +74,12 @@ impl Setup {
                         rating,
                         commands,
                     );
-                    if let Some(name) = &brigadier.attached {
-                        let unit = setup.state.unit_named(&name.value);
-                        if let Some(leader) = setup.state.leaders.get_mut(l.0) {
-                            leader.attached = unit;
-                        }
+                    let unit = brigadier.attached.as_ref().and_then(|n| setup.state.unit_named(&n.value));
+                    if let Some(leader) = setup.state.leaders.get_mut(l.0) {
+                        leader.attached = unit;
+                        // Ch16 2.4: the colonel who takes over when he falls, by the name the
+                        // scenario gives him or the default a log can type.
+                        leader.successor = brigadier.replacement_name();
                     }
                     // Ch16 2.4, RULINGS G18: light wounds he already carries, a pip less each.
                     if let Some(w) = brigadier

@@ -84,6 +84,9 @@ pub struct Leader {
     pub removed: bool,
     /// The turn from which a replacement commands (the next Phase 1, RULINGS G18).
     pub from_turn: u32,
+    /// The name of the colonel who takes over his brigade if he falls (Ch16 2.4): the
+    /// scenario's `replacement`, or `dotc_lang::names::replacing` of his name.
+    pub successor: String,
 }
 
 /// What arm a unit is, and the facts only that arm has.
@@ -285,6 +288,7 @@ impl GameState {
             pip_penalty: 0,
             removed: false,
             from_turn: 0,
+            successor: dotc_lang::names::replacing(name),
         });
         let id = LeaderId(self.leaders.len() - 1);
         if let Some(b) = brigade.and_then(|b| self.brigades.get_mut(b.0)) {

@@ -343,7 +343,11 @@ impl Game {
         match self.rules.rulings.own_screen {
             OwnScreen::ScreenOut => true,
             OwnScreen::InTheLine => self.book.screens.get(&u.name).is_some_and(|&at| {
-                let screen = Body::new(at, fb.facing, crate::geometry::Layout::new(1, None, 0.0, fb.layout.stand_width));
+                let screen = Body::new(
+                    at,
+                    fb.facing,
+                    crate::geometry::Layout::new(1, None, 0.0, fb.layout.stand_width),
+                );
                 battlefield::sight::fire_crosses(fb, tb, &screen.footprint())
             }),
         }

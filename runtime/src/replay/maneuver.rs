@@ -410,15 +410,19 @@ impl Game {
             crate::engine::events::BrigadeStatus::Broken => Some("broken"),
         };
         mover.brigade_state = state_id;
+        let friend_ids = self.friends_of(id);
         let friends: Vec<Body> =
-            self.friends_of(id).iter().filter_map(|other| self.bodies.get(other).copied()).collect();
-        let mv = Move { mover, kind, start, waypoints, end, ground: self.state.weather.ground, friends: &friends };
+            friend_ids.iter().filter_map(|other| self.bodies.get(other).copied()).collect();
+        let friend_names: Vec<String> = friend_ids.iter().map(|&other| self.name(other)).collect();
+        let mv =
+            Move { mover, kind, start, waypoints, end, ground: self.state.weather.ground, friends: &friends };
         let mut report = check_move(&self.bf, &self.rules.data, &self.rules.rulings, &mv);
         if leaving {
             report.findings.retain(|f| f.kind != battlefield::movement::FindingKind::OffTable);
         }
         for finding in report.violations() {
-            r.here(Level::Error, format!("{}: {}", self.name(id), finding.kind), finding.rule.clone());
+            let said = named_friend(&finding.kind, &friend_names);
+            r.here(Level::Error, format!("{}: {said}", self.name(id)), finding.rule.clone());
         }
         let text = format!(
             "{} moves {:.1}\" of an allowed {:.1}\"",
@@ -428,8 +432,9 @@ impl Game {
         );
         let mut events = vec![Event::new(What::Note { text }, "Ch16 3.1")];
         for effect in report.effects() {
-            events
-                .push(Event::new(What::Note { text: format!("{}: {}", self.name(id), effect) }, "Ch16 3.1"));
+            let said = named_friend(&effect.kind, &friend_names);
+            let text = format!("{}: {said}, {}", self.name(id), effect.rule);
+            events.push(Event::new(What::Note { text }, "Ch16 3.1"));
         }
         r.emit(events);
         Some(report)
@@ -966,7 +971,12 @@ impl Game {
 
     /// The `pip "Brigadier"` of a line, if given, must be the commander of the brigade that pays
     /// (Ch16 2.3). Reports and returns false when he is not.
-    fn paid_by_its_brigadier(&self, r: &mut Replayer<'_>, action: &Action, brigade: BrigadeId) -> bool {
+    pub(super) fn paid_by_its_brigadier(
+        &self,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        brigade: BrigadeId,
+    ) -> bool {
         let Some(pip) = action.args.iter().find_map(|a| if let Arg::Pip(n) = a { Some(n) } else { None })
         else {
             return true;
@@ -1365,6 +1375,20 @@ impl Game {
             }
             Err(e) => r.refused(&e, RULE),
         }
+    }
+}
+
+/// A move's finding in words, a friend it passes through or ends on named by his unit's name
+/// (`friends` in the order the move was given them), not by his place in that list (Ch16 3.3).
+fn named_friend(kind: &battlefield::movement::FindingKind, friends: &[String]) -> String {
+    use battlefield::movement::FindingKind;
+    let text = kind.to_string();
+    match kind {
+        FindingKind::EndsOnFriend { friend } | FindingKind::PassageOfLines { friend } => {
+            let name = friends.get(*friend).map_or("a friendly unit", String::as_str);
+            text.replacen(&format!("friendly unit {friend}"), name, 1)
+        }
+        _ => text,
     }
 }
 

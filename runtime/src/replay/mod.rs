@@ -832,4 +832,6 @@ impl Game {
 }
 
 #[cfg(test)]
+mod situations;
+#[cfg(test)]
 mod tests;

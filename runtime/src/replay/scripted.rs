@@ -88,6 +88,10 @@ pub(super) struct Scripted {
     dice: LogDice,
     /// Nothing to do: no scripts and no objectives.
     idle: bool,
+    /// What runs at the start of a turn or phase, as the narrative says it: "scenario script"
+    /// when the scenario has scripts or triggers, "scenario objectives" when it has only
+    /// objectives and victory conditions.
+    runs: &'static str,
     /// The wall-clock safety net stopped a script ([`ErrorKind::WallClock`]): the game has no
     /// result, since where a clock stops a script differs from machine to machine.
     untrusted: bool,
@@ -144,6 +148,11 @@ impl Scripted {
             && scenario.scripts.is_empty()
             && scenario.triggers.is_empty()
             && scenario.victory.is_empty();
+        let runs = if scenario.scripts.is_empty() && scenario.triggers.is_empty() {
+            "scenario objectives"
+        } else {
+            SCRIPT_RULE
+        };
         let mut scripted = Scripted {
             scenario_file: loaded
                 .path
@@ -159,6 +168,7 @@ impl Scripted {
             ended: None,
             dice: LogDice::default(),
             idle,
+            runs,
             untrusted: false,
             scripts,
         };
@@ -182,7 +192,7 @@ impl Scripted {
             self.load_dice(r, first);
         }
         let span = Span::new(turn.span.start, turn.side.span.end.max(turn.span.start));
-        let text = format!("turn {} {} begins: scenario script", turn.number.value, turn.side.value);
+        let text = format!("turn {} {} begins: {}", turn.number.value, turn.side.value, self.runs);
         self.at_step(r, span, text, |s, r| s.hook(game, r, span, "on_turn_start", &[], 0));
     }
 
@@ -193,7 +203,7 @@ impl Scripted {
         }
         self.load_dice(r, phase);
         let span = phase.kind.span;
-        let text = format!("the {} phase begins: scenario script", phase.kind.value.word());
+        let text = format!("the {} phase begins: {}", phase.kind.value.word(), self.runs);
         self.at_step(r, span, text, |s, r| {
             s.objectives_now(game, r, span, false);
             s.hook(game, r, span, "on_phase", &[phase.kind.value.word()], 0);

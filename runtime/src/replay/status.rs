@@ -1,6 +1,7 @@
 //! Replay of the status verbs (Phase 5, Ch16 1.0) and the end of each turn.
 //!
-//! - `rally`: a command rally in Phase 1 or a natural rally in Phase 5 (RULE-07-3.2, 3.3).
+//! - `rally`: a command rally, bought with pips (`pip "Brigadier"`), in Phase 1 or Phase 5
+//!   (RULE-07-3.2, Ch16 8.3), or a natural rally on a die in Phase 5 (RULE-07-3.3).
 //! - `clear_smoke`: a Gunsmoke marker taken off by hand, which must be one the rules clear now
 //!   (RULE-05-5.4, Ch16 5.7, RULINGS C17, G11).
 //! - `reform`: a rested regiment sheds its micro-hit (RULE-07-3.5, Ch12 5.0) after two
@@ -78,11 +79,22 @@ impl Game {
         }
     }
 
+    /// `rally "Unit" pip "Brigadier"`: a command rally, paid by the brigadier's unspent pips, in
+    /// Phase 1 or Phase 5 (RULE-07-3.2, Ch16 8.3); `rally "Unit" roll [d]` in Phase 5: a natural
+    /// rally (RULE-07-3.3). In Phase 1 every rally is a command rally; in Phase 5 the `pip` says
+    /// which it is.
     pub(super) fn rally(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "RULE-07-3.3, Ch16 8.3";
         let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let by_pips = r.phase == PhaseKind::Command || action.args.iter().any(|a| matches!(a, Arg::Pip(_)));
+        if by_pips
+            && let Some(brigade) = self.state.unit(id).and_then(|u| u.brigade)
+            && !self.paid_by_its_brigadier(r, action, brigade)
+        {
+            return;
+        }
         let mut events = Vec::new();
-        let result = if r.phase == PhaseKind::Command {
+        let result = if by_pips {
             let distance = self
                 .state
                 .unit(id)

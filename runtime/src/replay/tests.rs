@@ -176,3 +176,33 @@ fn ch13_21_0_dense_fog_hides_a_target_beyond_six_inches() {
     // Light fog (18") lets the 10.5" volley through.
     assert!(louisiana_first_volley(&in_weather("sky light_fog")).is_some());
 }
+
+/// A loader that gives every path the one scenario of a test situation.
+pub(super) struct Loaded(pub(super) String);
+
+impl dotc_lang::Loader for Loaded {
+    fn load(&self, _: &Path) -> Result<String, String> {
+        Ok(self.0.clone())
+    }
+}
+
+/// Replay `turns` on `scenario` (a small situation of the tests), keeping the plan of every
+/// volley; the game text is returned too.
+pub(super) fn play(scenario: &str, turns: &str) -> (Replay, String) {
+    let game = format!("game \"Range\" {{\n    scenario \"range.dotc\"\n}}\n{turns}");
+    let analysis = dotc_lang::analyze(Path::new("range-game.dotc"), &game, &Loaded(scenario.to_string()));
+    let scenario_problems = analysis.scenario.as_ref().map_or(&[][..], |s| &s.diagnostics[..]);
+    assert!(
+        !analysis.has_errors() && !scenario_problems.iter().any(|d| d.is_error()),
+        "the situation does not check clean: {:#?} {scenario_problems:#?}",
+        analysis.diagnostics
+    );
+    let every_line: Vec<usize> = (1..=game.lines().count()).collect();
+    let options = ReplayOptions { source: Some(&game), probe: &every_line, ..ReplayOptions::default() };
+    (replay(&analysis, &options), game)
+}
+
+/// Errors and warnings: what the audit would report.
+pub(super) fn problems(replay: &Replay) -> Vec<&Finding> {
+    replay.findings.iter().filter(|f| matches!(f.level, Level::Error | Level::Warning)).collect()
+}

@@ -558,8 +558,8 @@ const grammar = {
       patterns: [
         { include: '#comments' },
         {
-          // brigadier "Name" RATING? (at POINT | attached "Regiment")?
-          match: String.raw`\b(brigadier)\b\s*(${STRING})?(?:\s+(?!at\b|attached\b|wounded\b)(${IDENT}))?`,
+          // brigadier "Name" RATING? (at POINT | attached "Regiment")? (replacement "Colonel")?
+          match: String.raw`\b(brigadier)\b\s*(${STRING})?(?:\s+(?!at\b|attached\b|wounded\b|replacement\b)(${IDENT}))?`,
           captures: {
             1: { name: 'storage.type.brigadier.dotc' },
             2: named('entity.name.leader.dotc'),
@@ -567,6 +567,7 @@ const grammar = {
           },
         },
         { match: String.raw`\b(attached|wounded|losses)\b`, captures: { 1: kw('$1') } },
+        { match: String.raw`\b(replacement)\b`, captures: { 1: kw('replacement') } },
         { include: '#unit' },
         { include: '#brace-block' },
         { include: '#common' },

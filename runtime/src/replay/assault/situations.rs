@@ -4,7 +4,8 @@
 //! firing range of `fire/situations.rs`: blue on the west, red on the east.
 
 use crate::engine::What;
-use crate::replay::fire::situations::{play, problems, range};
+use crate::replay::fire::situations::range;
+use crate::replay::tests::{play, problems};
 
 /// The Shock Score event of `unit` in a replay: (modifier names and values, score).
 fn shock_score(replay: &crate::replay::Replay, unit: &str) -> (Vec<(String, i32)>, i32) {

@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use super::super::*;
+use crate::replay::tests::{Loaded, play, problems};
 
 /// A scenario on the firing range with the given terrain lines and units of each side.
 pub(crate) fn range(terrain: &str, blue: &str, red: &str) -> String {
@@ -39,34 +40,6 @@ pub(crate) fn range(terrain: &str, blue: &str, red: &str) -> String {
 }}
 "#
     )
-}
-
-pub(crate) struct Loaded(String);
-
-impl dotc_lang::Loader for Loaded {
-    fn load(&self, _: &Path) -> Result<String, String> {
-        Ok(self.0.clone())
-    }
-}
-
-/// Replay `turns` on `scenario`, keeping the plan of every volley; the game text is returned too.
-pub(crate) fn play(scenario: &str, turns: &str) -> (Replay, String) {
-    let game = format!("game \"Range\" {{\n    scenario \"range.dotc\"\n}}\n{turns}");
-    let analysis = dotc_lang::analyze(Path::new("range-game.dotc"), &game, &Loaded(scenario.to_string()));
-    let scenario_problems = analysis.scenario.as_ref().map_or(&[][..], |s| &s.diagnostics[..]);
-    assert!(
-        !analysis.has_errors() && !scenario_problems.iter().any(|d| d.is_error()),
-        "the situation does not check clean: {:#?} {scenario_problems:#?}",
-        analysis.diagnostics
-    );
-    let every_line: Vec<usize> = (1..=game.lines().count()).collect();
-    let options = ReplayOptions { source: Some(&game), probe: &every_line, ..ReplayOptions::default() };
-    (replay(&analysis, &options), game)
-}
-
-/// Errors and warnings: what the audit would report.
-pub(crate) fn problems(replay: &Replay) -> Vec<&Finding> {
-    replay.findings.iter().filter(|f| matches!(f.level, Level::Error | Level::Warning)).collect()
 }
 
 /// The findings on the line holding `text`.
