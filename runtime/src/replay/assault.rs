@@ -334,16 +334,22 @@ impl Game {
         self.bodies.insert(charger, moved);
     }
 
-    /// Momentum: the charge's last 3" cross no terrain area (Ch16 7.3, RULINGS G10).
+    /// Momentum: a run of at least 3" whose last 3" cross no terrain area (Ch16 7.3, RULINGS G10).
     pub(super) fn momentum(&self, cb: &Body, tb: &Body) -> bool {
         use geo::Intersects;
         let line = battlefield::range::range_line(cb, tb);
         let (a, b) = (line.start, line.end);
         let length = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt();
+        // Ch16 7.3: the run must be at least the momentum's 3" (the stdlib's `run`); a charge
+        // from nearer has none.
+        let run = self.rules.tables.momentum.run.unwrap_or(0.0);
+        if crate::geometry::measured(length) < crate::geometry::measured(run) {
+            return false;
+        }
         if length == 0.0 {
             return true;
         }
-        let t = ((length - 3.0) / length).max(0.0);
+        let t = ((length - run) / length).max(0.0);
         let from = geo::Coord { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
         let last = geo::Line::new(from, b);
         !self.bf.areas.iter().any(|area| area.outline.intersects(&last))

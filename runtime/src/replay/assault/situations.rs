@@ -219,3 +219,34 @@ fn ch16_4_2_crossing_a_stone_wall_takes_a_4_up_check_disordered_if_failed() {
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
     assert!(!disordered(&replay, "1st Blue"));
 }
+
+#[test]
+fn ch16_7_3_a_charge_from_two_inches_has_no_momentum() {
+    // Ch16 7.3, RULINGS G10: momentum is +1 for a run of 3" or more of open ground. The 1st Blue
+    // charges the 1st Red from 2": no run, no momentum. Shock scores, both Fresh (+1), 5 stands
+    // each: Blue 2 + 5 + 1 = 8, Red 2 + 5 + 1 = 8: a Bloody Draw (with momentum it would win 9
+    // to 8).
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (16, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
+    );
+    let (replay, _) = play(
+        &scenario,
+        r#"turn 1 blue {
+    command {
+        pips "Col. Blue" roll [6] => 3
+    }
+    maneuver {
+        assault "1st Blue" -> "1st Red" pip "Col. Blue" {
+            melee roll [2] vs [2] => draw
+        }
+    }
+}
+"#,
+    );
+    let (blue, score) = shock_score(&replay, "1st Blue");
+    assert!(!blue.iter().any(|(n, _)| n == "momentum"), "{blue:?}");
+    assert_eq!(score, 8);
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+}
