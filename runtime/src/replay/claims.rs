@@ -89,9 +89,11 @@ pub(super) fn check_volley(
                 check_health(r, item, &key, &report.events, None, "Ch16 8.1, RULINGS C4");
                 continue;
             }
+            // The target took a Disorder marker: from the volley's own results, or from its
+            // brigade breaking under the volley (RULE-07-2.4: every unit of it is disordered).
             "disordered" | "disorder" => {
                 said_disorder = true;
-                if !report.disordered {
+                if !report.disordered && !report.disorder_placed {
                     differs(
                         r,
                         item,
@@ -188,7 +190,10 @@ fn follow_volley(r: &mut Replayer<'_>, claim: &Claim, report: &VolleyReport, mic
     };
     for item in &claim.items {
         let Some(n) = number(item).filter(|n| *n >= 0.0 && n.fract() == 0.0) else {
-            if matches!(words(item).as_str(), "disordered" | "disorder") && !report.disordered {
+            if matches!(words(item).as_str(), "disordered" | "disorder")
+                && !report.disordered
+                && !report.disorder_placed
+            {
                 r.follow.push(Follow::Disorder { unit: target.clone() });
             }
             continue;
