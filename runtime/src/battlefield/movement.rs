@@ -337,7 +337,8 @@ pub enum FindingKind {
     /// A position or facing is not a finite number.
     BadPose,
     /// The move uses more than it is allowed; `basis` names what set the allowance.
-    TooFar { used: f64, allowed: f64, basis: String },
+    /// `made_of`: what the distance used is made of when more than the ground ("" otherwise).
+    TooFar { used: f64, allowed: f64, basis: String, made_of: String },
     /// An order the unit may not take.
     Refused { action: Action, because: String },
     /// The charge's target is not in the charger's front arc (Ch16 7.1).
@@ -419,8 +420,8 @@ impl fmt::Display for FindingKind {
             }
             FindingKind::MissingRuleData { entry } => write!(f, "the rule data has no `{entry}`"),
             FindingKind::BadPose => write!(f, "a position or facing is not a number"),
-            FindingKind::TooFar { used, allowed, basis } => {
-                write!(f, "moved {}\" of an allowed {}\": {basis}", inches(*used), inches(*allowed))
+            FindingKind::TooFar { used, allowed, basis, made_of } => {
+                write!(f, "moved {}\"{made_of} of an allowed {}\": {basis}", inches(*used), inches(*allowed))
             }
             FindingKind::Refused { action, because } => {
                 let action = match action {
@@ -972,14 +973,29 @@ impl Judge<'_> {
             }
         } else if measured(report.used) > measured(report.allowance) {
             let basis: Vec<&str> = report.allowance_parts.iter().map(|p| p.what.as_str()).collect();
+            // What the distance is made of, when more than the ground: a wheel's extra, an
+            // about face, an obstacle's crossing (Ch16 2.3, 3.3, 4.2, RULINGS C25), so a player
+            // can see why the move is too long.
+            let made_of = if report.used_parts.len() > 1 {
+                let parts: Vec<String> =
+                    report.used_parts.iter().map(|p| format!("{}\" {}", inches(p.inches), p.what)).collect();
+                format!(" ({})", parts.join(" + "))
+            } else {
+                String::new()
+            };
             let mut rules: Vec<&str> = Vec::new();
-            for rule in report.allowance_parts.iter().flat_map(|p| p.rule.split(", ")) {
+            let used_rules = report.used_parts.iter().skip(1).flat_map(|p| p.rule.split(", "));
+            for rule in report.allowance_parts.iter().flat_map(|p| p.rule.split(", ")).chain(used_rules) {
                 if !rules.contains(&rule) {
                     rules.push(rule);
                 }
             }
-            let kind =
-                FindingKind::TooFar { used: report.used, allowed: report.allowance, basis: basis.join(", ") };
+            let kind = FindingKind::TooFar {
+                used: report.used,
+                allowed: report.allowance,
+                basis: basis.join(", "),
+                made_of,
+            };
             let rules = rules.join(", ");
             self.add(kind, rules);
         }
