@@ -330,7 +330,8 @@ pub(super) fn check_assault(
                         _ => {}
                     }
                 }
-                ("melee", "attacker wins" | "defender wins" | "bloody draw" | "draw") => {
+                // A breakthrough is a melee of its own (Ch16 7.4): its result is claimed the same way.
+                ("melee" | "breakthrough", "attacker wins" | "defender wins" | "bloody draw" | "draw") => {
                     let claimed = match key.as_str() {
                         "attacker wins" => MeleeOutcome::AttackerWins,
                         "defender wins" => MeleeOutcome::DefenderWins,

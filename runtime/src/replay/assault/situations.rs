@@ -250,3 +250,44 @@ fn ch16_7_3_a_charge_from_two_inches_has_no_momentum() {
     assert_eq!(score, 8);
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
 }
+
+#[test]
+fn ch16_7_4_a_breakthroughs_claimed_result_is_checked() {
+    // The Fresh 1st Blue charges the 1st Red (2 stands, Spent) from 5": 2 stands engaged a side
+    // (RULINGS G3). Blue 6 + 2 + 1 (Fresh) + 1 (momentum) = 10 against 1 + 2 - 1 (Spent) = 2: a
+    // win by 8; the 1st Red loses a stand and its last one shatters (RULE-05-3.4). Fresh, a win
+    // by 4 or more, the enemy gone: the 1st Blue may sweep on 4" for a pip (Ch16 7.4, RULINGS
+    // G14) into the 2nd Red, 4" beyond: 4 + 5 + 1 (Fresh) + 1 (momentum, a 4" run) = 11 against
+    // 3 + 5 + 1 = 9: the attacker wins, and the log must claim so.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 2 regular rifled_musket line at (17, 18) facing west }\n            regiment \"2nd Red\" { stands 5 regular rifled_musket line at (21, 18) facing west }",
+    );
+    let log = |claim: &str| {
+        format!(
+            r#"turn 1 blue {{
+    command {{
+        pips "Col. Blue" roll [6] => 3
+    }}
+    maneuver {{
+        assault "1st Blue" -> "1st Red" pip "Col. Blue" {{
+            melee roll [6] vs [1] => attacker wins
+        }}
+    }}
+    melee {{
+        breakthrough "1st Blue" -> "2nd Red" roll [4] vs [3] => {claim}
+    }}
+}}
+"#
+        )
+    };
+    let (replay, _) = play(&scenario, &log("attacker wins"));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    let (replay, _) = play(&scenario, &log("defender wins"));
+    assert!(
+        problems(&replay).iter().any(|f| f.message.contains("the rules give attacker wins")),
+        "{:#?}",
+        replay.findings
+    );
+}
