@@ -303,22 +303,51 @@ pub(super) fn check_assault(
                 ("closing_volley", "fresh" | "worn" | "spent" | "shattered" | "removed") => {
                     check_health(r, item, &key, &report.events, Some(charger), "Ch16 8.1, RULE-05-3.4");
                 }
+                // Each test of the action has its own step and claim, in the order they are rolled
+                // (issue 14): the first `discipline` step is the charger's first test (a Shock
+                // save, a Spent charger's test under fire, Seen the Elephant, the pre-contact
+                // check), the second its second; likewise each `rebel_yell` step.
                 ("discipline" | "rebel_yell", "pass" | "passed" | "fail" | "failed") => {
                     let wanted: &[TestKind] = if step.verb.value == "rebel_yell" {
                         &[TestKind::RebelYell]
                     } else {
-                        &[TestKind::ShockSave, TestKind::PreContact]
+                        &[
+                            TestKind::ShockSave,
+                            TestKind::SpentUnderFire,
+                            TestKind::SeenTheElephant,
+                            TestKind::PreContact,
+                        ]
                     };
-                    let test = report.events.iter().find_map(|e| match &e.what {
-                        What::Test { test, passed, .. } if wanted.contains(test) => Some(*passed),
-                        _ => None,
-                    });
+                    let nth = action
+                        .steps
+                        .iter()
+                        .take_while(|s| !std::ptr::eq(*s, step))
+                        .filter(|s| s.verb.value == step.verb.value)
+                        .count();
+                    let test = report
+                        .events
+                        .iter()
+                        .filter_map(|e| match &e.what {
+                            What::Test { test, passed, .. } if wanted.contains(test) => {
+                                Some((*test, *passed))
+                            }
+                            _ => None,
+                        })
+                        .nth(nth);
                     let claimed = key.starts_with("pass");
                     let say = |b: bool| if b { "pass" } else { "fail" }.to_string();
                     match test {
-                        Some(passed) if passed != claimed => {
-                            differs(r, item, "the check", say(passed), say(claimed), "Ch16 7.2, RULINGS C7")
+                        Some((kind, passed)) if passed != claimed => {
+                            differs(r, item, kind.label(), say(passed), say(claimed), "Ch16 7.2, RULINGS C7")
                         }
+                        None if nth > 0 => differs(
+                            r,
+                            item,
+                            "the check",
+                            format!("no test number {} for {charger}", nth + 1),
+                            say(claimed),
+                            "Ch16 7.2, RULINGS C3, C7",
+                        ),
                         None => differs(
                             r,
                             item,

@@ -291,3 +291,44 @@ fn ch16_7_4_a_breakthroughs_claimed_result_is_checked() {
         replay.findings
     );
 }
+
+#[test]
+fn ch16_7_2_each_discipline_test_of_an_assault_has_its_own_claim() {
+    // The 1st Blue (regular, Fresh) charges the 1st Red from 6". At the 4" line the Red's 5
+    // rifled muskets fire at short range, 4+: 6, 1, 1, 1, 1 is one hit, a natural 6 within 6": a
+    // Shock trigger (RULE-05-4.1). Its Discipline save (regular 4+, Fresh +1: 3+) rolls 1 and
+    // fails: Disorder (RULE-05-4.2), which calls for the pre-contact check (RULINGS C7
+    // `loss_or_disorder`); it rolls 5 and passes, and the charge goes in. The two tests have a
+    // step each, claimed in the order they were rolled: fail, then pass.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
+    );
+    let log = |first: &str, second: &str| {
+        format!(
+            r#"turn 1 blue {{
+    command {{
+        pips "Col. Blue" roll [6] => 3
+    }}
+    maneuver {{
+        assault "1st Blue" -> "1st Red" pip "Col. Blue" {{
+            closing_volley roll [6, 1, 1, 1, 1] => hits 1, disordered
+            discipline roll [1] => {first}
+            discipline roll [5] => {second}
+            melee roll [3] vs [3]
+        }}
+    }}
+}}
+"#
+        )
+    };
+    let (replay, _) = play(&scenario, &log("fail", "pass"));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    let (replay, _) = play(&scenario, &log("fail", "fail"));
+    assert!(
+        problems(&replay).iter().any(|f| f.message.contains("pre-contact check")),
+        "{:#?}",
+        problems(&replay)
+    );
+}
