@@ -222,13 +222,12 @@ pub fn plan_charge(
         brigade.starting_stands = clock;
         brigade.pips = 4;
     }
-    let blue_brigade = state.units[defender.0].brigade;
-    if let Some(b) = blue_brigade {
-        let status = state.brigades[b.0].status;
-        // A Hesitant defender (the volley's flag) stays Hesitant; otherwise the query's state.
-        if status != BrigadeStatus::Hesitant || q.defender.brigade != BrigadeStatus::Fresh {
-            state.brigades[b.0].status = q.defender.brigade;
-        }
+    // The defender's brigade: the query's state, unless it leaves it Fresh (the volley's
+    // `hesitant` flag may already have made it Hesitant).
+    if let Some(b) = state.units[defender.0].brigade
+        && q.defender.brigade != BrigadeStatus::Fresh
+    {
+        state.brigades[b.0].status = q.defender.brigade;
     }
     if c.brigadier {
         let leader = state.add_leader("Brigadier", red, LeaderRank::Brigadier, "reliable", red_brigade);

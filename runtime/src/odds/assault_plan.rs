@@ -475,7 +475,7 @@ pub fn exhaustive_assault(
             let mut before_contact = declared.clone();
             let disordered = match &plan.closing {
                 Some(c) => {
-                    let mut again = Replay { faces: dice.consumed.clone(), next: 0 };
+                    let mut again = ReplayDice { faces: dice.consumed.clone(), next: 0 };
                     resolve_plan(rules, &mut before_contact, &c.plan, &mut again)?;
                     at_contact(&before_contact)
                 }
@@ -495,12 +495,12 @@ pub fn exhaustive_assault(
 }
 
 /// The dice of one run handed out again, in order: the volley replayed to see the table it left.
-struct Replay {
+struct ReplayDice {
     faces: Vec<Roll>,
     next: usize,
 }
 
-impl DiceSource for Replay {
+impl DiceSource for ReplayDice {
     fn roll(&mut self, purpose: Purpose, count: usize) -> Result<Vec<u8>, DiceError> {
         if count == 0 {
             return Ok(Vec::new());

@@ -7,6 +7,17 @@ use crate::engine::What;
 use crate::replay::fire::situations::range;
 use crate::replay::tests::{play, problems};
 
+/// Turn 1 of a situation: the 1st Blue's brigadier rolls his pips (a 6: 3 pips) and the 1st Blue
+/// charges the 1st Red with these assault `steps` (one per line); `after` adds the turn's later
+/// phases.
+fn charge(steps: &[&str], after: &str) -> String {
+    let steps: String = steps.iter().map(|s| format!("            {s}\n")).collect();
+    format!(
+        "turn 1 blue {{\n    command {{\n        pips \"Col. Blue\" roll [6] => 3\n    }}\n    maneuver {{\n        \
+         assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" {{\n{steps}        }}\n    }}\n{after}}}\n"
+    )
+}
+
 /// The Shock Score event of `unit` in a replay: (modifier names and values, score).
 fn shock_score(replay: &crate::replay::Replay, unit: &str) -> (Vec<(String, i32)>, i32) {
     replay
@@ -33,20 +44,7 @@ fn rulings_g17_ch16_4_2_an_abatis_costs_the_charger_two_and_its_momentum() {
         "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
         "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
     );
-    let (replay, _) = play(
-        &scenario,
-        r#"turn 1 blue {
-    command {
-        pips "Col. Blue" roll [6] => 3
-    }
-    maneuver {
-        assault "1st Blue" -> "1st Red" pip "Col. Blue" {
-            melee roll [4] vs [3] => defender wins
-        }
-    }
-}
-"#,
-    );
+    let (replay, _) = play(&scenario, &charge(&["melee roll [4] vs [3] => defender wins"], ""));
     let (blue, blue_score) = shock_score(&replay, "1st Blue");
     assert!(blue.contains(&("abatis".to_string(), -2)), "{blue:?}");
     assert!(!blue.iter().any(|(n, _)| n == "momentum"), "{blue:?}");
@@ -115,21 +113,8 @@ fn rule_05_3_4_lost_after_a_closing_volley_counts_the_shattered_last_stand_as_af
         "            regiment \"1st Blue\" { stands 3 regular rifled_musket line at (12, 18) facing east }",
         "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
     );
-    let log = |lost: u32| {
-        format!(
-            r#"turn 1 blue {{
-    command {{
-        pips "Col. Blue" roll [6] => 3
-    }}
-    maneuver {{
-        assault "1st Blue" -> "1st Red" pip "Col. Blue" {{
-            closing_volley roll [4, 4, 4, 4, 1] => hits 4, lost {lost}
-        }}
-    }}
-}}
-"#
-        )
-    };
+    let log =
+        |lost: u32| charge(&[&format!("closing_volley roll [4, 4, 4, 4, 1] => hits 4, lost {lost}")], "");
     let (replay, _) = play(&scenario, &log(3));
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
     let (replay, _) = play(&scenario, &log(2));
@@ -231,20 +216,7 @@ fn ch16_7_3_a_charge_from_two_inches_has_no_momentum() {
         "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (16, 18) facing east }",
         "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
     );
-    let (replay, _) = play(
-        &scenario,
-        r#"turn 1 blue {
-    command {
-        pips "Col. Blue" roll [6] => 3
-    }
-    maneuver {
-        assault "1st Blue" -> "1st Red" pip "Col. Blue" {
-            melee roll [2] vs [2] => draw
-        }
-    }
-}
-"#,
-    );
+    let (replay, _) = play(&scenario, &charge(&["melee roll [2] vs [2] => draw"], ""));
     let (blue, score) = shock_score(&replay, "1st Blue");
     assert!(!blue.iter().any(|(n, _)| n == "momentum"), "{blue:?}");
     assert_eq!(score, 8);
@@ -265,22 +237,10 @@ fn ch16_7_4_a_breakthroughs_claimed_result_is_checked() {
         "            regiment \"1st Red\" { stands 2 regular rifled_musket line at (17, 18) facing west }\n            regiment \"2nd Red\" { stands 5 regular rifled_musket line at (21, 18) facing west }",
     );
     let log = |claim: &str| {
-        format!(
-            r#"turn 1 blue {{
-    command {{
-        pips "Col. Blue" roll [6] => 3
-    }}
-    maneuver {{
-        assault "1st Blue" -> "1st Red" pip "Col. Blue" {{
-            melee roll [6] vs [1] => attacker wins
-        }}
-    }}
-    melee {{
-        breakthrough "1st Blue" -> "2nd Red" roll [4] vs [3] => {claim}
-    }}
-}}
-"#
-        )
+        let melee = format!(
+            "    melee {{\n        breakthrough \"1st Blue\" -> \"2nd Red\" roll [4] vs [3] => {claim}\n    }}\n"
+        );
+        charge(&["melee roll [6] vs [1] => attacker wins"], &melee)
     };
     let (replay, _) = play(&scenario, &log("attacker wins"));
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
@@ -306,21 +266,14 @@ fn ch16_7_2_each_discipline_test_of_an_assault_has_its_own_claim() {
         "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
     );
     let log = |first: &str, second: &str| {
-        format!(
-            r#"turn 1 blue {{
-    command {{
-        pips "Col. Blue" roll [6] => 3
-    }}
-    maneuver {{
-        assault "1st Blue" -> "1st Red" pip "Col. Blue" {{
-            closing_volley roll [6, 1, 1, 1, 1] => hits 1, disordered
-            discipline roll [1] => {first}
-            discipline roll [5] => {second}
-            melee roll [3] vs [3]
-        }}
-    }}
-}}
-"#
+        charge(
+            &[
+                "closing_volley roll [6, 1, 1, 1, 1] => hits 1, disordered",
+                &format!("discipline roll [1] => {first}"),
+                &format!("discipline roll [5] => {second}"),
+                "melee roll [3] vs [3]",
+            ],
+            "",
         )
     };
     let (replay, _) = play(&scenario, &log("fail", "pass"));
