@@ -320,6 +320,82 @@ impl Game {
         }
     }
 
+    /// The sides whose log keeps their staff pips: those with a `pips` line for one of their
+    /// brigadiers anywhere in the log (Ch16 2.1). A log that never rolls a side's pips leaves
+    /// its command out altogether; any pip it spends is then overspent, and says why.
+    pub(super) fn sides_keeping_pips(&self, turns: &[ast::Turn]) -> BTreeSet<SideId> {
+        turns
+            .iter()
+            .flat_map(|t| &t.phases)
+            .flat_map(|p| &p.actions)
+            .filter(|a| a.verb.value == "pips")
+            .filter_map(unit_arg)
+            .filter_map(|name| self.state.leader_named(&name.value))
+            .filter_map(|l| self.state.leader(l).map(|l| l.side))
+            .collect()
+    }
+
+    /// The brigades that command in a Phase 1, by index: those with a unit on the table and not
+    /// Broken (RULE-07-2.4 takes a Broken brigade's pips). A brigade that enters later in the
+    /// turn rolls from its next turn.
+    pub(super) fn brigades_on_table(&self) -> BTreeSet<usize> {
+        let broken = |b: BrigadeId| {
+            self.state.brigade(b).is_none_or(|b| b.status == crate::engine::events::BrigadeStatus::Broken)
+        };
+        self.state
+            .units
+            .iter()
+            .filter(|u| u.on_table && !u.removed)
+            .filter_map(|u| u.brigade)
+            .filter(|&b| !broken(b))
+            .map(|b| b.0)
+            .collect()
+    }
+
+    /// Ch16 2.1, RULINGS G8: both sides' brigadiers roll their staff pips in every Phase 1.
+    /// Where the log keeps a side's pips ([`Game::sides_keeping_pips`]), a brigade of that side
+    /// that commanded when the turn began ([`Game::brigades_on_table`]; its brigadier or a
+    /// replacement in command) and did not roll this turn is a
+    /// warning at the turn, showing the line to add.
+    pub(super) fn unrolled_pips(
+        &self,
+        r: &mut Replayer<'_>,
+        turn: &ast::Turn,
+        keeping: &BTreeSet<SideId>,
+        at_start: &BTreeSet<usize>,
+    ) {
+        const RULE: &str = "Ch16 2.1, RULINGS G8";
+        let number = turn.number.value;
+        // A `pips` line counts even when its dice are missing or wrong: that line has its own finding.
+        let rolled: BTreeSet<usize> = turn
+            .phases
+            .iter()
+            .flat_map(|p| &p.actions)
+            .filter(|a| a.verb.value == "pips")
+            .filter_map(unit_arg)
+            .filter_map(|name| self.brigade_of_leader(&name.value))
+            .collect();
+        let at = Span::new(turn.span.start, turn.side.span.end);
+        for (i, brigade) in self.state.brigades.iter().enumerate() {
+            if !keeping.contains(&brigade.side) || rolled.contains(&i) {
+                continue;
+            }
+            let Some(leader) = brigade.brigadier.and_then(|l| self.state.leader(l)) else { continue };
+            if leader.removed || leader.from_turn > number {
+                continue;
+            }
+            if !at_start.contains(&i) {
+                continue;
+            }
+            let message = format!(
+                "{}'s staff pips were not rolled in turn {number}: add `pips \"{}\" roll [..]` to the \
+                 command phase",
+                brigade.name, leader.name
+            );
+            r.find(at, Level::Warning, message, RULE);
+        }
+    }
+
     /// Ch16 2.1, RULE-07-4.1: once a turn a division or corps commander gives one brigadier of
     /// his side within the stdlib's radius (`commander division`: `bonus_pips 1`, `within 18`) a
     /// bonus pip. `bonus "Commander" pip "Brigadier"` (or the
@@ -474,10 +550,19 @@ impl Game {
                 true
             }
             Err(_) => {
-                let message = format!(
+                let mut message = format!(
                     "pip overspent: {what} costs {cost} pip{} and {name} has {available} left",
                     if cost == 1 { "" } else { "s" }
                 );
+                // Ch16 2.1: the likeliest cause is a pip roll the log left out.
+                let rolled = self.book.peek(r.turn).is_some_and(|t| t.pip_rolls.contains_key(&brigade));
+                let brigadier = self.state.brigade(brigade).and_then(|b| b.brigadier);
+                if let (false, Some(leader)) = (rolled, brigadier.and_then(|l| self.state.leader(l))) {
+                    message.push_str(&format!(
+                        ": his pips were not rolled this turn (add `pips \"{}\" roll [..]` to the command phase)",
+                        leader.name
+                    ));
+                }
                 r.here(Level::Error, message, rule);
                 false
             }
@@ -755,6 +840,55 @@ mod tests {
     }
 
     #[test]
+    fn ch16_2_1_a_brigade_left_out_of_a_side_s_pip_rolls_is_said() {
+        // Blue keeps its pips (Able rolls in turn 1). In turn 1 Baker and Weak did not roll; in
+        // turns 2 and 3 nobody did (both sides roll every Phase 1, RULINGS G8). Red never rolls:
+        // its log leaves command out, and nothing is said.
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n        pips \"Col. Weak\"\n    }\n}\nturn 2 red {\n}\nturn 3 blue {\n}\n";
+        let (replay, game) = play(DRILL, log);
+        let unrolled = |turn: &str| -> Vec<String> {
+            let at = game.find(turn).expect("the log has the turn");
+            let mut found: Vec<String> = replay
+                .findings
+                .iter()
+                .filter(|f| {
+                    f.span.start == at && f.level == Level::Warning && f.rule == "Ch16 2.1, RULINGS G8"
+                })
+                .map(|f| f.message.clone())
+                .collect();
+            found.sort();
+            found
+        };
+        // Weak's line has no die (a finding of its own) but was written: only Baker is missing.
+        assert_eq!(
+            unrolled("turn 1 blue"),
+            [
+                "Second Brigade's staff pips were not rolled in turn 1: add `pips \"Col. Baker\" roll [..]` to the \
+              command phase"
+            ],
+            "{:#?}",
+            replay.findings
+        );
+        assert_eq!(unrolled("turn 2 red").len(), 3, "{:#?}", replay.findings);
+        assert_eq!(unrolled("turn 3 blue").len(), 3, "{:#?}", replay.findings);
+        assert!(unrolled("turn 3 blue").iter().all(|m| !m.contains("Red Brigade")));
+    }
+
+    #[test]
+    fn ch16_2_1_an_overspent_pip_says_when_the_pips_were_not_rolled() {
+        let log =
+            "turn 1 blue {\n    maneuver {\n        order \"Col. Able\" double_time \"1st Foot\"\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        let broke = errors_at(&replay, &game, "order \"Col. Able\" double_time \"1st Foot\"");
+        assert!(
+            broke.iter().any(|f| f.message.starts_with("pip overspent")
+                && f.message
+                    .contains("his pips were not rolled this turn (add `pips \"Col. Able\" roll [..]`")),
+            "{broke:#?}"
+        );
+    }
+
+    #[test]
     fn rulings_g8_c10_orders_are_priced_by_command_tier_and_never_overspent() {
         // Able has 3 pips. The 4th Foot is 17.9" away (tier 3: double, 2 pips); the 5th Foot
         // 26" (out of communication); the 1st Foot 2" (1 pip); then nothing is left for the 2nd.
@@ -809,7 +943,7 @@ mod tests {
 
     #[test]
     fn ch13_3_0_friction_is_rolled_only_with_the_module_and_on_a_tie() {
-        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n        pips \"Col. Red\" roll [4] => 2\n        friction roll [2] => 2\n    }\n}\n";
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [3] => 2\n        pips \"Col. Baker\" roll [3] => 1\n        pips \"Col. Weak\" roll [3] => 2\n        pips \"Col. Red\" roll [4] => 2\n        friction roll [2] => 2\n    }\n}\n";
         let (replay, game) = play(DRILL, log);
         let off = errors_at(&replay, &game, "friction");
         assert!(off.iter().any(|f| f.rule == "Ch13 3.0" && f.message.contains("not in force")));

@@ -406,6 +406,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     );
     let mut last_turn = header_span;
     let mut tables = Vec::new();
+    let keeping_pips = game.sides_keeping_pips(&analysis.document.turns);
     'turns: for turn in &analysis.document.turns {
         // Scenario scripts: a game a script ended plays no further turn.
         if scripted.ended() {
@@ -422,6 +423,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         for b in &mut game.state.brigades {
             b.pips = 0;
         }
+        let commanding = game.brigades_on_table();
         scripted.turn_start(&mut game, &mut r, turn); // scenario scripts
         for phase in &turn.phases {
             r.phase = phase.kind.value;
@@ -448,6 +450,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
                 break 'turns;
             }
         }
+        game.unrolled_pips(&mut r, turn, &keeping_pips, &commanding);
         r.steps.push(Step::EndOfTurn(turn.span));
         r.span = turn.span;
         r.line = 0;

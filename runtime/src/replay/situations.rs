@@ -50,7 +50,12 @@ fn findings_at(replay: &Replay, game: &str, text: &str) -> Vec<Finding> {
 /// range (Ch16 5.5): the 1st Red (regular, 4+, Fresh +1: 3+) fails its Discipline Save on a 1
 /// and is Disordered.
 /// In the open there is no save: 2 hits take 1 stand (RULE-05-3.3).
+/// Col. Red rolls his pips in this Phase 1 too (both sides roll every Phase 1, RULINGS G8): a 1
+/// is 1 pip, spent on nothing and lost at the turn's end.
 const RED_DISORDERED: &str = "turn 1 blue {
+    command {
+        pips \"Col. Red\" roll [1] => 1
+    }
     fire {
         fire \"1st Blue\" at \"1st Red\" roll [6, 6, 1, 1, 1] discipline [1] => hits 2, lost 1, disordered
     }
@@ -101,11 +106,12 @@ fn rule_07_3_3_a_phase_five_rally_without_pips_is_still_a_natural_rally() {
     // No `pip`: the natural rally of RULE-07-3.3 on the 1st Red's die (regular, 4+; Ch16 8.3).
     // It did not move, fire or take fire in turn 2: a 4 rallies it.
     let log = format!(
-        "{RED_DISORDERED}turn 2 red {{\n    status {{\n        rally \"1st Red\" roll [4] => rallied\n    }}\n}}\n"
+        "{RED_DISORDERED}turn 2 red {{\n    command {{\n        pips \"Col. Red\" roll [1] => 1\n    }}\n    status {{\n        rally \"1st Red\" roll [4] => rallied\n    }}\n}}\n"
     );
     let (replay, _) = play(&field(BLUE, RED), &log);
     assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
-    assert!(replay.events.iter().all(|e| !matches!(e.event.what, What::Pips { .. })));
+    // Nothing is paid: Col. Red's pip is rolled and left unspent.
+    assert!(replay.events.iter().all(|e| !matches!(e.event.what, What::Pips { change, .. } if change < 0)));
 }
 
 /// Turn 2, red's: the 1st Red's volley at the 1st Blue, which Col. Blue rides with. 6, 6, 1, 1,

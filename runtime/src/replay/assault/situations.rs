@@ -79,6 +79,9 @@ fn ch13_11_0_july_sun_counts_an_assault_without_a_melee_block() {
     }
 }
 turn 2 red {
+    command {
+        pips "Col. Blue" roll [1]
+    }
 }
 turn 3 blue {
     command {
