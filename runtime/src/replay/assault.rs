@@ -792,3 +792,6 @@ mod tests {
 mod situations;
 #[path = "assault/solitary.rs"]
 mod solitary;
+#[cfg(test)]
+#[path = "assault/solitary_situations.rs"]
+mod solitary_situations;
