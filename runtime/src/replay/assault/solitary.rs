@@ -110,8 +110,8 @@ impl Game {
         let Some(from) = position.filter(|_| !l.removed && l.from_turn <= r.turn) else {
             return r.here(Level::Error, format!("{lname} is not on the table"), RULE);
         };
-        for step in
-            action.steps.iter().filter(|s| AssaultStep::from_word(&s.verb.value) != Some(AssaultStep::Evade))
+        if let Some(step) =
+            action.steps.iter().find(|s| AssaultStep::from_word(&s.verb.value) != Some(AssaultStep::Evade))
         {
             let message = format!(
                 "a charge at a solitary brigadier has no `{}` step: he evades (`evade to (x, y)`) or is captured",
