@@ -1517,6 +1517,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: dotc's own ruling where RULE-05-6.2 gives no geometry. A regiment may fire through its own detached skirmish screen at -1 to hit, and the screen is a single stand standing for skirmishers spread across the regiment's front, 2-3" ahead of it. By default every volley of the regiment while its screen is out takes the -1 (switch `own_screen = screen_out`); `in_the_line` gives it only to a volley whose range line or a firing stand's line crosses the screen's stand."#,
         &["RULE-05-6.2", "Ch16 3.4", "Ch16 5.6", "RULINGS G12"],
     ),
+    r(
+        "dotc D3",
+        "What a hit on a solitary brigadier does (dotc's ruling)",
+        r#"Not in RULINGS.md: RULE-07-4.5 says when a brigadier standing alone may be shot at (the nearest visible enemy, within 6") but not what a hit does to him. dotc sends him to the leader casualty table of Ch16 2.4, one roll for the volley as RULINGS G18 has it for an attached leader, written on the fire line as `leader_casualty [d]`. By default any hit calls the roll (`ruling solitary_brigadier_hit = any_hit`); `natural_six` calls it only when the volley rolls a natural 6, the trigger RULE-07-4.3 gives for an attached leader who loses no stand. He takes no cover save either way."#,
+        &["RULE-07-4.5", "RULE-07-4.3", "Ch16 2.4", "RULINGS G18"],
+    ),
 ];
 
 #[cfg(test)]

@@ -189,6 +189,13 @@ pub const RULINGS: &[RulingSpec] = &[
         as_printed: "screen_out",
         summary: "A regiment with its skirmish screen out fires through it, at -1, with every volley (default), or only when a line of its fire crosses the screen's stand (RULE-05-6.2 gives no geometry).",
     },
+    RulingSpec {
+        name: "solitary_brigadier_hit",
+        id: "D3",
+        values: &["any_hit", "natural_six"],
+        as_printed: "any_hit",
+        summary: "A volley that may fire at a solitary brigadier (RULE-07-4.5) sends him to the leader casualty table when it scores any hit (default), or only when it rolls a natural 6.",
+    },
 ];
 
 /// A preset: a name for a set of ruling values.

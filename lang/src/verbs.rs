@@ -157,6 +157,11 @@ pub const VERBS: &[VerbSpec] = &[
     step("stall", "Ch16 7.2", "The charger stalls 2\" short, Disordered."),
     step("rebel_yell", "Ch16 9.0", "The defender's test against a Rebel Yell charge."),
     step("melee", "Ch16 7.3", "The opposed melee roll: attacker's die vs defender's."),
+    step(
+        "evade",
+        "RULE-07-4.5",
+        "A solitary brigadier caught by the charge slips away (`evade to (x, y)`); without it he is captured.",
+    ),
 ];
 
 pub fn verb_spec(word: &str) -> Option<&'static VerbSpec> {
@@ -284,6 +289,8 @@ words! {
         Stall = "stall",
         RebelYell = "rebel_yell",
         Melee = "melee",
+        /// RULE-07-4.5: the evasion move of a solitary brigadier the charge catches.
+        Evade = "evade",
     }
 }
 

@@ -304,6 +304,19 @@ switch! {
     }
 }
 
+switch! {
+    /// dotc's own ruling D3 (RULINGS.md does not settle it): what a hit does to a solitary
+    /// brigadier, whom RULE-07-4.5 lets the nearest shooter within 6" fire at. Either way the
+    /// volley calls one roll on the leader casualty table (Ch16 2.4, RULINGS G18).
+    SolitaryBrigadierHit = "solitary_brigadier_hit", "D3" {
+        /// Any hit calls the roll.
+        AnyHit = "any_hit",
+        /// Only a natural 6 among the dice calls it (the trigger of RULE-07-4.3 for an attached
+        /// leader whose regiment loses no stand).
+        NaturalSix = "natural_six",
+    }
+}
+
 /// Declares [`Rulings`] with one field per switch, and the by-name access the settings map needs.
 /// Each field is named exactly as its switch (checked when compiling).
 macro_rules! rulings {
@@ -398,6 +411,8 @@ rulings! {
     broken_during_charge: BrokenDuringCharge,
     /// dotc D2.
     own_screen: OwnScreen,
+    /// dotc D3.
+    solitary_brigadier_hit: SolitaryBrigadierHit,
 }
 
 impl Rulings {
@@ -608,6 +623,7 @@ mod tests {
         check::<BrigadeThresholds>();
         check::<BrokenDuringCharge>();
         check::<OwnScreen>();
+        check::<SolitaryBrigadierHit>();
     }
 
     #[test]

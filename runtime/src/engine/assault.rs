@@ -136,6 +136,51 @@ pub fn resolve_assault_paid(
     })
 }
 
+/// RULE-07-4.5: a charge at a solitary brigadier (no regiment attached) caught in the open. The
+/// declaration is judged and paid as any charge's (Ch16 7.1: reach, formation, the brigade
+/// clock, Disorder, health, pips), against a one-stand stand-in for him; then he has evaded (the
+/// caller has judged his 6" evasion move) or he is captured ([`morale::leader_captured`]). No
+/// closing volley and no melee: a lone leader has neither. Everything or nothing.
+pub fn charge_solitary_leader(
+    rules: &Rules,
+    state: &mut GameState,
+    charger: UnitId,
+    leader: super::state::LeaderId,
+    input: &AssaultInput,
+    evaded: bool,
+) -> Result<Vec<Event>, EngineError> {
+    transact(state, |s| {
+        let l = s.leader(leader).ok_or_else(|| EngineError::Unknown(format!("leader #{}", leader.0)))?;
+        let c = s.unit(charger).ok_or_else(|| unknown(charger))?;
+        if l.attached.is_some() || l.removed {
+            return Err(EngineError::Illegal {
+                unit: c.name.clone(),
+                why: format!("charge {} as a solitary brigadier: he is not", l.name),
+                rule: "RULE-07-4.5",
+            });
+        }
+        let (name, cname) = (l.name.clone(), c.name.clone());
+        let quality =
+            s.units.iter().find(|u| u.side == l.side).map_or(c.quality.clone(), |u| u.quality.clone());
+        let stand_in = Unit::new(&name, l.side, Arm::Infantry, 1, &quality, "", "line");
+        s.units.push(stand_in);
+        let id = UnitId(s.units.len() - 1);
+        let mut events = Vec::new();
+        let declared = declare(rules, s, charger, id, input, Payment::Pay, &mut events);
+        s.units.pop();
+        declared?;
+        if evaded {
+            events.push(Event::new(
+                What::Note { text: format!("{name} evades {cname}'s charge") },
+                "RULE-07-4.5",
+            ));
+        } else {
+            morale::leader_captured(rules, s, leader, &mut events)?;
+        }
+        Ok(events)
+    })
+}
+
 /// The movement row's state for a unit (Ch16 3.1).
 fn move_state(u: &Unit) -> (dotc_lang::library::Arm, Option<MoveState>) {
     use dotc_lang::library::Arm as RowArm;

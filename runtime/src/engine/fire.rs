@@ -42,6 +42,7 @@ use crate::dice::{DiceSource, Purpose};
 use crate::rulings::{FailedDiscipline, LeaderCasualtyTrigger};
 
 pub mod plan;
+pub mod solitary;
 
 pub use plan::{VolleyPlan, plan_volley};
 

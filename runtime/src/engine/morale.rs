@@ -484,7 +484,7 @@ pub fn leader_casualty(
     if l.removed {
         return Ok(());
     }
-    let (name, side, unit, successor) = (l.name.clone(), l.side, l.attached, l.successor.clone());
+    let (name, unit) = (l.name.clone(), l.attached);
     let rolled = roll(dice, Purpose::LeaderCasualty, 1, events, "Ch16 2.4")?.first().copied().unwrap_or(1);
     let result = rules
         .tables
@@ -512,37 +512,73 @@ pub fn leader_casualty(
         }
     }
     if result.removed {
-        if let Some(l) = state.leaders.get_mut(leader.0) {
-            l.removed = true;
-            l.attached = None;
-        }
-        if let Some(b) = brigade {
-            let rating = result.replacement.clone().unwrap_or_else(|| "timid".to_string());
-            // Ch16 2.4: the colonel takes the name the scenario gave him, or the default a log
-            // can type (`dotc_lang::names::replacing`).
-            let colonel = successor;
-            let turn = state.turn + 1;
-            state.leaders.push(super::state::Leader {
-                name: colonel.clone(),
-                side,
-                rank: LeaderRank::Colonel,
-                rating: rating.clone(),
-                attached: None,
-                pip_penalty: 0,
-                removed: false,
-                from_turn: turn,
-                successor: dotc_lang::names::replacing(&colonel),
-            });
-            let id = LeaderId(state.leaders.len() - 1);
-            if let Some(b) = state.brigades.get_mut(b.0) {
-                b.brigadier = Some(id);
-            }
-            events.push(Event::new(
-                What::LeaderReplaced { leader: name, by: colonel, rating, permanent: result.permanent },
-                "Ch16 2.4, RULINGS G18",
-            ));
-        }
+        replace_leader(state, leader, &result, events);
     }
+    Ok(())
+}
+
+/// A leader leaves the table (a casualty row that removes him, or his capture): a colonel on
+/// the row's replacement rating commands his brigade from the next turn (Ch16 2.4, RULINGS G18).
+fn replace_leader(
+    state: &mut GameState,
+    leader: LeaderId,
+    result: &dotc_lang::library::LeaderResult,
+    events: &mut Vec<Event>,
+) {
+    let Some(l) = state.leaders.get_mut(leader.0) else { return };
+    let (name, side, successor) = (l.name.clone(), l.side, l.successor.clone());
+    l.removed = true;
+    l.attached = None;
+    let brigade = state.brigades.iter().position(|b| b.brigadier == Some(leader)).map(BrigadeId);
+    if let Some(b) = brigade {
+        let rating = result.replacement.clone().unwrap_or_else(|| "timid".to_string());
+        // Ch16 2.4: the colonel takes the name the scenario gave him, or the default a log
+        // can type (`dotc_lang::names::replacing`).
+        let colonel = successor;
+        let turn = state.turn + 1;
+        state.leaders.push(super::state::Leader {
+            name: colonel.clone(),
+            side,
+            rank: LeaderRank::Colonel,
+            rating: rating.clone(),
+            attached: None,
+            pip_penalty: 0,
+            removed: false,
+            from_turn: turn,
+            successor: dotc_lang::names::replacing(&colonel),
+        });
+        let id = LeaderId(state.leaders.len() - 1);
+        if let Some(b) = state.brigades.get_mut(b.0) {
+            b.brigadier = Some(id);
+        }
+        events.push(Event::new(
+            What::LeaderReplaced { leader: name, by: colonel, rating, permanent: result.permanent },
+            "Ch16 2.4, RULINGS G18",
+        ));
+    }
+}
+
+/// RULE-07-4.5: a solitary brigadier caught in the open by a charge who makes no evasion move
+/// is captured. He leaves the table as on the casualty table's row that removes a leader without
+/// killing him ("Severely Wounded / Captured", Ch16 2.4): a colonel on that row's replacement
+/// rating takes his brigade from the next turn (RULINGS C9, G18).
+pub fn leader_captured(
+    rules: &Rules,
+    state: &mut GameState,
+    leader: LeaderId,
+    events: &mut Vec<Event>,
+) -> Result<(), EngineError> {
+    let l = state.leader(leader).ok_or_else(|| EngineError::Unknown(format!("leader #{}", leader.0)))?;
+    if l.removed {
+        return Ok(());
+    }
+    let name = l.name.clone();
+    let row =
+        rules.tables.leader_results.iter().find(|r| r.removed && !r.permanent).cloned().ok_or(
+            EngineError::MissingRuleData("a leader_result that removes a leader without killing him"),
+        )?;
+    events.push(Event::new(What::Note { text: format!("{name} is captured") }, "RULE-07-4.5, Ch16 2.4"));
+    replace_leader(state, leader, &row, events);
     Ok(())
 }
 

@@ -119,6 +119,10 @@ pub struct Tables {
     /// (`reaction counter_charge`).
     pub counter_charge_within: f64,
     pub counter_charge_surge: (f64, f64),
+    /// RULE-07-4.5: how near a shooter must be to fire at a solitary brigadier, and his evasion
+    /// move from a charge (least, most) (`reaction solitary_brigadier`).
+    pub solitary_within: f64,
+    pub solitary_evasion: (f64, f64),
     /// Ch16 2.1, RULE-07-4.1: the commanders above the brigade, by level (`division`, `corps`),
     /// with their bonus pip, its radius and their base.
     pub commanders: Vec<Commander>,
@@ -220,6 +224,7 @@ impl Tables {
         let evade = l.need("reaction skirmish_evade", RuleData::reaction)?;
         let refuse = l.need("reaction refuse_flank", RuleData::reaction)?;
         let counter = l.need("reaction counter_charge", RuleData::reaction)?;
+        let solitary = l.need("reaction solitary_brigadier", RuleData::reaction)?;
         Ok(Tables {
             health,
             hesitant: l.need("brigade_state hesitant", RuleData::brigade_state)?,
@@ -269,6 +274,8 @@ impl Tables {
             refuse_flank_check: has(refuse.check, "refuse_flank: check")?,
             counter_charge_within: has(counter.within, "counter_charge: within")?,
             counter_charge_surge: has(counter.moves, "counter_charge: move")?,
+            solitary_within: has(solitary.within, "solitary_brigadier: within")?,
+            solitary_evasion: has(solitary.moves, "solitary_brigadier: move")?,
             commanders,
             reform_turns,
             reform_beyond,

@@ -162,11 +162,25 @@ impl Game {
 
     pub(super) fn assault(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch16 7.1";
+        // RULE-07-4.5: a leader's name after `->` is a charge at a solitary brigadier.
+        let at_leader = target_arg(action)
+            .filter(|n| self.state.unit_named(&n.value).is_none())
+            .and_then(|n| self.state.leader_named(&n.value));
+        if let Some(lid) = at_leader {
+            let Some(charger) = self.unit(r, unit_arg(action)) else { return };
+            return self.charge_leader(r, action, charger, lid);
+        }
         let (Some(charger), Some(target)) =
             (self.unit(r, unit_arg(action)), self.unit(r, target_arg(action)))
         else {
             return;
         };
+        if let Some(step) =
+            action.steps.iter().find(|s| AssaultStep::from_word(&s.verb.value) == Some(AssaultStep::Evade))
+        {
+            let message = "`evade` is the step of a charge at a solitary brigadier, not at a unit";
+            return r.find(step.span, Level::Error, message, "RULE-07-4.5");
+        }
         let (Some(cb), Some(tb)) = (self.bodies.get(&charger).copied(), self.bodies.get(&target).copied())
         else {
             return r.here(Level::Error, "the charger or its target is not on the table", RULE);
@@ -269,7 +283,7 @@ impl Game {
                 Some(AssaultStep::Melee) => Purpose::Melee,
                 // Contact and a stall roll no dice of their own; a word that is no step is
                 // reported by the language's checks.
-                Some(AssaultStep::Contact | AssaultStep::Stall) | None => Purpose::ToHit,
+                Some(AssaultStep::Contact | AssaultStep::Stall | AssaultStep::Evade) | None => Purpose::ToHit,
             };
             for a in &s.args {
                 if let Arg::Roll(roll) = a {
@@ -776,3 +790,8 @@ mod tests {
 #[cfg(test)]
 #[path = "assault/situations.rs"]
 mod situations;
+#[path = "assault/solitary.rs"]
+mod solitary;
+#[cfg(test)]
+#[path = "assault/solitary_situations.rs"]
+mod solitary_situations;

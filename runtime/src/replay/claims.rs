@@ -89,6 +89,11 @@ pub(super) fn check_volley(
                 check_health(r, item, &key, &report.events, None, "Ch16 8.1, RULINGS C4");
                 continue;
             }
+            // RULINGS G12: the target's screen took the volley's first unsaved hit.
+            "screen hits" | "screen removed" => {
+                check_screen(r, item, &key, &report.events);
+                continue;
+            }
             // The target took a Disorder marker: from the volley's own results, or from its
             // brigade breaking under the volley (RULE-07-2.4: every unit of it is disordered).
             "disordered" | "disorder" => {
@@ -393,6 +398,122 @@ pub(super) fn check_assault(
                 }
                 _ => unknown(r, item),
             }
+        }
+    }
+}
+
+/// `screen hits N` (the screen's hits after the volley) or `screen removed` against the
+/// [`What::ScreenHit`] events of a volley (Ch16 3.4, RULINGS G12).
+fn check_screen(r: &mut Replayer<'_>, item: &ClaimItem, key: &str, events: &[crate::engine::Event]) {
+    const RULE: &str = "Ch16 3.4, RULINGS G12";
+    let last = events.iter().rev().find_map(|e| match &e.what {
+        What::ScreenHit { hits, removed, .. } => Some((*hits, *removed)),
+        _ => None,
+    });
+    let (hits, removed) = last.unwrap_or((0, false));
+    if key == "screen removed" {
+        if !removed {
+            let given = if last.is_some() {
+                format!("{hits} hits on the screen, not removed")
+            } else {
+                "no hit on the screen".into()
+            };
+            differs(r, item, "the screen", given, "removed".into(), RULE);
+        }
+        return;
+    }
+    match number(item) {
+        Some(n) if f64::from(hits) != n && last.is_none() => {
+            differs(r, item, "screen hits", "no hit on the screen".into(), n.to_string(), RULE)
+        }
+        Some(n) if f64::from(hits) != n => {
+            differs(r, item, "screen hits", hits.to_string(), n.to_string(), RULE)
+        }
+        Some(_) => {}
+        None => unknown(r, item),
+    }
+}
+
+/// The claim of a volley at a solitary brigadier (RULE-07-4.5, dotc D3) or at a skirmish screen
+/// (RULINGS G12): `hits N`; for the brigadier the casualty row his roll gave (`unhurt`,
+/// `lightly wounded`, `severely wounded`, `captured`, `killed`: a row's id or words of its
+/// title); for the screen `screen hits N`, `screen removed` and `lost N`. A screen lost that
+/// the claim leaves out is a finding.
+pub(super) fn check_side_volley(
+    r: &mut Replayer<'_>,
+    claim: &Claim,
+    report: &crate::engine::fire::solitary::SideVolleyReport,
+    at_leader: bool,
+    row: Option<&dotc_lang::library::LeaderResult>,
+) {
+    let mut said_lost = false;
+    for item in &claim.items {
+        let key = words(item);
+        match key.as_str() {
+            "hits" | "hit" => match number(item) {
+                Some(n) if f64::from(report.hits) != n => {
+                    differs(r, item, "hits", report.hits.to_string(), n.to_string(), "RULE-05-2.2, Ch16 5.2")
+                }
+                Some(_) => {}
+                None => unknown(r, item),
+            },
+            "screen hits" | "screen removed" => {
+                said_lost |= key == "screen removed";
+                check_screen(r, item, &key, &report.events);
+            }
+            "lost" | "stands lost" => {
+                said_lost = true;
+                match number(item) {
+                    Some(n) if f64::from(report.stands_lost) != n => differs(
+                        r,
+                        item,
+                        "stands lost",
+                        report.stands_lost.to_string(),
+                        n.to_string(),
+                        "Ch16 3.4, RULINGS G12, G5",
+                    ),
+                    Some(_) => {}
+                    None => unknown(r, item),
+                }
+            }
+            said if at_leader => {
+                // A brigadier's casualty row, as the `leader` line claims it.
+                let said = said.to_lowercase();
+                let (given, matches) = match row {
+                    Some(row) => {
+                        let title = row.meta.title().to_lowercase();
+                        let fits = said.replace(' ', "_") == row.meta.id || title.contains(&said);
+                        (row.meta.title().to_string(), fits)
+                    }
+                    None => ("no casualty roll".to_string(), false),
+                };
+                if !matches {
+                    differs(r, item, "the solitary brigadier", given, said, "RULE-07-4.5, Ch16 2.4, dotc D3");
+                }
+            }
+            _ => unknown(r, item),
+        }
+    }
+    if report.stands_lost > 0 && !said_lost {
+        let message = "the screen: the rules give removed (a stand lost), the log claims no loss";
+        r.find(claim.span, Level::Error, message, "Ch16 3.4, RULINGS G12, G5");
+    }
+}
+
+/// `evaded` or `captured` against a charge on a solitary brigadier (RULE-07-4.5).
+pub(super) fn check_evasion(r: &mut Replayer<'_>, claim: &Claim, captured: bool) {
+    let say = |c: bool| if c { "captured" } else { "evaded" }.to_string();
+    for item in &claim.items {
+        let claimed = match words(item).as_str() {
+            "captured" => true,
+            "evaded" | "evades" => false,
+            _ => {
+                unknown(r, item);
+                continue;
+            }
+        };
+        if claimed != captured {
+            differs(r, item, "the solitary brigadier", say(captured), say(claimed), "RULE-07-4.5");
         }
     }
 }

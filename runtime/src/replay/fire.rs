@@ -396,10 +396,22 @@ impl Game {
     /// the other side in Phase 2 (Ch16 6.0 Reaction 2).
     pub(super) fn fire(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "RULE-05-1.1, Ch16 5.0";
+        // RULE-07-4.5: a leader's name after `at` is a volley at a solitary brigadier.
+        let at_leader = target_arg(action)
+            .filter(|n| self.state.unit_named(&n.value).is_none())
+            .and_then(|n| self.state.leader_named(&n.value));
+        if let Some(lid) = at_leader {
+            let Some(firer) = self.unit(r, unit_arg(action)) else { return };
+            return self.fire_at_leader(r, action, firer, lid);
+        }
         let (Some(firer), Some(target)) = (self.unit(r, unit_arg(action)), self.unit(r, target_arg(action)))
         else {
             return;
         };
+        // RULINGS G12: `at "Regiment" screen` fires at the regiment's skirmish screen.
+        if action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.value == targets::SCREEN_WORD)) {
+            return self.fire_at_screen(r, action, firer, target);
+        }
         let active = self.is_active(r, firer);
         match (r.phase, active) {
             (PhaseKind::Fire, true) => {}
@@ -1339,3 +1351,6 @@ mod tests {
 
 #[cfg(test)]
 pub(crate) mod situations;
+#[cfg(test)]
+mod target_situations;
+mod targets;

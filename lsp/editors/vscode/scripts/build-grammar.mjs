@@ -29,7 +29,7 @@ export const VERBS = [
   'reform', 'scripted', 'note',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
-export const STEPS = ['closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'melee'];
+export const STEPS = ['closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'melee', 'evade'];
 /** The phases of a turn (grammar.pest, `phase_name`). */
 export const PHASES = ['command', 'maneuver', 'fire', 'melee', 'status'];
 /** Compass words, 16 points (docs/language.md, Facings). */
@@ -90,14 +90,14 @@ export const OTHER_IDS = [
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
-  'dense_fog', 'severe',
+  'dense_fog', 'severe', 'solitary_brigadier',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];
 /** Words of a claimed result (docs/language.md, Claims). Other words are still claim items. */
 export const CLAIM_WORDS = [
   'hits', 'saved', 'lost', 'micro', 'disordered', 'pass', 'fail', 'attacker', 'defender', 'wins',
-  'draw', 'rallied',
+  'draw', 'rallied', 'evaded', 'captured',
 ];
 
 // ------------------------------------------------------------------ building blocks

@@ -365,7 +365,7 @@ impl<'r> Shot<'r> {
 }
 
 /// The skirmish formation's screen entry (Ch16 3.4).
-fn skirmish_screen(rules: &Rules) -> Result<&dotc_lang::library::Screen, EngineError> {
+pub(super) fn skirmish_screen(rules: &Rules) -> Result<&dotc_lang::library::Screen, EngineError> {
     rules
         .data
         .formation("skirmish")

@@ -50,6 +50,7 @@ const ENTRIES_READ: &[&str] = &[
     "modifier uphill",
     "order regimental_assault",
     "reaction counter_charge",
+    "reaction solitary_brigadier",
     "reaction opportunity_fire",
     "reaction refuse_flank",
     "reaction skirmish_evade",
@@ -129,6 +130,8 @@ fn stdlib_numbers() {
     assert_eq!((t.skirmish_evade_within, t.skirmish_evade_move), (6.0, (4.0, 6.0)));
     assert_eq!(t.refuse_flank_check, 4);
     assert_eq!((t.counter_charge_within, t.counter_charge_surge), (9.0, (2.0, 3.0)));
+    // RULE-07-4.5: a lone brigadier is a target within 6" and evades 6".
+    assert_eq!((t.solitary_within, t.solitary_evasion), (6.0, (6.0, 6.0)));
     assert_eq!((t.reform_turns, t.reform_beyond), (2, 12.0));
     assert_eq!((t.smoke_size, t.dead_ground), (1.0, 1.0));
     assert_eq!(t.uphill.melee.map(|m| m.value), Some(-1));
