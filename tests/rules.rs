@@ -34,7 +34,7 @@ fn rule_ids() -> Vec<&'static str> {
 /// 14): this list may only
 /// shrink, so [`every_rule_id_has_a_situation_or_is_listed_as_not_yet_covered`] fails both when
 /// an id is neither covered nor listed and when a listed id has become covered.
-const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-4.5";
+const NOT_YET_COVERED: &str = "RULE-07-4.5";
 
 /// The ruling switches, `NAME=VALUE`, that no log of the suite plays yet, separated by spaces.
 /// Every switch of the register ([`dotc_lang::rulings::RULINGS`]) must be played at each of its
@@ -42,12 +42,12 @@ const NOT_YET_COVERED: &str = "RULE-05-5.5 RULE-07-4.5";
 /// for a value other than the default, sets it in its header: `ruling NAME = VALUE`). This list
 /// may only shrink: [`every_ruling_switch_is_played_both_ways_or_is_listed_as_not_yet_switched`]
 /// fails both when a value is neither played nor listed and when a listed value has been played.
-const NOT_YET_SWITCHED: &str = "failed_discipline=specific failed_discipline=fall_back faltering_timing=phase_five \
-     hesitant_fire=all_fire enfilade=entirely_behind enfilade=majority_behind to_hit_limits=clamp \
-     to_hit_limits=unclamped brigade_thresholds=ceiling brigade_thresholds=table own_screen=in_the_line";
+/// `failed_discipline=fall_back` is left: its situation (a unit falling back 3" after a failed
+/// Shock save) disagrees with dotc, which does not move the unit (tests/rules/DISAGREEMENTS.md).
+const NOT_YET_SWITCHED: &str = "failed_discipline=fall_back";
 
 /// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).
-const SITUATIONS_AT_LEAST: usize = 205;
+const SITUATIONS_AT_LEAST: usize = 226;
 
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {
