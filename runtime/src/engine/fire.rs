@@ -105,6 +105,12 @@ pub struct FireInput {
     pub squall: bool,
     /// Pivoted or re-formed before firing: -1 (Ch16 5.1).
     pub pivoted: bool,
+    /// The firer declines its Sharpshooters re-roll of missed dice: the trait says it *may*
+    /// (Ch16 9.0); declined, no die is rolled again.
+    pub reroll_declined: bool,
+    /// The target declines its Steady re-roll of a failed cover save: the trait says it *may*
+    /// (Ch16 9.0, RULINGS C27); declined, the save stands and the re-roll is kept for later.
+    pub save_reroll_declined: bool,
 }
 
 impl FireInput {
@@ -122,6 +128,8 @@ impl FireInput {
             extra_sections: 0,
             squall: false,
             pivoted: false,
+            reroll_declined: false,
+            save_reroll_declined: false,
         }
     }
 }
