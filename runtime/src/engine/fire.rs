@@ -170,6 +170,11 @@ pub struct VolleyReport {
     pub target_removed: bool,
 }
 
+/// The Sharpshooters re-roll of a missed to-hit die (Ch16 9.0), in words.
+pub const SHARPSHOOTERS_REROLL: &str = "the Sharpshooters re-roll of a missed die";
+/// The Steady re-roll of a failed cover save (Ch16 9.0, RULINGS C27), in words.
+pub const STEADY_REROLL: &str = "the Steady re-roll of a failed cover save";
+
 /// Resolve one volley: everything or nothing (see [`super::transact`]). A missing die is
 /// [`EngineError::Dice`] and leaves the state as it was.
 pub fn resolve_volley(
@@ -356,7 +361,10 @@ fn roll_to_hit(
         else {
             break;
         };
-        let to = roll(dice, Purpose::ToHit, 1, events, "Ch16 9.0")?.first().copied().unwrap_or(1);
+        let to = super::roll_for(dice, Purpose::ToHit, 1, events, SHARPSHOOTERS_REROLL, "Ch16 9.0")?
+            .first()
+            .copied()
+            .unwrap_or(1);
         events
             .push(Event::new(What::Reroll { unit: plan.firer_name.clone(), from: faces[i], to }, "Ch16 9.0"));
         faces[i] = to;
@@ -561,8 +569,10 @@ fn cover_saves(
     let mut faces = roll(dice, Purpose::Save, hits_in as usize, events, "RULE-05-3.1, Ch16 5.4")?;
     if save.steady {
         if let Some(i) = (0..faces.len()).find(|&i| i32::from(faces[i]) < s) {
-            let to =
-                roll(dice, Purpose::Save, 1, events, "Ch16 9.0, RULINGS C27")?.first().copied().unwrap_or(1);
+            let to = super::roll_for(dice, Purpose::Save, 1, events, STEADY_REROLL, "Ch16 9.0, RULINGS C27")?
+                .first()
+                .copied()
+                .unwrap_or(1);
             events.push(Event::new(
                 What::Reroll { unit: name.clone(), from: faces[i], to },
                 "Ch16 9.0, RULINGS C27",

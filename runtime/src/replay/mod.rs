@@ -38,7 +38,7 @@ use dotc_lang::verbs::{AssaultStep, AssaultVerb, CommandVerb, FireVerb, Maneuver
 use serde::Serialize;
 
 use crate::battlefield::{self, Battlefield, Body, Move, MoveKind, Mover, Pose, SightQuery, Smoke};
-use crate::dice::{Purpose, RecordedDice, SeededDice, d3};
+use crate::dice::{DiceError, Purpose, RecordedDice, SeededDice, d3};
 use crate::engine::assault::{AssaultInput, AssaultResult, resolve_assault};
 use crate::engine::fire::{FireInput, FireKind, resolve_volley};
 use crate::engine::melee::MeleeInput;
@@ -593,6 +593,16 @@ impl<'a> Replayer<'a> {
     /// An engine refusal: nothing was applied.
     fn refused(&mut self, error: &EngineError, rule: &str) {
         let (message, rule) = match error {
+            // A missing die: the finding names the roll, cites its own section and shows what to
+            // add to the line (issue 14: the log can be fixed from the finding alone).
+            EngineError::Dice(e @ DiceError::Unrecorded(u)) => {
+                let add = log_dice::how_to_add(u.purpose, u.wanted, u.available, &u.what, self.in_steps);
+                (format!("{e}: {add}; the action is not applied"), u.rule.clone())
+            }
+            EngineError::Dice(e @ DiceError::Missing { purpose, wanted, available }) => {
+                let add = log_dice::how_to_add(*purpose, *wanted, *available, "", self.in_steps);
+                (format!("{e}: {add}; the action is not applied"), rule.to_string())
+            }
             EngineError::Dice(e) => (format!("{e}: the action is not applied"), rule.to_string()),
             EngineError::Illegal { rule: r, .. } => {
                 (format!("{error}: the action is not applied"), (*r).to_string())

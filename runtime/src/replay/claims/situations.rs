@@ -274,3 +274,97 @@ fn ch16_9_0_steady_save_reroll_is_taken_or_declined() {
         "{found:#?}"
     );
 }
+
+/// The one error of a replay.
+fn the_error(replay: &Replay) -> Finding {
+    let errors: Vec<&Finding> = replay.findings.iter().filter(|f| f.level == Level::Error).collect();
+    assert_eq!(errors.len(), 1, "{:#?}", replay.findings);
+    errors[0].clone()
+}
+
+#[test]
+fn rule_05_3_1_missing_cover_saves_are_named_and_the_finding_shows_the_saves_to_add() {
+    // 4, 4, 1, 1, 2 at 4+ is 2 hits on the 1st Red behind its fence: 2 cover saves at 5+ (RULE-05-3.1,
+    // 3.2, Ch16 5.4), one die per hit, and the log records none.
+    let (replay, _) =
+        steady_behind_a_fence("fire \"1st Blue\" at \"1st Red\" roll [4, 4, 1, 1, 2] => hits 2");
+    let found = the_error(&replay);
+    assert_eq!(
+        found.message,
+        "the cover saves (RULE-05-3.1, Ch16 5.4) needs 2 save dice, but the log records 0: add the cover \
+         saves: `saves [d, d]` (2 dice, one per hit); the action is not applied"
+    );
+    assert_eq!(found.rule, "RULE-05-3.1, Ch16 5.4");
+    // One save recorded of the two: the rest goes at the end of the list.
+    let (replay, _) =
+        steady_behind_a_fence("fire \"1st Blue\" at \"1st Red\" roll [4, 4, 1, 1, 2] saves [5] => hits 2");
+    assert!(the_error(&replay).message.contains("add 1 die at the end of `saves [...]` (2 in all)"));
+}
+
+#[test]
+fn ch16_9_0_a_missing_reroll_die_names_the_trait_and_offers_to_decline() {
+    // Steady (Ch16 9.0, RULINGS C27): the failed save 1 may be rolled again; the log neither
+    // records the die nor declines it.
+    let (replay, _) = steady_behind_a_fence(
+        "fire \"1st Blue\" at \"1st Red\" roll [4, 4, 1, 1, 2] saves [5, 1] => hits 2, saved 1",
+    );
+    let found = the_error(&replay);
+    assert!(
+        found.message.starts_with(
+            "the Steady re-roll of a failed cover save (Ch16 9.0, RULINGS C27) needs 1 save die"
+        )
+    );
+    assert!(found.message.contains("add the re-rolled die at the end of `saves [...]` (1 die), or decline the re-roll with `no_save_reroll`"));
+    assert_eq!(found.rule, "Ch16 9.0, RULINGS C27");
+    // Sharpshooters (Ch16 9.0): the 1 missed may be rolled again.
+    let line = "fire \"1st Blue\" at \"1st Red\" roll [4, 1, 2, 3, 3] => hits 1, micro 1";
+    let (replay, _) = volley("", SHARPSHOOTERS, RED_AWAY, line);
+    let found = the_error(&replay);
+    assert!(
+        found.message.starts_with("the Sharpshooters re-roll of a missed die (Ch16 9.0) needs 1 to_hit die")
+    );
+    assert!(found.message.contains("`reroll [d]` (1 die), or decline the re-roll with `no_reroll`"));
+    assert_eq!(found.rule, "Ch16 9.0");
+}
+
+#[test]
+fn rule_05_4_2_a_missing_shock_save_die_names_the_shock_save_and_its_label() {
+    // 6, 6, 1, 1, 1 at 4+: two natural 6s at medium range, a Shock Trigger (RULE-05-4.1, Ch16
+    // 5.5): the 1st Red takes a Discipline Save, and the log records no die for it.
+    let line = "fire \"1st Blue\" at \"1st Red\" roll [6, 6, 1, 1, 1] => hits 2, lost 1";
+    let (replay, _) = volley("", "", RED_AWAY, line);
+    let found = the_error(&replay);
+    assert!(found.message.starts_with("the Shock save ("), "{found:#?}");
+    assert!(
+        found.message.contains("needs 1 discipline die, but the log records 0: add `discipline [d]` (1 die)")
+    );
+    assert!(found.rule.contains("RULE-05-4.2"), "{found:#?}");
+}
+
+#[test]
+fn ch16_7_2_a_missing_pre_contact_die_names_the_check_and_the_step_to_add() {
+    // The 1st Blue charges the 1st Red 6" away (Ch16 7.1). At the 4" line the 1st Red's closing
+    // volley (Ch16 7.2): short range, 4+: 4, 4, 4, 1, 2 is 3 hits, no save in the open: 1 stand
+    // and a micro-hit (RULE-05-3.3). A stand lost calls for the pre-contact check (RULINGS C7,
+    // `loss_or_disorder`), and the log records no `discipline` step for it.
+    let scenario = crate::replay::fire::situations::range(
+        "",
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
+    );
+    let log = "turn 1 blue {\n    command {\n        pips \"Col. Blue\" roll [6] => 3\n    }\n    maneuver {\n        \
+               assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" {\n            closing_volley roll [4, 4, 4, 1, 2] => hits 3\n            \
+               melee roll [4] vs [3] => attacker wins\n        }\n    }\n}\n";
+    let (replay, _) = play(&scenario, log);
+    let found = the_error(&replay);
+    assert!(
+        found
+            .message
+            .starts_with("the pre-contact check (Ch16 7.2, RULE-07-1.4, RULINGS C7), after `1st Blue"),
+        "{found:#?}"
+    );
+    assert!(found.message.contains(
+        "needs 1 discipline die, but the log records 0: add the step `discipline roll [d]` (1 die)"
+    ));
+    assert_eq!(found.rule, "Ch16 7.2, RULE-07-1.4, RULINGS C7");
+}
