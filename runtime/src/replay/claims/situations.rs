@@ -360,7 +360,7 @@ fn ch16_7_2_a_missing_pre_contact_die_names_the_check_and_the_step_to_add() {
     assert!(
         found
             .message
-            .starts_with("the pre-contact check (Ch16 7.2, RULE-07-1.4, RULINGS C7), after `1st Blue"),
+            .starts_with("the pre-contact check (Ch16 7.2, RULE-07-1.4, RULINGS C7), after `1st Blue loses 1 stand, 4 left`, needs"),
         "{found:#?}"
     );
     assert!(found.message.contains(
