@@ -107,7 +107,12 @@ fn a_seed_fills_the_missing_dice_and_the_completed_log_replays_clean() {
     let audit = dotc(&["audit", file], &root());
     assert_eq!(audit.status.code(), Some(1));
     let said = text(&audit.stderr);
-    assert_eq!(said.matches("but the log records 0").count(), 3, "{said}");
+    // A long message wraps: read it as one line.
+    let flat = said.replace("\n  │ ", " ");
+    assert_eq!(flat.matches("but the log records 0").count(), 3, "{said}");
+    // Each says what to add (issue 14).
+    assert_eq!(flat.matches("add `roll [d]` (1 die)").count(), 2, "{said}");
+    assert!(flat.contains("add the cover saves: `saves [d, d, d, d]` (4 dice, one per hit)"), "{said}");
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("completed.dotc");
     let out_arg = out_path.to_str().unwrap();

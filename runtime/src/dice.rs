@@ -90,6 +90,24 @@ impl Purpose {
         }
     }
 
+    /// The roll in words, for a finding about its dice: "the cover saves".
+    pub fn roll_name(&self) -> &'static str {
+        match self {
+            Purpose::ToHit => "the to-hit roll",
+            Purpose::Save => "the cover saves",
+            Purpose::Discipline => "the Discipline test",
+            Purpose::Melee => "the melee roll",
+            Purpose::Rally => "the rally roll",
+            Purpose::StaffPips => "the staff pips roll",
+            Purpose::LeaderCasualty => "the leader casualty roll",
+            Purpose::Friction => "the Friction of War roll",
+            Purpose::Weather => "the weather roll",
+            Purpose::Surgeon => "the surgeon's roll",
+            Purpose::Promotion => "the promotion roll",
+            Purpose::Replacement => "the replacement roll",
+        }
+    }
+
     /// The purpose with this [`label`](Purpose::label), if any.
     pub fn from_label(label: &str) -> Option<Purpose> {
         Purpose::ALL.iter().copied().find(|p| p.label() == label)
@@ -120,6 +138,35 @@ pub enum DiceError {
     Impossible { purpose: Purpose, face: i64 },
     /// More dice than [`MAX_DICE_PER_ROLL`] in one request.
     TooMany { purpose: Purpose, wanted: usize },
+    /// The log recorded fewer dice than a roll needs, and the source knows what the roll was for
+    /// (it was told, [`DiceSource::announce`]): the test or roll, its rule, what came before it.
+    Unrecorded(Box<Unrecorded>),
+}
+
+/// A missing die of a roll whose purpose in the game is known (see [`DiceError::Unrecorded`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unrecorded {
+    pub purpose: Purpose,
+    pub wanted: usize,
+    pub available: usize,
+    /// The test or roll, in words: "the pre-contact check", "the cover saves".
+    pub what: String,
+    /// The section of that test or roll.
+    pub rule: String,
+    /// What happened just before it, in words, when it tells which of several tests this is.
+    pub after: Option<String>,
+}
+
+/// What the engine's next roll is for, told to the dice source before it rolls
+/// ([`DiceSource::announce`]).
+#[derive(Clone, Copy)]
+pub struct RollFor<'a> {
+    /// The test or roll, in words: "the pre-contact check", "the cover saves".
+    pub what: &'a str,
+    /// The section of that test or roll.
+    pub rule: &'a str,
+    /// What happened just before it, when that tells which of several tests this is.
+    pub after: Option<&'a dyn fmt::Display>,
 }
 
 impl fmt::Display for DiceError {
@@ -137,6 +184,20 @@ impl fmt::Display for DiceError {
                 f,
                 "the {purpose} roll asks for {wanted} dice, more than the {MAX_DICE_PER_ROLL} one roll may have"
             ),
+            DiceError::Unrecorded(u) => {
+                write!(f, "{} ({})", u.what, u.rule)?;
+                if let Some(after) = &u.after {
+                    write!(f, ", after `{after}`,")?;
+                }
+                write!(
+                    f,
+                    " needs {} {} {}, but the log records {}",
+                    u.wanted,
+                    u.purpose,
+                    dice_word(u.wanted),
+                    u.available
+                )
+            }
         }
     }
 }
@@ -155,6 +216,10 @@ pub trait DiceSource {
 
     /// Every roll handed out so far, in order.
     fn consumed(&self) -> &[Roll];
+
+    /// What the next roll is for. A source that reports a missing die names the test by it (the
+    /// replay's does, [`DiceError::Unrecorded`]); the default forgets it.
+    fn announce(&mut self, _roll: RollFor<'_>) {}
 
     /// One d6 face for `purpose`.
     fn roll_one(&mut self, purpose: Purpose) -> Result<u8, DiceError> {

@@ -69,6 +69,20 @@ pub enum TestKind {
 }
 
 impl TestKind {
+    /// The test with its article, for a finding about its die: "the pre-contact check".
+    pub fn the_label(self) -> &'static str {
+        match self {
+            TestKind::ShockSave => "the Shock save",
+            TestKind::SpentUnderFire => "the Spent-under-fire check",
+            TestKind::SeenTheElephant => "the Seen the Elephant check",
+            TestKind::PreContact => "the pre-contact check",
+            TestKind::RebelYell => "the Rebel Yell check",
+            TestKind::PassageOfLines => "the passage of lines check",
+            TestKind::Discipline => "the Discipline check",
+            TestKind::NaturalRally => "the natural rally",
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             TestKind::ShockSave => "Shock save",

@@ -106,6 +106,12 @@ pub struct FireInput {
     pub squall: bool,
     /// Pivoted or re-formed before firing: -1 (Ch16 5.1).
     pub pivoted: bool,
+    /// The firer declines its Sharpshooters re-roll of missed dice: the trait says it *may*
+    /// (Ch16 9.0); declined, no die is rolled again.
+    pub reroll_declined: bool,
+    /// The target declines its Steady re-roll of a failed cover save: the trait says it *may*
+    /// (Ch16 9.0, RULINGS C27); declined, the save stands and the re-roll is kept for later.
+    pub save_reroll_declined: bool,
 }
 
 impl FireInput {
@@ -123,6 +129,8 @@ impl FireInput {
             extra_sections: 0,
             squall: false,
             pivoted: false,
+            reroll_declined: false,
+            save_reroll_declined: false,
         }
     }
 }
@@ -162,6 +170,11 @@ pub struct VolleyReport {
     pub disorder_placed: bool,
     pub target_removed: bool,
 }
+
+/// The Sharpshooters re-roll of a missed to-hit die (Ch16 9.0), in words.
+pub const SHARPSHOOTERS_REROLL: &str = "the Sharpshooters re-roll of a missed die";
+/// The Steady re-roll of a failed cover save (Ch16 9.0, RULINGS C27), in words.
+pub const STEADY_REROLL: &str = "the Steady re-roll of a failed cover save";
 
 /// Resolve one volley: everything or nothing (see [`super::transact`]). A missing die is
 /// [`EngineError::Dice`] and leaves the state as it was.
@@ -349,7 +362,10 @@ fn roll_to_hit(
         else {
             break;
         };
-        let to = roll(dice, Purpose::ToHit, 1, events, "Ch16 9.0")?.first().copied().unwrap_or(1);
+        let to = super::roll_for(dice, Purpose::ToHit, 1, events, SHARPSHOOTERS_REROLL, "Ch16 9.0")?
+            .first()
+            .copied()
+            .unwrap_or(1);
         events
             .push(Event::new(What::Reroll { unit: plan.firer_name.clone(), from: faces[i], to }, "Ch16 9.0"));
         faces[i] = to;
@@ -554,8 +570,10 @@ fn cover_saves(
     let mut faces = roll(dice, Purpose::Save, hits_in as usize, events, "RULE-05-3.1, Ch16 5.4")?;
     if save.steady {
         if let Some(i) = (0..faces.len()).find(|&i| i32::from(faces[i]) < s) {
-            let to =
-                roll(dice, Purpose::Save, 1, events, "Ch16 9.0, RULINGS C27")?.first().copied().unwrap_or(1);
+            let to = super::roll_for(dice, Purpose::Save, 1, events, STEADY_REROLL, "Ch16 9.0, RULINGS C27")?
+                .first()
+                .copied()
+                .unwrap_or(1);
             events.push(Event::new(
                 What::Reroll { unit: name.clone(), from: faces[i], to },
                 "Ch16 9.0, RULINGS C27",

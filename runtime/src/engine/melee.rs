@@ -29,7 +29,7 @@ use serde::Serialize;
 use super::events::{BrigadeStatus, Event, Health, MeleeOutcome, Modifier, TestKind, What};
 use super::morale::{self, Cause};
 use super::state::{Arm, GameState, LeaderId, Unit, UnitId};
-use super::{EngineError, Rules, roll, transact};
+use super::{EngineError, Rules, roll_for, transact};
 use crate::dice::{DiceSource, Purpose};
 use crate::rulings::{DisorderedMeleeLoss, LeaderCasualtyTrigger, RoadColumnCharged};
 
@@ -103,6 +103,11 @@ fn front(rules: &Rules, u: &Unit) -> u32 {
         _ => u.stands,
     }
 }
+
+/// The attacker's opposed melee die (Ch16 7.3), in words.
+pub const ATTACKER_DIE: &str = "the attacker's melee die";
+/// The defender's opposed melee die (Ch16 7.3), in words.
+pub const DEFENDER_DIE: &str = "the defender's melee die";
 
 /// The engaged stands of each side when the caller does not count them (RULINGS G3): each side
 /// counts its front stands up to the other's frontage, so a column fights with its 2 front
@@ -322,8 +327,14 @@ pub(crate) fn melee_in_place(
     }
 
     // Ch16 7.3: both roll at once; the attacker's die is recorded first.
-    let a_die = roll(dice, Purpose::Melee, 1, &mut events, "Ch16 7.3")?.first().copied().unwrap_or(1);
-    let d_die = roll(dice, Purpose::Melee, 1, &mut events, "Ch16 7.3")?.first().copied().unwrap_or(1);
+    let a_die = roll_for(dice, Purpose::Melee, 1, &mut events, ATTACKER_DIE, "Ch16 7.3")?
+        .first()
+        .copied()
+        .unwrap_or(1);
+    let d_die = roll_for(dice, Purpose::Melee, 1, &mut events, DEFENDER_DIE, "Ch16 7.3")?
+        .first()
+        .copied()
+        .unwrap_or(1);
 
     let (a_mods, d_mods, notes) = shock_modifiers(rules, state, attacker, defender, input)?;
     events.extend(notes);

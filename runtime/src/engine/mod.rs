@@ -143,6 +143,21 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The last event that tells where in an action a roll comes (a result, not a die or a note),
+/// for a finding about a missing die.
+pub(crate) fn telling(events: &[Event]) -> Option<&What> {
+    events.iter().rev().map(|e| &e.what).find(|w| {
+        !matches!(
+            w,
+            What::Rolled { .. }
+                | What::Note { .. }
+                | What::Tally { .. }
+                | What::Pips { .. }
+                | What::Volley { .. }
+        )
+    })
+}
+
 /// Run `f` on a copy of the state and keep the copy only if it succeeds: a resolution changes
 /// everything it should or nothing at all.
 pub fn transact<T>(
@@ -163,6 +178,20 @@ pub(crate) fn roll(
     events: &mut Vec<Event>,
     rule: &'static str,
 ) -> Result<Vec<u8>, EngineError> {
+    roll_for(dice, purpose, count, events, purpose.roll_name(), rule)
+}
+
+/// Roll dice for `what` (a roll a log may leave out: the source is told what it is for, so a
+/// missing die can be named, [`DiceSource::announce`]) and record them as an event.
+pub(crate) fn roll_for(
+    dice: &mut dyn DiceSource,
+    purpose: crate::dice::Purpose,
+    count: usize,
+    events: &mut Vec<Event>,
+    what: &str,
+    rule: &'static str,
+) -> Result<Vec<u8>, EngineError> {
+    dice.announce(crate::dice::RollFor { what, rule, after: None });
     let faces = dice.roll(purpose, count)?;
     if !faces.is_empty() {
         events.push(Event::new(What::Rolled { purpose, faces: faces.clone() }, rule));

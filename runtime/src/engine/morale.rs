@@ -20,7 +20,7 @@ use dotc_lang::library::{CheckCause, OrderCost};
 
 use super::events::{BrigadeStatus, Event, Health, Modifier, TestKind, What};
 use super::state::{BrigadeId, GameState, LeaderId, LeaderRank, UnitId};
-use super::{EngineError, Rules, roll};
+use super::{EngineError, Rules, roll_for};
 use crate::dice::{DiceSource, Purpose};
 use crate::rulings::{BrigadeThresholds, FalteringTiming, HealthStates};
 
@@ -183,6 +183,8 @@ pub(crate) fn test_roll(
 ) -> Result<bool, EngineError> {
     let purpose = if test == TestKind::NaturalRally { Purpose::Rally } else { Purpose::Discipline };
     let needed = test_needed(base, &modifiers);
+    let after = super::telling(events).map(|w| w as &dyn std::fmt::Display);
+    dice.announce(crate::dice::RollFor { what: test.the_label(), rule, after });
     let rolled = dice.roll_one(purpose)?;
     let passed = i32::from(rolled) >= needed;
     events.push(Event::new(What::Test { unit, test, base, modifiers, needed, rolled, passed }, rule));
@@ -485,7 +487,9 @@ pub fn leader_casualty(
         return Ok(());
     }
     let (name, unit) = (l.name.clone(), l.attached);
-    let rolled = roll(dice, Purpose::LeaderCasualty, 1, events, "Ch16 2.4")?.first().copied().unwrap_or(1);
+    let what = format!("{name}'s leader casualty roll");
+    let rolled =
+        roll_for(dice, Purpose::LeaderCasualty, 1, events, &what, "Ch16 2.4")?.first().copied().unwrap_or(1);
     let result = rules
         .tables
         .leader_result(rolled)

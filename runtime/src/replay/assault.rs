@@ -254,13 +254,14 @@ impl Game {
         let brigadier_distance = brigadier
             .and_then(|name| self.leader_positions.get(&name))
             .map(|&(x, y)| battlefield::range::distance_to(geo::Point::new(x, y), &cb).max(0.0));
-        let closing = step("closing_volley").map(|_| {
+        let closing = step("closing_volley").map(|s| {
             let line = self.rules.tables.interruption;
             let at =
                 battlefield::interruption_point(&self.bf, &cb, &tb, line).unwrap_or_else(|| Pose::of(&cb));
             let cb_at = Body { position: at.position, facing: at.facing, ..cb };
             let (mut input, _) = self.fire_input(target, &tb, &cb_at, FireKind::Closing);
             input.range = input.range.min(distance);
+            super::fire::decline_rerolls(&s.args, &mut input); // Ch16 9.0: `no_reroll`
             input
         });
         // Ch16 4.2, 7.3, RULINGS G17: a stone wall's +2, an abatis's -2 and lost momentum.

@@ -4,14 +4,23 @@
 //! citing the rule, worded "the rules give X, the log claims Y". A result the rules give and the
 //! claim leaves out (a stand lost, a Disorder, a new micro-hit) is a finding too. An item the
 //! replay does not know is a note.
+//!
+//! Besides the counts, a volley's claim may state what else its dice gave (issue 14), each
+//! checked against what the engine did: `leader RESULT` (the Leader Casualty Table's row, Ch16
+//! 2.4, RULINGS C9: `unhurt`, `wounded`, `severely_wounded`, `killed`), `low_ammo` (the firer took
+//! the Low Ammunition marker, RULE-05-2.5b, Ch16 11.0, RULINGS C14) and `fell_back` (the target
+//! fell back: RULE-07-1.5 and RULINGS C5 after a failed check, Ch13 22.0 and RULINGS G14 for Open
+//! Order overrun). A volley's claim that leaves out a result that changes the game (a wound,
+//! a marker, a fall back) is a finding, as a left-out Disorder is; an assault's steps are judged
+//! only on what they state, as before.
 
 use dotc_lang::ast::{Action, Claim, ClaimItem};
 
 use super::{Follow, Level, Replayer};
-use crate::engine::What;
 use crate::engine::assault::{AssaultReport, AssaultResult};
 use crate::engine::events::{MeleeOutcome, TestKind};
 use crate::engine::fire::VolleyReport;
+use crate::engine::{Event, Rules, What};
 
 fn words(item: &ClaimItem) -> String {
     item.words.iter().map(|w| w.value.as_str()).collect::<Vec<_>>().join(" ")
@@ -28,6 +37,158 @@ fn differs(r: &mut Replayer<'_>, item: &ClaimItem, what: &str, rules: String, cl
         format!("{what}: the rules give {rules}, the log claims {claimed}"),
         rule,
     );
+}
+
+/// The rule data's names of the results a claim may state, read once from the rules in force.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Results {
+    /// The Leader Casualty Table (Ch16 2.4): each row's id, title and faces, and whether it
+    /// changes anything (a close call does not).
+    leaders: Vec<LeaderRow>,
+    /// The Low Ammunition marker's title, as the engine places it (RULE-05-2.5b).
+    low_ammo: String,
+}
+
+#[derive(Clone, Debug)]
+struct LeaderRow {
+    id: String,
+    title: String,
+    rolls: (u32, u32),
+    quiet: bool,
+}
+
+impl Results {
+    pub(super) fn of(rules: &Rules) -> Results {
+        let leaders = rules
+            .tables
+            .leader_results
+            .iter()
+            .map(|row| LeaderRow {
+                id: row.meta.id.clone(),
+                title: row.meta.title().to_string(),
+                rolls: row.rolls,
+                quiet: row.pips == 0 && !row.removed && !row.disorders_unit && !row.loses_unspent_pips,
+            })
+            .collect();
+        Results { leaders, low_ammo: rules.tables.low_ammo.meta.title().to_string() }
+    }
+
+    fn leader_row(&self, rolled: u8) -> Option<&LeaderRow> {
+        let rolled = u32::from(rolled);
+        self.leaders.iter().find(|row| row.rolls.0 <= rolled && rolled <= row.rolls.1)
+    }
+}
+
+/// The rule of the Leader Casualty Table.
+const LEADER_RULE: &str = "Ch16 2.4, RULINGS C9";
+/// The rule of the Low Ammunition marker.
+const LOW_AMMO_RULE: &str = "RULE-05-2.5b, Ch16 11.0, RULINGS C14";
+/// The rules that make a unit fall back: a failed check (RULE-07-1.5, RULINGS C5), Open Order
+/// overrun (Ch13 22.0, RULINGS G14); Ch16 3.3 is the move itself.
+const FALL_BACK_RULE: &str = "RULE-07-1.5, Ch16 3.3, RULINGS C5, G14";
+
+/// The result a `leader ...` claim item states, as a row id of the Leader Casualty Table (Ch16
+/// 2.4): `leader unhurt`, `leader wounded` (lightly), `leader severely_wounded` (or `captured`),
+/// `leader killed`; any other words are read as a row id (`leader lightly_wounded`). None when the
+/// item is not about the leader.
+fn leader_claim(item: &ClaimItem) -> Option<String> {
+    let (first, rest) = item.words.split_first()?;
+    if !first.value.eq_ignore_ascii_case("leader") || rest.is_empty() || !item.numbers.is_empty() {
+        return None;
+    }
+    Some(leader_row_id(rest))
+}
+
+/// The row id of the Leader Casualty Table that `words` name (see [`leader_claim`]).
+fn leader_row_id(words: &[dotc_lang::ast::Ident]) -> String {
+    let said = words.iter().map(|w| w.value.to_lowercase()).collect::<Vec<_>>().join("_");
+    let id = match said.as_str() {
+        "unhurt" | "close_call" => "unhurt",
+        "wounded" | "lightly_wounded" | "light_wound" => "lightly_wounded",
+        "severely_wounded" | "captured" | "severe_wound" => "severely_wounded",
+        "killed" | "dead" | "killed_in_action" => "killed",
+        other => other,
+    };
+    id.to_string()
+}
+
+/// Whether a claim item's words say the unit fell back.
+fn is_fall_back(key: &str) -> bool {
+    matches!(key, "fell_back" | "falls_back" | "fall_back" | "fell back" | "falls back" | "fall back")
+}
+
+/// Whether a claim item's words say the firer took Low Ammunition.
+fn is_low_ammo(key: &str) -> bool {
+    matches!(key, "low_ammo" | "low ammo" | "low_ammunition" | "low ammunition")
+}
+
+/// The leader casualty rolls among `events`: the leader, the die and its row of the table.
+fn leader_rolls<'e>(
+    r: &Replayer<'_>,
+    events: impl Iterator<Item = &'e Event>,
+) -> Vec<(String, u8, LeaderRow)> {
+    events
+        .filter_map(|e| match &e.what {
+            What::LeaderCasualty { leader, rolled, .. } => {
+                r.results.leader_row(*rolled).map(|row| (leader.clone(), *rolled, row.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// `leader RESULT` against the leader casualty rolls of the action (Ch16 2.4, RULINGS C9).
+fn check_leader(
+    r: &mut Replayer<'_>,
+    item: &ClaimItem,
+    claimed: &str,
+    rolls: &[(String, u8, LeaderRow)],
+    rule: &str,
+) {
+    if rolls.iter().any(|(_, _, row)| row.id == claimed) {
+        return;
+    }
+    let given = if rolls.is_empty() {
+        "no leader casualty roll".to_string()
+    } else {
+        rolls
+            .iter()
+            .map(|(leader, rolled, row)| format!("{} ({leader} rolled {rolled}: {})", row.id, row.title))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    differs(r, item, "leader casualty", given, format!("leader {claimed}"), rule);
+}
+
+/// Whether `unit` took the Low Ammunition marker among `events` (RULE-05-2.5b).
+fn took_low_ammo(r: &Replayer<'_>, events: &[Event], unit: &str) -> bool {
+    events.iter().any(|e| {
+        matches!(&e.what, What::MarkerPlaced { unit: u, marker } if u == unit && *marker == r.results.low_ammo)
+    })
+}
+
+/// The fall back of one of `units` among `events`, with the rule that made it.
+fn fall_back_of<'e>(events: &'e [Event], units: &[&str]) -> Option<(&'e str, &'e str)> {
+    events.iter().find_map(|e| match &e.what {
+        What::FallBack { unit, .. } if units.contains(&unit.as_str()) => Some((unit.as_str(), e.rule)),
+        _ => None,
+    })
+}
+
+/// `fell_back` against the events: one of `units` fell back.
+fn check_fall_back(r: &mut Replayer<'_>, item: &ClaimItem, events: &[Event], units: &[&str]) {
+    if fall_back_of(events, units).is_none() {
+        let who = units.join(" or ");
+        differs(r, item, "fall back", format!("no fall back for {who}"), "fell_back".into(), FALL_BACK_RULE);
+    }
+}
+
+/// `low_ammo` against the events: `firer` took the Low Ammunition marker.
+fn check_low_ammo(r: &mut Replayer<'_>, item: &ClaimItem, events: &[Event], firer: &str) {
+    if !took_low_ammo(r, events, firer) {
+        let given = format!("no {} marker for {firer}", r.results.low_ammo);
+        differs(r, item, "Low Ammunition", given, "low_ammo".into(), LOW_AMMO_RULE);
+    }
 }
 
 fn unknown(r: &mut Replayer<'_>, item: &ClaimItem) {
@@ -70,10 +231,38 @@ pub(super) fn check_volley(
     let mut said_lost = false;
     let mut said_disorder = false;
     let mut said_micro = false;
+    let (mut said_leader, mut said_low_ammo, mut said_fall_back) = (false, false, false);
+    let (firer, target) = report
+        .events
+        .iter()
+        .find_map(|e| match &e.what {
+            What::Volley { firer, target, .. } => Some((firer.clone(), target.clone())),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let leaders = leader_rolls(r, report.events.iter());
     let mut counts: Vec<(u8, &ClaimItem, &'static str, u32, f64, &'static str)> = Vec::new();
     for item in &claim.items {
         let n = number(item);
         let key = words(item);
+        // Ch16 2.4, RULINGS C9: the leader casualty roll the volley called for.
+        if let Some(claimed) = leader_claim(item) {
+            said_leader = true;
+            check_leader(r, item, &claimed, &leaders, LEADER_RULE);
+            continue;
+        }
+        // RULE-05-2.5b, RULINGS C14: the firer's Low Ammunition marker.
+        if is_low_ammo(&key) && n.is_none() {
+            said_low_ammo = true;
+            check_low_ammo(r, item, &report.events, &firer);
+            continue;
+        }
+        // RULE-07-1.5, RULINGS C5: the target's fall back after a failed check.
+        if is_fall_back(&key) && n.is_none() {
+            said_fall_back = true;
+            check_fall_back(r, item, &report.events, &[target.as_str()]);
+            continue;
+        }
         let (stage, what, value, rule) = match key.as_str() {
             "hits" | "hit" => (0, "hits", report.hits, "RULE-05-2.2, Ch16 5.2"),
             "saved" | "saves" => (1, "saves made", saved(report), "RULE-05-3.2, Ch16 5.4"),
@@ -143,6 +332,30 @@ pub(super) fn check_volley(
     }
     if !said_micro && micro_after > micro_before && agreed_before(3) {
         r.find(span, Level::Error, "micro-hits: the rules give 1, the log claims none", "RULE-05-3.3");
+    }
+    // What else the volley did that changes the game, left out of the claim: said as the
+    // Disorder is, with the words that would state it.
+    if !said_leader && let Some((leader, rolled, row)) = leaders.iter().find(|(_, _, row)| !row.quiet) {
+        let message = format!(
+            "leader casualty: the rules give {} ({leader} rolled {rolled}: {}), the log claims none; \
+             add `leader {}` to the claim",
+            row.id, row.title, row.id
+        );
+        r.find(span, Level::Error, message, LEADER_RULE);
+    }
+    if !said_low_ammo && took_low_ammo(r, &report.events, &firer) {
+        let message = format!(
+            "Low Ammunition: the rules give {firer} the {} marker, the log claims none; add `low_ammo` \
+             to the claim",
+            r.results.low_ammo
+        );
+        r.find(span, Level::Error, message, LOW_AMMO_RULE);
+    }
+    if !said_fall_back && let Some((unit, rule)) = fall_back_of(&report.events, &[target.as_str()]) {
+        let message = format!(
+            "fall back: the rules give {unit} a fall back, the log claims none; add `fell_back` to the claim"
+        );
+        r.find(span, Level::Error, message, rule);
     }
 }
 
@@ -249,7 +462,32 @@ pub(super) fn check_assault(
         let Some(claim) = &step.claim else { continue };
         for item in &claim.items {
             let key = words(item);
-            match (step.verb.value.as_str(), key.as_str()) {
+            let verb = step.verb.value.as_str();
+            // Ch16 2.4, RULINGS C9: a leader casualty roll of this step: the closing volley's
+            // (before the melee) or the melee's.
+            if let Some(claimed) = leader_claim(item) {
+                let melee_at = report.events.iter().position(|e| matches!(e.what, What::Melee { .. }));
+                let events = match (verb, melee_at) {
+                    ("closing_volley" | "discipline", Some(at)) => &report.events[..at],
+                    ("melee" | "breakthrough", Some(at)) => &report.events[at..],
+                    _ => &report.events[..],
+                };
+                let rolls = leader_rolls(r, events.iter());
+                check_leader(r, item, &claimed, &rolls, LEADER_RULE);
+                continue;
+            }
+            // RULE-07-1.5, RULINGS C5, G14: the charger fell back after a failed check, or the
+            // target was overrun in open order and fell back.
+            if is_fall_back(&key) {
+                check_fall_back(r, item, &report.events, &[charger, target]);
+                continue;
+            }
+            // RULE-05-2.5b, RULINGS C14: the defender's closing volley gave it Low Ammunition.
+            if verb == "closing_volley" && is_low_ammo(&key) {
+                check_low_ammo(r, item, &report.events, target);
+                continue;
+            }
+            match (verb, key.as_str()) {
                 ("closing_volley", "hits" | "hit") => {
                     let hits = report.events.iter().find_map(|e| match &e.what {
                         What::Hits { firer, hits, .. } if firer == target => Some(*hits),
@@ -444,7 +682,6 @@ pub(super) fn check_side_volley(
     claim: &Claim,
     report: &crate::engine::fire::solitary::SideVolleyReport,
     at_leader: bool,
-    row: Option<&dotc_lang::library::LeaderResult>,
 ) {
     let mut said_lost = false;
     for item in &claim.items {
@@ -476,20 +713,12 @@ pub(super) fn check_side_volley(
                     None => unknown(r, item),
                 }
             }
-            said if at_leader => {
-                // A brigadier's casualty row, as the `leader` line claims it.
-                let said = said.to_lowercase();
-                let (given, matches) = match row {
-                    Some(row) => {
-                        let title = row.meta.title().to_lowercase();
-                        let fits = said.replace(' ', "_") == row.meta.id || title.contains(&said);
-                        (row.meta.title().to_string(), fits)
-                    }
-                    None => ("no casualty roll".to_string(), false),
-                };
-                if !matches {
-                    differs(r, item, "the solitary brigadier", given, said, "RULE-07-4.5, Ch16 2.4, dotc D3");
-                }
+            _ if at_leader => {
+                // The casualty row his roll gave: `leader wounded` as on any volley, or the row's
+                // words alone (`lightly wounded`).
+                let claimed = leader_claim(item).unwrap_or_else(|| leader_row_id(&item.words));
+                let rolls = leader_rolls(r, report.events.iter());
+                check_leader(r, item, &claimed, &rolls, "RULE-07-4.5, Ch16 2.4, dotc D3");
             }
             _ => unknown(r, item),
         }
@@ -517,3 +746,6 @@ pub(super) fn check_evasion(r: &mut Replayer<'_>, claim: &Claim, captured: bool)
         }
     }
 }
+
+#[cfg(test)]
+mod situations;

@@ -77,6 +77,24 @@ fn to_hit_counts(dice: &LogDice<'_>) -> (usize, usize) {
     (recorded, used)
 }
 
+/// The word that declines the firer's Sharpshooters re-roll of missed dice (Ch16 9.0: it *may*).
+pub(super) const NO_REROLL: &str = "no_reroll";
+/// The word that declines the target's Steady re-roll of a failed cover save (Ch16 9.0, RULINGS
+/// C27: it *may*).
+pub(super) const NO_SAVE_REROLL: &str = "no_save_reroll";
+
+/// The optional re-rolls a fire line (or closing volley step) declines with `no_reroll` or
+/// `no_save_reroll` (Ch16 9.0): the engine then rolls no die for them.
+pub(super) fn decline_rerolls(args: &[Arg], input: &mut FireInput) {
+    for a in args {
+        match a {
+            Arg::Word(w) if w.value == NO_REROLL => input.reroll_declined = true,
+            Arg::Word(w) if w.value == NO_SAVE_REROLL => input.save_reroll_declined = true,
+            _ => {}
+        }
+    }
+}
+
 impl Game {
     pub(super) fn fire_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: FireVerb) {
         match verb {
@@ -443,6 +461,7 @@ impl Game {
         let Some((mut input, blocked)) = self.aim(r, firer, target, FireKind::Phase3) else { return };
         // RULE-05-1.2 (1), Ch16 5.1: wheeled, pivoted or re-formed in place, it fires at -1.
         input.pivoted = self.book.unit_turn(r.turn, firer).motion.pivoted;
+        decline_rerolls(&action.args, &mut input);
         if !self.priority(r, firer, target, input.enfilade) {
             return;
         }
@@ -508,7 +527,11 @@ impl Game {
         if recorded > used {
             // Why the pool is what it is: the stands that fire and those that do not, and which
             // stands have no clear line and what blocks them.
-            let why = report.pool.iter().chain(blocked).cloned().collect::<Vec<_>>().join("; ");
+            let mut why = report.pool.iter().chain(blocked).cloned().collect::<Vec<_>>().join("; ");
+            // Ch16 9.0: a declined Sharpshooters re-roll rolls no die.
+            if action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.value == NO_REROLL)) {
+                why.push_str(&format!("; the re-roll of missed dice is declined (`{NO_REROLL}`)"));
+            }
             let message = format!(
                 "the rules give {} to-hit {} for this volley, the log rolls {recorded}: {why}",
                 report.dice,
@@ -732,7 +755,8 @@ impl Game {
                 "RULE-05-1.2",
             );
         }
-        let Some((input, blocked)) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
+        let Some((mut input, blocked)) = self.aim(r, firer, target, FireKind::Opportunity) else { return };
+        decline_rerolls(&action.args, &mut input);
         let probe = self.probe_volley(r, firer, target, &input);
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
@@ -1091,6 +1115,7 @@ impl Game {
         }
         input.concentrated = true;
         input.pivoted = self.book.unit_turn(r.turn, lead).motion.pivoted;
+        decline_rerolls(&action.args, &mut input);
         let lead_sections = self.state.unit(lead).map_or(0, |u| u.stands);
         input.extra_sections = sections.saturating_sub(lead_sections);
         // RULINGS C18: an `order concentrated_battery_fire` bought in Phase 1 for one of these

@@ -1,6 +1,9 @@
 //! The dice of one log line, and what a seed fills in where the log recorded none.
 
-use crate::dice::{DiceError, DiceSource, Purpose, RecordedDice, Roll, SeededDice};
+use crate::dice::{DiceError, DiceSource, Purpose, RecordedDice, Roll, RollFor, SeededDice, Unrecorded};
+use crate::engine::events::TestKind;
+use crate::engine::fire::{SHARPSHOOTERS_REROLL, STEADY_REROLL};
+use crate::engine::melee::DEFENDER_DIE;
 
 /// The dice an action's line recorded, handed out exactly as written (see [`RecordedDice`]), with
 /// the seeded source of a what-if replay (`dotc replay --seed N`) behind them.
@@ -12,11 +15,13 @@ pub struct LogDice<'a> {
     seeded: Option<&'a mut SeededDice>,
     consumed: Vec<Roll>,
     filled: Vec<Roll>,
+    /// What the engine said its next roll is for: the test, its rule, what came before it.
+    next: Option<(String, String, Option<String>)>,
 }
 
 impl<'a> LogDice<'a> {
     pub fn new(recorded: RecordedDice, seeded: Option<&'a mut SeededDice>) -> LogDice<'a> {
-        LogDice { recorded, seeded, consumed: Vec::new(), filled: Vec::new() }
+        LogDice { recorded, seeded, consumed: Vec::new(), filled: Vec::new(), next: None }
     }
 
     /// The line's own dice.
@@ -39,14 +44,95 @@ impl DiceSource for LogDice<'_> {
                 self.filled.push(Roll { purpose, faces: faces.clone() });
                 faces
             }
+            // A die the log left out, of a roll the engine named: the finding names the test.
+            (Err(DiceError::Missing { purpose, wanted, available }), _) => {
+                let Some((what, rule, after)) = self.next.take() else {
+                    return Err(DiceError::Missing { purpose, wanted, available });
+                };
+                return Err(DiceError::Unrecorded(Box::new(Unrecorded {
+                    purpose,
+                    wanted,
+                    available,
+                    what,
+                    rule,
+                    after,
+                })));
+            }
             (Err(e), _) => return Err(e),
         };
+        self.next = None;
         self.consumed.push(Roll { purpose, faces: faces.clone() });
         Ok(faces)
     }
 
     fn consumed(&self) -> &[Roll] {
         &self.consumed
+    }
+
+    fn announce(&mut self, roll: RollFor<'_>) {
+        self.next = Some((roll.what.to_string(), roll.rule.to_string(), roll.after.map(|a| a.to_string())));
+    }
+}
+
+/// `[d, d, d]`: a list of `n` dice to fill in.
+fn blanks(n: usize) -> String {
+    format!("[{}]", vec!["d"; n.clamp(1, 12)].join(", "))
+}
+
+/// How to add the dice a roll lacks, in the log's own words: the label each kind of roll is
+/// written under (`roll`, `saves`, `discipline`, `vs`, `reroll`, `leader_casualty`), as a step of
+/// its own in an assault (`in_steps`). Ends with the count.
+pub(super) fn how_to_add(
+    purpose: Purpose,
+    wanted: usize,
+    available: usize,
+    what: &str,
+    in_steps: bool,
+) -> String {
+    let more = wanted.saturating_sub(available);
+    let count = |n: usize| if n == 1 { "1 die".to_string() } else { format!("{n} dice") };
+    // A list that is there but short takes the rest at its end.
+    let short = |list: &str| format!("add {} at the end of `{list} [...]` ({} in all)", count(more), wanted);
+    match purpose {
+        Purpose::ToHit if what == SHARPSHOOTERS_REROLL => {
+            "add the re-rolled die after the to-hit dice as `reroll [d]` (1 die), or decline the re-roll \
+             with `no_reroll`"
+                .to_string()
+        }
+        Purpose::Save if what == STEADY_REROLL => {
+            "add the re-rolled die at the end of `saves [...]` (1 die), or decline the re-roll with \
+             `no_save_reroll`"
+                .to_string()
+        }
+        Purpose::ToHit if available > 0 => short("roll"),
+        Purpose::ToHit => format!("add the to-hit dice: `roll {}` ({})", blanks(wanted), count(wanted)),
+        Purpose::Save if available > 0 => short("saves"),
+        Purpose::Save => {
+            format!("add the cover saves: `saves {}` ({}, one per hit)", blanks(wanted), count(wanted))
+        }
+        Purpose::Discipline if in_steps && what == TestKind::RebelYell.the_label() => {
+            "add the step `rebel_yell roll [d]` (1 die)".to_string()
+        }
+        Purpose::Discipline if in_steps => {
+            "add the step `discipline roll [d]` (1 die), one step per test in the order they are rolled"
+                .to_string()
+        }
+        Purpose::Discipline => {
+            format!(
+                "add `discipline {}` ({}), one die per test in the order they are taken",
+                blanks(more),
+                count(more)
+            )
+        }
+        Purpose::Melee if what == DEFENDER_DIE => "add the defender's die: `vs [d]` (1 die)".to_string(),
+        Purpose::Melee if in_steps => "add the step `melee roll [a] vs [d]` (2 dice)".to_string(),
+        Purpose::Melee => "add the melee dice: `roll [a] vs [d]` (2 dice)".to_string(),
+        Purpose::LeaderCasualty => "add `leader_casualty [d]` (1 die)".to_string(),
+        Purpose::Rally | Purpose::StaffPips | Purpose::Friction if available == 0 => {
+            format!("add `roll {}` ({})", blanks(wanted), count(wanted))
+        }
+        other if available > 0 => short(other.label()),
+        other => format!("add `{} {}` ({})", other.label(), blanks(wanted), count(wanted)),
     }
 }
 

@@ -38,7 +38,7 @@ use dotc_lang::verbs::{AssaultStep, AssaultVerb, CommandVerb, FireVerb, Maneuver
 use serde::Serialize;
 
 use crate::battlefield::{self, Battlefield, Body, Move, MoveKind, Mover, Pose, SightQuery, Smoke};
-use crate::dice::{Purpose, RecordedDice, SeededDice, d3};
+use crate::dice::{DiceError, Purpose, RecordedDice, SeededDice, d3};
 use crate::engine::assault::{AssaultInput, AssaultResult, resolve_assault};
 use crate::engine::fire::{FireInput, FireKind, resolve_volley};
 use crate::engine::melee::MeleeInput;
@@ -298,6 +298,8 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         probe: options.probe,
         probes: Vec::new(),
         assault_probes: Vec::new(),
+        results: claims::Results::default(),
+        in_steps: false,
     };
     let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
     let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
@@ -329,6 +331,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         r.find(header_span, Level::Error, "the rule data or rulings in force are not usable", "");
         return r.finish(None);
     };
+    r.results = claims::Results::of(&rules);
     // The modules that are on and not played whole, said once at the game header rather than
     // passed in silence (the register says how far each is played: `Module::replayed`).
     for module in rules.modules.iter().filter_map(|m| Module::from_name(m)) {
@@ -497,6 +500,11 @@ struct Replayer<'a> {
     probe: &'a [usize],
     probes: Vec<VolleyProbe>,
     assault_probes: Vec<AssaultProbe>,
+    /// The rule data's names of the results a claim may state (the leader casualty rows, the Low
+    /// Ammunition marker), for [`claims`].
+    results: claims::Results,
+    /// The current action is an assault with its steps: a missing die is added on a step.
+    in_steps: bool,
 }
 
 /// A result the log states and the rules do not give. The replay reports it, then goes on from
@@ -547,6 +555,7 @@ impl<'a> Replayer<'a> {
 
     fn begin_action(&mut self, action: &Action) {
         self.span = action.span;
+        self.in_steps = !action.steps.is_empty();
         self.line = self.line_of(action.span.start);
         let text = match self.source.and_then(|s| s.get(action.span.start..action.span.end)) {
             Some(text) => text.lines().next().unwrap_or("").trim().trim_end_matches('{').trim().to_string(),
@@ -587,6 +596,16 @@ impl<'a> Replayer<'a> {
     /// An engine refusal: nothing was applied.
     fn refused(&mut self, error: &EngineError, rule: &str) {
         let (message, rule) = match error {
+            // A missing die: the finding names the roll, cites its own section and shows what to
+            // add to the line (issue 14: the log can be fixed from the finding alone).
+            EngineError::Dice(e @ DiceError::Unrecorded(u)) => {
+                let add = log_dice::how_to_add(u.purpose, u.wanted, u.available, &u.what, self.in_steps);
+                (format!("{e}: {add}; the action is not applied"), u.rule.clone())
+            }
+            EngineError::Dice(e @ DiceError::Missing { purpose, wanted, available }) => {
+                let add = log_dice::how_to_add(*purpose, *wanted, *available, "", self.in_steps);
+                (format!("{e}: {add}; the action is not applied"), rule.to_string())
+            }
             EngineError::Dice(e) => (format!("{e}: the action is not applied"), rule.to_string()),
             EngineError::Illegal { rule: r, .. } => {
                 (format!("{error}: the action is not applied"), (*r).to_string())

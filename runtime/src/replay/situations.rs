@@ -124,7 +124,7 @@ const BLUE_BRIGADIER_KILLED: &str = "turn 1 blue {
 }
 turn 2 red {
     fire {
-        fire \"1st Red\" at \"1st Blue\" roll [6, 6, 1, 1, 1] discipline [5] leader_casualty [6] => hits 2, lost 1, disordered
+        fire \"1st Red\" at \"1st Blue\" roll [6, 6, 1, 1, 1] discipline [5] leader_casualty [6] => hits 2, lost 1, disordered, leader killed
     }
 }
 ";

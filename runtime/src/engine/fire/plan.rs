@@ -149,9 +149,18 @@ pub fn plan_volley(
     let f = state.unit(firer).ok_or_else(|| unknown(firer))?;
     let t = state.unit(target).ok_or_else(|| unknown(target))?;
     let shot = Shot::check(rules, state, firer, target, f, t, input)?;
-    let (stands, dice, notes, pool) = dice_pool(f, &shot, input)?;
+    let (stands, dice, mut notes, pool) = dice_pool(f, &shot, input)?;
     let (base, modifiers, to_hit) = to_hit(rules, state, firer, f, t, &shot, input)?;
-    let rerolls = missed_die_rerolls(&shot, to_hit);
+    // Ch16 9.0: the Sharpshooters and Steady re-rolls are each side's to take or decline.
+    let rerolls = if input.reroll_declined { 0 } else { missed_die_rerolls(&shot, to_hit) };
+    if input.reroll_declined && missed_die_rerolls(&shot, to_hit) > 0 {
+        let text = format!("{} declines its re-roll of missed dice (Sharpshooters)", f.name);
+        notes.push(Event::new(What::Note { text }, "Ch16 9.0"));
+    }
+    if input.save_reroll_declined && steady_may_reroll(state, target, &shot) {
+        let text = format!("{} declines its re-roll of a failed cover save (Steady)", t.name);
+        notes.push(Event::new(What::Note { text }, "Ch16 9.0, RULINGS C27"));
+    }
     let (low_ammo_at, clean_barrels) = marker_rules(rules, f, &shot);
     // RULE-05-4.2, RULINGS G9: crossfire, the second (or later) unit to fire at it this phase.
     let crossfire = t.turn.fired_on_by.iter().any(|&u| u != firer);
@@ -601,6 +610,15 @@ fn to_hit(
     Ok((base, modifiers, needed))
 }
 
+/// Ch16 9.0 Steady (cover saves only, RULINGS C27): the target may roll one failed cover save
+/// again, once a turn.
+fn steady_may_reroll(state: &GameState, target: UnitId, shot: &Shot<'_>) -> bool {
+    shot.target_traits
+        .iter()
+        .any(|tr| tr.rerolls.iter().any(|r| r.what == RerollWhat::CoverSave && r.count > 0))
+        && !state.unit(target).is_some_and(|u| u.turn.save_rerolled)
+}
+
 /// Ch16 9.0 Sharpshooters: missed dice rolled again, per volley, at the band the trait names
 /// (none when no die can hit).
 fn missed_die_rerolls(shot: &Shot<'_>, to_hit: i32) -> u32 {
@@ -823,12 +841,9 @@ fn save_plan(
     let none_because = lost_because
         .unwrap_or(if terrain.class == CoverClass::None { "no cover" } else { "its cover gives no save" })
         .to_string();
-    // Ch16 9.0 Steady (cover saves only, RULINGS C27): one failed save a turn rolled again.
-    let steady = shot
-        .target_traits
-        .iter()
-        .any(|tr| tr.rerolls.iter().any(|r| r.what == RerollWhat::CoverSave && r.count > 0))
-        && !state.unit(target).is_some_and(|u| u.turn.save_rerolled);
+    // Ch16 9.0 Steady (cover saves only, RULINGS C27): one failed save a turn rolled again,
+    // unless the target declines it.
+    let steady = steady_may_reroll(state, target, shot) && !input.save_reroll_declined;
     Ok(SavePlan { base, modifiers, save, none_because, steady })
 }
 

@@ -74,7 +74,6 @@ impl Game {
 
     /// The firer's to-hit dice against what the rules gave, then the claim; the events first.
     fn side_volley_done(
-        rules: &Rules,
         r: &mut Replayer<'_>,
         action: &Action,
         dice: &LogDice<'_>,
@@ -96,8 +95,7 @@ impl Game {
             r.dice_done(dice, "RULE-05-1.1, Ch16 5.0");
         }
         if let Some(claim) = &action.claim {
-            let row = report.leader_roll.and_then(|d| rules.tables.leader_result(d));
-            claims::check_side_volley(r, claim, report, at_leader, row);
+            claims::check_side_volley(r, claim, report, at_leader);
         }
     }
 
@@ -178,7 +176,7 @@ impl Game {
         input.pivoted = self.book.unit_turn(r.turn, firer).motion.pivoted;
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         match volley_at_leader(&self.rules, &mut self.state, firer, lid, &input, &mut dice) {
-            Ok(report) => Game::side_volley_done(&self.rules, r, action, &dice, &report, true),
+            Ok(report) => Game::side_volley_done(r, action, &dice, &report, true),
             Err(e) => r.refused(&e, "RULE-07-4.5, RULE-05-2.1, dotc D3"),
         }
     }
@@ -248,7 +246,7 @@ impl Game {
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let removed = match volley_at_screen(&self.rules, &mut self.state, firer, parent, &input, &mut dice) {
             Ok(report) => {
-                Game::side_volley_done(&self.rules, r, action, &dice, &report, false);
+                Game::side_volley_done(r, action, &dice, &report, false);
                 report.screen_removed
             }
             Err(e) => {
