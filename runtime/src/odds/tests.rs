@@ -316,8 +316,20 @@ mod properties {
         (dist.iter().sum::<f64>() - 1.0).abs() < 1e-9 && dist.iter().all(|p| (0.0..=1.0 + 1e-12).contains(p))
     }
 
-    fn within_four_se(mean: f64, se: f64, exact: f64) -> bool {
-        (mean - exact).abs() <= 4.0 * se + 1e-9
+    /// Whether a simulated mean lies within 5 standard errors of the exact value. The seeds are
+    /// drawn afresh on every run and some 70 comparisons are made, so the bound must be wide
+    /// enough that a correct simulation essentially never misses it (a 5 SE miss is about 6 in
+    /// 10 million; at 4 SE a run failed about once in a hundred, on a rare Shock chance whose
+    /// estimated error is small when the sample happens to fall low). A wrong distribution, which
+    /// moves the mean by a fixed amount, still fails: 20,000 trials make the error small.
+    fn within_five_se(mean: f64, se: f64, exact: f64) -> bool {
+        (mean - exact).abs() <= 5.0 * se + 1e-9
+    }
+
+    /// The standard error of a chance `p` estimated from `n` trials, computed from the exact
+    /// chance: it does not shrink when a sample of a rare event happens to fall low.
+    fn chance_se(p: f64, n: f64) -> f64 {
+        (p * (1.0 - p) / n).sqrt()
     }
 
     proptest! {
@@ -351,9 +363,9 @@ mod properties {
         fn volley_simulation_agrees(q in query(), seed in any::<u64>()) {
             let exact = fire_odds(&q, data(), &Rulings::default()).unwrap();
             let est = fire_monte_carlo(&q, data(), &Rulings::default(), 20_000, seed).unwrap();
-            prop_assert!(within_four_se(est.expected_hits.mean, est.expected_hits.std_error, exact.expected_hits), "{q:?} hits");
-            prop_assert!(within_four_se(est.expected_stands_lost.mean, est.expected_stands_lost.std_error, exact.expected_stands_lost), "{q:?} stands");
-            prop_assert!(within_four_se(est.p_shock.mean, est.p_shock.std_error, exact.p_shock), "{q:?} shock");
+            prop_assert!(within_five_se(est.expected_hits.mean, est.expected_hits.std_error, exact.expected_hits), "{q:?} hits");
+            prop_assert!(within_five_se(est.expected_stands_lost.mean, est.expected_stands_lost.std_error, exact.expected_stands_lost), "{q:?} stands");
+            prop_assert!(within_five_se(est.p_shock.mean, est.p_shock.std_error.max(chance_se(exact.p_shock, 20_000.0)), exact.p_shock), "{q:?} shock");
         }
 
         /// A seeded simulation of the same melee lands within 4 standard errors of the exact odds.
@@ -362,9 +374,9 @@ mod properties {
             let (sa, sd) = (MeleeSide { engaged_stands: a, modifier: am }, MeleeSide { engaged_stands: d, modifier: dm });
             let exact = melee_odds(sa, sd).unwrap();
             let est = melee_monte_carlo(sa, sd, 20_000, seed).unwrap();
-            prop_assert!(within_four_se(est.attacker_wins, est.attacker_wins_se, exact.attacker_wins));
-            prop_assert!(within_four_se(est.draw, est.draw_se, exact.draw));
-            prop_assert!(within_four_se(est.defender_wins, est.defender_wins_se, exact.defender_wins));
+            prop_assert!(within_five_se(est.attacker_wins, est.attacker_wins_se, exact.attacker_wins));
+            prop_assert!(within_five_se(est.draw, est.draw_se, exact.draw));
+            prop_assert!(within_five_se(est.defender_wins, est.defender_wins_se, exact.defender_wins));
         }
     }
 }
