@@ -1523,6 +1523,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: RULE-07-4.5 says when a brigadier standing alone may be shot at (the nearest visible enemy, within 6") but not what a hit does to him. dotc sends him to the leader casualty table of Ch16 2.4, one roll for the volley as RULINGS G18 has it for an attached leader, written on the fire line as `leader_casualty [d]`. By default any hit calls the roll (`ruling solitary_brigadier_hit = any_hit`); `natural_six` calls it only when the volley rolls a natural 6, the trigger RULE-07-4.3 gives for an attached leader who loses no stand. He takes no cover save either way."#,
         &["RULE-07-4.5", "RULE-07-4.3", "Ch16 2.4", "RULINGS G18"],
     ),
+    r(
+        "dotc D7",
+        "The brigadier's base (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 2.2 measures command range from any edge of the brigadier's base to the middle of the front edge of the regiment's Color Stand, but only a division or corps commander's base has a size (RULE-07-4.1). dotc gives the brigadier a 1" round base, the one the map draws, so every command range (the tiers of Ch16 2.2, the 12" of a command rally, an assault's tier) starts 0.5" out from where the log puts him (`ruling brigadier_base = round_1in`); `point` measures from his position itself."#,
+        &["Ch16 2.2", "Ch16 8.3", "RULE-07-4.1"],
+    ),
 ];
 
 #[cfg(test)]

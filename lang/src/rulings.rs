@@ -196,6 +196,13 @@ pub const RULINGS: &[RulingSpec] = &[
         as_printed: "any_hit",
         summary: "A volley that may fire at a solitary brigadier (RULE-07-4.5) sends him to the leader casualty table when it scores any hit (default), or only when it rolls a natural 6.",
     },
+    RulingSpec {
+        name: "brigadier_base",
+        id: "D7",
+        values: &["round_1in", "point"],
+        as_printed: "round_1in",
+        summary: "Command range (Ch16 2.2) runs from the edge of a 1\" round brigadier's base, 0.5\" out from his position (default), or from his position itself; either way to the centre of the regiment's Color Stand's front edge.",
+    },
 ];
 
 /// A preset: a name for a set of ruling values.

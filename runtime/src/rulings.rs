@@ -317,6 +317,18 @@ switch! {
     }
 }
 
+switch! {
+    /// dotc's own ruling D7 (RULINGS.md does not settle it): the brigadier's base, from whose
+    /// edge Ch16 2.2 measures command range to the regiment's Color Stand. The rulebook sizes
+    /// only a commander's base (RULE-07-4.1).
+    BrigadierBase = "brigadier_base", "D7" {
+        /// A 1" round base, as the map draws him: ranges run from 0.5" out from his position.
+        RoundInch = "round_1in",
+        /// No base: ranges run from his position itself.
+        Point = "point",
+    }
+}
+
 /// Declares [`Rulings`] with one field per switch, and the by-name access the settings map needs.
 /// Each field is named exactly as its switch (checked when compiling).
 macro_rules! rulings {
@@ -413,6 +425,8 @@ rulings! {
     own_screen: OwnScreen,
     /// dotc D3.
     solitary_brigadier_hit: SolitaryBrigadierHit,
+    /// dotc D7.
+    brigadier_base: BrigadierBase,
 }
 
 impl Rulings {
@@ -624,6 +638,7 @@ mod tests {
         check::<BrokenDuringCharge>();
         check::<OwnScreen>();
         check::<SolitaryBrigadierHit>();
+        check::<BrigadierBase>();
     }
 
     #[test]

@@ -23,6 +23,18 @@ pub fn range(firer: &Body, target: &Body) -> f64 {
     distance_to(firer.colours(), target)
 }
 
+/// The diameter of a brigadier's round base, inches: dotc's ruling D7 (`brigadier_base =
+/// round_1in`), the base the map draws him on (dotc's own, not a rule: the rulebook sizes only a
+/// commander's base, RULE-07-4.1).
+pub const BRIGADIER_BASE: f64 = 1.0;
+
+/// Command range (Ch16 2.2): inches from the edge of a brigadier's base, `base_radius` out from
+/// his position (dotc D7), to the centre of the front edge of the regiment's Color Stand; 0 when
+/// the base reaches it.
+pub fn command_range(leader: Point<f64>, base_radius: f64, body: &Body) -> f64 {
+    measured((Euclidean.distance(&leader, &body.colours()) - base_radius).max(0.0))
+}
+
 /// Inches from a point to the nearest point of a unit's stands (0 inside one).
 pub fn distance_to(point: Point<f64>, body: &Body) -> f64 {
     let nearest =

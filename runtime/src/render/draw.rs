@@ -25,9 +25,9 @@ pub const UNIT_LABEL: f64 = 0.5;
 pub const SMALL: f64 = 0.38;
 
 /// A brigadier's base: the rulebook gives only the commander's size (RULE-07-4.1, the rule
-/// data's `commander` entries), so the brigadier is drawn on a 1" round base (a drawing
-/// convention: dotc's own, not a rule).
-pub const BRIGADIER_BASE: f64 = 1.0;
+/// data's `commander` entries), so the brigadier is drawn on the 1" round base command range is
+/// measured from (dotc D7).
+pub use crate::battlefield::range::BRIGADIER_BASE;
 
 /// How far the flank zones and the 90-degree line are drawn: past any table (the table clips).
 const FAR: f64 = 400.0;

@@ -251,9 +251,7 @@ impl Game {
                 format!("{} pays for this assault, but {brigadier} commands the brigade", pip.value);
             r.find(pip.span, Level::Error, message, "Ch16 2.3, 7.1");
         }
-        let brigadier_distance = brigadier
-            .and_then(|name| self.leader_positions.get(&name))
-            .map(|&(x, y)| battlefield::range::distance_to(geo::Point::new(x, y), &cb).max(0.0));
+        let brigadier_distance = self.command_range(charger, &cb);
         let closing = step("closing_volley").map(|s| {
             let line = self.rules.tables.interruption;
             let at =

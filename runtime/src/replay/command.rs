@@ -255,6 +255,23 @@ impl Game {
         }
     }
 
+    /// Command range (Ch16 2.2, dotc D7): how far a unit's Color Stand, standing as `body`, is
+    /// from its brigade's commander: 0 with him attached to it (Ch16 2.4), else from the edge of
+    /// his base to the centre of the stand's front edge. None without a commander or his position.
+    pub(super) fn command_range(&self, unit: UnitId, body: &Body) -> Option<f64> {
+        let brigade = self.state.unit(unit)?.brigade.and_then(|b| self.state.brigade(b))?;
+        let leader = brigade.brigadier.and_then(|l| self.state.leader(l))?;
+        if leader.attached == Some(unit) {
+            return Some(0.0);
+        }
+        let &(x, y) = self.leader_positions.get(&leader.name)?;
+        let radius = match self.rules.rulings.brigadier_base {
+            crate::rulings::BrigadierBase::RoundInch => battlefield::range::BRIGADIER_BASE / 2.0,
+            crate::rulings::BrigadierBase::Point => 0.0,
+        };
+        Some(battlefield::range::command_range(geo::Point::new(x, y), radius, body))
+    }
+
     pub(super) fn brigade_of_leader(&self, leader: &str) -> Option<usize> {
         let l = self.state.leader_named(leader)?;
         self.state.brigades.iter().position(|b| b.brigadier == Some(l))
@@ -569,27 +586,17 @@ impl Game {
         }
     }
 
-    /// The price of `order` for `unit` of `brigade` (Ch16 2.2, 2.3, RULINGS C10, G8): its pip line
-    /// for the brigadier's distance to the regiment's Color Stand, doubled in the distant courier
-    /// tier; out of communication no order reaches the regiment. A brigadier attached to the
-    /// regiment is with it (Ch16 2.4). Without the unit or the positions the tier cannot be told
-    /// and the order costs its standard price.
+    /// The price of `order` for `unit`, a regiment of the ordering brigadier's brigade (Ch16 2.2,
+    /// 2.3, RULINGS C10, G8): its pip line for his command range to the regiment
+    /// ([`Game::command_range`]), doubled in the distant courier tier; out of communication no
+    /// order reaches the regiment. Without the unit or the positions the tier cannot be told and
+    /// the order costs its standard price.
     pub(super) fn order_price(
         &self,
         order: &Order,
-        brigade: BrigadeId,
         unit: Option<UnitId>,
     ) -> Result<u32, (String, &'static str)> {
-        let brigadier = self.state.brigade(brigade).and_then(|b| b.brigadier);
-        let distance = unit.and_then(|u| {
-            let leader = brigadier.and_then(|l| self.state.leader(l))?;
-            if leader.attached == Some(u) {
-                return Some(0.0);
-            }
-            let &(x, y) = self.leader_positions.get(&leader.name)?;
-            let body = self.bodies.get(&u)?;
-            Some(battlefield::range::distance_to(geo::Point::new(x, y), body))
-        });
+        let distance = unit.and_then(|u| self.command_range(u, self.bodies.get(&u)?));
         let base = order.pip_cost(distance.unwrap_or(0.0)).ok_or_else(|| {
             (format!("the rule data gives {} no price at this distance", order.meta.title()), "Ch16 2.3")
         })?;
@@ -670,7 +677,7 @@ impl Game {
                 return r.here(Level::Error, message, "Ch16 2.3");
             }
         }
-        let cost = match self.order_price(&order, b, unit) {
+        let cost = match self.order_price(&order, unit) {
             Ok(cost) => cost,
             Err((message, rule)) => return r.here(Level::Error, message, rule),
         };
@@ -886,6 +893,31 @@ mod tests {
                     .contains("his pips were not rolled this turn (add `pips \"Col. Able\" roll [..]`")),
             "{broke:#?}"
         );
+    }
+
+    #[test]
+    fn ch16_2_2_dotc_d7_command_range_runs_from_the_base_edge_to_the_color_stand() {
+        // The 2nd Foot faces east with its Color Stand's front centre at (26.3, 10), 12.3" east of
+        // Col. Able (14, 10); its stands reach back toward him, their rear edge nearer than 12".
+        // From the edge of his 1" base (dotc D7, default) the range is 11.8": Tier 2, 1 pip. From
+        // his position (`point`) it is 12.3": Tier 3, doubled to 2 (Ch16 2.2, RULINGS G8). Either
+        // way measured to the colours, not to the nearest stand.
+        let drill = DRILL.replace(
+            "regiment \"2nd Foot\" { stands 4 regular rifled_musket line at (16, 4) facing east }",
+            "regiment \"2nd Foot\" { stands 4 regular rifled_musket line at (26.3, 10) facing east }",
+        );
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [5] => 3\n    }\n    maneuver {\n        order \"Col. Able\" double_time \"2nd Foot\"\n    }\n}\n";
+        let spent = |scenario: &str| -> u32 {
+            let (replay, _) = play(scenario, log);
+            3 - brigade(&replay, "First Brigade").pips
+        };
+        assert_eq!(spent(&drill), 1, "11.8\" from the base's edge: Tier 2");
+        let point = drill.replace(
+            "    table 48 x 36\n",
+            "    table 48 x 36\n    rules {\n        ruling brigadier_base = point\n    }\n",
+        );
+        assert_ne!(point, drill);
+        assert_eq!(spent(&point), 2, "12.3\" from his position: Tier 3");
     }
 
     #[test]

@@ -949,7 +949,7 @@ impl Game {
             let Some(order) = self.rules.data.order(DOUBLE_TIME_ORDER).cloned() else {
                 return r.here(Level::Error, "the rule data has no `double_time` order", RULE);
             };
-            let cost = match self.order_price(&order, brigade, Some(id)) {
+            let cost = match self.order_price(&order, Some(id)) {
                 Ok(cost) => cost,
                 Err((message, rule)) => return r.here(Level::Error, message, rule),
             };

@@ -95,16 +95,7 @@ impl Game {
         }
         let mut events = Vec::new();
         let result = if by_pips {
-            let distance = self
-                .state
-                .unit(id)
-                .and_then(|u| u.brigade)
-                .and_then(|b| self.state.brigade(b))
-                .and_then(|b| b.brigadier)
-                .and_then(|l| self.state.leader(l))
-                .and_then(|l| self.leader_positions.get(&l.name))
-                .zip(self.bodies.get(&id))
-                .map_or(0.0, |(&(x, y), body)| battlefield::range::distance_to(geo::Point::new(x, y), body));
+            let distance = self.bodies.get(&id).and_then(|body| self.command_range(id, body)).unwrap_or(0.0);
             let rules = &self.rules;
             transact(&mut self.state, |s| morale::command_rally(rules, s, id, distance, &mut events))
                 .map(|()| true)

@@ -158,13 +158,7 @@ impl Game {
             }
         }
         let distance = crate::geometry::measured(dx.hypot(dy));
-        let brigadier_distance = c
-            .brigade
-            .and_then(|b| self.state.brigade(b))
-            .and_then(|b| b.brigadier)
-            .and_then(|id| self.state.leader(id))
-            .and_then(|own| self.leader_positions.get(&own.name))
-            .map(|&(x, y)| battlefield::range::distance_to(geo::Point::new(x, y), &cb).max(0.0));
+        let brigadier_distance = self.command_range(charger, &cb);
         let input = AssaultInput {
             distance,
             brigadier_distance,
