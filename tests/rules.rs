@@ -246,15 +246,10 @@ const CH16_ROWS: &[&str] = &[
 /// - 4.3 Capacity: a garrison beyond its building's capacity is a scenario error, which a suite
 ///   scenario (checked clean) cannot hold, and no log verb garrisons a building.
 /// - 4.3 Demolition: dotc has no structural hits or collapse.
-/// - 4.4 Crest Advantage, 4.4 Uphill Penalty, 7.3 Crestline: the replay applies none of them
-///   (tests/rules/DISAGREEMENTS.md).
 const NOT_YET_ROWS: &str = "
 Ch16 3.4 Casualty Buffer
 Ch16 4.3 Capacity
 Ch16 4.3 Demolition
-Ch16 4.4 Crest Advantage
-Ch16 4.4 Uphill Penalty
-Ch16 7.3 Crestline
 ";
 
 /// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).

@@ -48,8 +48,15 @@ pub struct MeleeInput {
     /// A terrain kind, obstacle or structure id the defender holds: its melee modifier applies
     /// (stone_wall +2 defender; abatis -2 to the attacker and no momentum, RULINGS G17).
     pub defender_terrain: Option<String>,
-    /// The attacker charges uphill against a crest defender (Ch16 4.4, 7.3, RULINGS G17).
+    /// The attacker charges uphill against a defender holding the crest above it: -1 to the
+    /// attacker (Ch16 4.4 Uphill Penalty) and +1 to the defender (Ch16 7.3 Crestline); RULINGS
+    /// G17 applies both and flags the double count. The crestline's +1 shares its Ch16 7.3 row
+    /// with light cover and fences and, cover not stacking (G17), never adds to the bonus of the
+    /// ground the defender holds: the defender takes the larger.
     pub uphill: bool,
+    /// The attacker holds a crest and fights a unit on lower ground: +1 to it (Ch16 4.4 Crest
+    /// Advantage).
+    pub crest_advantage: bool,
     /// The defender counter-charged (Reaction 5, Ch16 6.0): the attacker loses its momentum and
     /// the defender gets its own charging traits.
     pub counter_charge: bool,
@@ -690,7 +697,7 @@ fn shock_modifiers(
             push_for(&mut sides, m, "uphill", "Ch16 4.4, RULINGS G17");
         }
         if let Some(m) = t.crest.melee {
-            push_for(&mut sides, m, "crest", "Ch16 7.3, RULINGS G17");
+            crestline(&mut sides, &mut notes, m, ground.as_ref());
         }
         notes.push(Event::new(
             What::Note {
@@ -700,8 +707,49 @@ fn shock_modifiers(
             "RULINGS G17",
         ));
     }
+    // Downhill from a crest (Ch16 4.4 Crest Advantage).
+    if input.crest_advantage {
+        if let Some(m) = t.crest_advantage.melee {
+            push_for(&mut sides, m, "crest advantage", "Ch16 4.4");
+        }
+    }
     let [a_mods, d_mods] = sides;
     Ok((a_mods, d_mods, notes))
+}
+
+/// The crestline's modifier (Ch16 7.3 "Defending Light Cover / Fence / Crestline"). Its row is
+/// the defender's cover row, and cover does not stack (RULINGS G17): against a defender whose
+/// ground already gives its side a bonus, only the larger of the two counts, and a note says
+/// which was dropped.
+fn crestline(
+    sides: &mut [Vec<Modifier>; 2],
+    notes: &mut Vec<Event>,
+    m: MeleeModifier,
+    ground: Option<&Ground>,
+) {
+    const RULE: &str = "Ch16 7.3, RULINGS G17";
+    let defender_ground = ground.and_then(|g| {
+        g.melee.filter(|gm| applies(gm.side, Role::Defender, false) && gm.value > 0).map(|gm| (g, gm))
+    });
+    let Some((g, gm)) = defender_ground.filter(|_| applies(m.side, Role::Defender, false)) else {
+        push_for(sides, m, "crest", RULE);
+        return;
+    };
+    let (kept, dropped) = if gm.value >= m.value {
+        (g.id.clone(), "crest".to_string())
+    } else {
+        sides[1].retain(|x| x.name != g.id);
+        push_for(sides, m, "crest", RULE);
+        ("crest".to_string(), g.id.clone())
+    };
+    notes.push(Event::new(
+        What::Note {
+            text: format!(
+                "the {dropped} does not add to the {kept} in melee: cover does not stack; the larger counts"
+            ),
+        },
+        RULE,
+    ));
 }
 
 /// Add a modifier to the side(s) it names; `charging` is the attacker only here.

@@ -82,6 +82,8 @@ pub struct Tables {
     /// the defender.
     pub uphill: Modifier,
     pub crest: Modifier,
+    /// Ch16 4.4 Crest Advantage: +1 Shock to a unit assaulting downhill from a crest.
+    pub crest_advantage: Modifier,
     /// Ch13 18.0 as RULINGS C23 `melee_minus_one` reads it: a road column charged fights at -1.
     pub flat_footed: Modifier,
     /// Ch16 5.1, RULE-05-1.2: -1 to hit after a pivot or a re-form.
@@ -250,6 +252,7 @@ impl Tables {
             clean_barrels: l.need("marker clean_barrels", RuleData::marker)?,
             uphill: l.need("modifier uphill", RuleData::modifier)?,
             crest: l.need("modifier crest", RuleData::modifier)?,
+            crest_advantage: l.need("modifier crest_advantage", RuleData::modifier)?,
             flat_footed: l.need("modifier flat_footed", RuleData::modifier)?,
             pivoted: l.need("modifier pivoted", RuleData::modifier)?,
             plunging_fire: {

@@ -246,6 +246,7 @@ pub fn plan_charge(
             flank: q.flank,
             defender_terrain: q.ground.clone(),
             uphill: false,
+            crest_advantage: false,
             counter_charge: q.counter_charge,
         },
     };

@@ -262,14 +262,12 @@ impl Game {
             super::fire::decline_rerolls(&s.args, &mut input); // Ch16 9.0: `no_reroll`
             input
         });
-        // Ch16 4.2, 7.3, RULINGS G17: a stone wall's +2, an abatis's -2 and lost momentum.
-        let defender_terrain = self.bf.melee_ground(&cb, &tb);
+        // The ground, flank and slope from where the charge starts; the run and the
+        // counter-charge are the charge's own.
         let melee = MeleeInput {
             momentum: self.momentum(&cb, &tb),
-            defender_terrain,
-            flank: self.flank_attack(r, charger, &cb, target, &tb),
             counter_charge: counter.is_some(),
-            ..MeleeInput::default()
+            ..self.melee_input(r, charger, &cb, target, &tb)
         };
         let input =
             AssaultInput { distance, brigadier_distance, coordinated, closing_volley: closing, melee };
@@ -378,9 +376,20 @@ impl Game {
             .reduce(f64::min)
     }
 
-    /// The melee's input from the table: the defender's ground (Ch16 7.3, 4.1-4.3), the engaged
-    /// stands in edge contact (RULINGS G3; the engine's own count when none touch yet), a flank
-    /// or rear attack.
+    /// The melee's input from the table, gathered here for every melee the replay fights (an
+    /// assault's, a `melee` line's, a breakthrough's), so the replay, `dotc odds --at` and the
+    /// editor's hover, which plan an assault from the same input, all see the same ground:
+    ///
+    /// - the defender's ground: a stone wall's +2, an abatis's -2 and lost momentum, a fence's or
+    ///   light cover's +1 (Ch16 4.1-4.3, 7.3, RULINGS G17);
+    /// - a flank or rear attack (Ch16 7.3, RULINGS G13) unless the flank was refused (Ch16 6.0);
+    /// - the slope between the two (`Battlefield::slope`): an attacker below a defender holding
+    ///   the crest charges uphill, -1 to it (Ch16 4.4 Uphill Penalty) and +1 to the defender
+    ///   (Ch16 7.3 Crestline; RULINGS G17: both apply, and the crestline does not stack with
+    ///   the defender's cover); an attacker holding a crest above its enemy has the crest
+    ///   advantage, +1 (Ch16 4.4 Crest Advantage).
+    ///
+    /// The engaged stands, the run and a counter-charge are each caller's own.
     fn melee_input(
         &self,
         r: &Replayer<'_>,
@@ -389,11 +398,12 @@ impl Game {
         defender: UnitId,
         db: &Body,
     ) -> MeleeInput {
+        let slope = self.bf.slope(ab, db);
         MeleeInput {
-            attacker_engaged: engaged_stands(ab, db),
-            defender_engaged: engaged_stands(db, ab),
             defender_terrain: self.bf.melee_ground(ab, db),
             flank: self.flank_attack(r, attacker, ab, defender, db),
+            uphill: slope.uphill_against_crest,
+            crest_advantage: slope.downhill_from_crest,
             ..MeleeInput::default()
         }
     }
@@ -417,7 +427,12 @@ impl Game {
             let message = format!("{aname} and {dname} are not in contact: no melee without a charge");
             return r.here(Level::Error, message, "Ch16 7.2, 7.3, RULINGS G3");
         }
-        let input = self.melee_input(r, attacker, &ab, defender, &db);
+        // The stands in edge contact (RULINGS G3; the engine's own count when none touch).
+        let input = MeleeInput {
+            attacker_engaged: engaged_stands(&ab, &db),
+            defender_engaged: engaged_stands(&db, &ab),
+            ..self.melee_input(r, attacker, &ab, defender, &db)
+        };
         let mut dice = LogDice::new(dice_of(action, Purpose::Melee), self.seeded.as_mut());
         match resolve_melee(&self.rules, &mut self.state, attacker, defender, &input, &mut dice) {
             Ok(report) => {
@@ -503,10 +518,10 @@ impl Game {
         let Some(brigade) = self.state.unit(attacker).and_then(|u| u.brigade) else {
             return r.here(Level::Error, format!("{aname} has no brigade to pay the pip"), RULE);
         };
-        let mut input = self.melee_input(r, attacker, &ab, target, &tb);
-        input.momentum = self.momentum(&ab, &tb);
-        input.attacker_engaged = 0;
-        input.defender_engaged = 0;
+        let input = MeleeInput {
+            momentum: self.momentum(&ab, &tb),
+            ..self.melee_input(r, attacker, &ab, target, &tb)
+        };
         let mut dice = LogDice::new(dice_of(action, Purpose::Melee), self.seeded.as_mut());
         let rules = &self.rules;
         let mut paid = Vec::new();

@@ -269,6 +269,44 @@ fn g17_uphill_and_crest_both_apply() {
     assert!(r.events.iter().any(|e| e.rule == "RULINGS G17" && matches!(e.what, What::Note { .. })));
 }
 
+/// Ch16 4.4 Crest Advantage: an attacker fighting downhill from a crest it holds gets +1; the
+/// defender gets nothing for it.
+#[test]
+fn ch16_4_4_crest_advantage_plus_one_to_the_attacker_only() {
+    let rules = defaults();
+    let (mut t, a, d) = two(5, "line", 5, "line");
+    let input = MeleeInput { crest_advantage: true, ..MeleeInput::default() };
+    let r = resolve_melee(&rules, &mut t.state, a, d, &input, &mut melee_dice(3, 3)).unwrap();
+    assert_eq!(named(&mods(&r, "Blue Regiment"), "crest advantage"), Some(1));
+    assert_eq!(named(&mods(&r, "Red Regiment"), "crest advantage"), None);
+    assert_eq!(r.margin, 1);
+}
+
+/// Ch16 7.3 (one row for light cover, fence and crestline), RULINGS G17 (cover does not stack):
+/// a crest defender behind a rail fence gets +1 once, behind a stone wall the wall's +2; the
+/// uphill -1 to the attacker stands either way.
+#[test]
+fn rulings_g17_ch16_7_3_crestline_does_not_stack_with_the_defenders_ground() {
+    let rules = defaults();
+    for (ground, bonus) in [("rail_fence", 1), ("stone_wall", 2)] {
+        let (mut t, a, d) = two(5, "line", 5, "line");
+        let input =
+            MeleeInput { uphill: true, defender_terrain: Some(ground.into()), ..MeleeInput::default() };
+        let r = resolve_melee(&rules, &mut t.state, a, d, &input, &mut melee_dice(3, 3)).unwrap();
+        let red = mods(&r, "Red Regiment");
+        assert_eq!(named(&red, ground), Some(bonus), "{ground}");
+        assert_eq!(named(&red, "crest"), None, "{ground}");
+        assert_eq!(named(&mods(&r, "Blue Regiment"), "uphill"), Some(-1), "{ground}");
+        assert_eq!(r.margin, -1 - bonus, "{ground}");
+        assert!(
+            r.events
+                .iter()
+                .any(|e| matches!(&e.what, What::Note { text } if text.contains("does not stack"))),
+            "{ground}"
+        );
+    }
+}
+
 /// Ch16 2.4, 7.3: a brigadier attached gives +1 on either side; when his regiment loses a stand
 /// he rolls on the leader table once (RULINGS C9, G18); the winning side's leader does not roll.
 #[test]

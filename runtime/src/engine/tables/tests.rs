@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use dotc_lang::library::{EntryKind, RuleData, STDLIB_FILES};
+use dotc_lang::library::{EntryKind, MeleeSide, RuleData, STDLIB_FILES};
 
 use super::*;
 
@@ -42,6 +42,7 @@ const ENTRIES_READ: &[&str] = &[
     "modifier brigadier_attached",
     "modifier cavalry_shock",
     "modifier crest",
+    "modifier crest_advantage",
     "modifier enfilade",
     "modifier flat_footed",
     "modifier momentum",
@@ -136,6 +137,7 @@ fn stdlib_numbers() {
     assert_eq!((t.smoke_size, t.dead_ground), (1.0, 1.0));
     assert_eq!(t.uphill.melee.map(|m| m.value), Some(-1));
     assert_eq!(t.crest.melee.map(|m| m.value), Some(1));
+    assert_eq!(t.crest_advantage.melee.map(|m| (m.value, m.side)), Some((1, MeleeSide::Attacker)));
     assert_eq!(t.flat_footed.melee.map(|m| m.value), Some(-1));
     assert_eq!(t.pivoted.to_hit, -1);
     for level in ["division", "corps"] {

@@ -288,3 +288,134 @@ fn ch16_7_2_each_discipline_test_of_an_assault_has_its_own_claim() {
         problems(&replay)
     );
 }
+
+/// The 1st Blue (facing east, front edge on x = 12, stands x 11.25-12) and the 1st Red (facing
+/// west, front edge on x = 18, stands x 18-18.75), 6" apart over open ground, with `terrain`.
+fn on_the_range(terrain: &str) -> String {
+    range(
+        terrain,
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
+    )
+}
+
+/// A level 1 hill under the 1st Red whose crest (x = 18.5) runs through its stands: the 1st Red
+/// holds the crest; the 1st Blue stands at the foot, level 0.
+const RED_CREST: &str = "        hill \"Red Ridge\" level 1 polygon (16, 10) (30, 10) (30, 26) (16, 26) crest (18.5, 10) (18.5, 26)";
+
+/// The modifier `name` of a unit's Shock Score, if it has one.
+fn modifier(mods: &[(String, i32)], name: &str) -> Option<i32> {
+    mods.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+}
+
+#[test]
+fn ch16_4_4_uphill_penalty_and_ch16_7_3_crestline_against_a_crest_defender() {
+    // The 1st Red holds the crest; the 1st Blue charges up at it from level 0, 6" over open
+    // ground (hills are no terrain area: the momentum stands). Shock scores (Ch16 7.3), both
+    // Fresh, 5 stands engaged each: Blue 3 + 5 + 1 Fresh + 1 momentum - 1 uphill (Ch16 4.4) =
+    // 9; Red 2 + 5 + 1 Fresh + 1 crestline (Ch16 7.3) = 9: a Bloody Draw (RULINGS G17: both
+    // apply, and the double count is flagged). Without the slope: 10 against 8.
+    let scenario = on_the_range(RED_CREST);
+    let (replay, _) = play(&scenario, &charge(&["melee roll [3] vs [2] => bloody draw"], ""));
+    let (blue, blue_score) = shock_score(&replay, "1st Blue");
+    let (red, red_score) = shock_score(&replay, "1st Red");
+    assert_eq!(modifier(&blue, "uphill"), Some(-1), "{blue:?}");
+    assert_eq!(modifier(&blue, "momentum"), Some(1), "{blue:?}");
+    assert_eq!(modifier(&red, "crest"), Some(1), "{red:?}");
+    assert_eq!((blue_score, red_score), (9, 9));
+    assert!(
+        replay.events.iter().any(|e| e.event.rule.contains("RULINGS G17")
+            && matches!(&e.event.what, What::Note { text } if text.contains("twice"))),
+        "the G17 double count is flagged"
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+}
+
+#[test]
+fn ch16_4_4_uphill_odds_at_the_assault_line_see_the_slope() {
+    // `dotc odds --at` and the hover price the assault from the replay's own plan: Blue d6 + 6
+    // (5 + 1 Fresh + 1 momentum - 1 uphill) against Red d6 + 7 (5 + 1 Fresh + 1 crestline).
+    // Blue wins when its die beats Red's by 2 or more: 10 of 36; a draw by exactly 1: 5 of 36.
+    // Without the slope Blue would win 21 of 36.
+    let scenario = on_the_range(RED_CREST);
+    let (replay, _) = play(&scenario, &charge(&["melee roll [3] vs [2] => bloody draw"], ""));
+    let probe = replay.assault_probes.first().expect("the assault line is probed");
+    let odds = probe.odds.as_ref().expect("the assault is priced");
+    assert!((odds.p_attacker_wins - 10.0 / 36.0).abs() < 1e-9, "{odds:?}");
+    assert!((odds.p_draw - 5.0 / 36.0).abs() < 1e-9, "{odds:?}");
+}
+
+#[test]
+fn ch16_4_4_crest_advantage_charging_downhill_from_a_crest() {
+    // A level 1 hill under the 1st Blue, its crest (x = 11.5) through Blue's stands; the 1st Red
+    // stands on the flat. Blue charges down: 2 + 5 + 1 Fresh + 1 momentum + 1 crest advantage
+    // (Ch16 4.4) = 10; Red 4 + 5 + 1 Fresh = 10: a Bloody Draw. Without it, 9 against 10.
+    let scenario = on_the_range(
+        "        hill \"Blue Ridge\" level 1 polygon (0, 10) (12.5, 10) (12.5, 26) (0, 26) crest (11.5, 10) (11.5, 26)",
+    );
+    let (replay, _) = play(&scenario, &charge(&["melee roll [2] vs [4] => bloody draw"], ""));
+    let (blue, blue_score) = shock_score(&replay, "1st Blue");
+    let (red, red_score) = shock_score(&replay, "1st Red");
+    assert_eq!(modifier(&blue, "crest advantage"), Some(1), "{blue:?}");
+    assert_eq!(modifier(&red, "crest"), None, "{red:?}");
+    assert_eq!((blue_score, red_score), (10, 10));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+}
+
+#[test]
+fn ch16_4_4_uphill_needs_a_crest_a_hill_without_one_gives_no_slope_modifier() {
+    // The same hill under the 1st Red without a crest line: Red stands higher but holds no
+    // crest, so neither the uphill -1 nor the crestline +1 applies (Ch16 4.4, 7.3). Blue 3 + 5 +
+    // 1 + 1 = 10 against Red 2 + 5 + 1 = 8.
+    let scenario =
+        on_the_range("        hill \"Red Rise\" level 1 polygon (16, 10) (30, 10) (30, 26) (16, 26)");
+    let (replay, _) = play(&scenario, &charge(&["melee roll [3] vs [2] => attacker wins"], ""));
+    let (blue, blue_score) = shock_score(&replay, "1st Blue");
+    let (red, red_score) = shock_score(&replay, "1st Red");
+    assert_eq!(modifier(&blue, "uphill"), None, "{blue:?}");
+    assert_eq!(modifier(&red, "crest"), None, "{red:?}");
+    assert_eq!((blue_score, red_score), (10, 8));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+}
+
+#[test]
+fn rulings_g17_ch16_7_3_crestline_does_not_stack_with_a_fence() {
+    // The 1st Red holds the crest behind a rail fence 0.5" ahead of its front. Ch16 7.3 puts the
+    // fence and the crestline in one row ("Defending Light Cover / Fence / Crestline", +1), and
+    // RULINGS G17: cover does not stack. Red 3 + 5 + 1 Fresh + 1 fence = 10, no second +1; the
+    // uphill -1 still applies to Blue (G17: apply both): 4 + 5 + 1 + 1 momentum - 1 = 10. A
+    // Bloody Draw (with the crest stacked Red would win, 11 to 10).
+    let terrain = format!("{RED_CREST}\n        rail_fence \"Red Fence\" line (17.5, 10) (17.5, 26)");
+    let scenario = on_the_range(&terrain);
+    let (replay, _) = play(&scenario, &charge(&["melee roll [4] vs [3] => bloody draw"], ""));
+    let (blue, blue_score) = shock_score(&replay, "1st Blue");
+    let (red, red_score) = shock_score(&replay, "1st Red");
+    assert_eq!(modifier(&blue, "uphill"), Some(-1), "{blue:?}");
+    assert_eq!(modifier(&red, "rail_fence"), Some(1), "{red:?}");
+    assert_eq!(modifier(&red, "crest"), None, "{red:?}");
+    assert_eq!((blue_score, red_score), (10, 10));
+    assert!(
+        replay
+            .events
+            .iter()
+            .any(|e| matches!(&e.event.what, What::Note { text } if text.contains("does not stack"))),
+        "the dropped crestline is noted"
+    );
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+}
+
+#[test]
+fn rulings_g17_ch16_7_3_crestline_behind_a_stone_wall_keeps_the_walls_two() {
+    // A stone wall on the crest: its +2 (Ch16 7.3 Heavy row) is the larger; the crestline's +1
+    // does not add to it (RULINGS G17). Red 1 + 5 + 1 + 2 = 9. Blue 4 + 5 + 1 + 1 momentum - 1
+    // uphill = 10: the attacker wins (with the crest stacked, a Bloody Draw at 10).
+    let terrain = format!("{RED_CREST}\n        stone_wall \"Red Wall\" line (17.5, 10) (17.5, 26)");
+    let scenario = on_the_range(&terrain);
+    let (replay, _) = play(&scenario, &charge(&["melee roll [4] vs [1] => attacker wins"], ""));
+    let (red, red_score) = shock_score(&replay, "1st Red");
+    assert_eq!(modifier(&red, "stone_wall"), Some(2), "{red:?}");
+    assert_eq!(modifier(&red, "crest"), None, "{red:?}");
+    assert_eq!(shock_score(&replay, "1st Blue").1, 10);
+    assert_eq!(red_score, 9);
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+}
