@@ -200,6 +200,7 @@ pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: 
             Span::new(reparsed.old_range.start, old_end),
             old_end == old_text.len(),
             delta,
+            reparsed.edit.old_end,
             fresh,
         );
     }

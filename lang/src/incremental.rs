@@ -237,7 +237,7 @@ pub fn reparse(parsed: &mut Parsed, old_text: &str, new_text: &str, edit: Edit) 
     document.broken_words.extend(fresh.document.broken_words);
     document.broken_idents.extend(fresh.document.broken_idents);
     let range = Span::new(old_start, old_stop);
-    splice_diagnostics(&mut parsed.diagnostics, range, ends_file, delta, fresh.diagnostics);
+    splice_diagnostics(&mut parsed.diagnostics, range, ends_file, delta, edit.old_end, fresh.diagnostics);
     let mut later: Vec<TopItem> =
         parsed.items[hi..].iter().map(|i| TopItem { span: i.span.shifted(delta), kind: i.kind }).collect();
     parsed.items.truncate(lo);
@@ -256,11 +256,15 @@ pub fn reparse(parsed: &mut Parsed, old_text: &str, new_text: &str, edit: Edit) 
 /// Replace the diagnostics whose primary span starts in `old_range` by `fresh` and move those
 /// after it by `delta`, keeping the list in its order (by position, stable). `to_end`: the
 /// range runs to the end of the file, and a diagnostic at the very end is one of its own.
+/// `edited_end` is where the edited text ended in the old text: every span of a kept diagnostic
+/// at or after it moves, a secondary label pointing back into the re-read range too (the turn
+/// before, in "turn 9 comes where turn 3 should").
 pub fn splice_diagnostics(
     list: &mut Vec<Diagnostic>,
     old_range: Span,
     to_end: bool,
     delta: isize,
+    edited_end: usize,
     fresh: Vec<Diagnostic>,
 ) {
     // A zero-width diagnostic at the very start belongs to the item that ends there ("the
@@ -278,7 +282,7 @@ pub fn splice_diagnostics(
         }
         if d.primary.span.start >= old_range.end {
             let mut d = d;
-            shift_diagnostic(&mut d, delta, old_range.end);
+            shift_diagnostic(&mut d, delta, edited_end);
             later.push(d);
         } else {
             kept.push(d);

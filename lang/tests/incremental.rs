@@ -123,6 +123,27 @@ fn chains(log: &str, seed: u64, chains: usize, length: usize) -> usize {
     incremental
 }
 
+/// A diagnostic on a later turn can point back at an earlier one ("turn 99 comes where turn 3
+/// should", labelled at the turn before it). An edit in the first turn moves that earlier turn,
+/// and the label must move with it though its turn is not re-read.
+#[test]
+fn an_edit_before_a_misnumbered_turn_moves_the_label_on_the_turn_before_it() {
+    let path = repo().join("scenarios/tutorial/fence-line-game.dotc");
+    let original = std::fs::read_to_string(&path).expect("the shipped log");
+    let headers: Vec<usize> = original.match_indices("\nturn ").map(|(i, _)| i + 1).collect();
+    assert!(headers.len() >= 3, "the tutorial log has three turns");
+    let third = headers[2] + "turn ".len();
+    let digits = original[third..].find(' ').expect("a turn number");
+    let text = format!("{}99{}", &original[..third], &original[third + digits..]);
+    let mut analysis = analyze(&path, &text, &FsLoader);
+    assert!(analysis.diagnostics.iter().any(|d| d.message.contains("comes where turn")));
+    let inside_first = text[headers[0]..].find('\n').expect("a header line") + headers[0] + 1;
+    let new = format!("{}’{}", &text[..inside_first], &text[inside_first..]);
+    let edit = Edit::between(&text, &new);
+    assert!(reanalyze(&mut analysis, &text, &new, edit).is_some(), "an edit inside a turn is incremental");
+    assert_eq!(observed(&analysis), observed(&analyze(&path, &new, &FsLoader)));
+}
+
 #[test]
 fn random_edits_to_the_tutorial_log_reanalyse_like_a_whole_analysis() {
     let taken = chains("scenarios/tutorial/fence-line-game.dotc", 7, 40, 30);

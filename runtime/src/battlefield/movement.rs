@@ -597,7 +597,19 @@ pub fn check_move(bf: &Battlefield, data: &RuleData, rulings: &Rulings, mv: &Mov
         None => None,
     };
     let brigade = mv.mover.brigade_state.and_then(|id| data.brigade_state(id));
-    let mut judge = Judge { bf, data, rulings, mv, formation, row, command, disorder, brigade, report };
+    let mut judge = Judge {
+        bf,
+        data,
+        rulings,
+        mv,
+        formation,
+        row,
+        command,
+        disorder,
+        brigade,
+        report,
+        refused_bonus: None,
+    };
 
     // The path, cut short where a charge halts at water (Ch16 4.1, RULINGS G10).
     let end_layout = match mv.kind {
@@ -639,6 +651,9 @@ struct Judge<'j> {
     disorder: Option<&'j Marker>,
     brigade: Option<&'j BrigadeState>,
     report: MoveReport,
+    /// The Double-Time bonus refused (Ch16 2.3): a move that needed only it is not also too far,
+    /// the refusal being the one mistake.
+    refused_bonus: Option<f64>,
 }
 
 impl Judge<'_> {
@@ -857,6 +872,7 @@ impl Judge<'_> {
         for (because, rule) in because {
             self.add(FindingKind::Refused { action: Action::DoubleTime, because }, rule);
         }
+        self.refused_bonus = Some(bonus);
         None
     }
 
@@ -971,7 +987,11 @@ impl Judge<'_> {
             if known && (back - required).abs() > POSITION_TOLERANCE {
                 self.add(FindingKind::WrongDistance { moved: back, required }, "Ch16 7.4");
             }
-        } else if measured(report.used) > measured(report.allowance) {
+        } else if measured(report.used) > measured(report.allowance)
+            && self
+                .refused_bonus
+                .is_none_or(|bonus| measured(report.used) > measured(report.allowance + bonus))
+        {
             let basis: Vec<&str> = report.allowance_parts.iter().map(|p| p.what.as_str()).collect();
             // What the distance is made of, when more than the ground: a wheel's extra, an
             // about face, an obstacle's crossing (Ch16 2.3, 3.3, 4.2, RULINGS C25), so a player

@@ -22,7 +22,7 @@
 use dotc_lang::library::{CheckCause, MoveState, OrderCost};
 use serde::Serialize;
 
-use super::events::{BrigadeStatus, Event, MeleeOutcome, Modifier, TestKind, What};
+use super::events::{BrigadeStatus, Event, MeleeOutcome, TestKind, What};
 use super::fire::{
     CasualtyTable, FireInput, FireKind, VolleyPlan, VolleyReport, casualty_table, plan_volley, resolve_plan,
 };
@@ -349,6 +349,11 @@ pub fn plan_assault(
 ) -> Result<AssaultPlan, EngineError> {
     let mut events = Vec::new();
     declare(rules, state, charger, target, input, payment, &mut events)?;
+    // Ch16 2.2: the charger's command tier, from where it starts, sets the pre-contact check's
+    // tier modifier (a standing Discipline modifier, `morale::standing_discipline_modifiers`).
+    if let (Some(d), Some(u)) = (input.brigadier_distance, state.unit_mut(charger)) {
+        u.command_range = Some(d);
+    }
     let charger_name = state.unit(charger).map(|u| u.name.clone()).unwrap_or_default();
     let target_name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
     let t = &rules.tables;
@@ -474,7 +479,7 @@ pub(crate) fn after_the_volley(
             charger,
             TestKind::PreContact,
             Some(CheckCause::ClosingVolley),
-            tier_modifiers(rules, state, charger, &plan.input),
+            Vec::new(),
             dice,
             &mut events,
             "Ch16 7.2, RULE-07-1.4, RULINGS C7",
@@ -514,21 +519,6 @@ fn contact(
         None => AssaultResult::Melee(melee.outcome),
     };
     Ok(AssaultReport { events, result, pre_contact_check, closing_volley })
-}
-
-/// The command tier's Discipline modifier (Ch16 2.2: -1 in the distant courier tier), which an
-/// attached brigadier cancels (Ch16 2.4: he "ignores Out-of-Command range penalties").
-fn tier_modifiers(rules: &Rules, state: &GameState, charger: UnitId, input: &AssaultInput) -> Vec<Modifier> {
-    if state.attached_leader(charger).is_some() {
-        return Vec::new();
-    }
-    let Some(d) = input.brigadier_distance else { return Vec::new() };
-    match rules.tier_at(d) {
-        Some(tier) if tier.discipline != 0 => {
-            vec![Modifier::new(format!("{} tier", tier.meta.id), tier.discipline, "Ch16 2.2")]
-        }
-        _ => Vec::new(),
-    }
 }
 
 #[cfg(test)]

@@ -90,8 +90,11 @@ pub fn unit_health(rules: &Rules, state: &GameState, unit: UnitId) -> Option<Hea
 }
 
 /// The modifiers every Discipline check of this unit takes: its brigade Hesitant (RULE-07-2.3,
-/// Ch16 8.2), a brigadier attached (Ch16 2.4, RULE-07-4.2), and its traits' bonuses for this
-/// cause (Steady against a closing volley, Ch16 9.0).
+/// Ch16 8.2), its command tier (Ch16 2.2: -1 in the distant courier tier and out of
+/// communication, from [`super::state::Unit::command_range`]), a brigadier attached (Ch16 2.4,
+/// RULE-07-4.2, who also cancels the tier's penalty: he "ignores Out-of-Command range
+/// penalties"), and its traits' bonuses for this cause (Steady against a closing volley, Ch16
+/// 9.0).
 pub fn standing_discipline_modifiers(
     rules: &Rules,
     state: &GameState,
@@ -106,7 +109,12 @@ pub fn standing_discipline_modifiers(
             "RULE-07-2.3, Ch16 8.2",
         ));
     }
-    if state.attached_leader(unit).is_some() && rules.tables.brigadier_attached.discipline != 0 {
+    let attached = state.attached_leader(unit).is_some();
+    let tier = state.unit(unit).and_then(|u| u.command_range).and_then(|d| rules.tier_at(d));
+    if let Some(tier) = tier.filter(|t| t.discipline != 0 && !attached) {
+        mods.push(Modifier::new(format!("{} tier", tier.meta.id), tier.discipline, "Ch16 2.2"));
+    }
+    if attached && rules.tables.brigadier_attached.discipline != 0 {
         mods.push(Modifier::new(
             "brigadier attached",
             rules.tables.brigadier_attached.discipline,

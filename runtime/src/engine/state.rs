@@ -190,6 +190,11 @@ pub struct Unit {
     /// On the table: false for a reinforcement that has not arrived.
     pub on_table: bool,
     pub turn: TurnFacts,
+    /// Inches from its brigade's commander to its Color Stand as the table last stood (Ch16 2.2,
+    /// dotc D7; 0 with him attached), which sets its command tier; None where nothing measures
+    /// it (no brigadier, no positions): then it counts as in command.
+    #[serde(skip)]
+    pub command_range: Option<f64>,
 }
 
 impl Unit {
@@ -221,6 +226,7 @@ impl Unit {
             removed: false,
             on_table: true,
             turn: TurnFacts::default(),
+            command_range: None,
         }
     }
 

@@ -365,6 +365,9 @@ impl Game {
             Arm::Battery { limbered } => Mover::battery(limbered),
         };
         mover.disordered = u.markers.disorder;
+        // Ch16 2.2: its command tier where it stands (out of communication, its free moves are
+        // only straight ahead or back, no pip reaches it, and no minimum move).
+        mover.tier = u.command_range.and_then(|d| self.rules.tier_at(d)).map(|t| t.level);
         Some(mover)
     }
 

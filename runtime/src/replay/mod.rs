@@ -410,6 +410,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     let mut last_turn = header_span;
     let mut tables = Vec::new();
     let keeping_pips = game.sides_keeping_pips(&analysis.document.turns);
+    game.sync_bodies();
     'turns: for turn in &analysis.document.turns {
         // Scenario scripts: a game a script ended plays no further turn.
         if scripted.ended() {
@@ -848,6 +849,15 @@ impl Game {
                 && u.stands < body.stand_count()
             {
                 *body = body.with_stands(u.stands);
+            }
+        }
+        // Ch16 2.2: each unit's command range as the table now stands, for the tier's modifier
+        // on its Discipline checks.
+        let ranges: Vec<(UnitId, Option<f64>)> =
+            self.bodies.iter().map(|(&id, body)| (id, self.command_range(id, body))).collect();
+        for (id, range) in ranges {
+            if let Some(u) = self.state.unit_mut(id) {
+                u.command_range = range;
             }
         }
     }

@@ -190,3 +190,42 @@ fn ch16_3_3_a_passage_of_lines_names_the_friend_passed_through() {
     assert!(narrative.contains("passes through 1st Blue"), "{narrative}");
     assert!(!narrative.contains("friendly unit 0"), "{narrative}");
 }
+
+/// Ch16 2.2: a regiment in the distant courier tier (12.1-24") or out of communication takes -1
+/// on every Discipline check; its brigadier attached cancels it (Ch16 2.4). The 1st Blue's
+/// volley of turn 1 (see [`RED_DISORDERED`]: two natural 6s at 10", a Shock save) on the 1st Red,
+/// regular 4+ and Fresh +1: 3+, and the die is a 3.
+#[test]
+fn ch16_2_2_distant_tier_takes_one_off_a_shock_save() {
+    let log = "turn 1 blue {
+    fire {
+        fire \"1st Blue\" at \"1st Red\" roll [6, 6, 1, 1, 1] discipline [3] => hits 2, lost 1
+    }
+}
+";
+    // Col. Red 2" behind: Tier 1, 3+ and the 3 passes.
+    let (replay, _) = play(&field(BLUE, RED), log);
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    // Col. Red 20" behind the colours (19.5" from his base's edge, dotc D7): Tier 3, -1: 4+, the
+    // 3 fails and the 1st Red is Disordered.
+    let far = RED.replace("at (22, 18)", "at (40, 18)");
+    let (replay, game) = play(&field(BLUE, &far), log);
+    let found = findings_at(&replay, &game, "fire \"1st Blue\"");
+    assert!(
+        found.iter().any(|f| f.message.contains("Disorder") && f.rule.contains("RULE-05-4.2")),
+        "{found:#?}"
+    );
+    assert!(
+        replay.events.iter().any(|e| matches!(&e.event.what,
+            What::Test { modifiers, needed: 4, passed: false, .. }
+                if modifiers.iter().any(|m| m.value == -1 && m.rule == "Ch16 2.2"))),
+        "{:#?}",
+        replay.events
+    );
+    // Attached to the regiment he cancels the tier's penalty (Ch16 2.4) and adds his +1
+    // (RULE-07-4.2): 2+, passed. The stand lost calls his casualty roll: a 1, unhurt.
+    let attached = RED.replace("at (22, 18)", "attached \"1st Red\"");
+    let log = log.replace("discipline [3]", "discipline [3] leader_casualty [1]");
+    let (replay, _) = play(&field(BLUE, &attached), &log);
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+}

@@ -1081,7 +1081,7 @@ fn each_fire_modifier_is_defined_once_in_the_plan() {
         }
     }
     let expected: std::collections::BTreeSet<String> =
-        ["engine/fire/plan.rs", "engine/melee.rs", "engine/morale.rs", "engine/assault.rs"]
+        ["engine/fire/plan.rs", "engine/melee.rs", "engine/morale.rs"]
             .iter()
             .map(|s| s.to_string())
             .collect();

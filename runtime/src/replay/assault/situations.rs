@@ -187,14 +187,16 @@ fn rulings_g17_ch16_4_1_a_formed_unit_entering_dense_woods_is_disordered() {
 #[test]
 fn ch16_4_2_crossing_a_stone_wall_takes_a_4_up_check_disordered_if_failed() {
     // Ch16 4.2: crossing a stone wall costs 2" and a 4+ Discipline check; failing it leaves the
-    // unit disordered. The 1st Blue (regular, no modifiers) crosses the wall 1" ahead of it with
-    // 5" of its 6" move (3" of ground and the wall's 2"), rolling 3: it fails and is Disordered;
-    // rolling 4 it crosses in good order.
+    // unit disordered. The 1st Blue (regular, no modifiers: Col. Blue rides 4" behind it, Tier 1,
+    // Ch16 2.2) crosses the wall 1" ahead of it with 5" of its 6" move (3" of ground and the
+    // wall's 2"), rolling 3: it fails and is Disordered; rolling 4 it crosses in good order.
     let scenario = range(
         "        stone_wall \"The Wall\" line (13, 12) (13, 24)",
         "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (12, 18) facing east }",
         "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (40, 18) facing west }",
-    );
+    )
+    .replace("brigadier \"Col. Blue\" reliable at (2, 2)", "brigadier \"Col. Blue\" reliable at (8, 18)");
+    assert!(scenario.contains("at (8, 18)"));
     let log = |die: u8| {
         format!(
             "turn 1 blue {{\n    maneuver {{\n        move \"1st Blue\" to (15, 18) facing east discipline [{die}]\n    }}\n}}\n"
