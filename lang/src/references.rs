@@ -1523,6 +1523,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: RULE-07-4.5 says when a brigadier standing alone may be shot at (the nearest visible enemy, within 6") but not what a hit does to him. dotc sends him to the leader casualty table of Ch16 2.4, one roll for the volley as RULINGS G18 has it for an attached leader, written on the fire line as `leader_casualty [d]`. By default any hit calls the roll (`ruling solitary_brigadier_hit = any_hit`); `natural_six` calls it only when the volley rolls a natural 6, the trigger RULE-07-4.3 gives for an attached leader who loses no stand. He takes no cover save either way."#,
         &["RULE-07-4.5", "RULE-07-4.3", "Ch16 2.4", "RULINGS G18"],
     ),
+    r(
+        "dotc D6",
+        "Artillery demolition of a building (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 4.3 has each solid-shot hit roll 4+ for a structural hit and the building collapse at 4, but leaves open which fire that is and what a collapse does in detail. dotc reads: solid shot is a battery's fire at any band but canister; it strikes a building through its garrison, every hit before saves rolling its damage die (`structure [d, ...]` on the fire line), so an empty building takes none; the stand the collapse costs comes off the unit fired at, every unit inside is Disordered, and the survivors stay where they stood, in the rubble (its 5+ light cover, no sight block, no 360-degree arc) until they move off. A Parrott's "+1 damage vs. stone structures" (Ch16 5.3) is by default one structural hit more for each hit that damages (`ruling parrott_damage = extra_point`); `to_the_roll` makes it +1 to the damage die instead (3+)."#,
+        &["Ch16 4.3", "Ch16 5.3", "RULE-05-1.1"],
+    ),
 ];
 
 #[cfg(test)]

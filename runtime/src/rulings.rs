@@ -317,6 +317,18 @@ switch! {
     }
 }
 
+switch! {
+    /// dotc's own ruling D6 (RULINGS.md does not settle it): what the "+1 damage vs. stone
+    /// structures and forts" of a Parrott rifle (Ch16 5.3) does to the artillery demolition of a
+    /// building (Ch16 4.3), where each solid-shot hit rolls 4+ for a structural hit.
+    ParrottDamage = "parrott_damage", "D6" {
+        /// Each hit that damages the building does one structural hit more (two for a Parrott).
+        ExtraPoint = "extra_point",
+        /// The damage roll takes +1: a Parrott's hit damages on 3+, for one structural hit.
+        ToTheRoll = "to_the_roll",
+    }
+}
+
 /// Declares [`Rulings`] with one field per switch, and the by-name access the settings map needs.
 /// Each field is named exactly as its switch (checked when compiling).
 macro_rules! rulings {
@@ -413,6 +425,8 @@ rulings! {
     own_screen: OwnScreen,
     /// dotc D3.
     solitary_brigadier_hit: SolitaryBrigadierHit,
+    /// dotc D6.
+    parrott_damage: ParrottDamage,
 }
 
 impl Rulings {
