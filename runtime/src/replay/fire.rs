@@ -1378,6 +1378,8 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod building_situations;
 mod demolition;
 #[cfg(test)]
 pub(crate) mod situations;
