@@ -241,19 +241,12 @@ const CH16_ROWS: &[&str] = &[
 /// (issue 14): this list may only shrink, so
 /// [`every_ch16_row_has_a_situation_or_is_listed_as_not_yet_rowed`] fails both when a row is
 /// neither exercised nor listed and when a listed row has been exercised. Why each is left:
-/// - 3.4 Casualty Buffer: the open question of which hits the screen absorbs, and no claim word
-///   for a hit on it (tests/rules/DISAGREEMENTS.md).
-/// - 4.3 Capacity: a garrison beyond its building's capacity is a scenario error, which a suite
-///   scenario (checked clean) cannot hold, and no log verb garrisons a building.
-/// - 4.3 Demolition: dotc has no structural hits or collapse.
+/// (none left)
 const NOT_YET_ROWS: &str = "
-Ch16 3.4 Casualty Buffer
-Ch16 4.3 Capacity
-Ch16 4.3 Demolition
 ";
 
 /// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).
-const SITUATIONS_AT_LEAST: usize = 255;
+const SITUATIONS_AT_LEAST: usize = 280;
 
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {

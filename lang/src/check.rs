@@ -1373,10 +1373,14 @@ fn check_action(
             format!("write `{verb} \"Unit\" at \"Enemy\"` or `-> \"Enemy\"`"),
         ));
     }
-    for arg in &action.args {
+    for (i, arg) in action.args.iter().enumerate() {
+        // Ch16 4.3: `garrison "Unit" in "Building"` names a building after `in`, which the
+        // replay looks up among the scenario's buildings.
+        let names_a_building =
+            verb == "garrison" && i > 0 && matches!(&action.args[i - 1], Arg::Word(w) if w.value == "in");
         match arg {
             Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n)
-                if verb != "note" && verb != "scripted" =>
+                if verb != "note" && verb != "scripted" && !names_a_building =>
             {
                 if let Some((_, names, broken)) = scenario
                     && names.get(&n.value).is_none()

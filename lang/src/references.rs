@@ -1524,6 +1524,12 @@ pub const REFERENCES: &[Reference] = &[
         &["RULE-07-4.5", "RULE-07-4.3", "Ch16 2.4", "RULINGS G18"],
     ),
     r(
+        "dotc D6",
+        "Artillery demolition of a building (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 4.3 has each solid-shot hit roll 4+ for a structural hit and the building collapse at 4, but leaves open which fire that is and what a collapse does in detail. dotc reads: solid shot is a battery's fire at any band but canister; it strikes a building through its garrison, every hit before saves rolling its damage die (`structure [d, ...]` on the fire line), so an empty building takes none; the stand the collapse costs comes off the unit fired at, every unit inside is Disordered, and the survivors stay where they stood, in the rubble (its 5+ light cover, no sight block, no 360-degree arc) until they move off. A Parrott's "+1 damage vs. stone structures" (Ch16 5.3) is by default one structural hit more for each hit that damages (`ruling parrott_damage = extra_point`); `to_the_roll` makes it +1 to the damage die instead (3+)."#,
+        &["Ch16 4.3", "Ch16 5.3", "RULE-05-1.1"],
+    ),
+    r(
         "dotc D7",
         "The brigadier's base (dotc's ruling)",
         r#"Not in RULINGS.md: Ch16 2.2 measures command range from any edge of the brigadier's base to the middle of the front edge of the regiment's Color Stand, but only a division or corps commander's base has a size (RULE-07-4.1). dotc gives the brigadier a 1" round base, the one the map draws, so every command range (the tiers of Ch16 2.2, the 12" of a command rally, an assault's tier) starts 0.5" out from where the log puts him (`ruling brigadier_base = round_1in`); `point` measures from his position itself."#,

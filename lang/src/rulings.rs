@@ -197,6 +197,13 @@ pub const RULINGS: &[RulingSpec] = &[
         summary: "A volley that may fire at a solitary brigadier (RULE-07-4.5) sends him to the leader casualty table when it scores any hit (default), or only when it rolls a natural 6.",
     },
     RulingSpec {
+        name: "parrott_damage",
+        id: "D6",
+        values: &["extra_point", "to_the_roll"],
+        as_printed: "extra_point",
+        summary: "A Parrott's +1 damage against stone structures (Ch16 5.3) adds a structural hit to each of its solid-shot hits that damages a building (default), or +1 to the 4+ damage roll.",
+    },
+    RulingSpec {
         name: "brigadier_base",
         id: "D7",
         values: &["round_1in", "point"],

@@ -114,6 +114,14 @@ pub const VERBS: &[VerbSpec] = &[
     ),
     verb("screen", &[Maneuver], true, false, "Ch16 3.4", "A regiment detaches a skirmish stand forward."),
     verb("recall", &[Maneuver], true, false, "Ch16 3.4", "A regiment takes its skirmish stand back."),
+    verb(
+        "garrison",
+        &[Maneuver],
+        true,
+        false,
+        "Ch16 4.3",
+        "Infantry or dismounted cavalry moves into a building and holds it: `garrison \"Unit\" in \"Building\"`.",
+    ),
     verb("enter", &[Maneuver], true, false, "scenario reinforcements", "A reinforcement enters the table."),
     verb("exit", &[Maneuver, Status], true, false, "RULINGS G5", "A unit leaves the table."),
     verb("hold", &[Maneuver], true, false, "Ch16 2.3", "A unit holds its position (and may fire)."),
@@ -242,6 +250,8 @@ words! {
         Remount = "remount",
         Screen = "screen",
         Recall = "recall",
+        /// Ch16 4.3: a unit moves into a building and garrisons it.
+        Garrison = "garrison",
         Enter = "enter",
         Exit = "exit",
         Hold = "hold",

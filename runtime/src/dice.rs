@@ -53,6 +53,8 @@ pub enum Purpose {
     Promotion,
     /// A replacement officer's rating or a draft of replacement stands: Ch14 4.0-5.0.
     Replacement,
+    /// The damage die of a solid-shot hit on a building: Ch16 4.3, dotc D6.
+    Structure,
 }
 
 impl Purpose {
@@ -70,6 +72,7 @@ impl Purpose {
         Purpose::Surgeon,
         Purpose::Promotion,
         Purpose::Replacement,
+        Purpose::Structure,
     ];
 
     /// A short snake_case label for audits and replays: `to_hit`, `save`, `staff_pips`...
@@ -87,6 +90,7 @@ impl Purpose {
             Purpose::Surgeon => "surgeon",
             Purpose::Promotion => "promotion",
             Purpose::Replacement => "replacement",
+            Purpose::Structure => "structure",
         }
     }
 
@@ -105,6 +109,7 @@ impl Purpose {
             Purpose::Surgeon => "the surgeon's roll",
             Purpose::Promotion => "the promotion roll",
             Purpose::Replacement => "the replacement roll",
+            Purpose::Structure => "the structural damage roll",
         }
     }
 

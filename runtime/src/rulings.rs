@@ -318,6 +318,18 @@ switch! {
 }
 
 switch! {
+    /// dotc's own ruling D6 (RULINGS.md does not settle it): what the "+1 damage vs. stone
+    /// structures and forts" of a Parrott rifle (Ch16 5.3) does to the artillery demolition of a
+    /// building (Ch16 4.3), where each solid-shot hit rolls 4+ for a structural hit.
+    ParrottDamage = "parrott_damage", "D6" {
+        /// Each hit that damages the building does one structural hit more (two for a Parrott).
+        ExtraPoint = "extra_point",
+        /// The damage roll takes +1: a Parrott's hit damages on 3+, for one structural hit.
+        ToTheRoll = "to_the_roll",
+    }
+}
+
+switch! {
     /// dotc's own ruling D7 (RULINGS.md does not settle it): the brigadier's base, from whose
     /// edge Ch16 2.2 measures command range to the regiment's Color Stand. The rulebook sizes
     /// only a commander's base (RULE-07-4.1).
@@ -425,6 +437,8 @@ rulings! {
     own_screen: OwnScreen,
     /// dotc D3.
     solitary_brigadier_hit: SolitaryBrigadierHit,
+    /// dotc D6.
+    parrott_damage: ParrottDamage,
     /// dotc D7.
     brigadier_base: BrigadierBase,
 }
@@ -638,6 +652,7 @@ mod tests {
         check::<BrokenDuringCharge>();
         check::<OwnScreen>();
         check::<SolitaryBrigadierHit>();
+        check::<ParrottDamage>();
         check::<BrigadierBase>();
     }
 

@@ -55,11 +55,25 @@ impl Battlefield {
                 best = Some((cover, id.to_string(), frontal));
             }
         };
-        if let Some(building) = garrison.and_then(|name| self.building(name)) {
-            consider(building.structure.cover, &building.structure.meta.id, false);
-        }
         let stands = target.stands();
         let most = |inside: usize| 2 * inside > stands.len();
+        if let Some(building) = garrison.and_then(|name| self.building(name)) {
+            // Ch16 4.3, dotc D6: the survivors of a collapse are in its rubble.
+            match (building.collapsed, building.structure.rubble) {
+                (false, _) => consider(building.structure.cover, &building.structure.meta.id, false),
+                (true, Some(rubble)) => consider(rubble, &rubble_id(building), false),
+                (true, None) => {}
+            }
+        }
+        // Ch16 4.3: rubble covers a unit most of whose stands stand in it, as area terrain does.
+        for building in self.buildings.iter().filter(|b| b.collapsed) {
+            let (Some(walls), Some(rubble)) = (&building.footprint, building.structure.rubble) else {
+                continue;
+            };
+            if most(stands.iter().filter(|s| stand_in_area(s, walls)).count()) {
+                consider(rubble, &rubble_id(building), false);
+            }
+        }
         for area in &self.areas {
             if most(stands.iter().filter(|s| stand_in_area(s, &area.outline)).count()) {
                 consider(area.terrain.cover, &area.terrain.meta.id, false);
@@ -107,6 +121,11 @@ impl Battlefield {
             None => self.cover(attacker, defender, None).from,
         }
     }
+}
+
+/// The name a collapsed building's rubble goes by in a cover finding: "masonry_building rubble".
+fn rubble_id(building: &super::Building) -> String {
+    format!("{} rubble", building.structure.meta.id)
 }
 
 fn rank(class: CoverClass) -> u8 {

@@ -122,6 +122,11 @@ pub struct Building {
     /// Stands it holds: the feature's `capacity`, else the structure's.
     pub capacity: u32,
     pub flags: Vec<String>,
+    /// Structural hits solid shot has done to it (Ch16 4.3, dotc D6).
+    pub damage: u32,
+    /// Brought down by artillery (Ch16 4.3): from then on its footprint is rubble, which blocks
+    /// no sight and gives the structure's `rubble` cover, and it holds no garrison.
+    pub collapsed: bool,
 }
 
 /// A hill (Ch16 4.4).
@@ -261,6 +266,8 @@ impl Battlefield {
                     footprint,
                     capacity,
                     flags: shapes.flags,
+                    damage: 0,
+                    collapsed: false,
                 });
             }
         }

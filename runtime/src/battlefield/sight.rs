@@ -225,7 +225,8 @@ impl Battlefield {
         }
         for (index, building) in self.buildings.iter().enumerate() {
             let own = |garrison: Option<&str>| garrison.is_some() && garrison == building.name.as_deref();
-            if own(query.firer_garrison) || own(query.target_garrison) {
+            // Ch16 4.3: a collapsed building is rubble, which blocks no sight.
+            if building.collapsed || own(query.firer_garrison) || own(query.target_garrison) {
                 continue;
             }
             if building.footprint.as_ref().is_some_and(|walls| inside_length(walls, line) > 0.0) {

@@ -283,6 +283,9 @@ pub(super) fn check_volley(
                 check_screen(r, item, &key, &report.events);
                 continue;
             }
+            // Ch16 4.3, dotc D6: the building's structural hits, checked by the fire replay's
+            // demolition step.
+            "structure" | "collapsed" => continue,
             // The target took a Disorder marker: from the volley's own results, or from its
             // brigade breaking under the volley (RULE-07-2.4: every unit of it is disordered).
             "disordered" | "disorder" => {

@@ -384,7 +384,7 @@ impl Game {
         let all_round = self
             .garrison(firer)
             .and_then(|name| self.bf.building(name))
-            .is_some_and(|b| b.structure.arc.is_some_and(|arc| arc >= 360));
+            .is_some_and(|b| !b.collapsed && b.structure.arc.is_some_and(|arc| arc >= 360));
         all_round || arcs::in_front_arc(fb, tb)
     }
 
@@ -466,19 +466,23 @@ impl Game {
             return;
         }
         let probe = self.probe_volley(r, firer, target, &input);
+        let solid_shot = self.solid_shot(firer, target, input.range);
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
         let resolved = resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice);
         Game::probe_done(r, probe, resolved.as_ref().ok());
         match resolved {
-            Ok(report) => Game::volley_done(
-                r,
-                action,
-                &dice,
-                &report,
-                (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
-                &blocked,
-            ),
+            Ok(report) => {
+                let micro = (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit));
+                // Ch16 4.3, dotc D6: solid shot at a garrison damages its building, after the
+                // volley's own results are out.
+                let faces = solid_shot.as_ref().and_then(|p| demolition::roll(r, p, report.hits, &mut dice));
+                Game::volley_done(r, action, &dice, &report, micro, &blocked);
+                let demolished = solid_shot.map(|p| self.demolish(r, p, faces.as_deref(), target));
+                if let Some(claim) = &action.claim {
+                    demolition::check_claim(r, claim, demolished.as_ref());
+                }
+            }
             Err(e) => r.refused(&e, "RULE-05-1.1, RULE-05-2.1, Ch16 5.0"),
         }
     }
@@ -1374,6 +1378,9 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod building_situations;
+mod demolition;
 #[cfg(test)]
 pub(crate) mod situations;
 #[cfg(test)]

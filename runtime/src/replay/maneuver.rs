@@ -23,7 +23,7 @@
 //! fires at -1, RULE-05-1.2 (1), Ch16 5.1; a move whose check bars fire, it may not). A fall back
 //! keeps its firing rights (Ch16 3.3, RULINGS C19) and so is not marked.
 
-use dotc_lang::library::Cost;
+use dotc_lang::library::{Cost, Garrison};
 use geo::{Coord, Distance, Euclidean};
 
 use super::command::{DOUBLE_TIME_ORDER, word_arg};
@@ -55,6 +55,14 @@ fn facing_arg(action: &Action) -> Option<f64> {
 /// The first bare number of an action (`+30`, `2.5`).
 fn number_arg(action: &Action) -> Option<f64> {
     action.args.iter().find_map(|a| if let Arg::Number(n) = a { Some(n.value) } else { None })
+}
+
+/// The building a `garrison` line names: the quoted name after the word `in` (Ch16 4.3).
+fn building_arg(action: &Action) -> Option<&dotc_lang::ast::Name> {
+    action.args.windows(2).find_map(|pair| match pair {
+        [Arg::Word(w), Arg::Unit(n)] if w.value == "in" => Some(n),
+        _ => None,
+    })
 }
 
 /// The first bare position of an action (`(38.5, 3)`).
@@ -147,6 +155,7 @@ impl Game {
             ManeuverVerb::Remount => self.remount(r, action),
             ManeuverVerb::Screen => self.screen(r, action),
             ManeuverVerb::Recall => self.recall(r, action),
+            ManeuverVerb::Garrison => self.occupy(r, action),
             ManeuverVerb::Exit => self.exit(r, action),
             ManeuverVerb::Hold => self.hold(r, action),
         }
@@ -1294,6 +1303,106 @@ impl Game {
         }
         self.book.screens.remove(&name);
         r.emit([Event::new(What::Note { text: format!("{name} recalls its skirmish screen") }, RULE)]);
+    }
+
+    /// Ch16 4.3: `garrison "Unit" in "Building" [facing F]`: the unit moves into a building of the
+    /// scenario and holds it. The move is judged as any advance to the building's centre (Ch16
+    /// 3.1); only the kinds of troops its structure lists may enter (infantry and dismounted
+    /// cavalry for masonry), its stands and those already inside may not pass its capacity, and
+    /// one side holds it at a time. A collapsed building is rubble and holds no garrison. The
+    /// unit leaves the building by moving over the ground (`move`).
+    fn occupy(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch16 4.3";
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        let Some(wanted) = building_arg(action) else {
+            let message = "`garrison` names no building: write `garrison \"Unit\" in \"Building\"`";
+            return r.here(Level::Error, message.to_string(), RULE);
+        };
+        let Some(building) = self.bf.building(&wanted.value).cloned() else {
+            let names: Vec<&str> = self.bf.buildings.iter().filter_map(|b| b.name.as_deref()).collect();
+            let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+            let message =
+                format!("no building \"{}\" in the scenario (its buildings: {known})", wanted.value);
+            return r.find(wanted.span, Level::Error, message, RULE);
+        };
+        let Some(u) = self.state.unit(id) else { return };
+        let (name, stands, side) = (u.name.clone(), u.stands, u.side);
+        let kind = match u.arm {
+            Arm::Infantry => Garrison::Infantry,
+            Arm::Cavalry { mounted: false, .. } => Garrison::DismountedCavalry,
+            Arm::Cavalry { mounted: true, .. } => Garrison::Cavalry,
+            Arm::Battery { .. } => Garrison::Artillery,
+        };
+        let title = building.structure.meta.title().to_string();
+        let allowed = &building.structure.garrison;
+        if !allowed.is_empty() && !allowed.contains(&kind) {
+            let who: Vec<&str> = allowed.iter().map(|g| g.word()).collect();
+            let message = format!(
+                "{name} is {}: only {} may garrison {} ({title})",
+                kind.word().replace('_', " "),
+                who.join(" or ").replace('_', " "),
+                wanted.value
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        if building.collapsed {
+            let message = format!("{} has collapsed: its rubble holds no garrison", wanted.value);
+            return r.here(Level::Error, message, RULE);
+        }
+        if self.book.garrisons.get(&name) == Some(&wanted.value) {
+            return r.here(Level::Error, format!("{name} already garrisons {}", wanted.value), RULE);
+        }
+        let inside: Vec<(String, u32, bool)> = self
+            .book
+            .garrisons
+            .iter()
+            .filter(|(_, b)| **b == wanted.value)
+            .filter_map(|(unit, _)| {
+                let other = self.state.unit_named(unit).and_then(|o| self.state.unit(o))?;
+                (!other.removed).then(|| (other.name.clone(), other.stands, other.side == side))
+            })
+            .collect();
+        if let Some((enemy, _, _)) = inside.iter().find(|(_, _, friend)| !friend) {
+            let message = format!(
+                "{} is held by the enemy ({enemy}): one side holds a building at a time",
+                wanted.value
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        let held: u32 = inside.iter().map(|(_, n, _)| n).sum();
+        if held + stands > building.capacity {
+            let message = format!(
+                "{} holds {} stands: {held} already inside and {name}'s {stands} would make {}",
+                wanted.value,
+                building.capacity,
+                held + stands
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let facing = facing_arg(action).unwrap_or(start.facing);
+        let end = Pose::new(building.at, facing);
+        let current = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        let kind = if self.book.unit_turn(r.turn, id).double_time {
+            MoveKind::DoubleTime
+        } else {
+            MoveKind::Advance
+        };
+        let Some(report) = self.judge_move(r, id, &current, kind, start, end, &[]) else { return };
+        let share = share_of(kind, &report);
+        if !report.is_legal() || self.broken_advance(r, id, &start, end) || !self.within_move(r, id, share) {
+            return;
+        }
+        self.record_share(r, id, share);
+        self.mark_moved(r, id, Moved::Advance, None);
+        self.out_of_its_smoke(r, id, &start, &end);
+        self.move_effects(r, action, id, &report);
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        self.book.garrisons.insert(name.clone(), wanted.value.clone());
+        r.emit([Event::new(What::Note { text: format!("{name} garrisons {}", wanted.value) }, RULE)]);
     }
 
     /// Ch16 2.3: `hold "Unit"`: the unit holds its position (free, and it may fire); it has not

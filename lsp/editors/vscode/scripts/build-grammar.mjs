@@ -24,7 +24,7 @@ const out = join(here, '..', 'syntaxes', 'dotc.tmLanguage.json');
 export const VERBS = [
   'pips', 'bonus', 'reserve', 'order', 'attach', 'detach', 'rally', 'friction', 'move', 'wheel',
   'about_face', 'formation', 'fall_back', 'double_time', 'limber', 'unlimber', 'dismount',
-  'remount', 'screen', 'recall', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
+  'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
   'reform', 'scripted', 'note',
 ];
@@ -97,7 +97,7 @@ export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];
 /** Words of a claimed result (docs/language.md, Claims). Other words are still claim items. */
 export const CLAIM_WORDS = [
   'hits', 'saved', 'lost', 'micro', 'disordered', 'pass', 'fail', 'attacker', 'defender', 'wins',
-  'draw', 'rallied', 'evaded', 'captured',
+  'draw', 'rallied', 'evaded', 'captured', 'structure', 'collapsed',
 ];
 
 // ------------------------------------------------------------------ building blocks
@@ -834,7 +834,7 @@ const grammar = {
       patterns: [
         { include: '#comments' },
         { include: '#claim' },
-        { match: String.raw`\b(to|via|pip|enters)\b`, name: 'keyword.other.$1.dotc' },
+        { match: String.raw`\b(to|via|pip|enters|in)\b`, name: 'keyword.other.$1.dotc' },
         { include: '#common' },
       ],
     },

@@ -677,6 +677,8 @@ fn terrain_cover(rules: &Rules, input: &FireInput) -> Result<Cover, EngineError>
             .map(|t| t.cover)
             .or_else(|| d.obstacle(id).map(|o| o.cover))
             .or_else(|| d.structure(id).map(|s| s.cover))
+            // Ch16 4.3: a collapsed building's rubble ("<structure> rubble", battlefield cover).
+            .or_else(|| id.strip_suffix(" rubble").and_then(|s| d.structure(s)).and_then(|s| s.rubble))
             .ok_or_else(|| EngineError::Unknown(format!("terrain, obstacle or structure `{id}`")))?;
         return Ok(cover);
     }
