@@ -1523,6 +1523,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: RULE-07-4.5 says when a brigadier standing alone may be shot at (the nearest visible enemy, within 6") but not what a hit does to him. dotc sends him to the leader casualty table of Ch16 2.4, one roll for the volley as RULINGS G18 has it for an attached leader, written on the fire line as `leader_casualty [d]`. By default any hit calls the roll (`ruling solitary_brigadier_hit = any_hit`); `natural_six` calls it only when the volley rolls a natural 6, the trigger RULE-07-4.3 gives for an attached leader who loses no stand. He takes no cover save either way."#,
         &["RULE-07-4.5", "RULE-07-4.3", "Ch16 2.4", "RULINGS G18"],
     ),
+    r(
+        "dotc D5",
+        "Which lines a Smoke Wall blocks (dotc's ruling)",
+        r#"Not in RULINGS.md: RULE-05-5.5 blocks sight "through" a Smoke Wall beyond 8" but draws no line. dotc forms a wall from the markers of 3 or more regiments of one brigade (RULINGS C32), each within 1" of another (the widest lateral interval of Ch16 3.3; the gaps are part of the wall), and never blocks at 8" or nearer (beyond 6" a line through it costs the -1 of smoke, RULE-05-5.2). By default the wall blocks only a line that crosses it from one side to the other: a battery firing over it, fire at a unit behind it (`ruling smoke_wall_blocks = lines_across`); the wall's own regiments fire out of it and are fired at in it at -1. `any_line` blocks every line beyond 8" that meets it, theirs too."#,
+        &["RULE-05-5.5", "RULE-05-5.2", "Ch16 5.7", "RULINGS C32", "Ch16 3.3"],
+    ),
 ];
 
 #[cfg(test)]
