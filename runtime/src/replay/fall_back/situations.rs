@@ -99,3 +99,35 @@ fn rulings_c5_specific_no_fall_back_is_owed_and_a_fall_back_line_in_the_fire_pha
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(found[0].message.contains("1st Red owes no fall back here"), "{:#?}", found[0]);
 }
+
+#[test]
+fn rulings_g14_an_open_order_unit_overrun_by_a_formed_charge_falls_back_3_inches_on_the_table() {
+    // Ch13 22.0, RULINGS G14: the 1st Blue (a formed line, colours (12, 18) facing east) charges
+    // the 1st Red, in open order with its colours at (18, 18) facing west, 6" off. A formed
+    // charge overruns Open Order without a melee: a stand lost, a Disorder marker, and 3" back
+    // (the stdlib's `charged overrun 1 fall_back 3`), straight back with its facing kept: its
+    // colours to (21, 18). The log records it on the line after the assault.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket open_order at (18, 18) facing west }",
+    );
+    let charge = |after: &str| {
+        format!(
+            "turn 1 blue {{\n    command {{\n        pips \"Col. Blue\" roll [6] => 3\n    }}\n    maneuver {{\n        \
+             assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" {{\n            contact\n        }}\n{after}    }}\n}}\n"
+        )
+    };
+    let (replay, _) = play(&scenario, &charge("        fall_back \"1st Red\" to (21, 18)\n"));
+    assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
+    let moved = replay.events.iter().any(
+        |e| matches!(&e.event.what, What::Note { text } if text == "1st Red falls back 3\" to (21, 18)"),
+    );
+    assert!(moved, "{:#?}", replay.events);
+    // Left out: the finding names the line to add, at the assault.
+    let (replay, _) = play(&scenario, &charge(""));
+    let found = problems(&replay);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(found[0].message.contains("add `fall_back \"1st Red\" to (21, 18)`"), "{:#?}", found[0]);
+    assert!(found[0].rule.contains("RULINGS G14"), "{:#?}", found[0]);
+}
