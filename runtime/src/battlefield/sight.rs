@@ -127,9 +127,9 @@ pub fn smoke_walls(smokers: &[Smoker<'_>], rule: &super::SmokeRule) -> Vec<Vec<u
         while next < members.len() {
             let at = members[next];
             next += 1;
-            for other in 0..smokers.len() {
-                if group_of[other].is_none() && adjacent(at, other) {
-                    group_of[other] = Some(g);
+            for (other, slot) in group_of.iter_mut().enumerate() {
+                if slot.is_none() && adjacent(at, other) {
+                    *slot = Some(g);
                     members.push(other);
                 }
             }
