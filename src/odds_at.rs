@@ -120,7 +120,11 @@ pub fn odds_at(
         let why: Vec<String> = replay
             .findings
             .iter()
-            .filter(|f| game.source[..f.span.start.min(game.source.len())].lines().count().max(1) == line)
+            .filter(|f| {
+                // The finding's action may begin on an attribute line above (`@allow`).
+                let line_of = |at: usize| game.source[..at.min(game.source.len())].lines().count().max(1);
+                (line_of(f.span.start)..=line_of(f.span.end)).contains(&line)
+            })
             .map(|f| format!("  {} ({})", f.message, f.rule))
             .collect();
         let mut message =

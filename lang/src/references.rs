@@ -1524,6 +1524,12 @@ pub const REFERENCES: &[Reference] = &[
         &["RULE-07-4.5", "RULE-07-4.3", "Ch16 2.4", "RULINGS G18"],
     ),
     r(
+        "dotc D5",
+        "Which lines a Smoke Wall blocks (dotc's ruling)",
+        r#"Not in RULINGS.md: RULE-05-5.5 blocks sight "through" a Smoke Wall beyond 8" but draws no line. dotc forms a wall from the markers of 3 or more regiments of one brigade (RULINGS C32), each within 1" of another (the widest lateral interval of Ch16 3.3; the gaps are part of the wall), and never blocks at 8" or nearer (beyond 6" a line through it costs the -1 of smoke, RULE-05-5.2). By default the wall blocks only a line that crosses it from one side to the other: a battery firing over it, fire at a unit behind it (`ruling smoke_wall_blocks = lines_across`); the wall's own regiments fire out of it and are fired at in it at -1. `any_line` blocks every line beyond 8" that meets it, theirs too."#,
+        &["RULE-05-5.5", "RULE-05-5.2", "Ch16 5.7", "RULINGS C32", "Ch16 3.3"],
+    ),
+    r(
         "dotc D6",
         "Artillery demolition of a building (dotc's ruling)",
         r#"Not in RULINGS.md: Ch16 4.3 has each solid-shot hit roll 4+ for a structural hit and the building collapse at 4, but leaves open which fire that is and what a collapse does in detail. dotc reads: solid shot is a battery's fire at any band but canister; it strikes a building through its garrison, every hit before saves rolling its damage die (`structure [d, ...]` on the fire line), so an empty building takes none; the stand the collapse costs comes off the unit fired at, every unit inside is Disordered, and the survivors stay where they stood, in the rubble (its 5+ light cover, no sight block, no 360-degree arc) until they move off. A Parrott's "+1 damage vs. stone structures" (Ch16 5.3) is by default one structural hit more for each hit that damages (`ruling parrott_damage = extra_point`); `to_the_roll` makes it +1 to the damage die instead (3+)."#,

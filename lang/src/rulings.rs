@@ -197,6 +197,13 @@ pub const RULINGS: &[RulingSpec] = &[
         summary: "A volley that may fire at a solitary brigadier (RULE-07-4.5) sends him to the leader casualty table when it scores any hit (default), or only when it rolls a natural 6.",
     },
     RulingSpec {
+        name: "smoke_wall_blocks",
+        id: "D5",
+        values: &["lines_across", "any_line"],
+        as_printed: "lines_across",
+        summary: "A Smoke Wall (RULE-05-5.5) blocks sight beyond 8\" only for a line that crosses it from one side to the other, so its own regiments fire and are fired at through their smoke at -1 (default); or any line beyond 8\" that meets it, theirs included.",
+    },
+    RulingSpec {
         name: "parrott_damage",
         id: "D6",
         values: &["extra_point", "to_the_roll"],

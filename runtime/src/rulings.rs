@@ -318,6 +318,23 @@ switch! {
 }
 
 switch! {
+    /// dotc's own ruling D5 (RULINGS.md does not settle it): which lines of fire a Smoke Wall
+    /// blocks beyond its 8" (RULE-05-5.5, Ch16 5.7, RULINGS C32). Either way it blocks nothing
+    /// at 8" or nearer, and beyond 6" a line through it costs the -1 of smoke (RULE-05-5.2, 5.3).
+    SmokeWallBlocks = "smoke_wall_blocks", "D5" {
+        /// Only a line that crosses the wall from one side to the other: fire from behind the
+        /// wall over it, or at a unit behind it. A line that starts or ends at one of the wall's
+        /// own regiments (it fires out of its smoke, or is fired at in it) is not blocked: it goes
+        /// into or out of the smoke, which is the -1 of RULE-05-5.2.
+        LinesAcross = "lines_across",
+        /// Any line beyond 8" that meets the wall, the wall's own regiments' volleys and the
+        /// volleys at them included: the wall is the markers merged, and their smoke blinds
+        /// in every direction.
+        AnyLine = "any_line",
+    }
+}
+
+switch! {
     /// dotc's own ruling D6 (RULINGS.md does not settle it): what the "+1 damage vs. stone
     /// structures and forts" of a Parrott rifle (Ch16 5.3) does to the artillery demolition of a
     /// building (Ch16 4.3), where each solid-shot hit rolls 4+ for a structural hit.
@@ -437,6 +454,8 @@ rulings! {
     own_screen: OwnScreen,
     /// dotc D3.
     solitary_brigadier_hit: SolitaryBrigadierHit,
+    /// dotc D5.
+    smoke_wall_blocks: SmokeWallBlocks,
     /// dotc D6.
     parrott_damage: ParrottDamage,
     /// dotc D7.
@@ -652,6 +671,7 @@ mod tests {
         check::<BrokenDuringCharge>();
         check::<OwnScreen>();
         check::<SolitaryBrigadierHit>();
+        check::<SmokeWallBlocks>();
         check::<ParrottDamage>();
         check::<BrigadierBase>();
     }

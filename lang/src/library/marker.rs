@@ -51,8 +51,8 @@ pub const MARKER_PROPS: &[PropSpec] = &[
     ),
     opt(
         "smoke_wall",
-        "smoke_wall <count> beyond <inches>",
-        "Regiments whose smoke merges into a wall, and its sight limit.",
+        "smoke_wall <count> beyond <inches> [within <inches>]",
+        "Regiments whose smoke merges into a wall, its sight limit, and the widest gap between adjacent regiments.",
     ),
     opt("removed_by", "removed_by forward_move|hold_fire|brisk_wind, ...", "What clears it (RULINGS C17)."),
     opt("trigger_ones", "trigger_ones <count>", "Natural 1s in one volley that give it (RULINGS C14)."),
@@ -90,11 +90,14 @@ pub struct SaveConditionModifier {
     pub value: i32,
 }
 
-/// `smoke_wall 3 beyond 8` (RULE-05-5.5, RULINGS C32).
+/// `smoke_wall 3 beyond 8 within 1` (RULE-05-5.5, RULINGS C32; Ch16 3.3 for the gap).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct SmokeWall {
     pub regiments: u32,
     pub beyond: f64,
+    /// The widest gap (inches) between two regiments whose smoke still merges: "adjacent" (the
+    /// lateral interval of Ch16 3.3). None: the regiments must touch.
+    pub within: Option<f64>,
 }
 
 /// A marker a unit can carry.
@@ -171,7 +174,9 @@ pub(super) fn read_marker(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Marker {
         smoke_wall: r.read("smoke_wall", |c| {
             let regiments = c.count("a number of regiments")?;
             c.keyword("beyond")?;
-            Ok(SmokeWall { regiments, beyond: c.inches()? })
+            let beyond = c.inches()?;
+            let within = if c.eat("within") { Some(c.inches()?) } else { None };
+            Ok(SmokeWall { regiments, beyond, within })
         }),
         removed_by: r.read("removed_by", |c| c.choices::<SmokeClearing>()).unwrap_or_default(),
         trigger_ones: r.read("trigger_ones", |c| c.count("a number of natural 1s")),
@@ -220,8 +225,9 @@ impl Describe for Marker {
         }
         if let Some(wall) = &self.smoke_wall {
             parts.push(format!(
-                "{} adjacent regiments make a wall blocking sight beyond {}\"",
+                "{} adjacent regiments{} make a wall blocking sight beyond {}\"",
                 wall.regiments,
+                wall.within.map_or_else(String::new, |w| format!(" ({}\" apart at most)", fmt_num(w))),
                 fmt_num(wall.beyond)
             ));
         }

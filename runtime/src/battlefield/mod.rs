@@ -50,7 +50,7 @@ pub use contact::{CONTACT_TOLERANCE, EDGE_CONTACT_MIN};
 pub use cover::OBSTACLE_REACH;
 pub use elevation::{DeadGround, OverheadBar, OverheadFire, Slope};
 pub use movement::{Ground, Move, MoveKind, MoveReport, Mover, Pose, check_move, interruption_point};
-pub use sight::{Friend, Sight, SightBlock, SightQuery, Smoke};
+pub use sight::{Friend, Sight, SightBlock, SightQuery, Smoke, Smoker, smoke_walls};
 
 /// The table and everything drawn on it.
 #[derive(Clone, Debug)]
@@ -162,6 +162,12 @@ pub struct SmokeRule {
     pub penalty_beyond: Option<f64>,
     /// A smoke wall blocks sight beyond this range (`smoke_wall 3 beyond 8`).
     pub wall_beyond: Option<f64>,
+    /// How many adjacent regiments' markers merge into a wall (`smoke_wall 3 ...`); None
+    /// without the entry: no wall ever forms.
+    pub wall_regiments: Option<u32>,
+    /// The widest gap (inches) between two regiments of a wall (`smoke_wall ... within 1`, the
+    /// lateral interval of Ch16 3.3); 0 without it: they must touch.
+    pub wall_within: f64,
     /// The side of the square marker a unit places when it fires (`size 1`, RULE-05-5.1); 0
     /// without the entry (the engine refuses such rule data).
     pub size: f64,
@@ -173,6 +179,8 @@ impl SmokeRule {
         SmokeRule {
             penalty_beyond: marker.to_hit.iter().find_map(|m| m.beyond),
             wall_beyond: marker.smoke_wall.map(|w| w.beyond),
+            wall_regiments: marker.smoke_wall.map(|w| w.regiments),
+            wall_within: marker.smoke_wall.and_then(|w| w.within).unwrap_or(0.0),
             size: marker.size.unwrap_or(0.0),
         }
     }

@@ -88,6 +88,59 @@ impl Smoke {
     }
 }
 
+/// A regiment that carries a smoke marker, as [`smoke_walls`] sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Smoker<'a> {
+    pub body: &'a Body,
+    /// Its brigade (any key the caller likes): only regiments of one brigade merge their smoke
+    /// (RULE-05-5.5, RULINGS C32). None: no brigade, it never joins a wall.
+    pub brigade: Option<usize>,
+}
+
+/// The Smoke Walls these smoking regiments make (RULE-05-5.5, Ch16 5.7, RULINGS C32): each a
+/// group of at least the rule's `smoke_wall` count of regiments of one brigade, each of them
+/// adjacent to another of the group (its stands at most the rule's `within` gap from that one's,
+/// the lateral interval of Ch16 3.3; a chain counts, dotc D5). Indices into `smokers`, each group
+/// in ascending order, the groups in the order of their first member. Whether each regiment
+/// qualifies (a regiment, not a battery; it fired from where it stands, so it carries a marker)
+/// is the caller's; its wall is [`Smoke::wall_of`] their bodies.
+pub fn smoke_walls(smokers: &[Smoker<'_>], rule: &super::SmokeRule) -> Vec<Vec<usize>> {
+    use geo::Distance;
+    let Some(least) = rule.wall_regiments.filter(|&n| n > 0) else { return Vec::new() };
+    let footprints: Vec<Polygon<f64>> = smokers.iter().map(|s| s.body.footprint()).collect();
+    let adjacent = |a: usize, b: usize| {
+        smokers[a].brigade.is_some()
+            && smokers[a].brigade == smokers[b].brigade
+            && measured(Euclidean.distance(&footprints[a], &footprints[b])) <= measured(rule.wall_within)
+    };
+    // Connected groups by adjacency, found by growing each from its first member.
+    let mut group_of: Vec<Option<usize>> = vec![None; smokers.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for start in 0..smokers.len() {
+        if group_of[start].is_some() || smokers[start].brigade.is_none() {
+            continue;
+        }
+        let g = groups.len();
+        group_of[start] = Some(g);
+        let mut members = vec![start];
+        let mut next = 0;
+        while next < members.len() {
+            let at = members[next];
+            next += 1;
+            for (other, slot) in group_of.iter_mut().enumerate() {
+                if slot.is_none() && adjacent(at, other) {
+                    *slot = Some(g);
+                    members.push(other);
+                }
+            }
+        }
+        members.sort_unstable();
+        groups.push(members);
+    }
+    groups.retain(|members| members.len() >= least as usize);
+    groups
+}
+
 /// What a line of sight is asked about.
 #[derive(Clone, Copy, Debug)]
 pub struct SightQuery<'a> {
@@ -425,6 +478,25 @@ mod tests {
         let beyond =
             f.sight(&SightQuery { smoke: &wall, ..SightQuery::new(&firer, &line((0.0, 8.5), 180.0, 5)) });
         assert_eq!(beyond.blocked, Some(SightBlock::SmokeWall { beyond: 8.0 }));
+    }
+
+    #[test]
+    fn rule_05_5_5_three_adjacent_regiments_of_one_brigade_make_a_wall() {
+        // RULE-05-5.5, RULINGS C32, Ch16 3.3: 5-stand regiments with fronts x = -8.5..-3.5,
+        // -2.5..2.5 and 3.5..8.5 (1" gaps, the widest interval) of one brigade make one wall; a
+        // fourth at 10..15 (1.5" from the third) is no neighbour; two brigades make none.
+        let f = field("");
+        let bodies: Vec<Body> = [-6.0, 0.0, 6.0, 12.5].iter().map(|&x| line((x, 3.0), 0.0, 5)).collect();
+        let of = |brigades: [Option<usize>; 4]| -> Vec<Vec<usize>> {
+            let smokers: Vec<Smoker<'_>> =
+                bodies.iter().zip(brigades).map(|(body, brigade)| Smoker { body, brigade }).collect();
+            smoke_walls(&smokers, &f.smoke)
+        };
+        assert_eq!(of([Some(0); 4]), vec![vec![0, 1, 2]]);
+        assert_eq!(of([Some(0), Some(0), Some(1), Some(1)]), Vec::<Vec<usize>>::new());
+        assert_eq!(of([Some(0), Some(0), None, Some(0)]), Vec::<Vec<usize>>::new());
+        // Only two of them: no wall.
+        assert_eq!(of([Some(0), Some(1), Some(1), Some(0)]), Vec::<Vec<usize>>::new());
     }
 
     #[test]

@@ -95,7 +95,16 @@ fn the_fence_line_battlefield() {
     assert_eq!(house.capacity, 2);
     assert_eq!(f.objectives.len(), 3);
     assert_eq!(f.objective("Ridenour Farm").unwrap().vp, Some(3.0));
-    assert_eq!(f.smoke, SmokeRule { penalty_beyond: Some(6.0), wall_beyond: Some(8.0), size: 1.0 });
+    assert_eq!(
+        f.smoke,
+        SmokeRule {
+            penalty_beyond: Some(6.0),
+            wall_beyond: Some(8.0),
+            wall_regiments: Some(3),
+            wall_within: 1.0,
+            size: 1.0
+        }
+    );
 }
 
 #[test]

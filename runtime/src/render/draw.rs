@@ -16,7 +16,7 @@ use super::svg::{Page, Writer, num};
 use super::{Focus, MapRank, MapState, MapUnit};
 use crate::battlefield::arcs::front_arc;
 use crate::battlefield::range::{range, range_line};
-use crate::battlefield::sight::{Friend, SightBlock, SightQuery, Smoke};
+use crate::battlefield::sight::{Friend, SightBlock, SightQuery, Smoke, Smoker, smoke_walls};
 use crate::battlefield::{Battlefield, Body};
 
 /// Label sizes, inches.
@@ -901,7 +901,7 @@ impl Table<'_> {
     /// Lines of sight from the chosen unit to every enemy in range of its weapon: clear (with
     /// range, band and the stands that see) or blocked (with the reason), as
     /// [`Battlefield::sight`] judges them. Friends block unless skirmishing; gunsmoke markers
-    /// count; weather limits and overhead fire are not drawn.
+    /// count, and the Smoke Walls they merge into (RULE-05-5.5, dotc D5 `lines_across`); weather limits and overhead fire are not drawn.
     fn sight(&self, w: &mut Writer, focus: &Focus, labels: &mut Vec<Label>) {
         if !focus.sight {
             return;
@@ -921,16 +921,43 @@ impl Table<'_> {
             .filter(|(i, u, _)| *i != firer_index && u.side == firer.side)
             .map(|(_, u, _)| u.name.as_str())
             .collect();
-        let smoke: Vec<Smoke> = self
-            .placed()
-            .filter(|(_, u, _)| u.markers.iter().any(|(m, _)| m == "gunsmoke"))
-            .map(|(_, _, b)| Smoke::marker_of(b, self.field.smoke.size))
+        let smoking: Vec<(usize, &MapUnit, &Body)> =
+            self.placed().filter(|(_, u, _)| u.markers.iter().any(|(m, _)| m == "gunsmoke")).collect();
+        let markers: Vec<Smoke> =
+            smoking.iter().map(|(_, _, b)| Smoke::marker_of(b, self.field.smoke.size)).collect();
+        // RULE-05-5.5, RULINGS C32: the Smoke Walls the regiments' markers merge into, each with
+        // the indices of its units (dotc D5's default: a wall does not block its own regiments'
+        // lines, so a line from or to one of them leaves it out).
+        let brigades: Vec<&str> = self.state.units.iter().filter_map(|u| u.brigade.as_deref()).collect();
+        let regiments: Vec<(usize, &Body, Option<usize>)> = smoking
+            .iter()
+            .filter(|(_, u, _)| u.kind != UnitKind::Battery)
+            .map(|&(i, u, b)| {
+                (i, b, u.brigade.as_deref().and_then(|n| brigades.iter().position(|m| *m == n)))
+            })
+            .collect();
+        let smokers: Vec<Smoker<'_>> =
+            regiments.iter().map(|&(_, body, brigade)| Smoker { body, brigade }).collect();
+        let walls: Vec<(Vec<usize>, Smoke)> = smoke_walls(&smokers, &self.field.smoke)
+            .into_iter()
+            .map(|group| {
+                let bodies: Vec<&Body> = group.iter().map(|&k| regiments[k].1).collect();
+                let units = group.iter().map(|&k| regiments[k].0).collect();
+                (units, Smoke::wall_of(&bodies, self.field.smoke.size))
+            })
             .collect();
         w.open("g", &[("id", "sight")]);
-        for (_, target, target_body) in self.placed().filter(|(_, u, _)| u.side != firer.side) {
+        for (target_index, target, target_body) in self.placed().filter(|(_, u, _)| u.side != firer.side) {
             if range(body, target_body) > reach {
                 continue;
             }
+            let mut smoke = markers.clone();
+            smoke.extend(
+                walls
+                    .iter()
+                    .filter(|(units, _)| !units.contains(&firer_index) && !units.contains(&target_index))
+                    .map(|(_, wall)| wall.clone()),
+            );
             let mut query = SightQuery::new(body, target_body);
             query.friends = &friends;
             query.smoke = &smoke;

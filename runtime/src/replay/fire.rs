@@ -104,17 +104,6 @@ impl Game {
         }
     }
 
-    /// The smoke on the table but a unit's own marker (the engine counts that one itself).
-    pub(super) fn smoke_but(&self, id: UnitId) -> Vec<Smoke> {
-        self.bodies
-            .iter()
-            .filter(|(other, _)| {
-                **other != id && self.state.unit(**other).is_some_and(|u| u.markers.gunsmoke)
-            })
-            .map(|(_, b)| Smoke::marker_of(b, self.bf.smoke.size))
-            .collect()
-    }
-
     /// The facts of a shot the state does not hold, from the bodies and the battlefield, and the
     /// line of sight they were judged on, at a target that garrisons no building (a charger).
     pub(super) fn fire_input(
@@ -137,7 +126,8 @@ impl Game {
         kind: FireKind,
     ) -> (FireInput, battlefield::Sight) {
         let target_garrison = target.and_then(|t| self.garrison(t));
-        let smoke = self.smoke_but(firer);
+        // RULE-05-5.2, 5.5, dotc D5: the markers and the walls this volley meets.
+        let smoke = self.smoke_for(firer, target);
         let friends: Vec<(Body, bool)> = self
             .friends_of(firer)
             .into_iter()
@@ -279,10 +269,9 @@ impl Game {
                     "Ch16 4.4",
                 )
             }
-            SightBlock::SmokeWall { beyond } => (
-                format!("a smoke wall stands in the line, and the target is beyond {beyond}\""),
-                "RULE-05-5.5",
-            ),
+            SightBlock::SmokeWall { beyond } => {
+                (self.smoke_wall_block(firer, target, *beyond), "RULE-05-5.5, Ch16 5.7, RULINGS C32, dotc D5")
+            }
             SightBlock::Weather { limit } => (format!("the weather limits sight to {limit}\""), "Ch13 21.0"),
         }
     }
@@ -1383,6 +1372,9 @@ mod building_situations;
 mod demolition;
 #[cfg(test)]
 pub(crate) mod situations;
+mod smoke;
+#[cfg(test)]
+mod smoke_situations;
 #[cfg(test)]
 mod target_situations;
 mod targets;

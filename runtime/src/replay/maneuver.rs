@@ -43,17 +43,17 @@ const MOUNTED_FORMATION: &str = "line";
 const SHARE_PRECISION: f64 = 1e-6;
 
 /// The `to (x, y)` of an action.
-fn to_arg(action: &Action) -> Option<(f64, f64)> {
+pub(super) fn to_arg(action: &Action) -> Option<(f64, f64)> {
     action.args.iter().find_map(|a| if let Arg::To(p) = a { Some((p.value.x, p.value.y)) } else { None })
 }
 
 /// The `facing F` of an action, as a bearing.
-fn facing_arg(action: &Action) -> Option<f64> {
+pub(super) fn facing_arg(action: &Action) -> Option<f64> {
     action.args.iter().find_map(|a| if let Arg::Facing(f) = a { f.value.degrees() } else { None })
 }
 
 /// The first bare number of an action (`+30`, `2.5`).
-fn number_arg(action: &Action) -> Option<f64> {
+pub(super) fn number_arg(action: &Action) -> Option<f64> {
     action.args.iter().find_map(|a| if let Arg::Number(n) = a { Some(n.value) } else { None })
 }
 
@@ -250,7 +250,7 @@ impl Game {
 
     /// Put a unit's stands at `body`: its detached screen keeps its place relative to it and an
     /// attached leader stays with its colours (Ch16 2.4, 3.4).
-    fn place(&mut self, id: UnitId, body: Body) {
+    pub(super) fn place(&mut self, id: UnitId, body: Body) {
         let name = self.name(id);
         if let Some(old) = self.bodies.get(&id).copied()
             && let Some(&(x, y)) = self.book.screens.get(&name)
@@ -896,6 +896,13 @@ impl Game {
     fn fall_back(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch16 3.3";
         let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        // RULE-07-1.5, RULINGS C5, G14: a fall back the rules imposed, recorded after its cause.
+        if self.owed_fall_back(r, action, id) {
+            return;
+        }
+        if r.phase != PhaseKind::Maneuver {
+            return self.no_fall_back_owed(r, id);
+        }
         let Some(start) = self.body_on_table(r, id, RULE) else { return };
         let active = self
             .state
@@ -1492,7 +1499,7 @@ impl Game {
 
 /// A move's finding in words, a friend it passes through or ends on named by his unit's name
 /// (`friends` in the order the move was given them), not by his place in that list (Ch16 3.3).
-fn named_friend(kind: &battlefield::movement::FindingKind, friends: &[String]) -> String {
+pub(super) fn named_friend(kind: &battlefield::movement::FindingKind, friends: &[String]) -> String {
     use battlefield::movement::FindingKind;
     let text = kind.to_string();
     match kind {

@@ -21,6 +21,7 @@ mod assault;
 mod claims;
 mod command;
 mod complete;
+mod fall_back;
 mod fire;
 mod log_dice;
 mod maneuver;
@@ -365,6 +366,7 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
         bodies: BTreeMap::new(),
         leader_positions: BTreeMap::new(),
         pending: BTreeMap::new(),
+        owed: Vec::new(),
         seeded: options.seed.map(SeededDice::new),
         ledger: status::Ledger::default(),
         book: command::Book::from_scenario(scenario, data),
@@ -435,12 +437,16 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             game.state.start_phase();
             scripted.phase_start(&mut game, &mut r, phase); // scenario scripts
             for action in &phase.actions {
+                // RULE-07-1.5, RULINGS C5, G14: a fall back is recorded right after its cause.
+                game.overdue_fall_backs(&mut r, Some(action));
                 r.begin_action(action);
                 let mark = r.events.len(); // scenario scripts
                 game.action(&mut r, action);
                 game.sync_bodies();
+                game.owe_fall_backs(&r, mark);
                 scripted.after(&mut game, &mut r, mark); // scenario scripts
             }
+            game.overdue_fall_backs(&mut r, None);
             game.flush_formation_changes(&mut r);
             game.july_sun(&mut r);
             if let Some(until) = options.until
@@ -658,6 +664,9 @@ struct Game {
     /// Formation changes waiting for the unit's move in the same phase: old formation, old body,
     /// the action's span.
     pending: BTreeMap<UnitId, (String, Body, Span)>,
+    /// Fall backs the rules imposed that the log has yet to record (RULE-07-1.5, RULINGS C5,
+    /// G14; `fall_back.rs`).
+    owed: Vec<fall_back::OwedFallBack>,
     /// The seeded source of a what-if replay, for rolls the log left out.
     seeded: Option<SeededDice>,
     /// What the fire, assault and status replays remember between actions and turns (reactions,

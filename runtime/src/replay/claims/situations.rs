@@ -162,11 +162,13 @@ const SHOCKED: &str =
 
 #[test]
 fn rulings_c5_a_failed_shock_save_falls_back_and_the_claim_says_so() {
-    // RULINGS C5 `fall_back` (RULE-07-1.5): the failed save also falls back 3".
+    // RULINGS C5 `fall_back` (RULE-07-1.5): the failed save also falls back 3", which the log
+    // records on the next line (the 1st Red faces west at (20, 18): back to (23, 18)).
     let fall_back = "        ruling failed_discipline = fall_back";
-    let (replay, _) = volley(fall_back, "", RED_AWAY, &format!("{SHOCKED}, fell_back"));
+    let moved = "\n        fall_back \"1st Red\" to (23, 18)";
+    let (replay, _) = volley(fall_back, "", RED_AWAY, &format!("{SHOCKED}, fell_back{moved}"));
     assert!(problems(&replay).is_empty(), "{:#?}", replay.findings);
-    let (replay, game) = volley(fall_back, "", RED_AWAY, SHOCKED);
+    let (replay, game) = volley(fall_back, "", RED_AWAY, &format!("{SHOCKED}{moved}"));
     let found = at_the_volley(&replay, &game);
     let left_out = errors(&found);
     assert_eq!(left_out.len(), 1, "{found:#?}");
