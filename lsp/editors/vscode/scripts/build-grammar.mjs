@@ -87,6 +87,7 @@ export const OTHER_IDS = [
   'wheel', 'artillery_limbered', 'artillery_prolonge', 'cavalry_column', 'cavalry_line',
   'dismounted_cavalry', 'horse_artillery_limbered', 'horse_artillery_prolonge',
   'infantry_assault_column', 'infantry_line', 'infantry_road_column', 'uphill', 'crest',
+  'crest_advantage',
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
