@@ -1240,3 +1240,31 @@ fn ch16_9_0_a_shock_allowance_of_none_ignores_nothing() {
     assert_eq!(tests_of(&r, TestKind::ShockSave).len(), 1);
     assert!(r.disordered && t.unit(b).markers.disorder);
 }
+
+/// RULE-05-2.5a, RULINGS C30: an assault column saves at -1 against "all incoming Artillery fire",
+/// and artillery is the weapon's class as well as the battery: a library piece of class
+/// `artillery` served by infantry stands (1D6 a stand, not per section) is artillery fire, so the
+/// column's light woods 5+ becomes 6+ (Ch16 5.4, 5.6).
+#[test]
+fn c30_an_artillery_class_weapon_is_artillery_fire_whoever_serves_it() {
+    let mut data = dotc_lang::stdlib().clone();
+    let library = dotc_lang::parse(
+        "library \"test\" {\n    weapon light_mortar \"Light Mortar\" {\n        class artillery\n        \
+         dice 1 per stand\n        short to 6 hits 4+\n        medium to 18 hits 4+\n        \
+         source \"RULE-05-2.3\"\n    }\n}\n",
+    )
+    .document;
+    let mut diags = Vec::new();
+    data.extend(dotc_lang::library::RuleData::from_libraries(library.libraries.iter(), &mut diags));
+    assert!(diags.is_empty(), "{diags:?}");
+    let rules = Rules::new(data, Rulings::default(), Vec::<String>::new()).unwrap();
+    let mut t = Table::new();
+    let a = t.infantry("Mortar Detachment", t.blue, 4, "regular", "light_mortar", "line");
+    let b = t.infantry("Target", t.red, 5, "veteran", "rifled_musket", "assault_column");
+    let side = t.red;
+    pad(&mut t, side);
+    let mut d = dice(&[(Purpose::ToHit, &[5, 5, 5, 5]), (Purpose::Save, &[6, 6, 6, 6])]);
+    let r = fire(&rules, &mut t, a, b, &in_cover(10.0, CoverClass::Light, "light_woods", false), &mut d);
+    assert_eq!((r.dice, r.hits), (4, 4));
+    assert_eq!(save_of(&r), Some(6));
+}
