@@ -1100,3 +1100,171 @@ fn each_fire_modifier_is_defined_once_in_the_plan() {
     names.dedup();
     assert_eq!(names.len(), before, "a modifier name written twice in the plan");
 }
+
+// ------------------------------------------------------------------ legality and the pool (mutation tests)
+
+/// RULE-05-1.1, Ch16 10.2: cavalry shoots dismounted. Mounted it cannot fire at all (nothing
+/// rolled, nothing changed); dismounted, a 4-stand regiment fires its 3 stands forward and the
+/// 1 stand in 4 holding the horses does not (muzzleloading carbine, 1D6 a stand, Ch16 10.3).
+#[test]
+fn ch16_10_2_mounted_cavalry_cannot_fire_and_horse_holders_do_not() {
+    let rules = defaults();
+    let (mut t, a, b) = duel(4, "muzzleloading_carbine");
+    t.unit_mut(a).arm = Arm::Cavalry { mounted: true, horse_holders: 0, can_remount: true };
+    let before = t.state.clone();
+    let mut d = dice(&[(Purpose::ToHit, &[6, 6, 6, 6])]);
+    let err = resolve_volley(&rules, &mut t.state, a, b, &FireInput::at(4.0, FireKind::Phase3), &mut d)
+        .unwrap_err();
+    assert!(matches!(err, EngineError::Illegal { rule, .. } if rule.contains("Ch16 10.2")), "{err}");
+    assert_eq!(t.state, before);
+    assert_eq!(d.used(), 0);
+
+    let (mut t, a, b) = duel(4, "muzzleloading_carbine");
+    t.unit_mut(a).arm = Arm::Cavalry { mounted: false, horse_holders: 1, can_remount: true };
+    t.unit_mut(a).formation = "skirmish".into();
+    let mut d = dice(&[(Purpose::ToHit, &[2, 2, 2])]);
+    let r = fire(&rules, &mut t, a, b, &FireInput::at(10.0, FireKind::Phase3), &mut d);
+    assert_eq!(r.dice, 3);
+    assert_eq!(r.pool, vec!["4 stands".to_string(), "1 holding the horses (Ch16 10.2)".to_string()]);
+
+    // With no stand holding horses (its holders lost, Ch16 10.2) every stand fires and the pool
+    // names no horse holders.
+    let (mut t, a, b) = duel(3, "muzzleloading_carbine");
+    t.unit_mut(a).arm = Arm::Cavalry { mounted: false, horse_holders: 0, can_remount: false };
+    t.unit_mut(a).formation = "skirmish".into();
+    let mut d = dice(&[(Purpose::ToHit, &[2, 2, 2])]);
+    let r = fire(&rules, &mut t, a, b, &FireInput::at(10.0, FireKind::Phase3), &mut d);
+    assert_eq!(r.dice, 3);
+    assert_eq!(r.pool, vec!["3 stands, all firing".to_string()]);
+}
+
+/// RULE-05-1.4, RULINGS G4: a range is a measured distance, so a negative or non-finite one is
+/// no volley, refused under the measuring rule (not read as a target out of the weapon's reach).
+#[test]
+fn g4_a_range_must_be_a_distance() {
+    let rules = defaults();
+    for range in [-2.0, f64::NAN, f64::INFINITY] {
+        let (mut t, a, b) = duel(5, "rifled_musket");
+        let mut d = dice(&[(Purpose::ToHit, &[6, 6, 6, 6, 6])]);
+        let err = resolve_volley(&rules, &mut t.state, a, b, &FireInput::at(range, FireKind::Phase3), &mut d)
+            .unwrap_err();
+        assert!(
+            matches!(err, EngineError::Illegal { rule, .. } if rule.contains("RULINGS G4")),
+            "{range}: {err}"
+        );
+        assert_eq!(d.used(), 0);
+    }
+}
+
+/// RULE-05-2.4, Ch16 2.3: Concentrated Battery Fire combines up to 3 sections of the brigade's
+/// batteries into one barrage at 2D6 a section (RULE-05-2.3). A 2-section battery joined by 1
+/// section fires 3 sections, 6D6, all of them (the limit reached, not passed); joined by 2 it is
+/// still held to 3 sections.
+#[test]
+fn rule_05_2_4_concentrated_battery_fire_up_to_three_sections() {
+    let rules = defaults();
+    for (extra, words) in [
+        (0, vec!["2 sections, all firing", "4 dice from 2 sections firing"]),
+        (
+            1,
+            vec!["2 sections", "1 section of the brigade's other batteries", "6 dice from 3 sections firing"],
+        ),
+        (
+            2,
+            vec![
+                "2 sections",
+                "2 sections of the brigade's other batteries",
+                "at most 3 sections in one barrage",
+                "6 dice from 3 sections firing",
+            ],
+        ),
+    ] {
+        let mut t = Table::new();
+        let g = t.battery("Battery", t.blue, 2, "ordnance_rifle");
+        let v = t.infantry("Target", t.red, 5, "regular", "rifled_musket", "line");
+        let side = t.red;
+        pad(&mut t, side);
+        let mut input = FireInput::at(10.0, FireKind::Phase3);
+        input.concentrated = true;
+        input.extra_sections = extra;
+        let dice_needed = if extra == 0 { 4 } else { 6 };
+        let mut d = dice(&[(Purpose::ToHit, &[2, 2, 2, 2, 2, 2][..dice_needed])]);
+        let r = fire(&rules, &mut t, g, v, &input, &mut d);
+        assert_eq!(r.dice as usize, dice_needed, "{extra} extra");
+        assert_eq!(r.pool.len(), words.len(), "{extra} extra: {:?}", r.pool);
+        for (got, want) in r.pool.iter().zip(&words) {
+            assert!(got.starts_with(want), "{extra} extra: {got:?} is not {want:?}");
+        }
+    }
+}
+
+/// RULE-05-4.2: a regiment "In Cover (Light or Heavy)" makes its Shock save at +1, and Ch13
+/// 22.0 gives open order 5+ Light Cover in open ground. So a Fresh regular in open order in the
+/// open, shocked at 4", saves on 4+ less Fresh +1 and cover +1: 2+.
+#[test]
+fn rule_05_4_2_open_order_in_the_open_counts_as_in_cover_for_the_shock_save() {
+    let rules = rules_with(Rulings::default(), &["open_order"]);
+    let (mut t, a, b) = duel(1, "rifled_musket");
+    t.unit_mut(b).formation = "open_order".into();
+    let mut d = dice(&[(Purpose::ToHit, &[6]), (Purpose::Save, &[1]), (Purpose::Discipline, &[2])]);
+    let r = fire(&rules, &mut t, a, b, &FireInput::at(4.0, FireKind::Phase3), &mut d);
+    assert!(r.shock_trigger);
+    let (needed, rolled, passed, mods) = tests_of(&r, TestKind::ShockSave).remove(0);
+    assert_eq!(mods, vec![("fresh".to_string(), 1), ("cover".to_string(), 1)]);
+    assert_eq!((needed, rolled, passed), (2, 2, true));
+    assert!(!t.unit(b).markers.disorder);
+}
+
+/// Ch16 9.0 Iron Discipline: a trait ignores as many Shock results a turn as its
+/// `ignore_suppression` count says. A library trait that allows none (`0 per turn`) ignores none:
+/// the first trigger of the turn is saved as usual (RULE-05-4.2) and a failed save disorders.
+#[test]
+fn ch16_9_0_a_shock_allowance_of_none_ignores_nothing() {
+    let mut data = dotc_lang::stdlib().clone();
+    let library = dotc_lang::parse(
+        "library \"test\" {\n    trait no_allowance \"No Allowance\" {\n        category elite\n        \
+         ignore_suppression 0 per turn\n        source \"Ch16 9.0\"\n    }\n}\n",
+    )
+    .document;
+    let mut diags = Vec::new();
+    data.extend(dotc_lang::library::RuleData::from_libraries(library.libraries.iter(), &mut diags));
+    assert!(diags.is_empty(), "{diags:?}");
+    let rules = Rules::new(data, Rulings::default(), Vec::<String>::new()).unwrap();
+    let (mut t, a, b) = duel(1, "rifled_musket");
+    t.unit_mut(b).traits.push("no_allowance".into());
+    assert!(rules.trait_def("no_allowance").is_some_and(|tr| tr.ignore_suppression.is_some()));
+    let mut d = dice(&[(Purpose::ToHit, &[6]), (Purpose::Discipline, &[1])]);
+    let r = fire(&rules, &mut t, a, b, &FireInput::at(4.0, FireKind::Phase3), &mut d);
+    assert!(r.shock_trigger);
+    assert!(!has(&r, |w| matches!(w, What::ShockIgnored { .. })));
+    assert_eq!(tests_of(&r, TestKind::ShockSave).len(), 1);
+    assert!(r.disordered && t.unit(b).markers.disorder);
+}
+
+/// RULE-05-2.5a, RULINGS C30: an assault column saves at -1 against "all incoming Artillery fire",
+/// and artillery is the weapon's class as well as the battery: a library piece of class
+/// `artillery` served by infantry stands (1D6 a stand, not per section) is artillery fire, so the
+/// column's light woods 5+ becomes 6+ (Ch16 5.4, 5.6).
+#[test]
+fn c30_an_artillery_class_weapon_is_artillery_fire_whoever_serves_it() {
+    let mut data = dotc_lang::stdlib().clone();
+    let library = dotc_lang::parse(
+        "library \"test\" {\n    weapon light_mortar \"Light Mortar\" {\n        class artillery\n        \
+         dice 1 per stand\n        short to 6 hits 4+\n        medium to 18 hits 4+\n        \
+         source \"RULE-05-2.3\"\n    }\n}\n",
+    )
+    .document;
+    let mut diags = Vec::new();
+    data.extend(dotc_lang::library::RuleData::from_libraries(library.libraries.iter(), &mut diags));
+    assert!(diags.is_empty(), "{diags:?}");
+    let rules = Rules::new(data, Rulings::default(), Vec::<String>::new()).unwrap();
+    let mut t = Table::new();
+    let a = t.infantry("Mortar Detachment", t.blue, 4, "regular", "light_mortar", "line");
+    let b = t.infantry("Target", t.red, 5, "veteran", "rifled_musket", "assault_column");
+    let side = t.red;
+    pad(&mut t, side);
+    let mut d = dice(&[(Purpose::ToHit, &[5, 5, 5, 5]), (Purpose::Save, &[6, 6, 6, 6])]);
+    let r = fire(&rules, &mut t, a, b, &in_cover(10.0, CoverClass::Light, "light_woods", false), &mut d);
+    assert_eq!((r.dice, r.hits), (4, 4));
+    assert_eq!(save_of(&r), Some(6));
+}

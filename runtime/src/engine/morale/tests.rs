@@ -362,3 +362,61 @@ fn c8_passage_of_lines_by_grade_or_four_up() {
         assert_eq!(t.unit(vet).markers.disorder, green_passes_on_4);
     }
 }
+
+// ------------------------------------------------------------------ pips and the broken brigade (mutation tests)
+
+/// The brigade's Pips events, in order: (change, pips left, banked left).
+fn pips_events(events: &[Event]) -> Vec<(i32, u32, u32)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Pips { change, pips, banked, .. } => Some((*change, *pips, *banked)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// RULE-07-2.4, Ch16 8.2: a brigade that breaks loses every pip it has, banked or not (the log
+/// says all three go), and disorders all of its own units; the other brigade's units and pips
+/// are untouched.
+#[test]
+fn rule_07_2_4_broken_brigade_forfeits_its_pips_and_disorders_only_its_own_units() {
+    let rules = defaults();
+    let (mut t, u) = potts();
+    let enemy = t.infantry("4th Virginia", t.red, 5, "regular", "rifled_musket", "line");
+    t.state.brigades[t.blue_brigade.0].pips = 2;
+    t.state.brigades[t.blue_brigade.0].banked = 1;
+    t.state.brigades[t.red_brigade.0].pips = 2;
+    let mut events = Vec::new();
+    for &unit in &u[..2] {
+        remove_stands(&rules, &mut t.state, unit, 5, &mut events, "test").unwrap();
+    }
+    let b = &t.state.brigades[t.blue_brigade.0];
+    assert_eq!((b.losses, b.status), (10, BrigadeStatus::Broken), "10 of 20 is 50%");
+    assert_eq!(pips_events(&events), vec![(-3, 0, 0)]);
+    assert!(u[2..].iter().all(|&unit| t.unit(unit).markers.disorder));
+    assert!(!t.unit(enemy).markers.disorder);
+    assert_eq!(t.state.brigades[t.red_brigade.0].pips, 2);
+}
+
+/// Ch16 2.4: a brigadier is attached by contact with a regiment's Color Stand, so when that
+/// regiment leaves the table (here shattered, RULE-05-3.4) he is left on his own; a brigadier
+/// attached to another regiment stays with it.
+#[test]
+fn ch16_2_4_a_leader_is_left_on_his_own_when_his_regiment_goes() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let lost = t.infantry("33rd Virginia", t.red, 5, "regular", "rifled_musket", "line");
+    let other = t.infantry("4th Virginia", t.red, 5, "regular", "rifled_musket", "line");
+    let garnett = t.brigadier("Garnett", t.red, "reliable");
+    let kemper = t.brigadier("Kemper", t.red, "reliable");
+    t.state.leaders[garnett.0].attached = Some(lost);
+    t.state.leaders[kemper.0].attached = Some(other);
+    t.unit_mut(lost).stands = 2;
+    let mut events = Vec::new();
+    remove_stands(&rules, &mut t.state, lost, 1, &mut events, "test").unwrap();
+    assert!(t.unit(lost).removed);
+    assert_eq!(t.state.leaders[garnett.0].attached, None);
+    assert!(!t.state.leaders[garnett.0].removed);
+    assert_eq!(t.state.leaders[kemper.0].attached, Some(other));
+}
