@@ -12,6 +12,7 @@ pub mod analysis;
 pub mod ast;
 pub mod catalogue;
 pub mod check;
+pub mod claims;
 pub mod diagnostic;
 pub mod format;
 pub mod incremental;

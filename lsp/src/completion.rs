@@ -9,11 +9,15 @@
 //!   phase);
 //! - inside a quote, or after a log verb, the names in scope (in a log, its scenario's units
 //!   and leaders);
+//! - after `=>` on an action or step line, and after a `,` inside its claim, the claim words of
+//!   that verb or step (`dotc_lang::claims`), each with its meaning; after the first word of a
+//!   phrase (`leader`, `screen`), the words that finish it;
 //! - after `traits`, `markers`, `module`, `ruling`, `preset`, `weather`, `facing`, `edge`, the
 //!   words they take; elsewhere in a unit or an action, the rule-data ids of the stdlib and the
 //!   file's own library entries (qualities, weapons, formations, markers, traits).
 
 use dotc_lang::check::NameKind;
+use dotc_lang::claims::{self, ClaimWord};
 use dotc_lang::library::{EntryKind, RuleData};
 use dotc_lang::verbs::VERBS;
 use dotc_lang::{Span, keywords, rulings};
@@ -112,6 +116,68 @@ struct Context<'t> {
     prefix: Option<Span>,
     /// The string the cursor is inside.
     in_string: Option<Token>,
+    /// The cursor is in the claim after `=>`.
+    claim: Option<ClaimAt<'t>>,
+}
+
+/// Where in a claim the cursor is.
+struct ClaimAt<'t> {
+    /// The statement's verb or assault step.
+    verb: &'t str,
+    /// The words of the claim item before the cursor (after the last `,` or the `=>`).
+    item: Vec<&'t str>,
+}
+
+impl<'t> ClaimAt<'t> {
+    /// The claim context of a statement's tokens, the word being typed left out: None when the
+    /// statement has no `=>`.
+    fn read(text: &'t str, statement: &[Token]) -> Option<ClaimAt<'t>> {
+        let punct = |t: &Token, p: &str| t.kind == TokenKind::Punct && t.text(text) == p;
+        let arrow = statement.iter().position(|t| punct(t, "=>"))?;
+        // The verb: the first word, past an `@allow(...)` and its parentheses.
+        let mut depth = 0usize;
+        let mut verb = None;
+        for token in &statement[..arrow] {
+            match token.kind {
+                TokenKind::Punct if token.text(text) == "(" => depth += 1,
+                TokenKind::Punct if token.text(text) == ")" => depth = depth.saturating_sub(1),
+                TokenKind::Word if depth == 0 && !token.text(text).starts_with('@') => {
+                    verb = Some(token.text(text));
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let after = &statement[arrow + 1..];
+        let from = after.iter().rposition(|t| punct(t, ",")).map_or(0, |i| i + 1);
+        let item = after[from..].iter().filter(|t| t.kind == TokenKind::Word).map(|t| t.text(text)).collect();
+        Some(ClaimAt { verb: verb?, item })
+    }
+
+    /// The claim words of the verb that fit the words of the item so far: whole words at its
+    /// start, the rest of a phrase after its first words.
+    fn candidates(&self) -> Vec<Candidate> {
+        let typed = self.item.join(" ").to_lowercase();
+        let mut out: Vec<Candidate> = Vec::new();
+        for word in claims::claim_words_for(self.verb) {
+            let label = if typed.is_empty() {
+                Some(word.word)
+            } else {
+                word.word.strip_prefix(typed.as_str()).and_then(|rest| rest.strip_prefix(' '))
+            };
+            if let Some(label) = label.filter(|l| !l.is_empty())
+                && !out.iter().any(|c| c.label == label)
+            {
+                out.push(candidate(label, CompletionItemKind::VALUE, Some(claim_detail(word))));
+            }
+        }
+        out
+    }
+}
+
+/// A claim word's detail: how it is written, what it means, the rule.
+fn claim_detail(word: &ClaimWord) -> String {
+    format!("{}: {} ({})", word.usage(), word.meaning, word.rule)
 }
 
 impl<'t> Context<'t> {
@@ -168,7 +234,8 @@ impl<'t> Context<'t> {
             }
         }
         let words = statement.iter().filter(|t| t.kind == TokenKind::Word).map(|t| t.text(text)).collect();
-        Some(Context { blocks, words, prefix, in_string })
+        let claim = ClaimAt::read(text, &statement);
+        Some(Context { blocks, words, prefix, in_string, claim })
     }
 
     fn block(&self) -> &str {
@@ -212,6 +279,9 @@ impl<'t> Context<'t> {
                     },
                 },
             };
+        }
+        if let Some(claim) = &self.claim {
+            return claim.candidates();
         }
         let last = self.words.last().copied().unwrap_or("");
         let first = self.words.first().copied().unwrap_or("");

@@ -4,6 +4,8 @@
 //!   micro-hit and markers at that line of the game, folded from the replay's events up to it.
 //! - A leader's rating and post, a brigade's leaders and units.
 //! - A rule-data id's summary from its entry; a weapon's range bands and to-hit numbers.
+//! - A claim word after `=>` (`hits`, `disordered`, `attacker wins`): what it says, where it may
+//!   stand and the rule it is checked against (`dotc_lang::claims`).
 //! - A log verb's summary and the rules it cites, a phase, a module or a ruling switch, each
 //!   with the RULE id and summary from `dotc_lang::references`.
 //! - On a `fire` line of a game log, the volley's plan and exact odds as `dotc odds --at` gives
@@ -15,6 +17,7 @@ use std::fmt::Write as _;
 
 use dotc_lang::Span;
 use dotc_lang::ast::{PhaseKind, Unit};
+use dotc_lang::claims;
 use dotc_lang::library::{EntryKind, RuleData, Weapon};
 use dotc_lang::references;
 use dotc_lang::rulings;
@@ -37,7 +40,10 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
             }
             (text, token.span)
         }
-        Target::Word(word, span) => (word_hover(doc, &word)?, span),
+        Target::Word(word, span) => match claim_hover(doc, span) {
+            Some(claim) => claim,
+            None => (word_hover(doc, &word)?, span),
+        },
     };
     if let Some(odds) = volley_odds_at(doc, offset) {
         let _ = write!(text, "\n\n{odds}");
@@ -301,6 +307,59 @@ fn state_at(doc: &Doc, replay: &Replay, scenario: &ScenarioView<'_>, name: &str,
 
 fn phase_word(phase: PhaseKind) -> &'static str {
     phase.word()
+}
+
+/// A claim word's meaning, when the word at `span` stands in the claim after `=>` on its line:
+/// the phrase of its claim item (`attacker wins`, `leader wounded`), or the word alone; and the
+/// span of what it explains.
+fn claim_hover(doc: &Doc, span: Span) -> Option<(String, Span)> {
+    let text = &doc.text;
+    let line = doc.index.line_of(span.start);
+    let tokens = crate::lex::tokens(text, doc.index.line_start(line), doc.index.line_start(line + 1));
+    let punct = |t: &crate::lex::Token, p: &[&str]| {
+        t.kind == crate::lex::TokenKind::Punct && p.contains(&t.text(text))
+    };
+    let at = tokens.iter().position(|t| t.span == span)?;
+    // The statement holding the word: from the last `{` or `;` before it.
+    let start = tokens[..at].iter().rposition(|t| punct(t, &["{", ";"])).map_or(0, |i| i + 1);
+    let arrow = start + tokens[start..at].iter().position(|t| punct(t, &["=>"]))?;
+    let verb = tokens[start..arrow]
+        .iter()
+        .scan(0usize, |depth, t| {
+            match t.text(text) {
+                "(" if t.kind == crate::lex::TokenKind::Punct => *depth += 1,
+                ")" if t.kind == crate::lex::TokenKind::Punct => *depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            Some((*depth, t))
+        })
+        .find(|(depth, t)| {
+            *depth == 0 && t.kind == crate::lex::TokenKind::Word && !t.text(text).starts_with('@')
+        })
+        .map(|(_, t)| t.text(text));
+    // The claim item: between the `,` (or the `=>`) before the word and the `,` (or the end of
+    // the statement) after it.
+    let from = arrow + 1 + tokens[arrow + 1..at].iter().rposition(|t| punct(t, &[","])).map_or(0, |i| i + 1);
+    let to = at + tokens[at..].iter().position(|t| punct(t, &[",", ";", "}"])).unwrap_or(tokens.len() - at);
+    let words: Vec<&crate::lex::Token> =
+        tokens[from..to].iter().filter(|t| t.kind == crate::lex::TokenKind::Word).collect();
+    let phrase = words.iter().map(|t| t.text(text)).collect::<Vec<_>>().join(" ");
+    let (word, span) = match claims::claim_word(verb, &phrase) {
+        Some(word) => {
+            let (first, last) = (words.first()?, words.last()?);
+            (word, Span::new(first.span.start, last.span.end))
+        }
+        None => (claims::claim_word(verb, tokens[at].text(text))?, span),
+    };
+    let on: Vec<String> = word.on.iter().map(|v| format!("`{v}`")).collect();
+    let mut out = format!("**{}** (claim; on {})\n\n{}", word.usage(), on.join(", "), word.meaning);
+    if !word.also.is_empty() {
+        let also: Vec<String> = word.also.iter().map(|w| format!("`{w}`")).collect();
+        let _ = write!(out, "\n\nalso written {}", also.join(", "));
+    }
+    let _ = write!(out, "\n\nchecked against {}", word.rule);
+    out.push_str(&cited(word.rule));
+    Some((out, span))
 }
 
 /// A word's meaning: a verb, phase, rule-data id, module or ruling.

@@ -309,6 +309,77 @@ async fn completion_in_context() {
     insta::assert_yaml_snapshot!("completion_half_typed_formation", labels(&formations));
 }
 
+/// After `=>` (and after a `,` inside the claim) completion offers the claim words of the line's
+/// verb or step, each with its meaning and rule; after the first word of a phrase, the words that
+/// finish it. Hover on a claim word explains it (`dotc_lang::claims`).
+#[tokio::test]
+async fn claim_words_complete_and_explain() {
+    let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &game).await;
+    let labels = |answer: &Value| -> Vec<String> {
+        answer
+            .as_array()
+            .map(|items| items.iter().filter_map(|i| i["label"].as_str().map(String::from)).collect())
+            .unwrap_or_default()
+    };
+    let detail = |answer: &Value, label: &str| -> String {
+        let items = answer.as_array().cloned().unwrap_or_default();
+        let item = items.into_iter().find(|i| i["label"] == label);
+        item.and_then(|i| i["detail"].as_str().map(String::from)).unwrap_or_default()
+    };
+    // Right after `=>` on a `fire` line: the words of a volley's claim.
+    let fire_line = "saves [5, 2, 3, 6] => hits 4, saved 2, lost 1";
+    let after_arrow = client.at("textDocument/completion", &game_uri, at(&game, fire_line, 0, 22)).await;
+    insta::assert_yaml_snapshot!("completion_claim_words_of_fire", labels(&after_arrow));
+    assert!(detail(&after_arrow, "hits").starts_with("hits N: "), "{after_arrow:#}");
+    assert!(detail(&after_arrow, "disordered").contains("RULE-05-4.2"), "{after_arrow:#}");
+    // After a `,` inside the claim, and with a word half typed: the same words.
+    let after_comma = client.at("textDocument/completion", &game_uri, at(&game, fire_line, 0, 38)).await;
+    assert_eq!(labels(&after_comma), labels(&after_arrow), "{after_comma:#}");
+    // At the end of a word being typed: the same words, each replacing it.
+    let typed = client.at("textDocument/completion", &game_uri, at(&game, fire_line, 0, 26)).await;
+    assert_eq!(labels(&typed), labels(&after_arrow));
+    let edit = &typed[0]["textEdit"]["range"];
+    let width =
+        edit["end"]["character"].as_u64().zip(edit["start"]["character"].as_u64()).map(|(e, s)| e - s);
+    assert_eq!(width, Some(4), "{typed:#}");
+    // A melee step's claim: its outcomes, not a volley's counts.
+    let melee_line = "melee roll [4] vs [3] => attacker wins";
+    let melee = client.at("textDocument/completion", &game_uri, at(&game, melee_line, 0, 25)).await;
+    let melee = labels(&melee);
+    for word in ["attacker wins", "defender wins", "bloody draw", "leader killed", "fell_back"] {
+        assert!(melee.contains(&word.to_string()), "{word} missing from {melee:?}");
+    }
+    assert!(!melee.contains(&"hits".to_string()), "{melee:?}");
+    // After the first word of a phrase, the words that finish it.
+    let rest = client.at("textDocument/completion", &game_uri, at(&game, melee_line, 0, 34)).await;
+    assert_eq!(labels(&rest), vec!["wins".to_string()]);
+    // Before `=>` the line completes as before: no claim word.
+    let before = client.at("textDocument/completion", &game_uri, at(&game, fire_line, 0, 0)).await;
+    assert!(!labels(&before).contains(&"hits".to_string()), "{before:#}");
+
+    // Hover: the phrase's meaning, where it stands and the rule, over the whole phrase.
+    let hover = client.at("textDocument/hover", &game_uri, at(&game, melee_line, 0, 36)).await;
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.starts_with("**attacker wins** (claim; on `melee`, `breakthrough`)"), "{hover:#}");
+    assert!(text.contains("Ch16 7.3"), "{hover:#}");
+    let range = &hover["range"];
+    assert_eq!(
+        range["end"]["character"].as_u64().zip(range["start"]["character"].as_u64()).map(|(e, s)| e - s),
+        Some(13)
+    );
+    let disordered = "micro 1, disordered";
+    let hover = client.at("textDocument/hover", &game_uri, at(&game, disordered, 0, 10)).await;
+    let text = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.starts_with("**disordered** (claim;"), "{hover:#}");
+    assert!(text.contains("Disorder marker") && text.contains("RULE-05-4.2"), "{hover:#}");
+    // The verb `fire` before the claim is still a verb.
+    let verb = client.at("textDocument/hover", &game_uri, at(&game, "fire \"6th Louisiana\"", 0, 1)).await;
+    assert!(verb["contents"]["value"].as_str().unwrap_or_default().contains("log verb"), "{verb:#}");
+}
+
 #[tokio::test]
 async fn hover_on_units_weapons_and_verbs() {
     let ((scenario_uri, scenario), (game_uri, game)) = fence_line();

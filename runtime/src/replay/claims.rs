@@ -751,4 +751,6 @@ pub(super) fn check_evasion(r: &mut Replayer<'_>, claim: &Claim, captured: bool)
 }
 
 #[cfg(test)]
+mod catalogue;
+#[cfg(test)]
 mod situations;
