@@ -420,3 +420,29 @@ fn ch16_2_4_a_leader_is_left_on_his_own_when_his_regiment_goes() {
     assert!(!t.state.leaders[garnett.0].removed);
     assert_eq!(t.state.leaders[kemper.0].attached, Some(other));
 }
+
+/// Ch16 2.2: the command tier's -1 is a standing modifier of every Discipline check in the
+/// distant courier tier (12.1-24") and out of communication, none within 12"; a brigadier
+/// attached cancels it (Ch16 2.4: he "ignores Out-of-Command range penalties") and gives his +1
+/// (RULE-07-4.2).
+#[test]
+fn ch16_2_2_the_command_tier_is_a_standing_discipline_modifier() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let unit = t.infantry("1st Foot", t.red, 5, "regular", "rifled_musket", "line");
+    let leader = t.brigadier("Col. Red", t.red, "reliable");
+    let tier = |t: &Table, range: Option<f64>| -> Vec<(String, i32)> {
+        let mut state = t.state.clone();
+        state.units[unit.0].command_range = range;
+        standing_discipline_modifiers(&rules, &state, unit, None)
+            .into_iter()
+            .map(|m| (m.name.clone(), m.value))
+            .collect()
+    };
+    assert!(tier(&t, None).is_empty(), "unmeasured counts as in command");
+    assert!(tier(&t, Some(11.9)).is_empty(), "courier range: no modifier at all, not even a 0");
+    assert_eq!(tier(&t, Some(17.0)), [("distant_courier tier".to_string(), -1)]);
+    assert_eq!(tier(&t, Some(30.0)), [("out_of_communication tier".to_string(), -1)]);
+    t.state.leaders[leader.0].attached = Some(unit);
+    assert_eq!(tier(&t, Some(30.0)), [("brigadier attached".to_string(), 1)]);
+}
