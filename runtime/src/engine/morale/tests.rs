@@ -446,3 +446,20 @@ fn ch16_2_2_the_command_tier_is_a_standing_discipline_modifier() {
     t.state.leaders[leader.0].attached = Some(unit);
     assert_eq!(tier(&t, Some(30.0)), [("brigadier attached".to_string(), 1)]);
 }
+
+/// RULE-07-3.3 (RULINGS C20): a unit that took casualties to shooting this turn may not rally
+/// naturally. Unsaved hits from fire mark it so, even a lone micro-hit; a micro-hit of a second
+/// Disorder (RULE-07-3.4) is not shooting and leaves the mark off.
+#[test]
+fn rule_07_3_3_hits_from_shooting_mark_the_unit_for_the_rally_rule() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let shot = t.infantry("1st Foot", t.red, 5, "regular", "rifled_musket", "line");
+    let other = t.infantry("2nd Foot", t.red, 5, "regular", "rifled_musket", "line");
+    let mut events = Vec::new();
+    take_hits(&rules, &mut t.state, shot, 1, Cause::Fire, &mut events, "test").unwrap();
+    take_hits(&rules, &mut t.state, other, 1, Cause::Other, &mut events, "test").unwrap();
+    assert!(t.unit(shot).turn.shot_casualties);
+    assert!(!t.unit(other).turn.shot_casualties);
+    assert_eq!((t.unit(shot).micro_hit, t.unit(other).micro_hit), (1, 1));
+}
