@@ -463,3 +463,45 @@ fn rule_07_3_3_hits_from_shooting_mark_the_unit_for_the_rally_rule() {
     assert!(!t.unit(other).turn.shot_casualties);
     assert_eq!((t.unit(shot).micro_hit, t.unit(other).micro_hit), (1, 1));
 }
+
+/// Ch16 8.2 reference table, 20 stands: Hesitant at 6 lost, Broken at 10. Each change of state
+/// names the threshold it crossed (RULE-07-2.3, 2.4, RULINGS G6).
+#[test]
+fn ch16_8_2_each_change_of_state_names_its_own_threshold() {
+    let rules = defaults();
+    let mut t = Table::new();
+    for name in ["R1", "R2", "R3", "R4"] {
+        t.infantry(name, t.red, 5, "regular", "rifled_musket", "line");
+    }
+    let brigade = t.red_brigade;
+    assert_eq!(t.state.brigades[brigade.0].starting_stands, 20);
+    let crossed = |t: &mut Table, losses: u32| {
+        t.state.brigades[brigade.0].losses = losses;
+        let mut events = Vec::new();
+        update_brigade(&rules, &mut t.state, brigade, &mut events).unwrap();
+        events.iter().find_map(|e| match &e.what {
+            What::BrigadeChanged { to, threshold, .. } => Some((*to, *threshold)),
+            _ => None,
+        })
+    };
+    assert_eq!(crossed(&mut t, 6), Some((BrigadeStatus::Hesitant, 6)));
+    assert_eq!(crossed(&mut t, 10), Some((BrigadeStatus::Broken, 10)));
+}
+
+/// RULE-07-4.5: a captured brigadier leaves on the "Severely Wounded / Captured" row, whose
+/// colonel is not the permanent replacement of the "Killed" row (Ch16 2.4, RULINGS G18).
+#[test]
+fn rule_07_4_5_a_captured_brigadier_is_replaced_as_on_the_captured_row_not_the_killed_one() {
+    let rules = defaults();
+    let mut t = Table::new();
+    t.infantry("R1", t.red, 5, "regular", "rifled_musket", "line");
+    let leader = t.brigadier("Col. Red", t.red, "reliable");
+    let mut events = Vec::new();
+    leader_captured(&rules, &mut t.state, leader, &mut events).unwrap();
+    assert!(t.state.leaders[leader.0].removed);
+    let replaced = events.iter().find_map(|e| match &e.what {
+        What::LeaderReplaced { rating, permanent, .. } => Some((rating.clone(), *permanent)),
+        _ => None,
+    });
+    assert_eq!(replaced, Some(("timid".to_string(), false)), "{events:#?}");
+}
