@@ -241,6 +241,10 @@ fn ch16_9_0_sharpshooters_reroll_may_be_declined() {
     assert_eq!(wrong.len(), 1, "{found:#?}");
     assert!(wrong[0].message.starts_with("the rules give 5 to-hit dice for this volley, the log rolls 6"));
     assert!(wrong[0].message.contains("`no_reroll`"), "{wrong:#?}");
+    // A firer without Sharpshooters has no re-roll to decline: no note says it declined one.
+    let (replay, _) = volley("", "", RED_AWAY, line);
+    assert!(!replay.events.iter().any(|e| matches!(&e.event.what,
+        crate::engine::What::Note { text } if text.contains("declines"))));
 }
 
 /// The 1st Red behind a rail fence 0.5" in front of it: light cover, 5+ (RULE-05-3.2, Ch16 4.2),
