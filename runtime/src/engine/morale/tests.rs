@@ -465,7 +465,7 @@ fn rule_07_3_3_hits_from_shooting_mark_the_unit_for_the_rally_rule() {
 }
 
 /// Ch16 8.2 reference table, 20 stands: Hesitant at 6 lost, Broken at 10. Each change of state
-/// names the threshold it crossed (RULE-07-2.3, 2.4, RULINGS G6).
+/// names the threshold it crossed and cites its own rule (RULE-07-2.3, 2.4, RULINGS G6).
 #[test]
 fn ch16_8_2_each_change_of_state_names_its_own_threshold() {
     let rules = defaults();
@@ -480,12 +480,13 @@ fn ch16_8_2_each_change_of_state_names_its_own_threshold() {
         let mut events = Vec::new();
         update_brigade(&rules, &mut t.state, brigade, &mut events).unwrap();
         events.iter().find_map(|e| match &e.what {
-            What::BrigadeChanged { to, threshold, .. } => Some((*to, *threshold)),
+            What::BrigadeChanged { to, threshold, .. } => Some((*to, *threshold, e.rule)),
             _ => None,
         })
     };
-    assert_eq!(crossed(&mut t, 6), Some((BrigadeStatus::Hesitant, 6)));
-    assert_eq!(crossed(&mut t, 10), Some((BrigadeStatus::Broken, 10)));
+    // Each cites its own rule: Hesitant RULE-07-2.3, Broken RULE-07-2.4.
+    assert_eq!(crossed(&mut t, 6), Some((BrigadeStatus::Hesitant, 6, "RULE-07-2.3, Ch16 8.2, RULINGS G6")));
+    assert_eq!(crossed(&mut t, 10), Some((BrigadeStatus::Broken, 10, "RULE-07-2.4, Ch16 8.2, RULINGS G6")));
 }
 
 /// RULE-07-4.5: a captured brigadier leaves on the "Severely Wounded / Captured" row, whose
