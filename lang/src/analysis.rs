@@ -246,6 +246,59 @@ fn rule_data_for(document: &Document, diagnostics: &mut Vec<Diagnostic>) -> Rule
     data
 }
 
+/// A scenario's text parsed and checked: everything [`LoadedScenario`] holds that depends on
+/// the text alone.
+#[derive(Clone, Debug)]
+struct CheckedScenario {
+    document: Document,
+    diagnostics: Vec<Diagnostic>,
+    rule_data: RuleData,
+    names: NameIndex,
+}
+
+/// How many scenario texts [`checked_scenario`] remembers.
+const SCENARIO_CACHE: usize = 4;
+
+/// Parse and check a scenario's text, or reuse the result for the same text. Every log of a
+/// scenario (an audit of a club's season, each keystroke of a log open in the editor, each run of
+/// the replay fuzz target) names the same few scenarios, and checking one is most of the cost of
+/// analysing a short log. The result is a pure function of the text, so the cache is keyed by
+/// the whole text, compared exactly; the most recently used texts are kept.
+fn checked_scenario(source: &str) -> std::sync::Arc<CheckedScenario> {
+    use std::sync::{Arc, Mutex, PoisonError};
+    static CACHE: Mutex<Vec<(String, Arc<CheckedScenario>)>> = Mutex::new(Vec::new());
+    let lock = || CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+    {
+        let mut cache = lock();
+        if let Some(at) = cache.iter().position(|(text, _)| text == source) {
+            let hit = cache.remove(at);
+            let checked = Arc::clone(&hit.1);
+            cache.push(hit);
+            return checked;
+        }
+    }
+    let parsed = parse(source);
+    let mut diagnostics = parsed.diagnostics;
+    let document = parsed.document;
+    let (rule_data, names) = if document.kind == Some(FileKind::Scenario) {
+        let rule_data = rule_data_for(&document, &mut diagnostics);
+        let names = match &document.scenario {
+            Some(s) => check_scenario(s, &rule_data, &document, &mut diagnostics),
+            None => NameIndex::default(),
+        };
+        (rule_data, names)
+    } else {
+        (RuleData::default(), NameIndex::default())
+    };
+    let checked = Arc::new(CheckedScenario { document, diagnostics, rule_data, names });
+    let mut cache = lock();
+    if cache.len() >= SCENARIO_CACHE {
+        cache.remove(0);
+    }
+    cache.push((source.to_string(), Arc::clone(&checked)));
+    checked
+}
+
 fn load_scenario(
     log_path: &Path,
     document: &Document,
@@ -267,18 +320,13 @@ fn load_scenario(
             return None;
         }
     };
-    let parsed = parse(&source);
-    let mut scenario_diags = parsed.diagnostics;
-    let scenario_doc = parsed.document;
+    let checked = checked_scenario(&source);
+    let CheckedScenario { document: scenario_doc, diagnostics: scenario_diags, rule_data, names } =
+        (*checked).clone();
     if scenario_doc.kind != Some(FileKind::Scenario) {
         diagnostics.push(cat::not_a_scenario(reference.span, &reference.value));
         return None;
     }
-    let rule_data = rule_data_for(&scenario_doc, &mut scenario_diags);
-    let names = match &scenario_doc.scenario {
-        Some(s) => check_scenario(s, &rule_data, &scenario_doc, &mut scenario_diags),
-        None => NameIndex::default(),
-    };
     let errors = scenario_diags.iter().filter(|d| d.is_error()).count();
     if errors > 0 {
         diagnostics.push(
@@ -303,4 +351,48 @@ fn load_scenario(
         rule_data,
         diagnostics: scenario_diags,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    /// Serves one scenario text, which a test can change between analyses.
+    struct Edited(RefCell<String>);
+
+    impl Loader for Edited {
+        fn load(&self, _path: &Path) -> Result<String, String> {
+            Ok(self.0.borrow().clone())
+        }
+    }
+
+    const SCENARIO: &str = include_str!("../../scenarios/tutorial/fence-line.dotc");
+    const LOG: &str = "game \"g\" {\n    scenario \"fence-line.dotc\"\n}\nturn 1 confederate {\n    maneuver {\n        move \"9th Louisiana\" to (28.5, 14) facing west\n    }\n}\n";
+
+    /// The scenario cache is keyed by the whole text: a log analysed again against an unchanged
+    /// scenario gets the same result, and an edit of the scenario is seen at once (the editor
+    /// re-analyses an open log whenever its scenario's buffer changes).
+    #[test]
+    fn a_cached_scenario_is_the_same_and_an_edited_one_is_not_stale() {
+        let loader = Edited(RefCell::new(SCENARIO.to_string()));
+        let path = Path::new("scenarios/tutorial/g.dotc");
+        let first = analyze(path, LOG, &loader);
+        assert!(!first.has_errors(), "{:?}", first.diagnostics);
+        let again = analyze(path, LOG, &loader);
+        assert_eq!(first.diagnostics, again.diagnostics);
+        let names = |a: &Analysis| a.scenario.as_ref().map(|s| s.names.order.clone());
+        assert_eq!(names(&first), names(&again));
+        // Rename the unit the log moves: the log must now name an unknown unit.
+        *loader.0.borrow_mut() = SCENARIO.replace("\"9th Louisiana\"", "\"9th Louisiana Tigers\"");
+        let edited = analyze(path, LOG, &loader);
+        assert!(
+            edited.diagnostics.iter().any(|d| d.code == "dotc::unknown-unit"),
+            "{:?}",
+            edited.diagnostics
+        );
+        // And back: the first text's result again.
+        *loader.0.borrow_mut() = SCENARIO.to_string();
+        assert_eq!(analyze(path, LOG, &loader).diagnostics, first.diagnostics);
+    }
 }
