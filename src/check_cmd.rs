@@ -4,11 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
-use dotc_lang::FsLoader;
 use dotc_lang::diagnostic::{Diagnostic, line_col};
 use dotc_runtime::check::check_file;
 
-use crate::{read, render};
+use crate::{files, render};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -31,10 +30,17 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
     let mut failed = false;
     let mut json = Vec::new();
     for path in &args.files {
-        let source = read(path)?;
-        // The language's checks, the rules-aware ones and a library's scripts compiled
-        // (`check_file`, shared with the language server and the tests).
-        let diagnostics = check_file(path, &source, &FsLoader).diagnostics();
+        // Text that is not UTF-8 is one located diagnostic over what could be decoded.
+        let (source, diagnostics) = match files::read(path) {
+            Ok(source) => {
+                // The language's checks, the rules-aware ones and a library's scripts compiled
+                // (`check_file`, shared with the language server and the tests).
+                let diagnostics = check_file(path, &source, &files::InputLoader).diagnostics();
+                (source, diagnostics)
+            }
+            Err(files::ReadFailure::Message(message)) => return Err(message),
+            Err(files::ReadFailure::NotUtf8 { diagnostic, lossy }) => (lossy, vec![*diagnostic]),
+        };
         failed |= diagnostics.iter().any(Diagnostic::is_error);
         let name = path.display().to_string();
         match args.format {
