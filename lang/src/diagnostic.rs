@@ -219,7 +219,8 @@ pub fn render_with(
     for diagnostic in diagnostics {
         let mut diagnostic = diagnostic.clone();
         diagnostic.message = shorten_quotes(&diagnostic.message);
-        diagnostic.help = diagnostic.help.as_deref().map(shorten_quotes);
+        // A help line quotes what to write, which may be long and is never the file's text.
+        diagnostic.help = diagnostic.help.as_deref().map(|h| shorten_quotes_to(h, LONG_HELP_QUOTE));
         diagnostic.primary.text = shorten_quotes(&diagnostic.primary.text);
         for label in &mut diagnostic.secondary {
             label.text = shorten_quotes(&label.text);
@@ -239,14 +240,20 @@ pub fn render_with(
     out
 }
 
-/// The longest quotation of the file a message keeps whole, in characters.
+/// The longest quotation of the file a message or label keeps whole, in characters.
 pub const LONG_QUOTE: usize = 40;
+/// The longest quotation a help line keeps whole, in characters.
+const LONG_HELP_QUOTE: usize = 200;
 
 /// Shorten every quotation (between backticks or double quotes) longer than [`LONG_QUOTE`]
 /// characters to its first characters, an ellipsis and its length: a 50 MB token is not
 /// repeated whole in its message.
 pub fn shorten_quotes(text: &str) -> String {
-    if text.len() <= LONG_QUOTE {
+    shorten_quotes_to(text, LONG_QUOTE)
+}
+
+fn shorten_quotes_to(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len().min(1024));
@@ -258,8 +265,8 @@ pub fn shorten_quotes(text: &str) -> String {
         let quoted = &after[..close];
         out.push_str(&rest[..=open]);
         let chars = quoted.chars().count();
-        if chars > LONG_QUOTE {
-            out.extend(quoted.chars().take(LONG_QUOTE));
+        if chars > limit {
+            out.extend(quoted.chars().take(limit));
             out.push_str(&format!("\u{2026} ({chars} characters)"));
         } else {
             out.push_str(quoted);
