@@ -252,12 +252,13 @@ fn a_closed_pipe_ends_dotc_quietly_by_sigpipe() {
 fn monte_carlo_is_bounded() {
     let args =
         ["odds", "fire", "--weapon", "rifled_musket", "--stands", "5", "--range", "10", "--monte-carlo"];
-    let over = dotc(&[&args[..], &["10000001"]].concat(), &root());
+    let over = dotc(&[&args[..], &["1000001"]].concat(), &root());
     no_panic(&over);
     assert_eq!(over.code, Some(2));
-    assert!(over.stderr.contains("10000001 is not in 1..=10000000"), "{}", over.stderr);
+    assert!(over.stderr.contains("1000001 is not in 0..=1000000"), "{}", over.stderr);
     let zero = dotc(&[&args[..], &["0"]].concat(), &root());
     assert_eq!(zero.code, Some(2));
+    assert_eq!(zero.stderr, "error: --monte-carlo needs at least 1 volley\n");
     let fine = dotc(&[&args[..], &["1000"]].concat(), &root());
     assert_eq!(fine.code, Some(0), "{}", fine.stderr);
 }
