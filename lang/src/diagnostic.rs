@@ -240,13 +240,17 @@ pub fn render_with(
     out
 }
 
-/// The longest quotation of the file a message or label keeps whole, in characters.
-pub const LONG_QUOTE: usize = 40;
+/// The longest quotation of the file a message or label keeps whole, in characters. Generous:
+/// an inch mark (`14"`) pairs with the next double quote, and such a false quotation must
+/// stay whole.
+pub const LONG_QUOTE: usize = 120;
+/// How many characters of a longer quotation are kept.
+const KEPT_OF_QUOTE: usize = 40;
 /// The longest quotation a help line keeps whole, in characters.
 const LONG_HELP_QUOTE: usize = 200;
 
 /// Shorten every quotation (between backticks or double quotes) longer than [`LONG_QUOTE`]
-/// characters to its first characters, an ellipsis and its length: a 50 MB token is not
+/// characters to its first 40 characters, an ellipsis and its length: a 50 MB token is not
 /// repeated whole in its message.
 pub fn shorten_quotes(text: &str) -> String {
     shorten_quotes_to(text, LONG_QUOTE)
@@ -266,7 +270,7 @@ fn shorten_quotes_to(text: &str, limit: usize) -> String {
         out.push_str(&rest[..=open]);
         let chars = quoted.chars().count();
         if chars > limit {
-            out.extend(quoted.chars().take(limit));
+            out.extend(quoted.chars().take(KEPT_OF_QUOTE));
             out.push_str(&format!("\u{2026} ({chars} characters)"));
         } else {
             out.push_str(quoted);
