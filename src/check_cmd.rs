@@ -4,11 +4,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
-use dotc_lang::FsLoader;
-use dotc_lang::diagnostic::{Diagnostic, line_col};
+use dotc_lang::diagnostic::{Diagnostic, shorten_quotes};
 use dotc_runtime::check::check_file;
 
-use crate::{read, render};
+use crate::{files, render};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -31,10 +30,17 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
     let mut failed = false;
     let mut json = Vec::new();
     for path in &args.files {
-        let source = read(path)?;
-        // The language's checks, the rules-aware ones and a library's scripts compiled
-        // (`check_file`, shared with the language server and the tests).
-        let diagnostics = check_file(path, &source, &FsLoader).diagnostics();
+        // Text that is not UTF-8 is one located diagnostic over what could be decoded.
+        let (source, diagnostics) = match files::read(path) {
+            Ok(source) => {
+                // The language's checks, the rules-aware ones and a library's scripts compiled
+                // (`check_file`, shared with the language server and the tests).
+                let diagnostics = check_file(path, &source, &files::InputLoader).diagnostics();
+                (source, diagnostics)
+            }
+            Err(files::ReadFailure::Message(message)) => return Err(message),
+            Err(files::ReadFailure::NotUtf8 { diagnostic, lossy }) => (lossy, vec![*diagnostic]),
+        };
         failed |= diagnostics.iter().any(Diagnostic::is_error);
         let name = path.display().to_string();
         match args.format {
@@ -44,8 +50,9 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
                 }
             }
             OutputFormat::Json => {
+                let lines = Lines::new(&source);
                 for d in &diagnostics {
-                    json.push(diagnostic_json(d, &name, &source));
+                    json.push(diagnostic_json(d, &name, &lines));
                 }
             }
         }
@@ -58,17 +65,18 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
 }
 
 /// A diagnostic for tools: positions as 1-based lines and columns as well as byte offsets.
-fn diagnostic_json(d: &Diagnostic, file: &str, source: &str) -> serde_json::Value {
+fn diagnostic_json(d: &Diagnostic, file: &str, lines: &Lines) -> serde_json::Value {
     let position = |offset: usize| {
-        let (line, column) = line_col(source, offset);
+        let (line, column) = lines.line_col(offset);
         serde_json::json!({ "offset": offset, "line": line, "column": column })
     };
-    let label = |l: &dotc_lang::diagnostic::Label| serde_json::json!({ "start": position(l.span.start), "end": position(l.span.end), "text": l.text });
+    let label = |l: &dotc_lang::diagnostic::Label| serde_json::json!({ "start": position(l.span.start), "end": position(l.span.end), "text": shorten_quotes(&l.text) });
     serde_json::json!({
         "file": file,
         "code": d.code,
         "severity": d.severity,
-        "message": d.message,
+        // A huge token is quoted short, as in the text output.
+        "message": shorten_quotes(&d.message),
         "primary": label(&d.primary),
         "secondary": d.secondary.iter().map(label).collect::<Vec<_>>(),
         "help": d.help,
@@ -77,4 +85,43 @@ fn diagnostic_json(d: &Diagnostic, file: &str, source: &str) -> serde_json::Valu
             "start": position(f.span.start), "end": position(f.span.end), "replacement": f.replacement
         })),
     })
+}
+
+/// Where each line of a file starts, so that many diagnostics find their lines and columns in
+/// time linear in the file (`dotc_lang::diagnostic::line_col` counts from the top each time).
+struct Lines<'a> {
+    source: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(source: &'a str) -> Lines<'a> {
+        let starts = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Lines { source, starts }
+    }
+
+    /// As `line_col`: 1-based line, and 1-based column in characters.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let mut offset = offset.min(self.source.len());
+        while !self.source.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, self.source[start..offset].chars().count() + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lines;
+
+    #[test]
+    fn lines_agree_with_line_col() {
+        let source = "a\n\u{e9}t\u{e9}\r\n\nlast";
+        let lines = Lines::new(source);
+        for offset in 0..=source.len() + 2 {
+            assert_eq!(lines.line_col(offset), dotc_lang::diagnostic::line_col(source, offset), "{offset}");
+        }
+    }
 }

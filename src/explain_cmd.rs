@@ -14,7 +14,9 @@ use dotc_lang::rulings::{self, RulingSpec};
 const WIDTH: usize = 80;
 
 pub fn explain(id: &str) -> Result<ExitCode, String> {
-    if let Some(text) = dotc_lang::catalogue::explain(id) {
+    let cli_code =
+        crate::files::CODES.iter().find(|(code, _)| *code == id || code.strip_prefix("dotc::") == Some(id));
+    if let Some(text) = dotc_lang::catalogue::explain(id).or(cli_code.map(|(_, text)| *text)) {
         println!(
             "{}\n\n{text}",
             if id.starts_with("dotc::") { id.to_string() } else { format!("dotc::{id}") }
@@ -93,7 +95,10 @@ fn unknown(id: &str) -> String {
         references::nearest(word).map(str::to_string)
     } else {
         // A word: a diagnostic code (compared without its `dotc::`), a ruling or a module name.
-        let codes = dotc_lang::catalogue::CODES.iter().chain(dotc_lang::catalogue::library::CODES.iter());
+        let codes = dotc_lang::catalogue::CODES
+            .iter()
+            .chain(dotc_lang::catalogue::library::CODES.iter())
+            .chain(crate::files::CODES.iter());
         let suffixes: Vec<&str> = codes.filter_map(|(code, _)| code.strip_prefix("dotc::")).collect();
         let names =
             rulings::RULINGS.iter().map(|r| r.name).chain(rulings::Module::ALL.iter().map(|m| m.name()));

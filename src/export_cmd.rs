@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
-use dotc_lang::{FsLoader, analyze};
+use dotc_lang::analyze;
 
 use crate::{read, render};
 
@@ -24,7 +24,7 @@ pub enum ExportFormat {
 pub fn export(args: &ExportArgs) -> Result<ExitCode, String> {
     let path = &args.file;
     let source = read(path)?;
-    let analysis = analyze(path, &source, &FsLoader);
+    let analysis = analyze(path, &source, &crate::files::InputLoader);
     if analysis.has_errors() {
         let name = path.display().to_string();
         eprint!("{}", render(&analysis.diagnostics, &name, &source));

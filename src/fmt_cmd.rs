@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::{read, render, write_atomically};
+use crate::files::{self, WriteOptions};
+use crate::{read, render};
 
 #[derive(clap::Args, Debug)]
 pub struct FmtArgs {
@@ -15,6 +16,9 @@ pub struct FmtArgs {
     /// Rewrite the files in place (atomically: a crash never leaves half a file).
     #[arg(long)]
     pub write: bool,
+    /// With --write, also rewrite read-only files (they stay read-only).
+    #[arg(long, requires = "write")]
+    pub force: bool,
 }
 
 pub fn fmt(args: &FmtArgs) -> Result<ExitCode, String> {
@@ -38,7 +42,7 @@ pub fn fmt(args: &FmtArgs) -> Result<ExitCode, String> {
             }
         } else if args.write {
             if formatted != source {
-                write_atomically(path, &formatted)?;
+                files::write(path, formatted.as_bytes(), WriteOptions { force: args.force, in_place: true })?;
             }
         } else {
             print!("{formatted}");

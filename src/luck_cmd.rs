@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
+use dotc_lang::analyze;
 use dotc_lang::diagnostic::Diagnostic;
-use dotc_lang::{FsLoader, analyze};
 use dotc_runtime::luck::{self as judge, Luck, RollLuck, SideLuck, Sides};
 use dotc_runtime::replay::{ReplayOptions, replay};
 
@@ -49,9 +49,9 @@ pub fn luck(
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
     let path: &Path = &args.file;
-    let source = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let source = crate::read(path)?;
     let name = path.display().to_string();
-    let analysis = analyze(path, &source, &FsLoader);
+    let analysis = analyze(path, &source, &crate::files::InputLoader);
     if analysis.has_errors() {
         eprint!("{}", render(&analysis.diagnostics, &name, &source));
         eprintln!("error: {name} has errors; its luck is not judged");

@@ -12,6 +12,7 @@ mod audit_cmd;
 mod check_cmd;
 mod explain_cmd;
 mod export_cmd;
+mod files;
 mod fmt_cmd;
 mod luck_cmd;
 mod map;
@@ -73,6 +74,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A closed standard output ends every command quietly, killed by SIGPIPE like other Unix
+    // tools; not the language server, which reports a lost client itself.
+    files::install_signal_handlers(!matches!(cli.command, Command::Lsp));
     match run(cli) {
         Ok(code) => code,
         Err(message) => {
@@ -115,8 +119,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     }
 }
 
+/// Read a file as text (see `files`). Text that is not UTF-8 is reported as a located
+/// diagnostic on standard error, and the command stops.
 fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    match files::read(path) {
+        Ok(text) => Ok(text),
+        Err(files::ReadFailure::Message(message)) => Err(message),
+        Err(files::ReadFailure::NotUtf8 { diagnostic, lossy }) => {
+            let name = path.display().to_string();
+            eprint!("{}", render(std::slice::from_ref(&*diagnostic), &name, &lossy));
+            Err(format!("{name} is not UTF-8 text; not read"))
+        }
+    }
 }
 
 fn render(diagnostics: &[Diagnostic], name: &str, source: &str) -> String {
@@ -130,25 +144,8 @@ fn render(diagnostics: &[Diagnostic], name: &str, source: &str) -> String {
     }
 }
 
-/// Write through a temporary file in the same folder and rename it over the original, so the
-/// file is either wholly old or wholly new.
-fn write_atomically(path: &Path, text: impl AsRef<[u8]>) -> Result<(), String> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut temp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
-    temp.write_all(text.as_ref()).map_err(|e| e.to_string())?;
-    temp.as_file().sync_all().map_err(|e| e.to_string())?;
-    // Keep an existing file's permissions; a new file gets the usual rw-r--r--, not the
-    // temporary file's owner-only mode.
-    if let Ok(meta) = std::fs::metadata(path) {
-        let _ = std::fs::set_permissions(temp.path(), meta.permissions());
-    } else {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(temp.path(), std::fs::Permissions::from_mode(0o644));
-        }
-    }
-    temp.persist(path).map_err(|e| format!("cannot replace {}: {e}", path.display()))?;
-    Ok(())
+/// Write a file dotc makes (see `files::write`): atomically, through a symlink, keeping the
+/// permissions, never over this command's input; `force` replaces a read-only file.
+fn write_atomically(path: &Path, text: impl AsRef<[u8]>, force: bool) -> Result<(), String> {
+    files::write(path, text.as_ref(), files::WriteOptions { force, in_place: false })
 }

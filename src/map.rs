@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use dotc_lang::FsLoader;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_runtime::battlefield::Battlefield;
@@ -30,6 +29,9 @@ pub struct RenderArgs {
     /// Where to write the map; its extension picks the format: .svg or .png.
     #[arg(short, long, value_name = "MAP")]
     pub output: PathBuf,
+    /// Replace MAP even if it is read-only.
+    #[arg(long)]
+    pub force: bool,
     /// The moment of a game log to draw: "turn 3" (the end of turn 3) or "turn 3 fire" (the end
     /// of its fire phase); the log is replayed up to it. Without it, a game log's map shows the
     /// table where the log ends.
@@ -74,7 +76,7 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     let source = super::read(&args.file)?;
     let name = args.file.display().to_string();
     // What `dotc check` says of the file (`check_file`): a map of a file with errors is not drawn.
-    let checked = dotc_runtime::check::check_file(&args.file, &source, &FsLoader);
+    let checked = dotc_runtime::check::check_file(&args.file, &source, &crate::files::InputLoader);
     let diagnostics = checked.diagnostics();
     let analysis = checked.analysis;
     if !diagnostics.is_empty() {
@@ -165,7 +167,7 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         MapFormat::Svg => svg.into_bytes(),
         MapFormat::Png => png(&svg, (width, height))?,
     };
-    super::write_atomically(&args.output, &bytes)?;
+    super::write_atomically(&args.output, &bytes, args.force)?;
     eprintln!("wrote {} ({width} x {height} pixels at {} per inch)", args.output.display(), args.scale);
     Ok(ExitCode::SUCCESS)
 }
@@ -202,6 +204,7 @@ pub fn replay_maps(
     analysis: &dotc_lang::Analysis,
     replay: &Replay,
     dir: &std::path::Path,
+    force: bool,
 ) -> Result<usize, String> {
     let loaded = analysis.scenario.as_ref().ok_or("the game names no scenario to draw")?;
     let scenario = loaded.document.scenario.as_ref().ok_or("the game's scenario is empty")?;
@@ -220,7 +223,7 @@ pub fn replay_maps(
             dotc_lang::ast::PhaseKind::Status => format!("turn-{:02}.svg", table.turn),
             phase => format!("turn-{:02}-{}.svg", table.turn, phase.word()),
         };
-        super::write_atomically(&dir.join(file), render::render_svg(&field, &state, &options))?;
+        super::write_atomically(&dir.join(file), render::render_svg(&field, &state, &options), force)?;
     }
     Ok(replay.tables.len())
 }

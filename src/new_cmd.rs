@@ -38,7 +38,7 @@ pub fn new_scenario(name: &str, output: Option<PathBuf>) -> Result<ExitCode, Str
     }
     let title = name.replace('\\', "\\\\").replace('"', "\\\"");
     let text = SCENARIO_TEMPLATE.replace("{{NAME}}", &title);
-    write_atomically(&path, &text)?;
+    write_atomically(&path, &text, false)?;
     eprintln!("wrote {}; check it with `dotc check {}`", path.display(), path.display());
     Ok(ExitCode::SUCCESS)
 }

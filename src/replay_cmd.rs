@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 use dotc_lang::diagnostic::Diagnostic;
-use dotc_lang::{Analysis, FsLoader, analyze};
+use dotc_lang::{Analysis, analyze};
 use dotc_runtime::audit::finding_diagnostic;
 use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log, replay};
 use dotc_runtime::rulings::WhatIf;
@@ -51,6 +51,9 @@ pub struct ReplayArgs {
     /// Write a map of the table after every turn (turn-01.svg, ...) into DIR.
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
+    /// Replace read-only files among those --write-completed and --svg write.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Rulings to play by instead of the log's: a what-if replay or audit.
@@ -112,7 +115,7 @@ pub fn load_game(
 ) -> Result<Result<LoadedGame, ExitCode>, String> {
     let source = super::read(path)?;
     let name = path.display().to_string();
-    let analysis = analyze(path, &source, &FsLoader);
+    let analysis = analyze(path, &source, &crate::files::InputLoader);
     if analysis.has_errors() {
         eprint!("{}", render(&analysis.diagnostics, &name, &source));
         eprintln!("error: {name} has errors; not replayed");
@@ -199,7 +202,7 @@ pub fn replay_file(
     }
     if let Some(out) = &args.write_completed {
         let text = completed_log(&game.source, &game.analysis.document, &replay.filled);
-        super::write_atomically(out, &text)?;
+        super::write_atomically(out, &text, args.force)?;
         let rolls: usize = replay.filled.iter().map(|f| f.rolls.len()).sum();
         eprintln!(
             "wrote {} ({rolls} rolls filled from seed {})",
@@ -208,7 +211,7 @@ pub fn replay_file(
         );
     }
     if let Some(dir) = &args.svg {
-        let written = crate::map::replay_maps(&game.analysis, &replay, dir)?;
+        let written = crate::map::replay_maps(&game.analysis, &replay, dir, args.force)?;
         eprintln!("wrote {written} maps into {}", dir.display());
     }
     Ok(if replay.has_problems() { ExitCode::from(1) } else { ExitCode::SUCCESS })

@@ -24,8 +24,82 @@ pub struct FsLoader;
 
 impl Loader for FsLoader {
     fn load(&self, path: &Path) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| e.to_string())
+        let bytes = read_source_bytes(path)?;
+        String::from_utf8(bytes).map_err(|e| {
+            let bytes = e.as_bytes();
+            let at = e.utf8_error().valid_up_to();
+            let (line, column) = utf8_position(bytes, at);
+            format!("it is not UTF-8 text: byte 0x{:02X} at line {line}, column {column}", bytes[at])
+        })
     }
+}
+
+/// Read a file that is to be parsed: a regular file of at most
+/// [`crate::parser::MAX_SOURCE_BYTES`], both checked before a byte is read (a FIFO, a device
+/// such as `/dev/zero` or a directory is refused, not read). The error is the reason alone,
+/// without the path.
+pub fn read_source_bytes(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let cap = crate::parser::MAX_SOURCE_BYTES as u64;
+    // Checked before opening: opening a FIFO for reading waits for a writer.
+    let kind = std::fs::metadata(path).map_err(|e| e.to_string())?.file_type();
+    if !kind.is_file() {
+        return Err(not_regular(kind));
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    // And again on what was opened, in case the name changed hands in between.
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.file_type().is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let too_large =
+        || format!("it is larger than the {} MiB dotc reads; split it into several files", cap >> 20);
+    if meta.len() > cap {
+        return Err(too_large());
+    }
+    // A file may grow while it is read: never take more than the cap and one byte.
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > cap {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, for an error message.
+fn not_regular(kind: std::fs::FileType) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let what = if kind.is_fifo() {
+            Some("a named pipe (FIFO)")
+        } else if kind.is_char_device() {
+            Some("a character device")
+        } else if kind.is_block_device() {
+            Some("a block device")
+        } else if kind.is_socket() {
+            Some("a socket")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            return format!("it is {what}, not a regular file; dotc reads only regular files");
+        }
+    }
+    if kind.is_dir() {
+        "it is a directory, not a file".to_string()
+    } else {
+        "it is not a regular file; dotc reads only regular files".to_string()
+    }
+}
+
+/// Line and column (1-based; the column in characters) of byte `at` of `bytes`, whose first
+/// `at` bytes are valid UTF-8.
+pub fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
+    let before = std::str::from_utf8(&bytes[..at.min(bytes.len())]).unwrap_or_default();
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
 }
 
 /// A scenario loaded on behalf of a game log.

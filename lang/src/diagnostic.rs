@@ -147,21 +147,11 @@ impl miette::Diagnostic for Report {
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.diagnostic.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-            Severity::Advice => miette::Severity::Advice,
-        })
+        Some(miette_severity(self.diagnostic.severity))
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let d = &self.diagnostic;
-        match (&d.help, &d.rule) {
-            (None, None) => None,
-            (Some(help), None) => Some(Box::new(help.clone())),
-            (None, Some(rule)) => Some(Box::new(format!("see {rule}"))),
-            (Some(help), Some(rule)) => Some(Box::new(format!("{help} (see {rule})"))),
-        }
+        help_text(&self.diagnostic).map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -169,11 +159,32 @@ impl miette::Diagnostic for Report {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let d = &self.diagnostic;
-        let primary = LabeledSpan::new_primary_with_span(Some(d.primary.text.clone()), d.primary.span);
-        let secondary = d.secondary.iter().map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
-        Some(Box::new(std::iter::once(primary).chain(secondary)))
+        labels_of(&self.diagnostic)
     }
+}
+
+fn miette_severity(severity: Severity) -> miette::Severity {
+    match severity {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+        Severity::Advice => miette::Severity::Advice,
+    }
+}
+
+/// The help line miette shows: the help, the rule it enforces, or both.
+fn help_text(d: &Diagnostic) -> Option<String> {
+    match (&d.help, &d.rule) {
+        (None, None) => None,
+        (Some(help), None) => Some(help.clone()),
+        (None, Some(rule)) => Some(format!("see {rule}")),
+        (Some(help), Some(rule)) => Some(format!("{help} (see {rule})")),
+    }
+}
+
+fn labels_of(d: &Diagnostic) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+    let primary = LabeledSpan::new_primary_with_span(Some(d.primary.text.clone()), d.primary.span);
+    let secondary = d.secondary.iter().map(|l| LabeledSpan::new_with_span(Some(l.text.clone()), l.span));
+    Some(Box::new(std::iter::once(primary).chain(secondary)))
 }
 
 /// Render diagnostics the way tests and plain terminals see them: Unicode, no colour, 80
@@ -192,20 +203,348 @@ pub fn keep_ids_whole(handler: GraphicalReportHandler) -> GraphicalReportHandler
 }
 
 /// Render with a given miette handler (the CLI picks colours by terminal).
+///
+/// Each diagnostic gets a view of the file that reads only the lines around its labels (found
+/// in a line index made once), so many diagnostics cost linear time, not a scan from the top
+/// of the file each; a line longer than [`LONG_LINE`] is shown clipped around the labels, so a
+/// huge token or a far column renders short (and within the widths `format!` accepts).
 pub fn render_with(
     handler: &GraphicalReportHandler,
     diagnostics: &[Diagnostic],
     name: &str,
     source: &str,
 ) -> String {
+    let index = LineIndex::new(source);
     let mut out = String::new();
     for diagnostic in diagnostics {
-        let report = diagnostic.with_source(name, source);
+        let mut diagnostic = diagnostic.clone();
+        diagnostic.message = shorten_quotes(&diagnostic.message);
+        // A help line quotes what to write, which may be long and is never the file's text.
+        diagnostic.help = diagnostic.help.as_deref().map(|h| shorten_quotes_to(h, LONG_HELP_QUOTE));
+        diagnostic.primary.text = shorten_quotes(&diagnostic.primary.text);
+        for label in &mut diagnostic.secondary {
+            label.text = shorten_quotes(&label.text);
+        }
         // Rendering into a String cannot fail for want of space; a formatting error would
         // only come from a broken Display, which ours are not.
-        let _ = handler.render_report(&mut out, &report);
+        match Clipped::new(&diagnostic, name, source, &index) {
+            Some((clipped, diagnostic)) => {
+                let _ = handler.render_report(&mut out, &Viewed { diagnostic, source: &clipped });
+            }
+            None => {
+                let window = Window { name, text: source, index: &index };
+                let _ = handler.render_report(&mut out, &Viewed { diagnostic, source: &window });
+            }
+        }
     }
     out
+}
+
+/// The longest quotation of the file a message or label keeps whole, in characters. Generous:
+/// an inch mark (`14"`) pairs with the next double quote, and such a false quotation must
+/// stay whole.
+pub const LONG_QUOTE: usize = 120;
+/// How many characters of a longer quotation are kept.
+const KEPT_OF_QUOTE: usize = 40;
+/// The longest quotation a help line keeps whole, in characters.
+const LONG_HELP_QUOTE: usize = 200;
+
+/// Shorten every quotation (between backticks or double quotes) longer than [`LONG_QUOTE`]
+/// characters to its first 40 characters, an ellipsis and its length: a 50 MB token is not
+/// repeated whole in its message.
+pub fn shorten_quotes(text: &str) -> String {
+    shorten_quotes_to(text, LONG_QUOTE)
+}
+
+fn shorten_quotes_to(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len().min(1024));
+    let mut rest = text;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = rest[open..].chars().next().unwrap_or('"');
+        let after = &rest[open + 1..];
+        let Some(close) = after.find(quote) else { break };
+        let quoted = &after[..close];
+        out.push_str(&rest[..=open]);
+        let chars = quoted.chars().count();
+        if chars > limit {
+            out.extend(quoted.chars().take(KEPT_OF_QUOTE));
+            out.push_str(&format!("\u{2026} ({chars} characters)"));
+        } else {
+            out.push_str(quoted);
+        }
+        out.push(quote);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A line longer than this (in bytes) is shown clipped around the labels on it.
+pub const LONG_LINE: usize = 400;
+/// How much of a clipped line is kept on each side of a label's start and end, in bytes.
+const CLIP_MARGIN: usize = 40;
+
+/// A diagnostic with its view of the file, for miette.
+struct Viewed<'a, S> {
+    diagnostic: Diagnostic,
+    source: &'a S,
+}
+
+impl<S> fmt::Debug for Viewed<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.diagnostic.fmt(f)
+    }
+}
+
+impl<S> fmt::Display for Viewed<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.diagnostic.message)
+    }
+}
+
+impl<S> std::error::Error for Viewed<'_, S> {}
+
+impl<S: SourceCode> miette::Diagnostic for Viewed<'_, S> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.diagnostic.code))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette_severity(self.diagnostic.severity))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        help_text(&self.diagnostic).map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        labels_of(&self.diagnostic)
+    }
+}
+
+/// Where each line of a text starts, split the way miette splits lines (`\n`, `\r\n` and a lone
+/// `\r` each end one).
+struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' => {
+                    if bytes.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    starts.push(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { starts, len: text.len() }
+    }
+
+    /// The 0-based line of a byte offset (an offset past the end is on the last line).
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset.min(self.len)) - 1
+    }
+
+    fn start(&self, line: usize) -> usize {
+        self.starts.get(line).copied().unwrap_or(self.len)
+    }
+
+    /// Where the text of a line ends, before its line break.
+    fn content_end(&self, text: &str, line: usize) -> usize {
+        let next = self.start(line + 1);
+        let bytes = text.as_bytes();
+        let mut end = next;
+        if end > self.start(line) && bytes.get(end - 1) == Some(&b'\n') {
+            end -= 1;
+        }
+        if end > self.start(line) && bytes.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        end
+    }
+}
+
+/// The whole file, read by miette a few lines at a time: each read is miette's own over a
+/// window of whole lines around the span, shifted back to the file's offsets and lines.
+struct Window<'a> {
+    name: &'a str,
+    text: &'a str,
+    index: &'a LineIndex,
+}
+
+impl SourceCode for Window<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
+        let first = self.index.line_of(span.offset()).saturating_sub(context_lines_before);
+        let last = self.index.line_of((span.offset() + span.len()).saturating_sub(1));
+        // One line more than miette looks at, so that it stops where it would in the whole file.
+        let (start, end) = (self.index.start(first), self.index.start(last + context_lines_after + 2));
+        let window = &self.text.as_bytes()[start..end];
+        let shifted = miette::SourceSpan::new(span.offset().saturating_sub(start).into(), span.len());
+        let inner =
+            <[u8] as SourceCode>::read_span(window, &shifted, context_lines_before, context_lines_after)?;
+        let contents = miette::MietteSpanContents::new_named(
+            self.name.to_string(),
+            inner.data(),
+            miette::SourceSpan::new((inner.span().offset() + start).into(), inner.span().len()),
+            inner.line() + first,
+            inner.column(),
+            inner.line_count() + first,
+        )
+        .with_language("dotc");
+        Ok(Box::new(contents))
+    }
+}
+
+/// The lines of one diagnostic when one of them is too long to show: each long line clipped
+/// to the parts around the labels (an ellipsis for each cut), the labels moved to match, and
+/// miette told the real line and column.
+struct Clipped {
+    name: String,
+    text: String,
+    /// The file's line that is the first line of `text`.
+    first_line: usize,
+    /// Where each label starts in `text`, and its column (in bytes, as miette counts) in the file.
+    columns: Vec<(usize, usize)>,
+}
+
+impl Clipped {
+    /// The clipped view and the diagnostic with its labels moved into it, or `None` when no
+    /// line around the labels is long.
+    fn new(
+        diagnostic: &Diagnostic,
+        name: &str,
+        source: &str,
+        index: &LineIndex,
+    ) -> Option<(Clipped, Diagnostic)> {
+        let labels = || std::iter::once(&diagnostic.primary).chain(&diagnostic.secondary);
+        let clamp = |o: usize| o.min(source.len());
+        let first = labels().map(|l| index.line_of(clamp(l.span.start))).min()?.saturating_sub(1);
+        let last = labels().map(|l| index.line_of(clamp(l.span.end))).max()? + 1;
+        let last = last.min(index.starts.len() - 1);
+        let long = |line: usize| index.content_end(source, line) - index.start(line) > LONG_LINE;
+        if !(first..=last).any(long) {
+            return None;
+        }
+        let points: Vec<usize> = labels().flat_map(|l| [clamp(l.span.start), clamp(l.span.end)]).collect();
+        // (start in the file, end in the file, start in the text, length in the text)
+        let mut pieces: Vec<(usize, usize, usize, usize)> = Vec::new();
+        let mut text = String::new();
+        let floor = |mut o: usize| {
+            while !source.is_char_boundary(o) {
+                o -= 1;
+            }
+            o
+        };
+        for line in first..=last {
+            let (start, end, next) =
+                (index.start(line), index.content_end(source, line), index.start(line + 1));
+            let mut keep: Vec<(usize, usize)> = if end - start <= LONG_LINE {
+                vec![(start, end)]
+            } else {
+                let mut keep: Vec<(usize, usize)> = points
+                    .iter()
+                    .filter(|&&p| p >= start && p <= next)
+                    .map(|&p| {
+                        let p = p.min(end);
+                        (floor(p.saturating_sub(CLIP_MARGIN).max(start)), floor((p + CLIP_MARGIN).min(end)))
+                    })
+                    .collect();
+                if keep.is_empty() {
+                    keep.push((start, floor((start + 2 * CLIP_MARGIN).min(end))));
+                }
+                keep
+            };
+            keep.sort_unstable();
+            let mut at = start;
+            for (from, to) in keep {
+                let from = from.max(at);
+                if to < from {
+                    continue;
+                }
+                if from > at {
+                    text.push('\u{2026}');
+                }
+                pieces.push((from, to, text.len(), to - from));
+                text.push_str(&source[from..to]);
+                at = to;
+            }
+            if at < end {
+                text.push('\u{2026}');
+            }
+            if next > end {
+                pieces.push((end, next, text.len(), 1));
+                text.push('\n');
+            }
+        }
+        // A position of the file in `text`: exact inside a kept piece, else the ellipsis after it.
+        let place = |o: usize| -> usize {
+            let o = clamp(o);
+            let i = pieces.partition_point(|p| p.0 <= o);
+            if i == 0 {
+                return 0;
+            }
+            let (from, to, at, len) = pieces[i - 1];
+            if o <= to { at + (o - from).min(len) } else { at + len }
+        };
+        let mut moved = diagnostic.clone();
+        let mut columns = Vec::new();
+        for label in std::iter::once(&mut moved.primary).chain(&mut moved.secondary) {
+            let original = clamp(label.span.start);
+            let (start, end) = (place(label.span.start), place(label.span.end));
+            label.span = Span::new(start, end.max(start));
+            columns.push((start, original - index.start(index.line_of(original))));
+        }
+        Some((Clipped { name: name.to_string(), text, first_line: first, columns }, moved))
+    }
+}
+
+impl SourceCode for Clipped {
+    fn read_span<'b>(
+        &'b self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
+        let inner =
+            <str as SourceCode>::read_span(&self.text, span, context_lines_before, context_lines_after)?;
+        // miette reads a label alone (no context) for the `file:line:column` it shows.
+        let column = match self.columns.iter().find(|(at, _)| *at == span.offset()) {
+            Some((_, column)) if context_lines_before == 0 => *column,
+            _ => inner.column(),
+        };
+        let contents = miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line() + self.first_line,
+            column,
+            inner.line_count() + self.first_line,
+        )
+        .with_language("dotc");
+        Ok(Box::new(contents))
+    }
 }
 
 /// Line and column (both 1-based, column in characters) of a byte offset.
