@@ -26,6 +26,8 @@ pub mod workspace;
 use std::process::ExitCode;
 
 pub use server::Backend;
+/// The protocol types, for callers of the [`workspace`] API (the fuzz target).
+pub use tower_lsp_server::ls_types;
 
 /// Serve the protocol on standard input and output until the client says `exit` or closes its
 /// end: exit code 0 if it asked for `shutdown` first, 1 otherwise (see [`stdio`]).

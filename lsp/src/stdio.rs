@@ -47,7 +47,7 @@ use crate::Backend;
 /// The longest header block read before it is taken for garbage.
 const MAX_HEADER: usize = 8 << 10;
 /// The largest body accepted (a bigger `Content-Length` is answered as a parse error).
-const MAX_BODY: usize = 256 << 20;
+const MAX_BODY: usize = 64 << 20;
 
 /// How long `initialize` or `exit` waits for the answers to the requests before it.
 pub const WAIT_FOR_ANSWERS: Duration = Duration::from_secs(10);
@@ -110,7 +110,8 @@ impl Framer {
                     self.malformed(0, "the bytes before a message are not a `Content-Length` header"),
                 );
             }
-            let Some(header_end) = find(&self.buf, b"\r\n\r\n") else {
+            let searched = &self.buf[..self.buf.len().min(MAX_HEADER + 4)];
+            let Some(header_end) = find(searched, b"\r\n\r\n") else {
                 if self.buf.len() > MAX_HEADER {
                     return Some(self.malformed(0, "the header does not end (no blank line)"));
                 }
@@ -504,5 +505,62 @@ mod tests {
         );
         let response = classify(br#"{"jsonrpc": "2.0", "id": 1, "result": null}"#);
         assert!(matches!(response, Incoming::Forward { method: None, .. }));
+    }
+
+    /// Collects what the server writes.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    async fn conversation(messages: &[&[u8]]) -> (ExitCode, Vec<Value>) {
+        let input: Vec<u8> = messages.concat();
+        let output = Shared::default();
+        let code = serve(std::io::Cursor::new(input), output.clone()).await;
+        let written = output.0.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut framer = Framer::default();
+        framer.push(&written);
+        let mut answers = Vec::new();
+        while let Some(found) = framer.next_frame() {
+            let Frame::Body(body) = found else { panic!("the server wrote a malformed frame: {found:?}") };
+            answers.push(serde_json::from_slice(&body).unwrap_or(Value::Null));
+        }
+        (code, answers)
+    }
+
+    fn message(value: Value) -> Vec<u8> {
+        frame(value.to_string().as_bytes())
+    }
+
+    #[tokio::test]
+    async fn a_conversation_survives_garbage_and_ends_with_the_right_code() {
+        let initialize = message(
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": { "capabilities": {} } }),
+        );
+        let shutdown = message(json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }));
+        let exit = message(json!({ "jsonrpc": "2.0", "method": "exit" }));
+        let (code, answers) =
+            conversation(&[&initialize, b"garbage\r\n\r\n", &frame(b"{"), &shutdown, &exit]).await;
+        assert_eq!(format!("{code:?}"), format!("{:?}", ExitCode::SUCCESS));
+        let codes: Vec<Option<i64>> = answers.iter().map(|a| a["error"]["code"].as_i64()).collect();
+        assert_eq!(codes.iter().filter(|c| **c == Some(PARSE_ERROR)).count(), 2, "{answers:#?}");
+        assert!(answers.iter().any(|a| a["id"] == json!(1) && a["result"]["capabilities"].is_object()));
+        assert!(
+            answers.iter().any(|a| a["id"] == json!(2) && a["result"].is_null() && a.get("error").is_none())
+        );
+
+        let (code, _) = conversation(&[&initialize, &exit]).await;
+        assert_eq!(format!("{code:?}"), format!("{:?}", ExitCode::from(1)));
+        let (code, _) = conversation(&[&initialize]).await;
+        assert_eq!(format!("{code:?}"), format!("{:?}", ExitCode::from(1)));
     }
 }

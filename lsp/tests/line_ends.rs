@@ -255,8 +255,13 @@ const PIECES: &[&str] = &[
     "\t",
 ];
 
-/// One change, as (range as positions, text), made against the reference `text`.
-fn random_change(text: &str, rng: &mut Rng) -> (Option<((usize, usize), (usize, usize))>, String) {
+/// A (line, UTF-16 column) position.
+type Pos = (usize, usize);
+/// One change: its range (None: the whole text) and the text put there.
+type Change = (Option<(Pos, Pos)>, String);
+
+/// One change made against the reference `text`.
+fn random_change(text: &str, rng: &mut Rng) -> Change {
     let lines = lines(text);
     let line_len = |l: usize| lines.get(l).map_or(0, |&(s, e)| utf16_len(&text[s..e]));
     let op = rng.below(100);
@@ -318,7 +323,7 @@ fn random_change(text: &str, rng: &mut Rng) -> (Option<((usize, usize), (usize, 
 }
 
 /// Apply a change the way the protocol says: positions to offsets by the reference lines.
-fn apply(text: &mut String, change: &(Option<((usize, usize), (usize, usize))>, String)) {
+fn apply(text: &mut String, change: &Change) {
     let (range, insert) = change;
     match range {
         None => *text = insert.clone(),
@@ -331,7 +336,7 @@ fn apply(text: &mut String, change: &(Option<((usize, usize), (usize, usize))>, 
     }
 }
 
-fn change_json(change: &(Option<((usize, usize), (usize, usize))>, String)) -> Value {
+fn change_json(change: &Change) -> Value {
     match &change.0 {
         None => json!({ "text": change.1 }),
         Some((start, end)) => json!({
