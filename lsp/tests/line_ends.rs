@@ -533,3 +533,99 @@ async fn an_error_after_lone_cr_lines_is_on_its_line() {
     let uri: Uri = uri_string.parse().expect("uri");
     assert_eq!(session.text(&uri), Some(edited));
 }
+
+/// Apply protocol text edits to a text, through the reference lines (later edits first: the
+/// ranges are all in the text before any of them).
+fn apply_edits(text: &str, edits: &Value) -> String {
+    let lines = lines(text);
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap_or(0) as usize;
+        let character = p["character"].as_u64().unwrap_or(0) as usize;
+        ref_offset(text, &lines, line, character)
+    };
+    let mut spans: Vec<(usize, usize, String)> = edits
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (start, end, new) in spans {
+        out.replace_range(start..end, &new);
+    }
+    out
+}
+
+/// Hover, rename and formatting answer with ranges in the document's own line breaks: applied
+/// to the text, their edits give exactly the renamed or formatted text.
+#[tokio::test]
+async fn hover_rename_and_formatting_ranges_hold_with_every_line_break() {
+    let (path, original) = fixture("tests/fixtures/base-scenario.dotc", "requests.dotc");
+    for (s, style) in [Style::Lf, Style::Crlf, Style::Cr, Style::Mixed].into_iter().enumerate() {
+        let text = with_line_ends(&original, style, &mut Rng(s as u64));
+        let lines = lines(&text);
+        let uri = format!("file://{}", path.display());
+        let mut session = Session::start().await;
+        let item = json!({ "uri": uri, "languageId": "dotc", "version": 1, "text": text });
+        session.notify("textDocument/didOpen", json!({ "textDocument": item })).await;
+        let at = |needle: &str, shift: usize| {
+            let offset = text.find(needle).expect("needle") + shift;
+            position_json(ref_position(&text, &lines, offset))
+        };
+        let request = |id: i64, method: &'static str, params: Value| {
+            Request::build(method).params(params).id(id).finish()
+        };
+
+        // Hover on a weapon late in the file: the range is that word.
+        let position = at("rifled_musket line at (30, 14)", 3);
+        let hover = session
+            .send(request(
+                2,
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": uri }, "position": position }),
+            ))
+            .await
+            .expect("an answer");
+        let range = &hover["range"];
+        let (a, b) = (
+            ref_offset(
+                &text,
+                &lines,
+                range["start"]["line"].as_u64().unwrap_or(0) as usize,
+                range["start"]["character"].as_u64().unwrap_or(0) as usize,
+            ),
+            ref_offset(
+                &text,
+                &lines,
+                range["end"]["line"].as_u64().unwrap_or(0) as usize,
+                range["end"]["character"].as_u64().unwrap_or(0) as usize,
+            ),
+        );
+        assert_eq!(text.get(a..b), Some("rifled_musket"), "{style:?}: {hover:#}");
+
+        // Rename a leader: the edits give the text with the new name and nothing else changed.
+        let position = at("Col. Asa Hollister", 2);
+        let params = json!({ "textDocument": { "uri": uri }, "position": position, "newName": "Col. Asa “Old” Hollister" });
+        let edit = session.send(request(3, "textDocument/rename", params)).await.expect("an answer");
+        let renamed = apply_edits(&text, &edit["changes"][uri.as_str()]);
+        assert_eq!(
+            renamed,
+            text.replace("Col. Asa Hollister", "Col. Asa “Old” Hollister"),
+            "{style:?}: {edit:#}"
+        );
+
+        // Formatting: the edits give the formatter's output.
+        let params =
+            json!({ "textDocument": { "uri": uri }, "options": { "tabSize": 4, "insertSpaces": true } });
+        let edits = session.send(request(4, "textDocument/formatting", params)).await.expect("an answer");
+        let formatted = dotc_lang::format::format(&text).expect("the fixture formats");
+        assert_eq!(apply_edits(&text, &edits), formatted, "{style:?}: {edits:#}");
+    }
+}
