@@ -20,8 +20,8 @@
 //! The library handles up to four requests at a time, so a client that writes ahead (as a
 //! script or a test does) could see `initialize` overtaken by what follows it, or requests
 //! cancelled by an `exit` that overtook them. So nothing after `initialize` is handed on before
-//! its answer is out, and `exit` waits until every request before it has been answered (each at
-//! most [`WAIT_FOR_ANSWERS`]).
+//! its answer is out, and `exit` waits until every request before it has been answered (each
+//! wait is cut off after [`WAIT_FOR_ANSWERS`], so a stuck request cannot keep the server alive).
 //!
 //! Exit codes follow the protocol: `exit` after a `shutdown` request ends the process with 0,
 //! without one with 1. When the input ends without `exit` (the client went away), the same rule
