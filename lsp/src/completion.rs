@@ -187,7 +187,7 @@ impl<'t> Context<'t> {
         let mut previous_end: Option<usize> = None;
         for token in tokens {
             let new_line = previous_end
-                .is_none_or(|end| text.get(end..token.span.start).is_some_and(|g| g.contains('\n')));
+                .is_none_or(|end| text.get(end..token.span.start).is_some_and(|g| g.contains(['\n', '\r'])));
             previous_end = Some(token.span.end);
             if new_line {
                 statement.clear();
@@ -214,7 +214,7 @@ impl<'t> Context<'t> {
         // A statement ends at a newline: text after the last token decides whether the cursor
         // starts a new one.
         let last_end = previous_end.unwrap_or(0);
-        if text.get(last_end..offset).is_some_and(|g| g.contains('\n')) {
+        if text.get(last_end..offset).is_some_and(|g| g.contains(['\n', '\r'])) {
             statement.clear();
         }
         let mut prefix = None;

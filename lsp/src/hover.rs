@@ -72,6 +72,9 @@ pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
     {
         return None;
     }
+    // The replay numbers lines as `dotc odds --at` does, counting `\n` only: with lone `\r` line
+    // breaks that is not the protocol's line.
+    let line = doc.text.get(..start).map_or(0, |before| before.bytes().filter(|&b| b == b'\n').count());
     let probe = [line + 1];
     let options = ReplayOptions { source: Some(&doc.text), probe: &probe, ..ReplayOptions::default() };
     let replayed = replay(analysis, &options);

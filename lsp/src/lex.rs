@@ -111,7 +111,8 @@ pub fn tokens(source: &str, from: usize, to: usize) -> Vec<Token> {
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = find_byte(bytes, i, b'\n');
+                // A line comment ends at any line break (`\n`, `\r\n` or a lone `\r`).
+                i = bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(bytes.len(), |p| i + p);
                 TokenKind::Comment
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
@@ -133,7 +134,7 @@ pub fn tokens(source: &str, from: usize, to: usize) -> Vec<Token> {
                             closed = true;
                             break;
                         }
-                        b'\n' => break,
+                        b'\n' | b'\r' => break,
                         _ => i += 1,
                     }
                 }
@@ -146,7 +147,7 @@ pub fn tokens(source: &str, from: usize, to: usize) -> Vec<Token> {
             }
             b'`' => {
                 i += 1;
-                while i < bytes.len() && bytes[i] != b'`' && bytes[i] != b'\n' {
+                while i < bytes.len() && !matches!(bytes[i], b'`' | b'\n' | b'\r') {
                     i += 1;
                 }
                 if bytes.get(i) == Some(&b'`') {
@@ -199,10 +200,6 @@ fn number_end(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-fn find_byte(bytes: &[u8], from: usize, byte: u8) -> usize {
-    bytes[from..].iter().position(|&b| b == byte).map_or(bytes.len(), |p| from + p)
-}
-
 /// The end of the first `seq` at or after `from`, or the end of the text.
 fn find_seq(bytes: &[u8], from: usize, seq: &[u8]) -> usize {
     let from = from.min(bytes.len());
@@ -247,6 +244,18 @@ mod tests {
         let got = kinds(source);
         assert_eq!(got[1], (TokenKind::Str { closed: false }, "\"9th Lou"));
         assert_eq!(got[2], (TokenKind::Word, "fire"));
+    }
+
+    #[test]
+    fn comments_strings_and_scripts_end_at_every_line_break() {
+        for br in ["\n", "\r\n", "\r"] {
+            let source = format!("// c{br}move \"9th{br}`x{br}fire");
+            let got = kinds(&source);
+            assert_eq!(got[0], (TokenKind::Comment, "// c"), "{br:?}");
+            assert_eq!(got[2], (TokenKind::Str { closed: false }, "\"9th"), "{br:?}");
+            assert_eq!(got[3], (TokenKind::Script, "`x"), "{br:?}");
+            assert_eq!(got[4], (TokenKind::Word, "fire"), "{br:?}");
+        }
     }
 
     #[test]

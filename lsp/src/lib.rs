@@ -9,6 +9,7 @@
 //!   [`navigate`] (definition, references, rename), [`outline`] (symbols, folding, semantic
 //!   tokens, formatting), [`hints`] (inlay hints, quick fixes), [`convert`] (diagnostics).
 //! - [`server`]: the `tower-lsp-server` backend that routes requests to them, catching panics.
+//! - [`stdio`]: the framing in front of it: malformed messages answered per JSON-RPC, exit codes.
 
 pub mod completion;
 pub mod convert;
@@ -19,22 +20,24 @@ pub mod line_index;
 pub mod navigate;
 pub mod outline;
 pub mod server;
+pub mod stdio;
 pub mod workspace;
 
 use std::process::ExitCode;
 
 pub use server::Backend;
-use tower_lsp_server::{LspService, Server};
+/// The protocol types, for callers of the [`workspace`] API (the fuzz target).
+pub use tower_lsp_server::ls_types;
 
-/// Serve the protocol on standard input and output until the client says `exit`.
+/// Serve the protocol on standard input and output until the client says `exit` or closes its
+/// end: exit code 0 if it asked for `shutdown` first, 1 otherwise (see [`stdio`]).
 pub fn run_stdio() -> Result<ExitCode, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the language server: {e}"))?;
-    runtime.block_on(async {
-        let (service, socket) = LspService::new(Backend::new);
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
-    });
-    Ok(ExitCode::SUCCESS)
+    let code = runtime.block_on(stdio::serve(std::io::stdin(), std::io::stdout()));
+    // A replay still running off the editing path is of no use any more: do not wait for it.
+    runtime.shutdown_background();
+    Ok(code)
 }

@@ -4,6 +4,10 @@
 //! lines and UTF-16 code units within a line, so a curly apostrophe (’, one UTF-16 unit but three
 //! bytes) or an accented name ("Émile Laforêt") moves the two apart. This index is the one place
 //! that converts, and only at the edge of a request.
+//!
+//! A line ends at `\n`, at `\r\n` or at a lone `\r`: the three line breaks LSP defines, and the
+//! three the grammar's `NEWLINE` reads. (`dotc-lang`'s own line numbers, in its messages and in
+//! `dotc odds --at`, count only `\n`; the server converts where it uses them.)
 
 use tower_lsp_server::ls_types::{Position, Range};
 
@@ -20,29 +24,30 @@ pub struct LineIndex {
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
         let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        line_starts.extend((1..=bytes.len()).filter(|&p| starts_line(bytes, p)));
         LineIndex { line_starts, len: text.len() }
     }
 
-    /// Bring the index up to date with an edit that made `new_text`: the line starts inside the
-    /// replaced bytes are found again and those after it move; the rest is kept.
+    /// Bring the index up to date with an edit that made `new_text`: the line starts in and just
+    /// around the replaced bytes are found again and those after it move; the rest is kept.
     pub fn edit(&mut self, new_text: &str, edit: Edit) {
+        let bytes = new_text.as_bytes();
         let delta = edit.delta();
-        // A line starts one byte after a newline: the starts in (start, old_end] came from
-        // newlines in the replaced bytes.
-        let from = self.line_starts.partition_point(|&s| s <= edit.start);
+        // Whether a line starts at `p` depends on the bytes at `p - 1` and `p` (a `\r` followed
+        // by `\n` ends its line only after the `\n`), so an edit can make or unmake a line start
+        // at either end of the bytes it replaced: a `\r` typed before a `\n` joins them, text
+        // typed between them splits them. The starts in [start, old_end] of the old text are
+        // found again in [start, new_end] of the new one; the first line's start stays.
+        let from = self.line_starts.partition_point(|&s| s < edit.start.max(1));
         let to = self.line_starts.partition_point(|&s| s <= edit.old_end);
-        let inserted = new_text.as_bytes()[edit.start..edit.new_end]
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| **b == b'\n')
-            .map(|(i, _)| edit.start + i + 1);
-        let fresh: Vec<usize> = inserted.collect();
+        let fresh: Vec<usize> =
+            (edit.start.max(1)..=edit.new_end.min(bytes.len())).filter(|&p| starts_line(bytes, p)).collect();
         for s in &mut self.line_starts[to..] {
             *s = s.wrapping_add_signed(delta);
         }
-        self.line_starts.splice(from..to, fresh);
+        self.line_starts.splice(from..to.max(from), fresh);
         self.len = new_text.len();
     }
 
@@ -62,12 +67,29 @@ impl LineIndex {
         self.line_starts.get(line).copied().unwrap_or(self.len)
     }
 
+    /// Where a line's text ends: before its line break (the end of the text for the last line).
+    pub fn content_end(&self, text: &str, line: usize) -> usize {
+        let start = self.line_start(line);
+        let Some(&next) = self.line_starts.get(line + 1) else { return text.len() };
+        let bytes = text.as_bytes();
+        let mut end = next.min(bytes.len());
+        if end > start && bytes.get(end - 1) == Some(&b'\n') {
+            end -= 1;
+        }
+        if end > start && bytes.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        end
+    }
+
     /// The protocol position of a byte offset. An offset inside a character counts from that
-    /// character's start; one past the end is the end of the text.
+    /// character's start; one inside a line break (between the `\r` and `\n` of a `\r\n`) is the
+    /// end of its line; one past the end is the end of the text.
     pub fn position(&self, text: &str, offset: usize) -> Position {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let line = self.line_of(offset);
         let start = self.line_start(line);
+        let offset = offset.min(self.content_end(text, line)).max(start);
         let column: usize = text[start..offset].chars().map(char::len_utf16).sum();
         Position { line: to_u32(line), character: to_u32(column) }
     }
@@ -85,9 +107,7 @@ impl LineIndex {
             return text.len();
         }
         let start = self.line_start(line);
-        let end = self.line_starts.get(line + 1).map_or(text.len(), |next| next - 1);
-        let content = text.get(start..end).unwrap_or("");
-        let content = content.strip_suffix('\r').unwrap_or(content);
+        let content = text.get(start..self.content_end(text, line)).unwrap_or("");
         let mut units = 0;
         for (i, c) in content.char_indices() {
             let next = units + c.len_utf16();
@@ -103,6 +123,16 @@ impl LineIndex {
         let start = self.offset(text, range.start);
         let end = self.offset(text, range.end);
         Span::new(start.min(end), end.max(start))
+    }
+}
+
+/// A line starts at byte `p` (not the first) when a line break ends just before it: a `\n`, or
+/// a `\r` not followed by `\n`.
+fn starts_line(bytes: &[u8], p: usize) -> bool {
+    match p.checked_sub(1).and_then(|i| bytes.get(i)) {
+        Some(b'\n') => true,
+        Some(b'\r') => bytes.get(p) != Some(&b'\n'),
+        _ => false,
     }
 }
 
@@ -169,8 +199,8 @@ mod tests {
 
     #[test]
     fn an_edited_index_is_the_index_of_the_new_text() {
-        let texts = ["", "a", "\n", "ab\ncd\n", "x\n\ny\r\nz", "é\n’\n"];
-        let inserts = ["", "\n", "q", "a\nb\n", "\r\n"];
+        let texts = ["", "a", "\n", "ab\ncd\n", "x\n\ny\r\nz", "é\n’\n", "a\rb\r\r\nc\r", "\r\n\r\n", "\r"];
+        let inserts = ["", "\n", "q", "a\nb\n", "\r\n", "\r", "x\r", "\ny", "\r\r\n"];
         for old in texts {
             for new_start in 0..=old.len() {
                 for new_end in new_start..=old.len() {
@@ -190,6 +220,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn lone_cr_and_crlf_end_lines() {
+        let text = "a\rbc\r\nd\ne\r";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_starts, vec![0, 2, 6, 8, 10]);
+        assert_eq!(index.position(text, 3), pos(1, 1));
+        assert_eq!(index.position(text, 6), pos(2, 0));
+        // Between the `\r` and the `\n` of a CRLF: the end of its line.
+        assert_eq!(index.position(text, 5), pos(1, 2));
+        assert_eq!(index.position(text, text.len()), pos(4, 0));
+        assert_eq!(index.offset(text, pos(1, 9)), 4);
+        assert_eq!(index.offset(text, pos(0, 9)), 1);
+        assert_eq!(index.offset(text, pos(3, 9)), 9);
+        // Thirty lines ended by a lone `\r`: the last is line 29, not a column of line 0.
+        let text = "x\r".repeat(29) + "y";
+        let index = LineIndex::new(&text);
+        assert_eq!(index.position(&text, text.len() - 1), pos(29, 0));
     }
 
     #[test]

@@ -337,7 +337,7 @@ pub fn rename(
     let Some((name, _, _)) = prepare_rename(doc, offset) else {
         return Ok(None);
     };
-    if new_name.is_empty() || new_name.contains('\n') {
+    if new_name.is_empty() || new_name.contains(['\n', '\r']) {
         return Err("a name must be one non-empty line".to_string());
     }
     if let Some(scenario) = scenario_of(doc)

@@ -304,11 +304,7 @@ pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
         while start < token.span.end {
             let line = doc.index.line_of(start);
             let line_end = doc.index.line_start(line + 1).min(token.span.end);
-            let piece_end = if text.as_bytes().get(line_end.wrapping_sub(1)) == Some(&b'\n') {
-                line_end - 1
-            } else {
-                line_end
-            };
+            let piece_end = doc.index.content_end(text, line).min(line_end);
             let from = doc.index.position(text, start);
             let to = doc.index.position(text, piece_end);
             let length = to.character.saturating_sub(from.character);
