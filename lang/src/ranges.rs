@@ -13,13 +13,13 @@
 //! Codes: a value below a minimum of 0 or more (0 stands, a table 0 deep) or a fraction where a
 //! count is wanted is a value the rules cannot mean (`dotc::impossible-value`, as before these
 //! ranges); a value above the maximum, beyond either end of a range around 0 (a coordinate), or
-//! too large to read at all, is `dotc::out-of-range`.
+//! too large to read at all, is `dotc::number-range`.
 
 use crate::ast::Span;
 use crate::diagnostic::Diagnostic;
 
 /// The code of a number above its range.
-pub const OUT_OF_RANGE: &str = "dotc::out-of-range";
+pub const OUT_OF_RANGE: &str = "dotc::number-range";
 /// The code of a number below its range or not whole (a value the rules cannot mean).
 pub const IMPOSSIBLE_VALUE: &str = "dotc::impossible-value";
 
@@ -44,10 +44,25 @@ pub struct NumberRange {
     pub example: &'static str,
     /// The diagnostic code for any value outside the range, when it is not the usual pair.
     pub code: Option<&'static str>,
+    /// The help line, when a better one than the example is known.
+    pub help: Option<&'static str>,
+    /// The rule the bound comes from, cited by the diagnostic.
+    pub rule: Option<&'static str>,
 }
 
 const fn whole(what: &'static str, min: f64, max: f64, example: &'static str) -> NumberRange {
-    NumberRange { what, min, above_min: false, max, whole: true, unit: "", example, code: None }
+    NumberRange {
+        what,
+        min,
+        above_min: false,
+        max,
+        whole: true,
+        unit: "",
+        example,
+        code: None,
+        help: None,
+        rule: None,
+    }
 }
 
 const fn inches_above_0(what: &'static str, example: &'static str) -> NumberRange {
@@ -60,6 +75,8 @@ const fn inches_above_0(what: &'static str, example: &'static str) -> NumberRang
         unit: "inches",
         example,
         code: None,
+        help: None,
+        rule: None,
     }
 }
 
@@ -83,6 +100,8 @@ pub const TURN_LENGTH: NumberRange = NumberRange {
     unit: "minutes",
     example: "turn_length 15 min",
     code: None,
+    help: None,
+    rule: None,
 };
 /// `table W x D`, its width, in inches (ground scale Ch15 8.0).
 pub const TABLE_WIDTH: NumberRange = inches_above_0("the table's width", "table 72 x 48");
@@ -101,6 +120,8 @@ pub const COORDINATE: NumberRange = NumberRange {
     unit: "inches",
     example: "at (12, 24)",
     code: None,
+    help: None,
+    rule: None,
 };
 
 // ------------------------------------------------------------------ units and brigades
@@ -113,12 +134,15 @@ pub const MEN: NumberRange = whole("men", 1.0, 6000.0, "men 350");
 /// `sections N` of a battery: 2 dice a section (Ch16 5.3); a 6-gun battery is 3 sections.
 pub const SECTIONS: NumberRange = whole("sections", 1.0, 12.0, "sections 2");
 /// `lost N`: stands a unit lost before the scenario (Ch16 8.1, RULE-07-2.2).
-pub const LOST: NumberRange = whole("stands lost", 0.0, 60.0, "lost 2");
+pub const LOST: NumberRange =
+    NumberRange { rule: Some("RULE-07-2.2"), ..whole("stands lost", 0.0, 60.0, "lost 2") };
 /// `losses N`: stands a brigade lost before the scenario (RULE-07-2.2); a brigade's tally table
 /// runs to 32 stands.
-pub const LOSSES: NumberRange = whole("a brigade's stands lost", 0.0, 600.0, "losses 3");
+pub const LOSSES: NumberRange =
+    NumberRange { rule: Some("RULE-07-2.2"), ..whole("a brigade's stands lost", 0.0, 600.0, "losses 3") };
 /// `wounded N`: light wounds a brigadier carries, each a staff pip less (Ch16 2.4, RULINGS G18).
-pub const WOUNDED: NumberRange = whole("light wounds", 1.0, 10.0, "wounded 1");
+pub const WOUNDED: NumberRange =
+    NumberRange { rule: Some("Ch16 2.4, RULINGS G18"), ..whole("light wounds", 1.0, 10.0, "wounded 1") };
 
 // ------------------------------------------------------------------ terrain
 
@@ -152,6 +176,8 @@ pub const DIE: NumberRange = NumberRange {
     unit: "",
     example: "roll [3, 5]",
     code: Some("dotc::impossible-die"),
+    help: Some("every die in Dress on the Colors is a d6: record faces 1 to 6"),
+    rule: None,
 };
 /// A bare number in a log line or a claimed result (`=> hits 2`, a distance): at most the
 /// largest table either way.
@@ -164,6 +190,8 @@ pub const LOG_NUMBER: NumberRange = NumberRange {
     unit: "",
     example: "=> hits 2",
     code: None,
+    help: None,
+    rule: None,
 };
 /// A number of a rule-data property; each property bounds its own further (library/read.rs).
 pub const PROPERTY: NumberRange = NumberRange {
@@ -175,6 +203,8 @@ pub const PROPERTY: NumberRange = NumberRange {
     unit: "",
     example: "short to 6 hits 3+",
     code: None,
+    help: None,
+    rule: None,
 };
 
 impl NumberRange {
@@ -224,8 +254,14 @@ impl NumberRange {
 
     /// The diagnostic of a number outside this range, `why` saying how.
     pub fn diagnostic(&self, code: &'static str, span: Span, why: &str, label: &str) -> Diagnostic {
-        Diagnostic::error(code, format!("{} must be {}; {why}", self.what, self.describe()), span, label)
-            .with_help(format!("write e.g. `{}`", self.example))
+        let help = self.help.map_or_else(|| format!("write e.g. `{}`", self.example), str::to_string);
+        let d =
+            Diagnostic::error(code, format!("{} must be {}; {why}", self.what, self.describe()), span, label)
+                .with_help(help);
+        match self.rule {
+            Some(rule) => d.with_rule(rule),
+            None => d,
+        }
     }
 }
 

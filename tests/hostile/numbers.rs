@@ -81,13 +81,13 @@ fn numbers_a_table_beyond_the_range_is_reported_and_never_drawn() {
         "table.dotc",
         &[
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 9,
                 11,
                 "the table's width must be a number above 0, at most 2400 inches; 1000000000 is out of range",
             ),
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 9,
                 24,
                 "the table's depth must be a number above 0, at most 2400 inches; 1000000000 is out of range",
@@ -129,7 +129,7 @@ fn numbers_stands() {
     expect(
         "stands.dotc",
         &[(
-            "dotc::out-of-range",
+            "dotc::number-range",
             20,
             44,
             "stands must be a whole number from 1 to 60; 99999999999999999999 is out of range",
@@ -145,9 +145,9 @@ fn numbers_men() {
     expect(
         "men.dotc",
         &[
-            ("dotc::out-of-range", 21, 41, "men must be a whole number from 1 to 6000; 6001 is out of range"),
+            ("dotc::number-range", 21, 41, "men must be a whole number from 1 to 6000; 6001 is out of range"),
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 22,
                 47,
                 "stands must be a whole number from 1 to 60; 6000 men at 75 a stand make 80",
@@ -163,7 +163,7 @@ fn numbers_a_feature_size() {
     expect(
         "size.dotc",
         &[(
-            "dotc::out-of-range",
+            "dotc::number-range",
             13,
             47,
             &format!("a feature's size must be a number above 0, at most 2400 inches; {big} is out of range"),
@@ -179,7 +179,7 @@ fn numbers_a_turn_length() {
     expect(
         "turn-length.dotc",
         &[(
-            "dotc::out-of-range",
+            "dotc::number-range",
             6,
             17,
             "turn_length must be a whole number from 1 to 240 minutes; 99999999999 h is out of range",
@@ -193,7 +193,7 @@ fn numbers_turns() {
     expect(
         "turns.dotc",
         &[(
-            "dotc::out-of-range",
+            "dotc::number-range",
             7,
             11,
             "turns must be a whole number from 1 to 200; 100000000000000000000 is out of range",
@@ -206,7 +206,7 @@ fn numbers_levels() {
     expect(
         "levels.dotc",
         &[(
-            "dotc::out-of-range",
+            "dotc::number-range",
             12,
             68,
             "level must be a whole number from 0 to 10; 1000000 is out of range",
@@ -221,13 +221,13 @@ fn numbers_coordinates() {
         "coordinates.dotc",
         &[
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 19,
                 61,
                 "a coordinate must be a number from -2400 to 2400 inches; -3000 is out of range",
             ),
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 20,
                 77,
                 "a coordinate must be a number from -2400 to 2400 inches; 99999999999999999999 is out of range",
@@ -248,19 +248,19 @@ fn numbers_stands_lost_losses_and_wounds() {
         "counts.dotc",
         &[
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 19,
                 74,
                 "light wounds must be a whole number from 1 to 10; 11 is out of range",
             ),
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 21,
                 112,
                 "stands lost must be a whole number from 0 to 60; 61 is out of range",
             ),
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 30,
                 20,
                 "a brigade's stands lost must be a whole number from 0 to 600; 99999999999999999999 is out of range",
@@ -275,13 +275,13 @@ fn numbers_victory_conditions() {
         "victory.dotc",
         &[
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 37,
                 21,
                 "a victory point total must be a whole number from 0 to 100000; 99999999999999999999 is out of range",
             ),
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 38,
                 48,
                 "the turns an objective is held must be a whole number from 1 to 200; 201 is out of range",
@@ -296,7 +296,7 @@ fn numbers_seeds() {
     expect(
         "seed.dotc",
         &[(
-            "dotc::out-of-range",
+            "dotc::number-range",
             5,
             10,
             "seed must be a whole number from 0 to 18446744073709551615; 18446744073709551616 is out of range",
@@ -318,7 +318,7 @@ fn numbers_dice_and_turn_numbers() {
                 "a die's face must be a whole number from 1 to 6; 99999999999999999999 is out of range",
             ),
             (
-                "dotc::out-of-range",
+                "dotc::number-range",
                 14,
                 6,
                 "a turn number must be a whole number from 1 to 200; 4294967296 is out of range",
