@@ -183,10 +183,9 @@ pub fn check_scenario(
         let readable = ranges::COORDINATE.admits(x) && ranges::COORDINATE.admits(y);
         if let Some(t) = table
             && readable
+            && (!(0.0..=t.value.width).contains(&x) || !(0.0..=t.value.depth).contains(&y))
         {
-            if !(0.0..=t.value.width).contains(&x) || !(0.0..=t.value.depth).contains(&y) {
-                diags.push(cat::off_table(p.span, what, x, y, t.value.width, t.value.depth, t.span));
-            }
+            diags.push(cat::off_table(p.span, what, x, y, t.value.width, t.value.depth, t.span));
         }
     };
 
@@ -900,7 +899,12 @@ fn check_facing(f: &Spanned<Facing>, diags: &mut Vec<Diagnostic>) {
     match &f.value {
         Facing::Degrees(d) if !(0.0..360.0).contains(d) => diags.push(cat::impossible_value(
             f.span,
-            format!("a facing of {d} degrees is not a compass bearing"),
+            // A number too long for an f64 is infinite: say so without printing `inf`.
+            if d.is_finite() {
+                format!("a facing of {d} degrees is not a compass bearing")
+            } else {
+                "a facing of more degrees than any number holds is not a compass bearing".to_string()
+            },
             "not within 0-359",
             "bearings run from 0 (north) through 90 (east) to 359",
         )),
