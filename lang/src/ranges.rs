@@ -129,7 +129,8 @@ pub const COORDINATE: NumberRange = NumberRange {
 /// `stands N`: a regiment is 5 stands (Ch15 8.0), 3-7 in the odds table (Ch15); 60 is a
 /// regiment twelve times the standard one.
 pub const STANDS: NumberRange = whole("stands", 1.0, 60.0, "stands 5");
-/// `men N`, converted by `men_per_stand`: a regiment was 1,000 men on paper (Ch1 2.0).
+/// `men N`, converted by `men_per_stand`: a regiment was 1,000 men on paper (the field manual,
+/// chapter 1).
 pub const MEN: NumberRange = whole("men", 1.0, 6000.0, "men 350");
 /// `sections N` of a battery: 2 dice a section (Ch16 5.3); a 6-gun battery is 3 sections.
 pub const SECTIONS: NumberRange = whole("sections", 1.0, 12.0, "sections 2");
