@@ -10,6 +10,7 @@ use crate::catalogue as cat;
 use crate::diagnostic::Diagnostic;
 use crate::library::{EntryKind, RuleData, WeaponClass};
 use crate::names::{COMPASS, EDGES, compass_bearing, suggest};
+use crate::ranges::{self, NumberRange};
 use crate::rulings::{Module, PRESETS, RULINGS, WEATHER, module, ruling};
 use crate::verbs::{VERBS, verb_spec};
 
@@ -124,54 +125,13 @@ pub fn check_scenario(
     if let Some(t) = &s.start {
         check_time(t.value, t.span, diags);
     }
-    match &s.turns {
-        None if missing("turns") => diags.push(cat::missing_statement(name_span, "turns", "turns 8")),
-        None => {}
-        Some(t) if t.value == 0 || t.value == u32::MAX => diags.push(cat::impossible_value(
-            t.span,
-            "a scenario needs at least one turn",
-            "no turns",
-            "write e.g. `turns 8`",
-        )),
-        Some(_) => {}
+    // `turns`, `turn_length`, `table` and `men_per_stand` are in their ranges when present:
+    // lowering reported one that was not and left it out (crate::ranges).
+    if s.turns.is_none() && missing("turns") {
+        diags.push(cat::missing_statement(name_span, "turns", "turns 8"));
     }
-    if let Some(t) = &s.turn_length
-        && t.value == 0
-    {
-        diags.push(cat::impossible_value(
-            t.span,
-            "a turn cannot last 0 minutes",
-            "zero",
-            "write e.g. `turn_length 15 min`",
-        ));
-    }
-    match &s.table {
-        None if missing("table") => diags.push(cat::missing_statement(name_span, "table", "table 72 x 48")),
-        None => {}
-        Some(t)
-            if !(t.value.width > 0.0
-                && t.value.depth > 0.0
-                && t.value.width.is_finite()
-                && t.value.depth.is_finite()) =>
-        {
-            diags.push(cat::impossible_value(
-                t.span,
-                "the table must have a width and depth above 0",
-                "empty table",
-                "write e.g. `table 72 x 48`",
-            ))
-        }
-        Some(_) => {}
-    }
-    if let Some(m) = &s.men_per_stand
-        && (m.value == 0 || m.value == u32::MAX)
-    {
-        diags.push(cat::impossible_value(
-            m.span,
-            "men_per_stand must be at least 1",
-            "zero",
-            "write e.g. `men_per_stand 100`",
-        ));
+    if s.table.is_none() && missing("table") {
+        diags.push(cat::missing_statement(name_span, "table", "table 72 x 48"));
     }
     for rules in &s.rules {
         check_rules(rules, diags);
@@ -218,11 +178,14 @@ pub fn check_scenario(
     let names = NameIndex::build(s, diags);
     let table = s.table.as_ref().filter(|t| t.value.width > 0.0 && t.value.depth > 0.0);
     let on_table = |p: &Spanned<Point>, what: &str, diags: &mut Vec<Diagnostic>| {
-        if let Some(t) = table {
-            let Point { x, y } = p.value;
-            if !(0.0..=t.value.width).contains(&x) || !(0.0..=t.value.depth).contains(&y) {
-                diags.push(cat::off_table(p.span, what, x, y, t.value.width, t.value.depth, t.span));
-            }
+        let Point { x, y } = p.value;
+        // A coordinate out of its range is reported by lowering.
+        let readable = ranges::COORDINATE.admits(x) && ranges::COORDINATE.admits(y);
+        if let Some(t) = table
+            && readable
+            && (!(0.0..=t.value.width).contains(&x) || !(0.0..=t.value.depth).contains(&y))
+        {
+            diags.push(cat::off_table(p.span, what, x, y, t.value.width, t.value.depth, t.span));
         }
     };
 
@@ -248,25 +211,9 @@ pub fn check_scenario(
                         .with_help("a brigade has one brigadier; a replacement colonel is made by the rules when he falls (Ch16 2.4)"),
                 ),
             }
-            // A brigade's losses before the scenario (RULE-07-2.2): a whole number of stands.
-            if let Some(losses) = &brigade.losses {
-                not_negative_whole(losses, "stands lost", "losses 3", diags);
-            }
+            // A brigade's `losses` (RULE-07-2.2) and a brigadier's `wounded` (Ch16 2.4, RULINGS
+            // G18) are judged by their ranges in lowering (ranges::LOSSES, ranges::WOUNDED).
             for b in &brigade.brigadiers {
-                // Light wounds already taken (Ch16 2.4, RULINGS G18): a whole number, at least 1.
-                if let Some(w) = &b.wounded
-                    && (w.value < 1.0 || w.value.fract() != 0.0 || !w.value.is_finite())
-                {
-                    diags.push(
-                        cat::impossible_value(
-                            w.span,
-                            format!("a brigadier cannot carry {} light wounds", w.value),
-                            format!("{} wounds", w.value),
-                            "give a whole number of light wounds, at least 1: `wounded 1`",
-                        )
-                        .with_rule("Ch16 2.4, RULINGS G18"),
-                    );
-                }
                 match &b.rating {
                     Some(r) => check_id(data, EntryKind::Rating, "dotc::unknown-rating", "rating", r, diags),
                     None => diags.push(
@@ -452,16 +399,9 @@ pub fn check_scenario(
                 }
                 check_side(side, diags);
             }
-            Condition::VictoryPoints { side, value, .. } | Condition::BrigadesBroken { side, value, .. } => {
+            // The count is judged by its range in lowering (ranges::VP_TOTAL, ranges::BROKEN).
+            Condition::VictoryPoints { side, .. } | Condition::BrigadesBroken { side, .. } => {
                 check_side(side, diags);
-                if value.value < 0.0 || !value.value.is_finite() {
-                    diags.push(cat::impossible_value(
-                        value.span,
-                        "a count cannot be negative",
-                        "negative",
-                        "use 0 or more",
-                    ));
-                }
             }
             Condition::Script(_) | Condition::Otherwise => {}
         }
@@ -562,27 +502,14 @@ fn check_terrain(s: &Scenario, data: &RuleData, on_table: &OnTable<'_>, diags: &
                     on_table(p, "terrain", diags);
                 }
                 FeatureAttr::Ford(p) | FeatureAttr::Bridge(p) => on_table(p, "crossing", diags),
-                FeatureAttr::Size(size) => {
-                    if !(size.value.0 > 0.0 && size.value.1 > 0.0) {
-                        diags.push(cat::impossible_value(
-                            size.span,
-                            "a size must be above 0",
-                            "empty",
-                            "write e.g. `size 2 x 1`",
-                        ));
-                    }
-                }
-                FeatureAttr::Level(n) | FeatureAttr::Capacity(n) | FeatureAttr::Vp(n) => {
-                    if n.value < 0.0 || n.value.fract() != 0.0 || !n.value.is_finite() {
-                        diags.push(cat::impossible_value(
-                            n.span,
-                            "this must be a whole number, 0 or more",
-                            "not a whole number",
-                            "write e.g. `level 1`",
-                        ));
-                    }
-                }
-                // dotc's holding rule (runtime/src/script HOLD_RADIUS): only an objective has one.
+                // A size, level, capacity and vp are judged by their ranges in lowering
+                // (ranges::SIZE, LEVEL, CAPACITY, VP).
+                FeatureAttr::Size(_)
+                | FeatureAttr::Level(_)
+                | FeatureAttr::Capacity(_)
+                | FeatureAttr::Vp(_) => {}
+                // dotc's holding rule (runtime/src/script HOLD_RADIUS): only an objective has one;
+                // its distance is judged by its range in lowering (ranges::WITHIN).
                 FeatureAttr::Within(n) => {
                     if kind != "objective" {
                         diags.push(cat::impossible_value(
@@ -590,13 +517,6 @@ fn check_terrain(s: &Scenario, data: &RuleData, on_table: &OnTable<'_>, diags: &
                             "only an objective is held from a distance",
                             "not an objective",
                             "take `within` off, or make this an `objective`",
-                        ));
-                    } else if !(n.value > 0.0 && n.value.is_finite()) {
-                        diags.push(cat::impossible_value(
-                            n.span,
-                            "an objective's holding distance must be above 0 inches",
-                            "not above 0",
-                            "write e.g. `within 4`",
                         ));
                     }
                 }
@@ -669,24 +589,10 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
 
     // Strength.
     let strength_example = if kind == UnitKind::Battery { "sections 2" } else { "stands 5" };
-    let count_ok = |n: &Spanned<f64>, what: &str, diags: &mut Vec<Diagnostic>| -> bool {
-        if n.value < 1.0 || n.value.fract() != 0.0 || !n.value.is_finite() {
-            diags.push(cat::impossible_value(
-                n.span,
-                format!("a unit cannot have {} {what}", n.value),
-                format!("{} {what}", n.value),
-                format!("give a whole number of {what}, at least 1"),
-            ));
-            false
-        } else {
-            true
-        }
-    };
+    // A count outside its range (ranges::STANDS, MEN, SECTIONS) was reported by lowering.
+    let count_ok = |n: &Spanned<f64>, range: &NumberRange| range.admits(n.value);
     let stands = match (kind, &unit.stands, &unit.men, &unit.sections) {
-        (UnitKind::Battery, _, _, Some(sections)) => {
-            count_ok(sections, "sections", diags);
-            None
-        }
+        (UnitKind::Battery, _, _, Some(_)) => None,
         (UnitKind::Battery, Some(stands), _, None) => {
             diags.push(
                 cat::wrong_kind(
@@ -700,7 +606,7 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
             None
         }
         (_, Some(stands), None, _) => {
-            count_ok(stands, "stands", diags).then_some((stands.value, stands.span))
+            count_ok(stands, &ranges::STANDS).then_some((stands.value, stands.span))
         }
         (_, Some(_), Some(men), _) => {
             diags.push(cat::impossible_value(
@@ -712,11 +618,26 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
             None
         }
         (_, None, Some(men), _) => {
-            if count_ok(men, "men", diags) {
+            if count_ok(men, &ranges::MEN) {
                 match &s.men_per_stand {
-                    Some(per) if per.value > 0 && per.value != u32::MAX => {
+                    Some(per) if per.value > 0 => {
                         let stands = men_to_stands(men.value, per.value);
-                        Some((stands, men.span))
+                        if stands > ranges::STANDS.max {
+                            // Men and men_per_stand each in range can still make too many stands.
+                            diags.push(
+                                ranges::STANDS
+                                    .diagnostic(
+                                        ranges::OUT_OF_RANGE,
+                                        men.span,
+                                        &format!("{} men at {} a stand make {stands}", men.value, per.value),
+                                        "too many stands",
+                                    )
+                                    .with_label(per.span, "men_per_stand"),
+                            );
+                            None
+                        } else {
+                            Some((stands, men.span))
+                        }
                     }
                     Some(_) => None,
                     None => {
@@ -737,10 +658,8 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
             None
         }
     };
-    // Stands lost before the scenario begins (Ch16 8.1, RULE-07-2.2): a whole number.
-    if let Some(lost) = &unit.lost {
-        not_negative_whole(lost, "stands lost", "lost 2", diags);
-    }
+    // Stands lost before the scenario begins (Ch16 8.1, RULE-07-2.2) are judged by their range
+    // in lowering (ranges::LOST).
     // RULE-05-3.4 / Ch16 5.4: an infantry regiment at 1 stand is Shattered and removed, so it
     // cannot start the game that way (RULINGS C4).
     if kind == UnitKind::Regiment
@@ -980,7 +899,12 @@ fn check_facing(f: &Spanned<Facing>, diags: &mut Vec<Diagnostic>) {
     match &f.value {
         Facing::Degrees(d) if !(0.0..360.0).contains(d) => diags.push(cat::impossible_value(
             f.span,
-            format!("a facing of {d} degrees is not a compass bearing"),
+            // A number too long for an f64 is infinite: say so without printing `inf`.
+            if d.is_finite() {
+                format!("a facing of {d} degrees is not a compass bearing")
+            } else {
+                "a facing of more degrees than any number holds is not a compass bearing".to_string()
+            },
             "not within 0-359",
             "bearings run from 0 (north) through 90 (east) to 359",
         )),
@@ -1398,13 +1322,7 @@ fn check_action(
                     );
                 }
             }
-            Arg::Roll(roll) => {
-                for die in &roll.dice.value {
-                    if !(1..=6).contains(&die.value) {
-                        diags.push(cat::impossible_die(die.span, die.value));
-                    }
-                }
-            }
+            // Dice faces are judged by their range (ranges::DIE) in lowering.
             Arg::Facing(f) => check_facing(f, diags),
             _ => {}
         }
@@ -1419,7 +1337,7 @@ pub fn starting_stands(unit: &Unit, men_per_stand: Option<u32>) -> Option<f64> {
     match (&unit.stands, &unit.sections, &unit.men, men_per_stand) {
         (Some(s), _, _, _) => Some(s.value),
         (None, Some(s), _, _) => Some(s.value),
-        (None, None, Some(m), Some(per)) if per > 0 && per != u32::MAX => Some(men_to_stands(m.value, per)),
+        (None, None, Some(m), Some(per)) if per > 0 => Some(men_to_stands(m.value, per)),
         _ => None,
     }
 }
@@ -1472,7 +1390,7 @@ fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
     }
     for (building, total, units) in inside {
         let capacity = building.attrs.iter().find_map(|a| match a {
-            FeatureAttr::Capacity(c) => Some(c.value),
+            FeatureAttr::Capacity(c) if ranges::CAPACITY.admits(c.value) => Some(c.value),
             _ => None,
         });
         let capacity =
@@ -1494,20 +1412,5 @@ fn check_garrisons(s: &Scenario, data: &RuleData, diags: &mut Vec<Diagnostic>) {
                 .with_rule("Ch16 4.3"),
             );
         }
-    }
-}
-
-/// A count of stands lost before the scenario begins: a whole number, 0 or more.
-fn not_negative_whole(n: &Spanned<f64>, what: &str, example: &str, diags: &mut Vec<Diagnostic>) {
-    if n.value < 0.0 || n.value.fract() != 0.0 || !n.value.is_finite() {
-        diags.push(
-            cat::impossible_value(
-                n.span,
-                format!("{} {what} is not a count of stands", n.value),
-                format!("{} stands", n.value),
-                format!("give a whole number, 0 or more: `{example}`"),
-            )
-            .with_rule("RULE-07-2.2"),
-        );
     }
 }

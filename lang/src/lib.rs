@@ -22,6 +22,7 @@ mod lower;
 pub mod model;
 pub mod names;
 pub mod parser;
+pub mod ranges;
 pub mod references;
 pub mod rulings;
 pub mod verbs;

@@ -10,6 +10,7 @@ use crate::ast::*;
 use crate::catalogue;
 use crate::diagnostic::Diagnostic;
 use crate::parser::{self, Rule};
+use crate::ranges::{self, NumberRange, parse_decimal};
 
 /// Lower a parsed file.
 pub fn lower_file(pairs: Pairs<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Document {
@@ -58,27 +59,57 @@ fn name(pair: Pair<'_, Rule>) -> Name {
     Spanned::new(text, sp)
 }
 
+/// A number as written; a facing's degrees, whose range `check` judges (`check_facing`). One
+/// too long for an `f64` is infinite, which no check admits.
 fn number(pair: &Pair<'_, Rule>) -> f64 {
-    // The grammar only admits digits with an optional fraction and sign, which always parse;
-    // an absurdly long one saturates to infinity and is caught by the value checks.
-    pair.as_str().trim_start_matches('+').parse().unwrap_or(f64::INFINITY)
+    parse_decimal(pair.as_str()).unwrap_or(f64::INFINITY)
 }
 
-fn spanned_number(pair: Pair<'_, Rule>) -> Spanned<f64> {
-    Spanned::new(number(&pair), span(&pair))
+/// A number of `range`, read from its text ([`NumberRange::read`]); one outside the range is
+/// reported here and kept as written (possibly infinite): the checks pass over a value their
+/// range does not admit, so it is reported once.
+fn ranged(pair: &Pair<'_, Rule>, range: &NumberRange, diags: &mut Vec<Diagnostic>) -> Spanned<f64> {
+    let sp = span(pair);
+    let value = match range.read(pair.as_str(), sp) {
+        Ok(value) => value,
+        Err(d) => {
+            diags.push(*d);
+            number(pair)
+        }
+    };
+    Spanned::new(value, sp)
 }
 
-fn point(pair: Pair<'_, Rule>) -> Spanned<Point> {
+/// A number of `range`, or None (reported) when it is outside.
+fn ranged_ok(
+    pair: &Pair<'_, Rule>,
+    range: &NumberRange,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Spanned<f64>> {
+    let value = ranged(pair, range, diags);
+    range.admits(value.value).then_some(value)
+}
+
+/// A whole number of `range` as a `u32` (every range of one fits), or None (reported).
+fn ranged_u32(
+    pair: &Pair<'_, Rule>,
+    range: &NumberRange,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Spanned<u32>> {
+    ranged_ok(pair, range, diags).map(|n| Spanned::new(n.value as u32, n.span))
+}
+
+fn point(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Spanned<Point> {
     let sp = span(&pair);
-    let mut coords = pair.into_inner().map(|c| number(&c));
+    let mut coords = pair.into_inner().map(|c| ranged(&c, &ranges::COORDINATE, diags).value);
     let x = coords.next().unwrap_or(0.0);
     let y = coords.next().unwrap_or(0.0);
     Spanned::new(Point { x, y }, sp)
 }
 
-fn points(pair: Pair<'_, Rule>) -> Spanned<Vec<Point>> {
+fn points(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Spanned<Vec<Point>> {
     let sp = span(&pair);
-    Spanned::new(pair.into_inner().map(|p| point(p).value).collect(), sp)
+    Spanned::new(pair.into_inner().map(|p| point(p, diags).value).collect(), sp)
 }
 
 fn facing(pair: Pair<'_, Rule>) -> Spanned<Facing> {
@@ -92,13 +123,15 @@ fn facing(pair: Pair<'_, Rule>) -> Spanned<Facing> {
     Spanned::new(value, sp)
 }
 
-fn dice(pair: Pair<'_, Rule>) -> Spanned<Vec<Spanned<i64>>> {
+/// Dice faces, each a d6 ([`ranges::DIE`]); a face outside 1-6 is reported here and kept
+/// (saturated to an `i64`, the report says what was written).
+fn dice(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Spanned<Vec<Spanned<i64>>> {
     let sp = span(&pair);
     let faces = pair
         .into_inner()
         .map(|d| {
-            let value = d.as_str().parse().unwrap_or(i64::MAX);
-            Spanned::new(value, span(&d))
+            let face = ranged(&d, &ranges::DIE, diags);
+            Spanned::new(face.value as i64, face.span)
         })
         .collect();
     Spanned::new(faces, sp)
@@ -119,13 +152,6 @@ fn time(pair: Pair<'_, Rule>) -> Spanned<ClockTime> {
     let sp = span(&pair);
     let (h, m) = pair.as_str().split_once(':').unwrap_or(("0", "0"));
     Spanned::new(ClockTime { hour: h.parse().unwrap_or(0), minute: m.parse().unwrap_or(0) }, sp)
-}
-
-fn uint(pair: Pair<'_, Rule>) -> Spanned<u32> {
-    let sp = span(&pair);
-    let n = number(&pair);
-    let value = if n.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&n) { n as u32 } else { u32::MAX };
-    Spanned::new(value, sp)
 }
 
 fn script_block(pair: Pair<'_, Rule>) -> Script {
@@ -186,6 +212,12 @@ impl Lower<'_> {
         self.document.broken_idents.extend(idents.map(str::to_string));
         let ends_file = pair.as_span().end() == pair.as_span().get_input().len();
         self.diags.push(parser::explain_invalid(strict, text, sp.start, ends_file));
+    }
+
+    /// A statement whose number was out of range (already reported) is left out like one that
+    /// did not parse, so that no check calls it missing.
+    fn out_of_range(&mut self, keyword: &str) {
+        self.document.broken_words.push(keyword.to_string());
     }
 
     fn top_item(&mut self, pair: Pair<'_, Rule>) {
@@ -267,13 +299,22 @@ impl Lower<'_> {
                 }
                 Rule::turn_length_stmt => {
                     if let Some(d) = item.into_inner().next() {
-                        let minutes = duration_minutes(d);
-                        set_once(&mut s.turn_length, Spanned::new(minutes, item_span), &mut s.repeated);
+                        match duration_minutes(d, self.diags) {
+                            Some(minutes) => set_once(
+                                &mut s.turn_length,
+                                Spanned::new(minutes, item_span),
+                                &mut s.repeated,
+                            ),
+                            None => self.out_of_range("turn_length"),
+                        }
                     }
                 }
                 Rule::turns_stmt => {
                     if let Some(n) = item.into_inner().next() {
-                        set_once(&mut s.turns, uint(n), &mut s.repeated);
+                        match ranged_u32(&n, &ranges::TURNS, self.diags) {
+                            Some(turns) => set_once(&mut s.turns, turns, &mut s.repeated),
+                            None => self.out_of_range("turns"),
+                        }
                     }
                 }
                 Rule::first_side_stmt => {
@@ -287,17 +328,23 @@ impl Lower<'_> {
                 }
                 Rule::table_stmt => {
                     let mut nums = item.into_inner();
-                    let width = nums.next().map(|n| number(&n)).unwrap_or(0.0);
-                    let depth = nums.next().map(|n| number(&n)).unwrap_or(0.0);
-                    set_once(
-                        &mut s.table,
-                        Spanned::new(TableSize { width, depth }, item_span),
-                        &mut s.repeated,
-                    );
+                    let width = nums.next().map(|n| ranged_ok(&n, &ranges::TABLE_WIDTH, self.diags));
+                    let depth = nums.next().map(|n| ranged_ok(&n, &ranges::TABLE_DEPTH, self.diags));
+                    match (width, depth) {
+                        (Some(Some(width)), Some(Some(depth))) => set_once(
+                            &mut s.table,
+                            Spanned::new(TableSize { width: width.value, depth: depth.value }, item_span),
+                            &mut s.repeated,
+                        ),
+                        _ => self.out_of_range("table"),
+                    }
                 }
                 Rule::men_per_stand_stmt => {
                     if let Some(n) = item.into_inner().next() {
-                        set_once(&mut s.men_per_stand, uint(n), &mut s.repeated);
+                        match ranged_u32(&n, &ranges::MEN_PER_STAND, self.diags) {
+                            Some(per) => set_once(&mut s.men_per_stand, per, &mut s.repeated),
+                            None => self.out_of_range("men_per_stand"),
+                        }
                     }
                 }
                 Rule::notes_stmt => {
@@ -423,23 +470,25 @@ impl Lower<'_> {
                     feature.name = Some(name(attr));
                     continue;
                 }
-                Rule::polygon_attr => FeatureAttr::Polygon(first_points(attr)),
-                Rule::line_attr => FeatureAttr::Line(first_points(attr)),
-                Rule::crest_attr => FeatureAttr::Crest(first_points(attr)),
-                Rule::at_attr => FeatureAttr::At(first_point(attr)),
-                Rule::ford_attr => FeatureAttr::Ford(first_point(attr)),
-                Rule::bridge_attr => FeatureAttr::Bridge(first_point(attr)),
+                Rule::polygon_attr => FeatureAttr::Polygon(first_points(attr, self.diags)),
+                Rule::line_attr => FeatureAttr::Line(first_points(attr, self.diags)),
+                Rule::crest_attr => FeatureAttr::Crest(first_points(attr, self.diags)),
+                Rule::at_attr => FeatureAttr::At(first_point(attr, self.diags)),
+                Rule::ford_attr => FeatureAttr::Ford(first_point(attr, self.diags)),
+                Rule::bridge_attr => FeatureAttr::Bridge(first_point(attr, self.diags)),
                 Rule::size_attr => {
                     let asp = span(&attr);
-                    let mut nums = attr.into_inner().map(|n| number(&n));
+                    let mut nums = attr.into_inner().map(|n| ranged(&n, &ranges::SIZE, self.diags).value);
                     let w = nums.next().unwrap_or(0.0);
                     let h = nums.next().unwrap_or(0.0);
                     FeatureAttr::Size(Spanned::new((w, h), asp))
                 }
-                Rule::level_attr => FeatureAttr::Level(first_number(attr)),
-                Rule::capacity_attr => FeatureAttr::Capacity(first_number(attr)),
-                Rule::vp_attr => FeatureAttr::Vp(first_number(attr)),
-                Rule::within_attr => FeatureAttr::Within(first_number(attr)),
+                Rule::level_attr => FeatureAttr::Level(first_number(attr, &ranges::LEVEL, self.diags)),
+                Rule::capacity_attr => {
+                    FeatureAttr::Capacity(first_number(attr, &ranges::CAPACITY, self.diags))
+                }
+                Rule::vp_attr => FeatureAttr::Vp(first_number(attr, &ranges::VP, self.diags)),
+                Rule::within_attr => FeatureAttr::Within(first_number(attr, &ranges::WITHIN, self.diags)),
                 Rule::flag => FeatureAttr::Flag(ident(attr)),
                 _ => continue,
             };
@@ -465,9 +514,9 @@ impl Lower<'_> {
             match item.as_rule() {
                 Rule::string => side.name = Some(name(item)),
                 Rule::edge_stmt => side.edge = item.into_inner().next().map(ident),
-                Rule::commander => side.commanders.push(commander(item)),
+                Rule::commander => side.commanders.push(commander(item, self.diags)),
                 Rule::brigade => side.brigades.push(self.brigade(item)),
-                Rule::unit => side.units.push(unit(item)),
+                Rule::unit => side.units.push(unit(item, self.diags)),
                 Rule::invalid => self.invalid(item, Rule::side_line),
                 _ => {}
             }
@@ -499,17 +548,19 @@ impl Lower<'_> {
                     for part in parts {
                         match part.as_rule() {
                             Rule::word => b.rating = Some(ident(part)),
-                            Rule::at_attr => b.position = Some(first_point(part)),
+                            Rule::at_attr => b.position = Some(first_point(part, self.diags)),
                             Rule::attached_attr => b.attached = Some(first_name(part)),
-                            Rule::wounded_attr => b.wounded = Some(first_number(part)),
+                            Rule::wounded_attr => {
+                                b.wounded = Some(first_number(part, &ranges::WOUNDED, self.diags))
+                            }
                             Rule::replacement_attr => b.replacement = Some(first_name(part)),
                             _ => {}
                         }
                     }
                     brigade.brigadiers.push(b);
                 }
-                Rule::unit => brigade.units.push(unit(item)),
-                Rule::losses_stmt => brigade.losses = Some(first_number(item)),
+                Rule::unit => brigade.units.push(unit(item, self.diags)),
+                Rule::losses_stmt => brigade.losses = Some(first_number(item, &ranges::LOSSES, self.diags)),
                 Rule::invalid => self.invalid(item, Rule::brigade_line),
                 _ => {}
             }
@@ -536,14 +587,18 @@ impl Lower<'_> {
                     if let Some(v) = part.into_inner().next() {
                         r.arrival = match v.as_rule() {
                             Rule::time => Spanned::new(Arrival::Clock(time(v).value), asp),
-                            _ => Spanned::new(Arrival::Turn(uint(v).value), asp),
+                            // A turn out of range is reported; 0 is never late.
+                            _ => {
+                                let turn = ranged_u32(&v, &ranges::TURN, self.diags);
+                                Spanned::new(Arrival::Turn(turn.map_or(0, |t| t.value)), asp)
+                            }
                         };
                     }
                 }
                 Rule::ident => r.side = Some(ident(part)),
                 Rule::reinforced_kind => r.kind = ident(part),
                 Rule::string => r.name = name(part),
-                Rule::at_attr => r.position = first_point(part),
+                Rule::at_attr => r.position = first_point(part, self.diags),
                 Rule::facing_attr => r.facing = part.into_inner().next().map(facing),
                 Rule::unit_flag => r.words.push(ident(part)),
                 _ => {}
@@ -563,7 +618,10 @@ impl Lower<'_> {
                     let mut parts = part.into_inner();
                     let objective = parts.next().map(name).unwrap_or_default();
                     let side = parts.next().map(ident).unwrap_or_default();
-                    let for_turns = parts.next().and_then(|h| h.into_inner().next()).map(spanned_number);
+                    let for_turns = parts
+                        .next()
+                        .and_then(|h| h.into_inner().next())
+                        .map(|n| ranged(&n, &ranges::HOLD_TURNS, self.diags));
                     condition = Condition::Held { objective, side, for_turns };
                 }
                 Rule::vp_cond | Rule::broken_cond => {
@@ -571,7 +629,9 @@ impl Lower<'_> {
                     let mut parts = part.into_inner();
                     let side = parts.next().map(ident).unwrap_or_default();
                     let compare = parts.next().map(compare).unwrap_or(Spanned::new(Compare::AtLeast, sp));
-                    let value = parts.next().map(spanned_number).unwrap_or(Spanned::new(0.0, sp));
+                    let range = if is_vp { &ranges::VP_TOTAL } else { &ranges::BROKEN };
+                    let value =
+                        parts.next().map(|n| ranged(&n, range, self.diags)).unwrap_or(Spanned::new(0.0, sp));
                     condition = if is_vp {
                         Condition::VictoryPoints { side, compare, value }
                     } else {
@@ -631,7 +691,7 @@ impl Lower<'_> {
                     let psp = span(&item);
                     let mut parts = item.into_inner();
                     let key = parts.next().map(ident).unwrap_or_default();
-                    let values = parts.filter_map(value).collect();
+                    let values = parts.filter_map(|v| value(v, self.diags)).collect();
                     entry.props.push(Prop { span: psp, key, values });
                 }
                 Rule::invalid => {
@@ -677,8 +737,13 @@ impl Lower<'_> {
                 Rule::seed => {
                     if let Some(n) = item.into_inner().next() {
                         let sp = span(&n);
-                        let value = n.as_str().parse().unwrap_or(u64::MAX);
-                        set_once(&mut game.seed, Spanned::new(value, sp), &mut repeated);
+                        match ranges::read_seed(n.as_str(), sp) {
+                            Ok(value) => set_once(&mut game.seed, Spanned::new(value, sp), &mut repeated),
+                            Err(d) => {
+                                self.diags.push(*d);
+                                self.out_of_range("seed");
+                            }
+                        }
                     }
                 }
                 Rule::rules_block => game.rules.push(self.rules_block(item)),
@@ -700,7 +765,18 @@ impl Lower<'_> {
     fn turn(&mut self, pair: Pair<'_, Rule>) -> Turn {
         let sp = span(&pair);
         let mut inner = pair.into_inner();
-        let number = inner.next().map(uint).unwrap_or(Spanned::new(0, sp));
+        // A turn number out of range is reported; the order of the turns is then unknown, as
+        // after a turn header that did not parse.
+        let number = match inner.next() {
+            Some(n) => match ranged_u32(&n, &ranges::TURN, self.diags) {
+                Some(number) => number,
+                None => {
+                    self.out_of_range("turn");
+                    Spanned::new(0, span(&n))
+                }
+            },
+            None => Spanned::new(0, sp),
+        };
         let side = inner.next().map(ident).unwrap_or_default();
         let mut turn = Turn { span: sp, number, side, phases: Vec::new() };
         for item in inner {
@@ -766,7 +842,7 @@ impl Lower<'_> {
                     }
                 }
                 Rule::ident | Rule::assault_verb => action.verb = ident(part),
-                Rule::to_arg => action.args.push(Arg::To(first_point(part))),
+                Rule::to_arg => action.args.push(Arg::To(first_point(part, self.diags))),
                 Rule::facing_arg => {
                     if let Some(f) = part.into_inner().next() {
                         action.args.push(Arg::Facing(facing(f)));
@@ -774,7 +850,7 @@ impl Lower<'_> {
                 }
                 Rule::at_unit => action.args.push(Arg::At(first_name(part))),
                 Rule::target_unit => action.args.push(Arg::Against(first_name(part))),
-                Rule::via_arg => action.args.push(Arg::Via(first_points(part))),
+                Rule::via_arg => action.args.push(Arg::Via(first_points(part, self.diags))),
                 Rule::pip_arg => action.args.push(Arg::Pip(first_name(part))),
                 Rule::roll_arg => {
                     let mut label = None;
@@ -782,15 +858,17 @@ impl Lower<'_> {
                     for p in part.into_inner() {
                         match p.as_rule() {
                             Rule::ident => label = Some(ident(p)),
-                            Rule::dice => faces = dice(p),
+                            Rule::dice => faces = dice(p, self.diags),
                             _ => {}
                         }
                     }
                     action.args.push(Arg::Roll(Roll { span: psp, label, dice: faces }));
                 }
                 Rule::string => action.args.push(Arg::Unit(name(part))),
-                Rule::number | Rule::signed => action.args.push(Arg::Number(spanned_number(part))),
-                Rule::point => action.args.push(Arg::Point(point(part))),
+                Rule::number | Rule::signed => {
+                    action.args.push(Arg::Number(ranged(&part, &ranges::LOG_NUMBER, self.diags)))
+                }
+                Rule::point => action.args.push(Arg::Point(point(part, self.diags))),
                 Rule::word => action.args.push(Arg::Word(ident(part))),
                 Rule::claim => {
                     let items = part
@@ -802,7 +880,7 @@ impl Lower<'_> {
                             for t in item.into_inner() {
                                 match t.as_rule() {
                                     Rule::ident => claim_item.words.push(ident(t)),
-                                    _ => claim_item.numbers.push(spanned_number(t)),
+                                    _ => claim_item.numbers.push(ranged(&t, &ranges::LOG_NUMBER, self.diags)),
                                 }
                             }
                             claim_item
@@ -818,15 +896,40 @@ impl Lower<'_> {
     }
 }
 
-fn duration_minutes(pair: Pair<'_, Rule>) -> u32 {
+/// A duration in whole minutes ([`ranges::TURN_LENGTH`]), or None (reported) when it is out of
+/// range: `1e20 h` is never saturated to some other length.
+fn duration_minutes(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Option<u32> {
+    let sp = span(&pair);
+    let text = pair.as_str().to_string();
     let mut parts = pair.into_inner();
     let amount = parts.next().map(|n| number(&n)).unwrap_or(0.0);
     let per = match parts.next().map(|u| u.as_str()) {
         Some(u) if u.starts_with('h') => 60.0,
         _ => 1.0,
     };
-    let minutes = amount * per;
-    if (0.0..=u32::MAX as f64).contains(&minutes) { minutes.round() as u32 } else { u32::MAX }
+    let mut minutes = amount * per;
+    // `0.1 h` is 6 minutes, not 6.000000000000001.
+    if (minutes - minutes.round()).abs() < 1e-9 {
+        minutes = minutes.round();
+    }
+    let range = &ranges::TURN_LENGTH;
+    if range.admits(minutes) {
+        return Some(minutes as u32);
+    }
+    let d = if !minutes.is_finite() || minutes > range.max {
+        range.diagnostic(ranges::OUT_OF_RANGE, sp, &format!("{text} is out of range"), "out of range")
+    } else if minutes.fract() != 0.0 && minutes > range.min {
+        range.diagnostic(
+            ranges::IMPOSSIBLE_VALUE,
+            sp,
+            &format!("{text} is not a whole number of minutes"),
+            "not a whole number",
+        )
+    } else {
+        range.diagnostic(ranges::IMPOSSIBLE_VALUE, sp, &format!("{text} is too short"), "below the range")
+    };
+    diags.push(d);
+    None
 }
 
 fn compare(pair: Pair<'_, Rule>) -> Spanned<Compare> {
@@ -840,7 +943,7 @@ fn compare(pair: Pair<'_, Rule>) -> Spanned<Compare> {
     Spanned::new(value, span(&pair))
 }
 
-fn unit(pair: Pair<'_, Rule>) -> Unit {
+fn unit(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Unit {
     let sp = span(&pair);
     let mut inner = pair.into_inner();
     let kind = match inner.next().map(|k| k.as_str()) {
@@ -869,10 +972,16 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
     };
     for attr in inner {
         match attr.as_rule() {
-            Rule::stands_attr => set_once(&mut unit.stands, first_number(attr), &mut unit.repeated),
-            Rule::men_attr => set_once(&mut unit.men, first_number(attr), &mut unit.repeated),
-            Rule::sections_attr => set_once(&mut unit.sections, first_number(attr), &mut unit.repeated),
-            Rule::at_attr => set_once(&mut unit.position, first_point(attr), &mut unit.repeated),
+            Rule::stands_attr => {
+                set_once(&mut unit.stands, first_number(attr, &ranges::STANDS, diags), &mut unit.repeated)
+            }
+            Rule::men_attr => {
+                set_once(&mut unit.men, first_number(attr, &ranges::MEN, diags), &mut unit.repeated)
+            }
+            Rule::sections_attr => {
+                set_once(&mut unit.sections, first_number(attr, &ranges::SECTIONS, diags), &mut unit.repeated)
+            }
+            Rule::at_attr => set_once(&mut unit.position, first_point(attr, diags), &mut unit.repeated),
             Rule::facing_attr => {
                 if let Some(f) = attr.into_inner().next() {
                     set_once(&mut unit.facing, facing(f), &mut unit.repeated);
@@ -880,9 +989,11 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
             }
             Rule::traits_attr => unit.traits.extend(attr.into_inner().map(ident)),
             Rule::markers_attr => unit.markers.extend(attr.into_inner().map(ident)),
-            Rule::holders_attr => set_once(&mut unit.holders, first_point(attr), &mut unit.repeated),
-            Rule::screen_attr => set_once(&mut unit.screen, first_point(attr), &mut unit.repeated),
-            Rule::lost_attr => set_once(&mut unit.lost, first_number(attr), &mut unit.repeated),
+            Rule::holders_attr => set_once(&mut unit.holders, first_point(attr, diags), &mut unit.repeated),
+            Rule::screen_attr => set_once(&mut unit.screen, first_point(attr, diags), &mut unit.repeated),
+            Rule::lost_attr => {
+                set_once(&mut unit.lost, first_number(attr, &ranges::LOST, diags), &mut unit.repeated)
+            }
             Rule::in_attr => set_once(&mut unit.garrison, first_name(attr), &mut unit.repeated),
             Rule::unit_flag => unit.words.push(ident(attr)),
             _ => {}
@@ -891,7 +1002,7 @@ fn unit(pair: Pair<'_, Rule>) -> Unit {
     unit
 }
 
-fn commander(pair: Pair<'_, Rule>) -> Commander {
+fn commander(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Commander {
     let sp = span(&pair);
     let mut inner = pair.into_inner();
     let leader = inner.next().map(name).unwrap_or_default();
@@ -900,48 +1011,49 @@ fn commander(pair: Pair<'_, Rule>) -> Commander {
         match part.as_rule() {
             Rule::command_level => c.level = ident(part),
             Rule::word => c.rating = Some(ident(part)),
-            Rule::at_attr => c.position = Some(first_point(part)),
+            Rule::at_attr => c.position = Some(first_point(part, diags)),
             _ => {}
         }
     }
     c
 }
 
-fn value(pair: Pair<'_, Rule>) -> Option<Spanned<Value>> {
+fn value(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Option<Spanned<Value>> {
     let sp = span(&pair);
     let value = match pair.as_rule() {
-        Rule::number => Value::Number(number(&pair)),
-        Rule::signed => Value::Signed(number(&pair)),
+        Rule::number => Value::Number(ranged(&pair, &ranges::PROPERTY, diags).value),
+        Rule::signed => Value::Signed(ranged(&pair, &ranges::PROPERTY, diags).value),
         Rule::target => Value::Target(pair.as_str().trim_end_matches('+').parse().unwrap_or(u32::MAX)),
         Rule::string => Value::Text(name(pair).value),
         Rule::text_block => Value::Text(text(pair).value),
         Rule::ident => Value::Word(pair.as_str().to_string()),
-        Rule::point => Value::Point(point(pair).value),
-        Rule::dice => Value::Dice(dice(pair).value.into_iter().map(|d| d.value).collect()),
+        Rule::point => Value::Point(point(pair, diags).value),
+        Rule::dice => Value::Dice(dice(pair, diags).value.into_iter().map(|d| d.value).collect()),
         _ => return None,
     };
     Some(Spanned::new(value, sp))
 }
 
-fn first_point(pair: Pair<'_, Rule>) -> Spanned<Point> {
+fn first_point(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Spanned<Point> {
     let sp = span(&pair);
     pair.into_inner()
         .find(|p| p.as_rule() == Rule::point)
-        .map(point)
+        .map(|p| point(p, diags))
         .unwrap_or(Spanned::new(Point::default(), sp))
 }
 
-fn first_points(pair: Pair<'_, Rule>) -> Spanned<Vec<Point>> {
+fn first_points(pair: Pair<'_, Rule>, diags: &mut Vec<Diagnostic>) -> Spanned<Vec<Point>> {
     let sp = span(&pair);
     pair.into_inner()
         .find(|p| p.as_rule() == Rule::points)
-        .map(points)
+        .map(|p| points(p, diags))
         .unwrap_or(Spanned::new(Vec::new(), sp))
 }
 
-fn first_number(pair: Pair<'_, Rule>) -> Spanned<f64> {
+/// The number of a `keyword N` attribute, read in its range.
+fn first_number(pair: Pair<'_, Rule>, range: &NumberRange, diags: &mut Vec<Diagnostic>) -> Spanned<f64> {
     let sp = span(&pair);
-    pair.into_inner().next().map(spanned_number).unwrap_or(Spanned::new(0.0, sp))
+    pair.into_inner().next().map(|n| ranged(&n, range, diags)).unwrap_or(Spanned::new(0.0, sp))
 }
 
 fn first_name(pair: Pair<'_, Rule>) -> Name {

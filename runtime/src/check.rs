@@ -7,9 +7,10 @@ use std::path::Path;
 use dotc_lang::Analysis;
 use dotc_lang::ast::{FileKind, Scenario, Unit};
 use dotc_lang::catalogue;
-use dotc_lang::check::NameIndex;
+use dotc_lang::check::{NameIndex, starting_stands};
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::library::RuleData;
+use dotc_lang::ranges;
 use geo::Polygon;
 
 use crate::battlefield::Body;
@@ -71,7 +72,13 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
     if let Ok(tables) = Tables::from_rule_data(data) {
         for side in &scenario.sides {
             let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
-            for unit in units {
+            // A unit whose strength is out of its range has its diagnostic already (lowering,
+            // `dotc_lang::ranges`); it is not laid out, so it overlaps nothing.
+            let in_range = |unit: &&Unit| {
+                starting_stands(unit, men_per_stand).is_some_and(|n| ranges::STANDS.admits(n))
+                    || unit.sections.as_ref().is_some_and(|n| ranges::SECTIONS.admits(n.value))
+            };
+            for unit in units.filter(in_range) {
                 if let Some(shape) = unit_footprint(unit, data, &tables, men_per_stand) {
                     placed.push((unit, shape));
                 }

@@ -81,7 +81,11 @@ pub const CODES: &[(&str, &str)] = &[
     ("dotc::impossible-die", "A die face outside 1-6: every roll in dotc is a d6."),
     (
         "dotc::impossible-value",
-        "A value the rules cannot mean: 0 stands, a facing of 400 degrees, a negative distance, the 31st of February.",
+        "A value the rules cannot mean: 0 stands, half a turn, a facing of 400 degrees, a negative distance, the 31st of February. For a number, the message names its allowed range.",
+    ),
+    (
+        "dotc::number-range",
+        "A number larger than its statement allows: a table beyond 2400 inches a side, more than 60 stands, a turn length over 240 minutes, a seed beyond what 64 bits hold, a number too long to read at all. The message names the allowed range; docs/language.md lists every statement's.",
     ),
     ("dotc::off-table", "A position lies outside the table declared by `table W x D`."),
     ("dotc::stacked-units", "Two units' footprints overlap on the table; stands may not sit on each other."),

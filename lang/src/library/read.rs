@@ -69,6 +69,11 @@ pub(super) fn describe_value(value: &Value) -> String {
     }
 }
 
+/// The longest distance in rule data: the largest table's side (crate::ranges::MAX_INCHES).
+const MAX_INCHES: f64 = crate::ranges::MAX_INCHES;
+const DISTANCE_RANGE: &str = "a distance must be a number from 0 to 2400 inches";
+const SIGNED_DISTANCE_RANGE: &str = "a signed distance must be a number from -2400 to 2400 inches";
+
 /// Reads the values of one property line from left to right.
 pub(super) struct Cursor<'a> {
     pub(super) prop: &'a Prop,
@@ -106,7 +111,8 @@ impl<'a> Cursor<'a> {
         const WHAT: &str = "a distance in inches";
         let value = self.take(WHAT)?;
         match value.value {
-            Value::Number(n) => Ok(n),
+            Value::Number(n) if n <= MAX_INCHES => Ok(n),
+            Value::Number(_) => Err(Problem::new(value.span, DISTANCE_RANGE)),
             Value::Signed(_) => Err(Problem::new(value.span, "a distance is written without a sign")),
             _ => Err(Problem::found(value, WHAT)),
         }
@@ -117,7 +123,8 @@ impl<'a> Cursor<'a> {
         const WHAT: &str = "a signed distance such as `-2`";
         let value = self.take(WHAT)?;
         match value.value {
-            Value::Number(n) | Value::Signed(n) => Ok(n),
+            Value::Number(n) | Value::Signed(n) if n.abs() <= MAX_INCHES => Ok(n),
+            Value::Number(_) | Value::Signed(_) => Err(Problem::new(value.span, SIGNED_DISTANCE_RANGE)),
             _ => Err(Problem::found(value, WHAT)),
         }
     }

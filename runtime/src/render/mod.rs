@@ -22,6 +22,8 @@ mod tests;
 
 use std::collections::BTreeSet;
 
+use dotc_lang::ranges::MAX_INCHES;
+
 use crate::battlefield::Battlefield;
 pub use draw::BRIGADIER_BASE;
 pub use state::{MapArrival, MapLeader, MapRank, MapSide, MapState, MapUnit};
@@ -154,9 +156,14 @@ pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions
 
 /// The table's size: the scenario's `table`, or else the whole inches that hold everything
 /// drawn, in steps of 6".
+///
+/// Never more than the largest table a scenario may declare (`dotc_lang::ranges::MAX_INCHES`)
+/// a side: the grid draws a line an inch, so a size nobody checked must not size the drawing
+/// (`dotc render` draws no file with errors, and a table beyond the range is one).
 fn table_size(field: &Battlefield, state: &MapState) -> (f64, f64) {
-    if let Some(size) = field.table {
-        return size;
+    if let Some((width, depth)) = field.table {
+        let side = |v: f64| if v.is_finite() && v > 0.0 { v.min(MAX_INCHES) } else { 24.0 };
+        return (side(width), side(depth));
     }
     let mut far: (f64, f64) = (24.0, 24.0);
     let mut reach = |x: f64, y: f64| {

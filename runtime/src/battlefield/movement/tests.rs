@@ -759,8 +759,9 @@ fn nothing_odd_panics() {
     );
     assert!(has(&r, |k| matches!(k, FindingKind::MissingRuleData { .. })));
     // A charge a billion inches long along a road and across a stream ends in findings, not a
-    // hang: the charge halts at the bank 3" along, and the column leaves the table.
-    let bf = field("road line (0, 0) (1000000000, 0)\nminor_stream line (0, 8) (1000000000, 8)");
+    // hang: the charge halts at the bank 3" along, and the column leaves the table. (The road
+    // and stream run the longest a scenario may draw them, 2400": dotc_lang::ranges::COORDINATE.)
+    let bf = field("road line (0, 0) (2400, 0)\nminor_stream line (0, 8) (2400, 8)");
     let far = Pose::new((10.0, 1e9), 0.0);
     let r = check(&bf, &mv(Mover::infantry("line"), MoveKind::Charge { target: None }, start, far));
     assert!(has(&r, |k| matches!(k, FindingKind::ChargeHalted { .. })));
