@@ -26,7 +26,88 @@ use rhai::packages::{
     ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, BasicMapPackage, BasicMathPackage,
     BasicStringPackage, LogicPackage, MoreStringPackage, Package,
 };
-use rhai::{Dynamic, Engine};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Position};
+
+/// Words a script may not use: `eval`, `import` and `export` would reach past the sandbox; `Fn`,
+/// `call` and `curry` make and call function pointers, which the sandbox leaves out with closures
+/// (`|x| ...`, refused when a script is compiled: see `super::anonymous_function`).
+pub(crate) const DISABLED_SYMBOLS: &[&str] = &["eval", "import", "export", "Fn", "call", "curry"];
+
+/// The sizes of a value as rhai's limits count them: array items, map entries and string bytes,
+/// those of the values inside it included.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Sizes {
+    pub items: usize,
+    pub entries: usize,
+    pub bytes: usize,
+}
+
+impl Sizes {
+    pub fn of(value: &Dynamic) -> Sizes {
+        let mut sizes = Sizes::default();
+        sizes.add(value);
+        sizes
+    }
+
+    fn add(&mut self, value: &Dynamic) {
+        if let Some(array) = value.read_lock::<Array>() {
+            for v in array.iter() {
+                self.items += 1;
+                self.add(v);
+            }
+        } else if let Some(map) = value.read_lock::<rhai::Map>() {
+            for v in map.values() {
+                self.entries += 1;
+                self.add(v);
+            }
+        } else if let Some(text) = value.read_lock::<ImmutableString>() {
+            self.bytes += text.len();
+        }
+    }
+
+    /// What reading the value costs, in operations: one, plus its items and entries, plus its
+    /// bytes by [`STRING_BYTES_PER_OPERATION`].
+    pub fn operations(&self) -> u64 {
+        (1 + self.items + self.entries + self.bytes / STRING_BYTES_PER_OPERATION) as u64
+    }
+
+    /// The limit it passes, as the token of its stop.
+    fn over(&self, limits: &Limits) -> Option<&'static str> {
+        if self.bytes > limits.string_size {
+            Some(STRING_SIZE)
+        } else if self.items > limits.array_size {
+            Some(ARRAY_SIZE)
+        } else if self.entries > limits.map_size {
+            Some(MAP_SIZE)
+        } else {
+            None
+        }
+    }
+}
+
+/// What marks the value of an error the sandbox stopped a call with: a runtime error (not one
+/// of rhai's system errors), so it keeps the place where it was raised through the script's
+/// function calls, and the finding points at the statement (issue 15).
+pub(crate) const STOP: &str = "dotc sandbox stop: ";
+pub(crate) const STRING_SIZE: &str = "string size";
+pub(crate) const ARRAY_SIZE: &str = "array size";
+pub(crate) const MAP_SIZE: &str = "map size";
+pub(crate) const CALL_DEPTH: &str = "call depth";
+
+/// The error that stops a call for the limit `token`; rhai gives it the place of the variable or
+/// the call that raised it.
+pub(crate) fn stop(token: &str) -> Box<EvalAltResult> {
+    EvalAltResult::ErrorRuntime(Dynamic::from(format!("{STOP}{token}")), Position::NONE).into()
+}
+
+/// How many operations past its budget a call may go before rhai's progress callback stops it
+/// where it is (without a place): room for its next variable read, which stops it at its place.
+pub(crate) const GRACE: u64 = 64;
+
+/// rhai's own size and depth limits are set this many times the sandbox's (plus a few levels):
+/// the sandbox stops a value past its limit when it is next read, at its place; rhai's limits are
+/// the backstop for a value never read again.
+const BACKSTOP: usize = 2;
 
 /// What scripts may use: per call, and for the whole game. [`Limits::default`] is what a game
 /// gets. A limit of 0 operations means none (for tests of the other limits).
@@ -86,6 +167,13 @@ impl Default for Limits {
 pub(crate) const OUTPUT_LIMIT: &str = "output limit";
 /// The value `on_progress` ends a call with once the wall-clock safety net has passed.
 pub(crate) const WALL_CLOCK: &str = "wall clock";
+/// The stop of a call whose operations and the work charged for the values it read passed its
+/// budget (rhai's own count alone stops it with `ErrorTooManyOperations`).
+pub(crate) const OPERATIONS: &str = "operations";
+
+/// Bytes of a string that cost one operation when a script reads it: searching, copying or
+/// comparing a string is a fast loop over its bytes, far cheaper per item than an array's items.
+pub(crate) const STRING_BYTES_PER_OPERATION: usize = 64;
 
 /// How often (in operations) the safety net reads the clock: reading it at every operation would
 /// cost more than most hooks. It is first read at the first check, not when the call begins, so a
@@ -97,6 +185,12 @@ const CLOCK_EVERY: u64 = 1024;
 pub(crate) struct Meter {
     /// The call's operations so far, as rhai last reported them.
     pub operations: AtomicU64,
+    /// The work charged on top of rhai's count (issue 15): reading a variable costs its size, so
+    /// a native that walks a whole array or string for one operation (`a.contains(x)`,
+    /// `a == b`, `let b = a`, `s.index_of(t)`) is paid for by the size it touches.
+    pub charged: AtomicU64,
+    /// The call's budget of operations and charged work together; 0 for none.
+    pub budget: AtomicU64,
     /// Set when the call wrote past an output limit: its next operation stops it.
     pub output_over: AtomicBool,
     /// The safety net of the call: armed by the caller, started at the first check.
@@ -107,14 +201,27 @@ impl Meter {
     /// A call begins: nothing counted, the safety net armed.
     pub fn begin(&self) {
         self.operations.store(0, Ordering::Relaxed);
+        self.charged.store(0, Ordering::Relaxed);
         self.output_over.store(false, Ordering::Relaxed);
         *lock(&self.clock) = Clock { armed: true, at: None };
     }
 
-    /// A call is over: the safety net disarmed; the call's operations.
+    /// A call is over: the safety net disarmed; the call's work (operations and charged work).
     pub fn end(&self) -> u64 {
         *lock(&self.clock) = Clock::default();
-        self.operations.load(Ordering::Relaxed)
+        self.work()
+    }
+
+    /// The call's work so far: rhai's operations and the work charged for the values read.
+    pub fn work(&self) -> u64 {
+        self.operations.load(Ordering::Relaxed).saturating_add(self.charged.load(Ordering::Relaxed))
+    }
+
+    /// Charge `units` of work; false when that passes the call's budget.
+    pub fn charge(&self, units: u64) -> bool {
+        self.charged.fetch_add(units, Ordering::Relaxed);
+        let budget = self.budget.load(Ordering::Relaxed);
+        budget == 0 || self.work() <= budget
     }
 
     pub fn output_over(&self) -> bool {
@@ -150,20 +257,31 @@ pub(crate) struct OutputOver {
 }
 
 impl Output {
-    /// Count a message; false (and `over` set) when it would pass a limit: it is not written.
-    pub fn write(&mut self, text: &str, limits: &Limits) -> bool {
+    /// Count a message of `bytes`; false (and `over` set) when it would pass a limit: it is not
+    /// written.
+    pub fn write(&mut self, bytes: usize, limits: &Limits) -> bool {
+        if !self.fits(bytes, limits) {
+            return false;
+        }
+        self.call_lines += 1;
+        self.call_bytes += bytes;
+        self.game_lines += 1;
+        self.game_bytes += bytes;
+        true
+    }
+
+    /// Would a message of `bytes` fit within every limit? Nothing is counted; when it would not,
+    /// `over` says which limit it passes.
+    pub fn fits(&mut self, bytes: usize, limits: &Limits) -> bool {
         if self.over.is_some() {
             return false;
         }
-        let (lines, bytes) = (self.call_lines + 1, self.call_bytes + text.len());
-        let (game_lines, game_bytes) = (self.game_lines + 1, self.game_bytes + text.len());
+        let (lines, bytes_now) = (self.call_lines + 1, self.call_bytes + bytes);
+        let (game_lines, game_bytes) = (self.game_lines + 1, self.game_bytes + bytes);
         if game_lines > limits.game_output_lines || game_bytes > limits.game_output_bytes {
             self.over = Some(OutputOver { game: true, lines: game_lines > limits.game_output_lines });
-        } else if lines > limits.output_lines || bytes > limits.output_bytes {
+        } else if lines > limits.output_lines || bytes_now > limits.output_bytes {
             self.over = Some(OutputOver { game: false, lines: lines > limits.output_lines });
-        } else {
-            (self.call_lines, self.call_bytes, self.game_lines, self.game_bytes) =
-                (lines, bytes, game_lines, game_bytes);
         }
         self.over.is_none()
     }
@@ -191,6 +309,7 @@ pub(crate) fn engine(
     sink: impl Fn(String) + Send + Sync + Clone + 'static,
 ) -> Engine {
     let mut engine = Engine::new_raw();
+    let (max_array, max_string) = (limits.array_size, limits.string_size);
     for package in [
         ArithmeticPackage::new().as_shared_module(),
         LogicPackage::new().as_shared_module(),
@@ -203,24 +322,95 @@ pub(crate) fn engine(
     ] {
         engine.register_global_module(package);
     }
-    engine.disable_symbol("eval");
-    engine.disable_symbol("import");
-    engine.disable_symbol("export");
+    for symbol in DISABLED_SYMBOLS {
+        engine.disable_symbol(*symbol);
+    }
     engine.set_max_operations(limits.operations);
-    engine.set_max_call_levels(limits.call_levels);
+    engine.set_max_call_levels(limits.call_levels.saturating_add(4));
     engine.set_max_expr_depths(limits.expr_depth, limits.function_expr_depth);
-    engine.set_max_string_size(limits.string_size);
-    engine.set_max_array_size(limits.array_size);
-    engine.set_max_map_size(limits.map_size);
+    engine.set_max_string_size(limits.string_size.saturating_mul(BACKSTOP));
+    engine.set_max_array_size(limits.array_size.saturating_mul(BACKSTOP));
+    engine.set_max_map_size(limits.map_size.saturating_mul(BACKSTOP));
     engine.set_max_modules(0);
     let print_sink = sink.clone();
     engine.on_print(move |text| print_sink(text.to_string()));
     engine.on_debug(move |text, _, _| sink(text.to_string()));
+    // Reading a variable costs its size (issue 15): one operation of rhai's count may walk a whole
+    // array (`contains`, `==`, a copy) or string, and only counted work may stop a script.
+    let charged = meter.clone();
+    // rhai marks `on_var` volatile (its signature may change), not deprecated.
+    let checked = *limits;
+    #[allow(deprecated)]
+    engine.on_var(move |name, _, context| {
+        if charged.output_over() {
+            return Err(stop(OUTPUT_LIMIT));
+        }
+        if checked.call_levels > 0 && context.call_level() > checked.call_levels {
+            return Err(stop(CALL_DEPTH));
+        }
+        let sizes = context.scope().get(name).map(Sizes::of).unwrap_or_default();
+        if let Some(token) = sizes.over(&checked) {
+            return Err(stop(token));
+        }
+        if charged.charge(sizes.operations()) { Ok(None) } else { Err(stop(OPERATIONS)) }
+    });
+    let padded = meter.clone();
+    engine.register_fn(
+        "pad",
+        move |array: &mut Array, len: INT, item: Dynamic| -> Result<(), Box<EvalAltResult>> {
+            let len = usize::try_from(len).unwrap_or(0);
+            if len > max_array || !padded.charge(len as u64) {
+                return Err(stop(if len > max_array { ARRAY_SIZE } else { OPERATIONS }));
+            }
+            if len > array.len() {
+                array.resize(len, item);
+            }
+            Ok(())
+        },
+    );
+    for with_text in [false, true] {
+        let padded = meter.clone();
+        let pad = move |text: &mut ImmutableString, len: INT, with: &str| -> Result<(), Box<EvalAltResult>> {
+            let len = usize::try_from(len).unwrap_or(0);
+            let chars = text.chars().count();
+            if len <= chars || with.is_empty() {
+                return Ok(());
+            }
+            let bytes = text.len() + (len - chars) * with.len().div_ceil(with.chars().count().max(1));
+            if bytes > max_string || !padded.charge((bytes / STRING_BYTES_PER_OPERATION) as u64) {
+                return Err(stop(if bytes > max_string { STRING_SIZE } else { OPERATIONS }));
+            }
+            let mut out = text.to_string();
+            let mut n = chars;
+            'fill: loop {
+                for c in with.chars() {
+                    if n >= len {
+                        break 'fill;
+                    }
+                    out.push(c);
+                    n += 1;
+                }
+            }
+            *text = out.into();
+            Ok(())
+        };
+        if with_text {
+            engine.register_fn("pad", pad);
+        } else {
+            engine.register_fn("pad", move |text: &mut ImmutableString, len: INT, c: char| {
+                pad(text, len, c.encode_utf8(&mut [0; 4]))
+            });
+        }
+    }
     let allowed = limits.wall_clock;
     engine.on_progress(move |ops| {
         meter.operations.store(ops, Ordering::Relaxed);
         if meter.output_over() {
             return Some(Dynamic::from(OUTPUT_LIMIT));
+        }
+        let budget = meter.budget.load(Ordering::Relaxed);
+        if budget > 0 && meter.work() > budget.saturating_add(GRACE) {
+            return Some(Dynamic::from(OPERATIONS));
         }
         if ops % CLOCK_EVERY != 0 {
             return None;
