@@ -536,8 +536,8 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
 
 /// `print` and `debug` for the values a script has: each checks the output limits before rhai
 /// hands its text to the game, so a message past a limit stops the call at that `print`, not at
-/// the operation after it (issue 15). Values of other types take rhai's own `print`, which the
-/// limits still stop at the next operation ([`Ctx::write`]).
+/// the operation after it (issue 15), whatever the type of the value. [`Ctx::write`] stays as the
+/// net behind them.
 fn register_print(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     fn checked<T: Clone + Send + Sync + 'static>(
         engine: &mut Engine,
@@ -563,5 +563,7 @@ fn register_print(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         checked::<()>(engine, ctx, keyword);
         checked::<Array>(engine, ctx, keyword);
         checked::<Map>(engine, ctx, keyword);
+        // Every other type (the game's views, ranges, units): rhai tries the exact types first.
+        checked::<Dynamic>(engine, ctx, keyword);
     }
 }
