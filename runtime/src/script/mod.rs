@@ -261,14 +261,8 @@ impl Scripts {
                 Some(ast.clone_functions_only())
             }
             Err(e) => {
-                let message = e.err_type().to_string();
-                self.errors.push(ScriptError {
-                    span: locate(script, e.position()),
-                    file,
-                    what,
-                    message,
-                    kind: ErrorKind::Script,
-                });
+                let (span, message) = compile_error(script, &e);
+                self.errors.push(ScriptError { span, file, what, message, kind: ErrorKind::Script });
                 None
             }
         }
@@ -316,11 +310,12 @@ impl Scripts {
                 Some(self.library.merge(&ast))
             }
             Err(e) => {
+                let (span, message) = compile_error(script, &e);
                 self.errors.push(ScriptError {
-                    span: locate(script, e.position()),
+                    span,
                     file: None,
                     what: what.to_string(),
-                    message: e.err_type().to_string(),
+                    message,
                     kind: ErrorKind::Script,
                 });
                 None
@@ -797,6 +792,53 @@ fn anonymous_function(script: &Script, ast: &AST) -> Option<Span> {
         i += 1;
     }
     Some(script.code_span)
+}
+
+/// A script that does not compile: where, and why. A word the sandbox leaves out
+/// ([`sandbox::DISABLED_SYMBOLS`]) is named with the reason, at the word, rather than with rhai's
+/// parse error (`on_turn_start.call(game)` is "Expecting name of a property" to rhai).
+fn compile_error(script: &Script, error: &rhai::ParseError) -> (Span, String) {
+    let span = locate(script, error.position());
+    let message = error.err_type().to_string();
+    if span == script.code_span {
+        return (span, message);
+    }
+    // The word at the place, or the one just before it.
+    let code = script.code.as_bytes();
+    let word_char = |i: usize| code.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    let at = span.start - script.code_span.start;
+    let mut end = at;
+    while word_char(end) {
+        end += 1;
+    }
+    if end == at {
+        // Not in a word: the word that ends right before it, if any.
+        end = (0..=at).rev().find(|&i| i > 0 && word_char(i - 1)).unwrap_or(at);
+        if at.saturating_sub(end) > 1 {
+            return (span, message);
+        }
+    }
+    let mut start = end;
+    while start > 0 && word_char(start - 1) {
+        start -= 1;
+    }
+    let word = &script.code[start..end];
+    let why = match word {
+        "Fn" | "call" | "curry" => format!(
+            "`{word}` is left out of the sandbox: scripts have no function pointers or closures; call a \
+             function by its name (`name(x)`)"
+        ),
+        "eval" => {
+            "`eval` is left out of the sandbox: a script cannot run code made from a string".to_string()
+        }
+        "import" | "export" => format!(
+            "`{word}` is left out of the sandbox: a script cannot load or make modules (the library \
+             scripts' functions are in scope without it)"
+        ),
+        _ => return (span, message),
+    };
+    let start = script.code_span.start + start;
+    (Span::new(start, script.code_span.start + end), why)
 }
 
 /// The error inside the calls of script functions that wrap it.
