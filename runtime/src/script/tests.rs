@@ -739,3 +739,55 @@ fn the_seeds_faces_are_reported_and_the_logs_are_not() {
     let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::from(vec![1, 2]));
     assert!(outcome.seeded.is_empty());
 }
+
+/// The rows of the table under `heading` in a markdown page, as (what, example): the first cell
+/// (the row above's when empty) and the code of the last cell, for rows that have one.
+fn documented(page: &str, heading: &str) -> Vec<(String, String)> {
+    let Some(at) = page.find(heading) else { return Vec::new() };
+    let mut rows = Vec::new();
+    let mut what = String::new();
+    let table =
+        page[at..].lines().skip(1).skip_while(|l| !l.starts_with('|')).take_while(|l| l.starts_with('|'));
+    for line in table.skip(2) {
+        let cells: Vec<String> =
+            line.replace("\\|", "\u{1}").split('|').map(|c| c.trim().replace('\u{1}', "|")).collect();
+        let (Some(first), Some(last)) = (cells.get(1), cells.iter().rev().nth(1)) else { continue };
+        if !first.is_empty() {
+            what = first.clone();
+        }
+        if let Some(code) = last.strip_prefix('`').and_then(|c| c.strip_suffix('`')) {
+            rows.push((what.clone(), code.to_string()));
+        }
+    }
+    rows
+}
+
+#[test]
+fn the_documented_surface_is_the_real_one() {
+    // docs/scripting.md's own tables, read here, so the page and the engine cannot drift apart.
+    const PAGE: &str = include_str!("../../../docs/scripting.md");
+    let available = documented(PAGE, "### Available to scripts");
+    let left_out = documented(PAGE, "### Left out");
+    assert!(available.len() >= 10, "{available:?}");
+    assert!(left_out.len() >= 10, "{left_out:?}");
+    for (what, code) in &available {
+        let (_, s) = scenario(&hook_script(&format!("            {code};")));
+        let mut scripts = Scripts::compile(&s, Limits::default());
+        assert_eq!(scripts.errors, Vec::new(), "{what}: `{code}` does not compile");
+        scripts.seed(Some(7));
+        let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+        assert_eq!(outcome.error, None, "{what}: `{code}` does not run");
+    }
+    for (what, code) in &left_out {
+        let (_, s) = scenario(&hook_script(&format!("            {code}")));
+        let mut scripts = Scripts::compile(&s, Limits::default());
+        if let Some(error) = scripts.errors.first() {
+            // Refused at compile, with the reason.
+            assert!(error.message.contains("left out of the sandbox"), "{what}: `{code}`: {error:?}");
+            continue;
+        }
+        let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+        let error = outcome.error.unwrap_or_else(|| panic!("{what}: `{code}` runs"));
+        assert!(error.message.starts_with("Function not found"), "{what}: `{code}`: {error:?}");
+    }
+}
