@@ -791,3 +791,40 @@ fn the_documented_surface_is_the_real_one() {
         assert!(error.message.starts_with("Function not found"), "{what}: `{code}`: {error:?}");
     }
 }
+
+#[test]
+fn what_reads_no_variable_is_stopped_at_the_hook_or_at_a_triggers_statement() {
+    // rhai reports its own limits at the outermost call it was given: for a hook, no place, so
+    // the finding names the hook (docs/scripting.md, "Where a limit stops a call").
+    for (body, message) in [
+        ("            loop {}", "more than 150,000 operations"),
+        ("            down();", "called each other more than 32 deep"),
+    ] {
+        let script = hook_script(body).replacen("rhai\n", "rhai\n        fn down() { down() }\n", 1);
+        let (source, s) = scenario(&script);
+        let mut scripts = Scripts::compile(&s, Limits::default());
+        let outcome = scripts.call_hook("on_turn_start", &[], &snapshot(), &mut VecDeque::new());
+        let error = outcome.error.unwrap_or_else(|| panic!("`{body}` is not stopped"));
+        assert!(error.message.contains(message), "{error:?}");
+        assert_eq!(at(&source, &error), "on_turn_start");
+    }
+    // A trigger's body is evaluated, not called: its statement keeps its place (the loop's body,
+    // the call that began the recursion).
+    for (code, message, points_at) in [
+        ("loop {}", "more than 150,000 operations", "{}"),
+        ("down();", "called each other more than 32 deep", "down"),
+    ] {
+        let extra = format!(
+            "    library \"L\" {{\n        script ```rhai\n            fn down() {{ down() }}\n        ```\n    }}\n    trigger \"Spin\" when `true` ```rhai\n        let n = 1;\n        {code}\n    ```"
+        );
+        let (source, s) = scenario(&extra);
+        let mut scripts = Scripts::compile(&s, Limits::default());
+        let ran = scripts.run_triggers(&snapshot(), &mut BTreeMap::new());
+        let error = ran[0].1.error.as_ref().expect("stopped");
+        assert!(error.message.contains(message), "{error:?}");
+        let line = source[..error.span.start].rsplit('\n').next().unwrap_or_default();
+        let before = code.find(points_at).map_or(code, |i| &code[..i]);
+        assert_eq!(line, format!("        {before}"), "{error:?}");
+        assert!(source[error.span.start..].starts_with(points_at), "{error:?}");
+    }
+}
