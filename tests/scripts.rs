@@ -28,7 +28,7 @@ fn check_reports_script_errors_at_their_line_and_column() {
     };
     // The victory expression, the `import` of the script block and the trigger's `eval`.
     assert_eq!(at(0).0.0, 21);
-    assert_eq!(at(1), ((25, 9), "i"));
+    assert_eq!(at(1), ((25, 9), "import"));
     assert_eq!(at(2).0.0, 31);
     insta::assert_snapshot!("broken_scripts", render(&diagnostics, "broken-scripts.dotc", &source));
 }

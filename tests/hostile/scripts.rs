@@ -180,6 +180,25 @@ fn an_empty_loop_is_reported_at_the_hook() {
     stopped("empty-loop", "21:12", OPERATIONS);
 }
 
+#[test]
+fn a_literal_built_in_a_loop_pays_for_its_entries() {
+    // A 1,000-entry map literal is built afresh at each round, an operation an entry; folded
+    // into a constant it cost nothing and took 3 s a call. The loop reads no variable: at the
+    // hook, as above.
+    stopped("literal-loop", "21:12", OPERATIONS);
+}
+
+#[test]
+fn a_string_literal_past_1000_bytes_is_refused_at_its_quote() {
+    refused(
+        "long-literal",
+        22,
+        22,
+        "a string written in a script may hold at most 1,000 bytes: a longer one costs nothing to read and \
+         so escapes the budget of work: join shorter ones with `+`",
+    );
+}
+
 // ---------------------------------------------------------------- what the sandbox leaves out
 
 #[test]

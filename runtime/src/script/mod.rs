@@ -241,8 +241,7 @@ impl Scripts {
         };
         match self.engine.compile(&script.code) {
             Ok(ast) => {
-                if let Some(span) = anonymous_function(script, &ast) {
-                    let message = ANONYMOUS_FUNCTION.to_string();
+                if let Some((span, message)) = refused(script, &ast) {
                     self.errors.push(ScriptError { span, file, what, message, kind: ErrorKind::Script });
                     return None;
                 }
@@ -294,8 +293,8 @@ impl Scripts {
         };
         match compiled {
             Ok(ast) => {
-                if let Some(span) = anonymous_function(script, &ast) {
-                    let (what, message) = (what.to_string(), ANONYMOUS_FUNCTION.to_string());
+                if let Some((span, message)) = refused(script, &ast) {
+                    let what = what.to_string();
                     self.errors.push(ScriptError {
                         span,
                         file: None,
@@ -715,6 +714,64 @@ fn begin(ctx: &Mutex<Ctx>, firing: &str, snapshot: &Arc<Snapshot>, dice: &mut Ve
     }
     c.dice.logged = std::mem::take(dice);
     c.output.begin();
+}
+
+/// What a script that rhai compiles may still not hold: an anonymous function, or a string
+/// literal longer than [`MAX_LITERAL_BYTES`]; where, and why.
+fn refused(script: &Script, ast: &AST) -> Option<(Span, String)> {
+    if let Some(span) = anonymous_function(script, ast) {
+        return Some((span, ANONYMOUS_FUNCTION.to_string()));
+    }
+    long_literal(script).map(|span| {
+        let message = format!(
+            "a string written in a script may hold at most {} bytes: a longer one costs nothing to \
+             read and so escapes the budget of work: join shorter ones with `+`",
+            thousands(MAX_LITERAL_BYTES as u64)
+        );
+        (span, message)
+    })
+}
+
+/// The most bytes a string literal of a script may hold. Reading a variable costs its size, a
+/// literal nothing: at 1,000 bytes, the costliest call on a literal (`"...".to_upper()` in a
+/// loop) takes about 6 ms; at 10,000 it took 60 ms.
+pub const MAX_LITERAL_BYTES: usize = 1_000;
+
+/// The place of the first string literal longer than [`MAX_LITERAL_BYTES`], if any (its opening
+/// quote).
+fn long_literal(script: &Script) -> Option<Span> {
+    let code = script.code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        match code[i] {
+            b'/' if code.get(i + 1) == Some(&b'/') => {
+                while i < code.len() && code[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if code.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < code.len() && !(code[i] == b'*' && code[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            quote @ (b'"' | b'`' | b'\'') => {
+                let start = i;
+                i += 1;
+                while i < code.len() && code[i] != quote {
+                    i += if code[i] == b'\\' { 2 } else { 1 };
+                }
+                if quote != b'\'' && i.saturating_sub(start + 1) > MAX_LITERAL_BYTES {
+                    let at = script.code_span.start + start;
+                    return Some(Span::new(at, at + 1));
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Why a script with an anonymous function does not compile.

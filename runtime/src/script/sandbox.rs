@@ -26,7 +26,10 @@ use rhai::packages::{
     ArithmeticPackage, BasicArrayPackage, BasicIteratorPackage, BasicMapPackage, BasicMathPackage,
     BasicStringPackage, LogicPackage, MoreStringPackage, Package,
 };
-use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Position};
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, NativeCallContext, OptimizationLevel,
+    Position,
+};
 
 /// Words a script may not use: `eval`, `import` and `export` would reach past the sandbox; `Fn`,
 /// `call` and `curry` make and call function pointers, which the sandbox leaves out with closures
@@ -134,20 +137,21 @@ pub struct Limits {
     /// charged for the values the call reads ([`ITEM_OPERATIONS`], [`STRING_BYTES_PER_OPERATION`]).
     ///
     /// The default, 150,000, keeps the costliest call we could write under 50 ms of CPU time on
-    /// the 2-core build machine, measured in-process (thread CPU time, best of 3) in the `dev`
-    /// profile (dependencies at opt-level 1, the runtime at 0: slower than a release build), with
-    /// the machine loaded (load average 6) and the budget at 200,000: calls of a 31-deep recursive
-    /// function 44 ms, `s.split(",")` of a 9,999-byte string 37 ms, a plain `n += 1` loop 30 ms,
-    /// `a.contains(2)` over 10,000 items 25 ms, `a.index_of` 24 ms, reading 100 units' names 23
-    /// ms, `a == b` of two 10,000-item arrays 15 ms, copying and sorting 10,000 items 13 ms, map
-    /// `keys`/`values`/`==`/`to_string` over 1,000 entries 12-14 ms, `push` in a loop 12 ms.
-    /// 150,000 is three quarters of that: about 33 ms for the worst of them. (At the old 500,000,
-    /// with a string byte charged 1/64 and an item 1, `split` took 2.9 s and `contains` 0.27 s.)
+    /// the 2-core build machine. Measured in-process (thread CPU time, best of 3, load average
+    /// 5-6) in the `dev` profile, which is slower than a release build (dependencies at
+    /// opt-level 1, the runtime at 0), a call that loops until the budget stops it takes:
+    /// building a 1,000-entry map literal 39 ms, `.to_upper()` of a 1,000-byte literal 28 ms,
+    /// calls of a 30-deep recursive function 24 ms, reading 100 units' names 17 ms,
+    /// `[5,000 items].contains(x)` 17 ms, a plain `n += 1` 16 ms, splitting strings 6-13 ms,
+    /// `a.contains(x)` on 10,000 items 7 ms; copies, sorts, `==` and map walks 1-5 ms. Before
+    /// issue 15 (500,000 operations, an item read for 1, a string byte for 1/64, literals folded
+    /// into free constants), `s.split(",")` took 2.9 s, `to_chars` of a literal 4 s and a map
+    /// literal's `keys()` 3.3 s.
     pub operations: u64,
     /// Operations of all the calls of one game together: a hook that runs at every phase of a
     /// long game cannot take unbounded work. The call that reaches it is stopped, and no script
     /// runs for the rest of the game. The default, 15,000,000, is a hundred calls at their limit:
-    /// at most about 3 s of CPU time for a whole replay by the figures above.
+    /// at most about 4 s of CPU time for a whole replay by the figures above.
     pub game_operations: u64,
     /// Nested function calls.
     pub call_levels: usize,
@@ -201,9 +205,10 @@ pub(crate) const WALL_CLOCK: &str = "wall clock";
 /// budget (rhai's own count alone stops it with `ErrorTooManyOperations`).
 pub(crate) const OPERATIONS: &str = "operations";
 
-/// What each item of an array and entry of a map costs when a script reads it, in operations:
-/// the slowest natives that walk an array (`contains`, `index_of`, `==`) take 0.5-0.7 µs an item
-/// in the dev profile, about four of rhai's operations (0.15 µs each).
+/// What each item of an array and entry of a map costs when a script reads it, in operations
+/// (and what the natives that compare items charge for each, [`register_comparisons`]): the
+/// slowest (`contains`, `index_of`, `==`) take 0.5-0.7 µs an item in the dev profile, about four
+/// of rhai's operations (0.1-0.15 µs each).
 pub(crate) const ITEM_OPERATIONS: u64 = 4;
 
 /// Bytes of a string that cost one operation when a script reads it: `split` makes a string of
@@ -360,6 +365,10 @@ pub(crate) fn engine(
     for symbol in DISABLED_SYMBOLS {
         engine.disable_symbol(*symbol);
     }
+    // No constant folding: a literal array, map or string is then built each time it is
+    // evaluated, one operation an item, so a literal in a loop pays for its size as a variable
+    // read does (folded, it is a constant copied for free: 3 s a call for a 1,000-entry map).
+    engine.set_optimization_level(OptimizationLevel::None);
     engine.set_max_operations(limits.operations);
     engine.set_max_call_levels(limits.call_levels.saturating_add(4));
     engine.set_max_expr_depths(limits.expr_depth, limits.function_expr_depth);
@@ -418,6 +427,8 @@ pub(crate) fn engine(
         array.extend(more);
         Ok(())
     });
+    register_splits(&mut engine, &meter, max_array);
+    register_comparisons(&mut engine, &meter);
     let padded = meter.clone();
     engine.register_fn(
         "pad",
@@ -494,4 +505,237 @@ pub(crate) fn engine(
         }
     });
     engine
+}
+
+/// `to_chars`, `split` and `split_rev` in all their forms, charged for the pieces they make: they
+/// may be called on a string literal, which no read pays for, and making 10,000 small strings
+/// takes far longer than reading one (issue 15). Past the array limit they stop at the call.
+/// Otherwise they give what rhai's own give.
+fn register_splits(engine: &mut Engine, meter: &Arc<Meter>, max_array: usize) {
+    type Split = Result<Array, Box<EvalAltResult>>;
+    /// Charge the bytes a split scans, as a read of them would cost.
+    fn scan(meter: &Meter, text: &str) -> Result<(), Box<EvalAltResult>> {
+        if meter.charge((text.len() / STRING_BYTES_PER_OPERATION) as u64) {
+            Ok(())
+        } else {
+            Err(stop(OPERATIONS))
+        }
+    }
+    fn pieces<'a>(meter: &Meter, max_array: usize, parts: impl Iterator<Item = &'a str>) -> Split {
+        let mut out = Array::new();
+        for part in parts {
+            if out.len() >= max_array {
+                return Err(stop(ARRAY_SIZE));
+            }
+            out.push(Dynamic::from(ImmutableString::from(part)));
+        }
+        if meter.charge((out.len() as u64).saturating_mul(ITEM_OPERATIONS)) {
+            Ok(out)
+        } else {
+            Err(stop(OPERATIONS))
+        }
+    }
+    fn whole(text: &ImmutableString) -> Split {
+        Ok(vec![Dynamic::from(text.clone())])
+    }
+    fn segments(n: INT) -> usize {
+        usize::try_from(n).unwrap_or(usize::MAX)
+    }
+    let m = meter.clone();
+    engine.register_fn("to_chars", move |text: &str| -> Split {
+        scan(&m, text)?;
+        let mut out = Array::new();
+        for c in text.chars() {
+            if out.len() >= max_array {
+                return Err(stop(ARRAY_SIZE));
+            }
+            out.push(Dynamic::from(c));
+        }
+        if m.charge((out.len() as u64).saturating_mul(ITEM_OPERATIONS)) {
+            Ok(out)
+        } else {
+            Err(stop(OPERATIONS))
+        }
+    });
+    let m = meter.clone();
+    engine.register_fn("split", move |text: &mut ImmutableString| -> Split {
+        scan(&m, text)?;
+        if text.is_empty() { whole(text) } else { pieces(&m, max_array, text.split_whitespace()) }
+    });
+    for reverse in [false, true] {
+        let name = if reverse { "split_rev" } else { "split" };
+        let m = meter.clone();
+        engine.register_fn(name, move |text: &mut ImmutableString, by: &str| -> Split {
+            scan(&m, text)?;
+            if text.is_empty() || (!by.is_empty() && !text.contains(by)) {
+                whole(text)
+            } else if reverse {
+                pieces(&m, max_array, text.rsplit(by))
+            } else {
+                pieces(&m, max_array, text.split(by))
+            }
+        });
+        let m = meter.clone();
+        engine.register_fn(name, move |text: &mut ImmutableString, by: &str, n: INT| -> Split {
+            scan(&m, text)?;
+            if n <= 1 || text.is_empty() || (!by.is_empty() && !text.contains(by)) {
+                whole(text)
+            } else if reverse {
+                pieces(&m, max_array, text.rsplitn(segments(n), by))
+            } else {
+                pieces(&m, max_array, text.splitn(segments(n), by))
+            }
+        });
+        let m = meter.clone();
+        engine.register_fn(name, move |text: &mut ImmutableString, by: char| -> Split {
+            scan(&m, text)?;
+            if text.is_empty() || !text.contains(by) {
+                whole(text)
+            } else if reverse {
+                pieces(&m, max_array, text.rsplit(by))
+            } else {
+                pieces(&m, max_array, text.split(by))
+            }
+        });
+        let m = meter.clone();
+        engine.register_fn(name, move |text: &mut ImmutableString, by: char, n: INT| -> Split {
+            scan(&m, text)?;
+            if n <= 1 || text.is_empty() || !text.contains(by) {
+                whole(text)
+            } else if reverse {
+                pieces(&m, max_array, text.rsplitn(segments(n), by))
+            } else {
+                pieces(&m, max_array, text.splitn(segments(n), by))
+            }
+        });
+    }
+}
+
+/// `contains`, `index_of`, `dedup` and `==`, `!=` of arrays and maps, charged for the items they
+/// compare: each comparison calls back into the engine (0.5 µs or more an item), and the array may
+/// be a literal, which no read pays for (issue 15). Otherwise they give what rhai's own give.
+fn register_comparisons(engine: &mut Engine, meter: &Arc<Meter>) {
+    type Fallible<T> = Result<T, Box<EvalAltResult>>;
+    /// rhai's `==` of two values, as its packages use it: values of different types with no `==`
+    /// between them are not equal.
+    fn equal(call: &NativeCallContext, a: &mut Dynamic, b: &mut Dynamic) -> Fallible<bool> {
+        match call.call_native_fn_raw("==", true, &mut [a, b]) {
+            Ok(value) => Ok(value.as_bool().unwrap_or(false)),
+            Err(e)
+                if matches!(&*e, EvalAltResult::ErrorFunctionNotFound(f, _) if f.starts_with("=="))
+                    && a.type_id() != b.type_id() =>
+            {
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
+    }
+    fn charge(meter: &Meter, items: usize) -> Fallible<()> {
+        if meter.charge((items as u64).saturating_mul(ITEM_OPERATIONS)) {
+            Ok(())
+        } else {
+            Err(stop(OPERATIONS))
+        }
+    }
+    fn index_of(
+        call: &NativeCallContext,
+        meter: &Meter,
+        array: &mut Array,
+        value: &Dynamic,
+        start: INT,
+    ) -> Fallible<INT> {
+        let len = array.len();
+        let start = if start < 0 {
+            len.saturating_sub(usize::try_from(start.unsigned_abs()).unwrap_or(usize::MAX))
+        } else {
+            usize::try_from(start).unwrap_or(usize::MAX)
+        };
+        charge(meter, len.saturating_sub(start))?;
+        for (i, item) in array.iter_mut().enumerate().skip(start) {
+            if equal(call, item, &mut value.clone())? {
+                return Ok(INT::try_from(i).unwrap_or(INT::MAX));
+            }
+        }
+        Ok(-1)
+    }
+    let m = meter.clone();
+    engine.register_fn(
+        "contains",
+        move |call: NativeCallContext, array: &mut Array, value: Dynamic| -> Fallible<bool> {
+            Ok(index_of(&call, &m, array, &value, 0)? >= 0)
+        },
+    );
+    let m = meter.clone();
+    engine.register_fn(
+        "index_of",
+        move |call: NativeCallContext, array: &mut Array, value: Dynamic| -> Fallible<INT> {
+            index_of(&call, &m, array, &value, 0)
+        },
+    );
+    let m = meter.clone();
+    engine.register_fn(
+        "index_of",
+        move |call: NativeCallContext, array: &mut Array, value: Dynamic, start: INT| -> Fallible<INT> {
+            index_of(&call, &m, array, &value, start)
+        },
+    );
+    let m = meter.clone();
+    engine.register_fn("dedup", move |call: NativeCallContext, array: &mut Array| -> Fallible<()> {
+        charge(&m, array.len())?;
+        let mut kept: Array = Vec::with_capacity(array.len());
+        for mut item in std::mem::take(array) {
+            let same = match kept.last_mut() {
+                Some(last) => equal(&call, last, &mut item)?,
+                None => false,
+            };
+            if !same {
+                kept.push(item);
+            }
+        }
+        *array = kept;
+        Ok(())
+    });
+    for negated in [false, true] {
+        let op = if negated { "!=" } else { "==" };
+        let m = meter.clone();
+        engine.register_fn(
+            op,
+            move |call: NativeCallContext, a: &mut Array, mut b: Array| -> Fallible<bool> {
+                let mut same = a.len() == b.len();
+                if same {
+                    charge(&m, a.len())?;
+                    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+                        if !equal(&call, x, y)? {
+                            same = false;
+                            break;
+                        }
+                    }
+                }
+                Ok(same != negated)
+            },
+        );
+        let m = meter.clone();
+        engine.register_fn(
+            op,
+            move |call: NativeCallContext, a: &mut rhai::Map, mut b: rhai::Map| -> Fallible<bool> {
+                let mut same = a.len() == b.len();
+                if same {
+                    charge(&m, a.len())?;
+                    for (key, x) in a.iter_mut() {
+                        let equal = match b.get_mut(key) {
+                            Some(y) => {
+                                call.call_native_fn_raw("==", true, &mut [x, y])?.as_bool().unwrap_or(false)
+                            }
+                            None => false,
+                        };
+                        if !equal {
+                            same = false;
+                            break;
+                        }
+                    }
+                }
+                Ok(same != negated)
+            },
+        );
+    }
 }

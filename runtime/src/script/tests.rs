@@ -828,3 +828,53 @@ fn what_reads_no_variable_is_stopped_at_the_hook_or_at_a_triggers_statement() {
         assert!(source[error.span.start..].starts_with(points_at), "{error:?}");
     }
 }
+
+#[test]
+fn a_literal_pays_for_its_size_like_a_variable() {
+    // A literal array or string in a loop is built anew at each round (no constant folding), and
+    // the natives that compare or split items charge for them: the budget stops the loop after a
+    // few dozen rounds, not tens of thousands.
+    let items: Vec<String> = (0..500).map(|i| i.to_string()).collect();
+    let array = format!("[{}]", items.join(", "));
+    let text = "a,".repeat(400);
+    let entries: Vec<String> = (0..500).map(|i| format!("k{i}: {i}")).collect();
+    let map = format!("#{{{}}}", entries.join(", "));
+    for work in [
+        format!("{array}.len()"),
+        format!("{map}.keys()"),
+        format!("{array}.contains(-1)"),
+        format!("{array} == {array}"),
+        format!("\"{text}\".split(\",\")"),
+        format!("\"{text}\".to_chars()"),
+    ] {
+        let body = format!(
+            "            let n = 0;\n            loop {{\n                let x = {work};\n                n += 1;\n                \
+             if n % 10 == 0 {{ game.log(`${{n}}`); }}\n            }}"
+        );
+        let (_, outcome) = run(&body);
+        let short: String = work.chars().take(40).collect();
+        let error = outcome.error.as_ref().unwrap_or_else(|| panic!("`{short}` is not stopped"));
+        assert!(error.message.contains("more than 150,000 operations"), "{short}: {error:?}");
+        // At least 500 operations a round: under 300 rounds (a folded constant makes 30,000).
+        assert!(logs(&outcome).len() < 30, "`{short}` ran {} rounds", logs(&outcome).len() * 10);
+    }
+}
+
+#[test]
+fn a_string_literal_longer_than_1000_bytes_is_refused_at_its_quote() {
+    let fits = format!("            game.log(\"{}\");", "x".repeat(MAX_LITERAL_BYTES));
+    assert_eq!(run(&fits).1.error, None);
+    let (source, s) =
+        scenario(&hook_script(&format!("            game.log(`{}`);", "x".repeat(MAX_LITERAL_BYTES + 1))));
+    let scripts = Scripts::compile(&s, Limits::default());
+    let error = scripts.errors.first().expect("refused");
+    assert_eq!(at(&source, error), "`");
+    assert!(
+        error.message.starts_with("a string written in a script may hold at most 1,000 bytes"),
+        "{error:?}"
+    );
+    // The quotes inside a string and in comments are not literals of their own.
+    let quoted =
+        format!("            // \"{}\n            game.log(\"it's \\\"fine\\\"\");", "y".repeat(2000));
+    assert_eq!(run(&quoted).1.error, None);
+}
