@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, Map};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, Map, NativeCallContext};
 
 use super::Limits;
 use super::sandbox::{Meter, Output, lock};
@@ -202,13 +202,52 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    /// `print`, `debug` or `game.log`: a message of the game, unless it goes past an output limit
-    /// (then it is dropped and the call stops at its next operation).
+    /// `print` or `debug` through rhai's callback: a message of the game, unless it goes past an
+    /// output limit (then it is dropped and the call stops at its next operation). The `print`
+    /// and `debug` of [`register`] check the limits first, so this only stops what they do not
+    /// cover.
     pub fn write(&mut self, text: String) {
-        if self.output.write(&text, &self.limits) {
-            self.effects.push(Effect::Log(text));
-        } else {
+        if self.record(Effect::Log(text)).is_err() {
             self.meter.output_over.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Every effect a script makes, counted against the output limits (issue 15): one line of
+    /// the replay and its bytes. Past a limit it is dropped and the call stops right there, at
+    /// the call that made it (rhai fills in its position).
+    pub fn record(&mut self, effect: Effect) -> Fallible<()> {
+        if self.output.write(effect.bytes(), &self.limits) {
+            self.effects.push(effect);
+            Ok(())
+        } else {
+            Err(output_stop())
+        }
+    }
+
+    /// Would a message of `bytes` go past an output limit? (`print` asks before rhai writes.)
+    fn output_full(&mut self, bytes: usize) -> bool {
+        !self.output.fits(bytes, &self.limits)
+    }
+}
+
+/// The error that stops a call at the effect that went past an output limit.
+fn output_stop() -> Box<EvalAltResult> {
+    super::sandbox::stop(super::sandbox::OUTPUT_LIMIT)
+}
+
+impl Effect {
+    /// Its size in the replay, in bytes: what it counts against the output limits.
+    pub fn bytes(&self) -> usize {
+        match self {
+            Effect::Log(text) | Effect::Reinforce(text) | Effect::KillLeader(text) => text.len(),
+            Effect::Rolled(faces) => 3 * faces.len(),
+            Effect::Weather { aspect: a, condition: b }
+            | Effect::AddMarker { unit: a, marker: b }
+            | Effect::RemoveMarker { unit: a, marker: b }
+            | Effect::WoundLeader { leader: a, result: b }
+            | Effect::EndGame { result: a, reason: b } => a.len() + b.len(),
+            Effect::AwardVp { side, .. } => side.len() + 5,
+            Effect::CasualtyCheck { leader, .. } => leader.len() + 1,
         }
     }
 }
@@ -359,7 +398,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         let firing = ctx.firing.clone();
         let face = ctx.dice.roll(&firing, 1, Purpose::LeaderCasualty)?.first().copied().unwrap_or(1);
         let result = ctx.leader_results.iter().find(|(f, _)| *f == face).map(|(_, id)| id.clone());
-        ctx.effects.push(Effect::CasualtyCheck { leader: l.name.clone(), face });
+        ctx.record(Effect::CasualtyCheck { leader: l.name.clone(), face })?;
         Ok(result.unwrap_or_default())
     });
 
@@ -371,8 +410,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         if !s.units.iter().any(|u| u.name == name) && !s.brigades.iter().any(|b| b.name == name) {
             return Err(no_such("unit or brigade", name));
         }
-        ctx.effects.push(Effect::Reinforce(name.to_string()));
-        Ok(())
+        ctx.record(Effect::Reinforce(name.to_string()))
     });
     let c = ctx.clone();
     engine.register_fn("weather", move |_: &mut GameHandle, aspect: &str, condition: &str| -> Fallible<()> {
@@ -388,8 +426,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
             );
         }
         let effect = Effect::Weather { aspect: aspect.to_string(), condition: condition.to_string() };
-        lock(&c).effects.push(effect);
-        Ok(())
+        lock(&c).record(effect)
     });
     for (name, add) in [("add_marker", true), ("remove_marker", false)] {
         let c = ctx.clone();
@@ -402,12 +439,11 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
                 return Err(format!("no marker `{marker}` (try {})", SCRIPT_MARKERS.join(", ")).into());
             }
             let (unit, marker) = (unit.to_string(), marker.to_string());
-            ctx.effects.push(if add {
+            ctx.record(if add {
                 Effect::AddMarker { unit, marker }
             } else {
                 Effect::RemoveMarker { unit, marker }
-            });
-            Ok(())
+            })
         });
     }
     let c = ctx.clone();
@@ -417,8 +453,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         if !(-1000..=1000).contains(&vp) {
             return Err(format!("{vp} victory points is more than any scenario awards").into());
         }
-        ctx.effects.push(Effect::AwardVp { side: side.to_string(), vp });
-        Ok(())
+        ctx.record(Effect::AwardVp { side: side.to_string(), vp })
     });
     let c = ctx.clone();
     engine.register_fn("kill_leader", move |_: &mut GameHandle, name: &str| -> Fallible<()> {
@@ -426,8 +461,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         if !ctx.snapshot.leaders.iter().any(|l| l.name == name) {
             return Err(no_such("leader", name));
         }
-        ctx.effects.push(Effect::KillLeader(name.to_string()));
-        Ok(())
+        ctx.record(Effect::KillLeader(name.to_string()))
     });
     for with_result in [false, true] {
         let c = ctx.clone();
@@ -446,8 +480,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
                 )
                 .into());
             }
-            ctx.effects.push(Effect::WoundLeader { leader: name.to_string(), result: result.to_string() });
-            Ok(())
+            ctx.record(Effect::WoundLeader { leader: name.to_string(), result: result.to_string() })
         };
         if with_result {
             engine.register_fn("wound_leader", move |_: &mut GameHandle, name: &str, result: &str| {
@@ -476,8 +509,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
             )
             .into());
         }
-        ctx.effects.push(Effect::EndGame { result: words.join(" "), reason: reason.to_string() });
-        Ok(())
+        ctx.record(Effect::EndGame { result: words.join(" "), reason: reason.to_string() })
     });
     let c = ctx.clone();
     engine.register_fn("roll", move |_: &mut GameHandle, n: INT| -> Fallible<Array> {
@@ -488,12 +520,50 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         }
         let mut ctx = lock(&c);
         let firing = ctx.firing.clone();
+        if ctx.output_full(3 * usize::try_from(n).unwrap_or(1)) {
+            return Err(output_stop());
+        }
         let faces = ctx.dice.roll(&firing, usize::try_from(n).unwrap_or(1), Purpose::Friction)?;
-        ctx.effects.push(Effect::Rolled(faces.clone()));
+        ctx.record(Effect::Rolled(faces.clone()))?;
         Ok(faces.into_iter().map(|f| Dynamic::from(INT::from(f))).collect())
     });
     let c = ctx.clone();
-    engine.register_fn("log", move |_: &mut GameHandle, message: Dynamic| {
-        lock(&c).write(message.to_string());
+    engine.register_fn("log", move |_: &mut GameHandle, message: Dynamic| -> Fallible<()> {
+        lock(&c).record(Effect::Log(message.to_string()))
     });
+    register_print(engine, ctx);
+}
+
+/// `print` and `debug` for the values a script has: each checks the output limits before rhai
+/// hands its text to the game, so a message past a limit stops the call at that `print`, not at
+/// the operation after it (issue 15), whatever the type of the value. [`Ctx::write`] stays as the
+/// net behind them.
+fn register_print(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
+    fn checked<T: Clone + Send + Sync + 'static>(
+        engine: &mut Engine,
+        ctx: &Arc<Mutex<Ctx>>,
+        keyword: &'static str,
+    ) {
+        let c = ctx.clone();
+        let format = if keyword == "print" { "to_string" } else { "to_debug" };
+        engine.register_fn(keyword, move |call: NativeCallContext, value: T| -> Fallible<ImmutableString> {
+            let text = call.call_native_fn::<ImmutableString>(format, (value,))?;
+            if lock(&c).output_full(text.len()) {
+                return Err(output_stop());
+            }
+            Ok(text)
+        });
+    }
+    for keyword in ["print", "debug"] {
+        checked::<ImmutableString>(engine, ctx, keyword);
+        checked::<INT>(engine, ctx, keyword);
+        checked::<rhai::FLOAT>(engine, ctx, keyword);
+        checked::<bool>(engine, ctx, keyword);
+        checked::<char>(engine, ctx, keyword);
+        checked::<()>(engine, ctx, keyword);
+        checked::<Array>(engine, ctx, keyword);
+        checked::<Map>(engine, ctx, keyword);
+        // Every other type (the game's views, ranges, units): rhai tries the exact types first.
+        checked::<Dynamic>(engine, ctx, keyword);
+    }
 }

@@ -241,6 +241,10 @@ impl Scripts {
         };
         match self.engine.compile(&script.code) {
             Ok(ast) => {
+                if let Some((span, message)) = refused(script, &ast) {
+                    self.errors.push(ScriptError { span, file, what, message, kind: ErrorKind::Script });
+                    return None;
+                }
                 if let Some(hook) = ast.iter_functions().find(|f| HOOKS.iter().any(|(h, _)| *h == f.name)) {
                     let at = script.code.find(&format!("fn {}", hook.name)).map_or(script.code_span, |at| {
                         let start = script.code_span.start + at + 3;
@@ -256,14 +260,8 @@ impl Scripts {
                 Some(ast.clone_functions_only())
             }
             Err(e) => {
-                let message = e.err_type().to_string();
-                self.errors.push(ScriptError {
-                    span: locate(script, e.position()),
-                    file,
-                    what,
-                    message,
-                    kind: ErrorKind::Script,
-                });
+                let (span, message) = compile_error(script, &e);
+                self.errors.push(ScriptError { span, file, what, message, kind: ErrorKind::Script });
                 None
             }
         }
@@ -294,15 +292,29 @@ impl Scripts {
             self.engine.compile(&script.code)
         };
         match compiled {
-            // The library's functions are callable from every script (its own of the same name
-            // and arity win).
-            Ok(ast) => Some(self.library.merge(&ast)),
+            Ok(ast) => {
+                if let Some((span, message)) = refused(script, &ast) {
+                    let what = what.to_string();
+                    self.errors.push(ScriptError {
+                        span,
+                        file: None,
+                        what,
+                        message,
+                        kind: ErrorKind::Script,
+                    });
+                    return None;
+                }
+                // The library's functions are callable from every script (its own of the same
+                // name and arity win).
+                Some(self.library.merge(&ast))
+            }
             Err(e) => {
+                let (span, message) = compile_error(script, &e);
                 self.errors.push(ScriptError {
-                    span: locate(script, e.position()),
+                    span,
                     file: None,
                     what: what.to_string(),
-                    message: e.err_type().to_string(),
+                    message,
                     kind: ErrorKind::Script,
                 });
                 None
@@ -612,7 +624,14 @@ impl Runner<'_> {
             };
             return Call { value: Err(error), effects: Vec::new(), seeded: Vec::new() };
         }
-        self.engine.set_max_operations(if game_bound { left } else { limits.operations });
+        let budget = if game_bound { left } else { limits.operations };
+        // rhai's own count is the backstop: the sandbox stops the call first, at its place.
+        self.engine.set_max_operations(if budget == 0 {
+            0
+        } else {
+            budget.saturating_add(sandbox::GRACE + 1)
+        });
+        self.meter.budget.store(budget, std::sync::atomic::Ordering::Relaxed);
         let logged = dice.clone();
         begin(self.ctx, firing, snapshot, dice);
         self.meter.begin();
@@ -639,15 +658,22 @@ impl Runner<'_> {
                 effects.clear();
                 seeded.clear();
                 *dice = logged;
-                Err(stop(wall_clock_message(&limits, operations), ErrorKind::WallClock, e.position()))
+                Err(stop(
+                    wall_clock_message(&limits, operations),
+                    ErrorKind::WallClock,
+                    innermost(&e).position(),
+                ))
             }
             (result, Some(over)) => {
                 // Stopped at the operation after the message that went past (or it had ended).
                 *self.spent |= over.game;
-                let position = result.err().map_or(Position::NONE, |e| e.position());
+                let position = result.err().map_or(Position::NONE, |e| innermost(&e).position());
                 Err(stop(output_message(&limits, over), ErrorKind::Script, position))
             }
-            (Err(e), None) if matches!(innermost(&e), EvalAltResult::ErrorTooManyOperations(_)) => {
+            (Err(e), None)
+                if matches!(innermost(&e), EvalAltResult::ErrorTooManyOperations(_))
+                    || stopped_by(&e, sandbox::OPERATIONS) =>
+            {
                 let message = if game_bound {
                     *self.spent = true;
                     game_operations_message(&limits)
@@ -658,9 +684,9 @@ impl Runner<'_> {
                         thousands(limits.operations)
                     )
                 };
-                Err(stop(message, ErrorKind::Script, e.position()))
+                Err(stop(message, ErrorKind::Script, innermost(&e).position()))
             }
-            (Err(e), None) => Err(runtime_error(script, &what(), &e)),
+            (Err(e), None) => Err(runtime_error(script, &what(), &e, &limits)),
             (Ok(value), None) => Ok(value),
         };
         Call { value, effects, seeded }
@@ -690,6 +716,188 @@ fn begin(ctx: &Mutex<Ctx>, firing: &str, snapshot: &Arc<Snapshot>, dice: &mut Ve
     c.output.begin();
 }
 
+/// What a script that rhai compiles may still not hold: an anonymous function, or a string
+/// literal longer than [`MAX_LITERAL_BYTES`]; where, and why.
+fn refused(script: &Script, ast: &AST) -> Option<(Span, String)> {
+    if let Some(span) = anonymous_function(script, ast) {
+        return Some((span, ANONYMOUS_FUNCTION.to_string()));
+    }
+    long_literal(script).map(|span| {
+        let message = format!(
+            "a string written in a script may hold at most {} bytes: a longer one costs nothing to \
+             read and so escapes the budget of work: join shorter ones with `+`",
+            thousands(MAX_LITERAL_BYTES as u64)
+        );
+        (span, message)
+    })
+}
+
+/// The most bytes a string literal of a script may hold. Reading a variable costs its size, a
+/// literal nothing: at 1,000 bytes, the costliest call on a literal (`"...".to_upper()` in a
+/// loop) takes about 6 ms; at 10,000 it took 60 ms.
+pub const MAX_LITERAL_BYTES: usize = 1_000;
+
+/// The place of the first string literal longer than [`MAX_LITERAL_BYTES`], if any (its opening
+/// quote).
+fn long_literal(script: &Script) -> Option<Span> {
+    let code = script.code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        match code[i] {
+            b'/' if code.get(i + 1) == Some(&b'/') => {
+                while i < code.len() && code[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if code.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < code.len() && !(code[i] == b'*' && code[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            quote @ (b'"' | b'`' | b'\'') => {
+                let start = i;
+                i += 1;
+                while i < code.len() && code[i] != quote {
+                    i += if code[i] == b'\\' { 2 } else { 1 };
+                }
+                if quote != b'\'' && i.saturating_sub(start + 1) > MAX_LITERAL_BYTES {
+                    let at = script.code_span.start + start;
+                    return Some(Span::new(at, at + 1));
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Why a script with an anonymous function does not compile.
+const ANONYMOUS_FUNCTION: &str = "anonymous functions and closures (`|x| ...`) are left out of the sandbox: \
+     write a named function (`fn name(x) { ... }`) and call it by its name";
+
+/// The place of the first anonymous function (`|x| ...`, `|| ...`) of a compiled script, if it has
+/// one. rhai compiles each into a function named `anon$...`; the sandbox leaves them out with
+/// function pointers (`Fn`, `call`, `curry` are disabled symbols), so a script can only call
+/// functions by name. rhai keeps no position for them: the `|` that opens one is the first `|`
+/// (outside strings and comments) where an operand may begin, not after one.
+fn anonymous_function(script: &Script, ast: &AST) -> Option<Span> {
+    if !ast.iter_functions().any(|f| f.name.starts_with("anon$")) {
+        return None;
+    }
+    let code = script.code.as_bytes();
+    let mut i = 0;
+    // The last character that is not blank, and the word it ends, if any.
+    let (mut last, mut word) = (None::<u8>, String::new());
+    while i < code.len() {
+        let c = code[i];
+        match c {
+            b'/' if code.get(i + 1) == Some(&b'/') => {
+                while i < code.len() && code[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'/' if code.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < code.len() && !(code[i] == b'*' && code[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            b'"' | b'\'' | b'`' => {
+                i += 1;
+                while i < code.len() && code[i] != c {
+                    i += if code[i] == b'\\' { 2 } else { 1 };
+                }
+                (last, word) = (Some(c), String::new());
+            }
+            b'|' => {
+                let after_operand = match last {
+                    Some(b) if b.is_ascii_alphanumeric() || b == b'_' => {
+                        !matches!(word.as_str(), "return" | "in" | "throw" | "else" | "do")
+                    }
+                    Some(b')' | b']' | b'"' | b'\'' | b'`' | b'}') => true,
+                    _ => false,
+                };
+                if !after_operand {
+                    let start = script.code_span.start + i;
+                    let width = if code.get(i + 1) == Some(&b'|') { 2 } else { 1 };
+                    return Some(Span::new(start, start + width));
+                }
+                if code.get(i + 1) == Some(&b'|') {
+                    i += 1;
+                }
+                (last, word) = (Some(b'|'), String::new());
+            }
+            c if c.is_ascii_whitespace() => {}
+            c => {
+                if c.is_ascii_alphanumeric() || c == b'_' {
+                    if !last.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                        word.clear();
+                    }
+                    word.push(char::from(c));
+                } else {
+                    word.clear();
+                }
+                last = Some(c);
+            }
+        }
+        i += 1;
+    }
+    Some(script.code_span)
+}
+
+/// A script that does not compile: where, and why. A word the sandbox leaves out
+/// ([`sandbox::DISABLED_SYMBOLS`]) is named with the reason, at the word, rather than with rhai's
+/// parse error (`on_turn_start.call(game)` is "Expecting name of a property" to rhai).
+fn compile_error(script: &Script, error: &rhai::ParseError) -> (Span, String) {
+    let span = locate(script, error.position());
+    let message = error.err_type().to_string();
+    if span == script.code_span {
+        return (span, message);
+    }
+    // The word at the place, or the one just before it.
+    let code = script.code.as_bytes();
+    let word_char = |i: usize| code.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_');
+    let at = span.start - script.code_span.start;
+    let mut end = at;
+    while word_char(end) {
+        end += 1;
+    }
+    if end == at {
+        // Not in a word: the word that ends right before it, if any.
+        end = (0..=at).rev().find(|&i| i > 0 && word_char(i - 1)).unwrap_or(at);
+        if at.saturating_sub(end) > 1 {
+            return (span, message);
+        }
+    }
+    let mut start = end;
+    while start > 0 && word_char(start - 1) {
+        start -= 1;
+    }
+    let word = &script.code[start..end];
+    let why = match word {
+        "Fn" | "call" | "curry" => format!(
+            "`{word}` is left out of the sandbox: scripts have no function pointers or closures; call a \
+             function by its name (`name(x)`)"
+        ),
+        "eval" => {
+            "`eval` is left out of the sandbox: a script cannot run code made from a string".to_string()
+        }
+        "import" | "export" => format!(
+            "`{word}` is left out of the sandbox: a script cannot load or make modules (the library \
+             scripts' functions are in scope without it)"
+        ),
+        _ => return (span, message),
+    };
+    let start = script.code_span.start + start;
+    (Span::new(start, script.code_span.start + end), why)
+}
+
 /// The error inside the calls of script functions that wrap it.
 fn innermost(error: &EvalAltResult) -> &EvalAltResult {
     match error {
@@ -698,9 +906,15 @@ fn innermost(error: &EvalAltResult) -> &EvalAltResult {
     }
 }
 
-/// Did the progress callback stop the call with this token ([`sandbox::WALL_CLOCK`])?
+/// Did the sandbox stop the call with this token ([`sandbox::WALL_CLOCK`], [`sandbox::stop`])?
 fn stopped_by(error: &EvalAltResult, token: &str) -> bool {
-    matches!(innermost(error), EvalAltResult::ErrorTerminated(value, _) if value.to_string() == token)
+    match innermost(error) {
+        EvalAltResult::ErrorTerminated(value, _) => value.to_string() == token,
+        EvalAltResult::ErrorRuntime(value, _) => {
+            value.read_lock::<ImmutableString>().is_some_and(|v| v.strip_prefix(sandbox::STOP) == Some(token))
+        }
+        _ => false,
+    }
 }
 
 /// Where a limit with no place of its own is reported: the hook's name, else the whole script.
@@ -732,13 +946,15 @@ fn output_message(limits: &Limits, over: sandbox::OutputOver) -> String {
     let count = thousands(count as u64);
     if over.game {
         format!(
-            "the game's scripts wrote more than {count} {unit} with print, debug and game.log, the most one \
-             game may write: this call was stopped there and no script runs for the rest of the game"
+            "the game's scripts wrote more than {count} {unit} to the replay (print, debug, game.log and \
+             every action: points, reinforcements, rolls, markers, leaders), the most one game may write: \
+             this call was stopped there and no script runs for the rest of the game"
         )
     } else {
         format!(
-            "the script wrote more than {count} {unit} with print, debug and game.log, the most one call may \
-             write, and was stopped there (printing in a loop?)"
+            "the script wrote more than {count} {unit} to the replay (print, debug, game.log and every \
+             action: points, reinforcements, rolls, markers, leaders), the most one call may write, and \
+             was stopped there (a loop?)"
         )
     }
 }
@@ -767,8 +983,67 @@ fn thousands(n: u64) -> String {
     out
 }
 
+/// The message of a size or depth limit a script went past, naming the limit; None for any other
+/// error.
+fn limit_message(error: &EvalAltResult, limits: &Limits) -> Option<String> {
+    let token = |token| stopped_by(error, token);
+    let message = match error {
+        _ if token(sandbox::STRING_SIZE) => format!(
+            "a string would be longer than {} bytes, the most one string may hold, and the script was \
+             stopped there",
+            thousands(limits.string_size as u64)
+        ),
+        _ if token(sandbox::ARRAY_SIZE) => format!(
+            "an array would hold more than {} items (the items of the arrays and maps inside it \
+             counted), the most one array may hold, and the script was stopped there",
+            thousands(limits.array_size as u64)
+        ),
+        _ if token(sandbox::MAP_SIZE) => format!(
+            "a map would hold more than {} entries (the entries of the maps inside it counted), the \
+             most one map may hold, and the script was stopped there",
+            thousands(limits.map_size as u64)
+        ),
+        _ if token(sandbox::CALL_DEPTH) => format!(
+            "the script's functions called each other more than {} deep, the most one call may nest, \
+             and it was stopped there (endless recursion?)",
+            limits.call_levels
+        ),
+        EvalAltResult::ErrorDataTooLarge(what, _) if what.starts_with("Length of string") => format!(
+            "a string would be longer than {} bytes, the most one string may hold, and the script was \
+             stopped there",
+            thousands(limits.string_size as u64)
+        ),
+        EvalAltResult::ErrorDataTooLarge(what, _) if what.starts_with("Size of array") => format!(
+            "an array would hold more than {} items (the items of the arrays and maps inside it \
+             counted), the most one array may hold, and the script was stopped there",
+            thousands(limits.array_size as u64)
+        ),
+        EvalAltResult::ErrorDataTooLarge(..) => format!(
+            "a map would hold more than {} entries (the entries of the maps inside it counted), the \
+             most one map may hold, and the script was stopped there",
+            thousands(limits.map_size as u64)
+        ),
+        EvalAltResult::ErrorStackOverflow(_) => format!(
+            "the script's functions called each other more than {} deep, the most one call may nest, \
+             and it was stopped there (endless recursion?)",
+            limits.call_levels
+        ),
+        _ => return None,
+    };
+    Some(message)
+}
+
 /// A runtime error as a [`ScriptError`], at the place rhai reports in the script.
-fn runtime_error(script: &Script, what: &str, error: &EvalAltResult) -> ScriptError {
+fn runtime_error(script: &Script, what: &str, error: &EvalAltResult, limits: &Limits) -> ScriptError {
+    // A limit is reported where it was reached (issue 15), however deep in the script's own
+    // functions: the statement that made the value too large or the call too deep.
+    if let Some(message) = limit_message(innermost(error), limits) {
+        let mut span = locate(script, innermost(error).position());
+        if span == script.code_span {
+            span = hook_span(script, what);
+        }
+        return ScriptError { span, file: None, what: what.to_string(), message, kind: ErrorKind::Script };
+    }
     let message = match error {
         EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
         other => {
