@@ -236,3 +236,43 @@ fn a_lone_cr_document_is_edited_and_diagnosed_on_the_right_line() {
         assert_eq!(end["line"], json!(lines.len() - 1), "{edits:#?}");
     }
 }
+
+/// Issue 15: the language server aborted as soon as a log whose scenario prints for ever was
+/// opened. Its audit replays the hook in the server's own process: the hook must be stopped by
+/// the sandbox's output limit, the finding published at the log's turn, and the server stay small
+/// and go on answering.
+#[test]
+fn a_log_whose_hook_prints_for_ever_is_audited_in_the_editor_within_bounds() {
+    for game in ["endless-print-game.dotc", "endless-award-game.dotc", "contains-loop-game.dotc"] {
+        let path = corpus().join("scripts").join(game);
+        let text = std::fs::read_to_string(&path).expect("the corpus file");
+        let uri = format!("file://{}", path.display());
+        let mut input = initialize();
+        input.extend(notification(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "dotc", "version": 1, "text": text } }),
+        ));
+        input.extend(request(
+            2,
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 7, "character": 2 } }),
+        ));
+        input.extend(request(3, "shutdown", Value::Null));
+        input.extend(exit());
+        let (run, messages) = lsp(&input);
+        assert_eq!(run.code, Some(0), "{game}: {run:?}");
+        assert!(run.peak_mb() < 200, "{game}: peak RSS {} MB", run.peak_mb());
+        // Still serving: the hover after the open is answered (with or without a result).
+        assert!(response(&messages, 2).get("error").is_none(), "{game}: {messages:#?}");
+        let findings: Vec<&Value> = messages
+            .iter()
+            .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == json!(uri))
+            .flat_map(|m| m["params"]["diagnostics"].as_array().into_iter().flatten())
+            .filter(|d| d["message"].as_str().is_some_and(|m| m.contains("hook on_turn_start")))
+            .collect();
+        let finding =
+            findings.first().unwrap_or_else(|| panic!("{game}: no script finding in {messages:#?}"));
+        // At the turn whose start ran the hook (line 8 of the log, 0-based 7).
+        assert_eq!(finding["range"]["start"]["line"], json!(7), "{game}: {finding:#}");
+    }
+}
