@@ -76,7 +76,7 @@ fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
                     }
                     _ => None,
                 })
-                .last()
+                .next_back()
                 .unwrap_or_else(|| panic!("{name}: the replay has no volley event"));
             assert_eq!(
                 (probe.plan.dice, probe.plan.to_hit, probe.plan.modifiers.clone()),

@@ -263,9 +263,9 @@ pub(crate) fn query_table(
     }
     // The stdlib's tables are read once per process; other rule data is read for the query.
     let rules = if std::ptr::eq(data, dotc_lang::stdlib()) {
-        Rules::over_stdlib(rulings.clone(), q.modules.iter().cloned())
+        Rules::over_stdlib(*rulings, q.modules.iter().cloned())
     } else {
-        Rules::new(data.clone(), rulings.clone(), q.modules.iter().cloned())
+        Rules::new(data.clone(), *rulings, q.modules.iter().cloned())
     }
     .map_err(engine_error)?;
     let mut state = GameState { turn: 1, ..GameState::default() };

@@ -35,6 +35,8 @@ impl Run {
 ///
 /// Counted-work limits, not clocks, decide results in dotc; the deadline here only keeps a
 /// runaway from hanging the test run, and a test asserts `!timed_out`.
+// The child is reaped by `wait4` (for its rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 pub fn dotc_with(args: &[&str], dir: &Path, stdin: &[u8], deadline: Duration) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_dotc"))
         .args(args)

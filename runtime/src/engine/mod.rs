@@ -72,8 +72,8 @@ impl Rules {
         rulings: Rulings,
         modules: impl IntoIterator<Item = String>,
     ) -> Result<Rules, EngineError> {
-        static STDLIB: std::sync::OnceLock<Result<(Arc<RuleData>, Arc<Tables>), EngineError>> =
-            std::sync::OnceLock::new();
+        type Read = Result<(Arc<RuleData>, Arc<Tables>), EngineError>;
+        static STDLIB: std::sync::OnceLock<Read> = std::sync::OnceLock::new();
         let (data, tables) = STDLIB
             .get_or_init(|| {
                 let data = dotc_lang::stdlib().clone();

@@ -403,7 +403,8 @@ pub fn assault_plan_odds(
         return Ok(tally.odds(None));
     };
     // The tables the volley can leave, each with what follows from it: (table, report, leaves).
-    let mut follows: Vec<(GameState, VolleyReport, Vec<(Leaf, f64)>)> = Vec::new();
+    type Follows = (GameState, VolleyReport, Vec<(Leaf, f64)>);
+    let mut follows: Vec<Follows> = Vec::new();
     let mut runs = 0u64;
     for class in volley_classes(closing) {
         let volley_runs = every_path(
