@@ -10,7 +10,8 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dotc_lang::diagnostic::{Diagnostic, line_col};
+use dotc_lang::diagnostic::Diagnostic;
+use dotc_lang::lines::LineIndex;
 use dotc_runtime::audit::{self, AuditOptions};
 use dotc_runtime::replay::{Level, ReplayOptions, replay};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -113,11 +114,13 @@ pub fn audit(
         // suppressions matched with their reasons, suppressions that match nothing reported.
         let audit =
             audit::audit(&game.analysis.document, &replayed.findings, AuditOptions { notes: args.notes });
+        // One line index for every finding of the file: reporting stays linear in its size.
+        let lines = LineIndex::new(&game.source);
         let suppressed: Vec<Suppressed> = audit
             .suppressed
             .iter()
             .map(|s| Suppressed {
-                line: line_col(&game.source, s.span.start).0,
+                line: lines.line(s.span.start),
                 code: s.code.to_string(),
                 reason: s.reason.clone(),
                 message: s.message.clone(),
@@ -145,7 +148,7 @@ pub fn audit(
         let findings = diagnostics
             .iter()
             .map(|d| {
-                let (line, column) = line_col(&game.source, d.primary.span.start);
+                let (line, column) = lines.line_col(&game.source, d.primary.span.start);
                 let level = audit::level_of(d);
                 JsonFinding {
                     line,

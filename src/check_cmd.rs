@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::ValueEnum;
 use dotc_lang::diagnostic::{Diagnostic, shorten_quotes};
+use dotc_lang::lines::LineIndex;
 use dotc_runtime::check::check_file;
 
 use crate::{files, render};
@@ -50,9 +51,9 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
                 }
             }
             OutputFormat::Json => {
-                let lines = Lines::new(&source);
+                let lines = LineIndex::new(&source);
                 for d in &diagnostics {
-                    json.push(diagnostic_json(d, &name, &lines));
+                    json.push(diagnostic_json(d, &name, &source, &lines));
                 }
             }
         }
@@ -65,9 +66,9 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
 }
 
 /// A diagnostic for tools: positions as 1-based lines and columns as well as byte offsets.
-fn diagnostic_json(d: &Diagnostic, file: &str, lines: &Lines) -> serde_json::Value {
+fn diagnostic_json(d: &Diagnostic, file: &str, source: &str, lines: &LineIndex) -> serde_json::Value {
     let position = |offset: usize| {
-        let (line, column) = lines.line_col(offset);
+        let (line, column) = lines.line_col(source, offset);
         serde_json::json!({ "offset": offset, "line": line, "column": column })
     };
     let label = |l: &dotc_lang::diagnostic::Label| serde_json::json!({ "start": position(l.span.start), "end": position(l.span.end), "text": shorten_quotes(&l.text) });
@@ -85,43 +86,4 @@ fn diagnostic_json(d: &Diagnostic, file: &str, lines: &Lines) -> serde_json::Val
             "start": position(f.span.start), "end": position(f.span.end), "replacement": f.replacement
         })),
     })
-}
-
-/// Where each line of a file starts, so that many diagnostics find their lines and columns in
-/// time linear in the file (`dotc_lang::diagnostic::line_col` counts from the top each time).
-struct Lines<'a> {
-    source: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> Lines<'a> {
-    fn new(source: &'a str) -> Lines<'a> {
-        let starts = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        Lines { source, starts }
-    }
-
-    /// As `line_col`: 1-based line, and 1-based column in characters.
-    fn line_col(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.source.len());
-        while !self.source.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let line = self.starts.partition_point(|&s| s <= offset);
-        let start = self.starts[line - 1];
-        (line, self.source[start..offset].chars().count() + 1)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Lines;
-
-    #[test]
-    fn lines_agree_with_line_col() {
-        let source = "a\n\u{e9}t\u{e9}\r\n\nlast";
-        let lines = Lines::new(source);
-        for offset in 0..=source.len() + 2 {
-            assert_eq!(lines.line_col(offset), dotc_lang::diagnostic::line_col(source, offset), "{offset}");
-        }
-    }
 }

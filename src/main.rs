@@ -14,6 +14,8 @@ mod explain_cmd;
 mod export_cmd;
 mod files;
 mod fmt_cmd;
+#[cfg(test)]
+mod linear_tests;
 mod luck_cmd;
 mod map;
 mod new_cmd;

@@ -86,7 +86,10 @@ pub fn odds_at(
         Ok(game) => game,
         Err(code) => return Ok(code),
     };
-    let lines = game.source.lines().count();
+    let index = dotc_lang::lines::LineIndex::new(&game.source);
+    // A text ending in a line break has an empty last line that no one counts.
+    let lines =
+        index.line_count() - usize::from(index.line_text(&game.source, index.line_count() - 1).is_empty());
     if line > lines {
         return Err(format!("{} has {lines} lines; there is no line {line}", game.name));
     }
@@ -116,14 +119,13 @@ pub fn odds_at(
         return Ok(ExitCode::SUCCESS);
     }
     let Some(volley) = replay.probes.iter().find(|p| p.line == line) else {
-        let text = game.source.lines().nth(line - 1).unwrap_or("").trim();
+        let text = index.line_text(&game.source, line - 1).trim();
         let why: Vec<String> = replay
             .findings
             .iter()
             .filter(|f| {
                 // The finding's action may begin on an attribute line above (`@allow`).
-                let line_of = |at: usize| game.source[..at.min(game.source.len())].lines().count().max(1);
-                (line_of(f.span.start)..=line_of(f.span.end)).contains(&line)
+                (index.line(f.span.start)..=index.line(f.span.end)).contains(&line)
             })
             .map(|f| format!("  {} ({})", f.message, f.rule))
             .collect();

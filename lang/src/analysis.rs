@@ -97,9 +97,7 @@ fn not_regular(kind: std::fs::FileType) -> String {
 /// `at` bytes are valid UTF-8.
 pub fn utf8_position(bytes: &[u8], at: usize) -> (usize, usize) {
     let before = std::str::from_utf8(&bytes[..at.min(bytes.len())]).unwrap_or_default();
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[start..].chars().count() + 1)
+    crate::lines::line_col(before, before.len())
 }
 
 /// A scenario loaded on behalf of a game log.

@@ -9,6 +9,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, S
 use serde::Serialize;
 
 use crate::ast::Span;
+use crate::lines::{LineIndex, work};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -329,58 +330,6 @@ impl<S: SourceCode> miette::Diagnostic for Viewed<'_, S> {
     }
 }
 
-/// Where each line of a text starts, split the way miette splits lines (`\n`, `\r\n` and a lone
-/// `\r` each end one).
-struct LineIndex {
-    starts: Vec<usize>,
-    len: usize,
-}
-
-impl LineIndex {
-    fn new(text: &str) -> LineIndex {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    starts.push(i + 1);
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        LineIndex { starts, len: text.len() }
-    }
-
-    /// The 0-based line of a byte offset (an offset past the end is on the last line).
-    fn line_of(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset.min(self.len)) - 1
-    }
-
-    fn start(&self, line: usize) -> usize {
-        self.starts.get(line).copied().unwrap_or(self.len)
-    }
-
-    /// Where the text of a line ends, before its line break.
-    fn content_end(&self, text: &str, line: usize) -> usize {
-        let next = self.start(line + 1);
-        let bytes = text.as_bytes();
-        let mut end = next;
-        if end > self.start(line) && bytes.get(end - 1) == Some(&b'\n') {
-            end -= 1;
-        }
-        if end > self.start(line) && bytes.get(end - 1) == Some(&b'\r') {
-            end -= 1;
-        }
-        end
-    }
-}
-
 /// The whole file, read by miette a few lines at a time: each read is miette's own over a
 /// window of whole lines around the span, shifted back to the file's offsets and lines.
 struct Window<'a> {
@@ -399,8 +348,10 @@ impl SourceCode for Window<'_> {
         let first = self.index.line_of(span.offset()).saturating_sub(context_lines_before);
         let last = self.index.line_of((span.offset() + span.len()).saturating_sub(1));
         // One line more than miette looks at, so that it stops where it would in the whole file.
-        let (start, end) = (self.index.start(first), self.index.start(last + context_lines_after + 2));
+        let (start, end) =
+            (self.index.line_start(first), self.index.line_start(last + context_lines_after + 2));
         let window = &self.text.as_bytes()[start..end];
+        work::add(window.len() as u64);
         let shifted = miette::SourceSpan::new(span.offset().saturating_sub(start).into(), span.len());
         let inner =
             <[u8] as SourceCode>::read_span(window, &shifted, context_lines_before, context_lines_after)?;
@@ -442,8 +393,8 @@ impl Clipped {
         let clamp = |o: usize| o.min(source.len());
         let first = labels().map(|l| index.line_of(clamp(l.span.start))).min()?.saturating_sub(1);
         let last = labels().map(|l| index.line_of(clamp(l.span.end))).max()? + 1;
-        let last = last.min(index.starts.len() - 1);
-        let long = |line: usize| index.content_end(source, line) - index.start(line) > LONG_LINE;
+        let last = last.min(index.line_count() - 1);
+        let long = |line: usize| index.content_end(source, line) - index.line_start(line) > LONG_LINE;
         if !(first..=last).any(long) {
             return None;
         }
@@ -459,7 +410,7 @@ impl Clipped {
         };
         for line in first..=last {
             let (start, end, next) =
-                (index.start(line), index.content_end(source, line), index.start(line + 1));
+                (index.line_start(line), index.content_end(source, line), index.line_start(line + 1));
             let mut keep: Vec<(usize, usize)> = if end - start <= LONG_LINE {
                 vec![(start, end)]
             } else {
@@ -514,7 +465,7 @@ impl Clipped {
             let original = clamp(label.span.start);
             let (start, end) = (place(label.span.start), place(label.span.end));
             label.span = Span::new(start, end.max(start));
-            columns.push((start, original - index.start(index.line_of(original))));
+            columns.push((start, original - index.line_start(index.line_of(original))));
         }
         Some((Clipped { name: name.to_string(), text, first_line: first, columns }, moved))
     }
@@ -547,13 +498,4 @@ impl SourceCode for Clipped {
     }
 }
 
-/// Line and column (both 1-based, column in characters) of a byte offset.
-pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(source.len());
-    let offset = (0..=offset).rev().find(|&o| source.is_char_boundary(o)).unwrap_or(0);
-    let before = &source[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..].chars().count() + 1;
-    (line, column)
-}
+pub use crate::lines::line_col;

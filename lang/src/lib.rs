@@ -18,6 +18,7 @@ pub mod format;
 pub mod incremental;
 pub mod keywords;
 pub mod library;
+pub mod lines;
 mod lower;
 pub mod model;
 pub mod names;

@@ -259,22 +259,8 @@ pub fn export(analysis: &Analysis, source: &str) -> Export {
     }
 }
 
-/// Byte offsets to 1-based line numbers.
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(source: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(source.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { starts }
-    }
-
-    pub fn line(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset)
-    }
-}
+/// Byte offsets to 1-based line numbers: the one line index.
+pub use crate::lines::LineIndex;
 
 /// Each optional trigger's switch (by option name): its `default`, then the `option` lines of
 /// `blocks` in order (a scenario's `rules`, then a game log's), so the last setting wins. Names

@@ -6,80 +6,51 @@
 //! that converts, and only at the edge of a request.
 //!
 //! A line ends at `\n`, at `\r\n` or at a lone `\r`: the three line breaks LSP defines, and the
-//! three the grammar's `NEWLINE` reads. (`dotc-lang`'s own line numbers, in its messages and in
-//! `dotc odds --at`, count only `\n`; the server converts where it uses them.)
+//! three the grammar's `NEWLINE` reads; the lines are `dotc-lang`'s own index, so a line number
+//! in a message, in `dotc odds --at` or in the CLI's JSON is the line the editor shows.
 
 use tower_lsp_server::ls_types::{Position, Range};
 
 use dotc_lang::Span;
 use dotc_lang::incremental::Edit;
+use dotc_lang::lines::LineIndex as Lines;
 
-/// The start of every line of a text, for converting offsets to positions.
+/// The language's line index ([`dotc_lang::lines::LineIndex`]) with the protocol's UTF-16
+/// columns on top: the server and the CLI count lines the same way.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
-    /// Byte offset where each line starts; the first is always 0.
-    line_starts: Vec<usize>,
-    len: usize,
+    lines: Lines,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        line_starts.extend((1..=bytes.len()).filter(|&p| starts_line(bytes, p)));
-        LineIndex { line_starts, len: text.len() }
+        LineIndex { lines: Lines::new(text) }
     }
 
-    /// Bring the index up to date with an edit that made `new_text`: the line starts in and just
-    /// around the replaced bytes are found again and those after it move; the rest is kept.
+    /// Bring the index up to date with an edit that made `new_text`
+    /// ([`dotc_lang::lines::LineIndex::edit`]).
     pub fn edit(&mut self, new_text: &str, edit: Edit) {
-        let bytes = new_text.as_bytes();
-        let delta = edit.delta();
-        // Whether a line starts at `p` depends on the bytes at `p - 1` and `p` (a `\r` followed
-        // by `\n` ends its line only after the `\n`), so an edit can make or unmake a line start
-        // at either end of the bytes it replaced: a `\r` typed before a `\n` joins them, text
-        // typed between them splits them. The starts in [start, old_end] of the old text are
-        // found again in [start, new_end] of the new one; the first line's start stays.
-        let from = self.line_starts.partition_point(|&s| s < edit.start.max(1));
-        let to = self.line_starts.partition_point(|&s| s <= edit.old_end);
-        let fresh: Vec<usize> =
-            (edit.start.max(1)..=edit.new_end.min(bytes.len())).filter(|&p| starts_line(bytes, p)).collect();
-        for s in &mut self.line_starts[to..] {
-            *s = s.wrapping_add_signed(delta);
-        }
-        self.line_starts.splice(from..to.max(from), fresh);
-        self.len = new_text.len();
+        self.lines.edit(new_text, edit);
     }
 
     /// How many lines the text has (a text ending in a newline has an empty last line).
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.lines.line_count()
     }
 
     /// The 0-based line of a byte offset.
     pub fn line_of(&self, offset: usize) -> usize {
-        let offset = offset.min(self.len);
-        self.line_starts.partition_point(|&start| start <= offset).saturating_sub(1)
+        self.lines.line_of(offset)
     }
 
     /// The byte offset where a 0-based line starts (the end of the text past the last line).
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts.get(line).copied().unwrap_or(self.len)
+        self.lines.line_start(line)
     }
 
     /// Where a line's text ends: before its line break (the end of the text for the last line).
     pub fn content_end(&self, text: &str, line: usize) -> usize {
-        let start = self.line_start(line);
-        let Some(&next) = self.line_starts.get(line + 1) else { return text.len() };
-        let bytes = text.as_bytes();
-        let mut end = next.min(bytes.len());
-        if end > start && bytes.get(end - 1) == Some(&b'\n') {
-            end -= 1;
-        }
-        if end > start && bytes.get(end - 1) == Some(&b'\r') {
-            end -= 1;
-        }
-        end
+        self.lines.content_end(text, line)
     }
 
     /// The protocol position of a byte offset. An offset inside a character counts from that
@@ -103,7 +74,7 @@ impl LineIndex {
     /// column in the middle of a surrogate pair is the start of that character.
     pub fn offset(&self, text: &str, position: Position) -> usize {
         let line = position.line as usize;
-        if line >= self.line_starts.len() {
+        if line >= self.line_count() {
             return text.len();
         }
         let start = self.line_start(line);
@@ -123,16 +94,6 @@ impl LineIndex {
         let start = self.offset(text, range.start);
         let end = self.offset(text, range.end);
         Span::new(start.min(end), end.max(start))
-    }
-}
-
-/// A line starts at byte `p` (not the first) when a line break ends just before it: a `\n`, or
-/// a `\r` not followed by `\n`.
-fn starts_line(bytes: &[u8], p: usize) -> bool {
-    match p.checked_sub(1).and_then(|i| bytes.get(i)) {
-        Some(b'\n') => true,
-        Some(b'\r') => bytes.get(p) != Some(&b'\n'),
-        _ => false,
     }
 }
 
@@ -198,35 +159,11 @@ mod tests {
     }
 
     #[test]
-    fn an_edited_index_is_the_index_of_the_new_text() {
-        let texts = ["", "a", "\n", "ab\ncd\n", "x\n\ny\r\nz", "é\n’\n", "a\rb\r\r\nc\r", "\r\n\r\n", "\r"];
-        let inserts = ["", "\n", "q", "a\nb\n", "\r\n", "\r", "x\r", "\ny", "\r\r\n"];
-        for old in texts {
-            for new_start in 0..=old.len() {
-                for new_end in new_start..=old.len() {
-                    if !old.is_char_boundary(new_start) || !old.is_char_boundary(new_end) {
-                        continue;
-                    }
-                    for insert in inserts {
-                        let new = format!("{}{insert}{}", &old[..new_start], &old[new_end..]);
-                        let edit =
-                            Edit { start: new_start, old_end: new_end, new_end: new_start + insert.len() };
-                        let mut index = LineIndex::new(old);
-                        index.edit(&new, edit);
-                        let want = LineIndex::new(&new);
-                        assert_eq!(index.line_starts, want.line_starts, "{old:?} -> {new:?}");
-                        assert_eq!(index.len, want.len);
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
     fn lone_cr_and_crlf_end_lines() {
         let text = "a\rbc\r\nd\ne\r";
         let index = LineIndex::new(text);
-        assert_eq!(index.line_starts, vec![0, 2, 6, 8, 10]);
+        let starts: Vec<usize> = (0..index.line_count()).map(|l| index.line_start(l)).collect();
+        assert_eq!(starts, vec![0, 2, 6, 8, 10]);
         assert_eq!(index.position(text, 3), pos(1, 1));
         assert_eq!(index.position(text, 6), pos(2, 0));
         // Between the `\r` and the `\n` of a CRLF: the end of its line.

@@ -196,7 +196,7 @@ fn numbers_turns() {
             "dotc::number-range",
             7,
             11,
-            "turns must be a whole number from 1 to 200; 100000000000000000000 is out of range",
+            "turns must be a whole number from 1 to 100000; 100000000000000000000 is out of range",
         )],
     );
 }
@@ -284,7 +284,7 @@ fn numbers_victory_conditions() {
                 "dotc::number-range",
                 38,
                 48,
-                "the turns an objective is held must be a whole number from 1 to 200; 201 is out of range",
+                "the turns an objective is held must be a whole number from 1 to 100000; 100001 is out of range",
             ),
         ],
     );
@@ -321,7 +321,7 @@ fn numbers_dice_and_turn_numbers() {
                 "dotc::number-range",
                 14,
                 6,
-                "a turn number must be a whole number from 1 to 200; 4294967296 is out of range",
+                "a turn number must be a whole number from 1 to 100000; 4294967296 is out of range",
             ),
         ],
     );

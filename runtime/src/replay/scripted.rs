@@ -78,6 +78,8 @@ pub(super) struct Scripted {
     scripts: Scripts,
     scenario_file: String,
     scenario_source: String,
+    /// The scenario's lines, for the place of each script error.
+    scenario_lines: dotc_lang::lines::LineIndex,
     start: Option<u32>,
     turn_length: Option<u32>,
     sides: Vec<String>,
@@ -159,6 +161,7 @@ impl Scripted {
                 .file_name()
                 .map_or_else(|| loaded.path.display().to_string(), |n| n.to_string_lossy().into_owned()),
             scenario_source: loaded.source.clone(),
+            scenario_lines: dotc_lang::lines::LineIndex::new(&loaded.source),
             start: scenario.start.as_ref().map(|s| s.value.minutes()),
             turn_length: scenario.turn_length.as_ref().map(|l| l.value),
             sides: game.state.sides.iter().map(|s| s.name.clone()).collect(),
@@ -649,7 +652,7 @@ impl Scripted {
     /// trigger and its place in the scenario file. One the wall clock stopped makes the whole
     /// replay untrusted.
     fn script_failed(&mut self, r: &mut Replayer<'_>, span: Span, error: &ScriptError) {
-        let (line, column) = dotc_lang::diagnostic::line_col(&self.scenario_source, error.span.start);
+        let (line, column) = self.scenario_lines.line_col(&self.scenario_source, error.span.start);
         let message = format!("{} ({}:{line}:{column}): {}", error.what, self.scenario_file, error.message);
         let rule = match error.kind {
             ErrorKind::Script => SCRIPT_RULE,
