@@ -109,11 +109,22 @@ pub struct Scenario {
     pub victory: Vec<VictoryCondition>,
     pub libraries: Vec<Library>,
     pub scripts: Vec<Script>,
+    /// `script_limits operations 50000, ...`: limits the scripts run under, lowered.
+    pub script_limits: Vec<ScriptLimitSetting>,
     pub triggers: Vec<Trigger>,
     pub notes: Vec<Spanned<String>>,
     /// Statements given twice (`turns 8` and `turns 10`): the first span and the repeat.
     #[serde(skip)]
     pub repeated: Vec<(Span, Span)>,
+}
+
+/// One setting of `script_limits`: a limit of [`crate::script_limits::LIMITS`] and its value,
+/// None when the name is unknown or the value outside 1 to the default (both reported).
+#[derive(Clone, Debug, Serialize)]
+pub struct ScriptLimitSetting {
+    pub span: Span,
+    pub name: Ident,
+    pub value: Option<Spanned<u64>>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

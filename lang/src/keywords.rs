@@ -25,6 +25,7 @@ pub const STATEMENTS: &[(&str, &[&str])] = &[
             "reinforcements",
             "victory",
             "library",
+            "script_limits",
             "script",
             "trigger",
             "notes",

@@ -26,6 +26,7 @@ pub mod parser;
 pub mod ranges;
 pub mod references;
 pub mod rulings;
+pub mod script_limits;
 pub mod verbs;
 
 use std::sync::OnceLock;

@@ -389,6 +389,12 @@ impl Lower<'_> {
                         s.scripts.push(script);
                     }
                 }
+                Rule::script_limits_stmt => {
+                    for pair in item.into_inner() {
+                        let setting = self.script_limit(pair);
+                        s.script_limits.push(setting);
+                    }
+                }
                 Rule::trigger => {
                     let mut parts = item.into_inner();
                     let trigger_name = parts.next().map(name).unwrap_or_default();
@@ -457,6 +463,39 @@ impl Lower<'_> {
             }
         }
         block
+    }
+
+/// One `NAME VALUE` of `script_limits`: the name one of the limits, the value from 1 to its
+    /// default (a scenario may lower a limit, never raise it; issue 15).
+    fn script_limit(&mut self, pair: Pair<'_, Rule>) -> ScriptLimitSetting {
+        let sp = span(&pair);
+        let mut parts = pair.into_inner();
+        let name = parts.next().map(ident).unwrap_or_default();
+        let value = match (crate::script_limits::find(&name.value), parts.next()) {
+            (Some(limit), Some(n)) => {
+                ranged_ok(&n, &limit.range(), self.diags).map(|v| Spanned::new(v.value as u64, v.span))
+            }
+            (None, _) => {
+                let names = crate::script_limits::LIMITS.iter().map(|l| l.name);
+                let mut d = Diagnostic::error(
+                    crate::script_limits::CODE,
+                    format!("`{}` is not a limit of scripts", name.value),
+                    name.span,
+                    "no such limit",
+                )
+                .with_help(format!(
+                    "the limits a scenario may lower are {}",
+                    names.clone().collect::<Vec<_>>().join(", ")
+                ));
+                if let Some(fix) = crate::names::suggest(&name.value, names) {
+                    d = d.with_help(format!("did you mean `{fix}`?")).with_fix(name.span, fix.to_string());
+                }
+                self.diags.push(d);
+                None
+            }
+            (Some(_), None) => None,
+        };
+        ScriptLimitSetting { span: sp, name, value }
     }
 
     fn feature(&mut self, pair: Pair<'_, Rule>) -> Feature {

@@ -125,6 +125,62 @@ fn endless_rolls_stop_at_the_roll() {
     );
 }
 
+/// A scenario may hold its scripts to less than the defaults (`script_limits`): the sixth line
+/// stops the hook, and the finding names the lowered limit.
+#[test]
+fn a_lowered_output_limit_stops_the_print_sooner() {
+    stopped(
+        "lowered-print",
+        "23:20",
+        "the script wrote more than 5 lines to the replay (print, debug, game.log and every action: points, \
+         reinforcements, rolls, markers, leaders), the most one call may write, and was stopped there (a loop?)",
+    );
+}
+
+/// A scenario cannot raise a limit, zero one (no limit, to the sandbox), or name one that does
+/// not exist: each setting is its own located `dotc::script-limit`, and the replay refuses it.
+#[test]
+fn a_scenario_cannot_raise_its_scripts_limits() {
+    let check = run(&["check", "raised-limits.dotc", "--format", "json"]);
+    assert_eq!(check.code, Some(1), "{check:?}");
+    let diagnostics: serde_json::Value = serde_json::from_str(&check.stdout).expect("check's JSON");
+    let found: Vec<(String, u64, u64, String)> = diagnostics
+        .as_array()
+        .expect("a list of diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap_or("").to_string(),
+                d["primary"]["start"]["line"].as_u64().unwrap_or(0),
+                d["primary"]["start"]["column"].as_u64().unwrap_or(0),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        (8, 30, "the operations of one call must be a whole number from 1 to 150000; 200000 is out of range"),
+        (8, 38, "`oprations` is not a limit of scripts"),
+        (8, 64, "the output lines of one call must be a whole number from 1 to 100; 0 is too small"),
+        (
+            8,
+            79,
+            "the bytes of one string must be a whole number from 1 to 10000; 99999999999999999999 is out of range",
+        ),
+    ];
+    let expected: Vec<(String, u64, u64, String)> = expected
+        .iter()
+        .map(|&(line, column, message)| ("dotc::script-limit".to_string(), line, column, message.to_string()))
+        .collect();
+    assert_eq!(found, expected);
+    // The misspelt name gets the right one as a fix.
+    let fix = &diagnostics[1]["fix"];
+    assert_eq!(fix["replacement"], "operations", "{fix}");
+    let replay = run(&["replay", "raised-limits-game.dotc"]);
+    assert_eq!(replay.code, Some(1), "{replay:?}");
+    assert!(replay.stderr.contains("dotc::script-limit"), "{}", replay.stderr);
+    assert!(!replay.stdout.contains("again and again"), "{}", replay.stdout);
+}
+
 // ---------------------------------------------------------------- hoarding memory: sizes and charged reads
 
 #[test]

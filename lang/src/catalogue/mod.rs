@@ -87,6 +87,10 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::number-range",
         "A number larger than its statement allows: a table beyond 2400 inches a side, more than 60 stands, a turn length over 240 minutes, a seed beyond what 64 bits hold, a number too long to read at all. The message names the allowed range; docs/language.md lists every statement's.",
     ),
+    (
+        "dotc::script-limit",
+        "A `script_limits` setting that names no limit of scripts, or gives a value outside 1 to the limit's default: a scenario may lower its scripts' limits, never raise them (docs/scripting.md).",
+    ),
     ("dotc::off-table", "A position lies outside the table declared by `table W x D`."),
     ("dotc::stacked-units", "Two units' footprints overlap on the table; stands may not sit on each other."),
     (

@@ -113,7 +113,7 @@ impl Scripted {
         r: &mut Replayer<'_>,
         header: Span,
     ) -> Scripted {
-        let mut scripts = Scripts::compile(scenario, limits());
+        let mut scripts = Scripts::compile(scenario, limits(scenario));
         scripts.seed(seed);
         let mut switches =
             dotc_lang::model::effective_options(scenario, scenario.rules.iter().chain(game_rules.iter()));
@@ -813,13 +813,14 @@ thread_local! {
     static TEST_LIMITS: std::cell::Cell<Option<Limits>> = const { std::cell::Cell::new(None) };
 }
 
-/// The limits a game's scripts run under.
-fn limits() -> Limits {
+/// The limits a game's scripts run under: the defaults, lowered by the scenario's
+/// `script_limits`.
+fn limits(scenario: &dotc_lang::ast::Scenario) -> Limits {
     #[cfg(test)]
     if let Some(limits) = TEST_LIMITS.with(std::cell::Cell::get) {
         return limits;
     }
-    Limits::default()
+    Limits::for_scenario(scenario)
 }
 
 /// The log verb that records a script's dice.

@@ -1096,7 +1096,7 @@ pub fn check(scenario: &Scenario) -> Vec<Diagnostic> {
     {
         return Vec::new();
     }
-    let scripts = Scripts::compile(scenario, Limits::default());
+    let scripts = Scripts::compile(scenario, Limits::for_scenario(scenario));
     // The stdlib's own scripts are checked by their tests (and by `check_library` on the file).
     let errors = scripts.errors.iter().filter(|e| e.file.is_none());
     errors.map(|e| catalogue::script_error(e.span, &e.what, &e.message)).collect()

@@ -178,22 +178,57 @@ pub struct Limits {
 }
 
 impl Default for Limits {
+    /// The most any script gets ([`dotc_lang::script_limits`] holds the numbers, so that the
+    /// language's check of `script_limits` and the sandbox agree on them).
     fn default() -> Limits {
+        use dotc_lang::script_limits as max;
+        let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
         Limits {
-            operations: 150_000,
-            game_operations: 15_000_000,
-            call_levels: 32,
-            expr_depth: 64,
-            function_expr_depth: 32,
-            string_size: 10_000,
-            array_size: 10_000,
-            map_size: 1_000,
-            output_lines: 100,
-            output_bytes: 10_000,
-            game_output_lines: 5_000,
-            game_output_bytes: 500_000,
+            operations: max::OPERATIONS,
+            game_operations: max::GAME_OPERATIONS,
+            call_levels: size(max::CALL_LEVELS),
+            expr_depth: size(max::EXPR_DEPTH),
+            function_expr_depth: size(max::FUNCTION_EXPR_DEPTH),
+            string_size: size(max::STRING_SIZE),
+            array_size: size(max::ARRAY_SIZE),
+            map_size: size(max::MAP_SIZE),
+            output_lines: size(max::OUTPUT_LINES),
+            output_bytes: size(max::OUTPUT_BYTES),
+            game_output_lines: size(max::GAME_OUTPUT_LINES),
+            game_output_bytes: size(max::GAME_OUTPUT_BYTES),
             wall_clock: Duration::from_secs(10),
         }
+    }
+}
+
+impl Limits {
+    /// The limits a scenario's scripts run under: the defaults, each lowered by the scenario's
+    /// `script_limits` (the lowest setting of a limit wins; a setting above the default, which
+    /// `dotc check` reports, raises nothing).
+    pub fn for_scenario(scenario: &dotc_lang::ast::Scenario) -> Limits {
+        let mut limits = Limits::default();
+        for setting in &scenario.script_limits {
+            let Some(value) = setting.value.as_ref().map(|v| v.value.max(1)) else { continue };
+            let size = usize::try_from(value).unwrap_or(usize::MAX);
+            let lower_u64 = |limit: &mut u64| *limit = (*limit).min(value);
+            let lower = |limit: &mut usize| *limit = (*limit).min(size);
+            match setting.name.value.as_str() {
+                "operations" => lower_u64(&mut limits.operations),
+                "game_operations" => lower_u64(&mut limits.game_operations),
+                "output_lines" => lower(&mut limits.output_lines),
+                "output_bytes" => lower(&mut limits.output_bytes),
+                "game_output_lines" => lower(&mut limits.game_output_lines),
+                "game_output_bytes" => lower(&mut limits.game_output_bytes),
+                "call_levels" => lower(&mut limits.call_levels),
+                "expr_depth" => lower(&mut limits.expr_depth),
+                "function_expr_depth" => lower(&mut limits.function_expr_depth),
+                "string_size" => lower(&mut limits.string_size),
+                "array_size" => lower(&mut limits.array_size),
+                "map_size" => lower(&mut limits.map_size),
+                _ => {}
+            }
+        }
+        limits
     }
 }
 

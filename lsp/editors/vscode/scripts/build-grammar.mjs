@@ -386,7 +386,7 @@ const grammar = {
       patterns: [
         { include: '#comments' },
         {
-          match: String.raw`\b(date|start|turn_length|turns|table|men_per_stand|notes)\b`,
+          match: String.raw`\b(date|start|turn_length|turns|table|men_per_stand|script_limits|notes)\b`,
           name: 'keyword.other.$1.dotc',
         },
         {
