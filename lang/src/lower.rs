@@ -465,7 +465,7 @@ impl Lower<'_> {
         block
     }
 
-/// One `NAME VALUE` of `script_limits`: the name one of the limits, the value from 1 to its
+    /// One `NAME VALUE` of `script_limits`: the name one of the limits, the value from 1 to its
     /// default (a scenario may lower a limit, never raise it; issue 15).
     fn script_limit(&mut self, pair: Pair<'_, Rule>) -> ScriptLimitSetting {
         let sp = span(&pair);

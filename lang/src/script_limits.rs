@@ -113,14 +113,17 @@ mod tests {
     #[test]
     fn a_limit_may_be_lowered_to_one_but_not_raised_or_zeroed() {
         let operations = find("operations").map(ScriptLimit::range);
-        let read = |text: &str| operations.map(|r| r.read(text, crate::Span::default()).map_err(|d| d.message));
+        let read =
+            |text: &str| operations.map(|r| r.read(text, crate::Span::default()).map_err(|d| d.message));
         assert_eq!(read("50000"), Some(Ok(50_000.0)));
         assert_eq!(read("1"), Some(Ok(1.0)));
         assert_eq!(read("150000"), Some(Ok(150_000.0)));
         assert_eq!(
             read("150001"),
-            Some(Err("the operations of one call must be a whole number from 1 to 150000; 150001 is out of range"
-                .to_string()))
+            Some(Err(
+                "the operations of one call must be a whole number from 1 to 150000; 150001 is out of range"
+                    .to_string()
+            ))
         );
         assert!(matches!(read("0"), Some(Err(m)) if m.ends_with("0 is too small")));
     }

@@ -177,7 +177,7 @@ fn a_scenario_cannot_raise_its_scripts_limits() {
     assert_eq!(fix["replacement"], "operations", "{fix}");
     let replay = run(&["replay", "raised-limits-game.dotc"]);
     assert_eq!(replay.code, Some(1), "{replay:?}");
-    assert!(replay.stderr.contains("dotc::script-limit"), "{}", replay.stderr);
+    assert!(replay.stderr.contains("scenario \"raised-limits.dotc\" has 4 errors"), "{}", replay.stderr);
     assert!(!replay.stdout.contains("again and again"), "{}", replay.stdout);
 }
 
