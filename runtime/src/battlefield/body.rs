@@ -65,6 +65,16 @@ impl Body {
         Some(Body::new((position.x, position.y), facing, layout))
     }
 
+    /// The farthest any point of the unit's stands lies from its position: every stand is
+    /// within half the layout's width across and its depth behind the front centre (the front
+    /// rank is the widest), and the frame the stands are placed in is a rotation, so this bounds
+    /// the unit whichever way it faces. With a little room for rounding (1e-6"), far above the
+    /// error of placing a corner. For rejecting pairs of units too far apart to touch before
+    /// any stand is built ([`super::contact::may_touch`]).
+    pub fn reach(&self) -> f64 {
+        (self.layout.width() / 2.0).hypot(self.layout.depth()) + 1e-6
+    }
+
     /// Stands in the unit.
     pub fn stand_count(&self) -> u32 {
         self.layout.stands

@@ -43,14 +43,29 @@ pub fn edge_contact(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
     shared_edge(a, b) > EDGE_CONTACT_MIN
 }
 
+/// Whether two units could be in contact at all: their positions are no farther apart than
+/// their [`Body::reach`]es and the tolerance. False means no stand of one touches a stand of
+/// the other, so the exact test of every pair of stands is skipped; it is what keeps contact
+/// cheap when a replay asks of every unit on the table whether it is in melee (issue 16).
+pub fn may_touch(a: &Body, b: &Body) -> bool {
+    let apart = (a.position.0 - b.position.0).hypot(a.position.1 - b.position.1);
+    apart <= a.reach() + b.reach() + CONTACT_TOLERANCE + crate::geometry::MEASURE_PRECISION
+}
+
 /// Whether two units are in contact: any stand of one touches any stand of the other.
 pub fn in_contact(a: &Body, b: &Body) -> bool {
+    if !may_touch(a, b) {
+        return false;
+    }
     let theirs = b.stands();
     a.stands().iter().any(|mine| theirs.iter().any(|other| stands_touch(mine, other)))
 }
 
 /// The stands of `unit` (indices into [`Body::stands`]) in edge contact with a stand of `enemy`.
 pub fn stands_in_edge_contact(unit: &Body, enemy: &Body) -> Vec<usize> {
+    if !may_touch(unit, enemy) {
+        return Vec::new();
+    }
     let theirs = enemy.stands();
     unit.stands()
         .iter()
@@ -152,6 +167,49 @@ mod tests {
         let attacker = line((2.5, -0.375), 270.0, 3);
         assert_eq!(stands_in_edge_contact(&target, &attacker), vec![4]);
         assert_eq!(engaged_stands(&attacker, &target), 1);
+    }
+
+    proptest::proptest! {
+        /// The quick rejection never changes an answer: for units placed anywhere near each
+        /// other, in any formation and facing, `in_contact` and the edge contacts agree with
+        /// the test of every pair of stands.
+        #[test]
+        fn rejecting_far_pairs_changes_no_answer(
+            (ax, ay, af) in (-6.0..6.0f64, -6.0..6.0f64, 0.0..360.0f64),
+            (bx, by, bf) in (-6.0..6.0f64, -6.0..6.0f64, 0.0..360.0f64),
+            (a_stands, a_across, a_gap) in (1u32..9, 1u32..5, proptest::sample::select(vec![0.0, 0.5, 1.0])),
+            (b_stands, b_across, b_gap) in (1u32..9, 1u32..5, proptest::sample::select(vec![0.0, 0.5, 1.0])),
+        ) {
+            let a = Body::new((ax, ay), af, Layout::new(a_stands, Some(a_across), a_gap, 1.0));
+            let b = Body::new((bx, by), bf, Layout::new(b_stands, Some(b_across), b_gap, 1.0));
+            let (mine, theirs) = (a.stands(), b.stands());
+            let every_pair = mine.iter().any(|m| theirs.iter().any(|t| stands_touch(m, t)));
+            proptest::prop_assert_eq!(in_contact(&a, &b), every_pair);
+            if !may_touch(&a, &b) {
+                proptest::prop_assert!(!every_pair);
+                let edges = mine.iter().filter(|m| theirs.iter().any(|t| edge_contact(m, t))).count();
+                proptest::prop_assert_eq!(edges, 0);
+            }
+            // Every corner of every stand is within the reach of its unit's position.
+            for (body, stands) in [(&a, &mine), (&b, &theirs)] {
+                for corner in stands.iter().flat_map(|s| s.exterior().coords()) {
+                    let far = (corner.x - body.position.0).hypot(corner.y - body.position.1);
+                    proptest::prop_assert!(far <= body.reach(), "{far} > {}", body.reach());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn units_far_apart_are_rejected_before_their_stands_are_built() {
+        // Two 4-stand lines: reach is hypot(2, 0.75) each, so 4.27" plus the tolerance apart is
+        // the most at which they may touch.
+        let a = line((0.0, 0.0), 0.0, 4);
+        assert!(may_touch(&a, &line((0.0, 4.0), 0.0, 4)));
+        assert!(!may_touch(&a, &line((0.0, 4.4), 0.0, 4)));
+        // Side by side, flank to flank, 4" apart: they touch along their flanks.
+        assert!(in_contact(&a, &line((4.0, 0.0), 0.0, 4)));
+        assert!(!in_contact(&a, &line((4.1, 0.0), 0.0, 4)));
     }
 
     #[test]
