@@ -7,7 +7,7 @@
 //! listed with its reason; a suppression that matches nothing is itself reported.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use dotc_lang::diagnostic::Diagnostic;
@@ -15,9 +15,10 @@ use dotc_lang::lines::LineIndex;
 use dotc_runtime::audit::{self, AuditOptions};
 use dotc_runtime::replay::{Level, ReplayOptions, replay};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::replay_cmd::{WhatIfArgs, load_game};
+use crate::replay_cmd::WhatIfArgs;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum AuditFormat {
@@ -29,7 +30,8 @@ pub enum AuditFormat {
 
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
-    /// The game logs to audit.
+    /// The game logs to audit; a folder stands for every game log under it (a season:
+    /// `dotc audit season/`), other `.dotc` files in it being left out.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
@@ -37,6 +39,9 @@ pub struct AuditArgs {
     /// Also list the notes: verbs not replayed and where the replay followed the log's result.
     #[arg(long)]
     pub notes: bool,
+    /// Threads to audit with, one log each at a time (default: one per core).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     #[command(flatten)]
     pub what_if: WhatIfArgs,
 }
@@ -74,109 +79,205 @@ struct FileAudit {
 
 pub fn audit(
     args: &AuditArgs,
-    render: impl Fn(&[Diagnostic], &str, &str) -> String,
+    render: impl Fn(&[Diagnostic], &str, &str) -> String + Sync,
 ) -> Result<ExitCode, String> {
     let what_if = args.what_if.parse()?;
-    let bar = if args.files.len() > 1 && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(args.files.len() as u64), ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template("{bar:30} {pos}/{len} {wide_msg}")
+    let files = gather(&args.files)?;
+    if files.is_empty() {
+        return Err(format!(
+            "no .dotc files in {}",
+            args.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let bar = if files.len() > 1 && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template("{bar:30} {pos}/{len} logs audited, {per_sec} {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar());
         bar.set_style(style);
         bar
     } else {
         ProgressBar::hidden()
     };
-    let mut audits = Vec::new();
-    let mut failed = false;
-    for path in &args.files {
-        bar.set_message(path.display().to_string());
-        let loaded = bar.suspend(|| load_game(path, &render))?;
-        let game = match loaded {
-            Ok(game) => game,
-            Err(_) => {
-                failed = true;
-                audits.push(FileAudit {
-                    file: path.display().to_string(),
-                    replayed: false,
-                    errors: 1,
-                    warnings: 0,
-                    findings: Vec::new(),
-                    suppressed: Vec::new(),
-                });
-                bar.inc(1);
-                continue;
-            }
-        };
-        let options =
-            ReplayOptions { source: Some(&game.source), what_if: Some(&what_if), ..ReplayOptions::default() };
-        let replayed = replay(&game.analysis, &options);
-        // The one audit layer (also the language server's): findings as diagnostics, `@allow`
-        // suppressions matched with their reasons, suppressions that match nothing reported.
-        let audit =
-            audit::audit(&game.analysis.document, &replayed.findings, AuditOptions { notes: args.notes });
-        // One line index for every finding of the file: reporting stays linear in its size.
-        let lines = LineIndex::new(&game.source);
-        let suppressed: Vec<Suppressed> = audit
-            .suppressed
-            .iter()
-            .map(|s| Suppressed {
-                line: lines.line(s.span.start),
-                code: s.code.to_string(),
-                reason: s.reason.clone(),
-                message: s.message.clone(),
-            })
-            .collect();
-        let diagnostics = &audit.diagnostics;
-        let (errors, warnings) = (audit.errors(), audit.warnings());
-        failed |= errors + warnings > 0;
-        if args.format == AuditFormat::Text {
-            bar.suspend(|| {
-                if !diagnostics.is_empty() {
-                    eprint!("{}", render(diagnostics, &game.name, &game.source));
-                }
-                for s in &suppressed {
-                    eprintln!("{}:{}: allowed ({}): {} [{}]", game.name, s.line, s.reason, s.message, s.code);
-                }
-                let verdict = if errors + warnings == 0 { "clean" } else { "has problems" };
-                eprintln!(
-                    "{}: {verdict}: {errors} error(s), {warnings} warning(s), {} allowed by the umpire",
-                    game.name,
-                    suppressed.len()
-                );
-            });
-        }
-        let findings = diagnostics
-            .iter()
-            .map(|d| {
-                let (line, column) = lines.line_col(&game.source, d.primary.span.start);
-                let level = audit::level_of(d);
-                JsonFinding {
-                    line,
-                    column,
-                    level,
-                    code: audit::finding_code(level),
-                    message: d.message.clone(),
-                    rule: d.rule.clone().unwrap_or_default(),
-                }
-            })
-            .collect();
-        audits.push(FileAudit {
-            file: game.name.clone(),
-            replayed: true,
-            errors,
-            warnings,
-            findings,
-            suppressed,
-        });
+    // Each log is audited on its own (one replay each, nothing shared but the cached checked
+    // scenario), on as many threads as asked (`--jobs`, else one per core); the results are
+    // reported in the order of the files, so the output is the same whatever the threads. One
+    // log, or one thread, is audited on this thread.
+    let one = |file: &Input| {
+        let result = audit_one(file, args, &what_if, &render);
         bar.inc(1);
-    }
+        result
+    };
+    let results: Vec<Result<Option<(FileAudit, String)>, String>> =
+        if files.len() == 1 || args.jobs == Some(1) {
+            files.iter().map(one).collect()
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(args.jobs.map_or(0, usize::from))
+                .build()
+                .map_err(|e| format!("cannot start the audit's threads: {e}"))?;
+            pool.install(|| files.par_iter().map(one).collect())
+        };
     bar.finish_and_clear();
+    let mut audits = Vec::new();
+    let mut skipped = 0;
+    for result in results {
+        match result? {
+            Some((audit, text)) => {
+                eprint!("{text}");
+                audits.push(audit);
+            }
+            None => skipped += 1,
+        }
+    }
+    let failed = audits.iter().any(|a| !a.replayed || a.errors + a.warnings > 0);
     if args.format == AuditFormat::Json {
         let value = serde_json::json!({ "files": audits });
         println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
-    } else if audits.len() > 1 {
+    } else if audits.len() > 1 || skipped > 0 {
         let bad = audits.iter().filter(|a| !a.replayed || a.errors + a.warnings > 0).count();
-        eprintln!("audited {} logs: {} clean, {bad} with problems", audits.len(), audits.len() - bad);
+        let others =
+            if skipped > 0 { format!(" ({skipped} other .dotc files left out)") } else { String::new() };
+        eprintln!("audited {} logs: {} clean, {bad} with problems{others}", audits.len(), audits.len() - bad);
     }
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A file to audit, and whether it was named on the command line (a file found in a folder
+/// that is not a game log is left out; one named is an error).
+struct Input {
+    path: PathBuf,
+    named: bool,
+}
+
+/// The files named, with each folder replaced by the `.dotc` files under it, in order of their
+/// paths (a season's folder of logs, `dotc audit season/`).
+fn gather(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            walk(path, &mut found)?;
+            found.sort();
+            files.extend(found.into_iter().map(|path| Input { path, named: false }));
+        } else {
+            files.push(Input { path: path.clone(), named: true });
+        }
+    }
+    Ok(files)
+}
+
+fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read the folder {}: {e}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read the folder {}: {e}", dir.display()))?;
+        let path = entry.path();
+        // Symbolic links to folders are not followed: a loop of links would never end.
+        let kind = entry.file_type().map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if kind.is_dir() {
+            walk(&path, found)?;
+        } else if path.extension().is_some_and(|e| e == "dotc") {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Audit one log: what the report says of it and the text to print for it (diagnostics and
+/// the verdict, empty for JSON); None for a file found in a folder that is not a game log.
+fn audit_one(
+    file: &Input,
+    args: &AuditArgs,
+    what_if: &dotc_runtime::rulings::WhatIf,
+    render: &(impl Fn(&[Diagnostic], &str, &str) -> String + Sync),
+) -> Result<Option<(FileAudit, String)>, String> {
+    let path = &file.path;
+    let name = path.display().to_string();
+    let mut text = String::new();
+    let source = match crate::files::read(path) {
+        Ok(source) => source,
+        Err(crate::files::ReadFailure::Message(message)) => return Err(message),
+        Err(crate::files::ReadFailure::NotUtf8 { diagnostic, lossy }) => {
+            if !file.named {
+                return Ok(None);
+            }
+            text.push_str(&render(std::slice::from_ref(&*diagnostic), &name, &lossy));
+            return Err(format!("{text}error: {name} is not UTF-8 text; not read"));
+        }
+    };
+    let analysis = dotc_lang::analyze(path, &source, &crate::files::InputLoader);
+    // In a folder, a scenario or library is not the audit's business; a file too broken to
+    // tell what it is, is reported.
+    let other_kind = analysis.document.kind.is_some_and(|k| k != dotc_lang::ast::FileKind::Game);
+    if other_kind && !file.named {
+        return Ok(None);
+    }
+    if analysis.has_errors() {
+        text.push_str(&render(&analysis.diagnostics, &name, &source));
+        text.push_str(&format!("error: {name} has errors; not replayed\n"));
+        let audit = FileAudit {
+            file: name,
+            replayed: false,
+            errors: 1,
+            warnings: 0,
+            findings: Vec::new(),
+            suppressed: Vec::new(),
+        };
+        return Ok(Some((audit, text)));
+    }
+    if analysis.document.game.is_none() {
+        return Err(format!("{name} is not a game log (it has no `game` header)"));
+    }
+    let options = ReplayOptions { source: Some(&source), what_if: Some(what_if), ..ReplayOptions::default() };
+    let replayed = replay(&analysis, &options);
+    // The one audit layer (also the language server's): findings as diagnostics, `@allow`
+    // suppressions matched with their reasons, suppressions that match nothing reported.
+    let audit = audit::audit(&analysis.document, &replayed.findings, AuditOptions { notes: args.notes });
+    // One line index for every finding of the file: reporting stays linear in its size.
+    let lines = LineIndex::new(&source);
+    let suppressed: Vec<Suppressed> = audit
+        .suppressed
+        .iter()
+        .map(|s| Suppressed {
+            line: lines.line(s.span.start),
+            code: s.code.to_string(),
+            reason: s.reason.clone(),
+            message: s.message.clone(),
+        })
+        .collect();
+    let diagnostics = &audit.diagnostics;
+    let (errors, warnings) = (audit.errors(), audit.warnings());
+    if args.format == AuditFormat::Text {
+        if !diagnostics.is_empty() {
+            text.push_str(&render(diagnostics, &name, &source));
+        }
+        for s in &suppressed {
+            text.push_str(&format!(
+                "{name}:{}: allowed ({}): {} [{}]\n",
+                s.line, s.reason, s.message, s.code
+            ));
+        }
+        let verdict = if errors + warnings == 0 { "clean" } else { "has problems" };
+        text.push_str(&format!(
+            "{name}: {verdict}: {errors} error(s), {warnings} warning(s), {} allowed by the umpire\n",
+            suppressed.len()
+        ));
+    }
+    let findings = diagnostics
+        .iter()
+        .map(|d| {
+            let (line, column) = lines.line_col(&source, d.primary.span.start);
+            let level = audit::level_of(d);
+            JsonFinding {
+                line,
+                column,
+                level,
+                code: audit::finding_code(level),
+                message: d.message.clone(),
+                rule: d.rule.clone().unwrap_or_default(),
+            }
+        })
+        .collect();
+    let audit = FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed };
+    Ok(Some((audit, text)))
 }

@@ -172,6 +172,7 @@ pub fn replay_file(
         options: &switches,
         tables: args.svg.is_some(),
         probe: &[],
+        cancel: None,
     };
     let replay = replay(&game.analysis, &options);
     if let Some(until) = args.until

@@ -92,3 +92,68 @@ fn every_mistake_of_a_careless_evening_is_found_at_its_line_and_nothing_else() {
     let rendered = dotc(&["audit", file], &root());
     insta::assert_snapshot!("careless_evening", text(&rendered.stderr));
 }
+
+/// A season's folder: every game log under it audited (on one thread or two, the same bytes),
+/// in the order of their paths; scenarios and other files in it left out and counted; exit 1
+/// because one log has problems (issue 16: `dotc audit DIR/`).
+#[test]
+fn a_folder_of_logs_is_audited_whole_in_order_on_any_number_of_threads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let season = dir.path().join("season");
+    std::fs::create_dir_all(season.join("week-2")).expect("mkdir");
+    let scenario =
+        std::fs::read_to_string(root().join("scenarios/tutorial/fence-line.dotc")).expect("scenario");
+    let clean = std::fs::read_to_string(root().join("scenarios/tutorial/fence-line-game.dotc")).expect("log");
+    let careless = std::fs::read_to_string(root().join("tests/fixtures/audit/umpire-allowed.dotc"))
+        .expect("log")
+        .replace("../../../scenarios/tutorial/fence-line.dotc", "../fence-line.dotc");
+    std::fs::write(dir.path().join("fence-line.dotc"), &scenario).expect("write");
+    std::fs::write(season.join("fence-line.dotc"), &scenario).expect("write");
+    std::fs::write(season.join("notes.txt"), "not a log").expect("write");
+    for name in ["b-game.dotc", "a-game.dotc"] {
+        std::fs::write(season.join(name), &clean).expect("write");
+    }
+    let nested = clean.replace("scenario \"fence-line.dotc\"", "scenario \"../fence-line.dotc\"");
+    assert_ne!(nested, clean);
+    std::fs::write(season.join("week-2/c-game.dotc"), nested).expect("write");
+    std::fs::write(season.join("week-2/careless.dotc"), &careless).expect("write");
+    let audit =
+        |jobs: &str, format: &str| dotc(&["audit", "season", "-j", jobs, "--format", format], dir.path());
+
+    let one = audit("1", "json");
+    let two = audit("2", "json");
+    assert_eq!(one.status.code(), Some(1), "{}", text(&one.stderr));
+    assert_eq!((one.stdout.clone(), one.status.code()), (two.stdout, two.status.code()));
+    let value: serde_json::Value = serde_json::from_str(&text(&one.stdout)).expect("audit JSON");
+    let files: Vec<(String, u64)> = value["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .map(|f| (f["file"].as_str().unwrap_or("").to_string(), f["errors"].as_u64().unwrap_or(99)))
+        .collect();
+    let expected = [
+        ("season/a-game.dotc", 0),
+        ("season/b-game.dotc", 0),
+        ("season/week-2/c-game.dotc", 0),
+        ("season/week-2/careless.dotc", 1),
+    ];
+    let expected: Vec<(String, u64)> = expected.iter().map(|(f, e)| (f.to_string(), *e)).collect();
+    assert_eq!(files, expected);
+
+    let said = text(&audit("2", "text").stderr);
+    assert!(
+        said.contains("audited 4 logs: 3 clean, 1 with problems (1 other .dotc files left out)"),
+        "{said}"
+    );
+    let verdicts: Vec<&str> =
+        said.lines().filter(|l| l.contains(": clean:") || l.contains(": has problems:")).collect();
+    assert_eq!(verdicts.len(), 4, "{said}");
+    assert!(verdicts[0].starts_with("season/a-game.dotc: clean"), "{verdicts:?}");
+    assert!(verdicts[3].starts_with("season/week-2/careless.dotc: has problems"), "{verdicts:?}");
+
+    // A folder with no .dotc file is an error, not a clean season.
+    std::fs::create_dir(dir.path().join("empty")).expect("mkdir");
+    let empty = dotc(&["audit", "empty"], dir.path());
+    assert_eq!(empty.status.code(), Some(2));
+    assert!(text(&empty.stderr).contains("no .dotc files in empty"), "{}", text(&empty.stderr));
+}

@@ -137,6 +137,8 @@ async fn audit_later(client: Client, workspace: Arc<Mutex<Workspace>>, uri: Uri,
         client.log_message(MessageType::ERROR, "dotc lsp: a replay of the audit failed").await;
         return;
     };
+    // The document changed while it ran: the replay stopped early, and a newer audit is due.
+    let Some(analyzed) = analyzed else { return };
     let (converted, replaced) = {
         let mut ws = lock(&workspace);
         let max_audit = ws.max_audit_diagnostics;

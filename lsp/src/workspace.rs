@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
@@ -41,6 +42,19 @@ pub struct Doc {
     pub text: Arc<String>,
     pub index: Arc<LineIndex>,
     pub analyzed: Arc<Analyzed>,
+    /// The switch of the audit replaying this document's text off the editing path, if one is
+    /// running: set when the document changes (an edit, its scenario edited, closed), which
+    /// stops that replay at its next action and refuses its result (issue 16).
+    pub running_audit: Option<Arc<AtomicBool>>,
+}
+
+impl Doc {
+    /// Stop the audit running on this document's old text, if any.
+    fn cancel_audit(&mut self) {
+        if let Some(running) = self.running_audit.take() {
+            running.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// A document's analysis: the language's, the rules-aware checks and, for a game log, the replay.
@@ -121,7 +135,7 @@ impl Analyzed {
                 // While the log has errors it cannot be replayed: the last audit stays, moved
                 // with the text, so its findings do not blink out at every half-typed line.
             } else if replay_now {
-                self.replay_now();
+                self.replay_now(None);
             } else {
                 self.audit_due = true;
             }
@@ -131,10 +145,16 @@ impl Analyzed {
     }
 
     /// Replay the game log and take its findings as the audit.
-    fn replay_now(&mut self) {
+    /// Replay the log and keep its audit; a replay the switch stopped keeps nothing (the audit
+    /// stays due).
+    fn replay_now(&mut self, cancel: Option<&AtomicBool>) {
         // No source: the replay would use it only for line numbers and quotes, which the server
-        // takes from spans, and finding a line by scanning from the top costs O(n) per event.
-        let result = replay(&self.analysis, &ReplayOptions::default());
+        // takes from spans.
+        let result = replay(&self.analysis, &ReplayOptions { cancel, ..ReplayOptions::default() });
+        if result.cancelled {
+            self.audit_due = true;
+            return;
+        }
         // The audit as `dotc audit` gives it: errors and warnings less what an `@allow` on the
         // same action suppresses, and the suppressions that match nothing.
         let audit =
@@ -159,13 +179,31 @@ pub struct AuditJob {
     path: PathBuf,
     text: Arc<String>,
     loader: BufferLoader,
+    /// Set when the document changes: the replay stops at its next action.
+    cancel: Arc<AtomicBool>,
 }
 
 impl AuditJob {
-    /// The whole analysis of the text, audit included (catches any panic).
-    pub fn run(&self) -> Analyzed {
-        analyze_text(&self.path, &self.text, &self.loader, true)
+    /// The whole analysis of the text, audit included (catches any panic); None when the
+    /// document changed while it ran, which stopped it.
+    pub fn run(&self) -> Option<Analyzed> {
+        let analyzed = analyze_guarded(&self.path, &self.text, &self.loader, Audit::Now(Some(&self.cancel)));
+        (!self.cancel.load(Ordering::Relaxed)).then_some(analyzed)
     }
+
+    /// Whether the document changed since the job was made.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Whether an analysis replays a game log's audit.
+#[derive(Clone, Copy)]
+enum Audit<'a> {
+    /// Now, stopping if the switch is set.
+    Now(Option<&'a AtomicBool>),
+    /// Later ([`AuditJob`]): the analysis is left with its audit due.
+    Later,
 }
 
 /// What the editor should show after a change: the diagnostics of each affected document.
@@ -235,8 +273,11 @@ impl Workspace {
         let text = Arc::new(text);
         let analyzed = Arc::new(self.analyze(&path, &text));
         let index = Arc::new(LineIndex::new(&text));
-        self.docs
-            .insert(uri.as_str().to_string(), Doc { uri: uri.clone(), path, version, text, index, analyzed });
+        let doc = Doc { uri: uri.clone(), path, version, text, index, analyzed, running_audit: None };
+        // Reopened: an audit of the text it had is stale.
+        if let Some(mut old) = self.docs.insert(uri.as_str().to_string(), doc) {
+            old.cancel_audit();
+        }
         self.after_change(&uri)
     }
 
@@ -253,6 +294,7 @@ impl Workspace {
         if version <= doc.version {
             return None;
         }
+        doc.cancel_audit();
         let old_text = doc.text.clone();
         let index = Arc::make_mut(&mut doc.index);
         // One copy of the text per change: the part before the edit, the new text, the rest.
@@ -307,18 +349,23 @@ impl Workspace {
         Some(self.after_change(uri))
     }
 
-    /// The replay a document's audit is waiting for, if it is still at `version` and due.
-    pub fn audit_job(&self, uri: &Uri, version: i32) -> Option<AuditJob> {
-        let doc = self.get(uri)?;
+    /// The replay a document's audit is waiting for, if it is still at `version` and due. Its
+    /// switch replaces that of any audit of the document still running, which is stopped.
+    pub fn audit_job(&mut self, uri: &Uri, version: i32) -> Option<AuditJob> {
+        let loader = self.loader();
+        let doc = self.docs.get_mut(uri.as_str())?;
         if doc.version != version || !doc.analyzed.audit_due {
             return None;
         }
-        Some(AuditJob { version, path: doc.path.clone(), text: doc.text.clone(), loader: self.loader() })
+        doc.cancel_audit();
+        let cancel = Arc::new(AtomicBool::new(false));
+        doc.running_audit = Some(cancel.clone());
+        Some(AuditJob { version, path: doc.path.clone(), text: doc.text.clone(), loader, cancel })
     }
 
-    /// Take the result of an [`AuditJob`] if its document has not changed since. Returns the
-    /// publication and the analysis it replaces (a long log's is large: the caller drops it
-    /// after letting go of the workspace).
+    /// Take the result of an [`AuditJob`] if its document has not changed since (the job is
+    /// still the document's running audit). Returns the publication and the analysis it
+    /// replaces (a long log's is large: the caller drops it after letting go of the workspace).
     pub fn finish_audit(
         &mut self,
         uri: &Uri,
@@ -326,16 +373,19 @@ impl Workspace {
         analyzed: Analyzed,
     ) -> Option<(Publication, Arc<Analyzed>)> {
         let doc = self.docs.get_mut(uri.as_str())?;
-        if doc.version != job.version || !doc.analyzed.audit_due {
+        let current = doc.running_audit.as_ref().is_some_and(|running| Arc::ptr_eq(running, &job.cancel));
+        if !current || doc.version != job.version || !doc.analyzed.audit_due {
             return None;
         }
+        doc.running_audit = None;
         let old = std::mem::replace(&mut doc.analyzed, Arc::new(analyzed));
         Some((Publication { uri: uri.clone(), version: doc.version, audit_due: doc.analyzed.audit_due }, old))
     }
 
     /// Forget a closed document; game logs played on it go back to the file on disk.
     pub fn close(&mut self, uri: &Uri) -> Vec<Publication> {
-        let Some(doc) = self.docs.remove(uri.as_str()) else { return Vec::new() };
+        let Some(mut doc) = self.docs.remove(uri.as_str()) else { return Vec::new() };
+        doc.cancel_audit();
         self.reanalyze_dependents(&doc.path)
     }
 
@@ -364,6 +414,7 @@ impl Workspace {
             let (path, text) = (doc.path.clone(), doc.text.clone());
             let analyzed = Arc::new(self.analyze(&path, &text));
             if let Some(doc) = self.docs.get_mut(&key) {
+                doc.cancel_audit();
                 doc.analyzed = analyzed;
                 out.push(Publication {
                     uri: doc.uri.clone(),
@@ -392,6 +443,10 @@ impl Workspace {
 /// otherwise a game log that could be replayed is left with its audit due). A panic anywhere in
 /// the analysis is caught and reported as one diagnostic at the top of the file.
 pub fn analyze_text(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -> Analyzed {
+    analyze_guarded(path, text, loader, if audit { Audit::Now(None) } else { Audit::Later })
+}
+
+fn analyze_guarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_>) -> Analyzed {
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         analyze_unguarded(path, text, loader, audit)
     }));
@@ -428,7 +483,7 @@ pub fn analyze_text(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -
     }
 }
 
-fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: bool) -> Analyzed {
+fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_>) -> Analyzed {
     let CheckedFile { analysis, rules_checks } = dotc_runtime::check::check_file(path, text, loader);
     let mut analyzed = Analyzed {
         analysis,
@@ -440,10 +495,9 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: bool) 
         crashed: None,
     };
     if can_replay(&analyzed.analysis) {
-        if audit {
-            analyzed.replay_now();
-        } else {
-            analyzed.audit_due = true;
+        match audit {
+            Audit::Now(cancel) => analyzed.replay_now(cancel),
+            Audit::Later => analyzed.audit_due = true,
         }
     }
     analyzed

@@ -732,3 +732,57 @@ async fn rename_and_references_reach_logs_that_are_not_open() {
     let in_log = found.as_array().map_or(0, |all| all.iter().filter(|l| l["uri"] == json!(log_uri)).count());
     assert_eq!(in_log, nested.matches("\"19th Maine\"").count());
 }
+
+/// A deferred audit is stopped and its result refused when its document changes while it runs:
+/// an edit to the log, an edit to the scenario it is played on, or a newer job for the same
+/// version. Unchanged, its result is taken (issue 16: a stale audit is cancelled).
+#[test]
+fn a_stale_audit_is_cancelled_and_its_result_refused() {
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+    let mut ws = Workspace::new();
+    ws.deferred_audit_bytes = 0;
+    let log_path =
+        std::fs::canonicalize(repo().join("tests/fixtures/audit/careless-evening.dotc")).expect("fixture");
+    let scenario_path =
+        std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line.dotc")).expect("scenario");
+    let uri_of =
+        |p: &std::path::Path| format!("file://{}", p.display()).parse::<tower_lsp_server::ls_types::Uri>();
+    let (log, scenario) = (uri_of(&log_path).expect("a URI"), uri_of(&scenario_path).expect("a URI"));
+    let text = std::fs::read_to_string(&log_path).expect("readable");
+    ws.open(log.clone(), 1, text);
+    ws.open(scenario.clone(), 1, std::fs::read_to_string(&scenario_path).expect("readable"));
+    let comment = |at: u32| {
+        let start = Position { line: at, character: 0 };
+        vec![TextDocumentContentChangeEvent {
+            range: Some(Range { start, end: start }),
+            range_length: None,
+            text: "// x\n".to_string(),
+        }]
+    };
+
+    // An edit to the log while the job runs: stopped, refused.
+    let job = ws.audit_job(&log, 1).expect("the audit is due");
+    assert!(!job.cancelled());
+    ws.change(&log, 2, comment(0)).expect("a newer version");
+    assert!(job.cancelled());
+    assert!(job.run().is_none(), "a cancelled job keeps nothing");
+
+    // An edit to its scenario: the log is analysed again at the same version, and the job made
+    // before that is stopped too.
+    let job = ws.audit_job(&log, 2).expect("the audit is due again");
+    ws.change(&scenario, 2, comment(0)).expect("a newer version");
+    assert!(job.cancelled(), "the scenario changed under the audit");
+
+    // A newer job for the same version stops the older one, whose result is refused even if
+    // it had finished.
+    let older = ws.audit_job(&log, 2).expect("due");
+    let newer = ws.audit_job(&log, 2).expect("due");
+    assert!(older.cancelled() && !newer.cancelled());
+
+    // Unchanged: taken.
+    let analyzed = newer.run().expect("not cancelled");
+    assert!(!analyzed.audit.is_empty(), "the careless log has findings");
+    assert!(ws.finish_audit(&log, &newer, analyzed).is_some());
+    // And a job of a document whose audit was taken is no longer due.
+    assert!(ws.audit_job(&log, 2).is_none());
+}

@@ -74,6 +74,10 @@ pub struct ReplayOptions<'a> {
     /// Keep the plan and the exact odds of the volleys on these 1-based lines, as the replay saw
     /// them (`dotc odds --at`, the language server's hover). Empty: none.
     pub probe: &'a [usize],
+    /// Stop as soon as this is set (checked before each action): the language server sets it
+    /// when the text a replay is auditing has changed, so a stale audit stops at once instead
+    /// of running to the end of a long log ([`Replay::cancelled`]).
+    pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// A volley of the log as the replay planned it, with its exact odds and what its dice gave.
@@ -254,6 +258,9 @@ pub struct Replay {
     /// The narrative's outline: each action in order, with the text the log wrote.
     #[serde(skip)]
     steps: Vec<Step>,
+    /// The replay was stopped by [`ReplayOptions::cancel`]: what it holds is partial.
+    #[serde(skip)]
+    pub cancelled: bool,
 }
 
 /// One heading or action of the narrative, in log order.
@@ -437,6 +444,11 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             game.state.start_phase();
             scripted.phase_start(&mut game, &mut r, phase); // scenario scripts
             for action in &phase.actions {
+                if options.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+                    let mut out = r.finish(None);
+                    out.cancelled = true;
+                    return out;
+                }
                 // RULE-07-1.5, RULINGS C5, G14: a fall back is recorded right after its cause.
                 game.overdue_fall_backs(&mut r, Some(action));
                 r.begin_action(action);
@@ -649,6 +661,7 @@ impl<'a> Replayer<'a> {
             probes: self.probes,
             assault_probes: self.assault_probes,
             steps: self.steps,
+            cancelled: false,
         }
     }
 }

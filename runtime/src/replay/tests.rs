@@ -113,6 +113,26 @@ fn replay_without_the_source_still_tells_every_event() {
     assert_eq!(bare.events.len(), with.events.len());
 }
 
+/// A set switch stops the replay before its first action and says so; an unset one changes
+/// nothing (the language server's cancellation of a stale audit, issue 16).
+#[test]
+fn a_cancelled_replay_stops_at_once_and_says_so() {
+    let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), GAME, &Tutorial);
+    let whole = replay(&analysis, &ReplayOptions { source: Some(GAME), ..ReplayOptions::default() });
+    assert!(!whole.cancelled);
+    assert!(!whole.events.is_empty());
+    let unset = std::sync::atomic::AtomicBool::new(false);
+    let options = ReplayOptions { source: Some(GAME), cancel: Some(&unset), ..ReplayOptions::default() };
+    assert_eq!(replay(&analysis, &options), whole);
+    let set = std::sync::atomic::AtomicBool::new(true);
+    let stopped = replay(
+        &analysis,
+        &ReplayOptions { source: Some(GAME), cancel: Some(&set), ..ReplayOptions::default() },
+    );
+    assert!(stopped.cancelled);
+    assert!(stopped.events.is_empty(), "{:?}", stopped.events.first());
+}
+
 /// The 1-based line of the `nth` line of a log holding `text` (0 when none does), for the tests of
 /// every part of the replay.
 pub(super) fn line_holding(game: &str, text: &str, nth: usize) -> usize {
