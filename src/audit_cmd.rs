@@ -107,20 +107,24 @@ pub fn audit(
         bar.inc(1);
         result
     };
-    let results: Vec<Result<Option<(FileAudit, String)>, String>> =
-        if files.len() == 1 || args.jobs == Some(1) {
-            files.iter().map(one).collect()
-        } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(args.jobs.map_or(0, usize::from))
-                .build()
-                .map_err(|e| format!("cannot start the audit's threads: {e}"))?;
-            pool.install(|| files.par_iter().map(one).collect())
-        };
+    let results: Vec<Result<Option<(FileAudit, String)>, Fatal>> = if files.len() == 1 || args.jobs == Some(1)
+    {
+        files.iter().map(one).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.jobs.map_or(0, usize::from))
+            .build()
+            .map_err(|e| format!("cannot start the audit's threads: {e}"))?;
+        pool.install(|| files.par_iter().map(one).collect())
+    };
     bar.finish_and_clear();
     let mut audits = Vec::new();
     let mut skipped = 0;
     for result in results {
+        let result = result.map_err(|Fatal { text, message }| {
+            eprint!("{text}");
+            message
+        });
         match result? {
             Some((audit, text)) => {
                 eprint!("{text}");
@@ -183,6 +187,32 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+impl FileAudit {
+    /// A log that could not be replayed: one error.
+    fn unreplayed(file: String) -> FileAudit {
+        FileAudit {
+            file,
+            replayed: false,
+            errors: 1,
+            warnings: 0,
+            findings: Vec::new(),
+            suppressed: Vec::new(),
+        }
+    }
+}
+
+/// What stops the whole audit: the text to print first (a diagnostic) and the error.
+struct Fatal {
+    text: String,
+    message: String,
+}
+
+impl From<String> for Fatal {
+    fn from(message: String) -> Fatal {
+        Fatal { text: String::new(), message }
+    }
+}
+
 /// Audit one log: what the report says of it and the text to print for it (diagnostics and
 /// the verdict, empty for JSON); None for a file found in a folder that is not a game log.
 fn audit_one(
@@ -190,19 +220,24 @@ fn audit_one(
     args: &AuditArgs,
     what_if: &dotc_runtime::rulings::WhatIf,
     render: &(impl Fn(&[Diagnostic], &str, &str) -> String + Sync),
-) -> Result<Option<(FileAudit, String)>, String> {
+) -> Result<Option<(FileAudit, String)>, Fatal> {
     let path = &file.path;
     let name = path.display().to_string();
     let mut text = String::new();
     let source = match crate::files::read(path) {
         Ok(source) => source,
-        Err(crate::files::ReadFailure::Message(message)) => return Err(message),
+        Err(crate::files::ReadFailure::Message(message)) => return Err(message.into()),
         Err(crate::files::ReadFailure::NotUtf8 { diagnostic, lossy }) => {
-            if !file.named {
-                return Ok(None);
+            let text = render(std::slice::from_ref(&*diagnostic), &name, &lossy);
+            if file.named {
+                return Err(Fatal { text, message: format!("{name} is not UTF-8 text; not read") });
             }
-            text.push_str(&render(std::slice::from_ref(&*diagnostic), &name, &lossy));
-            return Err(format!("{text}error: {name} is not UTF-8 text; not read"));
+            // In a season's folder a damaged log is one log with a problem, not the end of the
+            // season's audit.
+            return Ok(Some((
+                FileAudit::unreplayed(name),
+                format!("{text}error: not UTF-8 text; not read\n"),
+            )));
         }
     };
     let analysis = dotc_lang::analyze(path, &source, &crate::files::InputLoader);
@@ -215,18 +250,10 @@ fn audit_one(
     if analysis.has_errors() {
         text.push_str(&render(&analysis.diagnostics, &name, &source));
         text.push_str(&format!("error: {name} has errors; not replayed\n"));
-        let audit = FileAudit {
-            file: name,
-            replayed: false,
-            errors: 1,
-            warnings: 0,
-            findings: Vec::new(),
-            suppressed: Vec::new(),
-        };
-        return Ok(Some((audit, text)));
+        return Ok(Some((FileAudit::unreplayed(name), text)));
     }
     if analysis.document.game.is_none() {
-        return Err(format!("{name} is not a game log (it has no `game` header)"));
+        return Err(format!("{name} is not a game log (it has no `game` header)").into());
     }
     let options = ReplayOptions { source: Some(&source), what_if: Some(what_if), ..ReplayOptions::default() };
     let replayed = replay(&analysis, &options);

@@ -151,6 +151,22 @@ fn a_folder_of_logs_is_audited_whole_in_order_on_any_number_of_threads() {
     assert!(verdicts[0].starts_with("season/a-game.dotc: clean"), "{verdicts:?}");
     assert!(verdicts[3].starts_with("season/week-2/careless.dotc: has problems"), "{verdicts:?}");
 
+    // A damaged log in the folder is one log with a problem; named, it stops the audit.
+    std::fs::write(season.join("week-2/damaged.dotc"), b"game \"x\" {\n    \xff\n}\n").expect("write");
+    let out = audit("2", "text");
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("dotc::invalid-utf8"), "{said}");
+    assert!(
+        said.contains("audited 5 logs: 3 clean, 2 with problems (1 other .dotc files left out)"),
+        "{said}"
+    );
+    let named = dotc(&["audit", "season/week-2/damaged.dotc"], dir.path());
+    let said = text(&named.stderr);
+    assert_eq!(named.status.code(), Some(2), "{said}");
+    assert!(said.contains("dotc::invalid-utf8"), "{said}");
+    assert!(said.contains("error: season/week-2/damaged.dotc is not UTF-8 text; not read"), "{said}");
+
     // A folder with no .dotc file is an error, not a clean season.
     std::fs::create_dir(dir.path().join("empty")).expect("mkdir");
     let empty = dotc(&["audit", "empty"], dir.path());
