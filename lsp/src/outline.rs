@@ -272,10 +272,46 @@ pub fn legend() -> SemanticTokensLegend {
 /// Semantic tokens: keywords, names (declared units and leaders as variables), numbers,
 /// comments, log verbs, rule-data ids, `@allow` and codes. Multi-line tokens are split per line.
 pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
-    let text = &doc.text;
-    let data = &doc.analyzed.analysis.rule_data;
-    let scenario = crate::navigate::scenario_of(doc);
-    let is_game = doc.analyzed.is_game();
+    TokenInputs::of(doc).tokens()
+}
+
+/// What the semantic tokens of a document are made from, taken from it without holding on to
+/// its analysis: the text and line index (shared), the rule data and the scenario's names
+/// (copied: small). The server makes the tokens of a long log from these on a blocking thread
+/// while edits go on updating the analysis in place (issue 16).
+#[derive(Clone, Debug)]
+pub struct TokenInputs {
+    text: std::sync::Arc<String>,
+    index: std::sync::Arc<crate::line_index::LineIndex>,
+    data: dotc_lang::library::RuleData,
+    names: Option<dotc_lang::check::NameIndex>,
+    is_game: bool,
+}
+
+impl TokenInputs {
+    pub fn of(doc: &Doc) -> TokenInputs {
+        TokenInputs {
+            text: doc.text.clone(),
+            index: doc.index.clone(),
+            data: doc.analyzed.analysis.rule_data.clone(),
+            names: crate::navigate::scenario_of(doc).map(|s| s.names.clone()),
+            is_game: doc.analyzed.is_game(),
+        }
+    }
+
+    pub fn tokens(&self) -> Vec<SemanticToken> {
+        let (text, data, is_game) = (&self.text, &self.data, self.is_game);
+        semantic_tokens_of(text, &self.index, data, self.names.as_ref(), is_game)
+    }
+}
+
+fn semantic_tokens_of(
+    text: &str,
+    index: &crate::line_index::LineIndex,
+    data: &dotc_lang::library::RuleData,
+    names: Option<&dotc_lang::check::NameIndex>,
+    is_game: bool,
+) -> Vec<SemanticToken> {
     let mut out = Vec::new();
     let (mut last_line, mut last_start) = (0u32, 0u32);
     for token in lex::tokens(text, 0, text.len()) {
@@ -283,7 +319,7 @@ pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
         let kind = match token.kind {
             TokenKind::Comment => COMMENT,
             TokenKind::Text | TokenKind::Str { .. } => {
-                let declared = scenario.as_ref().is_some_and(|s| s.names.get(&token.value(text)).is_some());
+                let declared = names.is_some_and(|n| n.get(&token.value(text)).is_some());
                 if declared { VARIABLE } else { STRING }
             }
             TokenKind::Number => NUMBER,
@@ -302,11 +338,11 @@ pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
         // One token per line of a multi-line token.
         let mut start = token.span.start;
         while start < token.span.end {
-            let line = doc.index.line_of(start);
-            let line_end = doc.index.line_start(line + 1).min(token.span.end);
-            let piece_end = doc.index.content_end(text, line).min(line_end);
-            let from = doc.index.position(text, start);
-            let to = doc.index.position(text, piece_end);
+            let line = index.line_of(start);
+            let line_end = index.line_start(line + 1).min(token.span.end);
+            let piece_end = index.content_end(text, line).min(line_end);
+            let from = index.position(text, start);
+            let to = index.position(text, piece_end);
             let length = to.character.saturating_sub(from.character);
             if length > 0 {
                 let delta_line = from.line - last_line;

@@ -69,6 +69,44 @@ impl Backend {
         }
     }
 
+    /// Answer a request about one document from a snapshot of what it needs, on a blocking
+    /// thread: the workspace is locked only to take the snapshot, so a whole-file request such
+    /// as semantic tokens on a long log (a few hundred milliseconds) holds up neither the edits
+    /// that come in meanwhile nor their diagnostics (issue 16). The snapshot must not keep the
+    /// document's analysis (an `Arc` the edits update in place when no one else holds it).
+    async fn on_snapshot<S: Send + 'static, T: Send + 'static>(
+        &self,
+        uri: &Uri,
+        request: &'static str,
+        snapshot: impl FnOnce(&Doc) -> S,
+        feature: impl FnOnce(S) -> T + Send + 'static,
+    ) -> Result<Option<T>> {
+        let taken = {
+            let ws = self.lock();
+            let Some(doc) = ws.get(uri) else { return Ok(None) };
+            catch_unwind(AssertUnwindSafe(|| snapshot(doc)))
+        };
+        let answer = match taken {
+            Ok(inputs) => {
+                tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| feature(inputs)))).await
+            }
+            Err(panic) => Ok(Err(panic)),
+        };
+        match answer {
+            Ok(Ok(answer)) => Ok(Some(answer)),
+            Ok(Err(panic)) => {
+                let mut error = Error::internal_error();
+                error.message = format!("dotc lsp: {request} failed: {}", panic_message(&panic)).into();
+                Err(error)
+            }
+            Err(_) => {
+                let mut error = Error::internal_error();
+                error.message = format!("dotc lsp: {request} failed: its task was lost").into();
+                Err(error)
+            }
+        }
+    }
+
     /// Send the diagnostics of each document a change touched, and schedule the replays due.
     async fn publish(&self, publications: Vec<Publication>) {
         publish(&self.client, &self.workspace, publications).await;
@@ -355,12 +393,10 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        self.on_doc(&params.text_document.uri, "semanticTokens", |_, doc| {
-            SemanticTokensResult::Tokens(SemanticTokens {
-                result_id: None,
-                data: outline::semantic_tokens(doc),
-            })
+        self.on_snapshot(&params.text_document.uri, "semanticTokens", outline::TokenInputs::of, |inputs| {
+            SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data: inputs.tokens() })
         })
+        .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {

@@ -786,3 +786,38 @@ fn a_stale_audit_is_cancelled_and_its_result_refused() {
     // And a job of a document whose audit was taken is no longer due.
     assert!(ws.audit_job(&log, 2).is_none());
 }
+
+/// Semantic tokens are made from a snapshot that does not keep the document's analysis, so an
+/// edit that comes in while they are being made still updates the analysis in place (the same
+/// allocation, not a whole new analysis of the file), and the tokens are those of the text the
+/// snapshot was taken of (issue 16: semantic tokens without blocking edits).
+#[test]
+fn a_semantic_tokens_snapshot_leaves_edits_in_place() {
+    use std::sync::Arc;
+
+    use dotc_lsp::outline::{TokenInputs, semantic_tokens};
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+    let mut ws = Workspace::new();
+    let path =
+        std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line-game.dotc")).expect("fixture");
+    let uri: tower_lsp_server::ls_types::Uri = format!("file://{}", path.display()).parse().expect("a URI");
+    ws.open(uri.clone(), 1, std::fs::read_to_string(&path).expect("readable"));
+    let before = ws.get(&uri).expect("open").clone();
+    let snapshot = TokenInputs::of(&before);
+    let expected = semantic_tokens(&before);
+    drop(before);
+    let analysis = Arc::as_ptr(&ws.get(&uri).expect("open").analyzed);
+    // A comment typed on the last line, while the snapshot is held.
+    let end = Position { line: 200_000, character: 0 };
+    let change = TextDocumentContentChangeEvent {
+        range: Some(Range { start: end, end }),
+        range_length: None,
+        text: "\n// typed\n".to_string(),
+    };
+    ws.change(&uri, 2, vec![change]).expect("a newer version");
+    let after = ws.get(&uri).expect("open");
+    assert!(after.text.ends_with("// typed\n"));
+    assert_eq!(Arc::as_ptr(&after.analyzed), analysis, "the edit was applied in place");
+    assert_eq!(snapshot.tokens(), expected);
+    assert_ne!(semantic_tokens(after), expected, "the new comment is a token");
+}

@@ -1,0 +1,280 @@
+//! The language server under load, as an editor drives it: a stdio client typing into the
+//! generated 100,000-line game log of the benchmarks, one keystroke every `PAUSE`, and measuring
+//! how long each keystroke takes to come back as diagnostics (`publishDiagnostics` of its
+//! version). Three rounds, side by side in one run:
+//!
+//! - idle: keystrokes alone;
+//! - under semantic tokens: before each keystroke the client asks for the whole file's semantic
+//!   tokens (as VS Code does after every change), and the keystroke is timed while that request
+//!   is in flight;
+//! - hover: a hover over a unit's name mid-log after each keystroke, timed to its answer.
+//!
+//! Run with `cargo build --release && cargo run --release -p dotc-lsp --example load_test
+//! [KEYSTROKES]` (default 200). It starts `target/release/dotc lsp`. Results: BENCHMARKS.md,
+//! "The language server under load".
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+#[path = "../../lang/benches/support/log.rs"]
+#[allow(dead_code)]
+mod log;
+
+/// Between keystrokes: a fast typist.
+const PAUSE: Duration = Duration::from_millis(60);
+
+/// What the server sent, and when it arrived.
+enum Incoming {
+    Response { id: u64, at: Instant },
+    Diagnostics { uri: String, version: i64, at: Instant },
+}
+
+struct Client {
+    stdin: ChildStdin,
+    incoming: Receiver<Incoming>,
+    next_id: u64,
+    /// Responses and diagnostics read while waiting for something else.
+    responses: HashMap<u64, Instant>,
+    diagnostics: Vec<(String, i64, Instant)>,
+}
+
+impl Client {
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.stdin.write_all(framed.as_bytes()).expect("the server reads its input");
+        self.stdin.flush().expect("the server reads its input");
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        id
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    fn pump(&mut self, timeout: Duration) -> bool {
+        match self.incoming.recv_timeout(timeout) {
+            Ok(Incoming::Response { id, at }) => {
+                self.responses.insert(id, at);
+                true
+            }
+            Ok(Incoming::Diagnostics { uri, version, at }) => {
+                self.diagnostics.push((uri, version, at));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// When the response to `id` arrived.
+    fn response(&mut self, id: u64) -> Instant {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while !self.responses.contains_key(&id) {
+            assert!(Instant::now() < deadline, "no response to request {id}");
+            self.pump(Duration::from_millis(100));
+        }
+        self.responses[&id]
+    }
+
+    /// When diagnostics of `uri` at `version` (or later) arrived.
+    fn diagnostics_of(&mut self, uri: &str, version: i64) -> Instant {
+        let deadline = Instant::now() + Duration::from_secs(120);
+        loop {
+            if let Some(&(_, _, at)) = self.diagnostics.iter().find(|(u, v, _)| u == uri && *v >= version) {
+                return at;
+            }
+            assert!(Instant::now() < deadline, "no diagnostics of version {version}");
+            self.pump(Duration::from_millis(100));
+        }
+    }
+}
+
+/// Read framed messages from the server and pass on what the test times.
+fn read_messages(stdout: impl Read + Send + 'static) -> Receiver<Incoming> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        loop {
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(n) = line.strip_prefix("Content-Length: ") {
+                    length = n.parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            if reader.read_exact(&mut body).is_err() {
+                return;
+            }
+            let at = Instant::now();
+            let Ok(message) = serde_json::from_slice::<Value>(&body) else { continue };
+            let sent = if let Some(id) = message.get("id").and_then(Value::as_u64)
+                && message.get("method").is_none()
+            {
+                tx.send(Incoming::Response { id, at })
+            } else if message["method"] == "textDocument/publishDiagnostics" {
+                let uri = message["params"]["uri"].as_str().unwrap_or("").to_string();
+                let version = message["params"]["version"].as_i64().unwrap_or(-1);
+                tx.send(Incoming::Diagnostics { uri, version, at })
+            } else {
+                Ok(())
+            };
+            if sent.is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+fn report(what: &str, mut times: Vec<Duration>) {
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{what}: n {}, p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        times.len(),
+        ms(percentile(&times, 0.5)),
+        ms(percentile(&times, 0.99)),
+        ms(*times.last().unwrap_or(&Duration::ZERO))
+    );
+}
+
+fn main() {
+    let keystrokes: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(200);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dotc = root.join("target/release/dotc");
+    assert!(dotc.exists(), "build it first: cargo build --release");
+    let dir = std::env::temp_dir().join(format!("dotc-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let (text, turns) = log::generate_log(log::TARGET_LINES);
+    let scenario = log::scenario_with_turns(turns + 1);
+    let log_path = dir.join("bench-game.dotc");
+    std::fs::write(dir.join("fence-line.dotc"), &scenario).expect("write the scenario");
+    std::fs::write(&log_path, &text).expect("write the log");
+    let uri = |p: &Path| format!("file://{}", p.display());
+    let (log_uri, scenario_uri) = (uri(&log_path), uri(&dir.join("fence-line.dotc")));
+
+    let mut child = Command::new(&dotc)
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start dotc lsp");
+    let incoming = read_messages(child.stdout.take().expect("stdout"));
+    let mut client = Client {
+        stdin: child.stdin.take().expect("stdin"),
+        incoming,
+        next_id: 0,
+        responses: HashMap::new(),
+        diagnostics: Vec::new(),
+    };
+    let id =
+        client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
+    client.response(id);
+    client.notify("initialized", json!({}));
+    let open = |c: &mut Client, u: &str, t: &str| {
+        c.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": u, "languageId": "dotc", "version": 1, "text": t } }),
+        )
+    };
+    open(&mut client, &scenario_uri, &scenario);
+    let started = Instant::now();
+    open(&mut client, &log_uri, &text);
+    let opened = client.diagnostics_of(&log_uri, 1);
+    println!(
+        "log: {} lines, {} bytes; open to first diagnostics {:.0} ms",
+        text.lines().count(),
+        text.len(),
+        (opened - started).as_secs_f64() * 1000.0
+    );
+
+    // A comment line mid-log to type into, and a unit's name on an action line for hovers.
+    let lines: Vec<&str> = text.lines().collect();
+    let middle = lines.len() / 2;
+    let comment =
+        (middle..lines.len()).find(|&l| lines[l].trim_start().starts_with("//")).expect("a comment");
+    let (hover_line, hover_col) = (middle..lines.len())
+        .find_map(|l| lines[l].find("fire \"").map(|c| (l, c + 7)))
+        .expect("a fire action");
+    let mut version = 1;
+    let type_one = |c: &mut Client, version: &mut i64| -> Instant {
+        *version += 1;
+        // In and out: an `x` typed at the end of the comment, then deleted.
+        let len = lines[comment].len();
+        let end = if *version % 2 == 0 { len } else { len + 1 };
+        let text = if *version % 2 == 0 { "x" } else { "" };
+        let range = json!({ "start": { "line": comment, "character": len }, "end": { "line": comment, "character": end } });
+        let at = Instant::now();
+        c.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": log_uri, "version": *version }, "contentChanges": [{ "range": range, "text": text }] }),
+        );
+        at
+    };
+
+    let mut idle = Vec::new();
+    for _ in 0..keystrokes {
+        let sent = type_one(&mut client, &mut version);
+        idle.push(client.diagnostics_of(&log_uri, version) - sent);
+        std::thread::sleep(PAUSE);
+    }
+    let mut under_tokens = Vec::new();
+    let mut tokens = Vec::new();
+    for _ in 0..keystrokes {
+        let asked = Instant::now();
+        let id =
+            client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": log_uri } }));
+        let sent = type_one(&mut client, &mut version);
+        under_tokens.push(client.diagnostics_of(&log_uri, version) - sent);
+        tokens.push(client.response(id) - asked);
+        std::thread::sleep(PAUSE);
+    }
+    let mut hovers = Vec::new();
+    for _ in 0..keystrokes {
+        let sent = type_one(&mut client, &mut version);
+        client.diagnostics_of(&log_uri, version);
+        let _ = sent;
+        let asked = Instant::now();
+        let id = client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": log_uri }, "position": { "line": hover_line, "character": hover_col } }),
+        );
+        hovers.push(client.response(id) - asked);
+        std::thread::sleep(PAUSE);
+    }
+    report("keystroke -> diagnostics, idle", idle);
+    report("keystroke -> diagnostics, a semantic tokens request in flight", under_tokens);
+    report("semantic tokens (full), while typing", tokens);
+    report("hover on a unit mid-log, while typing", hovers);
+
+    let id = client.request("shutdown", json!(null));
+    client.response(id);
+    client.notify("exit", json!(null));
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
