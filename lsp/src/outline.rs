@@ -170,11 +170,16 @@ fn symbol(
 /// Every `{ }` block, comment, text block and script that spans lines, from the text itself
 /// (so a half-written file still folds).
 pub fn folding(doc: &Doc) -> Vec<FoldingRange> {
-    let text = &doc.text;
+    folding_of(&doc.text, &doc.index)
+}
+
+/// The folding ranges of a text with its line index (all that folding needs: the server makes
+/// them from a snapshot of these two, off the lock).
+pub fn folding_of(text: &str, index: &crate::line_index::LineIndex) -> Vec<FoldingRange> {
     let mut out = Vec::new();
     let mut open: Vec<usize> = Vec::new();
     let fold = |start: usize, end: usize, kind: Option<FoldingRangeKind>, out: &mut Vec<FoldingRange>| {
-        let (first, last) = (doc.index.line_of(start), doc.index.line_of(end));
+        let (first, last) = (index.line_of(start), index.line_of(end));
         if last > first {
             out.push(FoldingRange {
                 start_line: first as u32,
@@ -211,7 +216,7 @@ pub fn folding(doc: &Doc) -> Vec<FoldingRange> {
         }
         // Runs of `//` lines on consecutive lines fold as one comment.
         if token.kind == TokenKind::Comment && token.text(text).starts_with("//") {
-            let line = doc.index.line_of(token.span.start);
+            let line = index.line_of(token.span.start);
             comment_run = match comment_run {
                 Some((start, last)) if last + 1 == line => Some((start, line)),
                 Some((start, last)) => {

@@ -374,7 +374,11 @@ impl LanguageServer for Backend {
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        self.on_doc(&params.text_document.uri, "foldingRange", |_, doc| outline::folding(doc))
+        let snapshot = |doc: &Doc| (doc.text.clone(), doc.index.clone());
+        self.on_snapshot(&params.text_document.uri, "foldingRange", snapshot, |(text, index)| {
+            outline::folding_of(&text, &index)
+        })
+        .await
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
