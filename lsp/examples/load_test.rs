@@ -165,7 +165,8 @@ fn report(what: &str, mut times: Vec<Duration>) {
 fn main() {
     let keystrokes: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(200);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let dotc = root.join("target/release/dotc");
+    // `DOTC_BIN` runs another build of dotc (an older one, for a before-and-after).
+    let dotc = std::env::var_os("DOTC_BIN").map_or_else(|| root.join("target/release/dotc"), PathBuf::from);
     assert!(dotc.exists(), "build it first: cargo build --release");
     let dir = std::env::temp_dir().join(format!("dotc-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
@@ -267,10 +268,34 @@ fn main() {
         hovers.push(client.response(id) - asked);
         std::thread::sleep(PAUSE);
     }
+    // After a pause the audit is replayed (its diagnostics come again at the same version);
+    // then hovers while typing carry the replay's events through the edits made since.
+    let audited = client.diagnostics.iter().filter(|(u, v, _)| *u == log_uri && *v == version).count();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while client.diagnostics.iter().filter(|(u, v, _)| *u == log_uri && *v == version).count() <= audited {
+        assert!(Instant::now() < deadline, "the audit never came");
+        client.pump(Duration::from_millis(100));
+    }
+    let mut replayed_hovers = Vec::new();
+    for _ in 0..keystrokes {
+        type_one(&mut client, &mut version);
+        client.diagnostics_of(&log_uri, version);
+        let asked = Instant::now();
+        let id = client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": log_uri }, "position": { "line": hover_line, "character": hover_col } }),
+        );
+        replayed_hovers.push(client.response(id) - asked);
+        std::thread::sleep(PAUSE);
+    }
     report("keystroke -> diagnostics, idle", idle);
     report("keystroke -> diagnostics, a semantic tokens request in flight", under_tokens);
     report("semantic tokens (full), while typing", tokens);
-    report("hover on a unit mid-log, while typing", hovers);
+    report("hover on a unit mid-log, while typing (its audit waiting)", hovers);
+    report(
+        "hover on a unit mid-log, typing after the audit (its events moved through the edits)",
+        replayed_hovers,
+    );
 
     let id = client.request("shutdown", json!(null));
     client.response(id);

@@ -20,14 +20,16 @@ use crate::workspace::Doc;
 
 /// The hints whose position lies in `range`.
 pub fn inlay_hints(doc: &Doc, range: Span) -> Vec<InlayHint> {
-    let Some(replay) = &doc.analyzed.replay else { return Vec::new() };
+    if doc.analyzed.replay.is_none() {
+        return Vec::new();
+    }
     let text = &doc.text;
     let mut out = Vec::new();
     // Stands lost on each action, by the action's span: (unit, remaining), in order.
     let mut losses: Vec<(Span, Vec<(String, u32)>)> = Vec::new();
-    for event in &replay.events {
+    for (event, span) in doc.analyzed.events_now() {
         // The replay may be older than the last edits: its spans are moved to the text.
-        let Some(span) = doc.analyzed.current_span(event.span) else { continue };
+        let Some(span) = span else { continue };
         if span.end < range.start || span.start > range.end {
             continue;
         }

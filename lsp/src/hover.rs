@@ -261,11 +261,11 @@ fn state_at(doc: &Doc, replay: &Replay, scenario: &ScenarioView<'_>, name: &str,
         .unwrap_or_default();
     let mut removed = false;
     let mut moment = None;
-    for event in &replay.events {
+    for (event, span) in doc.analyzed.events_now() {
         // An event belongs before the cursor if its action ends by the end of the cursor's
         // line; the end-of-turn events carry the whole turn's span and come after it.
         // The replay may be older than the last edits: its spans are moved to the text.
-        let Some(span) = doc.analyzed.current_span(event.span) else { continue };
+        let Some(span) = span else { continue };
         let before = span.end <= line_end;
         match &event.event.what {
             What::HealthChanged { unit, from, to } if unit == name => {

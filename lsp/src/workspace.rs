@@ -71,6 +71,10 @@ pub struct Analyzed {
     pub replay: Option<Replay>,
     /// The edits made since the replay, oldest first: its spans are in the text before them.
     pub replay_edits: Vec<Edit>,
+    /// Where each event of [`Analyzed::replay`] is in the current text ([`Analyzed::current_span`]
+    /// of its span, kept up to date edit by edit: a hover or inlay hint reads them instead of
+    /// moving every event through every edit since the replay; issue 16).
+    pub event_spans: Vec<Option<Span>>,
     /// The audit is out of date: the log is to be replayed again ([`AuditJob`]).
     pub audit_due: bool,
     /// The analysis panicked; the message says where. Diagnostics are then only this report.
@@ -109,6 +113,13 @@ impl Analyzed {
         self.replay_edits.iter().try_fold(span, |span, edit| edit.map_span(span))
     }
 
+    /// The replay's events, each with where it is in the current text (None where an edit since
+    /// the replay replaced it).
+    pub fn events_now(&self) -> impl Iterator<Item = (&dotc_runtime::replay::ReplayEvent, Option<Span>)> {
+        let events = self.replay.as_ref().map_or(&[][..], |r| r.events.as_slice());
+        events.iter().zip(self.event_spans.iter().copied())
+    }
+
     /// Apply an edit to the analysis in place: the turns it touched are parsed and checked
     /// again, the audit is replayed now (`replay_now`) or marked due. False, with the analysis
     /// to be redone whole, when the edit cannot be applied in place (or the attempt panicked).
@@ -130,6 +141,9 @@ impl Analyzed {
                 true
             });
             self.replay_edits.push(edit);
+            for span in &mut self.event_spans {
+                *span = span.and_then(|s| edit.map_span(s));
+            }
             self.audit_due = false;
             if !can_replay(&self.analysis) {
                 // While the log has errors it cannot be replayed: the last audit stays, moved
@@ -160,6 +174,7 @@ impl Analyzed {
         let audit =
             dotc_runtime::audit::audit(&self.analysis.document, &result.findings, AuditOptions::default());
         self.audit = audit.diagnostics;
+        self.event_spans = result.events.iter().map(|e| Some(e.span)).collect();
         self.replay = Some(result);
         self.replay_edits.clear();
         self.audit_due = false;
@@ -476,6 +491,7 @@ fn analyze_guarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_
                 audit: Vec::new(),
                 replay: None,
                 replay_edits: Vec::new(),
+                event_spans: Vec::new(),
                 audit_due: false,
                 crashed: Some(message),
             }
@@ -491,6 +507,7 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
         audit: Vec::new(),
         replay: None,
         replay_edits: Vec::new(),
+        event_spans: Vec::new(),
         audit_due: false,
         crashed: None,
     };

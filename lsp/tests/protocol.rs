@@ -821,3 +821,75 @@ fn a_semantic_tokens_snapshot_leaves_edits_in_place() {
     assert_eq!(snapshot.tokens(), expected);
     assert_ne!(semantic_tokens(after), expected, "the new comment is a token");
 }
+
+/// The replay events' spans kept up to date edit by edit (what hovers and inlay hints read) are
+/// those found by moving each event's span through every edit since the replay, after each of
+/// 300 seeded random edits to a log whose audit is deferred (issue 16: hover without walking
+/// every event through every edit).
+#[test]
+fn the_events_kept_in_step_with_the_edits_are_where_every_edit_puts_them() {
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+    let mut ws = Workspace::new();
+    ws.deferred_audit_bytes = 0;
+    let path =
+        std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line-game.dotc")).expect("fixture");
+    let uri: tower_lsp_server::ls_types::Uri = format!("file://{}", path.display()).parse().expect("a URI");
+    ws.open(uri.clone(), 1, std::fs::read_to_string(&path).expect("readable"));
+    let job = ws.audit_job(&uri, 1).expect("the audit is due");
+    let analyzed = job.run().expect("not cancelled");
+    ws.finish_audit(&uri, &job, analyzed).expect("taken");
+    let events = ws.get(&uri).and_then(|d| d.analyzed.replay.as_ref()).map_or(0, |r| r.events.len());
+    assert!(events > 50, "{events} events");
+    let mut seed: u64 = 0x5eed_2026_1204;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let (mut dropped, mut compared) = (0, 0);
+    for version in 2..302 {
+        let doc = ws.get(&uri).expect("open");
+        // Edits inside the turns, which the server applies in place (keeping the replay).
+        let lines = doc.text.lines().count() as u64;
+        let first_turn = doc.text.lines().position(|l| l.starts_with("turn ")).unwrap_or(0) as u64 + 1;
+        let line = (first_turn + next(lines - first_turn)) as u32;
+        let content: Vec<char> = doc.text.lines().nth(line as usize).unwrap_or("").chars().collect();
+        let width = content.len() as u64;
+        // A comment line typed above a line (everything after it moves), or part of a line
+        // typed over with the same text (the events on it are replaced): the log stays valid.
+        let (from, to, text) = if next(2) == 0 {
+            (0, 0, "// note\n".to_string())
+        } else {
+            let (a, b) = (next(width + 1) as usize, next(width + 1) as usize);
+            let (a, b) = (a.min(b), a.max(b));
+            (a as u32, b as u32, content[a..b].iter().collect())
+        };
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range {
+                start: Position { line, character: from },
+                end: Position { line, character: to },
+            }),
+            range_length: None,
+            text,
+        };
+        ws.change(&uri, version, vec![change]).expect("a newer version");
+        // An edit the server cannot apply in place analyses the log afresh, its audit due: the
+        // server replays it after a pause, and so does the test (when the log checks clean).
+        if ws.get(&uri).is_some_and(|d| d.analyzed.replay.is_none())
+            && let Some(job) = ws.audit_job(&uri, version)
+            && let Some(analyzed) = job.run()
+        {
+            ws.finish_audit(&uri, &job, analyzed);
+        }
+        let analyzed = &ws.get(&uri).expect("open").analyzed;
+        let Some(replay) = analyzed.replay.as_ref() else { continue };
+        let kept: Vec<_> = analyzed.events_now().map(|(_, span)| span).collect();
+        let moved: Vec<_> = replay.events.iter().map(|e| analyzed.current_span(e.span)).collect();
+        assert_eq!(kept, moved, "after edit {version}");
+        dropped = kept.iter().filter(|s| s.is_none()).count();
+        compared += 1;
+    }
+    eprintln!("compared after {compared} of 300 edits");
+    // Most edits are compared (not those that leave the log unable to be replayed).
+    assert!(compared >= 250, "{compared}");
+    assert!(dropped > 0, "some edits replaced events' text");
+}
