@@ -128,11 +128,12 @@ fn check_and_audit_report_in_linear_work_with_a_finding_on_every_turn() {
             _ => (run(&small), run(&large)),
         };
         eprintln!("{command:?}: 10k lines {a:?}; 100k lines {b:?}");
-        for (what, a, b) in [
-            ("line and column work", a.lines, b.lines),
-            ("allocations", a.allocations, b.allocations),
-            ("bytes allocated", a.allocated, b.allocated),
-        ] {
+        // Bytes allocated are printed, not judged: the test harness captures what the commands
+        // print into one buffer on this thread, whose doublings (counted here by their new size)
+        // depend on everything printed before. Their number stays logarithmic.
+        for (what, a, b) in
+            [("line and column work", a.lines, b.lines), ("allocations", a.allocations, b.allocations)]
+        {
             if a == 0 {
                 // A command that finds no line or column (fmt --check) must not start to.
                 assert_eq!(b, 0, "{command:?}: {what} from nothing");
