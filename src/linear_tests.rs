@@ -128,6 +128,7 @@ fn check_and_audit_report_in_linear_work_with_a_finding_on_every_turn() {
             _ => (run(&small), run(&large)),
         };
         eprintln!("{command:?}: 10k lines {a:?}; 100k lines {b:?}");
+        eprintln!("{command:?}: bytes allocated grew {:.1}x", b.allocated as f64 / a.allocated.max(1) as f64);
         // Bytes allocated are printed, not judged: the test harness captures what the commands
         // print into one buffer on this thread, whose doublings (counted here by their new size)
         // depend on everything printed before. Their number stays logarithmic.
