@@ -18,7 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::replay_cmd::WhatIfArgs;
+use crate::replay_cmd::{LoadedGame, WhatIfArgs, game_of};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum AuditFormat {
@@ -247,14 +247,10 @@ fn audit_one(
     if other_kind && !file.named {
         return Ok(None);
     }
-    if analysis.has_errors() {
-        text.push_str(&render(&analysis.diagnostics, &name, &source));
-        text.push_str(&format!("error: {name} has errors; not replayed\n"));
-        return Ok(Some((FileAudit::unreplayed(name), text)));
-    }
-    if analysis.document.game.is_none() {
-        return Err(format!("{name} is not a game log (it has no `game` header)").into());
-    }
+    let LoadedGame { name, source, analysis } = match game_of(path, source, analysis, render)? {
+        Ok(game) => game,
+        Err(report) => return Ok(Some((FileAudit::unreplayed(name), report))),
+    };
     let options = ReplayOptions { source: Some(&source), what_if: Some(what_if), ..ReplayOptions::default() };
     let replayed = replay(&analysis, &options);
     // The one audit layer (also the language server's): findings as diagnostics, `@allow`

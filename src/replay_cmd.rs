@@ -114,12 +114,28 @@ pub fn load_game(
     render: &impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<Result<LoadedGame, ExitCode>, String> {
     let source = super::read(path)?;
-    let name = path.display().to_string();
     let analysis = analyze(path, &source, &crate::files::InputLoader);
+    match game_of(path, source, analysis, render)? {
+        Ok(game) => Ok(Ok(game)),
+        Err(report) => {
+            eprint!("{report}");
+            Ok(Err(ExitCode::from(1)))
+        }
+    }
+}
+
+/// An analysed file as a game log to replay; or, when it has errors, the report that says why
+/// it is not replayed (its diagnostics and a last line); an error when it is not a game log.
+pub fn game_of(
+    path: &Path,
+    source: String,
+    analysis: Analysis,
+    render: &impl Fn(&[Diagnostic], &str, &str) -> String,
+) -> Result<Result<LoadedGame, String>, String> {
+    let name = path.display().to_string();
     if analysis.has_errors() {
-        eprint!("{}", render(&analysis.diagnostics, &name, &source));
-        eprintln!("error: {name} has errors; not replayed");
-        return Ok(Err(ExitCode::from(1)));
+        let report = render(&analysis.diagnostics, &name, &source);
+        return Ok(Err(format!("{report}error: {name} has errors; not replayed\n")));
     }
     if analysis.document.game.is_none() {
         return Err(format!("{name} is not a game log (it has no `game` header)"));

@@ -255,19 +255,24 @@ fn main() {
         tokens.push(client.response(id) - asked);
         std::thread::sleep(PAUSE);
     }
-    let mut hovers = Vec::new();
-    for _ in 0..keystrokes {
-        let sent = type_one(&mut client, &mut version);
-        client.diagnostics_of(&log_uri, version);
-        let _ = sent;
-        let asked = Instant::now();
-        let id = client.request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": log_uri }, "position": { "line": hover_line, "character": hover_col } }),
-        );
-        hovers.push(client.response(id) - asked);
-        std::thread::sleep(PAUSE);
-    }
+    // A keystroke, its diagnostics, then a hover over the unit, timed to its answer; each time.
+    let hovers_while_typing = |client: &mut Client, version: &mut i64| -> Vec<Duration> {
+        let mut times = Vec::new();
+        for _ in 0..keystrokes {
+            type_one(client, version);
+            client.diagnostics_of(&log_uri, *version);
+            let asked = Instant::now();
+            let position = json!({ "line": hover_line, "character": hover_col });
+            let id = client.request(
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": log_uri }, "position": position }),
+            );
+            times.push(client.response(id) - asked);
+            std::thread::sleep(PAUSE);
+        }
+        times
+    };
+    let hovers = hovers_while_typing(&mut client, &mut version);
     // After a pause the audit is replayed (its diagnostics come again at the same version);
     // then hovers while typing carry the replay's events through the edits made since.
     let audited = client.diagnostics.iter().filter(|(u, v, _)| *u == log_uri && *v == version).count();
@@ -276,18 +281,7 @@ fn main() {
         assert!(Instant::now() < deadline, "the audit never came");
         client.pump(Duration::from_millis(100));
     }
-    let mut replayed_hovers = Vec::new();
-    for _ in 0..keystrokes {
-        type_one(&mut client, &mut version);
-        client.diagnostics_of(&log_uri, version);
-        let asked = Instant::now();
-        let id = client.request(
-            "textDocument/hover",
-            json!({ "textDocument": { "uri": log_uri }, "position": { "line": hover_line, "character": hover_col } }),
-        );
-        replayed_hovers.push(client.response(id) - asked);
-        std::thread::sleep(PAUSE);
-    }
+    let replayed_hovers = hovers_while_typing(&mut client, &mut version);
     report("keystroke -> diagnostics, idle", idle);
     report("keystroke -> diagnostics, a semantic tokens request in flight", under_tokens);
     report("semantic tokens (full), while typing", tokens);

@@ -29,6 +29,14 @@ fn tutorial(file: &str) -> (String, String) {
     (format!("file://{}", path.display()), text)
 }
 
+/// Open a file of the repository in a workspace directly (no server), at version 1.
+fn open_in(ws: &mut Workspace, relative: &str) -> tower_lsp_server::ls_types::Uri {
+    let path = std::fs::canonicalize(repo().join(relative)).expect("a file of the repository");
+    let uri: tower_lsp_server::ls_types::Uri = format!("file://{}", path.display()).parse().expect("a URI");
+    ws.open(uri.clone(), 1, std::fs::read_to_string(&path).expect("readable"));
+    uri
+}
+
 /// The scenario and the game log of the tutorial.
 fn fence_line() -> ((String, String), (String, String)) {
     (tutorial("fence-line.dotc"), tutorial("fence-line-game.dotc"))
@@ -741,16 +749,8 @@ fn a_stale_audit_is_cancelled_and_its_result_refused() {
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut ws = Workspace::new();
     ws.deferred_audit_bytes = 0;
-    let log_path =
-        std::fs::canonicalize(repo().join("tests/fixtures/audit/careless-evening.dotc")).expect("fixture");
-    let scenario_path =
-        std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line.dotc")).expect("scenario");
-    let uri_of =
-        |p: &std::path::Path| format!("file://{}", p.display()).parse::<tower_lsp_server::ls_types::Uri>();
-    let (log, scenario) = (uri_of(&log_path).expect("a URI"), uri_of(&scenario_path).expect("a URI"));
-    let text = std::fs::read_to_string(&log_path).expect("readable");
-    ws.open(log.clone(), 1, text);
-    ws.open(scenario.clone(), 1, std::fs::read_to_string(&scenario_path).expect("readable"));
+    let log = open_in(&mut ws, "tests/fixtures/audit/careless-evening.dotc");
+    let scenario = open_in(&mut ws, "scenarios/tutorial/fence-line.dotc");
     let comment = |at: u32| {
         let start = Position { line: at, character: 0 };
         vec![TextDocumentContentChangeEvent {
@@ -798,10 +798,7 @@ fn a_semantic_tokens_snapshot_leaves_edits_in_place() {
     use dotc_lsp::outline::{TokenInputs, semantic_tokens};
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut ws = Workspace::new();
-    let path =
-        std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line-game.dotc")).expect("fixture");
-    let uri: tower_lsp_server::ls_types::Uri = format!("file://{}", path.display()).parse().expect("a URI");
-    ws.open(uri.clone(), 1, std::fs::read_to_string(&path).expect("readable"));
+    let uri = open_in(&mut ws, "scenarios/tutorial/fence-line-game.dotc");
     let before = ws.get(&uri).expect("open").clone();
     let snapshot = TokenInputs::of(&before);
     let expected = semantic_tokens(&before);
@@ -831,10 +828,7 @@ fn the_events_kept_in_step_with_the_edits_are_where_every_edit_puts_them() {
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut ws = Workspace::new();
     ws.deferred_audit_bytes = 0;
-    let path =
-        std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line-game.dotc")).expect("fixture");
-    let uri: tower_lsp_server::ls_types::Uri = format!("file://{}", path.display()).parse().expect("a URI");
-    ws.open(uri.clone(), 1, std::fs::read_to_string(&path).expect("readable"));
+    let uri = open_in(&mut ws, "scenarios/tutorial/fence-line-game.dotc");
     let job = ws.audit_job(&uri, 1).expect("the audit is due");
     let analyzed = job.run().expect("not cancelled");
     ws.finish_audit(&uri, &job, analyzed).expect("taken");
