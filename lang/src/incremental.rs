@@ -209,8 +209,8 @@ pub fn reparse(parsed: &mut Parsed, old_text: &str, new_text: &str, edit: Edit) 
         return None;
     }
     let ends_file = after.is_none();
-    let fresh = parse_stretch(&new_text[new_start..new_stop], new_start, ends_file)?;
-    let stale = parse_stretch(&old_text[old_start..old_stop], old_start, ends_file)?;
+    let fresh = parse_stretch(&new_text[new_start..new_stop], new_start, ends_file, false)?;
+    let stale = parse_stretch(&old_text[old_start..old_stop], old_start, ends_file, false)?;
     // The old stretch must give back what the whole parse gave for it; otherwise its items
     // did not stand alone and neither may the new ones.
     if stale.items != items[lo..hi] {
@@ -328,12 +328,86 @@ fn remove_each(list: &mut Vec<String>, gone: &[String]) {
     }
 }
 
+/// How many bytes [`parse_in_stretches`] reads at once, at least: enough that the stretches'
+/// own overhead is lost in the parse, few enough that one stretch's tokens are a small part of a
+/// long log's memory.
+pub const STRETCH_BYTES: usize = 256 * 1024;
+
+/// Parse a file in stretches of at least `stretch` bytes, each cut just before a line that
+/// starts with `turn` at its first column; each stretch's syntax tree is lowered and its tokens
+/// dropped before the next is read. None when the file is too short to cut, or when any stretch
+/// might read differently on its own than in the whole file: it fails to parse, holds unreadable
+/// top-level text, or its last item's line runs past its end (the checks [`reparse`] makes of a
+/// re-parsed stretch). The caller then parses the whole file at once.
+pub fn parse_in_stretches(source: &str, stretch: usize) -> Option<Parsed> {
+    if source.len() > parser::MAX_SOURCE_BYTES {
+        return None;
+    }
+    let cuts = stretch_cuts(source, stretch);
+    let (&first, _) = cuts.split_first()?;
+    // The head (the header and the first turns) is read as a file of its own.
+    let head = &source[..first];
+    let pairs = parser::parse_rule(Rule::file, head).ok()?;
+    if has_unreadable(&pairs) {
+        return None;
+    }
+    let mut items = top_items(&pairs);
+    let mut diagnostics = Vec::new();
+    let mut document = lower::lower_file(pairs, &mut diagnostics);
+    let head_alone =
+        items.last().is_none_or(|last| line_ends_before(&head[last.span.end..], head.len() - last.span.end))
+            && !diagnostics.iter().any(|d| d.primary.span.end >= head.len());
+    if !head_alone {
+        return None;
+    }
+    let ends = cuts.iter().skip(1).copied().chain(std::iter::once(source.len()));
+    for (start, end) in cuts.iter().copied().zip(ends) {
+        let part = parse_stretch(&source[start..end], start, end == source.len(), true)?;
+        document.turns.extend(part.document.turns);
+        document.broken_names.extend(part.document.broken_names);
+        document.broken_words.extend(part.document.broken_words);
+        document.broken_idents.extend(part.document.broken_idents);
+        diagnostics.extend(part.diagnostics);
+        items.extend(part.items);
+    }
+    Some(Parsed { document, diagnostics, items })
+}
+
+/// Whether the grammar read any text as unreadable (an `invalid` statement or top-level item).
+fn has_unreadable(pairs: &pest::iterators::Pairs<'_, Rule>) -> bool {
+    pairs.clone().flatten().any(|p| matches!(p.as_rule(), Rule::invalid | Rule::invalid_top))
+}
+
+/// Where [`parse_in_stretches`] cuts: the start of a line beginning `turn ` at least `stretch`
+/// bytes after the cut before (or the file's start). Empty when the file is shorter.
+fn stretch_cuts(source: &str, stretch: usize) -> Vec<usize> {
+    let mut cuts = Vec::new();
+    let mut from = stretch.max(1);
+    while from < source.len() {
+        while !source.is_char_boundary(from) {
+            from += 1;
+        }
+        let Some(found) = source[from..].find("\nturn ") else { break };
+        let cut = from + found + 1;
+        cuts.push(cut);
+        from = cut + stretch.max(1);
+    }
+    cuts
+}
+
 /// Parse a stretch of top-level text that starts at `base` in its file, as the whole-file
 /// parse would see it. None when the stretch does not stand alone: it fails to parse, holds
 /// anything but turns and unreadable text, or unreadable text runs to its end (and in the whole
 /// file might have run on past it).
-fn parse_stretch(text: &str, base: usize, ends_file: bool) -> Option<Parsed> {
+///
+/// `strict`: also None when any statement in it is unreadable (the grammar's `invalid` lines):
+/// the whole file's parse may have read such text differently, as part of a block left open
+/// before the stretch or run on past it.
+fn parse_stretch(text: &str, base: usize, ends_file: bool, strict: bool) -> Option<Parsed> {
     let pairs = parser::parse_rule(Rule::file, text).ok()?;
+    if strict && has_unreadable(&pairs) {
+        return None;
+    }
     let items = top_items(&pairs);
     let mut diagnostics = Vec::new();
     let mut document = lower::lower_file(pairs, &mut diagnostics);

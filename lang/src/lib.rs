@@ -46,7 +46,17 @@ pub struct Parsed {
 }
 
 /// Parse and lower a `.dotc` file. Never fails: errors are diagnostics.
+///
+/// A long file is read in stretches of whole turns ([`incremental::parse_in_stretches`]), so
+/// the parser's token list for only one stretch is alive at a time rather than the whole file's
+/// (issue 16: `check`'s peak memory); whenever a stretch might not read as it would in the whole
+/// file, the whole file is parsed at once instead, so the result is the same either way.
 pub fn parse(source: &str) -> Parsed {
+    incremental::parse_in_stretches(source, incremental::STRETCH_BYTES).unwrap_or_else(|| parse_whole(source))
+}
+
+/// Parse and lower a `.dotc` file in one pass of the grammar over all of it.
+pub fn parse_whole(source: &str) -> Parsed {
     let mut diagnostics = Vec::new();
     let mut items = Vec::new();
     let document = match parser::parse_rule(parser::Rule::file, source) {

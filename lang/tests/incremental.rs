@@ -2,12 +2,18 @@
 //! exactly what a whole analysis of the new text gives. These tests make thousands of random
 //! edits (typing, deleting, pasting braces, quotes, comments and whole turns) to the shipped
 //! game logs, in long chains, and compare the two after every edit.
+//!
+//! The same holds for a long file read in stretches of whole turns
+//! (`incremental::parse_in_stretches`, issue 16: only one stretch's tokens are alive at a time):
+//! whenever it gives a result, that result must be exactly the whole-file parse's, the same
+//! syntax tree, diagnostics and top-level items. The tests at the end cut the shipped files, the
+//! stdlib and hundreds of randomly damaged game logs at stretch sizes from a single byte up.
 
 use std::path::{Path, PathBuf};
 
 use dotc_lang::analysis::reanalyze;
-use dotc_lang::incremental::Edit;
-use dotc_lang::{Analysis, FsLoader, analyze};
+use dotc_lang::incremental::{Edit, parse_in_stretches};
+use dotc_lang::{Analysis, FsLoader, Parsed, analyze, parse, parse_whole};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -227,4 +233,129 @@ fn typing_a_new_turn_at_the_end_of_the_log_is_incremental_at_every_keystroke() {
     let turn =
         "\nturn 4 union {\n    command {\n        pips \"Col. Asa Hollister\" roll [4] => 2\n    }\n}\n";
     type_slowly("scenarios/tutorial/fence-line-game.dotc", str::len, turn);
+}
+
+// ------------------------------------------------------------ reading in stretches
+
+/// Everything a parse gives, written out.
+fn observed_parse(p: &Parsed) -> String {
+    format!("{:#?}\n{:#?}\n{:#?}", p.document, p.diagnostics, p.items)
+}
+
+/// The stretched parse, where it gives one, equals the whole parse. Returns whether it gave one.
+fn same_as_whole(source: &str, stretch: usize) -> bool {
+    let whole = parse_whole(source);
+    match parse_in_stretches(source, stretch) {
+        Some(stretched) => {
+            let (a, b) = (observed_parse(&stretched), observed_parse(&whole));
+            if a != b {
+                let at = a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(0);
+                let context =
+                    |t: &str| t.lines().skip(at.saturating_sub(12)).take(16).collect::<Vec<_>>().join("\n");
+                panic!(
+                    "stretch {stretch}: the stretched parse differs at line {at}\n--- stretched:\n{}\n--- whole:\n{}\n--- source:\n{source}",
+                    context(&a),
+                    context(&b)
+                );
+            }
+            true
+        }
+        None => false,
+    }
+}
+
+fn shipped() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    for dir in ["scenarios/tutorial", "scenarios/gettysburg-day1", "stdlib"] {
+        let mut entries: Vec<_> =
+            std::fs::read_dir(repo().join(dir)).unwrap().flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for path in entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "dotc")) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            files.push((path.display().to_string(), text));
+        }
+    }
+    files
+}
+
+#[test]
+fn shipped_game_logs_read_in_stretches_as_a_whole() {
+    let logs: Vec<_> = shipped().into_iter().filter(|(name, _)| name.ends_with("-game.dotc")).collect();
+    assert!(logs.len() >= 3, "the shipped game logs moved");
+    for (name, text) in &logs {
+        let mut stretched = 0;
+        for stretch in [1, 2, 50, 300, 1000, 4000] {
+            stretched += usize::from(same_as_whole(text, stretch));
+        }
+        // A clean log with several turns is cut at every size below its length.
+        assert!(stretched >= 5, "{name} was read whole at {} of 6 stretch sizes", 6 - stretched);
+    }
+}
+
+#[test]
+fn scenarios_and_libraries_are_read_whole_or_the_same() {
+    for (_, text) in shipped() {
+        for stretch in [1, 64, 4096] {
+            same_as_whole(&text, stretch);
+        }
+    }
+}
+
+#[test]
+fn a_short_file_is_read_whole() {
+    let text = std::fs::read_to_string(repo().join("scenarios/tutorial/fence-line-game.dotc")).unwrap();
+    assert!(parse_in_stretches(&text, text.len()).is_none());
+    assert!(parse_in_stretches("", 1).is_none());
+    // `parse` gives the whole parse's answer either way.
+    assert_eq!(observed_parse(&parse(&text)), observed_parse(&parse_whole(&text)));
+}
+
+/// What may break a stretch from the file around it: comments, strings and script fences left
+/// open, braces, stray `turn` lines, a header in the middle, unreadable text.
+const DAMAGE: &[&str] = &[
+    "/*",
+    "*/",
+    "\"",
+    "\"\"\"",
+    "```",
+    "```rhai\n",
+    "{",
+    "}",
+    "}\n",
+    "\nturn ",
+    "\nturn 3 union {\n",
+    "turn 99 confederate {\n}\n",
+    "game \"x\" {\n}\n",
+    "library \"l\" {\n}\n",
+    "@allow(dotc::replay-disagrees, \"umpire\")\n",
+    "// note\n",
+    "%%%\n",
+    "\r",
+    "\r\n",
+    "é",
+    " ",
+];
+
+#[test]
+fn damaged_logs_read_in_stretches_as_a_whole() {
+    let mut rng = Lcg(0x5eed_2026_1204);
+    let logs: Vec<_> = shipped().into_iter().filter(|(name, _)| name.ends_with("-game.dotc")).collect();
+    let (mut stretched, mut tried) = (0, 0);
+    for round in 0..600 {
+        let (_, log) = &logs[round % logs.len()];
+        let mut text = log.clone();
+        for _ in 0..1 + rng.below(3) {
+            let mut at = rng.below(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            text.insert_str(at, DAMAGE[rng.below(DAMAGE.len())]);
+        }
+        let stretch = [1, 40, 400, 2000][rng.below(4)];
+        tried += 1;
+        stretched += usize::from(same_as_whole(&text, stretch));
+    }
+    // Most damage leaves a statement unreadable, and such a log is read whole; what damage still
+    // reads (a comment, a space, a closed brace pair) must have been tried in stretches often.
+    assert!(stretched >= 50, "only {stretched} of {tried} damaged logs were read in stretches");
 }

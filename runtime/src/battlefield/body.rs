@@ -75,6 +75,15 @@ impl Body {
         (self.layout.width() / 2.0).hypot(self.layout.depth()) + 1e-6
     }
 
+    /// Whether `line` could pass over any of the unit's stands: false when the whole line keeps
+    /// farther from the unit's position than its [`Body::reach`], which spares building the
+    /// footprint for every friend a line of sight might cross.
+    pub fn may_cross(&self, line: &Line<f64>) -> bool {
+        use geo::Distance as _;
+        let centre = Point::new(self.position.0, self.position.1);
+        geo::Euclidean.distance(&centre, line) <= self.reach() + crate::geometry::MEASURE_PRECISION
+    }
+
     /// Stands in the unit.
     pub fn stand_count(&self) -> u32 {
         self.layout.stands

@@ -48,8 +48,15 @@ pub fn edge_contact(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
 /// the other, so the exact test of every pair of stands is skipped; it is what keeps contact
 /// cheap when a replay asks of every unit on the table whether it is in melee (issue 16).
 pub fn may_touch(a: &Body, b: &Body) -> bool {
+    may_be_within(a, b, CONTACT_TOLERANCE)
+}
+
+/// Whether some stand of `a` could be within `gap` inches of some stand of `b`: false means
+/// every pair of stands is farther apart, decided from the positions and [`Body::reach`]es alone
+/// (no stand corner is farther than its reach from its unit's position).
+pub fn may_be_within(a: &Body, b: &Body, gap: f64) -> bool {
     let apart = (a.position.0 - b.position.0).hypot(a.position.1 - b.position.1);
-    apart <= a.reach() + b.reach() + CONTACT_TOLERANCE + crate::geometry::MEASURE_PRECISION
+    apart <= a.reach() + b.reach() + gap + crate::geometry::MEASURE_PRECISION
 }
 
 /// Whether two units are in contact: any stand of one touches any stand of the other.

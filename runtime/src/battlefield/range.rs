@@ -15,7 +15,7 @@ use dotc_lang::library::{Arm, Band, Weapon};
 use geo::{Closest, ClosestPoint, Distance, Euclidean, Line, Point};
 
 use super::body::Body;
-use crate::geometry::measured;
+use crate::geometry::{STAND_DEPTH, measured};
 
 /// Inches from the firer's colours to the nearest point of the target's nearest stand
 /// (RULE-05-1.4, RULINGS G4).
@@ -36,9 +36,25 @@ pub fn command_range(leader: Point<f64>, base_radius: f64, body: &Body) -> f64 {
 }
 
 /// Inches from a point to the nearest point of a unit's stands (0 inside one).
+///
+/// Worked in the unit's own frame, where every stand is a rectangle square to the axes: the
+/// point is turned into that frame once, and its distance to each stand is how far it lies
+/// outside the stand across and ahead, with no polygon built (issue 16: the replay asks this
+/// for every enemy of every volley's firer). The frame is a rotation, so distances are the
+/// table's; the answer agrees with the distance to the stands' polygons to far below
+/// [`crate::geometry::MEASURE_PRECISION`] (the proptest below).
 pub fn distance_to(point: Point<f64>, body: &Body) -> f64 {
-    let nearest =
-        body.stands().iter().map(|stand| Euclidean.distance(&point, stand)).fold(f64::INFINITY, f64::min);
+    let (across, ahead) = body.frame().to_local(point.0);
+    let layout = body.layout;
+    let nearest = (0..layout.stands)
+        .map(|i| {
+            let (left, back) = layout.slot(i);
+            let (front, rear) = (-back, -back - STAND_DEPTH);
+            let out_across = (left - across).max(across - (left + layout.stand_width)).max(0.0);
+            let out_ahead = (rear - ahead).max(ahead - front).max(0.0);
+            out_across.hypot(out_ahead)
+        })
+        .fold(f64::INFINITY, f64::min);
     if nearest.is_finite() { measured(nearest) } else { 0.0 }
 }
 
@@ -85,6 +101,21 @@ mod tests {
         // sqrt(1 + 100) = 10.05" from that point, but range starts at the colours.
         let r = range(&firer, &line((6.0, 10.0), 180.0, 5));
         assert!((r - 112.25f64.sqrt()).abs() < 1e-9, "{r}");
+    }
+
+    proptest::proptest! {
+        /// The distance worked in the unit's frame is the distance to its stands' polygons.
+        #[test]
+        fn distance_in_the_units_frame_is_the_distance_to_its_stands(
+            (x, y, facing) in (-30.0f64..30.0, -30.0f64..30.0, 0.0f64..360.0),
+            (stands, across, gap) in (1u32..9, 1u32..5, proptest::sample::select(vec![0.0, 0.5, 1.0])),
+            (px, py) in (-40.0f64..40.0, -40.0f64..40.0),
+        ) {
+            let body = Body::new((x, y), facing, Layout::new(stands, Some(across), gap, 1.0));
+            let point = Point::new(px, py);
+            let polygons = body.stands().iter().map(|s| Euclidean.distance(&point, s)).fold(f64::INFINITY, f64::min);
+            proptest::prop_assert!((distance_to(point, &body) - measured(polygons)).abs() <= 1e-9);
+        }
     }
 
     #[test]

@@ -287,7 +287,10 @@ impl Battlefield {
             }
         }
         for (index, friend) in query.friends.iter().enumerate() {
-            if !friend.formed || inside_length(&friend.body.footprint(), line) == 0.0 {
+            if !friend.formed
+                || !friend.body.may_cross(line)
+                || inside_length(&friend.body.footprint(), line) == 0.0
+            {
                 continue;
             }
             let over = query.overhead.is_some_and(|fire| {

@@ -202,15 +202,17 @@ impl Game {
             if e.side == u.side || e.removed {
                 continue;
             }
-            let gap = body
-                .stands()
-                .iter()
-                .flat_map(|mine| {
-                    enemy.stands().into_iter().map(move |theirs| geo::Euclidean.distance(mine, &theirs))
-                })
-                .fold(f64::INFINITY, f64::min);
-            if gap <= beyond {
-                return Err(format!("{} is within {beyond}\" ({gap:.1}\")", e.name));
+            // Two units whose reaches keep them farther apart than `beyond` need no exact gap.
+            if crate::battlefield::contact::may_be_within(body, enemy, beyond) {
+                let theirs = enemy.stands();
+                let gap = body
+                    .stands()
+                    .iter()
+                    .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
+                    .fold(f64::INFINITY, f64::min);
+                if gap <= beyond {
+                    return Err(format!("{} is within {beyond}\" ({gap:.1}\")", e.name));
+                }
             }
             let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
             if self.bf.sight(&SightQuery { weather_limit, ..SightQuery::new(enemy, body) }).visible {
