@@ -23,7 +23,7 @@
 //!    game without it is the same game; it replays again until nothing is found (two rounds in
 //!    practice) and fails if it cannot get there.
 //!
-//! Deterministic: a small LCG of its own, no randomness crate; the same arguments give the same
+//! Deterministic: the other generator's small LCG, no randomness crate; the same arguments give the same
 //! bytes. Included with `#[path]` next to `lang/benches/support/log.rs` as the module `log`,
 //! whose scenario loader it shares.
 
@@ -33,27 +33,16 @@ use std::path::Path;
 
 use dotc_runtime::replay::{Level, ReplayOptions, replay};
 
+use super::log::Lcg;
 pub use super::log::{MemoryLoader, scenario_with_turns};
 
 /// The scenario file name the log names (the tutorial's, served by the other generator's
 /// [`MemoryLoader`] with its turns raised by [`scenario_with_turns`]).
 pub const SCENARIO_FILE: &str = "fence-line.dotc";
 
-/// A tiny linear congruential generator (Knuth's MMIX constants).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// A face from `low` to `high` inclusive.
-    fn face(&mut self, low: i32, high: i32) -> i32 {
-        low + self.below((high - low + 1) as u64) as i32
-    }
+/// A face from `low` to `high` inclusive.
+fn face(rng: &mut Lcg, low: i32, high: i32) -> i32 {
+    low + rng.below((high - low + 1) as u64) as i32
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -294,7 +283,7 @@ fn draft(target_lines: usize) -> (Vec<Block>, u32) {
         blocks.push(Block::Fixed(format!("\nturn {turn} {} {{\n    command {{\n", active.id)));
         for side in [active, other] {
             for (name, temper) in side.brigadiers {
-                let roll = rng.face(1, 6);
+                let roll = face(&mut rng, 1, 6);
                 let base = (roll + 1) / 2;
                 let pips = match temper {
                     Temper::Reliable => base,
@@ -441,7 +430,7 @@ fn volley(out: &mut String, rng: &mut Lcg, plan: &Plan) {
             hits += 1;
             5
         } else if top >= 2 {
-            rng.face(if ones == 0 { 1 } else { 2 }, top)
+            face(rng, if ones == 0 { 1 } else { 2 }, top)
         } else {
             1
         };
@@ -451,7 +440,7 @@ fn volley(out: &mut String, rng: &mut Lcg, plan: &Plan) {
     // A Sharpshooters volley rolls its missed dice again, from the same list: they miss again.
     for _ in 0..plan.rerolls.min(plan.dice) {
         let top = (plan.to_hit - 1).min(5);
-        faces.push(if top >= 2 { rng.face(2, top) } else { 1 }.to_string());
+        faces.push(if top >= 2 { face(rng, 2, top) } else { 1 }.to_string());
     }
     let _ = write!(out, " roll [{}]", faces.join(", "));
     if hits > 0 {

@@ -23,15 +23,16 @@ impl Loader for MemoryLoader {
     }
 }
 
-/// A tiny linear congruential generator (Knuth's MMIX constants): deterministic dice.
-struct Lcg(u64);
+/// A tiny linear congruential generator (Knuth's MMIX constants): deterministic dice. Shared with
+/// `tools/legal_log.rs`.
+pub struct Lcg(pub u64);
 
 impl Lcg {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         self.0 >> 33
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
     fn die(&mut self) -> u64 {
