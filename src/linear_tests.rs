@@ -1,8 +1,8 @@
 //! Every command's reporting grows linearly with the log, however many findings it has
 //! (issue 16): `check`, `audit` and `replay` as text and as JSON, `luck`, `export` and
 //! `fmt --check`, on generated logs of 10,000 and 100,000 lines with findings on every turn. Growth is measured by counting work, not by timing: the
-//! line and column work of `dotc_lang::lines::work` (indexing, lookups, the bytes miette reads
-//! to draw each diagnostic) and every allocation this thread makes (the allocator below), so
+//! placing work of `dotc_lang::lines::work` (indexing, lookups, the bytes miette reads to draw
+//! each diagnostic, the findings the replay's narrative looks at) and every allocation this thread makes (the allocator below), so
 //! the test gives the same verdict on a loaded machine. A quadratic path (a line found by
 //! counting from the top of the file, a copy of the file per diagnostic) makes the ratio between
 //! the two sizes about 100 instead of about 10.
@@ -133,7 +133,7 @@ fn check_and_audit_report_in_linear_work_with_a_finding_on_every_turn() {
         // print into one buffer on this thread, whose doublings (counted here by their new size)
         // depend on everything printed before. Their number stays logarithmic.
         for (what, a, b) in
-            [("line and column work", a.lines, b.lines), ("allocations", a.allocations, b.allocations)]
+            [("placing work", a.lines, b.lines), ("allocations", a.allocations, b.allocations)]
         {
             if a == 0 {
                 // A command that finds no line or column (fmt --check) must not start to.

@@ -147,10 +147,11 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
-/// A count of the work spent finding lines and columns, per thread: bytes scanned to index a
-/// text or count a column, bytes of the file miette reads to render a diagnostic, and the steps
-/// of each binary search. Cheap enough to be always on; read by the tests that hold reporting
-/// to linear growth (`tests/linear.rs`).
+/// A count of the work spent placing things in a text, per thread: bytes scanned to index a
+/// text or count a column, bytes of the file miette reads to render a diagnostic, the steps of
+/// each binary search, and the findings a report looks at to place them under their action
+/// (the replay's narrative). Cheap enough to be always on; read by the test that holds
+/// reporting to linear growth (`src/linear_tests.rs`).
 pub mod work {
     use std::cell::Cell;
 

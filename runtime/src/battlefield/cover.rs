@@ -25,7 +25,7 @@
 
 use dotc_lang::library::{Cover, CoverClass};
 use geo::line_intersection::{LineIntersection, line_intersection};
-use geo::{Area, BooleanOps, BoundingRect, Coord, Intersects, Line, Point, Polygon};
+use geo::{Area, Coord, Intersects, Line, Point, Polygon};
 
 use super::Battlefield;
 use super::body::Body;
@@ -139,15 +139,9 @@ fn rank(class: CoverClass) -> u8 {
 /// Boolean operations work on a fixed grid: areas closer than this (square inches) are equal.
 const AREA_NOISE: f64 = 1e-6;
 
-/// More than half of the stand lies inside the outline. A stand whose bounding box misses the
-/// outline's has none of its area inside, which is decided without the boolean intersection (the
-/// most costly step of a volley's cover when it is made for every stand and every area).
+/// More than half of the stand lies inside the outline.
 fn stand_in_area(stand: &Polygon<f64>, outline: &Polygon<f64>) -> bool {
-    let (Some(a), Some(b)) = (stand.bounding_rect(), outline.bounding_rect()) else { return false };
-    if a.max().x < b.min().x || b.max().x < a.min().x || a.max().y < b.min().y || b.max().y < a.min().y {
-        return false;
-    }
-    2.0 * stand.intersection(outline).unsigned_area() > stand.unsigned_area() + AREA_NOISE
+    2.0 * crate::geometry::overlap_area(stand, outline) > stand.unsigned_area() + AREA_NOISE
 }
 
 /// The ground up to [`OBSTACLE_REACH`] in front of a unit's front edge (widened by

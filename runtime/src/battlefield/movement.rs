@@ -79,8 +79,8 @@ use dotc_lang::library::{
 use dotc_lang::verbs::ManeuverVerb;
 use geo::line_intersection::{LineIntersection, line_intersection};
 use geo::{
-    Area, BooleanOps, ConvexHull, Coord, CoordsIter, Distance, Euclidean, Intersects, Line, LineString,
-    MultiPolygon, Point, Polygon,
+    ConvexHull, Coord, CoordsIter, Distance, Euclidean, Intersects, Line, LineString, MultiPolygon, Point,
+    Polygon,
 };
 
 use super::Battlefield;
@@ -1628,18 +1628,14 @@ impl Survey {
     }
 }
 
-fn overlap(a: &Polygon<f64>, b: &Polygon<f64>) -> f64 {
-    a.intersection(b).unsigned_area()
-}
-
 fn survey(bf: &Battlefield, path: &Path, friends: &[Body]) -> Survey {
     let hulls = path.hulls();
     let start = Path::footprint(&path.trace[0]);
     let end = Path::footprint(&path.trace[path.trace.len() - 1]);
     let mut areas = Vec::new();
     for (index, area) in bf.areas.iter().enumerate() {
-        if hulls.iter().any(|h| overlap(h, &area.outline) > AREA_NOISE) {
-            areas.push((index, overlap(&start, &area.outline) <= AREA_NOISE));
+        if hulls.iter().any(|h| crate::geometry::overlap_area(h, &area.outline) > AREA_NOISE) {
+            areas.push((index, crate::geometry::overlap_area(&start, &area.outline) <= AREA_NOISE));
         }
     }
     let mut lines = Vec::new();
@@ -1675,10 +1671,10 @@ fn survey(bf: &Battlefield, path: &Path, friends: &[Body]) -> Survey {
     let mut friends_at_end = Vec::new();
     for (index, friend) in friends.iter().enumerate() {
         let theirs = friend.footprint();
-        if hulls.iter().any(|h| overlap(h, &theirs) > AREA_NOISE) {
+        if hulls.iter().any(|h| crate::geometry::overlap_area(h, &theirs) > AREA_NOISE) {
             friends_passed.push(index);
         }
-        if overlap(&end, &theirs) > AREA_NOISE {
+        if crate::geometry::overlap_area(&end, &theirs) > AREA_NOISE {
             friends_at_end.push(index);
         }
     }

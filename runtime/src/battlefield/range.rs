@@ -12,7 +12,7 @@
 //! stand inside a target stand.
 
 use dotc_lang::library::{Arm, Band, Weapon};
-use geo::{Closest, ClosestPoint, Distance, Euclidean, Line, Point};
+use geo::{Distance, Euclidean, Line, Point};
 
 use super::body::Body;
 use crate::geometry::{STAND_DEPTH, measured};
@@ -58,11 +58,32 @@ pub fn distance_to(point: Point<f64>, body: &Body) -> f64 {
     if nearest.is_finite() { measured(nearest) } else { 0.0 }
 }
 
-/// The nearest point of a unit's stands to `point` (the point itself when inside one).
+/// The nearest point of a unit's stands to `point` (the point itself when inside one or on its
+/// edge).
+///
+/// Worked in the unit's frame like [`distance_to`]: the point is clamped into each stand's
+/// rectangle. Between stands equally near, the last in [`Body::stands`] order is taken, as the
+/// closest point of the stands' polygons would be (the proptest below holds the two together).
 pub fn nearest_point(point: Point<f64>, body: &Body) -> Point<f64> {
-    match body.shape().closest_point(&point) {
-        Closest::Intersection(p) | Closest::SinglePoint(p) => p,
-        Closest::Indeterminate => body.colours(),
+    let frame = body.frame();
+    let (across, ahead) = frame.to_local(point.0);
+    let layout = body.layout;
+    let mut best: Option<(f64, f64, f64)> = None;
+    for i in 0..layout.stands {
+        let (left, back) = layout.slot(i);
+        let on_across = across.clamp(left, left + layout.stand_width);
+        let on_ahead = ahead.clamp(-back - STAND_DEPTH, -back);
+        let gap = (on_across - across).hypot(on_ahead - ahead);
+        if gap == 0.0 {
+            return point;
+        }
+        if best.is_none_or(|(nearest, _, _)| gap <= nearest) {
+            best = Some((gap, on_across, on_ahead));
+        }
+    }
+    match best {
+        Some((_, on_across, on_ahead)) => Point::from(frame.to_table(on_across, on_ahead)),
+        None => body.colours(),
     }
 }
 
@@ -84,6 +105,7 @@ mod tests {
     use super::*;
     use crate::geometry::Layout;
     use dotc_lang::library::BandName;
+    use geo::{Closest, ClosestPoint};
 
     fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
         Body::new(position, facing, Layout::new(stands, None, 0.0, 1.0))
@@ -115,6 +137,26 @@ mod tests {
             let point = Point::new(px, py);
             let polygons = body.stands().iter().map(|s| Euclidean.distance(&point, s)).fold(f64::INFINITY, f64::min);
             proptest::prop_assert!((distance_to(point, &body) - measured(polygons)).abs() <= 1e-9);
+        }
+
+        /// The nearest point worked in the unit's frame is as near as the polygons' closest
+        /// point, and lies on a stand.
+        #[test]
+        fn the_nearest_point_in_the_units_frame_is_the_polygons_closest(
+            (x, y, facing) in (-30.0f64..30.0, -30.0f64..30.0, 0.0f64..360.0),
+            (stands, across, gap) in (1u32..9, 1u32..5, proptest::sample::select(vec![0.0, 0.5, 1.0])),
+            (px, py) in (-40.0f64..40.0, -40.0f64..40.0),
+        ) {
+            let body = Body::new((x, y), facing, Layout::new(stands, Some(across), gap, 1.0));
+            let point = Point::new(px, py);
+            let theirs = match body.shape().closest_point(&point) {
+                Closest::Intersection(p) | Closest::SinglePoint(p) => p,
+                Closest::Indeterminate => body.colours(),
+            };
+            let ours = nearest_point(point, &body);
+            let (d_ours, d_theirs) = (Euclidean.distance(&point, &ours), Euclidean.distance(&point, &theirs));
+            proptest::prop_assert!((d_ours - d_theirs).abs() <= 1e-9, "{ours:?} vs {theirs:?}");
+            proptest::prop_assert!(distance_to(ours, &body) <= 1e-9);
         }
     }
 

@@ -128,8 +128,13 @@ impl Replay {
                     while let Some(e) = events.next_if(|e| e.span == *span) {
                         let _ = writeln!(out, "      {}", e.event);
                     }
-                    for f in findings.iter().filter(|f| span.start <= f.span.start && f.span.end <= span.end)
-                    {
+                    // The findings within the action, found by a binary search of the sorted
+                    // list: walking the whole list for every action made a long log's
+                    // narrative quadratic (issue 16; counted as work for src/linear_tests.rs).
+                    let from = findings.partition_point(|f| f.span.start < span.start);
+                    let within = findings[from..].iter().take_while(|f| f.span.start <= span.end);
+                    let mut visited = 0u64;
+                    for f in within.inspect(|_| visited += 1).filter(|f| f.span.end <= span.end) {
                         let mark = match f.level {
                             Level::Error => "finding",
                             Level::Warning => "warning",
@@ -139,6 +144,7 @@ impl Replay {
                         let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
                         let _ = writeln!(out, "      ! {mark}: {}{rule}", f.message);
                     }
+                    dotc_lang::lines::work::add(visited);
                 }
                 Step::EndOfTurn(turn) => {
                     let mut first = true;
