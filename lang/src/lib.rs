@@ -72,15 +72,20 @@ pub fn parse_whole(source: &str) -> Parsed {
     Parsed { document, diagnostics, items }
 }
 
-/// The rule data of the rulebook (the `stdlib/` libraries, embedded in the binary).
+/// The rule data of the rulebook (the `stdlib/` libraries, embedded in the binary): read from
+/// the ready-made copy ([`library::cache`]) when it matches the embedded sources, otherwise
+/// parsed from them ([`stdlib_parsed`]).
 pub fn stdlib() -> &'static RuleData {
     static STDLIB: OnceLock<RuleData> = OnceLock::new();
-    STDLIB.get_or_init(|| {
-        let mut diagnostics = Vec::new();
-        let documents: Vec<Document> =
-            library::STDLIB_FILES.iter().map(|(_, source)| parse(source).document).collect();
-        let libraries = documents.iter().flat_map(|d| d.libraries.iter());
-        // The stdlib is checked clean by its own tests; here a broken entry is just left out.
-        RuleData::from_libraries(libraries, &mut diagnostics)
-    })
+    STDLIB.get_or_init(|| library::cache::load().unwrap_or_else(stdlib_parsed))
+}
+
+/// The rule data of the rulebook parsed from the embedded `stdlib/` sources.
+pub fn stdlib_parsed() -> RuleData {
+    let mut diagnostics = Vec::new();
+    let documents: Vec<Document> =
+        library::STDLIB_FILES.iter().map(|(_, source)| parse(source).document).collect();
+    let libraries = documents.iter().flat_map(|d| d.libraries.iter());
+    // The stdlib is checked clean by its own tests; here a broken entry is just left out.
+    RuleData::from_libraries(libraries, &mut diagnostics)
 }

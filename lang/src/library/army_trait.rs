@@ -67,14 +67,14 @@ pub const TRAIT_PROPS: &[PropSpec] = &[
 ];
 
 /// `discipline +1 vs closing_volley`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct DisciplineModifier {
     pub value: i32,
     pub cause: CheckCause,
 }
 
 /// Rebel Yell's test of the defender (Ch16 9.0).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct DefenderCheck {
     pub target: u32,
     /// Qualities that must test.
@@ -84,7 +84,7 @@ pub struct DefenderCheck {
 }
 
 /// `reroll 1 missed_die at medium per volley`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Reroll {
     pub count: u32,
     pub what: RerollWhat,
@@ -93,28 +93,28 @@ pub struct Reroll {
 }
 
 /// `hits short 3+`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct BandHits {
     pub band: BandName,
     pub hits: u32,
 }
 
 /// `bonus_dice +1 within 3`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CloseBonusDice {
     pub dice: u32,
     pub within: f64,
 }
 
 /// `ignore_suppression 1 per turn`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Allowance {
     pub count: u32,
     pub per: Per,
 }
 
 /// A historical army trait (Ch16 9.0).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Trait {
     #[serde(flatten)]
     pub meta: EntryMeta,

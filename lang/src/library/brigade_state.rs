@@ -34,7 +34,7 @@ pub const BRIGADE_STATE_PROPS: &[PropSpec] = &[
 /// A state of the brigade faltering clock (Ch16 8.2, RULE-07-2.3, 2.4). When the clock moves is
 /// RULINGS C12's `faltering_timing`; how the percentage is rounded, or whether the table rows
 /// decide, is RULINGS G6's `brigade_thresholds`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct BrigadeState {
     #[serde(flatten)]
     pub meta: EntryMeta,

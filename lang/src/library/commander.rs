@@ -13,7 +13,7 @@ pub const COMMANDER_PROPS: &[PropSpec] = &[
 
 /// A commander above the brigade; the id is the level a scenario's `commander` gives
 /// (`division`, `corps`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Commander {
     #[serde(flatten)]
     pub meta: EntryMeta,

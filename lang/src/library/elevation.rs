@@ -11,7 +11,7 @@ pub const ELEVATION_PROPS: &[PropSpec] = &[opt(
 )];
 
 /// A feature of the high ground (Ch16 4.4): `crest`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Elevation {
     #[serde(flatten)]
     pub meta: EntryMeta,

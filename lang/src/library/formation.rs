@@ -48,7 +48,7 @@ pub const FORMATION_PROPS: &[PropSpec] = &[
 ];
 
 /// Which stands of a formation fire (Ch16 3.2 "Firepower Capacity").
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Firepower {
     All,
@@ -57,7 +57,7 @@ pub enum Firepower {
 }
 
 /// Stands in the front rank (Ch16 3.2 "Tabletop Frontage"; each stand 1" wide).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Frontage {
     All,
@@ -65,7 +65,7 @@ pub enum Frontage {
 }
 
 /// A cover-save modifier of a formation.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SaveModifier {
     pub value: i32,
     /// Only against artillery (Ch16 3.2 assault column; RULINGS C30: all artillery).
@@ -73,7 +73,7 @@ pub struct SaveModifier {
 }
 
 /// What happens when a formed enemy charges the formation.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WhenCharged {
     /// An ordinary melee.
@@ -85,14 +85,14 @@ pub enum WhenCharged {
 }
 
 /// `change line half`
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct FormationChange {
     pub to: String,
     pub cost: Cost,
 }
 
 /// A skirmish screen (Ch16 3.4).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Screen {
     /// Placed this far ahead of the parent, least and most.
     pub ahead: (f64, f64),
@@ -106,7 +106,7 @@ pub struct Screen {
 }
 
 /// A formation (Ch16 3.2; open order Ch13 22.0).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Formation {
     #[serde(flatten)]
     pub meta: EntryMeta,

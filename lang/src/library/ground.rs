@@ -11,14 +11,14 @@ pub const GROUND_PROPS: &[PropSpec] = &[
 ];
 
 /// Inches off a move, for some arms.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct GroundPenalty {
     pub inches: f64,
     pub arms: Vec<Arm>,
 }
 
 /// A ground condition (Ch13 21.0); the id is the word a file's `weather ground` gives.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct GroundCondition {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -36,7 +36,7 @@ pub const HEALTH_PROPS: &[PropSpec] = &[
 /// (the `health_states` switch): the stand counts first, then the percentages; a state with no
 /// bound of its own (Worn) is the one left over. Bounds overlap: Spent's `at_most 2` also holds
 /// at 1 stand, where Shattered's `at_most 1` is the tighter and wins.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Health {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -27,7 +27,7 @@ pub const LEADER_RESULT_PROPS: &[PropSpec] = &[
 ];
 
 /// A row of the leader casualty table (Ch16 2.4; RULINGS C9 takes it over Ch7 4.0).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct LeaderResult {
     #[serde(flatten)]
     pub meta: EntryMeta,

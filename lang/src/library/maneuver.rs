@@ -17,7 +17,7 @@ pub const MANEUVER_PROPS: &[PropSpec] = &[
 ];
 
 /// A set move: how far it goes, what it costs, the check it takes.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Maneuver {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -69,7 +69,7 @@ pub const MARKER_PROPS: &[PropSpec] = &[
 ];
 
 /// `to_hit -1 beyond 6`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ToHitModifier {
     pub value: i32,
     /// Applies only to fire at longer range than this (gunsmoke: 6").
@@ -77,21 +77,21 @@ pub struct ToHitModifier {
 }
 
 /// `shock_trigger 2 beyond 6`: natural 6s needed in one volley (Ch16 5.5, RULINGS C3).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShockTrigger {
     pub sixes: u32,
     pub reach: Reach,
 }
 
 /// `discipline_mod fresh +1`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SaveConditionModifier {
     pub condition: SaveCondition,
     pub value: i32,
 }
 
 /// `smoke_wall 3 beyond 8 within 1` (RULE-05-5.5, RULINGS C32; Ch16 3.3 for the gap).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SmokeWall {
     pub regiments: u32,
     pub beyond: f64,
@@ -101,7 +101,7 @@ pub struct SmokeWall {
 }
 
 /// A marker a unit can carry.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Marker {
     #[serde(flatten)]
     pub meta: EntryMeta,

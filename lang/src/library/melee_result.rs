@@ -24,7 +24,7 @@ pub const MELEE_RESULT_PROPS: &[PropSpec] = &[
 ];
 
 /// A melee outcome (Ch16 7.4; cavalry against cavalry Ch16 10.1).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct MeleeResult {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -56,7 +56,7 @@ macro_rules! word_enum {
         pub enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $word:literal,)+ }
     ) => {
         $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $word)] $variant,)+
         }
@@ -99,6 +99,7 @@ macro_rules! word_enum {
 // `dotc_lang::library::Name`.
 mod army_trait;
 mod brigade_state;
+pub mod cache;
 mod commander;
 mod describe;
 mod elevation;
@@ -281,7 +282,7 @@ impl EntryKind {
 }
 
 /// What every entry has besides its kind's own values.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct EntryMeta {
     pub kind: EntryKind,
     pub id: String,
@@ -322,7 +323,7 @@ struct Reference {
 }
 
 /// All rule data: the stdlib, and a scenario's own entries laid over it.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct RuleData {
     weapons: Vec<Weapon>,
     terrain: Vec<TerrainKind>,

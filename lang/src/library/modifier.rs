@@ -37,7 +37,7 @@ pub const MODIFIER_PROPS: &[PropSpec] = &[
 
 /// A situational modifier that belongs to no formation, terrain, marker or trait (Ch16 2.4,
 /// 5.6, 7.3, 10.1).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Modifier {
     #[serde(flatten)]
     pub meta: EntryMeta,

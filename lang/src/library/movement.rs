@@ -34,7 +34,7 @@ pub const MOVEMENT_PROPS: &[PropSpec] = &[
 ];
 
 /// The "Obstacle Crossing" column of Ch16 3.1.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ObstacleCost {
     /// Inches lost, written negative: -2.
@@ -46,7 +46,7 @@ pub enum ObstacleCost {
 }
 
 /// The "Charge Speed" column of Ch16 3.1.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Charge {
     Inches(f64),
@@ -56,7 +56,7 @@ pub enum Charge {
 }
 
 /// One row of Ch16 3.1 (and Ch16 10.4 for horse artillery by hand).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct MovementRate {
     #[serde(flatten)]
     pub meta: EntryMeta,

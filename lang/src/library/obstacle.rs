@@ -24,7 +24,7 @@ pub const OBSTACLE_PROPS: &[PropSpec] = &[
 ];
 
 /// Crossing a linear obstacle (Ch16 4.2).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Crossing {
     /// `cross 2 check 4+`: inches lost, and a Discipline check that disorders on failure.
@@ -34,7 +34,7 @@ pub enum Crossing {
 }
 
 /// A linear obstacle (Ch16 4.2).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Obstacle {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -49,14 +49,14 @@ pub const ORDER_PROPS: &[PropSpec] = &[
 ];
 
 /// `banks 1 for refuse_flank, counter_charge`
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Banks {
     pub pips: u32,
     pub reactions: Vec<Reaction>,
 }
 
 /// A special order or free maneuver (Ch16 2.3).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Order {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -11,7 +11,7 @@ pub const QUALITY_PROPS: &[PropSpec] = &[
 ];
 
 /// A troop quality (Ch16 5.5, 8.3).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Quality {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -19,7 +19,7 @@ pub const RATING_PROPS: &[PropSpec] = &[
 ];
 
 /// A brigadier rating (Ch16 2.1).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Rating {
     #[serde(flatten)]
     pub meta: EntryMeta,

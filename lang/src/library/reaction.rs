@@ -13,7 +13,7 @@ pub const REACTION_PROPS: &[PropSpec] = &[
 
 /// A defensive reaction (Ch16 6.0). The id is one of the reaction words orders and traits use
 /// (`opportunity_fire`, `skirmish_evade`, `refuse_flank`, `counter_charge`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct ReactionRule {
     #[serde(flatten)]
     pub meta: EntryMeta,

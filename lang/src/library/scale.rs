@@ -19,7 +19,7 @@ pub const SCALE_PROPS: &[PropSpec] = &[
 ];
 
 /// The scale of the table; the stdlib's id is `table`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Scale {
     #[serde(flatten)]
     pub meta: EntryMeta,

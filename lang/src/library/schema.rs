@@ -3,7 +3,7 @@
 use super::*;
 
 /// One key an entry kind takes.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, serde::Deserialize)]
 pub struct PropSpec {
     pub key: &'static str,
     /// The shape of the line, shown in help: `short to <inches> hits <target>`.

@@ -30,7 +30,7 @@ pub const STRUCTURE_PROPS: &[PropSpec] = &[
 ];
 
 /// A building (Ch16 4.3).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Structure {
     #[serde(flatten)]
     pub meta: EntryMeta,

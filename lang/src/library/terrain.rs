@@ -58,7 +58,7 @@ pub const TERRAIN_PROPS: &[PropSpec] = &[
 ];
 
 /// Movement inside a terrain kind (Ch16 4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TerrainMove {
     /// Move at the unit's `column` rate, plus `penalty` (0 or negative), at most `cap`.
@@ -71,7 +71,7 @@ pub enum TerrainMove {
 }
 
 /// How far sight reaches into or through a terrain kind (Ch16 4.1).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SightLimit {
     Unlimited,
@@ -80,7 +80,7 @@ pub enum SightLimit {
 }
 
 /// An area or line terrain kind: Ch16 4.1, plus the road, marsh and town kinds scenarios draw.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct TerrainKind {
     #[serde(flatten)]
     pub meta: EntryMeta,

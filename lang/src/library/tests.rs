@@ -938,3 +938,46 @@ fn the_kinds_of_issue_13_read() {
     assert_eq!((table.stand_width, table.yards_per_inch), (Some(1.0), Some(25.0)));
     assert_eq!(table.meta.summary, "table: stands 1\" wide; 1\" = 25 yards.");
 }
+
+// ---------------------------------------------------------------- the ready-made stdlib
+
+/// `stdlib.cache` is the stdlib's rule data as parsing the sources gives it, made from the sources
+/// built in (issue 16). Made again with `DOTC_BLESS_STDLIB=1 cargo test -p dotc-lang
+/// the_stdlib_cache`.
+#[test]
+fn the_stdlib_cache_is_up_to_date() {
+    let fresh = super::cache::render(&crate::stdlib_parsed());
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/library/stdlib.cache");
+    if std::env::var_os("DOTC_BLESS_STDLIB").is_some() {
+        std::fs::write(&path, &fresh).expect("write stdlib.cache");
+    }
+    let committed = std::fs::read_to_string(&path).expect("read stdlib.cache");
+    assert!(
+        committed == fresh,
+        "lang/src/library/stdlib.cache is not the stdlib's rule data: make it again with \
+         `DOTC_BLESS_STDLIB=1 cargo test -p dotc-lang the_stdlib_cache`"
+    );
+}
+
+/// What the cache gives back is exactly what parsing gives, and a binary uses it.
+#[test]
+fn the_stdlib_read_from_the_cache_is_the_parsed_stdlib() {
+    let cached = super::cache::load().expect("the cache matches the stdlib built in");
+    assert_eq!(format!("{cached:?}"), format!("{:?}", crate::stdlib_parsed()));
+    assert_eq!(format!("{:?}", crate::stdlib()), format!("{cached:?}"));
+}
+
+/// A cache made from other sources is not used: its fingerprint differs.
+#[test]
+fn a_cache_of_other_sources_is_not_read() {
+    let fingerprint = super::cache::fingerprint();
+    assert!(fingerprint.starts_with("stdlib ") && fingerprint.len() == "stdlib ".len() + 16);
+    let rendered = super::cache::render(&crate::stdlib_parsed());
+    assert!(rendered.starts_with(&format!("{fingerprint}\n")));
+    assert!(
+        super::cache::load_from(&rendered.replacen(&fingerprint, "stdlib 0000000000000000", 1)).is_none()
+    );
+    assert!(super::cache::load_from(&rendered).is_some());
+    assert!(super::cache::load_from("").is_none());
+    assert!(super::cache::load_from(&format!("{fingerprint}\n{{\"weapons\": 3}}")).is_none());
+}

@@ -35,7 +35,7 @@ pub const TIER_PROPS: &[PropSpec] = &[
 ];
 
 /// A command radius tier (Ch16 2.2).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Tier {
     #[serde(flatten)]
     pub meta: EntryMeta,

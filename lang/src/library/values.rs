@@ -53,14 +53,14 @@ word_enum! {
 }
 
 /// A melee shock modifier and the side it applies to (Ch16 7.3).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct MeleeModifier {
     pub value: i32,
     pub side: MeleeSide,
 }
 
 /// A cover class and its save (Ch16 5.4: light 5+, heavy 4+).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Cover {
     pub class: CoverClass,
     /// The die target of the save; None for no cover.
@@ -72,7 +72,7 @@ impl Cover {
 }
 
 /// Movement spent on something: half the unit's move, all of it, or a fixed distance.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cost {
     Half,
@@ -81,7 +81,7 @@ pub enum Cost {
 }
 
 /// When a pip price applies.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PipCondition {
     Always,
@@ -92,14 +92,14 @@ pub enum PipCondition {
 }
 
 /// `pips 2 beyond 12`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PipCost {
     pub pips: u32,
     pub condition: PipCondition,
 }
 
 /// The distance band of a command tier.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reach {
     /// Up to and including this many inches (above the previous tier's limit).

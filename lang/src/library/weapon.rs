@@ -87,14 +87,14 @@ pub const WEAPON_PROPS: &[PropSpec] = &[
 ];
 
 /// `dice 2 per section`
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct DicePool {
     pub dice: u32,
     pub per: DicePer,
 }
 
 /// Extra dice added to a volley.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BonusDice {
     /// `bonus_dice +2`: repeaters (Ch16 5.2, 10.3).
@@ -105,7 +105,7 @@ pub enum BonusDice {
 
 /// One range band: hits on `hits`+ at ranges above `from` up to and including `to`
 /// (RULINGS G4; the first band also covers 0).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Band {
     pub name: BandName,
     pub from: f64,
@@ -120,7 +120,7 @@ impl Band {
 }
 
 /// A small arm or artillery piece: Ch16 5.2 (infantry), 5.3 (artillery), 10.3 (cavalry).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Weapon {
     #[serde(flatten)]
     pub meta: EntryMeta,

@@ -16,7 +16,7 @@ pub const WEATHER_PROPS: &[PropSpec] = &[
 ];
 
 /// What severe heat costs a unit that carries out a Double-Time or Assault order.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Exertion {
     pub hits: u32,
     pub arms: Vec<Arm>,
@@ -24,7 +24,7 @@ pub struct Exertion {
 
 /// A condition of the sky or of the heat (Ch13 21.0); the id is the word a file's `weather sky`
 /// or `weather heat` gives (`downpour`, `dense_fog`, `severe`, ...).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct WeatherCondition {
     #[serde(flatten)]
     pub meta: EntryMeta,
