@@ -64,7 +64,8 @@ pub fn stands_in_front_arc(firer: &Body, target: &Body) -> Vec<usize> {
 /// Whether any stand of `target` is in the firer's front arc (RULE-05-1.2: a unit may fire only
 /// at an enemy in it).
 pub fn in_front_arc(firer: &Body, target: &Body) -> bool {
-    !stands_in_front_arc(firer, target).is_empty()
+    let arc = front_arc(firer);
+    target.stands().iter().any(|stand| arc.intersects(stand))
 }
 
 /// The zone around `body` a point lies in.
