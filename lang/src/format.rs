@@ -20,9 +20,10 @@ use crate::parser::{DotcParser, Rule};
 
 /// Format a file, or return its syntax errors.
 pub fn format(source: &str) -> Result<String, Vec<Diagnostic>> {
-    let parsed = crate::parse(source);
-    let syntax: Vec<Diagnostic> = parsed
-        .diagnostics
+    // Only the syntax errors are needed: the tree is dropped here, before the token stream is
+    // made, so the two are never in memory together.
+    let diagnostics = crate::parse(source).diagnostics;
+    let syntax: Vec<Diagnostic> = diagnostics
         .into_iter()
         .filter(|d| {
             matches!(
