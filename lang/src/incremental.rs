@@ -357,7 +357,10 @@ pub fn parse_in_stretches(source: &str, stretch: usize) -> Option<Parsed> {
     let head_alone =
         items.last().is_none_or(|last| line_ends_before(&head[last.span.end..], head.len() - last.span.end))
             && !diagnostics.iter().any(|d| d.primary.span.end >= head.len());
-    if !head_alone {
+    // The stretches hold turns only, so the head must already make the file a game log: a
+    // scenario or library before them (the whole parse's "mixed kinds" error) or no item at all
+    // (the kind set by the first turn) is read whole.
+    if !head_alone || document.kind != Some(FileKind::Game) {
         return None;
     }
     let ends = cuts.iter().skip(1).copied().chain(std::iter::once(source.len()));

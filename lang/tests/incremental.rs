@@ -301,6 +301,27 @@ fn scenarios_and_libraries_are_read_whole_or_the_same() {
     }
 }
 
+/// Every test fixture, the broken ones included (turns with no header, a scenario followed by
+/// turns, unreadable text): read in stretches only where that gives the whole parse.
+#[test]
+fn test_fixtures_are_read_whole_or_the_same() {
+    let mut stack = vec![repo().join("tests/fixtures")];
+    let mut files = 0;
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).unwrap().flatten().map(|e| e.path()));
+        } else if path.extension().is_some_and(|e| e == "dotc")
+            && let Ok(text) = std::fs::read_to_string(&path)
+        {
+            files += 1;
+            for stretch in [1, 64, 1024] {
+                same_as_whole(&text, stretch);
+            }
+        }
+    }
+    assert!(files > 50, "the fixtures moved: {files} files");
+}
+
 #[test]
 fn a_short_file_is_read_whole() {
     let text = std::fs::read_to_string(repo().join("scenarios/tutorial/fence-line-game.dotc")).unwrap();
