@@ -17,6 +17,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use crate::semantic::{self, TokenInputs, TokenStore};
 use crate::workspace::{Doc, Publication, Workspace, panic_message};
 use crate::{completion, convert, hints, hover, navigate, outline};
 
@@ -28,6 +29,8 @@ pub const AUDIT_PAUSE: Duration = Duration::from_millis(300);
 pub struct Backend {
     client: Client,
     workspace: Arc<Mutex<Workspace>>,
+    /// Each open document's semantic tokens between requests (see [`semantic`]).
+    tokens: Arc<TokenStore>,
 }
 
 impl Backend {
@@ -37,7 +40,7 @@ impl Backend {
 
     /// A server on a workspace set up by the caller (tests set a small deferred-audit size).
     pub fn with_workspace(client: Client, workspace: Workspace) -> Backend {
-        Backend { client, workspace: Arc::new(Mutex::new(workspace)) }
+        Backend { client, workspace: Arc::new(Mutex::new(workspace)), tokens: Arc::default() }
     }
 
     /// The current text of an open document (for tests and tools).
@@ -45,8 +48,28 @@ impl Backend {
         self.lock().get(uri).map(|doc| doc.text.to_string())
     }
 
+    /// How many documents have semantic tokens kept between requests (for tests).
+    pub fn documents_with_tokens(&self) -> usize {
+        self.tokens.len()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Workspace> {
         lock(&self.workspace)
+    }
+
+    /// Answer a semantic tokens request from the document's kept tokens, brought up to date
+    /// with a snapshot of it (see [`Backend::on_snapshot`]).
+    async fn on_tokens<T: Send + 'static>(
+        &self,
+        uri: &Uri,
+        request: &'static str,
+        feature: impl FnOnce(&mut semantic::DocumentTokens, &TokenInputs) -> T + Send + 'static,
+    ) -> Result<Option<T>> {
+        let snapshot = |doc: &Doc| (TokenInputs::of(doc), self.tokens.document(uri));
+        self.on_snapshot(uri, request, snapshot, move |(inputs, kept)| {
+            feature(&mut semantic::lock_document(&kept), &inputs)
+        })
+        .await
     }
 
     /// Run a feature on an open document, catching any panic. Not open: no answer.
@@ -71,8 +94,8 @@ impl Backend {
 
     /// Answer a request about one document from a snapshot of what it needs, on a blocking
     /// thread: the workspace is locked only to take the snapshot, so a whole-file request such
-    /// as semantic tokens on a long log (a few hundred milliseconds) holds up neither the edits
-    /// that come in meanwhile nor their diagnostics (issue 16). The snapshot must not keep the
+    /// as folding ranges or semantic tokens on a long log (tens of milliseconds) holds up
+    /// neither the edits that come in meanwhile nor their diagnostics (issue 16). The snapshot must not keep the
     /// document's analysis (an `Arc` the edits update in place when no one else holds it).
     async fn on_snapshot<S: Send + 'static, T: Send + 'static>(
         &self,
@@ -222,9 +245,9 @@ pub fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
-                legend: outline::legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
+                legend: semantic::legend(),
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                range: Some(true),
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             },
         )),
@@ -278,6 +301,7 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
+        self.tokens.forget(&document.uri);
         self.mutate("didOpen", |ws| ws.open(document.uri, document.version, document.text)).await;
     }
 
@@ -293,6 +317,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         let closed = uri.clone();
+        self.tokens.forget(&uri);
         self.mutate("didClose", |ws| ws.close(&uri)).await;
         // A closed file's problems are no longer the editor's to show.
         self.client.publish_diagnostics(closed, Vec::new(), None).await;
@@ -397,8 +422,39 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        self.on_snapshot(&params.text_document.uri, "semanticTokens", outline::TokenInputs::of, |inputs| {
-            SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data: inputs.tokens() })
+        self.on_tokens(&params.text_document.uri, "semanticTokens/full", |kept, inputs| {
+            let (id, data) = kept.full(inputs);
+            SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data })
+        })
+        .await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let previous = params.previous_result_id;
+        self.on_tokens(&params.text_document.uri, "semanticTokens/full/delta", move |kept, inputs| match kept
+            .delta(inputs, &previous)
+        {
+            (id, semantic::Answer::Delta(edits)) => {
+                SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })
+            }
+            (id, semantic::Answer::Full(data)) => {
+                SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id), data })
+            }
+        })
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let lines = semantic::range_lines(params.range);
+        self.on_tokens(&params.text_document.uri, "semanticTokens/range", move |kept, inputs| {
+            let data = kept.range(inputs, lines);
+            SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data })
         })
         .await
     }

@@ -12,8 +12,11 @@
 
 use std::path::{Path, PathBuf};
 
+use dotc_lsp::semantic::{Answer, DocumentTokens, TokenInputs};
 use dotc_lsp::workspace::Workspace;
-use tower_lsp_server::ls_types::{Range, SemanticToken, TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{
+    Range, SemanticToken, SemanticTokensEdit, TextDocumentContentChangeEvent, Uri,
+};
 
 #[path = "../../lang/benches/support/log.rs"]
 #[allow(dead_code)]
@@ -68,7 +71,7 @@ fn oracle_line(name: &str, text: &str, tokens: &[SemanticToken]) -> String {
 
 /// The semantic tokens of a document of a workspace.
 fn tokens_of(ws: &Workspace, uri: &Uri) -> Vec<SemanticToken> {
-    dotc_lsp::outline::semantic_tokens(ws.get(uri).expect("open"))
+    dotc_lsp::semantic::semantic_tokens(ws.get(uri).expect("open"))
 }
 
 fn file_uri(path: &Path) -> Uri {
@@ -212,4 +215,226 @@ fn tokens_equal_the_recorded_oracle() {
         }
     }
     assert!(wrong.is_empty(), "{} of {} texts differ:\n{}", wrong.len(), computed.len(), wrong.join("\n"));
+}
+
+/// Tokens decoded to where they are: line, column, length, type.
+fn absolute(tokens: &[SemanticToken]) -> Vec<[u32; 4]> {
+    let (mut line, mut column) = (0, 0);
+    tokens
+        .iter()
+        .map(|t| {
+            line += t.delta_line;
+            column = if t.delta_line == 0 { column + t.delta_start } else { t.delta_start };
+            [line, column, t.length, t.token_type]
+        })
+        .collect()
+}
+
+/// The whole file's tokens on lines `first..=last`, encoded as an answer of their own.
+fn restricted(full: &[SemanticToken], first: u32, last: u32) -> Vec<SemanticToken> {
+    let (mut previous_line, mut previous_column) = (0, 0);
+    absolute(full)
+        .into_iter()
+        .filter(|[line, ..]| (first..=last).contains(line))
+        .map(|[line, column, length, token_type]| {
+            let delta_line = line - previous_line;
+            let delta_start = if delta_line == 0 { column - previous_column } else { column };
+            (previous_line, previous_column) = (line, column);
+            SemanticToken { delta_line, delta_start, length, token_type, token_modifiers_bitset: 0 }
+        })
+        .collect()
+}
+
+/// A previous answer with a delta's edits applied, in the protocol's units (five numbers a token).
+fn apply(previous: &[SemanticToken], edits: &[SemanticTokensEdit]) -> Vec<SemanticToken> {
+    let flat = |tokens: &[SemanticToken]| -> Vec<u32> {
+        tokens
+            .iter()
+            .flat_map(|t| [t.delta_line, t.delta_start, t.length, t.token_type, t.token_modifiers_bitset])
+            .collect()
+    };
+    let mut data = flat(previous);
+    // Edits apply to the previous data, so from the last to the first.
+    let mut edits: Vec<&SemanticTokensEdit> = edits.iter().collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.start));
+    for edit in edits {
+        let (start, end) = (edit.start as usize, (edit.start + edit.delete_count) as usize);
+        data.splice(start..end, flat(edit.data.as_deref().unwrap_or(&[])));
+    }
+    assert_eq!(data.len() % 5, 0);
+    data.chunks(5)
+        .map(|c| SemanticToken {
+            delta_line: c[0],
+            delta_start: c[1],
+            length: c[2],
+            token_type: c[3],
+            token_modifiers_bitset: c[4],
+        })
+        .collect()
+}
+
+/// Check the kept tokens of a document against tokens made afresh: a whole-file answer, a delta
+/// from `previous` (which must turn it into the whole file's tokens) and ranges of lines.
+/// Returns the new answer's id and tokens.
+fn check_kept(
+    kept: &mut DocumentTokens,
+    inputs: &TokenInputs,
+    previous: &(String, Vec<SemanticToken>),
+    ranges: &[(u32, u32)],
+    what: &str,
+) -> (String, Vec<SemanticToken>) {
+    let fresh = inputs.tokens();
+    for &(first, last) in ranges {
+        let got = kept.range(inputs, (first, last));
+        assert_eq!(got, restricted(&fresh, first, last), "lines {first}..={last} {what}");
+    }
+    let (id, answer) = kept.delta(inputs, &previous.0);
+    assert_ne!(id, previous.0);
+    match answer {
+        Answer::Delta(edits) => {
+            assert_eq!(apply(&previous.1, &edits), fresh, "the delta {what}");
+            assert_eq!(edits.is_empty(), previous.1 == fresh, "{what}");
+            // One edit, between the longest common start and end.
+            assert!(edits.len() <= 1, "{what}");
+            if let Some(edit) = edits.first() {
+                let (start, deleted) = (edit.start as usize / 5, edit.delete_count as usize / 5);
+                let (old, inserted) =
+                    (&previous.1[start..start + deleted], edit.data.as_deref().unwrap_or(&[]));
+                assert!(old.is_empty() || old.first() != inserted.first(), "{what}");
+                assert!(old.is_empty() || old.last() != inserted.last(), "{what}");
+            }
+        }
+        Answer::Full(tokens) => {
+            panic!("the previous answer {} was not kept {what}: {} tokens", previous.0, tokens.len())
+        }
+    }
+    (id, fresh)
+}
+
+/// After each of 600 seeded random edits of two logs (among them openings and closings of
+/// comments, text blocks, scripts and strings, and line breaks of every kind), the tokens kept
+/// item by item are those made afresh: ranges of lines (some asked before any whole-file
+/// answer, so items are lexed only as far as a range needs), and a delta from the last answer
+/// whose edit turns it into the whole file's tokens. Half the time only ranges are asked
+/// between edits, so the next delta spans several edits.
+#[test]
+fn kept_tokens_follow_random_edits() {
+    let mut edits = Edits(log::Lcg(0x00de_17a5));
+    for log in
+        ["scenarios/tutorial/fence-line-game.dotc", "scenarios/gettysburg-day1/gettysburg-day1-game.dotc"]
+    {
+        let path = std::fs::canonicalize(repo().join(log)).expect("the log");
+        let uri = file_uri(&path);
+        for run in 0..10 {
+            let mut text = std::fs::read_to_string(&path).expect("readable");
+            let mut ws = Workspace::new();
+            ws.open(uri.clone(), 1, text.clone());
+            let mut kept = DocumentTokens::default();
+            let inputs = TokenInputs::of(ws.get(&uri).expect("open"));
+            // A range first, from nothing kept: only the items up to it are lexed.
+            let lines = text.lines().count() as u32;
+            let (first, last) = (lines / 3, lines / 3 + 20);
+            assert_eq!(kept.range(&inputs, (first, last)), restricted(&inputs.tokens(), first, last));
+            let mut previous = kept.full(&inputs);
+            assert_eq!(previous.1, inputs.tokens());
+            for version in 2..32 {
+                let (range, insert, start, end) = edits.edit(&text);
+                text.replace_range(start..end, &insert);
+                change(&mut ws, &uri, version, range, insert);
+                let inputs = TokenInputs::of(ws.get(&uri).expect("open"));
+                let lines = inputs.index.line_count() as u32;
+                let mut ranges = Vec::new();
+                for _ in 0..3 {
+                    let first = edits.0.below(u64::from(lines) + 2) as u32;
+                    ranges.push((first, first + edits.0.below(60) as u32));
+                }
+                let what = format!("after edit {} of run {run} of {log}", version - 1);
+                if edits.0.below(2) == 0 {
+                    for &(first, last) in &ranges {
+                        let got = kept.range(&inputs, (first, last));
+                        assert_eq!(
+                            got,
+                            restricted(&inputs.tokens(), first, last),
+                            "lines {first}..={last} {what}"
+                        );
+                    }
+                } else {
+                    previous = check_kept(&mut kept, &inputs, &previous, &ranges, &what);
+                }
+            }
+        }
+    }
+}
+
+/// A range may start inside a block comment, a text block, a script fence or a string whose
+/// line break is escaped, each holding lines that look like the start of a top-level item (a
+/// word in the first column). Every range of every start line is the whole file's tokens of
+/// its lines: asked of tokens kept from nothing (lexing only up to the range) and of tokens
+/// kept from the previous ranges; with `\n`, `\r\n` and lone `\r` line breaks.
+#[test]
+fn a_range_starting_inside_a_token_that_spans_lines_is_the_whole_files_tokens_of_its_lines() {
+    let text = [
+        "game \"x\" { scenario \"fence-line.dotc\" }",
+        "/* turn 1 is written out below",
+        "turn 1 union {",
+        "    fire { fire \"6th Louisiana\" at \"19th Maine\" }",
+        "}",
+        "*/",
+        "turn 2 confederate {",
+        "    note \"\"\"",
+        "turn 3 union {",
+        "    \u{e9}\u{1d504} \"quoted\"",
+        "\"\"\"",
+        "}",
+        "```",
+        "turn 4 union { `x` }",
+        "```",
+        "turn 5 union { fire \"a\\",
+        "turn 6 union \" }",
+        "// turn 7",
+        "turn 8 union { 4+ -1 => x }",
+    ];
+    for line_break in ["\n", "\r\n", "\r"] {
+        let text = text.join(line_break);
+        let mut ws = Workspace::new();
+        let uri: Uri = "file:///ranges/odd.dotc".parse().expect("a URI");
+        ws.open(uri.clone(), 1, text.clone());
+        let inputs = TokenInputs::of(ws.get(&uri).expect("open"));
+        let full = inputs.tokens();
+        let lines = inputs.index.line_count() as u32;
+        assert_eq!(lines, 19, "{line_break:?}");
+        let mut warm = DocumentTokens::default();
+        for first in 0..lines {
+            for last in first..lines + 1 {
+                let want = restricted(&full, first, last);
+                let cold = DocumentTokens::default().range(&inputs, (first, last));
+                assert_eq!(cold, want, "lines {first}..={last} from nothing, {line_break:?}");
+                assert_eq!(
+                    warm.range(&inputs, (first, last)),
+                    want,
+                    "lines {first}..={last}, {line_break:?}"
+                );
+            }
+        }
+        // The first token of each line, its column and type: the lines inside the comment, the
+        // text block and the script are pieces of those tokens, not items of their own. An
+        // escaped line break goes on with the string, but `\` before `\r\n` escapes only the
+        // `\r`: the `\n` ends the string there.
+        let (keyword, string, number, comment, verb, operator, script) = (0, 1, 2, 3, 4, 7, 8);
+        let continued = if line_break == "\r\n" { keyword } else { string };
+        let mut want = vec![(0, 0, keyword), (1, 0, comment), (2, 0, comment), (3, 0, comment)];
+        want.extend([(4, 0, comment), (5, 0, comment), (6, 0, keyword), (7, 4, verb), (8, 0, string)]);
+        want.extend([(9, 0, string), (10, 0, string), (12, 0, script), (13, 0, script), (14, 0, script)]);
+        want.extend([(15, 0, keyword), (16, 0, continued), (17, 0, comment), (18, 0, keyword)]);
+        let mut first_of_line: Vec<(u32, u32, u32)> = Vec::new();
+        for [line, column, _, kind] in absolute(&full) {
+            if first_of_line.last().is_none_or(|(l, ..)| *l != line) {
+                first_of_line.push((line, column, kind));
+            }
+        }
+        assert_eq!(first_of_line, want, "{line_break:?}");
+        let last_line: Vec<u32> = absolute(&full).into_iter().filter(|t| t[0] == 18).map(|t| t[3]).collect();
+        // `union` is a side (not coloured); `x` is a keyword (dice counts).
+        assert_eq!(last_line, [keyword, number, number, number, operator, keyword], "{line_break:?}");
+    }
 }
