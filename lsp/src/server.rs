@@ -31,6 +31,57 @@ pub struct Backend {
     workspace: Arc<Mutex<Workspace>>,
     /// Each open document's semantic tokens between requests (see [`semantic`]).
     tokens: Arc<TokenStore>,
+    /// Where whole-file semantic tokens are left for the transport to write, if it does.
+    large_answers: Option<Arc<LargeAnswers>>,
+}
+
+/// Whole-file semantic tokens, written as JSON on the blocking thread that made them, for the
+/// stdio transport to send in place of the small stand-in the server answers with.
+///
+/// The protocol library turns every answer into a `serde_json::Value` and then into text on the
+/// server's one runtime thread: for the 390,000 tokens of a 100,000-line log that is some 50 ms
+/// in which no keystroke is applied (issue 16). So when the transport offers to, a whole-file
+/// answer is written here, under its result id, and the server answers with that result id and
+/// no data; the transport ([`crate::stdio`]) sees an answer with a result id found here and
+/// sends the answer made here instead. Only the last few are kept: an answer whose request was
+/// cancelled is never asked for.
+#[derive(Debug, Default)]
+pub struct LargeAnswers {
+    made: Mutex<std::collections::VecDeque<(String, Vec<u8>)>>,
+}
+
+impl LargeAnswers {
+    /// More than the requests the library runs at once (four).
+    const KEPT: usize = 8;
+
+    fn put(&self, result_id: String, json: Vec<u8>) {
+        let mut made = self.made.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if made.len() == LargeAnswers::KEPT {
+            made.pop_front();
+        }
+        made.push_back((result_id, json));
+    }
+
+    /// The answer (the JSON of its `result`) left for a stand-in with this result id, taken.
+    pub fn take(&self, result_id: &str) -> Option<Vec<u8>> {
+        let mut made = self.made.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let at = made.iter().position(|(id, _)| id == result_id)?;
+        made.remove(at).map(|(_, json)| json)
+    }
+
+    /// A whole file's tokens as the server answers with them: with `answers`, written there and
+    /// replaced by a stand-in with the same result id and no data.
+    fn answer(answers: Option<&LargeAnswers>, result_id: String, data: Vec<SemanticToken>) -> SemanticTokens {
+        let tokens = SemanticTokens { result_id: Some(result_id.clone()), data };
+        let Some(answers) = answers else { return tokens };
+        match serde_json::to_vec(&tokens) {
+            Ok(json) => {
+                answers.put(result_id.clone(), json);
+                SemanticTokens { result_id: Some(result_id), data: Vec::new() }
+            }
+            Err(_) => tokens,
+        }
+    }
 }
 
 impl Backend {
@@ -40,7 +91,18 @@ impl Backend {
 
     /// A server on a workspace set up by the caller (tests set a small deferred-audit size).
     pub fn with_workspace(client: Client, workspace: Workspace) -> Backend {
-        Backend { client, workspace: Arc::new(Mutex::new(workspace)), tokens: Arc::default() }
+        Backend {
+            client,
+            workspace: Arc::new(Mutex::new(workspace)),
+            tokens: Arc::default(),
+            large_answers: None,
+        }
+    }
+
+    /// A server that leaves whole-file semantic tokens in `answers` for its transport to send
+    /// (see [`LargeAnswers`]).
+    pub fn with_large_answers(client: Client, answers: Arc<LargeAnswers>) -> Backend {
+        Backend { large_answers: Some(answers), ..Backend::new(client) }
     }
 
     /// The current text of an open document (for tests and tools).
@@ -422,9 +484,10 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        self.on_tokens(&params.text_document.uri, "semanticTokens/full", |kept, inputs| {
+        let answers = self.large_answers.clone();
+        self.on_tokens(&params.text_document.uri, "semanticTokens/full", move |kept, inputs| {
             let (id, data) = kept.full(inputs);
-            SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(id), data })
+            SemanticTokensResult::Tokens(LargeAnswers::answer(answers.as_deref(), id, data))
         })
         .await
     }
@@ -433,7 +496,7 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
-        let previous = params.previous_result_id;
+        let (previous, answers) = (params.previous_result_id, self.large_answers.clone());
         self.on_tokens(&params.text_document.uri, "semanticTokens/full/delta", move |kept, inputs| match kept
             .delta(inputs, &previous)
         {
@@ -441,7 +504,7 @@ impl LanguageServer for Backend {
                 SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })
             }
             (id, semantic::Answer::Full(data)) => {
-                SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(id), data })
+                SemanticTokensFullDeltaResult::Tokens(LargeAnswers::answer(answers.as_deref(), id, data))
             }
         })
         .await
