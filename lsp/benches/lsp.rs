@@ -1,19 +1,21 @@
 //! The language server on the generated 100,000-line game log (`lang/benches/support/log.rs`):
 //! keystroke-to-diagnostics (apply one edit, re-analyse, convert the diagnostics the editor is
-//! sent) and completion in the middle of the log. The goal is 16 ms at the 99th percentile.
+//! sent), completion in the middle of the log and semantic tokens (whole, delta, range). The
+//! goal is 16 ms at the 99th percentile.
 //! Keystrokes are typed three ways: into a comment in the middle of the log, a new action line
 //! in the middle (every keystroke but the last leaves a line that does not parse), and a new
 //! turn at the end. The replay of the audit, which the server runs after a pause in typing, is
 //! timed apart.
 //!
 //! Run with `cargo bench -p dotc-lsp --bench lsp`. Before criterion measures, the bench times
-//! a few keystrokes and completions itself and prints their 50th and 99th percentiles, since
-//! criterion reports means and medians only.
+//! a few keystrokes, completions and semantic tokens itself and prints their 50th and 99th
+//! percentiles, since criterion reports means and medians only.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use dotc_lsp::semantic::{DocumentTokens, TokenInputs};
 use dotc_lsp::workspace::{MAX_AUDIT_DIAGNOSTICS, Workspace};
 use dotc_lsp::{completion, convert};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
@@ -173,6 +175,37 @@ fn bench_lsp(c: &mut Criterion) {
         assert!(s.complete() > 0, "completion at an action line offers the verbs");
     }
     percentiles("keystroke-to-diagnostics, in a comment", || s.keystroke(), 400);
+    // Semantic tokens made afresh, then, after each of 300 keystrokes in the comment, from the
+    // tokens kept between requests: the whole file, a delta from the last answer or one screen
+    // (60 lines) around the keystroke, in turn. Each timed with its snapshot of the document.
+    let inputs = |s: &Setup| TokenInputs::of(s.ws.get(&s.log).expect("the log is open"));
+    percentiles("semantic tokens, the whole file made afresh", || inputs(&s).tokens().len(), 10);
+    let mut kept = DocumentTokens::default();
+    let mut last = kept.full(&inputs(&s)).0;
+    let screen = (s.comment.line.saturating_sub(30), s.comment.line + 30);
+    let (mut full, mut delta, mut range) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..300 {
+        s.keystroke();
+        let start = Instant::now();
+        let now = inputs(&s);
+        match round % 3 {
+            0 => {
+                last = black_box(kept.full(&now)).0;
+                full.push(start.elapsed());
+            }
+            1 => {
+                last = black_box(kept.delta(&now, &last)).0;
+                delta.push(start.elapsed());
+            }
+            _ => {
+                black_box(kept.range(&now, screen));
+                range.push(start.elapsed());
+            }
+        }
+    }
+    report("semantic tokens after a keystroke, the whole file from the kept tokens", full);
+    report("semantic tokens after a keystroke, a delta from the last answer", delta);
+    report("semantic tokens after a keystroke, a range of 60 lines around it", range);
     let middle = Position { line: s.action.line, character: 0 };
     let times = s.type_text(middle, NEW_ACTION);
     report("keystroke-to-diagnostics, typing an action line mid-log", times);

@@ -1,17 +1,23 @@
 //! The language server under load, as an editor drives it: a stdio client typing into the
 //! generated 100,000-line game log of the benchmarks, one keystroke every `PAUSE`, and measuring
 //! how long each keystroke takes to come back as diagnostics (`publishDiagnostics` of its
-//! version). Three rounds, side by side in one run:
+//! version). Rounds, side by side in one run:
 //!
 //! - idle: keystrokes alone;
 //! - under semantic tokens: before each keystroke the client asks for the whole file's semantic
-//!   tokens (as VS Code does after every change), and the keystroke is timed while that request
-//!   is in flight;
+//!   tokens, and the keystroke is timed while that request is in flight;
+//! - under a semantic tokens delta: the same with `semanticTokens/full/delta` from the last
+//!   answer's result id (as VS Code asks after every change once the server offers deltas);
+//! - under a semantic tokens range: the same with `semanticTokens/range` for the 60 lines around
+//!   the typing (one screen, as an editor asks for what it shows);
 //! - hover: a hover over a unit's name mid-log after each keystroke, timed to its answer.
 //!
+//! Each request is also timed, from its sending to its answer's arrival. A round for a request
+//! the server does not offer (an older build) is left out.
+//!
 //! Run with `cargo build --release && cargo run --release -p dotc-lsp --example load_test
-//! [KEYSTROKES]` (default 200). It starts `target/release/dotc lsp`. Results: BENCHMARKS.md,
-//! "The language server under load".
+//! [KEYSTROKES]` (default 200). It starts `target/release/dotc lsp`, or the build `DOTC_BIN`
+//! names. Results: BENCHMARKS.md, "The language server under load".
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -31,8 +37,18 @@ const PAUSE: Duration = Duration::from_millis(60);
 
 /// What the server sent, and when it arrived.
 enum Incoming {
-    Response { id: u64, at: Instant },
+    Response(u64, Response),
     Diagnostics { uri: String, version: i64, at: Instant },
+}
+
+/// A response: when it arrived, its size, and the little the client reads from it.
+struct Response {
+    at: Instant,
+    bytes: usize,
+    /// A semantic tokens answer's id.
+    result_id: Option<String>,
+    /// An initialize answer's semantic tokens capability.
+    semantic_tokens: Option<Value>,
 }
 
 struct Client {
@@ -40,7 +56,7 @@ struct Client {
     incoming: Receiver<Incoming>,
     next_id: u64,
     /// Responses and diagnostics read while waiting for something else.
-    responses: HashMap<u64, Instant>,
+    responses: HashMap<u64, Response>,
     diagnostics: Vec<(String, i64, Instant)>,
 }
 
@@ -65,8 +81,8 @@ impl Client {
 
     fn pump(&mut self, timeout: Duration) -> bool {
         match self.incoming.recv_timeout(timeout) {
-            Ok(Incoming::Response { id, at }) => {
-                self.responses.insert(id, at);
+            Ok(Incoming::Response(id, response)) => {
+                self.responses.insert(id, response);
                 true
             }
             Ok(Incoming::Diagnostics { uri, version, at }) => {
@@ -77,14 +93,16 @@ impl Client {
         }
     }
 
-    /// When the response to `id` arrived.
-    fn response(&mut self, id: u64) -> Instant {
+    /// The response to `id`.
+    fn response(&mut self, id: u64) -> Response {
         let deadline = Instant::now() + Duration::from_secs(120);
-        while !self.responses.contains_key(&id) {
+        loop {
+            if let Some(response) = self.responses.remove(&id) {
+                return response;
+            }
             assert!(Instant::now() < deadline, "no response to request {id}");
             self.pump(Duration::from_millis(100));
         }
-        self.responses[&id]
     }
 
     /// When diagnostics of `uri` at `version` (or later) arrived.
@@ -100,9 +118,12 @@ impl Client {
     }
 }
 
-/// Read framed messages from the server and pass on what the test times.
+/// Read framed messages from the server and pass on what the test times. Each message is timed
+/// as its last byte is read, and read as JSON on another thread: reading a whole file's semantic
+/// tokens takes the client tens of milliseconds, which must not count against the messages
+/// behind it.
 fn read_messages(stdout: impl Read + Send + 'static) -> Receiver<Incoming> {
-    let (tx, rx) = channel();
+    let (bodies_tx, bodies) = channel::<(Vec<u8>, Instant)>();
     std::thread::spawn(move || {
         let mut reader = BufReader::new(stdout);
         loop {
@@ -121,15 +142,23 @@ fn read_messages(stdout: impl Read + Send + 'static) -> Receiver<Incoming> {
                 }
             }
             let mut body = vec![0; length];
-            if reader.read_exact(&mut body).is_err() {
+            if reader.read_exact(&mut body).is_err() || bodies_tx.send((body, Instant::now())).is_err() {
                 return;
             }
-            let at = Instant::now();
+        }
+    });
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for (body, at) in bodies {
             let Ok(message) = serde_json::from_slice::<Value>(&body) else { continue };
             let sent = if let Some(id) = message.get("id").and_then(Value::as_u64)
                 && message.get("method").is_none()
             {
-                tx.send(Incoming::Response { id, at })
+                let result = &message["result"];
+                let result_id = result["resultId"].as_str().map(String::from);
+                let semantic_tokens = result["capabilities"].get("semanticTokensProvider").cloned();
+                let bytes = body.len();
+                tx.send(Incoming::Response(id, Response { at, bytes, result_id, semantic_tokens }))
             } else if message["method"] == "textDocument/publishDiagnostics" {
                 let uri = message["params"]["uri"].as_str().unwrap_or("").to_string();
                 let version = message["params"]["version"].as_i64().unwrap_or(-1);
@@ -143,6 +172,14 @@ fn read_messages(stdout: impl Read + Send + 'static) -> Receiver<Incoming> {
         }
     });
     rx
+}
+
+/// A round of keystrokes each typed while a request was in flight.
+struct Round {
+    typed: Vec<Duration>,
+    answered: Vec<Duration>,
+    /// The answers' mean size.
+    bytes: usize,
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -195,7 +232,9 @@ fn main() {
     };
     let id =
         client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
-    client.response(id);
+    let offered = client.response(id).semantic_tokens.unwrap_or_default();
+    let (offers_delta, offers_range) =
+        (offered["full"]["delta"] == json!(true), offered["range"] == json!(true));
     client.notify("initialized", json!({}));
     let open = |c: &mut Client, u: &str, t: &str| {
         c.notify(
@@ -244,17 +283,50 @@ fn main() {
         idle.push(client.diagnostics_of(&log_uri, version) - sent);
         std::thread::sleep(PAUSE);
     }
-    let mut under_tokens = Vec::new();
-    let mut tokens = Vec::new();
-    for _ in 0..keystrokes {
-        let asked = Instant::now();
-        let id =
-            client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": log_uri } }));
-        let sent = type_one(&mut client, &mut version);
-        under_tokens.push(client.diagnostics_of(&log_uri, version) - sent);
-        tokens.push(client.response(id) - asked);
-        std::thread::sleep(PAUSE);
-    }
+    // Keystrokes each sent while a request is in flight (asked just before, given the last
+    // answer's result id): the keystrokes' times, the requests' times and the answers' mean size.
+    let under = |client: &mut Client,
+                 version: &mut i64,
+                 mut last: Option<String>,
+                 ask: &dyn Fn(&mut Client, Option<&str>) -> u64| {
+        let (mut typed, mut answered, mut bytes) = (Vec::new(), Vec::new(), 0);
+        for _ in 0..keystrokes {
+            let asked = Instant::now();
+            let id = ask(client, last.as_deref());
+            let sent = type_one(client, version);
+            typed.push(client.diagnostics_of(&log_uri, *version) - sent);
+            let response = client.response(id);
+            answered.push(response.at - asked);
+            bytes += response.bytes;
+            last = response.result_id.or(last);
+            std::thread::sleep(PAUSE);
+        }
+        Round { typed, answered, bytes: bytes / keystrokes.max(1) }
+    };
+    let document = json!({ "uri": log_uri });
+    let full = under(&mut client, &mut version, None, &|c, _| {
+        c.request("textDocument/semanticTokens/full", json!({ "textDocument": document }))
+    });
+    // A whole file's answer first (not timed), to go on from.
+    let delta = offers_delta.then(|| {
+        let id = client.request("textDocument/semanticTokens/full", json!({ "textDocument": document }));
+        let first = client.response(id).result_id;
+        under(&mut client, &mut version, first, &|c, last| {
+            let params = json!({ "textDocument": document, "previousResultId": last.unwrap_or_default() });
+            c.request("textDocument/semanticTokens/full/delta", params)
+        })
+    });
+    // One screen: 30 lines either side of the typing.
+    let screen = json!({
+        "start": { "line": comment.saturating_sub(30), "character": 0 },
+        "end": { "line": comment + 30, "character": 0 },
+    });
+    let range = offers_range.then(|| {
+        under(&mut client, &mut version, None, &|c, _| {
+            let params = json!({ "textDocument": document, "range": screen });
+            c.request("textDocument/semanticTokens/range", params)
+        })
+    });
     // A keystroke, its diagnostics, then a hover over the unit, timed to its answer; each time.
     let hovers_while_typing = |client: &mut Client, version: &mut i64| -> Vec<Duration> {
         let mut times = Vec::new();
@@ -267,7 +339,7 @@ fn main() {
                 "textDocument/hover",
                 json!({ "textDocument": { "uri": log_uri }, "position": position }),
             );
-            times.push(client.response(id) - asked);
+            times.push(client.response(id).at - asked);
             std::thread::sleep(PAUSE);
         }
         times
@@ -283,8 +355,18 @@ fn main() {
     }
     let replayed_hovers = hovers_while_typing(&mut client, &mut version);
     report("keystroke -> diagnostics, idle", idle);
-    report("keystroke -> diagnostics, a semantic tokens request in flight", under_tokens);
-    report("semantic tokens (full), while typing", tokens);
+    let rounds = [("full", Some(full)), ("full/delta", delta), ("range (60 lines)", range)];
+    for (request, round) in rounds {
+        let Some(round) = round else {
+            println!("semanticTokens/{request}: not offered by this server");
+            continue;
+        };
+        report(&format!("keystroke -> diagnostics, semanticTokens/{request} in flight"), round.typed);
+        report(
+            &format!("semanticTokens/{request}, while typing ({} bytes an answer)", round.bytes),
+            round.answered,
+        );
+    }
     report("hover on a unit mid-log, while typing (its audit waiting)", hovers);
     report(
         "hover on a unit mid-log, typing after the audit (its events moved through the edits)",

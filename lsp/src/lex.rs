@@ -98,96 +98,130 @@ pub fn escape(value: &str) -> String {
 
 /// Every token of `source[from..to]`, in order. `from` must be outside any token.
 pub fn tokens(source: &str, from: usize, to: usize) -> Vec<Token> {
-    let bytes = source.as_bytes();
-    let to = to.min(bytes.len());
-    let mut out = Vec::new();
-    let mut i = from.min(to);
-    while i < to {
-        let b = bytes[i];
-        let start = i;
-        let kind = match b {
-            b' ' | b'\t' | b'\r' | b'\n' => {
-                i += 1;
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                // A line comment ends at any line break (`\n`, `\r\n` or a lone `\r`).
-                i = bytes[i..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(bytes.len(), |p| i + p);
-                TokenKind::Comment
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = find_seq(bytes, i + 2, b"*/");
-                TokenKind::Comment
-            }
-            b'"' if bytes[i..].starts_with(b"\"\"\"") => {
-                i = find_seq(bytes, i + 3, b"\"\"\"");
-                TokenKind::Text
-            }
-            b'"' => {
-                i += 1;
-                let mut closed = false;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' => i += 2,
-                        b'"' => {
-                            i += 1;
-                            closed = true;
-                            break;
+    Tokens::new(source, from, to).collect()
+}
+
+/// The tokens of `source[from..to]` one at a time, for a reader that may stop early: the tokens
+/// that start before `to` (the last may run past it). `from` must be outside any token.
+///
+/// Each token is read from its first byte on: where it ends depends on nothing before it and
+/// nothing after its last byte (at most the byte after it, which it stops at). So lexing from a
+/// point outside any token gives the same tokens from there on as lexing from the start, which
+/// is what lets the semantic tokens be made a top-level item at a time
+/// ([`crate::semantic`]).
+#[derive(Clone, Debug)]
+pub struct Tokens<'s> {
+    source: &'s str,
+    i: usize,
+    to: usize,
+}
+
+impl<'s> Tokens<'s> {
+    pub fn new(source: &'s str, from: usize, to: usize) -> Tokens<'s> {
+        let to = to.min(source.len());
+        Tokens { source, i: from.min(to), to }
+    }
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Token;
+
+    fn next(&mut self) -> Option<Token> {
+        let (source, to) = (self.source, self.to);
+        let bytes = source.as_bytes();
+        let mut i = self.i;
+        while i < to {
+            let b = bytes[i];
+            let start = i;
+            let kind = match b {
+                b' ' | b'\t' | b'\r' | b'\n' => {
+                    i += 1;
+                    continue;
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    // A line comment ends at any line break (`\n`, `\r\n` or a lone `\r`).
+                    i = bytes[i..]
+                        .iter()
+                        .position(|&b| b == b'\n' || b == b'\r')
+                        .map_or(bytes.len(), |p| i + p);
+                    TokenKind::Comment
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    i = find_seq(bytes, i + 2, b"*/");
+                    TokenKind::Comment
+                }
+                b'"' if bytes[i..].starts_with(b"\"\"\"") => {
+                    i = find_seq(bytes, i + 3, b"\"\"\"");
+                    TokenKind::Text
+                }
+                b'"' => {
+                    i += 1;
+                    let mut closed = false;
+                    while i < bytes.len() {
+                        match bytes[i] {
+                            b'\\' => i += 2,
+                            b'"' => {
+                                i += 1;
+                                closed = true;
+                                break;
+                            }
+                            b'\n' | b'\r' => break,
+                            _ => i += 1,
                         }
-                        b'\n' | b'\r' => break,
-                        _ => i += 1,
                     }
+                    i = i.min(bytes.len());
+                    TokenKind::Str { closed }
                 }
-                i = i.min(bytes.len());
-                TokenKind::Str { closed }
-            }
-            b'`' if bytes[i..].starts_with(b"```") => {
-                i = find_seq(bytes, i + 3, b"```");
-                TokenKind::Script
-            }
-            b'`' => {
-                i += 1;
-                while i < bytes.len() && !matches!(bytes[i], b'`' | b'\n' | b'\r') {
+                b'`' if bytes[i..].starts_with(b"```") => {
+                    i = find_seq(bytes, i + 3, b"```");
+                    TokenKind::Script
+                }
+                b'`' => {
                     i += 1;
-                }
-                if bytes.get(i) == Some(&b'`') {
-                    i += 1;
-                }
-                TokenKind::Script
-            }
-            b'@' | b'_' | b'a'..=b'z' | b'A'..=b'Z' => {
-                i += 1;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                if bytes[i..].starts_with(b"::") {
-                    i += 2;
-                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-') {
+                    while i < bytes.len() && !matches!(bytes[i], b'`' | b'\n' | b'\r') {
                         i += 1;
                     }
+                    if bytes.get(i) == Some(&b'`') {
+                        i += 1;
+                    }
+                    TokenKind::Script
                 }
-                TokenKind::Word
-            }
-            b'0'..=b'9' => {
-                i = number_end(bytes, i);
-                TokenKind::Number
-            }
-            b'+' | b'-' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
-                i = number_end(bytes, i + 1);
-                TokenKind::Number
-            }
-            b'=' if bytes.get(i + 1) == Some(&b'>') => {
-                i += 2;
-                TokenKind::Punct
-            }
-            _ => {
-                i += source[i..].chars().next().map_or(1, char::len_utf8);
-                TokenKind::Punct
-            }
-        };
-        out.push(Token { kind, span: Span::new(start, i.min(bytes.len())) });
+                b'@' | b'_' | b'a'..=b'z' | b'A'..=b'Z' => {
+                    i += 1;
+                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                        i += 1;
+                    }
+                    if bytes[i..].starts_with(b"::") {
+                        i += 2;
+                        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-') {
+                            i += 1;
+                        }
+                    }
+                    TokenKind::Word
+                }
+                b'0'..=b'9' => {
+                    i = number_end(bytes, i);
+                    TokenKind::Number
+                }
+                b'+' | b'-' if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => {
+                    i = number_end(bytes, i + 1);
+                    TokenKind::Number
+                }
+                b'=' if bytes.get(i + 1) == Some(&b'>') => {
+                    i += 2;
+                    TokenKind::Punct
+                }
+                _ => {
+                    i += source.get(i..).and_then(|rest| rest.chars().next()).map_or(1, char::len_utf8);
+                    TokenKind::Punct
+                }
+            };
+            self.i = i;
+            return Some(Token { kind, span: Span::new(start, i.min(bytes.len())) });
+        }
+        self.i = i;
+        None
     }
-    out
 }
 
 fn number_end(bytes: &[u8], mut i: usize) -> usize {

@@ -6,8 +6,9 @@
 //! - [`line_index`]: byte offsets to lines and UTF-16 columns, used only at the protocol edge.
 //! - [`lex`]: a forgiving tokenizer for questions about half-typed text.
 //! - the features, each a plain function of a document: [`completion`], [`hover`],
-//!   [`navigate`] (definition, references, rename), [`outline`] (symbols, folding, semantic
-//!   tokens, formatting), [`hints`] (inlay hints, quick fixes), [`convert`] (diagnostics).
+//!   [`navigate`] (definition, references, rename), [`outline`] (symbols, folding,
+//!   formatting), [`semantic`] (semantic tokens: whole, by range, by delta), [`hints`] (inlay
+//!   hints, quick fixes), [`convert`] (diagnostics).
 //! - [`server`]: the `tower-lsp-server` backend that routes requests to them, catching panics.
 //! - [`stdio`]: the framing in front of it: malformed messages answered per JSON-RPC, exit codes.
 
@@ -19,6 +20,7 @@ pub mod lex;
 pub mod line_index;
 pub mod navigate;
 pub mod outline;
+pub mod semantic;
 pub mod server;
 pub mod stdio;
 pub mod workspace;

@@ -1,13 +1,9 @@
-//! The shape of a file: document symbols, folding ranges, semantic tokens and formatting.
+//! The shape of a file: document symbols, folding ranges and formatting (semantic tokens:
+//! [`crate::semantic`]).
 
+use dotc_lang::Span;
 use dotc_lang::ast::{Brigade, Entry, Side, Unit};
-use dotc_lang::library::EntryKind;
-use dotc_lang::verbs::verb_spec;
-use dotc_lang::{Span, keywords};
-use tower_lsp_server::ls_types::{
-    DocumentSymbol, FoldingRange, FoldingRangeKind, SemanticToken, SemanticTokenType, SemanticTokensLegend,
-    SymbolKind, TextEdit,
-};
+use tower_lsp_server::ls_types::{DocumentSymbol, FoldingRange, FoldingRangeKind, SymbolKind, TextEdit};
 
 use crate::lex::{self, TokenKind};
 use crate::workspace::Doc;
@@ -245,129 +241,6 @@ fn push_lines(out: &mut Vec<FoldingRange>, first: usize, last: usize) {
             collapsed_text: None,
         });
     }
-}
-
-/// The token types this server reports, in legend order.
-pub const TOKEN_TYPES: &[SemanticTokenType] = &[
-    SemanticTokenType::KEYWORD,
-    SemanticTokenType::STRING,
-    SemanticTokenType::NUMBER,
-    SemanticTokenType::COMMENT,
-    SemanticTokenType::FUNCTION,
-    SemanticTokenType::ENUM_MEMBER,
-    SemanticTokenType::VARIABLE,
-    SemanticTokenType::OPERATOR,
-    SemanticTokenType::MACRO,
-];
-
-const KEYWORD: u32 = 0;
-const STRING: u32 = 1;
-const NUMBER: u32 = 2;
-const COMMENT: u32 = 3;
-const FUNCTION: u32 = 4;
-const ENUM_MEMBER: u32 = 5;
-const VARIABLE: u32 = 6;
-const OPERATOR: u32 = 7;
-const MACRO: u32 = 8;
-
-pub fn legend() -> SemanticTokensLegend {
-    SemanticTokensLegend { token_types: TOKEN_TYPES.to_vec(), token_modifiers: Vec::new() }
-}
-
-/// Semantic tokens: keywords, names (declared units and leaders as variables), numbers,
-/// comments, log verbs, rule-data ids, `@allow` and codes. Multi-line tokens are split per line.
-pub fn semantic_tokens(doc: &Doc) -> Vec<SemanticToken> {
-    TokenInputs::of(doc).tokens()
-}
-
-/// What the semantic tokens of a document are made from, taken from it without holding on to
-/// its analysis: the text and line index (shared), the rule data and the scenario's names
-/// (copied: small). The server makes the tokens of a long log from these on a blocking thread
-/// while edits go on updating the analysis in place (issue 16).
-#[derive(Clone, Debug)]
-pub struct TokenInputs {
-    text: std::sync::Arc<String>,
-    index: std::sync::Arc<crate::line_index::LineIndex>,
-    data: dotc_lang::library::RuleData,
-    names: Option<dotc_lang::check::NameIndex>,
-    is_game: bool,
-}
-
-impl TokenInputs {
-    pub fn of(doc: &Doc) -> TokenInputs {
-        TokenInputs {
-            text: doc.text.clone(),
-            index: doc.index.clone(),
-            data: doc.analyzed.analysis.rule_data.clone(),
-            names: crate::navigate::scenario_of(doc).map(|s| s.names.clone()),
-            is_game: doc.analyzed.is_game(),
-        }
-    }
-
-    pub fn tokens(&self) -> Vec<SemanticToken> {
-        let (text, data, is_game) = (&self.text, &self.data, self.is_game);
-        semantic_tokens_of(text, &self.index, data, self.names.as_ref(), is_game)
-    }
-}
-
-fn semantic_tokens_of(
-    text: &str,
-    index: &crate::line_index::LineIndex,
-    data: &dotc_lang::library::RuleData,
-    names: Option<&dotc_lang::check::NameIndex>,
-    is_game: bool,
-) -> Vec<SemanticToken> {
-    let mut out = Vec::new();
-    let (mut last_line, mut last_start) = (0u32, 0u32);
-    for token in lex::tokens(text, 0, text.len()) {
-        let word = token.text(text);
-        let kind = match token.kind {
-            TokenKind::Comment => COMMENT,
-            TokenKind::Text | TokenKind::Str { .. } => {
-                let declared = names.is_some_and(|n| n.get(&token.value(text)).is_some());
-                if declared { VARIABLE } else { STRING }
-            }
-            TokenKind::Number => NUMBER,
-            TokenKind::Script => MACRO,
-            TokenKind::Punct if word == "=>" => OPERATOR,
-            TokenKind::Punct => continue,
-            TokenKind::Word if word.starts_with('@') || word.contains("::") => MACRO,
-            TokenKind::Word if is_game && verb_spec(word).is_some() && !keywords::is_keyword(word) => {
-                FUNCTION
-            }
-            TokenKind::Word if keywords::is_keyword(word) => KEYWORD,
-            TokenKind::Word if EntryKind::ALL.iter().any(|k| data.contains(*k, word)) => ENUM_MEMBER,
-            TokenKind::Word if is_game && verb_spec(word).is_some() => FUNCTION,
-            TokenKind::Word => continue,
-        };
-        // One token per line of a multi-line token.
-        let mut start = token.span.start;
-        while start < token.span.end {
-            let line = index.line_of(start);
-            let line_end = index.line_start(line + 1).min(token.span.end);
-            let piece_end = index.content_end(text, line).min(line_end);
-            let from = index.position(text, start);
-            let to = index.position(text, piece_end);
-            let length = to.character.saturating_sub(from.character);
-            if length > 0 {
-                let delta_line = from.line - last_line;
-                let delta_start = if delta_line == 0 { from.character - last_start } else { from.character };
-                out.push(SemanticToken {
-                    delta_line,
-                    delta_start,
-                    length,
-                    token_type: kind,
-                    token_modifiers_bitset: 0,
-                });
-                (last_line, last_start) = (from.line, from.character);
-            }
-            if line_end <= start {
-                break;
-            }
-            start = line_end;
-        }
-    }
-    out
 }
 
 /// The whole file in `dotc fmt` layout, as one edit; None when it is already formatted.

@@ -17,6 +17,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+use crate::semantic::{self, TokenInputs, TokenStore};
 use crate::workspace::{Doc, Publication, Workspace, panic_message};
 use crate::{completion, convert, hints, hover, navigate, outline};
 
@@ -28,6 +29,59 @@ pub const AUDIT_PAUSE: Duration = Duration::from_millis(300);
 pub struct Backend {
     client: Client,
     workspace: Arc<Mutex<Workspace>>,
+    /// Each open document's semantic tokens between requests (see [`semantic`]).
+    tokens: Arc<TokenStore>,
+    /// Where whole-file semantic tokens are left for the transport to write, if it does.
+    large_answers: Option<Arc<LargeAnswers>>,
+}
+
+/// Whole-file semantic tokens, written as JSON on the blocking thread that made them, for the
+/// stdio transport to send in place of the small stand-in the server answers with.
+///
+/// The protocol library turns every answer into a `serde_json::Value` and then into text on the
+/// server's one runtime thread: for the 390,000 tokens of a 100,000-line log that is some 50 ms
+/// in which no keystroke is applied (issue 16). So when the transport offers to, a whole-file
+/// answer is written here, under its result id, and the server answers with that result id and
+/// no data; the transport ([`crate::stdio`]) sees an answer with a result id found here and
+/// sends the answer made here instead. Only the last few are kept: an answer whose request was
+/// cancelled is never asked for.
+#[derive(Debug, Default)]
+pub struct LargeAnswers {
+    made: Mutex<std::collections::VecDeque<(String, Vec<u8>)>>,
+}
+
+impl LargeAnswers {
+    /// More than the requests the library runs at once (four).
+    const KEPT: usize = 8;
+
+    fn put(&self, result_id: String, json: Vec<u8>) {
+        let mut made = self.made.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if made.len() == LargeAnswers::KEPT {
+            made.pop_front();
+        }
+        made.push_back((result_id, json));
+    }
+
+    /// The answer (the JSON of its `result`) left for a stand-in with this result id, taken.
+    pub fn take(&self, result_id: &str) -> Option<Vec<u8>> {
+        let mut made = self.made.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let at = made.iter().position(|(id, _)| id == result_id)?;
+        made.remove(at).map(|(_, json)| json)
+    }
+
+    /// A whole file's tokens as the server answers with them: with `answers`, written there and
+    /// replaced by a stand-in with the same result id and no data.
+    fn answer(answers: Option<&LargeAnswers>, result_id: String, data: Vec<SemanticToken>) -> SemanticTokens {
+        let tokens = SemanticTokens { result_id: Some(result_id.clone()), data };
+        let Some(answers) = answers else { return tokens };
+        match serde_json::to_vec(&tokens) {
+            Ok(json) => {
+                answers.put(result_id.clone(), json);
+                SemanticTokens { result_id: Some(result_id), data: Vec::new() }
+            }
+            Err(_) => tokens,
+        }
+    }
 }
 
 impl Backend {
@@ -37,7 +91,18 @@ impl Backend {
 
     /// A server on a workspace set up by the caller (tests set a small deferred-audit size).
     pub fn with_workspace(client: Client, workspace: Workspace) -> Backend {
-        Backend { client, workspace: Arc::new(Mutex::new(workspace)) }
+        Backend {
+            client,
+            workspace: Arc::new(Mutex::new(workspace)),
+            tokens: Arc::default(),
+            large_answers: None,
+        }
+    }
+
+    /// A server that leaves whole-file semantic tokens in `answers` for its transport to send
+    /// (see [`LargeAnswers`]).
+    pub fn with_large_answers(client: Client, answers: Arc<LargeAnswers>) -> Backend {
+        Backend { large_answers: Some(answers), ..Backend::new(client) }
     }
 
     /// The current text of an open document (for tests and tools).
@@ -45,8 +110,28 @@ impl Backend {
         self.lock().get(uri).map(|doc| doc.text.to_string())
     }
 
+    /// How many documents have semantic tokens kept between requests (for tests).
+    pub fn documents_with_tokens(&self) -> usize {
+        self.tokens.len()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Workspace> {
         lock(&self.workspace)
+    }
+
+    /// Answer a semantic tokens request from the document's kept tokens, brought up to date
+    /// with a snapshot of it (see [`Backend::on_snapshot`]).
+    async fn on_tokens<T: Send + 'static>(
+        &self,
+        uri: &Uri,
+        request: &'static str,
+        feature: impl FnOnce(&mut semantic::DocumentTokens, &TokenInputs) -> T + Send + 'static,
+    ) -> Result<Option<T>> {
+        let snapshot = |doc: &Doc| (TokenInputs::of(doc), self.tokens.document(uri));
+        self.on_snapshot(uri, request, snapshot, move |(inputs, kept)| {
+            feature(&mut semantic::lock_document(&kept), &inputs)
+        })
+        .await
     }
 
     /// Run a feature on an open document, catching any panic. Not open: no answer.
@@ -71,8 +156,8 @@ impl Backend {
 
     /// Answer a request about one document from a snapshot of what it needs, on a blocking
     /// thread: the workspace is locked only to take the snapshot, so a whole-file request such
-    /// as semantic tokens on a long log (a few hundred milliseconds) holds up neither the edits
-    /// that come in meanwhile nor their diagnostics (issue 16). The snapshot must not keep the
+    /// as folding ranges or semantic tokens on a long log (tens of milliseconds) holds up
+    /// neither the edits that come in meanwhile nor their diagnostics (issue 16). The snapshot must not keep the
     /// document's analysis (an `Arc` the edits update in place when no one else holds it).
     async fn on_snapshot<S: Send + 'static, T: Send + 'static>(
         &self,
@@ -222,9 +307,9 @@ pub fn capabilities() -> ServerCapabilities {
         document_formatting_provider: Some(OneOf::Left(true)),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
-                legend: outline::legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
+                legend: semantic::legend(),
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                range: Some(true),
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             },
         )),
@@ -278,6 +363,7 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
+        self.tokens.forget(&document.uri);
         self.mutate("didOpen", |ws| ws.open(document.uri, document.version, document.text)).await;
     }
 
@@ -293,6 +379,7 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         let closed = uri.clone();
+        self.tokens.forget(&uri);
         self.mutate("didClose", |ws| ws.close(&uri)).await;
         // A closed file's problems are no longer the editor's to show.
         self.client.publish_diagnostics(closed, Vec::new(), None).await;
@@ -397,8 +484,40 @@ impl LanguageServer for Backend {
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        self.on_snapshot(&params.text_document.uri, "semanticTokens", outline::TokenInputs::of, |inputs| {
-            SemanticTokensResult::Tokens(SemanticTokens { result_id: None, data: inputs.tokens() })
+        let answers = self.large_answers.clone();
+        self.on_tokens(&params.text_document.uri, "semanticTokens/full", move |kept, inputs| {
+            let (id, data) = kept.full(inputs);
+            SemanticTokensResult::Tokens(LargeAnswers::answer(answers.as_deref(), id, data))
+        })
+        .await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let (previous, answers) = (params.previous_result_id, self.large_answers.clone());
+        self.on_tokens(&params.text_document.uri, "semanticTokens/full/delta", move |kept, inputs| match kept
+            .delta(inputs, &previous)
+        {
+            (id, semantic::Answer::Delta(edits)) => {
+                SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })
+            }
+            (id, semantic::Answer::Full(data)) => {
+                SemanticTokensFullDeltaResult::Tokens(LargeAnswers::answer(answers.as_deref(), id, data))
+            }
+        })
+        .await
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let lines = semantic::range_lines(params.range);
+        self.on_tokens(&params.text_document.uri, "semanticTokens/range", move |kept, inputs| {
+            let data = kept.range(inputs, lines);
+            SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data })
         })
         .await
     }

@@ -14,8 +14,12 @@
 //! - everything else is re-serialised and handed to the library's `Server` over an in-memory
 //!   pipe, so it only ever sees frames it can decode.
 //!
-//! The server's output is read back frame by frame and written to stdout by one writer, with
-//! our error answers, so two frames never interleave.
+//! The server's output is read back frame by frame, on a thread of its own, and written to
+//! stdout by one writer, with our error answers, so two frames never interleave. A whole file's
+//! semantic tokens (megabytes for a long log) are not serialised by the library on the server's
+//! runtime thread, where they would hold up every keystroke for tens of milliseconds: the server
+//! writes them on the thread that made them and answers with a stand-in, which the relay
+//! replaces ([`LargeAnswers`]).
 //!
 //! The library handles up to four requests at a time, so a client that writes ahead (as a
 //! script or a test does) could see `initialize` overtaken by what follows it, or requests
@@ -43,6 +47,7 @@ use tower_lsp_server::jsonrpc::{Id, Request, Response};
 use tower_lsp_server::{LspService, Server};
 
 use crate::Backend;
+use crate::server::LargeAnswers;
 
 /// The longest header block read before it is taken for garbage.
 const MAX_HEADER: usize = 8 << 10;
@@ -320,33 +325,28 @@ where
         }
         // Dropping the pipe is the end of the server's input.
     });
-    let (relay_out, relay_outstanding) = (out_tx.clone(), outstanding.clone());
+    // The server's output is cut into frames and checked on a thread of its own: a long log's
+    // answers run to megabytes, and the server's one runtime thread should not read them again.
+    let (chunks_tx, chunks_rx) = mpsc::channel::<Vec<u8>>();
+    let large_answers = Arc::new(LargeAnswers::default());
+    let relay_thread = {
+        let (out, outstanding, answers) = (out_tx.clone(), outstanding.clone(), large_answers.clone());
+        std::thread::spawn(move || relay_loop(&chunks_rx, &out, &outstanding, &answers))
+    };
     let relay = async move {
-        let mut framer = Framer::default();
         let mut chunk = vec![0u8; 1 << 16];
         while let Ok(n) = from_server.read(&mut chunk).await {
-            if n == 0 {
+            if n == 0 || chunks_tx.send(chunk[..n].to_vec()).is_err() {
                 break;
-            }
-            framer.push(&chunk[..n]);
-            while let Some(frame_found) = framer.next_frame() {
-                if let Frame::Body(body) = frame_found {
-                    let _ = relay_out.send(Out::Frame(frame(&body)));
-                    // An answer (not a request of the server's own) settles its request.
-                    if let Ok(message) = serde_json::from_slice::<Value>(&body)
-                        && message.get("method").is_none()
-                        && let Some(id) = message.get("id")
-                    {
-                        relay_outstanding.answer(&id.to_string());
-                    }
-                }
             }
         }
     };
-    let (service, socket) = LspService::new(Backend::new);
+    let (service, socket) = LspService::new(|client| Backend::with_large_answers(client, large_answers));
     let server = Server::new(server_in, server_out, socket).serve(service);
     tokio::join!(server, relay);
     feed.abort();
+    // The relay ends with the server's output: its last frames go to the writer before the flush.
+    let _ = relay_thread.join();
     let (ack_tx, ack_rx) = mpsc::channel();
     if out_tx.send(Out::Flushed(ack_tx)).is_ok() {
         let _ = ack_rx.recv_timeout(std::time::Duration::from_secs(10));
@@ -410,6 +410,59 @@ fn read_loop(
             }
         }
     }
+}
+
+/// Cut the server's output into frames and pass them to the writer, each stand-in for a large
+/// answer replaced by that answer ([`LargeAnswers`]); each answer settles its request.
+fn relay_loop(
+    chunks: &mpsc::Receiver<Vec<u8>>,
+    out: &mpsc::Sender<Out>,
+    outstanding: &Outstanding,
+    answers: &LargeAnswers,
+) {
+    /// Whether a message is an answer, and to what: the rest of it is skipped, not kept.
+    #[derive(serde::Deserialize)]
+    struct Head {
+        method: Option<serde::de::IgnoredAny>,
+        id: Option<Value>,
+    }
+    let mut framer = Framer::default();
+    for chunk in chunks {
+        framer.push(&chunk);
+        while let Some(found) = framer.next_frame() {
+            let Frame::Body(body) = found else { continue };
+            let Some(Head { method: None, id: Some(id) }) = serde_json::from_slice::<Head>(&body).ok() else {
+                // A request or notification of the server's own.
+                let _ = out.send(Out::Frame(frame(&body)));
+                continue;
+            };
+            let body = large_answer(&body, &id, answers).unwrap_or(body);
+            let _ = out.send(Out::Frame(frame(&body)));
+            // An answer (not a request of the server's own) settles its request.
+            outstanding.answer(&id.to_string());
+        }
+    }
+}
+
+/// The answer to send for an answer of the server's that stands in for a large one: a small
+/// answer whose result has a result id and empty data, and whose whole answer was left under
+/// that id. None for any other answer.
+fn large_answer(body: &[u8], id: &Value, answers: &LargeAnswers) -> Option<Vec<u8>> {
+    /// A stand-in is short; the others are not read again.
+    const STAND_IN: usize = 256;
+    if body.len() > STAND_IN {
+        return None;
+    }
+    let answer: Value = serde_json::from_slice(body).ok()?;
+    let result = answer.get("result")?;
+    if result.get("data") != Some(&json!([])) {
+        return None;
+    }
+    let json = answers.take(result.get("resultId")?.as_str()?)?;
+    let mut body = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":").into_bytes();
+    body.extend_from_slice(&json);
+    body.push(b'}');
+    Some(body)
 }
 
 fn write_loop(mut output: impl Write, frames: mpsc::Receiver<Out>) {
@@ -562,5 +615,58 @@ mod tests {
         assert_eq!(format!("{code:?}"), format!("{:?}", ExitCode::from(1)));
         let (code, _) = conversation(&[&initialize]).await;
         assert_eq!(format!("{code:?}"), format!("{:?}", ExitCode::from(1)));
+    }
+
+    /// A whole file's semantic tokens are written on the thread that made them and sent by the
+    /// transport in place of the server's stand-in ([`LargeAnswers`]): the client gets the
+    /// tokens, under the result id the server gave them, for a whole-file request and for a
+    /// delta request from an id the server does not know.
+    #[tokio::test]
+    async fn whole_file_semantic_tokens_are_sent_by_the_transport() {
+        let text = include_str!("../../scenarios/tutorial/fence-line.dotc");
+        let uri = "file:///stdio/fence-line.dotc";
+        let mut ws = crate::workspace::Workspace::new();
+        let parsed: tower_lsp_server::ls_types::Uri = uri.parse().expect("a URI");
+        ws.open(parsed.clone(), 1, text.to_string());
+        let tokens = crate::semantic::semantic_tokens(ws.get(&parsed).expect("open"));
+        let want: Vec<u32> = tokens
+            .iter()
+            .flat_map(|t| [t.delta_line, t.delta_start, t.length, t.token_type, t.token_modifiers_bitset])
+            .collect();
+        assert!(want.len() > 500, "{} numbers", want.len());
+
+        let request = |id: i64, method: &str, params: Value| {
+            message(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+        };
+        let document = json!({ "uri": uri });
+        let messages = [
+            request(1, "initialize", json!({ "capabilities": {} })),
+            message(json!({ "jsonrpc": "2.0", "method": "initialized", "params": {} })),
+            message(json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+                "textDocument": { "uri": uri, "languageId": "dotc", "version": 1, "text": text } } })),
+            request(2, "textDocument/semanticTokens/full", json!({ "textDocument": document })),
+            request(
+                3,
+                "textDocument/semanticTokens/full/delta",
+                json!({ "textDocument": document, "previousResultId": "none such" }),
+            ),
+            request(4, "shutdown", Value::Null),
+            message(json!({ "jsonrpc": "2.0", "method": "exit" })),
+        ];
+        let input: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
+        let (code, answers) = conversation(&input).await;
+        assert_eq!(format!("{code:?}"), format!("{:?}", ExitCode::SUCCESS));
+        let answer = |id: i64| answers.iter().find(|a| a["id"] == json!(id)).cloned().unwrap_or(Value::Null);
+        for id in [2, 3] {
+            let result = &answer(id)["result"];
+            let data: Vec<u32> = result["data"]
+                .as_array()
+                .map(|d| d.iter().filter_map(|n| n.as_u64().and_then(|n| u32::try_from(n).ok())).collect())
+                .unwrap_or_default();
+            assert_eq!(data, want, "answer {id}");
+            assert!(result["resultId"].is_string(), "answer {id}: {result}");
+        }
+        assert_ne!(answer(2)["result"]["resultId"], answer(3)["result"]["resultId"]);
+        assert!(answer(4).get("error").is_none());
     }
 }

@@ -624,6 +624,21 @@ async fn requests_never_fail_on_odd_input() {
             let answer = client.request(method, document.clone()).await;
             assert!(answer.get("error").is_none(), "{method} on {text:?}: {answer}");
         }
+        let ranges = [
+            json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 9999, "character": 9999 } }),
+            json!({ "start": far, "end": far }),
+            json!({ "start": { "line": 5, "character": 0 }, "end": { "line": 0, "character": 0 } }),
+        ];
+        for range in ranges {
+            let params = json!({ "textDocument": { "uri": uri }, "range": range });
+            let answer = client.request("textDocument/semanticTokens/range", params).await;
+            assert!(answer.get("error").is_none(), "range {range} on {text:?}: {answer}");
+        }
+        for previous in ["", "no such answer", "1"] {
+            let params = json!({ "textDocument": { "uri": uri }, "previousResultId": previous });
+            let answer = client.request("textDocument/semanticTokens/full/delta", params).await;
+            assert!(answer.get("error").is_none(), "delta from {previous:?} on {text:?}: {answer}");
+        }
         client.notify("textDocument/didClose", document).await;
     }
 }
@@ -795,7 +810,7 @@ fn a_stale_audit_is_cancelled_and_its_result_refused() {
 fn a_semantic_tokens_snapshot_leaves_edits_in_place() {
     use std::sync::Arc;
 
-    use dotc_lsp::outline::{TokenInputs, semantic_tokens};
+    use dotc_lsp::semantic::{TokenInputs, semantic_tokens};
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut ws = Workspace::new();
     let uri = open_in(&mut ws, "scenarios/tutorial/fence-line-game.dotc");
@@ -886,4 +901,80 @@ fn the_events_kept_in_step_with_the_edits_are_where_every_edit_puts_them() {
     // Most edits are compared (not those that leave the log unable to be replayed).
     assert!(compared >= 250, "{compared}");
     assert!(dropped > 0, "some edits replaced events' text");
+}
+
+/// The numbers of a semantic tokens answer's `data` (or of an edit's).
+fn numbers(data: &Value) -> Vec<u64> {
+    data.as_array().map(|d| d.iter().filter_map(Value::as_u64).collect()).unwrap_or_default()
+}
+
+/// Semantic tokens by range and by delta (issue 16): the server offers both; a whole-file
+/// answer has a result id; a delta from it after an edit is one edit that turns it into the
+/// whole file's tokens now; a delta from an id the server does not know is the whole file's
+/// tokens; a range is the whole file's tokens of its lines; closing the document drops what was
+/// kept for it.
+#[tokio::test]
+async fn semantic_tokens_by_range_and_by_delta() {
+    let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
+    let capabilities = serde_json::to_value(dotc_lsp::server::capabilities()).expect("json");
+    let offered = &capabilities["semanticTokensProvider"];
+    assert_eq!((&offered["full"]["delta"], &offered["range"]), (&json!(true), &json!(true)), "{offered}");
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &game).await;
+    let document = json!({ "textDocument": { "uri": game_uri } });
+    let first = client.request("textDocument/semanticTokens/full", document.clone()).await;
+    let first_id = first["resultId"].as_str().expect("a result id").to_string();
+    let before = numbers(&first["data"]);
+    assert!(before.len() > 1000, "{} numbers", before.len());
+
+    // A comment line typed above the first turn: the tokens after it move down a line.
+    let insert = at(&game, "turn 1", 0, 0);
+    let typed = json!([{ "range": { "start": insert, "end": insert }, "text": "// a note\n" }]);
+    client.change(&game_uri, 2, typed).await;
+    let delta_params = json!({ "textDocument": { "uri": game_uri }, "previousResultId": first_id });
+    let delta = client.request("textDocument/semanticTokens/full/delta", delta_params).await;
+    let delta_id = delta["resultId"].as_str().expect("a result id").to_string();
+    assert_ne!(delta_id, first_id);
+    let edits = delta["edits"].as_array().expect("edits, not a whole answer");
+    assert_eq!(edits.len(), 1, "{delta}");
+    let (start, deleted) =
+        (edits[0]["start"].as_u64().unwrap_or(0), edits[0]["deleteCount"].as_u64().unwrap_or(0));
+    let inserted = numbers(&edits[0]["data"]);
+    assert!(start % 5 == 0 && deleted % 5 == 0 && inserted.len() <= 10, "a small edit: {delta}");
+    let mut after = before.clone();
+    after.splice(start as usize..(start + deleted) as usize, inserted);
+    let now = client.request("textDocument/semanticTokens/full", document.clone()).await;
+    assert_eq!(after, numbers(&now["data"]));
+
+    // From an id the server does not know (or no longer keeps): the whole file.
+    let unknown = json!({ "textDocument": { "uri": game_uri }, "previousResultId": "no such answer" });
+    let whole = client.request("textDocument/semanticTokens/full/delta", unknown).await;
+    assert_eq!(numbers(&whole["data"]), after);
+    assert!(whole["resultId"].is_string());
+
+    // Lines 28 to 37 (the first turn's command phase, moved down a line): the whole file's
+    // tokens of those lines, the first counted from the start of the text.
+    let range = json!({ "start": { "line": 28, "character": 4 }, "end": { "line": 38, "character": 0 } });
+    let answer = client
+        .request(
+            "textDocument/semanticTokens/range",
+            json!({ "textDocument": { "uri": game_uri }, "range": range }),
+        )
+        .await;
+    let (mut line, mut rows) = (0, Vec::new());
+    for token in after.chunks(5) {
+        line += token[0];
+        if (28..=37).contains(&line) {
+            rows.push((line, token.to_vec()));
+        }
+    }
+    let mut want: Vec<u64> = rows.iter().flat_map(|(_, token)| token.clone()).collect();
+    want[0] = rows[0].0;
+    assert_eq!(numbers(&answer["data"]), want);
+    assert!(answer.get("resultId").is_none());
+
+    assert_eq!(client.service.inner().documents_with_tokens(), 1);
+    client.notify("textDocument/didClose", document).await;
+    assert_eq!(client.service.inner().documents_with_tokens(), 0, "closing drops the kept tokens");
 }
