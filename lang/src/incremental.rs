@@ -335,10 +335,11 @@ pub const STRETCH_BYTES: usize = 256 * 1024;
 
 /// Parse a file in stretches of at least `stretch` bytes, each cut just before a line that
 /// starts with `turn` at its first column; each stretch's syntax tree is lowered and its tokens
-/// dropped before the next is read. None when the file is too short to cut, or when any stretch
-/// might read differently on its own than in the whole file: it fails to parse, holds unreadable
-/// top-level text, or its last item's line runs past its end (the checks [`reparse`] makes of a
-/// re-parsed stretch). The caller then parses the whole file at once.
+/// dropped before the next is read. A stretch that might read differently on its own than in the
+/// whole file (it fails to parse, holds unreadable text, or its last item's line runs past its
+/// end: the checks [`reparse`] makes of a re-parsed stretch) is read together with all the rest
+/// of the file. None when the file is too short to cut, its head does not read cleanly as a game
+/// log, or the rest holds anything but turns: the caller then parses the whole file at once.
 pub fn parse_in_stretches(source: &str, stretch: usize) -> Option<Parsed> {
     if source.len() > parser::MAX_SOURCE_BYTES {
         return None;
@@ -365,13 +366,24 @@ pub fn parse_in_stretches(source: &str, stretch: usize) -> Option<Parsed> {
     }
     let ends = cuts.iter().skip(1).copied().chain(std::iter::once(source.len()));
     for (start, end) in cuts.iter().copied().zip(ends) {
-        let part = parse_stretch(&source[start..end], start, end == source.len(), true)?;
+        // A stretch that does not read cleanly on its own (a typo, a brace left open) is read
+        // with the rest of the file after it, as one stretch: what came before it read cleanly
+        // and ends at a line end, so the whole parse reaches its start as this parse does, and
+        // from there on the two read the same text to the same end. So a long log with an error
+        // near its end costs one parse, not two.
+        let (part, last) = match parse_stretch(&source[start..end], start, end == source.len(), true) {
+            Some(part) => (part, false),
+            None => (parse_stretch(&source[start..], start, true, false)?, true),
+        };
         document.turns.extend(part.document.turns);
         document.broken_names.extend(part.document.broken_names);
         document.broken_words.extend(part.document.broken_words);
         document.broken_idents.extend(part.document.broken_idents);
         diagnostics.extend(part.diagnostics);
         items.extend(part.items);
+        if last {
+            break;
+        }
     }
     Some(Parsed { document, diagnostics, items })
 }

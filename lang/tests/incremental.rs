@@ -376,7 +376,9 @@ fn damaged_logs_read_in_stretches_as_a_whole() {
         tried += 1;
         stretched += usize::from(same_as_whole(&text, stretch));
     }
-    // Most damage leaves a statement unreadable, and such a log is read whole; what damage still
-    // reads (a comment, a space, a closed brace pair) must have been tried in stretches often.
-    assert!(stretched >= 50, "only {stretched} of {tried} damaged logs were read in stretches");
+    // Damage after the first cut is read with the rest of the file as one stretch; only damage
+    // in the head (the header and first turns), or a header or scenario pasted later, makes the
+    // whole file be read at once. So most damaged logs are still read in stretches.
+    eprintln!("{stretched} of {tried} damaged logs were read in stretches");
+    assert!(stretched * 2 > tried, "only {stretched} of {tried} damaged logs were read in stretches");
 }
