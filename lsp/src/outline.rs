@@ -9,20 +9,72 @@ use crate::lex::{self, TokenKind};
 use crate::workspace::Doc;
 
 /// A library entry: its id, with its kind as the detail.
-fn entry_symbol(doc: &Doc, e: &Entry) -> DocumentSymbol {
-    symbol(doc, &e.id.value, Some(e.kind.value.clone()), SymbolKind::CONSTANT, e.span, e.id.span, Vec::new())
+fn entry_symbol(e: &Entry) -> Outline {
+    symbol(&e.id.value, Some(e.kind.value.clone()), SymbolKind::CONSTANT, e.span, e.id.span, Vec::new())
 }
 
 /// Sides, brigades, regiments and leaders of a scenario; library entries; the game header,
 /// turns and phases of a log.
 pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
+    SymbolInputs::of(doc).symbols()
+}
+
+/// A document's outline with byte spans, copied out of its syntax tree, and the text and line
+/// index (shared) to place them with. The server takes it under the workspace lock, which is
+/// cheap, and turns the spans into lines and UTF-16 columns on a blocking thread, which is most
+/// of the work on a long log (issue 16: document symbols no longer hold up edits).
+#[derive(Clone, Debug)]
+pub struct SymbolInputs {
+    text: std::sync::Arc<String>,
+    index: std::sync::Arc<crate::line_index::LineIndex>,
+    outline: Vec<Outline>,
+}
+
+/// One symbol of the outline, placed by byte spans.
+#[derive(Clone, Debug)]
+struct Outline {
+    name: String,
+    detail: Option<String>,
+    kind: SymbolKind,
+    span: Span,
+    selection: Span,
+    children: Vec<Outline>,
+}
+
+impl SymbolInputs {
+    pub fn of(doc: &Doc) -> SymbolInputs {
+        SymbolInputs { text: doc.text.clone(), index: doc.index.clone(), outline: outline(doc) }
+    }
+
+    /// The outline as the protocol gives it.
+    pub fn symbols(&self) -> Vec<DocumentSymbol> {
+        self.outline.iter().map(|o| self.placed(o)).collect()
+    }
+
+    #[allow(deprecated)] // `deprecated` is a required field of the protocol type.
+    fn placed(&self, o: &Outline) -> DocumentSymbol {
+        let children: Vec<DocumentSymbol> = o.children.iter().map(|c| self.placed(c)).collect();
+        DocumentSymbol {
+            // The protocol rejects an empty name.
+            name: if o.name.is_empty() { "(unnamed)".to_string() } else { o.name.clone() },
+            detail: o.detail.clone(),
+            kind: o.kind,
+            tags: None,
+            deprecated: None,
+            range: self.index.range(&self.text, o.span),
+            selection_range: self.index.range(&self.text, o.selection),
+            children: if children.is_empty() { None } else { Some(children) },
+        }
+    }
+}
+
+fn outline(doc: &Doc) -> Vec<Outline> {
     let document = &doc.analyzed.analysis.document;
     let mut out = Vec::new();
     if let Some(s) = &document.scenario {
-        let mut children: Vec<DocumentSymbol> = s.sides.iter().map(|side| side_symbol(doc, side)).collect();
-        children.extend(s.libraries.iter().flat_map(|l| l.entries.iter()).map(|e| entry_symbol(doc, e)));
+        let mut children: Vec<Outline> = s.sides.iter().map(|side| side_symbol(side)).collect();
+        children.extend(s.libraries.iter().flat_map(|l| l.entries.iter()).map(|e| entry_symbol(e)));
         out.push(symbol(
-            doc,
             &s.name.value,
             Some("scenario".into()),
             SymbolKind::NAMESPACE,
@@ -32,13 +84,12 @@ pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
         ));
     }
     for library in &document.libraries {
-        let children = library.entries.iter().map(|e| entry_symbol(doc, e)).collect();
+        let children = library.entries.iter().map(|e| entry_symbol(e)).collect();
         let (name, selection) = match &library.name {
             Some(n) => (n.value.as_str(), n.span),
             None => ("library", library.span),
         };
         out.push(symbol(
-            doc,
             name,
             Some("library".into()),
             SymbolKind::PACKAGE,
@@ -49,7 +100,6 @@ pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
     }
     if let Some(game) = &document.game {
         out.push(symbol(
-            doc,
             &game.name.value,
             Some("game".into()),
             SymbolKind::NAMESPACE,
@@ -64,28 +114,19 @@ pub fn symbols(doc: &Doc) -> Vec<DocumentSymbol> {
             .iter()
             .map(|p| {
                 let detail = format!("{} actions", p.actions.len());
-                symbol(
-                    doc,
-                    p.kind.value.word(),
-                    Some(detail),
-                    SymbolKind::EVENT,
-                    p.span,
-                    p.kind.span,
-                    Vec::new(),
-                )
+                symbol(p.kind.value.word(), Some(detail), SymbolKind::EVENT, p.span, p.kind.span, Vec::new())
             })
             .collect();
         let name = format!("turn {} {}", turn.number.value, turn.side.value);
-        out.push(symbol(doc, &name, None, SymbolKind::OBJECT, turn.span, turn.number.span, children));
+        out.push(symbol(&name, None, SymbolKind::OBJECT, turn.span, turn.number.span, children));
     }
     out
 }
 
-fn side_symbol(doc: &Doc, side: &Side) -> DocumentSymbol {
+fn side_symbol(side: &Side) -> Outline {
     let mut children = Vec::new();
     for c in &side.commanders {
         children.push(symbol(
-            doc,
             &c.name.value,
             Some(format!("{} commander", c.level.value)),
             SymbolKind::CONSTRUCTOR,
@@ -94,19 +135,18 @@ fn side_symbol(doc: &Doc, side: &Side) -> DocumentSymbol {
             Vec::new(),
         ));
     }
-    children.extend(side.brigades.iter().map(|b| brigade_symbol(doc, b)));
-    children.extend(side.units.iter().map(|u| unit_symbol(doc, u)));
+    children.extend(side.brigades.iter().map(|b| brigade_symbol(b)));
+    children.extend(side.units.iter().map(|u| unit_symbol(u)));
     let detail = side.name.as_ref().map(|n| n.value.clone());
-    symbol(doc, &side.id.value, detail, SymbolKind::MODULE, side.span, side.id.span, children)
+    symbol(&side.id.value, detail, SymbolKind::MODULE, side.span, side.id.span, children)
 }
 
-fn brigade_symbol(doc: &Doc, brigade: &Brigade) -> DocumentSymbol {
-    let mut children: Vec<DocumentSymbol> = brigade
+fn brigade_symbol(brigade: &Brigade) -> Outline {
+    let mut children: Vec<Outline> = brigade
         .brigadiers
         .iter()
         .map(|b| {
             symbol(
-                doc,
                 &b.name.value,
                 Some("brigadier".into()),
                 SymbolKind::CONSTRUCTOR,
@@ -116,9 +156,8 @@ fn brigade_symbol(doc: &Doc, brigade: &Brigade) -> DocumentSymbol {
             )
         })
         .collect();
-    children.extend(brigade.units.iter().map(|u| unit_symbol(doc, u)));
+    children.extend(brigade.units.iter().map(|u| unit_symbol(u)));
     symbol(
-        doc,
         &brigade.name.value,
         Some("brigade".into()),
         SymbolKind::STRUCT,
@@ -128,9 +167,8 @@ fn brigade_symbol(doc: &Doc, brigade: &Brigade) -> DocumentSymbol {
     )
 }
 
-fn unit_symbol(doc: &Doc, unit: &Unit) -> DocumentSymbol {
+fn unit_symbol(unit: &Unit) -> Outline {
     symbol(
-        doc,
         &unit.name.value,
         Some(unit.kind.word().into()),
         SymbolKind::FIELD,
@@ -140,27 +178,15 @@ fn unit_symbol(doc: &Doc, unit: &Unit) -> DocumentSymbol {
     )
 }
 
-#[allow(deprecated)] // `deprecated` is a required field of the protocol type.
 fn symbol(
-    doc: &Doc,
     name: &str,
     detail: Option<String>,
     kind: SymbolKind,
     span: Span,
     selection: Span,
-    children: Vec<DocumentSymbol>,
-) -> DocumentSymbol {
-    DocumentSymbol {
-        // The protocol rejects an empty name.
-        name: if name.is_empty() { "(unnamed)".to_string() } else { name.to_string() },
-        detail,
-        kind,
-        tags: None,
-        deprecated: None,
-        range: doc.index.range(&doc.text, span),
-        selection_range: doc.index.range(&doc.text, selection),
-        children: if children.is_empty() { None } else { Some(children) },
-    }
+    children: Vec<Outline>,
+) -> Outline {
+    Outline { name: name.to_string(), detail, kind, span, selection, children }
 }
 
 /// Every `{ }` block, comment, text block and script that spans lines, from the text itself

@@ -455,9 +455,12 @@ impl LanguageServer for Backend {
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
-        self.on_doc(&params.text_document.uri, "documentSymbol", |_, doc| {
-            DocumentSymbolResponse::Nested(outline::symbols(doc))
+        // The outline is copied out under the lock with byte spans; placing it in lines and
+        // UTF-16 columns, most of the work on a long log, is done on a blocking thread.
+        self.on_snapshot(&params.text_document.uri, "documentSymbol", outline::SymbolInputs::of, |inputs| {
+            DocumentSymbolResponse::Nested(inputs.symbols())
         })
+        .await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
