@@ -72,8 +72,8 @@ fn outline(doc: &Doc) -> Vec<Outline> {
     let document = &doc.analyzed.analysis.document;
     let mut out = Vec::new();
     if let Some(s) = &document.scenario {
-        let mut children: Vec<Outline> = s.sides.iter().map(|side| side_symbol(side)).collect();
-        children.extend(s.libraries.iter().flat_map(|l| l.entries.iter()).map(|e| entry_symbol(e)));
+        let mut children: Vec<Outline> = s.sides.iter().map(side_symbol).collect();
+        children.extend(s.libraries.iter().flat_map(|l| l.entries.iter()).map(entry_symbol));
         out.push(symbol(
             &s.name.value,
             Some("scenario".into()),
@@ -84,7 +84,7 @@ fn outline(doc: &Doc) -> Vec<Outline> {
         ));
     }
     for library in &document.libraries {
-        let children = library.entries.iter().map(|e| entry_symbol(e)).collect();
+        let children = library.entries.iter().map(entry_symbol).collect();
         let (name, selection) = match &library.name {
             Some(n) => (n.value.as_str(), n.span),
             None => ("library", library.span),
@@ -135,8 +135,8 @@ fn side_symbol(side: &Side) -> Outline {
             Vec::new(),
         ));
     }
-    children.extend(side.brigades.iter().map(|b| brigade_symbol(b)));
-    children.extend(side.units.iter().map(|u| unit_symbol(u)));
+    children.extend(side.brigades.iter().map(brigade_symbol));
+    children.extend(side.units.iter().map(unit_symbol));
     let detail = side.name.as_ref().map(|n| n.value.clone());
     symbol(&side.id.value, detail, SymbolKind::MODULE, side.span, side.id.span, children)
 }
@@ -156,7 +156,7 @@ fn brigade_symbol(brigade: &Brigade) -> Outline {
             )
         })
         .collect();
-    children.extend(brigade.units.iter().map(|u| unit_symbol(u)));
+    children.extend(brigade.units.iter().map(unit_symbol));
     symbol(
         &brigade.name.value,
         Some("brigade".into()),
