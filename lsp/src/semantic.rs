@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use dotc_lang::incremental::Edit;
 use dotc_lang::keywords;
 use dotc_lang::library::EntryKind;
 use dotc_lang::verbs::verb_spec;
@@ -260,17 +261,14 @@ impl TokenCache {
         if Arc::ptr_eq(&self.text, &inputs.text) {
             return;
         }
-        let (old, new) = (self.text.as_bytes(), inputs.text.as_bytes());
-        let prefix = common_prefix(old, new);
-        if prefix == old.len() && prefix == new.len() {
+        let edit = Edit::between(&self.text, &inputs.text);
+        if edit.start == edit.old_end && edit.start == edit.new_end {
             self.text = inputs.text.clone();
             return;
         }
-        let suffix = common_suffix(&old[prefix..], &new[prefix..]);
-        let old_changed_end = old.len() - suffix;
+        let (prefix, old_changed_end) = (edit.start, edit.old_end);
         // An item is kept if the byte after it is unchanged too: its end is still a line start.
         let kept = self.items.partition_point(|item| item.end < prefix);
-        let (old_len, new_len) = (old.len(), new.len());
         let spare: VecDeque<Item> = self
             .items
             .drain(kept..)
@@ -282,7 +280,10 @@ impl TokenCache {
                 } else if item.start > old_changed_end {
                     // After the change, and so is the byte before it (which decides that it
                     // starts a line): moved with the text.
-                    let (start, end) = (item.start + new_len - old_len, item.end + new_len - old_len);
+                    let (start, end) = (
+                        item.start.wrapping_add_signed(edit.delta()),
+                        item.end.wrapping_add_signed(edit.delta()),
+                    );
                     Some(Item { start, end, ..item })
                 } else {
                     None
@@ -463,28 +464,6 @@ fn starts_line(bytes: &[u8], p: usize) -> bool {
         Some(b'\r') => bytes.get(p) != Some(&b'\n'),
         _ => false,
     }
-}
-
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 4096;
-    let n = a.len().min(b.len());
-    let mut i = 0;
-    // Whole blocks first (a memcmp each), then byte by byte in the block that differs.
-    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
-        i += BLOCK;
-    }
-    i + a[i..n].iter().zip(&b[i..n]).take_while(|(x, y)| x == y).count()
-}
-
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 4096;
-    let n = a.len().min(b.len());
-    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
-    let mut same = 0;
-    while same + BLOCK <= n && a[n - same - BLOCK..n - same] == b[n - same - BLOCK..n - same] {
-        same += BLOCK;
-    }
-    same + a[..n - same].iter().rev().zip(b[..n - same].iter().rev()).take_while(|(x, y)| x == y).count()
 }
 
 fn to_u32(n: usize) -> u32 {
