@@ -173,3 +173,27 @@ fn a_folder_of_logs_is_audited_whole_in_order_on_any_number_of_threads() {
     assert_eq!(empty.status.code(), Some(2));
     assert!(text(&empty.stderr).contains("no .dotc files in empty"), "{}", text(&empty.stderr));
 }
+
+#[path = "../tools/legal_log.rs"]
+mod legal_log;
+#[allow(dead_code)] // its random log and line count are for the benchmarks
+#[path = "../lang/benches/support/log.rs"]
+mod log;
+
+/// The benchmarks' rules-legal log (`tools/legal_log.rs`), written to disk, audits clean through
+/// the CLI, and is a real game: volleys whose hits are saved (RULE-05-3.2, Ch16 5.4: the plan's
+/// save), moves, formation changes and the pips of every brigadier, all as the rules take them.
+#[test]
+fn the_generated_legal_game_audits_clean() {
+    let (log_text, turns) = legal_log::generate_legal_log(2_000);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    std::fs::write(dir.path().join(legal_log::SCENARIO_FILE), legal_log::scenario_with_turns(turns))
+        .expect("write the scenario");
+    std::fs::write(dir.path().join("game.dotc"), &log_text).expect("write the log");
+    let out = dotc(&["audit", "game.dotc"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(log_text.lines().count() > 1_800, "the generator left out too much");
+    for played in ["saves [6", "=> hits 0", "move \"", "formation \"", "pips \"", "enter \""] {
+        assert!(log_text.contains(played), "the legal log has no `{played}`");
+    }
+}

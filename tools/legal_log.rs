@@ -196,9 +196,6 @@ pub fn generate_legal_log(target_lines: usize) -> (String, u32) {
     // Round 2 on: the dice written, every action found at fault left out, until none is.
     let mut dropped: BTreeSet<usize> =
         volley_ids(&blocks).into_iter().filter(|id| !plans.contains_key(id)).collect();
-    if std::env::var_os("DOTC_GEN_VERBOSE").is_some() {
-        eprintln!("{} volleys, {} without a plan", volley_ids(&blocks).len(), dropped.len());
-    }
     for _round in 0..8 {
         let (text, lines) = render(&blocks, &plans, &dropped, &retarget, false);
         let analysis = dotc_lang::analyze(path, &text, &loader);
@@ -215,24 +212,6 @@ pub fn generate_legal_log(target_lines: usize) -> (String, u32) {
             .collect();
         if faults.is_empty() {
             return (text, turns);
-        }
-        if std::env::var_os("DOTC_GEN_VERBOSE").is_some() {
-            let mut kinds = BTreeMap::new();
-            for f in &faults {
-                let key: String = f
-                    .message
-                    .split(':')
-                    .next()
-                    .unwrap_or("")
-                    .chars()
-                    .filter(|c| !c.is_ascii_digit())
-                    .collect();
-                *kinds.entry(key).or_insert(0usize) += 1;
-            }
-            eprintln!("round: {} findings: {kinds:#?}", faults.len());
-            for f in faults.iter().take(4) {
-                eprintln!("  {}", f.message);
-            }
         }
         let index = dotc_lang::lines::LineIndex::new(&text);
         let mut progress = false;

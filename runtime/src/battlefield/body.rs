@@ -11,7 +11,7 @@
 use dotc_lang::ast::{Unit, UnitKind};
 use dotc_lang::check::men_to_stands;
 use dotc_lang::library::RuleData;
-use geo::{Line, MultiPolygon, Point, Polygon};
+use geo::{Line, Point, Polygon};
 
 use crate::engine::tables::Tables;
 use crate::geometry::{Frame, Layout, STAND_DEPTH, footprint, stand_rectangles};
@@ -92,11 +92,6 @@ impl Body {
     /// Each stand's rectangle: front rank first, left to right as the unit faces.
     pub fn stands(&self) -> Vec<Polygon<f64>> {
         stand_rectangles(self.position, self.facing, self.layout)
-    }
-
-    /// The stands as one geometry.
-    pub fn shape(&self) -> MultiPolygon<f64> {
-        MultiPolygon::new(self.stands())
     }
 
     /// The indices (into [`Body::stands`]) of the front rank, left to right. Every formation's

@@ -149,7 +149,7 @@ mod tests {
         ) {
             let body = Body::new((x, y), facing, Layout::new(stands, Some(across), gap, 1.0));
             let point = Point::new(px, py);
-            let theirs = match body.shape().closest_point(&point) {
+            let theirs = match geo::MultiPolygon::new(body.stands()).closest_point(&point) {
                 Closest::Intersection(p) | Closest::SinglePoint(p) => p,
                 Closest::Indeterminate => body.colours(),
             };
