@@ -70,6 +70,19 @@ impl Edit {
         }
     }
 
+    /// One edit that does what this edit and then `next` (an edit of the text this one made) do
+    /// together: everything either replaced, as one stretch of the first text and one of the
+    /// last. Outside it both texts are the same.
+    pub fn then(self, next: Edit) -> Edit {
+        // In the text between the two edits, from here on neither edit touched anything.
+        let untouched = self.new_end.max(next.old_end);
+        Edit {
+            start: self.start.min(next.start),
+            old_end: untouched.wrapping_add_signed(-self.delta()),
+            new_end: untouched.wrapping_add_signed(next.delta()),
+        }
+    }
+
     /// A span of the old text in the new one; None when the edit replaced part of it.
     pub fn map_span(&self, span: Span) -> Option<Span> {
         if span.end <= self.start {

@@ -180,6 +180,32 @@ fn edits_map_offsets_both_ways() {
     assert_eq!(edit.start, 5);
 }
 
+/// An edit that replaces `old[start..old_end]` with `new[start..new_end]` turns `old` into `new`.
+fn covers(edit: Edit, old: &str, new: &str) -> bool {
+    edit.start <= edit.old_end
+        && edit.start <= edit.new_end
+        && old.get(..edit.start) == new.get(..edit.start)
+        && old.get(edit.old_end..) == new.get(edit.new_end..)
+}
+
+#[test]
+fn issue_16_edits_one_after_another_are_covered_by_their_composition() {
+    let mut rng = Lcg(16);
+    for _ in 0..300 {
+        let mut text = String::from("turn 1 union {\n    fire {\n    }\n}\n// a remark\n");
+        let first = text.clone();
+        let mut composed: Option<Edit> = None;
+        for _ in 0..1 + rng.below(6) {
+            let next = random_edit(&mut rng, &text);
+            let edit = Edit::between(&text, &next);
+            composed = Some(composed.map_or(edit, |c| c.then(edit)));
+            text = next;
+        }
+        let edit = composed.expect("at least one edit");
+        assert!(covers(edit, &first, &text), "{edit:?} from {first:?} to {text:?}");
+    }
+}
+
 #[test]
 fn typing_in_a_turn_reparses_only_that_turn() {
     let path = repo().join("scenarios/tutorial/fence-line-game.dotc");

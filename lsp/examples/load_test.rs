@@ -10,14 +10,21 @@
 //!   answer's result id (as VS Code asks after every change once the server offers deltas);
 //! - under a semantic tokens range: the same with `semanticTokens/range` for the 60 lines around
 //!   the typing (one screen, as an editor asks for what it shows);
-//! - hover: a hover over a unit's name mid-log after each keystroke, timed to its answer.
+//! - hover: a hover over a unit's name mid-log after each keystroke, timed to its answer;
+//! - after the log's first audit (a whole replay after a pause): keystrokes whose audit is taken
+//!   up at once from the replay's checkpoint before the edit (issue 16), each checked to leave
+//!   no audit due (no second publication of its version follows), and hovers after them.
+//!
+//! The server's memory (resident now and at its peak) is read from `/proc` at the end.
 //!
 //! Each request is also timed, from its sending to its answer's arrival. A round for a request
 //! the server does not offer (an older build) is left out.
 //!
 //! Run with `cargo build --release && cargo run --release -p dotc-lsp --example load_test
-//! [KEYSTROKES]` (default 200). It starts `target/release/dotc lsp`, or the build `DOTC_BIN`
-//! names. Results: BENCHMARKS.md, "The language server under load".
+//! [KEYSTROKES] [legal]` (default 200, on the benchmarks' log of random dice; `legal` types
+//! into the rules-legal log of `tools/legal_log.rs` instead). It starts `target/release/dotc
+//! lsp`, or the build `DOTC_BIN` names. Results: BENCHMARKS.md, "The language server under
+//! load".
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -28,6 +35,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+#[path = "../../tools/legal_log.rs"]
+mod legal;
 #[path = "../../lang/benches/support/log.rs"]
 #[allow(dead_code)]
 mod log;
@@ -38,7 +47,7 @@ const PAUSE: Duration = Duration::from_millis(60);
 /// What the server sent, and when it arrived.
 enum Incoming {
     Response(u64, Response),
-    Diagnostics { uri: String, version: i64, at: Instant },
+    Diagnostics { uri: String, version: i64, at: Instant, count: usize },
 }
 
 /// A response: when it arrived, its size, and the little the client reads from it.
@@ -58,6 +67,8 @@ struct Client {
     /// Responses and diagnostics read while waiting for something else.
     responses: HashMap<u64, Response>,
     diagnostics: Vec<(String, i64, Instant)>,
+    /// How many diagnostics each publication held, by (uri, version): the last one's.
+    counts: HashMap<(String, i64), usize>,
 }
 
 impl Client {
@@ -85,7 +96,8 @@ impl Client {
                 self.responses.insert(id, response);
                 true
             }
-            Ok(Incoming::Diagnostics { uri, version, at }) => {
+            Ok(Incoming::Diagnostics { uri, version, at, count }) => {
+                self.counts.insert((uri.clone(), version), count);
                 self.diagnostics.push((uri, version, at));
                 true
             }
@@ -102,6 +114,22 @@ impl Client {
             }
             assert!(Instant::now() < deadline, "no response to request {id}");
             self.pump(Duration::from_millis(100));
+        }
+    }
+
+    /// When the `nth` (from 1) diagnostics of `uri` at exactly `version` arrived, if they do
+    /// within `wait`.
+    fn nth_diagnostics_of(&mut self, uri: &str, version: i64, nth: usize, wait: Duration) -> Option<Instant> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let mut of = self.diagnostics.iter().filter(|(u, v, _)| u == uri && *v == version);
+            if let Some(&(_, _, at)) = of.nth(nth - 1) {
+                return Some(at);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            self.pump(Duration::from_millis(5));
         }
     }
 
@@ -162,7 +190,8 @@ fn read_messages(stdout: impl Read + Send + 'static) -> Receiver<Incoming> {
             } else if message["method"] == "textDocument/publishDiagnostics" {
                 let uri = message["params"]["uri"].as_str().unwrap_or("").to_string();
                 let version = message["params"]["version"].as_i64().unwrap_or(-1);
-                tx.send(Incoming::Diagnostics { uri, version, at })
+                let count = message["params"]["diagnostics"].as_array().map_or(0, Vec::len);
+                tx.send(Incoming::Diagnostics { uri, version, at, count })
             } else {
                 Ok(())
             };
@@ -201,13 +230,25 @@ fn report(what: &str, mut times: Vec<Duration>) {
 
 fn main() {
     let keystrokes: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(200);
+    let is_legal = std::env::args().nth(2).is_some_and(|a| a == "legal");
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     // `DOTC_BIN` runs another build of dotc (an older one, for a before-and-after).
     let dotc = std::env::var_os("DOTC_BIN").map_or_else(|| root.join("target/release/dotc"), PathBuf::from);
     assert!(dotc.exists(), "build it first: cargo build --release");
     let dir = std::env::temp_dir().join(format!("dotc-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let (text, turns) = log::generate_log(log::TARGET_LINES);
+    let (text, turns) = if is_legal {
+        // The legal log has no remarks: one goes just inside the first turn past its middle.
+        let (text, turns) = legal::generate_legal_log(log::TARGET_LINES);
+        let middle = text.len() / 2;
+        let at = text[middle..]
+            .find("\nturn ")
+            .and_then(|t| text[middle + t + 1..].find('\n').map(|n| middle + t + n + 2));
+        let at = at.expect("a turn past the middle");
+        (format!("{}    // the players pause for coffee\n{}", &text[..at], &text[at..]), turns)
+    } else {
+        log::generate_log(log::TARGET_LINES)
+    };
     let scenario = log::scenario_with_turns(turns + 1);
     let log_path = dir.join("bench-game.dotc");
     std::fs::write(dir.join("fence-line.dotc"), &scenario).expect("write the scenario");
@@ -229,6 +270,7 @@ fn main() {
         next_id: 0,
         responses: HashMap::new(),
         diagnostics: Vec::new(),
+        counts: HashMap::new(),
     };
     let id =
         client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
@@ -353,7 +395,34 @@ fn main() {
         assert!(Instant::now() < deadline, "the audit never came");
         client.pump(Duration::from_millis(100));
     }
+    let audit_came = Instant::now();
+    let audited_count = client.counts.get(&(log_uri.clone(), version)).copied().unwrap_or(0);
+    // Keystrokes after the audit: each one's audit is taken up from the checkpoint before it,
+    // and comes with the keystroke's diagnostics.
+    // The keystroke's own diagnostics come first, then again with its audit (a server that
+    // takes the audit up with the keystroke, or never, publishes once).
+    let first_resumed = version + 1;
+    let (mut resumed, mut resumed_audit, mut audited_again) = (Vec::new(), Vec::new(), 0);
+    for _ in 0..keystrokes {
+        let sent = type_one(&mut client, &mut version);
+        let first = client.diagnostics_of(&log_uri, version);
+        resumed.push(first - sent);
+        let audit = client.nth_diagnostics_of(&log_uri, version, 2, PAUSE);
+        audited_again += usize::from(audit.is_some());
+        resumed_audit.push(audit.unwrap_or(first) - sent);
+        std::thread::sleep(PAUSE);
+    }
     let replayed_hovers = hovers_while_typing(&mut client, &mut version);
+    // A keystroke in a comment changes no finding: each publication holds them all, which it
+    // does only with the audit taken up (otherwise the findings of the edited turn are dropped
+    // until the replay).
+    let whole = (first_resumed..first_resumed + keystrokes as i64)
+        .filter(|v| client.counts.get(&(log_uri.clone(), *v)) == Some(&audited_count))
+        .count();
+    let memory = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let field = |name: &str| {
+        memory.lines().find_map(|l| l.strip_prefix(name)).map_or("?".to_string(), |v| v.trim().to_string())
+    };
     report("keystroke -> diagnostics, idle", idle);
     let rounds = [("full", Some(full)), ("full/delta", delta), ("range (60 lines)", range)];
     for (request, round) in rounds {
@@ -368,9 +437,19 @@ fn main() {
         );
     }
     report("hover on a unit mid-log, while typing (its audit waiting)", hovers);
-    report(
-        "hover on a unit mid-log, typing after the audit (its events moved through the edits)",
-        replayed_hovers,
+    report("keystroke -> diagnostics, after the audit (taken up at each keystroke)", resumed);
+    report("keystroke -> its audit's diagnostics (taken up from the checkpoint)", resumed_audit);
+    report("hover on a unit mid-log, typing after the audit", replayed_hovers);
+    println!("keystrokes after the audit published again with their audit: {audited_again} of {keystrokes}");
+    println!(
+        "keystrokes after the audit whose diagnostics held all {audited_count} of the audit's: {whole} of {keystrokes}"
+    );
+    println!(
+        "the server's memory after {} keystrokes ({:.0} s of typing since the audit): resident {}, peak {}",
+        version - 1,
+        audit_came.elapsed().as_secs_f64(),
+        field("VmRSS:"),
+        field("VmHWM:")
     );
 
     let id = client.request("shutdown", json!(null));

@@ -219,33 +219,56 @@ fn lock(workspace: &Mutex<Workspace>) -> MutexGuard<'_, Workspace> {
     workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Send the diagnostics of each document a change touched; for each whose audit is due, replay
-/// it after a pause.
+/// Send the diagnostics of each document a change touched; for each whose audit is to be taken
+/// up again from its checkpoint, do that and send them again; for each whose audit is due,
+/// replay it after a pause.
 async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publications: Vec<Publication>) {
-    let (batches, due) = {
+    let mut due = Vec::new();
+    let mut resume = Vec::new();
+    send(client, workspace, publications, &mut due, &mut resume).await;
+    // After the keystroke's own diagnostics are out (issue 16): the audit taken up from the
+    // replay's checkpoint before the edit, before the next message is read.
+    for (uri, version) in resume {
+        let resumed = catch_unwind(AssertUnwindSafe(|| lock(workspace).resume(&uri, version)));
+        let publications = resumed.unwrap_or_default();
+        send(client, workspace, publications, &mut due, &mut Vec::new()).await;
+    }
+    for (uri, version) in due {
+        let (client, workspace) = (client.clone(), workspace.clone());
+        tokio::spawn(async move { audit_later(client, workspace, uri, version).await });
+    }
+}
+
+/// Send the diagnostics of these publications, noting the documents whose audit is due or to be
+/// taken up again.
+async fn send(
+    client: &Client,
+    workspace: &Arc<Mutex<Workspace>>,
+    publications: Vec<Publication>,
+    due: &mut Vec<(Uri, i32)>,
+    resume: &mut Vec<(Uri, i32)>,
+) {
+    let batches: Vec<(Uri, Vec<Diagnostic>, i32)> = {
         let ws = lock(workspace);
         let max_audit = ws.max_audit_diagnostics;
-        let mut due = Vec::new();
-        let batches: Vec<(Uri, Vec<Diagnostic>, i32)> = publications
+        publications
             .into_iter()
             .filter_map(|p| {
                 let doc = ws.get(&p.uri)?;
                 if p.audit_due {
                     due.push((p.uri.clone(), p.version));
                 }
+                if p.resume_due {
+                    resume.push((p.uri.clone(), p.version));
+                }
                 let diagnostics =
                     catch_unwind(AssertUnwindSafe(|| convert::diagnostics(doc, max_audit))).ok()?;
                 Some((p.uri, diagnostics, p.version))
             })
-            .collect();
-        (batches, due)
+            .collect()
     };
     for (uri, diagnostics, version) in batches {
         client.publish_diagnostics(uri, diagnostics, Some(version)).await;
-    }
-    for (uri, version) in due {
-        let (client, workspace) = (client.clone(), workspace.clone());
-        tokio::spawn(async move { audit_later(client, workspace, uri, version).await });
     }
 }
 

@@ -8,10 +8,13 @@
 //!
 //! Keystrokes in a game log are cheap however long the log: the edit is applied to the line
 //! index and to the analysis in place ([`dotc_lang::analysis::reanalyze`] re-parses and
-//! re-checks only the turns it touched). The audit (a replay of the whole game) is redone at
-//! once for a log of up to [`Workspace::deferred_audit_bytes`]; a longer log keeps the last
-//! audit's findings, moved with the text, and is replayed again after a pause ([`AuditJob`],
-//! run by the server off the editing path).
+//! re-checks only the turns it touched), and the audit is taken up again from the replay's last
+//! checkpoint before the edit ([`dotc_runtime::replay::resume`]: it replays from there until the
+//! game is again the one the old replay had, then keeps the rest of the old replay). A log of up
+//! to [`Workspace::deferred_audit_bytes`] is otherwise replayed whole at once; a longer one whose
+//! edit would replay more than [`Workspace::resume_budget`] actions keeps the last audit's
+//! findings, moved with the text, and is replayed whole after a pause ([`AuditJob`], run by the
+//! server off the editing path).
 //!
 //! Nothing here speaks the protocol except the positions and URIs it is handed; the server
 //! turns the results into messages.
@@ -27,7 +30,8 @@ use dotc_lang::incremental::Edit;
 use dotc_lang::{Analysis, Loader, Span};
 use dotc_runtime::audit::AuditOptions;
 use dotc_runtime::check::CheckedFile;
-use dotc_runtime::replay::{Replay, ReplayOptions, replay};
+use dotc_runtime::replay::Replay;
+use dotc_runtime::replay::resume::{NotResumed, Resumable, replay_resumable};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
 use crate::line_index::LineIndex;
@@ -69,14 +73,24 @@ pub struct Analyzed {
     pub audit: Vec<Diagnostic>,
     /// For a game log that checks clean, its replay through the rules.
     pub replay: Option<Replay>,
+    /// The replay's checkpoints, to take it up again after an edit instead of replaying the
+    /// whole log ([`dotc_runtime::replay::resume`], issue 16).
+    pub resumable: Option<Resumable>,
+    /// A resume was over its budget since the last replay: the audit waits for a whole replay
+    /// rather than trying again at every keystroke.
+    pub resume_gave_up: bool,
     /// The edits made since the replay, oldest first: its spans are in the text before them.
     pub replay_edits: Vec<Edit>,
     /// Where each event of [`Analyzed::replay`] is in the current text ([`Analyzed::current_span`]
     /// of its span, kept up to date edit by edit: a hover or inlay hint reads them instead of
-    /// moving every event through every edit since the replay; issue 16).
+    /// moving every event through every edit since the replay; issue 16). Empty while there
+    /// are no edits since the replay: each event is where its span says.
     pub event_spans: Vec<Option<Span>>,
     /// The audit is out of date: the log is to be replayed again ([`AuditJob`]).
     pub audit_due: bool,
+    /// The audit is out of date and is to be taken up again from the replay's checkpoint
+    /// ([`Workspace::resume`]) once the keystroke's diagnostics are sent.
+    pub resume_due: bool,
     /// The analysis panicked; the message says where. Diagnostics are then only this report.
     pub crashed: Option<String>,
 }
@@ -117,13 +131,23 @@ impl Analyzed {
     /// the replay replaced it).
     pub fn events_now(&self) -> impl Iterator<Item = (&dotc_runtime::replay::ReplayEvent, Option<Span>)> {
         let events = self.replay.as_ref().map_or(&[][..], |r| r.events.as_slice());
-        events.iter().zip(self.event_spans.iter().copied())
+        let current = self.event_spans.is_empty();
+        events.iter().enumerate().map(move |(i, e)| {
+            (e, if current { Some(e.span) } else { self.event_spans.get(i).copied().flatten() })
+        })
     }
 
     /// Apply an edit to the analysis in place: the turns it touched are parsed and checked
     /// again, the audit is replayed now (`replay_now`) or marked due. False, with the analysis
     /// to be redone whole, when the edit cannot be applied in place (or the attempt panicked).
-    fn reanalyze(&mut self, old_text: &str, new_text: &str, edit: Edit, replay_now: bool) -> bool {
+    fn reanalyze(
+        &mut self,
+        old_text: &str,
+        new_text: &str,
+        edit: Edit,
+        replay_now: bool,
+        may_resume: bool,
+    ) -> bool {
         if self.crashed.is_some() || !self.is_game() {
             return false;
         }
@@ -141,43 +165,94 @@ impl Analyzed {
                 true
             });
             self.replay_edits.push(edit);
-            for span in &mut self.event_spans {
-                *span = span.and_then(|s| edit.map_span(s));
-            }
             self.audit_due = false;
+            self.resume_due = false;
             if !can_replay(&self.analysis) {
                 // While the log has errors it cannot be replayed: the last audit stays, moved
                 // with the text, so its findings do not blink out at every half-typed line.
             } else if replay_now {
-                self.replay_now(None);
+                // A short log: taken up again from the checkpoint before the edits, or replayed.
+                if !self.resume_audit(Some(usize::MAX)) {
+                    self.replay_now(None);
+                }
+            } else if may_resume && self.resumable.is_some() && !self.resume_gave_up {
+                // A long log: taken up again just after the keystroke's own diagnostics are out
+                // (`Workspace::resume`).
+                self.resume_due = true;
             } else {
                 self.audit_due = true;
+            }
+            if !self.replay_edits.is_empty() {
+                self.move_events(edit);
             }
             Some(())
         }));
         matches!(attempt, Ok(Some(())))
     }
 
-    /// Replay the game log and take its findings as the audit.
+    /// Move the replay's events with an edit made since it (the last of `replay_edits`).
+    fn move_events(&mut self, edit: Edit) {
+        if self.replay_edits.len() == 1 {
+            // The first edit since the replay: every event was where its span says.
+            let events = self.replay.as_ref().map_or(&[][..], |r| r.events.as_slice());
+            self.event_spans = events.iter().map(|e| edit.map_span(e.span)).collect();
+        } else {
+            for span in &mut self.event_spans {
+                *span = span.and_then(|s| edit.map_span(s));
+            }
+        }
+    }
+
+    /// Take the replay up again for the edits made since it (`dotc_runtime::replay::resume`):
+    /// from the last checkpoint before them, up to where the game is again the one the replay
+    /// had, within `budget` actions (None: not at all). False, with nothing changed, when it
+    /// cannot.
+    fn resume_audit(&mut self, budget: Option<usize>) -> bool {
+        let Some(budget) = budget.filter(|_| !self.resume_gave_up) else { return false };
+        let (Some(replay), Some(resumable)) = (self.replay.as_mut(), self.resumable.as_mut()) else {
+            return false;
+        };
+        let Some(edit) = self.replay_edits.iter().copied().reduce(Edit::then) else { return false };
+        match dotc_runtime::replay::resume::resume(&self.analysis, edit, replay, resumable, budget) {
+            Ok(_) => {
+                self.take_audit();
+                true
+            }
+            Err(why) => {
+                self.resume_gave_up = why == NotResumed::OverBudget;
+                false
+            }
+        }
+    }
+
     /// Replay the log and keep its audit; a replay the switch stopped keeps nothing (the audit
     /// stays due).
     fn replay_now(&mut self, cancel: Option<&AtomicBool>) {
         // No source: the replay would use it only for line numbers and quotes, which the server
         // takes from spans.
-        let result = replay(&self.analysis, &ReplayOptions { cancel, ..ReplayOptions::default() });
+        let (result, resumable) = replay_resumable(&self.analysis, cancel);
         if result.cancelled {
             self.audit_due = true;
             return;
         }
-        // The audit as `dotc audit` gives it: errors and warnings less what an `@allow` on the
-        // same action suppresses, and the suppressions that match nothing.
-        let audit =
-            dotc_runtime::audit::audit(&self.analysis.document, &result.findings, AuditOptions::default());
-        self.audit = audit.diagnostics;
-        self.event_spans = result.events.iter().map(|e| Some(e.span)).collect();
         self.replay = Some(result);
+        self.resumable = resumable;
+        self.resume_gave_up = false;
+        self.take_audit();
+    }
+
+    /// The audit of the replay just made or taken up, as `dotc audit` gives it: errors and
+    /// warnings less what an `@allow` on the same action suppresses, and the suppressions that
+    /// match nothing.
+    fn take_audit(&mut self) {
+        let Some(replay) = &self.replay else { return };
+        let audit =
+            dotc_runtime::audit::audit(&self.analysis.document, &replay.findings, AuditOptions::default());
+        self.audit = audit.diagnostics;
+        self.event_spans.clear();
         self.replay_edits.clear();
         self.audit_due = false;
+        self.resume_due = false;
     }
 }
 
@@ -228,6 +303,20 @@ pub struct Publication {
     pub version: i32,
     /// The document's audit is due: the server replays it after a pause.
     pub audit_due: bool,
+    /// The document's audit is to be taken up again from its checkpoint right after these
+    /// diagnostics are sent ([`Workspace::resume`]).
+    pub resume_due: bool,
+}
+
+impl Publication {
+    fn of(doc: &Doc) -> Publication {
+        Publication {
+            uri: doc.uri.clone(),
+            version: doc.version,
+            audit_due: doc.analyzed.audit_due,
+            resume_due: doc.analyzed.resume_due,
+        }
+    }
 }
 
 /// The open documents.
@@ -244,6 +333,10 @@ pub struct Workspace {
     /// At most this many audit findings of a document are sent to the editor (the first by
     /// position), with a note saying how many more `dotc audit` would list.
     pub max_audit_diagnostics: usize,
+    /// At a keystroke in a long log, its audit is taken up again from the replay's checkpoint
+    /// before the edit if that replays at most this many actions ([`RESUME_BUDGET`]); None:
+    /// never (the audit then waits for a whole replay after a pause).
+    pub resume_budget: Option<usize>,
 }
 
 impl Default for Workspace {
@@ -253,12 +346,18 @@ impl Default for Workspace {
             roots: Vec::new(),
             deferred_audit_bytes: DEFERRED_AUDIT_BYTES,
             max_audit_diagnostics: MAX_AUDIT_DIAGNOSTICS,
+            resume_budget: Some(RESUME_BUDGET),
         }
     }
 }
 
 /// See [`Workspace::deferred_audit_bytes`].
 pub const DEFERRED_AUDIT_BYTES: usize = 256 << 10;
+/// The most actions an edit of a long log replays to take its audit up again at the keystroke
+/// (some 7 ms on the generated 100,000-line log); an edit that needs more (it changed the game
+/// for good, early in the log) leaves the audit due, replayed whole after a pause.
+pub const RESUME_BUDGET: usize = 500;
+
 /// See [`Workspace::max_audit_diagnostics`].
 pub const MAX_AUDIT_DIAGNOSTICS: usize = 1000;
 
@@ -304,7 +403,7 @@ impl Workspace {
         version: i32,
         changes: Vec<TextDocumentContentChangeEvent>,
     ) -> Option<Vec<Publication>> {
-        let deferred_bytes = self.deferred_audit_bytes;
+        let (deferred_bytes, may_resume) = (self.deferred_audit_bytes, self.resume_budget.is_some());
         let doc = self.docs.get_mut(uri.as_str())?;
         if version <= doc.version {
             return None;
@@ -352,7 +451,7 @@ impl Workspace {
         }
         let replay_now = text.len() <= deferred_bytes;
         let in_place = Arc::get_mut(&mut doc.analyzed)
-            .is_some_and(|analyzed| analyzed.reanalyze(&old_text, &text, edit, replay_now));
+            .is_some_and(|analyzed| analyzed.reanalyze(&old_text, &text, edit, replay_now, may_resume));
         doc.text = Arc::new(text);
         if !in_place {
             let (path, text) = (doc.path.clone(), doc.text.clone());
@@ -364,12 +463,38 @@ impl Workspace {
         Some(self.after_change(uri))
     }
 
+    /// Take a long log's audit up again from its replay's checkpoint before the edits, if it is
+    /// still at `version` and that is due (its keystroke's diagnostics went out first): within
+    /// [`Workspace::resume_budget`] actions, else its audit is due for a whole replay after a
+    /// pause. The document's publication when anything changed.
+    pub fn resume(&mut self, uri: &Uri, version: i32) -> Vec<Publication> {
+        let budget = self.resume_budget;
+        let Some(doc) = self.docs.get_mut(uri.as_str()) else { return Vec::new() };
+        if doc.version != version || !doc.analyzed.resume_due {
+            return Vec::new();
+        }
+        match Arc::get_mut(&mut doc.analyzed) {
+            Some(analyzed) => {
+                analyzed.resume_due = false;
+                let resumed =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analyzed.resume_audit(budget)));
+                if !matches!(resumed, Ok(true)) {
+                    analyzed.audit_due = true;
+                }
+            }
+            // A request holds the analysis: the audit waits for the whole replay, which takes
+            // a document whose audit is to be taken up as due.
+            None => return vec![Publication { audit_due: true, ..Publication::of(doc) }],
+        }
+        vec![Publication::of(doc)]
+    }
+
     /// The replay a document's audit is waiting for, if it is still at `version` and due. Its
     /// switch replaces that of any audit of the document still running, which is stopped.
     pub fn audit_job(&mut self, uri: &Uri, version: i32) -> Option<AuditJob> {
         let loader = self.loader();
         let doc = self.docs.get_mut(uri.as_str())?;
-        if doc.version != version || !doc.analyzed.audit_due {
+        if doc.version != version || !(doc.analyzed.audit_due || doc.analyzed.resume_due) {
             return None;
         }
         doc.cancel_audit();
@@ -389,12 +514,12 @@ impl Workspace {
     ) -> Option<(Publication, Arc<Analyzed>)> {
         let doc = self.docs.get_mut(uri.as_str())?;
         let current = doc.running_audit.as_ref().is_some_and(|running| Arc::ptr_eq(running, &job.cancel));
-        if !current || doc.version != job.version || !doc.analyzed.audit_due {
+        if !current || doc.version != job.version || !(doc.analyzed.audit_due || doc.analyzed.resume_due) {
             return None;
         }
         doc.running_audit = None;
         let old = std::mem::replace(&mut doc.analyzed, Arc::new(analyzed));
-        Some((Publication { uri: uri.clone(), version: doc.version, audit_due: doc.analyzed.audit_due }, old))
+        Some((Publication::of(doc), old))
     }
 
     /// Forget a closed document; game logs played on it go back to the file on disk.
@@ -407,8 +532,7 @@ impl Workspace {
     /// This document, and every open game log that names it as its scenario, re-analysed.
     fn after_change(&mut self, uri: &Uri) -> Vec<Publication> {
         let Some(doc) = self.docs.get(uri.as_str()) else { return Vec::new() };
-        let mut out =
-            vec![Publication { uri: uri.clone(), version: doc.version, audit_due: doc.analyzed.audit_due }];
+        let mut out = vec![Publication::of(doc)];
         let path = doc.path.clone();
         out.extend(self.reanalyze_dependents(&path));
         out
@@ -431,11 +555,7 @@ impl Workspace {
             if let Some(doc) = self.docs.get_mut(&key) {
                 doc.cancel_audit();
                 doc.analyzed = analyzed;
-                out.push(Publication {
-                    uri: doc.uri.clone(),
-                    version: doc.version,
-                    audit_due: doc.analyzed.audit_due,
-                });
+                out.push(Publication::of(doc));
             }
         }
         out
@@ -490,9 +610,12 @@ fn analyze_guarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_
                 rules_checks: Vec::new(),
                 audit: Vec::new(),
                 replay: None,
+                resumable: None,
+                resume_gave_up: false,
                 replay_edits: Vec::new(),
                 event_spans: Vec::new(),
                 audit_due: false,
+                resume_due: false,
                 crashed: Some(message),
             }
         }
@@ -506,9 +629,12 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
         rules_checks,
         audit: Vec::new(),
         replay: None,
+        resumable: None,
+        resume_gave_up: false,
         replay_edits: Vec::new(),
         event_spans: Vec::new(),
         audit_due: false,
+        resume_due: false,
         crashed: None,
     };
     if can_replay(&analyzed.analysis) {

@@ -658,18 +658,27 @@ fn codes_and_lines(published: &Value) -> Vec<(String, u64)> {
         .unwrap_or_default()
 }
 
-#[tokio::test]
-async fn a_long_logs_audit_is_replayed_after_a_pause_and_the_latest_edit_wins() {
-    // Every log counts as long here, and the editor gets at most 3 findings.
-    let mut workspace = Workspace::new();
-    workspace.deferred_audit_bytes = 0;
-    workspace.max_audit_diagnostics = 3;
+/// A server on this workspace with the audit fixture's careless evening open: the client, the
+/// log's URI and its text.
+async fn open_careless_evening(workspace: Workspace) -> (Client, String, String) {
     let mut client = Client::start_with(workspace).await;
     let path =
         std::fs::canonicalize(repo().join("tests/fixtures/audit/careless-evening.dotc")).expect("fixture");
     let uri = format!("file://{}", path.display());
     let text = std::fs::read_to_string(&path).expect("readable");
     client.open(&uri, &text).await;
+    (client, uri, text)
+}
+
+#[tokio::test]
+async fn a_long_logs_audit_is_replayed_after_a_pause_and_the_latest_edit_wins() {
+    // Every log counts as long here, and the editor gets at most 3 findings.
+    let mut workspace = Workspace::new();
+    workspace.deferred_audit_bytes = 0;
+    workspace.max_audit_diagnostics = 3;
+    // Never taken up at the keystroke (see the test after this one).
+    workspace.resume_budget = None;
+    let (mut client, uri, text) = open_careless_evening(workspace).await;
     // At once: the language's diagnostics only (none), the audit due.
     let first = client.diagnostics(&uri).await.expect("diagnostics on open");
     assert_eq!(first["version"], 1);
@@ -710,6 +719,61 @@ async fn a_long_logs_audit_is_replayed_after_a_pause_and_the_latest_edit_wins() 
     let lines: Vec<u64> = codes_and_lines(&replayed).iter().map(|(_, l)| *l).collect();
     assert_eq!(lines, old_lines.iter().map(|l| l + 3).collect::<Vec<_>>(), "{replayed:#}");
     // Nothing for version 2 or 3 comes after it.
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(client.diagnostics(&uri).await.is_none());
+}
+
+#[tokio::test]
+async fn issue_16_a_long_logs_audit_is_taken_up_from_its_checkpoint_at_each_keystroke() {
+    // Every log counts as long here: its first audit comes after a pause, the next at once.
+    let mut workspace = Workspace::new();
+    workspace.deferred_audit_bytes = 0;
+    let (mut client, uri, text) = open_careless_evening(workspace).await;
+    client.diagnostics(&uri).await.expect("diagnostics on open");
+    let audited = codes_and_lines(&client.next_diagnostics(&uri).await);
+    assert_eq!(
+        audited.iter().filter(|(code, _)| code.starts_with("dotc::replay-")).count(),
+        17,
+        "{audited:?}"
+    );
+
+    // What a whole analysis of a text says (a short log is audited at once).
+    async fn whole(uri: &str, text: &str) -> Vec<(String, u64)> {
+        let mut fresh = Client::start().await;
+        fresh.open(uri, text).await;
+        codes_and_lines(&fresh.diagnostics(uri).await.expect("diagnostics"))
+    }
+
+    // A remark typed inside turn 2: the audit comes with the keystroke's own diagnostics, every
+    // finding after it a line down.
+    let inside = at(&text, "    fire {\n        // mistake: smoothbores", 0, 0);
+    let remark = "        // the smoke hangs low\n";
+    client.change(&uri, 2, json!([{ "range": { "start": inside, "end": inside }, "text": remark }])).await;
+    let now = client.diagnostics(&uri).await.expect("diagnostics at the keystroke");
+    assert_eq!(now["version"], 2);
+    let edited = text.replacen(
+        "    fire {\n        // mistake: smoothbores",
+        &format!("{remark}    fire {{\n        // mistake: smoothbores"),
+        1,
+    );
+    assert_eq!(codes_and_lines(&now), whole(&uri, &edited).await, "{now:#}");
+
+    // A die of turn 2 changed so that the 12th New Jersey's claim of 2 hits is right: one
+    // finding fewer, at once, as a whole replay of the new text says.
+    let die = at(&edited, "roll [4, 1, 3, 2]", 0, 9);
+    let past = at(&edited, "roll [4, 1, 3, 2]", 0, 10);
+    client.change(&uri, 3, json!([{ "range": { "start": die, "end": past }, "text": "5" }])).await;
+    let now = client.diagnostics(&uri).await.expect("diagnostics at the keystroke");
+    assert_eq!(now["version"], 3);
+    let fixed = edited.replacen("roll [4, 1, 3, 2]", "roll [4, 5, 3, 2]", 1);
+    let expected = whole(&uri, &fixed).await;
+    assert_eq!(codes_and_lines(&now), expected, "{now:#}");
+    assert_eq!(
+        expected.iter().filter(|(code, _)| code.starts_with("dotc::replay-")).count(),
+        16,
+        "{expected:?}"
+    );
+    // Nothing was left due: no whole replay follows.
     tokio::time::sleep(std::time::Duration::from_millis(800)).await;
     assert!(client.diagnostics(&uri).await.is_none());
 }
@@ -843,6 +907,8 @@ fn the_events_kept_in_step_with_the_edits_are_where_every_edit_puts_them() {
     use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut ws = Workspace::new();
     ws.deferred_audit_bytes = 0;
+    // The replay is left as it was at each edit (not taken up again at the keystroke).
+    ws.resume_budget = None;
     let uri = open_in(&mut ws, "scenarios/tutorial/fence-line-game.dotc");
     let job = ws.audit_job(&uri, 1).expect("the audit is due");
     let analyzed = job.run().expect("not cancelled");

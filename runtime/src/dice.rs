@@ -395,7 +395,7 @@ impl DiceSource for RecordedDice {
 /// one `next_u32`; values at or above the largest multiple of 6 below 2^32 are thrown away and
 /// drawn again (unbiased), and the rest give `v % 6 + 1`. `gen_range` is never used: its
 /// algorithm may change between `rand` versions.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SeededDice {
     seed: u64,
     stream: D6Stream,
@@ -404,7 +404,7 @@ pub struct SeededDice {
 
 /// The d6 stream of a seed, without the record of purposes: what a simulation of many thousand
 /// volleys rolls. [`SeededDice`] reads the same stream, so a seed gives the same faces either way.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct D6Stream {
     rng: ChaCha8Rng,
 }

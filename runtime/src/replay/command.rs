@@ -104,7 +104,7 @@ pub(super) struct Motion {
 }
 
 /// What the command and maneuver replays remember within a turn.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct TurnRecord {
     /// Each brigade's pip roll this turn: its side and the unmodified 1D3 (RULINGS G2).
     pub pip_rolls: BTreeMap<BrigadeId, (SideId, u8)>,
@@ -120,7 +120,7 @@ pub(super) struct TurnRecord {
 /// What the command and maneuver replays carry from the scenario and from one action to the
 /// next: reinforcement times, commander levels, where screens and horse holders stand, and this
 /// turn's record.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Book {
     /// By unit name.
     pub arrivals: BTreeMap<String, Arrival>,
@@ -341,15 +341,24 @@ impl Game {
     /// brigadiers anywhere in the log (Ch16 2.1). A log that never rolls a side's pips leaves
     /// its command out altogether; any pip it spends is then overspent, and says why.
     pub(super) fn sides_keeping_pips(&self, turns: &[ast::Turn]) -> BTreeSet<SideId> {
-        turns
+        let mut keeping = BTreeSet::new();
+        let sides = turns
             .iter()
             .flat_map(|t| &t.phases)
             .flat_map(|p| &p.actions)
             .filter(|a| a.verb.value == "pips")
             .filter_map(unit_arg)
             .filter_map(|name| self.state.leader_named(&name.value))
-            .filter_map(|l| self.state.leader(l).map(|l| l.side))
-            .collect()
+            .filter_map(|l| self.state.leader(l).map(|l| l.side));
+        for side in sides {
+            keeping.insert(side);
+            // Every side keeps them: the rest of the log cannot add one (a resumed replay asks
+            // this at every edit, `resume.rs`).
+            if keeping.len() == self.state.sides.len() {
+                break;
+            }
+        }
+        keeping
     }
 
     /// The brigades that command in a Phase 1, by index: those with a unit on the table and not

@@ -33,6 +33,12 @@ pub(super) struct OwedFallBack {
 }
 
 impl OwedFallBack {
+    /// This fall back with the span of its cause moved by an edit of the log; None when the edit
+    /// replaced it (`resume.rs`).
+    pub(super) fn mapped(&self, map: impl Fn(Span) -> Option<Span>) -> Option<OwedFallBack> {
+        Some(OwedFallBack { span: map(self.span)?, ..self.clone() })
+    }
+
     /// Where the rules put the unit: `inches` straight back, its facing kept (Ch16 3.3).
     fn end(&self) -> Pose {
         let back = self.from.frame().to_table(0.0, -self.inches);

@@ -26,6 +26,7 @@ mod fire;
 mod log_dice;
 mod maneuver;
 mod narrative;
+pub mod resume;
 mod scripted;
 mod status;
 
@@ -289,145 +290,194 @@ impl Replay {
 
 /// Replay a game log. Never panics; a log without a usable scenario gives one finding.
 pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
-    let mut r = Replayer {
-        source: options.source,
-        lines: options.source.map(dotc_lang::model::LineIndex::new),
-        turn: 0,
-        side: String::new(),
-        phase: PhaseKind::Command,
-        span: Span::default(),
-        line: 0,
-        events: Vec::new(),
-        findings: Vec::new(),
-        steps: Vec::new(),
-        filled: Vec::new(),
-        stopped: None,
-        follow: Vec::new(),
-        probe: options.probe,
-        probes: Vec::new(),
-        assault_probes: Vec::new(),
-        results: claims::Results::default(),
-        in_steps: false,
+    let mut run = match Run::start(analysis, options) {
+        Ok(run) => run,
+        Err(done) => return *done,
     };
-    let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
-    let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
-    let Some(loaded) = analysis.scenario.as_deref() else {
-        r.find(header_span, Level::Error, "the game's scenario could not be loaded", "");
-        return r.finish(None);
-    };
-    let Some(scenario) = loaded.document.scenario.as_ref() else {
-        r.find(header_span, Level::Error, "the game's scenario file holds no scenario", "");
-        return r.finish(None);
-    };
-    let data = &loaded.rule_data;
-    let settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
-    let files = match options.what_if.and_then(|w| w.preset) {
-        // A what-if preset stands in for the files' rulings (`Rulings::preset`).
-        Some((_, preset)) => Ok(preset),
-        None => Rulings::from_settings(&settings),
-    };
-    let in_force = files.map(|files| options.what_if.map_or(files, |w| w.apply(files)));
-    let rules = in_force.ok().and_then(|rulings| {
-        let modules = scenario
+    for turn in &analysis.document.turns {
+        match run.play_turn(turn, options) {
+            Flow::Next => {}
+            Flow::Stop => break,
+            Flow::Cancelled => return run.cancelled(),
+        }
+    }
+    run.end()
+}
+
+/// What the driver does after a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    /// Play the next turn.
+    Next,
+    /// The game ends here (`until`, or a script ended it).
+    Stop,
+    /// [`ReplayOptions::cancel`] was set: the replay stops with what it has.
+    Cancelled,
+}
+
+/// A replay under way: the driver's state between turns. [`replay`] plays every turn of a log
+/// through one; a [`resume::Resumable`] keeps one to play again from a turn of its choosing.
+struct Run<'a> {
+    r: Replayer<'a>,
+    game: Game,
+    scripted: scripted::Scripted,
+    /// The sides whose pips the log keeps (a fact of the whole log: [`Game::sides_keeping_pips`]).
+    keeping_pips: std::collections::BTreeSet<crate::engine::state::SideId>,
+    /// The span of the last turn begun (the header's before the first).
+    last_turn: Span,
+    tables: Vec<Table>,
+    /// Actions played, for a caller that counts the work ([`resume`]).
+    actions: usize,
+}
+
+impl<'a> Run<'a> {
+    /// Set the game up from its scenario and the log's header; a replay that cannot start is
+    /// returned whole (with its one finding).
+    fn start(analysis: &Analysis, options: &ReplayOptions<'a>) -> Result<Run<'a>, Box<Replay>> {
+        let mut r = Replayer {
+            source: options.source,
+            lines: options.source.map(dotc_lang::model::LineIndex::new),
+            turn: 0,
+            side: String::new(),
+            phase: PhaseKind::Command,
+            span: Span::default(),
+            line: 0,
+            events: Vec::new(),
+            findings: Vec::new(),
+            steps: Vec::new(),
+            filled: Vec::new(),
+            stopped: None,
+            follow: Vec::new(),
+            probe: options.probe,
+            probes: Vec::new(),
+            assault_probes: Vec::new(),
+            results: claims::Results::default(),
+            in_steps: false,
+        };
+        let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
+        let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
+        let Some(loaded) = analysis.scenario.as_deref() else {
+            r.find(header_span, Level::Error, "the game's scenario could not be loaded", "");
+            return Err(Box::new(r.finish(None)));
+        };
+        let Some(scenario) = loaded.document.scenario.as_ref() else {
+            r.find(header_span, Level::Error, "the game's scenario file holds no scenario", "");
+            return Err(Box::new(r.finish(None)));
+        };
+        let data = &loaded.rule_data;
+        let settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
+        let files = match options.what_if.and_then(|w| w.preset) {
+            // A what-if preset stands in for the files' rulings (`Rulings::preset`).
+            Some((_, preset)) => Ok(preset),
+            None => Rulings::from_settings(&settings),
+        };
+        let in_force = files.map(|files| options.what_if.map_or(files, |w| w.apply(files)));
+        let rules = in_force.ok().and_then(|rulings| {
+            let modules = scenario
+                .rules
+                .iter()
+                .chain(game_rules.iter())
+                .flat_map(|b| b.modules.iter().map(|m| m.value.clone()));
+            Rules::new(data.clone(), rulings, modules).ok()
+        });
+        let Some(rules) = rules else {
+            r.find(header_span, Level::Error, "the rule data or rulings in force are not usable", "");
+            return Err(Box::new(r.finish(None)));
+        };
+        r.results = claims::Results::of(&rules);
+        // The modules that are on and not played whole, said once at the game header rather than
+        // passed in silence (the register says how far each is played: `Module::replayed`).
+        for module in rules.modules.iter().filter_map(|m| Module::from_name(m)) {
+            if let Some(notice) = module.replay_notice() {
+                r.find(header_span, Level::Note, notice, module.section());
+            }
+        }
+        let mut setup = Setup::from_scenario(scenario, &rules);
+        for (unit, why) in &setup.skipped {
+            r.find(header_span, Level::Note, format!("{unit} is left out of the replay: {why}"), "");
+        }
+        // The weather (Ch13 21.0, RULE-05-5.4): the scenario's, then the log's over it. A
+        // condition in force that the replay does not play whole is said at the header, as a
+        // module is.
+        let settings: Vec<(&str, &str)> = scenario
             .rules
             .iter()
             .chain(game_rules.iter())
-            .flat_map(|b| b.modules.iter().map(|m| m.value.clone()));
-        Rules::new(data.clone(), rulings, modules).ok()
-    });
-    let Some(rules) = rules else {
-        r.find(header_span, Level::Error, "the rule data or rulings in force are not usable", "");
-        return r.finish(None);
-    };
-    r.results = claims::Results::of(&rules);
-    // The modules that are on and not played whole, said once at the game header rather than
-    // passed in silence (the register says how far each is played: `Module::replayed`).
-    for module in rules.modules.iter().filter_map(|m| Module::from_name(m)) {
-        if let Some(notice) = module.replay_notice() {
-            r.find(header_span, Level::Note, notice, module.section());
-        }
-    }
-    let mut setup = Setup::from_scenario(scenario, &rules);
-    for (unit, why) in &setup.skipped {
-        r.find(header_span, Level::Note, format!("{unit} is left out of the replay: {why}"), "");
-    }
-    // The weather (Ch13 21.0, RULE-05-5.4): the scenario's, then the log's over it. A condition
-    // in force that the replay does not play whole is said at the header, as a module is.
-    let settings: Vec<(&str, &str)> = scenario
-        .rules
-        .iter()
-        .chain(game_rules.iter())
-        .flat_map(|b| b.weather.iter())
-        .map(|w| (w.aspect.value.as_str(), w.condition.value.as_str()))
-        .collect();
-    setup.state.weather = Weather::from_settings(settings.iter().copied());
-    for (aspect, _) in dotc_lang::rulings::WEATHER {
-        let in_force = settings.iter().rev().find(|(a, _)| a == aspect);
-        if let Some(notice) = in_force.and_then(|(a, c)| dotc_lang::rulings::weather_notice(a, c)) {
-            r.find(header_span, Level::Note, notice, "Ch13 21.0");
-        }
-    }
-    let mut game = Game {
-        bf: Battlefield::from_scenario(scenario, data),
-        state: setup.state,
-        bodies: BTreeMap::new(),
-        leader_positions: BTreeMap::new(),
-        pending: BTreeMap::new(),
-        owed: Vec::new(),
-        seeded: options.seed.map(SeededDice::new),
-        ledger: status::Ledger::default(),
-        book: command::Book::from_scenario(scenario, data),
-        rules,
-    };
-    let men = scenario.men_per_stand.as_ref().map(|m| m.value);
-    for side in &scenario.sides {
-        for c in &side.commanders {
-            if let Some(p) = &c.position {
-                game.leader_positions.insert(c.name.value.clone(), (p.value.x, p.value.y));
+            .flat_map(|b| b.weather.iter())
+            .map(|w| (w.aspect.value.as_str(), w.condition.value.as_str()))
+            .collect();
+        setup.state.weather = Weather::from_settings(settings.iter().copied());
+        for (aspect, _) in dotc_lang::rulings::WEATHER {
+            let in_force = settings.iter().rev().find(|(a, _)| a == aspect);
+            if let Some(notice) = in_force.and_then(|(a, c)| dotc_lang::rulings::weather_notice(a, c)) {
+                r.find(header_span, Level::Note, notice, "Ch13 21.0");
             }
         }
-        let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
-        for unit in units {
-            if let (Some(id), Some(body)) = (
-                game.state.unit_named(&unit.name.value),
-                Body::from_unit(unit, data, &game.rules.tables, men),
-            ) {
-                game.bodies.insert(id, body);
+        let mut game = Game {
+            bf: Battlefield::from_scenario(scenario, data),
+            state: setup.state,
+            bodies: BTreeMap::new(),
+            leader_positions: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            owed: Vec::new(),
+            seeded: options.seed.map(SeededDice::new),
+            ledger: status::Ledger::default(),
+            book: command::Book::from_scenario(scenario, data),
+            rules,
+        };
+        let men = scenario.men_per_stand.as_ref().map(|m| m.value);
+        for side in &scenario.sides {
+            for c in &side.commanders {
+                if let Some(p) = &c.position {
+                    game.leader_positions.insert(c.name.value.clone(), (p.value.x, p.value.y));
+                }
             }
-        }
-        for brigade in &side.brigades {
-            for b in &brigade.brigadiers {
-                if let Some(p) = &b.position {
-                    game.leader_positions.insert(b.name.value.clone(), (p.value.x, p.value.y));
+            let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
+            for unit in units {
+                if let (Some(id), Some(body)) = (
+                    game.state.unit_named(&unit.name.value),
+                    Body::from_unit(unit, data, &game.rules.tables, men),
+                ) {
+                    game.bodies.insert(id, body);
+                }
+            }
+            for brigade in &side.brigades {
+                for b in &brigade.brigadiers {
+                    if let Some(p) = &b.position {
+                        game.leader_positions.insert(b.name.value.clone(), (p.value.x, p.value.y));
+                    }
                 }
             }
         }
+        // Scenario scripts: compiled once for the whole replay (runtime/src/replay/scripted.rs).
+        let seed =
+            analysis.document.game.as_ref().and_then(|g| g.seed.as_ref()).map(|s| s.value).or(options.seed);
+        let scripted = scripted::Scripted::new(
+            loaded,
+            scenario,
+            game_rules,
+            options.options,
+            &game,
+            seed,
+            &mut r,
+            header_span,
+        );
+        let keeping_pips = game.sides_keeping_pips(&analysis.document.turns);
+        game.sync_bodies();
+        Ok(Run { r, game, scripted, keeping_pips, last_turn: header_span, tables: Vec::new(), actions: 0 })
     }
-    // Scenario scripts: compiled once for the whole replay (runtime/src/replay/scripted.rs).
-    let seed =
-        analysis.document.game.as_ref().and_then(|g| g.seed.as_ref()).map(|s| s.value).or(options.seed);
-    let mut scripted = scripted::Scripted::new(
-        loaded,
-        scenario,
-        game_rules,
-        options.options,
-        &game,
-        seed,
-        &mut r,
-        header_span,
-    );
-    let mut last_turn = header_span;
-    let mut tables = Vec::new();
-    let keeping_pips = game.sides_keeping_pips(&analysis.document.turns);
-    game.sync_bodies();
-    'turns: for turn in &analysis.document.turns {
+
+    /// Play one turn of the log (RULINGS G7: one side's active sequence), its phases in order
+    /// (Ch16 1.0), then its end.
+    fn play_turn(&mut self, turn: &ast::Turn, options: &ReplayOptions<'_>) -> Flow {
+        let Run { r, game, scripted, keeping_pips, last_turn, tables, actions } = self;
         // Scenario scripts: a game a script ended plays no further turn.
         if scripted.ended() {
             let message = "the scenario's script ended the game: this turn and those after it are not played";
             r.find(turn.span, Level::Warning, message, "scenario script");
-            break;
+            return Flow::Stop;
         }
-        last_turn = turn.span;
+        *last_turn = turn.span;
         r.turn = turn.number.value;
         r.side = turn.side.value.clone();
         r.steps.push(Step::Turn { number: r.turn, side: r.side.clone() });
@@ -437,30 +487,29 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             b.pips = 0;
         }
         let commanding = game.brigades_on_table();
-        scripted.turn_start(&mut game, &mut r, turn); // scenario scripts
+        scripted.turn_start(game, r, turn); // scenario scripts
         for phase in &turn.phases {
             r.phase = phase.kind.value;
             r.steps.push(Step::Phase(r.phase));
             game.state.start_phase();
-            scripted.phase_start(&mut game, &mut r, phase); // scenario scripts
+            scripted.phase_start(game, r, phase); // scenario scripts
             for action in &phase.actions {
                 if options.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
-                    let mut out = r.finish(None);
-                    out.cancelled = true;
-                    return out;
+                    return Flow::Cancelled;
                 }
+                *actions += 1;
                 // RULE-07-1.5, RULINGS C5, G14: a fall back is recorded right after its cause.
-                game.overdue_fall_backs(&mut r, Some(action));
+                game.overdue_fall_backs(r, Some(action));
                 r.begin_action(action);
                 let mark = r.events.len(); // scenario scripts
-                game.action(&mut r, action);
+                game.action(r, action);
                 game.sync_bodies();
-                game.owe_fall_backs(&r, mark);
-                scripted.after(&mut game, &mut r, mark); // scenario scripts
+                game.owe_fall_backs(r, mark);
+                scripted.after(game, r, mark); // scenario scripts
             }
-            game.overdue_fall_backs(&mut r, None);
-            game.flush_formation_changes(&mut r);
-            game.july_sun(&mut r);
+            game.overdue_fall_backs(r, None);
+            game.flush_formation_changes(r);
+            game.july_sun(r);
             if let Some(until) = options.until
                 && until.turn == r.turn
                 && until.phase == Some(r.phase)
@@ -469,16 +518,16 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
                 if options.tables {
                     tables.push(game.table(r.turn, r.phase));
                 }
-                break 'turns;
+                return Flow::Stop;
             }
         }
-        game.unrolled_pips(&mut r, turn, &keeping_pips, &commanding);
+        game.unrolled_pips(r, turn, keeping_pips, &commanding);
         r.steps.push(Step::EndOfTurn(turn.span));
         r.span = turn.span;
         r.line = 0;
         let mark = r.events.len(); // scenario scripts
-        game.end_of_turn(&mut r);
-        scripted.turn_end(&mut game, &mut r, turn, mark); // scenario scripts
+        game.end_of_turn(r);
+        scripted.turn_end(game, r, turn, mark); // scenario scripts
         if options.tables {
             tables.push(game.table(r.turn, PhaseKind::Status));
         }
@@ -487,15 +536,34 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
             && until.phase.is_none_or(|p| p == PhaseKind::Status)
         {
             r.stopped = Some(until);
-            break;
+            return Flow::Stop;
         }
+        Flow::Next
     }
-    let mut summary = Summary::of(&game.state, &game.rules);
-    scripted.game_end(&mut game, &mut r, &mut summary, last_turn); // scenario scripts
-    let mut out = r.finish(Some(summary));
-    out.tables = tables;
-    out.findings.sort_by_key(|f| (f.span.start, f.span.end));
-    out
+
+    /// What a cancelled replay holds.
+    fn cancelled(&mut self) -> Replay {
+        let mut out = self.r.take(None);
+        out.cancelled = true;
+        out
+    }
+
+    /// The end of the game (its scripts' `on_game_end` and victory), and the replay: its
+    /// outputs are taken, the run keeps the game as it ended.
+    fn end(&mut self) -> Replay {
+        let mut out = self.end_unsorted();
+        out.findings.sort_by_key(|f| (f.span.start, f.span.end));
+        out
+    }
+
+    /// [`Run::end`] with the findings in the order they were made.
+    fn end_unsorted(&mut self) -> Replay {
+        let mut summary = Summary::of(&self.game.state, &self.game.rules);
+        self.scripted.game_end(&mut self.game, &mut self.r, &mut summary, self.last_turn); // scenario scripts
+        let mut out = self.r.take(Some(summary));
+        out.tables = std::mem::take(&mut self.tables);
+        out
+    }
 }
 
 /// The replay's bookkeeping: where in the log it is, and what it has found.
@@ -650,17 +718,22 @@ impl<'a> Replayer<'a> {
         }
     }
 
-    fn finish(self, summary: Option<Summary>) -> Replay {
+    fn finish(mut self, summary: Option<Summary>) -> Replay {
+        self.take(summary)
+    }
+
+    /// The replay so far, its outputs taken out of the replayer.
+    fn take(&mut self, summary: Option<Summary>) -> Replay {
         Replay {
-            events: self.events,
-            findings: self.findings,
+            events: std::mem::take(&mut self.events),
+            findings: std::mem::take(&mut self.findings),
             summary: summary.unwrap_or_default(),
-            filled: self.filled,
+            filled: std::mem::take(&mut self.filled),
             tables: Vec::new(),
             stopped: self.stopped,
-            probes: self.probes,
-            assault_probes: self.assault_probes,
-            steps: self.steps,
+            probes: std::mem::take(&mut self.probes),
+            assault_probes: std::mem::take(&mut self.assault_probes),
+            steps: std::mem::take(&mut self.steps),
             cancelled: false,
         }
     }

@@ -53,7 +53,7 @@ pub struct GameResult {
 }
 
 /// One objective and who has held it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct Held {
     name: String,
     at: (f64, f64),
@@ -67,11 +67,40 @@ struct Held {
 }
 
 /// The `scripted` lines of the phase being played: by name, their dice and the lines.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct LogDice {
     by_name: BTreeMap<String, (VecDeque<u8>, Vec<Span>)>,
     /// The phase they were read from.
     phase: Option<Span>,
+}
+
+/// See [`Scripted::moment`].
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct ScriptedMoment {
+    scripts: crate::script::ScriptsState,
+    objectives: Vec<Held>,
+    awarded: BTreeMap<String, f64>,
+    ended: Option<GameResult>,
+    dice: LogDice,
+    untrusted: bool,
+}
+
+impl ScriptedMoment {
+    /// This moment with its spans (the phase whose `scripted` lines are loaded) moved by an edit
+    /// of the log; None when the edit replaced one.
+    pub(super) fn mapped(&self, map: impl Fn(Span) -> Option<Span>) -> Option<ScriptedMoment> {
+        let mut out = self.clone();
+        out.dice.phase = match self.dice.phase {
+            Some(span) => Some(map(span)?),
+            None => None,
+        };
+        for (_, spans) in out.dice.by_name.values_mut() {
+            for span in spans.iter_mut() {
+                *span = map(*span)?;
+            }
+        }
+        Some(out)
+    }
 }
 
 pub(super) struct Scripted {
@@ -179,6 +208,29 @@ impl Scripted {
             scripted.script_failed(r, header, &error);
         }
         scripted
+    }
+
+    /// What this game's scripts and objectives have changed so far: a replay keeps it at each
+    /// checkpoint to take the game up again from there (`resume.rs`).
+    pub(super) fn moment(&self) -> ScriptedMoment {
+        ScriptedMoment {
+            scripts: self.scripts.state(),
+            objectives: self.objectives.clone(),
+            awarded: self.awarded.clone(),
+            ended: self.ended.clone(),
+            dice: self.dice.clone(),
+            untrusted: self.untrusted,
+        }
+    }
+
+    /// Back to a [`Scripted::moment`] of this same game.
+    pub(super) fn restore(&mut self, moment: &ScriptedMoment) {
+        self.scripts.restore(&moment.scripts);
+        self.objectives.clone_from(&moment.objectives);
+        self.awarded.clone_from(&moment.awarded);
+        self.ended.clone_from(&moment.ended);
+        self.dice.clone_from(&moment.dice);
+        self.untrusted = moment.untrusted;
     }
 
     /// The script ended the game (`game.end_game`).

@@ -32,7 +32,7 @@ pub(super) enum Trigger {
 }
 
 /// A Dress on the Colors push of one brigade in one turn (Ch16 2.3).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub(super) struct Push {
     /// Where the first regiment's assault was logged.
     pub span: Span,
@@ -41,7 +41,7 @@ pub(super) struct Push {
 }
 
 /// What the fire, assault and status replays carry from one action, or turn, to the next.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Ledger {
     /// Module july_sun (Ch13 11.0): the last turn each infantry regiment double-timed or
     /// assaulted.

@@ -150,7 +150,7 @@ pub enum Effect {
 
 /// The dice of the hook or trigger now running: the faces its `scripted` log lines recorded in
 /// this phase, then the game's seeded stream.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ScriptDice {
     pub logged: VecDeque<u8>,
     pub seeded: Option<SeededDice>,

@@ -113,6 +113,20 @@ struct CompiledTrigger {
     done: bool,
 }
 
+/// What a game's script calls change as it is played: the work used and whether the budget is
+/// spent, which triggers are done, the seeded dice (their stream and what it gave) and the output
+/// written. With it a replay can take the game up again from a turn (`replay::resume`); the
+/// compiled scripts and their engine stay as they are.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ScriptsState {
+    used: u64,
+    spent: bool,
+    done: Vec<bool>,
+    condition_dice: Vec<(String, Vec<u8>)>,
+    seeded: Option<SeededDice>,
+    output: sandbox::Output,
+}
+
 /// The compiled scripts of one game and the engine they run in, built once per game.
 pub struct Scripts {
     engine: Engine,
@@ -320,6 +334,32 @@ impl Scripts {
                 None
             }
         }
+    }
+
+    /// What the game's calls have changed so far ([`ScriptsState`]).
+    pub(crate) fn state(&self) -> ScriptsState {
+        let c = lock(&self.ctx);
+        ScriptsState {
+            used: self.used,
+            spent: self.spent,
+            done: self.triggers.iter().map(|t| t.done).collect(),
+            condition_dice: self.condition_dice.clone(),
+            seeded: c.dice.seeded.clone(),
+            output: c.output.clone(),
+        }
+    }
+
+    /// Put the scripts back as they were when `state` was taken (from these same scripts).
+    pub(crate) fn restore(&mut self, state: &ScriptsState) {
+        self.used = state.used;
+        self.spent = state.spent;
+        for (trigger, done) in self.triggers.iter_mut().zip(&state.done) {
+            trigger.done = *done;
+        }
+        self.condition_dice.clone_from(&state.condition_dice);
+        let mut c = lock(&self.ctx);
+        c.dice.seeded.clone_from(&state.seeded);
+        c.output.clone_from(&state.output);
     }
 
     /// Use this seeded stream for the dice scripts roll when the log records none for them.

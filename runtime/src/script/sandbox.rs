@@ -312,7 +312,7 @@ pub(crate) struct Clock {
 }
 
 /// What the calls of one game have written, against the per-call and per-game output limits.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Output {
     pub call_lines: usize,
     pub call_bytes: usize,
