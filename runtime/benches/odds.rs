@@ -8,7 +8,7 @@ use dotc_runtime::dice::{D6Stream, DiceSource, Purpose, SeededDice};
 use dotc_runtime::engine::events::BrigadeStatus;
 use dotc_runtime::odds::assault::{AssaultQuery, Charger, Defender, assault_monte_carlo, assault_odds};
 use dotc_runtime::odds::melee::{MeleeSide, melee_odds};
-use dotc_runtime::odds::{Cover, FireQuery, TargetFormation, fire_odds};
+use dotc_runtime::odds::{Cover, FireQuery, TargetFormation, fire_odds, forget_remembered};
 use dotc_runtime::rulings::Rulings;
 
 fn bench_odds(c: &mut Criterion) {
@@ -20,6 +20,14 @@ fn bench_odds(c: &mut Criterion) {
     behind_wall.cover = Cover::Heavy;
     group.bench_function("fire_odds (exact volley)", |b| {
         b.iter(|| fire_odds(black_box(&behind_wall), data, &rulings).map(|o| o.expected_stands_lost))
+    });
+    // The same query with nothing remembered from the one before (the engine's casualty table
+    // and the last volley's distributions worked out every time), as a first query finds it.
+    group.bench_function("fire_odds (exact volley, nothing remembered)", |b| {
+        b.iter(|| {
+            forget_remembered();
+            fire_odds(black_box(&behind_wall), data, &rulings).map(|o| o.expected_stands_lost)
+        })
     });
     let attacker = MeleeSide { engaged_stands: 2, modifier: 2 };
     let defender = MeleeSide { engaged_stands: 3, modifier: 2 };

@@ -10,6 +10,14 @@
 //! replay made of a logged volley. A property test (`odds/plan_tests.rs`) checks that the engine,
 //! rolling every dice outcome, gives exactly these distributions.
 //!
+//! What a query does not need to make again is kept per thread, each piece with everything it
+//! was made from, so a kept piece is the one a fresh computation gives (`odds/memo_tests.rs`):
+//! the stand-in table, its strings and vectors reused with the next query's flags set; the
+//! engine's casualty table, remembered by the target's side of the table, the rules and the
+//! plan's target, dice and screen ([`crate::engine::fire::remembered_casualty_table`]); and the
+//! buffers of the pricing, with the last volley's distributions kept by the plan's numbers they
+//! are a function of. [`forget_remembered`] drops what is remembered.
+//!
 //! How a [`FireQuery`] reads its flags:
 //! - `Cover::Light` is the Light cover of a frontal linear obstacle (a fence, the case
 //!   RULE-05-1.5 names), so enfilade takes it away under both RULINGS C15 settings and a field
@@ -26,7 +34,8 @@ use serde::Serialize;
 
 use crate::dice::{D6Stream, DiceError, DiceSource, Purpose, Roll};
 use crate::engine::fire::{
-    CasualtyTable, CoverInput, FireInput, FireKind, VolleyPlan, casualty_table, plan_volley, resolve_plan,
+    CasualtyTable, CoverInput, FireInput, FireKind, VolleyPlan, plan_volley, remembered_casualty_table,
+    resolve_plan,
 };
 use crate::engine::state::{Arm, GameState, Screen, Unit, UnitId};
 use crate::engine::{EngineError, Rules};
@@ -208,13 +217,20 @@ impl std::error::Error for OddsError {}
 /// enough that the distributions stay small.
 pub const MAX_STANDS: u32 = 500;
 
-/// The game state a [`FireQuery`] describes: the firer and the target as its flags say, and the
-/// facts of the shot. The engine plans the volley from it.
-pub(crate) fn query_table(
-    q: &FireQuery,
-    data: &RuleData,
-    rulings: &Rulings,
-) -> Result<(Rules, GameState, UnitId, UnitId, FireInput), OddsError> {
+/// A query checked against the rule data: the rules to plan it under, the firer's arm, the
+/// stand-in target's stands and the facts of the shot.
+struct Checked {
+    rules: Rules,
+    arm: Arm,
+    target_stands: u32,
+    input: FireInput,
+}
+
+/// Check a query against the rule data (its weapon, stands, range, traits and modules) and read
+/// what the table needs from it: the firer's arm by weapon class (artillery an unlimbered
+/// battery, carbines and shotguns dismounted cavalry under the RULINGS C21 bands, other small
+/// arms infantry) and the facts of the shot.
+fn check_query(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Checked, OddsError> {
     let weapon = data.weapon(&q.weapon).ok_or_else(|| OddsError::UnknownWeapon(q.weapon.clone()))?;
     if q.stands == 0 {
         return Err(OddsError::NoStands);
@@ -268,28 +284,9 @@ pub(crate) fn query_table(
         Rules::new(data.clone(), *rulings, q.modules.iter().cloned())
     }
     .map_err(engine_error)?;
-    let mut state = GameState { turn: 1, ..GameState::default() };
-    let (blue, red) = (state.add_side("Blue"), state.add_side("Red"));
-    let (blue_brigade, red_brigade) =
-        (state.add_brigade("Firer's brigade", blue), state.add_brigade("Target's brigade", red));
-    if q.hesitant {
-        state.brigades[blue_brigade.0].status = crate::engine::events::BrigadeStatus::Hesitant;
-    }
-    let mut firer = Unit::new("Firer", blue, arm, q.stands, "regular", &q.weapon, "line");
-    firer.markers.disorder = q.disordered;
-    firer.markers.low_ammo = q.low_ammo;
-    firer.traits = q.traits.clone();
     // The stand-in target has more stands than the volley can take (two hits a stand, a screen
     // and a micro-hit aside), so none shatters it, and no more: the distributions stay short.
-    let stands = weapon.pool(q.stands).saturating_mul(2).saturating_add(10);
-    let mut target =
-        Unit::new("Target", red, Arm::Infantry, stands, "regular", "rifled_musket", q.target.formation_id());
-    target.traits = q.target_traits.clone();
-    if q.target_screened {
-        target.screen = Some(Screen::default());
-    }
-    let firer = state.add_unit(firer, Some(blue_brigade));
-    let target = state.add_unit(target, Some(red_brigade));
+    let target_stands = weapon.pool(q.stands).saturating_mul(2).saturating_add(10);
     let mut input = FireInput::at(q.range, q.kind);
     input.cover = match q.cover {
         Cover::Open => CoverInput::open(),
@@ -301,7 +298,99 @@ pub(crate) fn query_table(
     input.enfilade = q.enfilade;
     input.concentrated = q.concentrated;
     input.pivoted = q.pivoted;
-    Ok((rules, state, firer, target, input))
+    Ok(Checked { rules, arm, target_stands, input })
+}
+
+/// The stand-in table every query shares before its own flags are set: turn 1, a Blue and a Red
+/// side with a brigade each, the firer (a regular unit in line) in Blue's and the target (a
+/// Fresh regular infantry regiment with rifled muskets) in Red's. [`set_query`] gives it the
+/// query's firer, target and brigade state.
+fn stand_in_table() -> (GameState, UnitId, UnitId) {
+    let mut state = GameState { turn: 1, ..GameState::default() };
+    let (blue, red) = (state.add_side("Blue"), state.add_side("Red"));
+    let (blue_brigade, red_brigade) =
+        (state.add_brigade("Firer's brigade", blue), state.add_brigade("Target's brigade", red));
+    let firer = Unit::new("Firer", blue, Arm::Infantry, 0, "regular", "", "line");
+    let target = Unit::new("Target", red, Arm::Infantry, 0, "regular", "rifled_musket", "");
+    let firer = state.add_unit(firer, Some(blue_brigade));
+    let target = state.add_unit(target, Some(red_brigade));
+    (state, firer, target)
+}
+
+/// Set on a stand-in table ([`stand_in_table`]) everything a query decides, whatever an earlier
+/// query set: the firer's arm, stands, weapon, markers and traits and its brigade's state (Hesitant
+/// or Fresh), the target's stands, formation, traits and screen, and each brigade's starting
+/// stands as [`GameState::add_unit`] counts them (RULE-07-2.2). Strings are copied into the
+/// buffers already there.
+fn set_query(state: &mut GameState, firer: UnitId, target: UnitId, q: &FireQuery, checked: &Checked) {
+    if let Some(f) = state.units.get_mut(firer.0) {
+        f.arm = checked.arm.clone();
+        f.starting_stands = q.stands;
+        f.stands = q.stands;
+        f.weapon.clone_from(&q.weapon);
+        f.markers.disorder = q.disordered;
+        f.markers.low_ammo = q.low_ammo;
+        f.traits.clone_from(&q.traits);
+    }
+    if let Some(t) = state.units.get_mut(target.0) {
+        t.starting_stands = checked.target_stands;
+        t.stands = checked.target_stands;
+        t.formation.clear();
+        t.formation.push_str(q.target.formation_id());
+        t.traits.clone_from(&q.target_traits);
+        t.screen = q.target_screened.then(Screen::default);
+    }
+    for unit in [firer, target] {
+        let Some(u) = state.units.get(unit.0) else { continue };
+        let (brigade, clock) = (u.brigade, u.clock_stands());
+        if let Some(b) = brigade.and_then(|b| state.brigades.get_mut(b.0)) {
+            b.starting_stands = clock;
+            if unit == firer {
+                b.status = if q.hesitant {
+                    crate::engine::events::BrigadeStatus::Hesitant
+                } else {
+                    crate::engine::events::BrigadeStatus::Fresh
+                };
+            }
+        }
+    }
+}
+
+/// The game state a [`FireQuery`] describes: the firer and the target as its flags say, and the
+/// facts of the shot. The engine plans the volley from it.
+pub(crate) fn query_table(
+    q: &FireQuery,
+    data: &RuleData,
+    rulings: &Rulings,
+) -> Result<(Rules, GameState, UnitId, UnitId, FireInput), OddsError> {
+    let checked = check_query(q, data, rulings)?;
+    let (mut state, firer, target) = stand_in_table();
+    set_query(&mut state, firer, target, q, &checked);
+    Ok((checked.rules, state, firer, target, checked.input))
+}
+
+thread_local! {
+    /// The last stand-in table of this thread, kept so the next query reuses its allocations.
+    static STAND_IN: std::cell::RefCell<Option<(GameState, UnitId, UnitId)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` on the table a query describes, as [`query_table`] makes it, but on this thread's
+/// kept stand-in table ([`STAND_IN`]) with the query's flags set ([`set_query`]), so that a
+/// query allocates no table of its own. `f` reads the table and cannot change it.
+fn with_query_table<T>(
+    q: &FireQuery,
+    data: &RuleData,
+    rulings: &Rulings,
+    f: impl FnOnce(&Rules, &GameState, UnitId, UnitId, &FireInput) -> Result<T, OddsError>,
+) -> Result<T, OddsError> {
+    let checked = check_query(q, data, rulings)?;
+    // Taken out while in use, so a query inside `f` would build its own.
+    let (mut state, firer, target) = STAND_IN.with_borrow_mut(Option::take).unwrap_or_else(stand_in_table);
+    set_query(&mut state, firer, target, q, &checked);
+    let out = f(&checked.rules, &state, firer, target, &checked.input);
+    STAND_IN.with_borrow_mut(|kept| *kept = Some((state, firer, target)));
+    out
 }
 
 pub(crate) fn engine_error(e: EngineError) -> OddsError {
@@ -313,8 +402,9 @@ pub(crate) fn engine_error(e: EngineError) -> OddsError {
 
 /// The engine's plan of the volley a query describes.
 pub fn query_plan(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<VolleyPlan, OddsError> {
-    let (rules, state, firer, target, input) = query_table(q, data, rulings)?;
-    plan_volley(&rules, &state, firer, target, &input).map_err(engine_error)
+    with_query_table(q, data, rulings, |rules, state, firer, target, input| {
+        plan_volley(rules, state, firer, target, input).map_err(engine_error)
+    })
 }
 
 /// The chance one die scores at least `target` (a natural 6 always passes under G1 clamping,
@@ -325,16 +415,24 @@ pub(crate) fn p_at_least(target: i32) -> f64 {
 
 /// P(k successes) for k = 0..=n, by convolving one die at a time.
 pub(crate) fn binomial(n: u32, p: f64) -> Vec<f64> {
-    let mut dist = vec![1.0];
+    let mut dist = Vec::with_capacity(n as usize + 1);
+    dist.push(1.0);
     for _ in 0..n {
-        let mut next = vec![0.0; dist.len() + 1];
-        for (k, &w) in dist.iter().enumerate() {
-            next[k] += w * (1.0 - p);
-            next[k + 1] += w * p;
-        }
-        dist = next;
+        binomial_step(&mut dist, p);
     }
     dist
+}
+
+/// One more die of chance `p` added to `dist` in place: P(k successes) of one die more,
+/// `dist[k - 1] * p + dist[k] * (1 - p)`. `binomial(n)` is `n` of these steps from `[1.0]`, so
+/// a caller that walks the steps meets every `binomial(k)`, k <= n, with the same bits.
+#[inline]
+fn binomial_step(dist: &mut Vec<f64>, p: f64) {
+    dist.push(0.0);
+    for k in (1..dist.len()).rev() {
+        dist[k] = dist[k - 1] * p + dist[k] * (1.0 - p);
+    }
+    dist[0] *= 1.0 - p;
 }
 
 pub(crate) fn mean(dist: &[f64]) -> f64 {
@@ -343,87 +441,167 @@ pub(crate) fn mean(dist: &[f64]) -> f64 {
 
 /// The exact odds of a volley.
 pub fn fire_odds(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<FireOdds, OddsError> {
-    let (rules, state, firer, target, input) = query_table(q, data, rulings)?;
-    let plan = plan_volley(&rules, &state, firer, target, &input).map_err(engine_error)?;
-    let casualties = casualty_table(&rules, &state, &plan).map_err(engine_error)?;
-    Ok(plan_odds(&plan, &casualties))
+    with_query_table(q, data, rulings, |rules, state, firer, target, input| {
+        let plan = plan_volley(rules, state, firer, target, input).map_err(engine_error)?;
+        // The engine's casualty steps for this target, remembered per thread: queries whose
+        // target side of the table is the same share one table.
+        let casualties = remembered_casualty_table(rules, state, &plan).map_err(engine_error)?;
+        Ok(plan_odds(&plan, &casualties))
+    })
 }
 
-/// The joint chance of `h` hits and `s` natural 6s (`s` counted up to `cap`: `dist[h][cap]` is
+/// The joint chance of `h` hits and `s` natural 6s, as [`hits_and_sixes`] gives it: row `h`,
+/// column `s` (`s` counted up to the cap, the last column "the cap or more").
+pub(crate) struct HitsAndSixes {
+    columns: usize,
+    cells: Vec<f64>,
+}
+
+impl HitsAndSixes {
+    /// The rows, `h` = 0..=dice, each P(h hits and s natural 6s) for s = 0..=cap.
+    pub(crate) fn rows(&self) -> std::slice::Chunks<'_, f64> {
+        self.cells.chunks(self.columns)
+    }
+}
+
+/// The joint chance of `h` hits and `s` natural 6s (`s` counted up to `cap`: column `cap` is
 /// "`cap` or more"), die by die: each face decides whether the die hits (at least the to-hit
 /// number) and whether it is a natural 6; missed dice are re-rolled as the plan allows
-/// (Sharpshooters, Ch16 9.0), a re-roll that finds no missed die not taken.
-pub(crate) fn hits_and_sixes(plan: &VolleyPlan, cap: usize) -> Vec<Vec<f64>> {
+/// (Sharpshooters, Ch16 9.0), a re-roll that finds no missed die not taken. Two flat buffers
+/// take turns, one round of dice at a time.
+pub(crate) fn hits_and_sixes(plan: &VolleyPlan, cap: usize) -> HitsAndSixes {
+    let mut cells = Vec::new();
+    joint_hits_and_sixes(plan, cap, &mut cells, &mut Vec::new());
+    HitsAndSixes { columns: cap + 1, cells }
+}
+
+/// [`hits_and_sixes`] into `dist`, row by row, with `next` the second buffer.
+fn joint_hits_and_sixes(plan: &VolleyPlan, cap: usize, dist: &mut Vec<f64>, next: &mut Vec<f64>) {
     let n = plan.dice as usize;
+    let columns = cap + 1;
     // The chance of each kind of face: (hit, natural 6), counted over the six faces at once so
-    // a certain outcome sums to exactly 1.
-    let mut kinds: Vec<(bool, bool, f64)> = Vec::new();
+    // a certain outcome sums to exactly 1. At most three kinds: a miss, a hit that is not a 6,
+    // a 6.
+    let mut kinds = [(false, false, 0.0); 3];
+    let mut count = 0;
     for f in 1..=6u8 {
         let kind = (i32::from(f) >= plan.to_hit, f == 6);
-        match kinds.iter_mut().find(|k| (k.0, k.1) == kind) {
+        match kinds[..count].iter_mut().find(|k| (k.0, k.1) == kind) {
             Some(k) => k.2 += 1.0,
-            None => kinds.push((kind.0, kind.1, 1.0)),
+            None => {
+                kinds[count] = (kind.0, kind.1, 1.0);
+                count += 1;
+            }
         }
     }
-    for k in &mut kinds {
+    let kinds = &mut kinds[..count];
+    for k in kinds.iter_mut() {
         k.2 /= 6.0;
     }
-    let mut dist = vec![vec![0.0; cap + 1]; n + 1];
-    dist[0][0] = 1.0;
+    dist.clear();
+    dist.resize((n + 1) * columns, 0.0);
+    next.clear();
+    next.resize((n + 1) * columns, 0.0);
+    dist[0] = 1.0;
     let rounds = (0..n).map(|rolled| (rolled, false)).chain((0..plan.rerolls).map(|_| (n, true)));
     for (rolled, reroll) in rounds {
-        let mut next = vec![vec![0.0; cap + 1]; n + 1];
+        next.fill(0.0);
         for h in 0..=rolled.min(n) {
-            for s in 0..=cap {
-                let w = dist[h][s];
+            let from = &dist[h * columns..(h + 1) * columns];
+            // Row h of `next` (a miss) and row h + 1 (a hit); the last row has no row above.
+            let (here, above) = next[h * columns..].split_at_mut(columns);
+            for (s, &w) in from.iter().enumerate() {
                 if w == 0.0 {
                     continue;
                 }
                 // No missed die left: the re-roll is not taken.
                 if reroll && h == n {
-                    next[h][s] += w;
+                    here[s] += w;
                     continue;
                 }
-                for &(hit, six, p) in &kinds {
-                    next[h + usize::from(hit)][(s + usize::from(six)).min(cap)] += w * p;
+                for &(hit, six, p) in kinds.iter() {
+                    let to = (s + usize::from(six)).min(cap);
+                    if hit {
+                        above[to] += w * p;
+                    } else {
+                        here[to] += w * p;
+                    }
                 }
             }
         }
-        dist = next;
+        std::mem::swap(dist, next);
     }
-    dist
+}
+
+/// Buffers the pricing of a volley works in, kept per thread ([`SCRATCH`]) so a query does not
+/// allocate them again. What they hold is a pure function of a few numbers of the plan, kept
+/// with them: a volley with the same numbers reads it back instead of working it out again.
+#[derive(Default)]
+struct Scratch {
+    joint: Vec<f64>,
+    next: Vec<f64>,
+    hits: Vec<f64>,
+    by_hits: Vec<[f64; 2]>,
+    /// What `by_hits` was worked out from: the dice, the to-hit number, the re-rolls and the
+    /// natural 6s a Shock trigger needs.
+    by_hits_of: Option<(u32, i32, u32, u32)>,
+    saves: SaveRows,
+    /// What `saves` was worked out from: the dice, the save's number and Steady.
+    saves_of: Option<(u32, Option<i32>, bool)>,
+}
+
+impl Scratch {
+    /// Forget what the buffers hold: the next volley works everything out.
+    fn forget(&mut self) {
+        self.by_hits_of = None;
+        self.saves_of = None;
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// P(hits = h and the volley makes a Shock trigger) and P(hits = h, no trigger), by dice: each
 /// die's face decides whether it hits (at least the to-hit number) and whether it is a natural
 /// 6; missed dice re-rolled as the plan allows (Sharpshooters, Ch16 9.0).
-fn hits_and_trigger(plan: &VolleyPlan) -> Vec<[f64; 2]> {
+fn hits_and_trigger(plan: &VolleyPlan, scratch: &mut Scratch) {
+    let of = (plan.dice, plan.to_hit, plan.rerolls, plan.shock.sixes_needed);
+    if scratch.by_hits_of == Some(of) {
+        return;
+    }
+    scratch.by_hits_of = None;
     let n = plan.dice as usize;
     let needed = plan.shock.sixes_needed as usize;
-    let dist = hits_and_sixes(plan, needed);
     let cap = needed;
-    // The hits alone, die by die as above: a certain outcome stays exactly 1.
-    let p = p_at_least(plan.to_hit);
-    let mut hits = binomial(plan.dice, p);
-    for _ in 0..plan.rerolls {
-        let mut next = vec![0.0; n + 1];
-        for (h, &w) in hits.iter().enumerate() {
-            if h == n {
-                next[h] += w;
-            } else {
-                next[h] += w * (1.0 - p);
-                next[h + 1] += w * p;
-            }
-        }
-        hits = next;
+    if needed > 0 {
+        joint_hits_and_sixes(plan, cap, &mut scratch.joint, &mut scratch.next);
     }
-    dist.iter()
-        .zip(hits)
-        .map(|(row, w)| {
-            let trigger: f64 = if needed == 0 { 0.0 } else { row[cap].min(w) };
-            [w - trigger, trigger]
-        })
-        .collect()
+    // The hits alone, die by die as above: a certain outcome stays exactly 1. A re-roll moves
+    // a missed die's chance up one hit; with no missed die (all n hit) it is not taken.
+    let p = p_at_least(plan.to_hit);
+    let hits = &mut scratch.hits;
+    hits.clear();
+    hits.push(1.0);
+    for _ in 0..n {
+        binomial_step(hits, p);
+    }
+    for _ in 0..plan.rerolls {
+        if n == 0 {
+            break;
+        }
+        hits[n] += hits[n - 1] * p;
+        for h in (1..n).rev() {
+            hits[h] = hits[h - 1] * p + hits[h] * (1.0 - p);
+        }
+        hits[0] *= 1.0 - p;
+    }
+    scratch.by_hits.clear();
+    for (h, &w) in hits.iter().enumerate() {
+        let trigger: f64 = if needed == 0 { 0.0 } else { scratch.joint[h * (cap + 1) + cap].min(w) };
+        scratch.by_hits.push([w - trigger, trigger]);
+    }
+    scratch.by_hits_of = Some(of);
 }
 
 /// The exact distribution of a planned volley: its hits, its unsaved hits and the stands its
@@ -433,11 +611,39 @@ fn hits_and_trigger(plan: &VolleyPlan) -> Vec<[f64; 2]> {
 /// engine's own ([`casualty_table`]: the screen's share, the micro-hit, the shatter, the
 /// brigade's reaction).
 pub fn plan_odds(plan: &VolleyPlan, casualties: &CasualtyTable) -> FireOdds {
+    SCRATCH.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut scratch) => plan_odds_in(plan, casualties, &mut scratch),
+        Err(_) => plan_odds_in(plan, casualties, &mut Scratch::default()),
+    })
+}
+
+/// Forget what this thread keeps between queries: the casualty tables the engine worked out
+/// ([`crate::engine::fire::forget_remembered_casualty_tables`]) and the distributions of the
+/// last volley priced. The next query works everything out again, as the first one of a
+/// process does (the stdlib's tables aside, read once per process). For benchmarks and tests.
+pub fn forget_remembered() {
+    crate::engine::fire::forget_remembered_casualty_tables();
+    SCRATCH.with(|kept| {
+        if let Ok(mut scratch) = kept.try_borrow_mut() {
+            scratch.forget();
+        }
+    });
+}
+
+/// [`plan_odds`] in the buffers of `scratch`.
+fn plan_odds_in(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scratch) -> FireOdds {
     let n = plan.dice as usize;
-    let by_hits = hits_and_trigger(plan);
+    hits_and_trigger(plan, scratch);
     let target = plan.target_state;
     let p_save = plan.save.needed().map_or(0.0, p_at_least);
     let has_save = plan.save.needed().is_some();
+    let saves_of = (plan.dice, plan.save.needed(), plan.save.steady);
+    if scratch.saves_of != Some(saves_of) {
+        scratch.saves_of = None;
+        scratch.saves.reset(plan.dice, has_save, p_save, plan.save.steady);
+        scratch.saves_of = Some(saves_of);
+    }
+    let (by_hits, saves) = (&scratch.by_hits, &scratch.saves);
     let mut hits = vec![0.0; n + 1];
     let mut unsaved = vec![0.0; n + 1];
     let mut stands_lost = vec![0.0; target.stands as usize + 1];
@@ -469,7 +675,7 @@ pub fn plan_odds(plan: &VolleyPlan, casualties: &CasualtyTable) -> FireOdds {
                 }
                 // A regiment Shock's micro-hit shattered has no hits to save (RULE-05-3.4).
                 let hits_in = if casualties.gone_before_saves[d] { 0 } else { h as u32 };
-                for (left, wu) in unsaved_after_saves(hits_in, has_save, p_save, plan.save.steady) {
+                for &(left, wu) in saves.row(hits_in) {
                     let weight = w * wd * wu;
                     unsaved[left as usize] += weight;
                     let lost = casualties.stands_lost[d].get(left as usize).copied().unwrap_or(target.stands);
@@ -505,17 +711,81 @@ pub(crate) fn unsaved_after_saves(hits: u32, has_save: bool, p_save: f64, steady
     if hits == 0 || !has_save {
         return vec![(hits, 1.0)];
     }
-    let mut out = vec![0.0; hits as usize + 1];
-    for (saved, w) in binomial(hits, p_save).into_iter().enumerate() {
-        let left = hits as usize - saved;
+    let mut out = Vec::with_capacity(hits as usize + 1);
+    saves_left(hits, &binomial(hits, p_save), p_save, steady, &mut out);
+    out
+}
+
+/// The hits left unsaved when `saved[k]` is the chance that `k` of `hits` cover saves pass, a
+/// Steady unit rolling one failed save again (Ch16 9.0, RULINGS C27): appended to `out` as
+/// (hits left, chance) by count, the impossible counts left out.
+fn saves_left(hits: u32, saved: &[f64], p_save: f64, steady: bool, out: &mut Vec<(u32, f64)>) {
+    let start = out.len();
+    out.extend((0..=hits).map(|k| (k, 0.0)));
+    let row = &mut out[start..];
+    for (k, &w) in saved.iter().enumerate() {
+        let left = hits as usize - k;
         if steady && left > 0 {
-            out[left - 1] += w * p_save;
-            out[left] += w * (1.0 - p_save);
+            row[left - 1].1 += w * p_save;
+            row[left].1 += w * (1.0 - p_save);
         } else {
-            out[left] += w;
+            row[left].1 += w;
         }
     }
-    out.into_iter().enumerate().filter(|(_, w)| *w > 0.0).map(|(k, w)| (k as u32, w)).collect()
+    let mut kept = start;
+    for i in start..out.len() {
+        if out[i].1 > 0.0 {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
+/// [`unsaved_after_saves`] for every count of hits from 0 to `most`, worked out once for a
+/// volley: the binomial of the saves grows one die at a time ([`binomial_step`]), so each row
+/// has the bits the function gives for its count.
+#[derive(Default)]
+pub(crate) struct SaveRows {
+    /// Where each count's row starts in `cells`, and one past the last row's end.
+    starts: Vec<usize>,
+    cells: Vec<(u32, f64)>,
+    /// P(k saves pass), grown one hit at a time.
+    saved: Vec<f64>,
+}
+
+impl SaveRows {
+    #[cfg(test)]
+    pub(crate) fn new(most: u32, has_save: bool, p_save: f64, steady: bool) -> SaveRows {
+        let mut rows = SaveRows::default();
+        rows.reset(most, has_save, p_save, steady);
+        rows
+    }
+
+    /// The rows of `most`, `has_save`, `p_save` and `steady`, in the buffers already here.
+    pub(crate) fn reset(&mut self, most: u32, has_save: bool, p_save: f64, steady: bool) {
+        let SaveRows { starts, cells, saved } = self;
+        starts.clear();
+        cells.clear();
+        saved.clear();
+        saved.push(1.0);
+        for hits in 0..=most {
+            starts.push(cells.len());
+            if hits == 0 || !has_save {
+                cells.push((hits, 1.0));
+            } else {
+                binomial_step(saved, p_save);
+                saves_left(hits, saved, p_save, steady, cells);
+            }
+        }
+        starts.push(cells.len());
+    }
+
+    /// P(k hits left unsaved) of `hits` cover saves, as [`unsaved_after_saves`] gives it.
+    pub(crate) fn row(&self, hits: u32) -> &[(u32, f64)] {
+        let h = hits as usize;
+        &self.cells[self.starts[h]..self.starts[h + 1]]
+    }
 }
 
 /// A simulated mean and its standard error.
@@ -600,6 +870,8 @@ pub mod assault_plan;
 pub mod explain;
 pub mod melee;
 
+#[cfg(test)]
+mod memo_tests;
 #[cfg(test)]
 mod plan_tests;
 #[cfg(test)]

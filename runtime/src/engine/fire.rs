@@ -270,6 +270,7 @@ pub(crate) fn resolve_plan(
 /// share, the hits with the micro-hit, the shatter and the brigade's reaction to its losses,
 /// RULE-05-3.3, 3.4, RULE-07-2.x) on scratch copies of the target's side of the table, so the
 /// odds ([`crate::odds::plan_odds`]) need no casualty rules of their own.
+/// [`remembered_casualty_table`] keeps the last few per thread.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CasualtyTable {
     /// The target is gone after Shock's Disorder, before its cover saves: [not disordered,
@@ -287,22 +288,35 @@ pub fn casualty_table(
 ) -> Result<CasualtyTable, EngineError> {
     let scratch = target_side(state, plan.target);
     let before = plan.target_state.stands;
+    let lost = |s: &GameState| before - s.unit(plan.target).map_or(0, |u| u.stands).min(before);
     let mut gone_before_saves = [false; 2];
     let mut stands_lost = [Vec::new(), Vec::new()];
+    let mut events = Vec::new();
+    let mut disordered_side = None;
     for (d, disordered) in [false, true].into_iter().enumerate() {
-        let mut after_shock = scratch.clone();
-        let mut events = Vec::new();
-        if disordered {
-            morale::place_disorder(rules, &mut after_shock, plan.target, &mut events, "RULE-05-4.2")?;
+        // Without Shock's Disorder the side is as the volley finds it: no copy is needed.
+        let after_shock = if disordered {
+            let mut side = scratch.clone();
+            morale::place_disorder(rules, &mut side, plan.target, &mut events, "RULE-05-4.2")?;
+            events.clear();
+            &*disordered_side.insert(side)
+        } else {
+            &scratch
+        };
+        gone_before_saves[d] = !alive(after_shock, plan.target);
+        let row = &mut stands_lost[d];
+        row.reserve_exact(plan.dice as usize + 1);
+        if gone_before_saves[d] {
+            // No hits reach a target that is gone (RULE-05-3.4): every count loses what the
+            // Disorder's micro-hit took.
+            row.resize(plan.dice as usize + 1, lost(after_shock));
+            continue;
         }
-        gone_before_saves[d] = !alive(&after_shock, plan.target);
         for unsaved in 0..=plan.dice {
             let mut s = after_shock.clone();
-            if !gone_before_saves[d] {
-                let rest = screen_takes_its_hit(rules, &mut s, plan, unsaved, &mut events)?;
-                morale::take_hits(rules, &mut s, plan.target, rest, Cause::Fire, &mut events, "RULE-05-3.3")?;
-            }
-            stands_lost[d].push(before - s.unit(plan.target).map_or(0, |u| u.stands).min(before));
+            let rest = screen_takes_its_hit(rules, &mut s, plan, unsaved, &mut events)?;
+            morale::take_hits(rules, &mut s, plan.target, rest, Cause::Fire, &mut events, "RULE-05-3.3")?;
+            row.push(lost(&s));
             events.clear();
         }
     }
@@ -313,20 +327,11 @@ pub fn casualty_table(
 /// (a brigade that breaks disorders them all, RULE-07-2.4), the sides and the leaders; every
 /// other unit is an empty stand-in, so the copy is cheap whatever the size of the battle.
 fn target_side(state: &GameState, target: UnitId) -> GameState {
-    let brigade = state.unit(target).and_then(|u| u.brigade);
     let units = state
         .units
         .iter()
         .enumerate()
-        .map(|(i, u)| {
-            if i == target.0 || (brigade.is_some() && u.brigade == brigade) {
-                u.clone()
-            } else {
-                let mut empty = Unit::new("", u.side, Arm::Infantry, 0, "", "", "");
-                empty.removed = true;
-                empty
-            }
-        })
+        .map(|(i, u)| if kept_in_side(state, target, i) { u.clone() } else { stand_in(u) })
         .collect();
     GameState {
         turn: state.turn,
@@ -336,6 +341,129 @@ fn target_side(state: &GameState, target: UnitId) -> GameState {
         units,
         weather: state.weather,
     }
+}
+
+/// Whether [`target_side`] keeps unit `i` as it is: the target and the units of its brigade.
+fn kept_in_side(state: &GameState, target: UnitId, i: usize) -> bool {
+    let brigade = state.unit(target).and_then(|u| u.brigade);
+    i == target.0 || (brigade.is_some() && state.units.get(i).is_some_and(|u| u.brigade == brigade))
+}
+
+/// What [`target_side`] leaves of a unit outside the target's brigade: an empty unit of its side,
+/// off the table (no strings, so no allocation).
+fn stand_in(u: &Unit) -> Unit {
+    let mut empty = Unit::new("", u.side, Arm::Infantry, 0, "", "", "");
+    empty.removed = true;
+    empty
+}
+
+/// Whether `side`, made by [`target_side`] with `kept` its [`kept_in_side`] answers, is
+/// [`target_side`] of `state` and `target`, compared in place (nothing is copied). A unit kept in
+/// one and not in the other counts as a difference (at worst a table worked out again). A
+/// stand-in is compared by its side alone, the one thing [`stand_in`] takes from its unit, so
+/// no empty names are compared (a compare of two empty strings is slow on some machines).
+fn is_target_side(side: &GameState, kept: &[bool], state: &GameState, target: UnitId) -> bool {
+    side.turn == state.turn
+        && side.weather == state.weather
+        && side.units.len() == state.units.len()
+        && kept.len() == state.units.len()
+        && side.sides == state.sides
+        && side.brigades == state.brigades
+        && side.leaders == state.leaders
+        && state.units.iter().zip(&side.units).zip(kept).enumerate().all(|(i, ((u, then), &was_kept))| {
+            let keep = kept_in_side(state, target, i);
+            keep == was_kept && if keep { u == then } else { u.side == then.side }
+        })
+}
+
+/// A casualty table kept with everything [`casualty_table`] read to make it: the rules (the
+/// rule data and its tables by identity, the rulings, the modules), the target's side of the
+/// table ([`target_side`]) and the plan's target, dice and screen.
+struct Remembered {
+    /// Held weakly: the entry keeps no rule data alive, and the allocation it points to cannot
+    /// be reused by other rule data while the entry exists, so the pointer names this data.
+    data: std::sync::Weak<dotc_lang::library::RuleData>,
+    tables: std::sync::Weak<super::Tables>,
+    rulings: crate::rulings::Rulings,
+    modules: std::collections::BTreeSet<String>,
+    side: GameState,
+    /// Which units [`target_side`] kept as they were.
+    kept: Vec<bool>,
+    target: UnitId,
+    target_name: String,
+    stands: u32,
+    dice: u32,
+    screen: Option<plan::ScreenPlan>,
+    table: std::rc::Rc<CasualtyTable>,
+}
+
+impl Remembered {
+    fn matches(&self, rules: &Rules, state: &GameState, plan: &VolleyPlan) -> bool {
+        std::ptr::eq(self.data.as_ptr(), std::sync::Arc::as_ptr(&rules.data))
+            && std::ptr::eq(self.tables.as_ptr(), std::sync::Arc::as_ptr(&rules.tables))
+            && self.rulings == rules.rulings
+            && self.modules == rules.modules
+            && self.target == plan.target
+            && self.dice == plan.dice
+            && self.stands == plan.target_state.stands
+            && self.screen == plan.screen
+            && self.target_name == plan.target_name
+            && is_target_side(&self.side, &self.kept, state, plan.target)
+    }
+}
+
+/// How many casualty tables each thread remembers (the oldest is forgotten first).
+const REMEMBERED_TABLES: usize = 16;
+
+thread_local! {
+    static REMEMBERED: std::cell::RefCell<Vec<Remembered>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Forget this thread's remembered casualty tables ([`remembered_casualty_table`]): the next
+/// volley's is worked out afresh. For benchmarks and tests that want the work, not the memory.
+pub fn forget_remembered_casualty_tables() {
+    REMEMBERED.with_borrow_mut(Vec::clear);
+}
+
+/// [`casualty_table`], remembered: the same table for the same rules, the same side of the
+/// table ([`target_side`]) and the same target, dice and screen, worked out by the engine's
+/// casualty steps (RULE-05-3.3, 3.4, RULE-07-2.x, RULE-07-3.4, Ch16 3.4) the first time and read
+/// back after that. Each thread keeps the last few; a table that errs is not kept.
+pub fn remembered_casualty_table(
+    rules: &Rules,
+    state: &GameState,
+    plan: &VolleyPlan,
+) -> Result<std::rc::Rc<CasualtyTable>, EngineError> {
+    let found = REMEMBERED.with_borrow(|kept| {
+        kept.iter().find(|r| r.matches(rules, state, plan)).map(|r| std::rc::Rc::clone(&r.table))
+    });
+    if let Some(table) = found {
+        return Ok(table);
+    }
+    let table = std::rc::Rc::new(casualty_table(rules, state, plan)?);
+    let entry = Remembered {
+        data: std::sync::Arc::downgrade(&rules.data),
+        tables: std::sync::Arc::downgrade(&rules.tables),
+        rulings: rules.rulings,
+        modules: rules.modules.clone(),
+        side: target_side(state, plan.target),
+        kept: (0..state.units.len()).map(|i| kept_in_side(state, plan.target, i)).collect(),
+        target: plan.target,
+        target_name: plan.target_name.clone(),
+        stands: plan.target_state.stands,
+        dice: plan.dice,
+        screen: plan.screen,
+        table: std::rc::Rc::clone(&table),
+    };
+    REMEMBERED.with_borrow_mut(|kept| {
+        // Entries whose rule data is gone can never match again.
+        kept.retain(|r| r.data.strong_count() > 0);
+        if kept.len() >= REMEMBERED_TABLES {
+            kept.remove(0);
+        }
+        kept.push(entry);
+    });
+    Ok(table)
 }
 
 /// The to-hit dice as rolled (and re-rolled).

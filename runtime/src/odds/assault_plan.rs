@@ -308,7 +308,7 @@ fn volley_classes(closing: &ClosingPlan) -> Vec<VolleyClass> {
     let p_save = plan.save.needed().map_or(0.0, p_at_least);
     let has_save = plan.save.needed().is_some();
     let mut out = Vec::new();
-    for (h, row) in hits_and_sixes(plan, cap).iter().enumerate() {
+    for (h, row) in hits_and_sixes(plan, cap).rows().enumerate() {
         for (s, &w) in row.iter().enumerate() {
             if w <= 0.0 {
                 continue;
