@@ -227,7 +227,13 @@ async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publication
     let mut resume = Vec::new();
     send(client, workspace, publications, &mut due, &mut resume).await;
     // After the keystroke's own diagnostics are out (issue 16): the audit taken up from the
-    // replay's checkpoint before the edit, before the next message is read.
+    // replay's checkpoint before the edit, before the next message is read. The server runs on
+    // one thread: the tasks that carry the diagnostics to the output run when this one yields.
+    if !resume.is_empty() {
+        for _ in 0..OUTPUT_HOPS {
+            tokio::task::yield_now().await;
+        }
+    }
     for (uri, version) in resume {
         let resumed = catch_unwind(AssertUnwindSafe(|| lock(workspace).resume(&uri, version)));
         let publications = resumed.unwrap_or_default();
@@ -238,6 +244,10 @@ async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publication
         tokio::spawn(async move { audit_later(client, workspace, uri, version).await });
     }
 }
+
+/// How many times a task yields to let a message it sent reach the output (the client's
+/// channel, the service's socket, the transport): a few rounds of the runtime's other tasks.
+const OUTPUT_HOPS: usize = 8;
 
 /// Send the diagnostics of these publications, noting the documents whose audit is due or to be
 /// taken up again.

@@ -172,8 +172,8 @@ impl Analyzed {
                 // with the text, so its findings do not blink out at every half-typed line.
             } else if replay_now {
                 // A short log: taken up again from the checkpoint before the edits, or replayed.
-                if !self.resume_audit(Some(usize::MAX)) {
-                    self.replay_now(None);
+                if !self.resume_audit(new_text, Some(usize::MAX)) {
+                    self.replay_now(new_text, None);
                 }
             } else if may_resume && self.resumable.is_some() && !self.resume_gave_up {
                 // A long log: taken up again just after the keystroke's own diagnostics are out
@@ -207,7 +207,7 @@ impl Analyzed {
     /// from the last checkpoint before them, up to where the game is again the one the replay
     /// had, within `budget` actions (None: not at all). False, with nothing changed, when it
     /// cannot.
-    fn resume_audit(&mut self, budget: Option<usize>) -> bool {
+    fn resume_audit(&mut self, text: &str, budget: Option<usize>) -> bool {
         let Some(budget) = budget.filter(|_| !self.resume_gave_up) else { return false };
         let (Some(replay), Some(resumable)) = (self.replay.as_mut(), self.resumable.as_mut()) else {
             return false;
@@ -215,7 +215,7 @@ impl Analyzed {
         let Some(edit) = self.replay_edits.iter().copied().reduce(Edit::then) else { return false };
         match dotc_runtime::replay::resume::resume(&self.analysis, edit, replay, resumable, budget) {
             Ok(_) => {
-                self.take_audit();
+                self.take_audit(text);
                 true
             }
             Err(why) => {
@@ -227,7 +227,7 @@ impl Analyzed {
 
     /// Replay the log and keep its audit; a replay the switch stopped keeps nothing (the audit
     /// stays due).
-    fn replay_now(&mut self, cancel: Option<&AtomicBool>) {
+    fn replay_now(&mut self, text: &str, cancel: Option<&AtomicBool>) {
         // No source: the replay would use it only for line numbers and quotes, which the server
         // takes from spans.
         let (result, resumable) = replay_resumable(&self.analysis, cancel);
@@ -238,16 +238,22 @@ impl Analyzed {
         self.replay = Some(result);
         self.resumable = resumable;
         self.resume_gave_up = false;
-        self.take_audit();
+        self.take_audit(text);
     }
 
     /// The audit of the replay just made or taken up, as `dotc audit` gives it: errors and
     /// warnings less what an `@allow` on the same action suppresses, and the suppressions that
     /// match nothing.
-    fn take_audit(&mut self) {
+    fn take_audit(&mut self, text: &str) {
         let Some(replay) = &self.replay else { return };
-        let audit =
-            dotc_runtime::audit::audit(&self.analysis.document, &replay.findings, AuditOptions::default());
+        // Every action's `@allow`s are gathered only when the text has one: on a long log the walk
+        // costs more than the rest of a resumed audit.
+        let allows = if text.contains("@allow") {
+            dotc_runtime::audit::suppressions(&self.analysis.document)
+        } else {
+            Vec::new()
+        };
+        let audit = dotc_runtime::audit::audit_with(allows, &replay.findings, AuditOptions::default());
         self.audit = audit.diagnostics;
         self.event_spans.clear();
         self.replay_edits.clear();
@@ -476,8 +482,9 @@ impl Workspace {
         match Arc::get_mut(&mut doc.analyzed) {
             Some(analyzed) => {
                 analyzed.resume_due = false;
-                let resumed =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| analyzed.resume_audit(budget)));
+                let resumed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    analyzed.resume_audit(&doc.text, budget)
+                }));
                 if !matches!(resumed, Ok(true)) {
                     analyzed.audit_due = true;
                 }
@@ -639,7 +646,7 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
     };
     if can_replay(&analyzed.analysis) {
         match audit {
-            Audit::Now(cancel) => analyzed.replay_now(cancel),
+            Audit::Now(cancel) => analyzed.replay_now(text, cancel),
             Audit::Later => analyzed.audit_due = true,
         }
     }

@@ -779,6 +779,42 @@ async fn issue_16_a_long_logs_audit_is_taken_up_from_its_checkpoint_at_each_keys
 }
 
 #[tokio::test]
+async fn issue_16_a_resumed_audit_keeps_the_umpires_allowances() {
+    // A long log (its audit taken up at each keystroke) with two `@allow`s: one that suppresses
+    // the pips finding on line 12, one that suppresses nothing (a warning on line 19).
+    let mut workspace = Workspace::new();
+    workspace.deferred_audit_bytes = 0;
+    let mut client = Client::start_with(workspace).await;
+    let path =
+        std::fs::canonicalize(repo().join("tests/fixtures/audit/umpire-allowed.dotc")).expect("fixture");
+    let uri = format!("file://{}", path.display());
+    let text = std::fs::read_to_string(&path).expect("readable");
+    client.open(&uri, &text).await;
+    client.diagnostics(&uri).await.expect("diagnostics on open");
+    let audited = codes_and_lines(&client.next_diagnostics(&uri).await);
+    // 0-based lines: the `@allow` that matches nothing (18) and the volley's finding (17).
+    let lines = |found: &[(String, u64)]| found.iter().map(|(_, l)| *l).collect::<Vec<_>>();
+    assert!(!lines(&audited).contains(&11), "the pips finding is allowed: {audited:?}");
+    assert_eq!(
+        audited,
+        [("dotc::replay-disagrees".to_string(), 17), ("dotc::replay-doubtful".to_string(), 18)]
+    );
+    // A remark typed at the top of the first turn: the audit taken up has the same findings a
+    // line down, the allowance still in force.
+    let inside = at(&text, "    command {", 0, 0);
+    client
+        .change(
+            &uri,
+            2,
+            json!([{ "range": { "start": inside, "end": inside }, "text": "    // a remark\n" }]),
+        )
+        .await;
+    let now = codes_and_lines(&client.diagnostics(&uri).await.expect("diagnostics at the keystroke"));
+    let moved: Vec<(String, u64)> = audited.iter().map(|(c, l)| (c.clone(), l + 1)).collect();
+    assert_eq!(now, moved);
+}
+
+#[tokio::test]
 async fn rename_and_references_reach_logs_that_are_not_open() {
     // A copy of the tutorial in a folder of its own; only the scenario is opened.
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -123,7 +123,12 @@ fn same_code(allowed: &str, code: &str) -> bool {
 /// `@allow` of its code whose action or step holds it, or kept as a diagnostic (notes only with
 /// [`AuditOptions::notes`]); each suppression that matched nothing is a warning.
 pub fn audit(document: &Document, findings: &[Finding], options: AuditOptions) -> Audit {
-    let allows = suppressions(document);
+    audit_with(suppressions(document), findings, options)
+}
+
+/// [`audit`] against the log's suppressions as [`suppressions`] gathered them (a caller that
+/// knows the log has none passes none).
+pub fn audit_with(allows: Vec<(Span, &Allow)>, findings: &[Finding], options: AuditOptions) -> Audit {
     let mut used = vec![false; allows.len()];
     let mut out = Audit::default();
     for finding in findings {

@@ -328,6 +328,9 @@ struct Run<'a> {
     tables: Vec<Table>,
     /// Actions played, for a caller that counts the work ([`resume`]).
     actions: usize,
+    /// The outputs a resumed replay's replayer starts after: it holds only its own
+    /// (`resume.rs`); zero for a replay from the start.
+    base: resume::Counts,
 }
 
 impl<'a> Run<'a> {
@@ -464,13 +467,22 @@ impl<'a> Run<'a> {
         );
         let keeping_pips = game.sides_keeping_pips(&analysis.document.turns);
         game.sync_bodies();
-        Ok(Run { r, game, scripted, keeping_pips, last_turn: header_span, tables: Vec::new(), actions: 0 })
+        Ok(Run {
+            r,
+            game,
+            scripted,
+            keeping_pips,
+            last_turn: header_span,
+            tables: Vec::new(),
+            actions: 0,
+            base: resume::Counts::default(),
+        })
     }
 
     /// Play one turn of the log (RULINGS G7: one side's active sequence), its phases in order
     /// (Ch16 1.0), then its end.
     fn play_turn(&mut self, turn: &ast::Turn, options: &ReplayOptions<'_>) -> Flow {
-        let Run { r, game, scripted, keeping_pips, last_turn, tables, actions } = self;
+        let Run { r, game, scripted, keeping_pips, last_turn, tables, actions, .. } = self;
         // Scenario scripts: a game a script ended plays no further turn.
         if scripted.ended() {
             let message = "the scenario's script ended the game: this turn and those after it are not played";

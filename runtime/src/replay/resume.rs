@@ -85,11 +85,7 @@ impl Moment {
                 None => return false,
             }
         }
-        match self.scripted.mapped(map) {
-            Some(moved) => self.scripted = moved,
-            None => return false,
-        }
-        true
+        self.scripted.shift(map)
     }
 
     /// This moment with the spans it holds moved by an edit of the log; None when the edit
@@ -118,8 +114,8 @@ impl Moment {
 }
 
 /// How long each output of the replay was at a checkpoint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Counts {
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Counts {
     events: usize,
     findings: usize,
     steps: usize,
@@ -141,12 +137,14 @@ struct Checkpoint {
 }
 
 impl Run<'_> {
+    /// How long each output is, counted from the replay's start ([`Run::base`] before what the
+    /// replayer holds).
     fn counts(&self) -> Counts {
         Counts {
-            events: self.r.events.len(),
-            findings: self.r.findings.len(),
-            steps: self.r.steps.len(),
-            filled: self.r.filled.len(),
+            events: self.base.events + self.r.events.len(),
+            findings: self.base.findings + self.r.findings.len(),
+            steps: self.base.steps + self.r.steps.len(),
+            filled: self.base.filled + self.r.filled.len(),
         }
     }
 
@@ -317,17 +315,19 @@ pub fn resume(
     let every = resumable.every;
     let run = &mut resumable.run;
     run.restore(&from, analysis);
-    // The outputs up to the checkpoint stay; the rest is kept aside, to be taken up again.
-    let mut tail = Tail {
-        events: take_from(&mut replay.events, from.counts.events),
-        findings: take_from(&mut resumable.findings, from.counts.findings),
-        steps: take_from(&mut replay.steps, from.counts.steps),
-        filled: take_from(&mut replay.filled, from.counts.filled),
+    // The old outputs stay where they are; the replay writes its own into empty ones, which
+    // count from the checkpoint's, and they are spliced in at the end.
+    run.base = from.counts;
+    run.r.events.clear();
+    run.r.findings.clear();
+    run.r.steps.clear();
+    run.r.filled.clear();
+    let old = Outputs {
+        events: &replay.events,
+        findings: &resumable.findings,
+        steps: &replay.steps,
+        filled: &replay.filled,
     };
-    run.r.events = std::mem::take(&mut replay.events);
-    run.r.findings = std::mem::take(&mut resumable.findings);
-    run.r.steps = std::mem::take(&mut replay.steps);
-    run.r.filled = std::mem::take(&mut replay.filled);
     let options = ReplayOptions::default();
     let mut made = Vec::new();
     let mut kept = None;
@@ -335,10 +335,10 @@ pub fn resume(
     for (i, turn) in turns.iter().enumerate().skip(from.turn) {
         if i > from.turn && turn.span.start >= edit.new_end {
             // Where this turn starts in the old text, and the old replay's checkpoint there.
-            let old = turn.span.start.wrapping_add_signed(-edit.delta());
-            if let Ok(k) = resumable.checkpoints.binary_search_by_key(&old, |c| c.offset)
+            let was = turn.span.start.wrapping_add_signed(-edit.delta());
+            if let Ok(k) = resumable.checkpoints.binary_search_by_key(&was, |c| c.offset)
                 && k > at
-                && tail.fits(&resumable.checkpoints[k].counts, &from.counts, &edit)
+                && old.clear_of(&resumable.checkpoints[k].counts, &edit)
                 && resumable.checkpoints[k].moment.mapped(&edit).is_some_and(|m| m == run.moment())
             {
                 kept = Some((i, k));
@@ -349,20 +349,8 @@ pub fn resume(
             made.push(run.checkpoint(analysis, i));
         }
         if run.actions > budget {
-            // Put the replay back as it was.
-            let run = &mut resumable.run;
-            run.r.events.truncate(from.counts.events);
-            run.r.findings.truncate(from.counts.findings);
-            run.r.steps.truncate(from.counts.steps);
-            run.r.filled.truncate(from.counts.filled);
-            run.r.events.append(&mut tail.events);
-            run.r.findings.append(&mut tail.findings);
-            run.r.steps.append(&mut tail.steps);
-            run.r.filled.append(&mut tail.filled);
-            replay.events = std::mem::take(&mut run.r.events);
-            replay.steps = std::mem::take(&mut run.r.steps);
-            replay.filled = std::mem::take(&mut run.r.filled);
-            resumable.findings = std::mem::take(&mut run.r.findings);
+            // The old replay was never touched.
+            run.base = Counts::default();
             return Err(NotResumed::OverBudget);
         }
         played += 1;
@@ -375,27 +363,21 @@ pub fn resume(
     let kept_the_rest = kept.is_some();
     match kept {
         Some((i, k)) => {
-            // The old replay from checkpoint k on is this one's from turn i on, moved by the edit.
+            // The old replay from checkpoint k on is this one's from turn i on, moved by the edit:
+            // what the replay made replaces the old outputs between the two checkpoints.
             let old = resumable.checkpoints[k].counts;
             let now = run.counts();
-            let skip = |n: usize, base: usize| n - base;
-            // `fits` found every span of the rest clear of the edit.
             let map = |span: Span| edit.map_span(span).unwrap_or(span);
-            run.r.events.extend(tail.events.drain(skip(old.events, from.counts.events)..).map(|mut e| {
-                e.span = map(e.span);
-                e
-            }));
-            run.r.findings.extend(tail.findings.drain(skip(old.findings, from.counts.findings)..).map(
-                |mut f| {
-                    f.span = map(f.span);
-                    f
-                },
-            ));
-            run.r.steps.extend(tail.steps.drain(skip(old.steps, from.counts.steps)..).map(|s| s.mapped(map)));
-            run.r.filled.extend(tail.filled.drain(skip(old.filled, from.counts.filled)..).map(|mut f| {
-                f.span = map(f.span);
-                f
-            }));
+            splice(&mut replay.events, from.counts.events..old.events, &mut run.r.events, |e| {
+                e.span = map(e.span)
+            });
+            splice(&mut resumable.findings, from.counts.findings..old.findings, &mut run.r.findings, |f| {
+                f.span = map(f.span)
+            });
+            splice(&mut replay.steps, from.counts.steps..old.steps, &mut run.r.steps, |s| s.map(map));
+            splice(&mut replay.filled, from.counts.filled..old.filled, &mut run.r.filled, |f| {
+                f.span = map(f.span)
+            });
             // The old checkpoints from k on, moved in place; those between the one replayed from
             // and k are replaced by the ones made on the way.
             let turns_moved = i as isize - resumable.checkpoints[k].turn as isize;
@@ -421,43 +403,60 @@ pub fn resume(
             }
             resumable.checkpoints.truncate(end);
             resumable.checkpoints.splice(at..k, made);
-            replay.events = std::mem::take(&mut run.r.events);
-            replay.steps = std::mem::take(&mut run.r.steps);
-            replay.filled = std::mem::take(&mut run.r.filled);
-            resumable.findings = std::mem::take(&mut run.r.findings);
-            replay.findings = resumable.findings.clone();
+            replay.findings.clone_from(&resumable.findings);
             replay.findings.sort_by_key(|f| (f.span.start, f.span.end));
         }
         None => {
             resumable.checkpoints.truncate(at);
             resumable.checkpoints.extend(made);
-            let mut out = run.end_unsorted();
-            resumable.findings = out.findings.clone();
-            out.findings.sort_by_key(|f| (f.span.start, f.span.end));
-            *replay = out;
+            let out = run.end_unsorted();
+            replay.events.truncate(from.counts.events);
+            replay.events.extend(out.events);
+            resumable.findings.truncate(from.counts.findings);
+            resumable.findings.extend(out.findings);
+            replay.steps.truncate(from.counts.steps);
+            replay.steps.extend(out.steps);
+            replay.filled.truncate(from.counts.filled);
+            replay.filled.extend(out.filled);
+            replay.summary = out.summary;
+            replay.stopped = out.stopped;
+            replay.tables = out.tables;
+            replay.probes = out.probes;
+            replay.assault_probes = out.assault_probes;
+            replay.cancelled = out.cancelled;
+            replay.findings.clone_from(&resumable.findings);
+            replay.findings.sort_by_key(|f| (f.span.start, f.span.end));
         }
     }
+    resumable.run.base = Counts::default();
     Ok(Resumed { from_turn: from.turn, turns: played, actions, kept_the_rest })
 }
 
-/// The outputs of the old replay after the checkpoint it was taken up from.
-struct Tail {
-    events: Vec<ReplayEvent>,
-    findings: Vec<Finding>,
-    steps: Vec<Step>,
-    filled: Vec<Filled>,
+/// Put `new` where `old[range]` was, and move what follows by `moved`.
+fn splice<T>(old: &mut Vec<T>, range: std::ops::Range<usize>, new: &mut Vec<T>, moved: impl Fn(&mut T)) {
+    let after = range.start + new.len();
+    old.splice(range, new.drain(..));
+    old[after..].iter_mut().for_each(moved);
 }
 
-impl Tail {
-    /// Whether every span of the old outputs after checkpoint `at` (counts from the replay's
-    /// start; the tail starts at `from`) is clear of the edit, so they can be moved with it.
-    fn fits(&self, at: &Counts, from: &Counts, edit: &Edit) -> bool {
+/// The old replay's outputs.
+struct Outputs<'a> {
+    events: &'a [ReplayEvent],
+    findings: &'a [Finding],
+    steps: &'a [Step],
+    filled: &'a [Filled],
+}
+
+impl Outputs<'_> {
+    /// Whether every span of the old outputs from the checkpoint with these counts on is clear
+    /// of the edit, so they can be moved with it.
+    fn clear_of(&self, at: &Counts, edit: &Edit) -> bool {
         let clear = |span: Span| edit.map_span(span).is_some();
         let (Some(events), Some(findings), Some(steps), Some(filled)) = (
-            self.events.get(at.events - from.events..),
-            self.findings.get(at.findings - from.findings..),
-            self.steps.get(at.steps - from.steps..),
-            self.filled.get(at.filled - from.filled..),
+            self.events.get(at.events..),
+            self.findings.get(at.findings..),
+            self.steps.get(at.steps..),
+            self.filled.get(at.filled..),
         ) else {
             return false;
         };
@@ -466,11 +465,6 @@ impl Tail {
             && steps.iter().all(|s| s.span().is_none_or(clear))
             && filled.iter().all(|f| clear(f.span))
     }
-}
-
-/// Split off what a vector holds from `at` on.
-fn take_from<T>(v: &mut Vec<T>, at: usize) -> Vec<T> {
-    v.split_off(at.min(v.len()))
 }
 
 impl Step {
@@ -482,11 +476,11 @@ impl Step {
         }
     }
 
-    fn mapped(self, map: impl Fn(Span) -> Span) -> Step {
+    /// Move its span.
+    fn map(&mut self, map: impl Fn(Span) -> Span) {
         match self {
-            Step::Action { line, span, text } => Step::Action { line, span: map(span), text },
-            Step::EndOfTurn(span) => Step::EndOfTurn(map(span)),
-            other => other,
+            Step::Action { span, .. } | Step::EndOfTurn(span) => *span = map(*span),
+            Step::Turn { .. } | Step::Phase(_) => {}
         }
     }
 }

@@ -86,6 +86,22 @@ pub(super) struct ScriptedMoment {
 }
 
 impl ScriptedMoment {
+    /// Move its spans (the phase whose `scripted` lines are loaded) by an edit of the log, in
+    /// place; false (half moved) when the edit replaced one.
+    pub(super) fn shift(&mut self, map: impl Fn(Span) -> Option<Span>) -> bool {
+        if let Some(span) = &mut self.dice.phase {
+            let Some(moved) = map(*span) else { return false };
+            *span = moved;
+        }
+        for (_, spans) in self.dice.by_name.values_mut() {
+            for span in spans.iter_mut() {
+                let Some(moved) = map(*span) else { return false };
+                *span = moved;
+            }
+        }
+        true
+    }
+
     /// This moment with its spans (the phase whose `scripted` lines are loaded) moved by an edit
     /// of the log; None when the edit replaced one.
     pub(super) fn mapped(&self, map: impl Fn(Span) -> Option<Span>) -> Option<ScriptedMoment> {
