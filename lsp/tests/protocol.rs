@@ -658,12 +658,10 @@ fn codes_and_lines(published: &Value) -> Vec<(String, u64)> {
         .unwrap_or_default()
 }
 
-/// A server on this workspace with the audit fixture's careless evening open: the client, the
-/// log's URI and its text.
-async fn open_careless_evening(workspace: Workspace) -> (Client, String, String) {
+/// A server on this workspace with an audit fixture open: the client, the log's URI and its text.
+async fn open_audit_fixture(workspace: Workspace, name: &str) -> (Client, String, String) {
     let mut client = Client::start_with(workspace).await;
-    let path =
-        std::fs::canonicalize(repo().join("tests/fixtures/audit/careless-evening.dotc")).expect("fixture");
+    let path = std::fs::canonicalize(repo().join("tests/fixtures/audit").join(name)).expect("fixture");
     let uri = format!("file://{}", path.display());
     let text = std::fs::read_to_string(&path).expect("readable");
     client.open(&uri, &text).await;
@@ -678,7 +676,7 @@ async fn a_long_logs_audit_is_replayed_after_a_pause_and_the_latest_edit_wins() 
     workspace.max_audit_diagnostics = 3;
     // Never taken up at the keystroke (see the test after this one).
     workspace.resume_budget = None;
-    let (mut client, uri, text) = open_careless_evening(workspace).await;
+    let (mut client, uri, text) = open_audit_fixture(workspace, "careless-evening.dotc").await;
     // At once: the language's diagnostics only (none), the audit due.
     let first = client.diagnostics(&uri).await.expect("diagnostics on open");
     assert_eq!(first["version"], 1);
@@ -728,7 +726,7 @@ async fn issue_16_a_long_logs_audit_is_taken_up_from_its_checkpoint_at_each_keys
     // Every log counts as long here: its first audit comes after a pause, the next at once.
     let mut workspace = Workspace::new();
     workspace.deferred_audit_bytes = 0;
-    let (mut client, uri, text) = open_careless_evening(workspace).await;
+    let (mut client, uri, text) = open_audit_fixture(workspace, "careless-evening.dotc").await;
     client.diagnostics(&uri).await.expect("diagnostics on open");
     let audited = codes_and_lines(&client.next_diagnostics(&uri).await);
     assert_eq!(
@@ -784,12 +782,7 @@ async fn issue_16_a_resumed_audit_keeps_the_umpires_allowances() {
     // the pips finding on line 12, one that suppresses nothing (a warning on line 19).
     let mut workspace = Workspace::new();
     workspace.deferred_audit_bytes = 0;
-    let mut client = Client::start_with(workspace).await;
-    let path =
-        std::fs::canonicalize(repo().join("tests/fixtures/audit/umpire-allowed.dotc")).expect("fixture");
-    let uri = format!("file://{}", path.display());
-    let text = std::fs::read_to_string(&path).expect("readable");
-    client.open(&uri, &text).await;
+    let (mut client, uri, text) = open_audit_fixture(workspace, "umpire-allowed.dotc").await;
     client.diagnostics(&uri).await.expect("diagnostics on open");
     let audited = codes_and_lines(&client.next_diagnostics(&uri).await);
     // 0-based lines: the `@allow` that matches nothing (18) and the volley's finding (17).

@@ -43,13 +43,6 @@ impl std::fmt::Debug for Resumable {
     }
 }
 
-impl Resumable {
-    /// The checkpoints kept: the log offset and turn index of each.
-    pub fn checkpoints(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.checkpoints.iter().map(|c| (c.offset, c.turn))
-    }
-}
-
 /// The game at the start of a turn, as [`Run::play_turn`] reads it.
 #[derive(Clone, Debug, PartialEq)]
 struct Moment {
@@ -91,25 +84,8 @@ impl Moment {
     /// This moment with the spans it holds moved by an edit of the log; None when the edit
     /// replaced one of them (the moment is then about text that changed).
     fn mapped(&self, edit: &Edit) -> Option<Moment> {
-        let map = |span: Span| edit.map_span(span);
-        let mut pending = BTreeMap::new();
-        for (id, (formation, body, span)) in &self.pending {
-            pending.insert(*id, (formation.clone(), *body, map(*span)?));
-        }
-        let owed = self.owed.iter().map(|o| o.mapped(map)).collect::<Option<Vec<_>>>()?;
-        Some(Moment {
-            state: self.state.clone(),
-            bodies: self.bodies.clone(),
-            leader_positions: self.leader_positions.clone(),
-            pending,
-            owed,
-            seeded: self.seeded.clone(),
-            ledger: self.ledger.clone(),
-            book: self.book.clone(),
-            scripted: self.scripted.mapped(map)?,
-            phase: self.phase,
-            in_steps: self.in_steps,
-        })
+        let mut moved = self.clone();
+        moved.shift(edit).then_some(moved)
     }
 }
 

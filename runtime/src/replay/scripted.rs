@@ -101,22 +101,6 @@ impl ScriptedMoment {
         }
         true
     }
-
-    /// This moment with its spans (the phase whose `scripted` lines are loaded) moved by an edit
-    /// of the log; None when the edit replaced one.
-    pub(super) fn mapped(&self, map: impl Fn(Span) -> Option<Span>) -> Option<ScriptedMoment> {
-        let mut out = self.clone();
-        out.dice.phase = match self.dice.phase {
-            Some(span) => Some(map(span)?),
-            None => None,
-        };
-        for (_, spans) in out.dice.by_name.values_mut() {
-            for span in spans.iter_mut() {
-                *span = map(*span)?;
-            }
-        }
-        Some(out)
-    }
 }
 
 pub(super) struct Scripted {
