@@ -171,8 +171,30 @@ pub fn overlap_area(a: &Polygon<f64>, b: &Polygon<f64>) -> f64 {
 /// Whether the bounding boxes of two shapes are apart (touching is not apart), so the shapes
 /// cannot share any point. An empty shape is apart from everything.
 pub fn boxes_apart(a: &Polygon<f64>, b: &Polygon<f64>) -> bool {
-    let (Some(a), Some(b)) = (a.bounding_rect(), b.bounding_rect()) else { return true };
+    rects_apart(a.bounding_rect(), b.bounding_rect())
+}
+
+/// Whether a segment's bounding box is apart from a shape's (touching is not apart), so the
+/// segment cannot meet the shape.
+pub fn box_apart_from_line(shape: &Polygon<f64>, line: &geo::Line<f64>) -> bool {
+    rects_apart(shape.bounding_rect(), Some(line.bounding_rect()))
+}
+
+/// Whether two boxes are apart (touching is not apart); a missing box (of an empty shape) is
+/// apart from everything.
+pub fn rects_apart(a: Option<geo::Rect<f64>>, b: Option<geo::Rect<f64>>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else { return true };
     a.max().x < b.min().x || b.max().x < a.min().x || a.max().y < b.min().y || b.max().y < a.min().y
+}
+
+/// The box around every one of `shapes`; None when there is none.
+pub fn bounds(shapes: &[Polygon<f64>]) -> Option<geo::Rect<f64>> {
+    shapes.iter().filter_map(BoundingRect::bounding_rect).reduce(|a, b| {
+        geo::Rect::new(
+            geo::Coord { x: a.min().x.min(b.min().x), y: a.min().y.min(b.min().y) },
+            geo::Coord { x: a.max().x.max(b.max().x), y: a.max().y.max(b.max().y) },
+        )
+    })
 }
 
 #[cfg(test)]

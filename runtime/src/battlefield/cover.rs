@@ -25,7 +25,7 @@
 
 use dotc_lang::library::{Cover, CoverClass};
 use geo::line_intersection::{LineIntersection, line_intersection};
-use geo::{Area, Coord, Intersects, Line, Point, Polygon};
+use geo::{Area, BoundingRect, Coord, Intersects, Line, Point, Polygon};
 
 use super::Battlefield;
 use super::body::Body;
@@ -74,12 +74,20 @@ impl Battlefield {
                 consider(rubble, &rubble_id(building), false);
             }
         }
+        // An area or line whose box misses the target's holds none of its stands (issue 16).
+        let reach = crate::geometry::bounds(&stands);
         for area in &self.areas {
+            if crate::geometry::rects_apart(reach, area.outline.bounding_rect()) {
+                continue;
+            }
             if most(stands.iter().filter(|s| stand_in_area(s, &area.outline)).count()) {
                 consider(area.terrain.cover, &area.terrain.meta.id, false);
             }
         }
         for lane in &self.lines {
+            if crate::geometry::rects_apart(reach, lane.line.bounding_rect()) {
+                continue;
+            }
             let on = |s: &&Polygon<f64>| lane.line.lines().any(|segment| inside_length(s, &segment) > 0.0);
             if most(stands.iter().filter(on).count()) {
                 consider(lane.terrain.cover, &lane.terrain.meta.id, false);

@@ -104,23 +104,25 @@ impl Battlefield {
             hill.level == level
                 && level > 0
                 && hill.crest.as_ref().is_some_and(|crest| {
-                    self.dead_ground_depth.is_some_and(|depth| distance_beyond(crest, body) <= depth)
+                    self.dead_ground_depth.is_some_and(|depth| beyond_by_more(crest, body, depth).is_none())
                 })
         })
     }
 
     /// Whether `target` is hidden from `viewer` in dead ground behind a crest (Ch16 4.4).
     pub fn dead_ground(&self, viewer: &Body, target: &Body) -> Option<DeadGround> {
-        let viewer_level = self.level_of(viewer);
         let sight = range_line(viewer, target);
+        // The viewer's level is looked up only once a crest lies across the line (issue 16).
+        let mut viewer_level = None;
         self.hills.iter().enumerate().find_map(|(index, hill)| {
             let crest = hill.crest.as_ref()?;
-            if hill.level <= viewer_level || !sight.intersects(crest) {
+            if !sight.intersects(crest)
+                || hill.level <= *viewer_level.get_or_insert_with(|| self.level_of(viewer))
+            {
                 return None;
             }
             let depth = self.dead_ground_depth?;
-            let behind = distance_beyond(crest, target);
-            (behind > depth).then_some(DeadGround { hill: index, behind })
+            beyond_by_more(crest, target, depth).map(|behind| DeadGround { hill: index, behind })
         })
     }
 
@@ -172,9 +174,18 @@ impl Battlefield {
     }
 }
 
-/// The least distance from a crest line to a unit's stands.
-fn distance_beyond(crest: &LineString<f64>, body: &Body) -> f64 {
-    measured(min_over(&body.stands(), |stand| Euclidean.distance(crest, stand)))
+/// The least distance from a crest line to a unit's stands when it is more than `depth`; None
+/// as soon as one stand lies within `depth` (issue 16: the rest need not be measured).
+fn beyond_by_more(crest: &LineString<f64>, body: &Body, depth: f64) -> Option<f64> {
+    let mut least = f64::INFINITY;
+    for stand in body.stands() {
+        let gap = measured(Euclidean.distance(crest, &stand));
+        if gap <= depth {
+            return None;
+        }
+        least = least.min(gap);
+    }
+    Some(least)
 }
 
 fn min_over(stands: &[Polygon<f64>], f: impl Fn(&Polygon<f64>) -> f64) -> f64 {

@@ -218,6 +218,19 @@ pub struct Sight {
 impl Battlefield {
     /// The line of sight from a firer to a target.
     pub fn sight(&self, query: &SightQuery<'_>) -> Sight {
+        self.look(query, false)
+    }
+
+    /// Whether the firer sees the target at all: [`Battlefield::sight`]'s `visible`, found
+    /// without looking past the first stand with a clear line (issue 16: a unit at rest is
+    /// asked whether each enemy sees it, every turn).
+    pub fn can_see(&self, query: &SightQuery<'_>) -> bool {
+        self.look(query, true).visible
+    }
+
+    /// The line of sight; with `first_clear`, it stops at the first stand that sees the target,
+    /// so only `visible` is whole.
+    fn look(&self, query: &SightQuery<'_>, first_clear: bool) -> Sight {
         let range = range(query.firer, query.target);
         let line = range_line(query.firer, query.target);
         let smoke_penalty = self.smoke.penalty_beyond.is_some_and(|beyond| range > beyond)
@@ -251,6 +264,9 @@ impl Battlefield {
             match self.stand_line_block(query, &stand_line, &mut sight.fired_over) {
                 None => sight.clear_stands.push(stand),
                 Some(block) => sight.blocked_stands.push((stand, block)),
+            }
+            if first_clear && !sight.clear_stands.is_empty() {
+                break;
             }
         }
         sight.visible = !sight.clear_stands.is_empty();
@@ -326,7 +342,13 @@ pub fn fire_crosses(firer: &Body, target: &Body, shape: &Polygon<f64>) -> bool {
 /// exactly 3.0" into dense woods over its limit.
 pub fn inside_length(shape: &Polygon<f64>, line: &Line<f64>) -> f64 {
     let length = Euclidean.length(line);
-    if length.is_nan() || length <= 0.0 || !shape.intersects(line) {
+    // A segment whose box misses the shape's is not inside it at all (issue 16: most of the
+    // segments a replay measures are far from the shape).
+    if length.is_nan()
+        || length <= 0.0
+        || crate::geometry::box_apart_from_line(shape, line)
+        || !shape.intersects(line)
+    {
         return 0.0;
     }
     let (dx, dy) = (line.dx(), line.dy());
@@ -568,5 +590,35 @@ mod tests {
         assert_eq!(over.fired_over, vec![0]);
         let canister = OverheadFire { band: BandName::Canister, ..medium };
         assert!(!f.sight(&SightQuery { overhead: Some(canister), ..base }).visible);
+    }
+
+    /// Issue 16: `can_see` stops at the first stand with a clear line, and dead ground stops at
+    /// the first stand within the depth; neither may change whether a unit is seen. Random
+    /// units on a field with a hill and crest, woods, a building and a friend in the way.
+    #[test]
+    fn can_see_agrees_with_the_whole_line_of_sight() {
+        let f = field(
+            "hill level 1 polygon (0, 0) (20, 0) (20, 36) (0, 36) crest (15, 0) (15, 36)\n\
+             dense_woods polygon (24, 4) (30, 4) (30, 12) (24, 12)\n\
+             light_woods polygon (26, 20) (34, 20) (34, 30) (26, 30)\n\
+             masonry_building \"Farm\" polygon (36, 14) (39, 14) (39, 17) (36, 17)",
+        );
+        let friend = line((22.0, 18.0), 90.0, 4);
+        let friends = [Friend { body: &friend, formed: true }];
+        let config = proptest::test_runner::Config { cases: 400, ..Default::default() };
+        proptest::proptest!(config, |(
+            (fx, fy, ff, fs) in (1.0f64..47.0, 1.0f64..35.0, 0.0f64..360.0, 1u32..7),
+            (tx, ty, tf, ts) in (1.0f64..47.0, 1.0f64..35.0, 0.0f64..360.0, 1u32..7),
+            with_friend in proptest::bool::ANY,
+        )| {
+            let firer = line((fx, fy), ff, fs);
+            let target = line((tx, ty), tf, ts);
+            let mut query = SightQuery::new(&firer, &target);
+            if with_friend {
+                query.friends = &friends;
+            }
+            let whole = f.sight(&query);
+            proptest::prop_assert_eq!(f.can_see(&query), whole.visible, "{:?}", whole.blocked);
+        });
     }
 }

@@ -137,6 +137,15 @@ impl BrigadeStatus {
             BrigadeStatus::Broken => "Broken",
         }
     }
+
+    /// Its name in lower case, as scripts see it: `fresh`, `hesitant`, `broken`.
+    pub fn word(self) -> &'static str {
+        match self {
+            BrigadeStatus::Fresh => "fresh",
+            BrigadeStatus::Hesitant => "hesitant",
+            BrigadeStatus::Broken => "broken",
+        }
+    }
 }
 
 /// How a melee ended for the attacker (Ch16 7.4).

@@ -164,10 +164,21 @@ pub fn transact<T>(
     state: &mut GameState,
     f: impl FnOnce(&mut GameState) -> Result<T, EngineError>,
 ) -> Result<T, EngineError> {
-    let mut copy = state.clone();
-    let out = f(&mut copy)?;
-    *state = copy;
-    Ok(out)
+    // The copy is made over the last call's (issue 16: a fresh copy at every call, and its drop,
+    // were a twentieth of a long replay, nearly all of it allocation).
+    let mut copy = SPARE.with(|spare| spare.take()).unwrap_or_default();
+    copy.clone_from(state);
+    let out = f(&mut copy);
+    if out.is_ok() {
+        std::mem::swap(state, &mut copy);
+    }
+    SPARE.with(|spare| spare.set(Some(copy)));
+    out
+}
+
+thread_local! {
+    /// The state [`transact`] last left behind (the one before its call, or the refused copy).
+    static SPARE: std::cell::Cell<Option<GameState>> = const { std::cell::Cell::new(None) };
 }
 
 /// Roll dice and record them as an event.

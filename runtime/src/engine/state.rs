@@ -22,8 +22,9 @@ pub struct LeaderId(pub usize);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct SideId(pub usize);
 
-/// The whole game.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// The whole game. Its `clone_from` reuses the copy's strings and lists ([`super::transact`]
+/// copies the state before every engine call).
+#[derive(Debug, Default, PartialEq, Serialize)]
 pub struct GameState {
     /// The game turn (RULINGS G7: one side's active sequence).
     pub turn: u32,
@@ -41,7 +42,7 @@ pub struct Side {
 }
 
 /// A brigade and its faltering clock (RULE-07-2.x, Ch16 8.2).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct Brigade {
     pub name: String,
     pub side: SideId,
@@ -69,7 +70,7 @@ pub enum LeaderRank {
     Commander,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct Leader {
     pub name: String,
     pub side: SideId,
@@ -161,7 +162,7 @@ pub struct TurnFacts {
     pub fired_on_by: Vec<UnitId>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct Unit {
     pub name: String,
     pub side: SideId,
@@ -370,5 +371,205 @@ impl GameState {
         for unit in &mut self.units {
             unit.turn.fired_on_by.clear();
         }
+    }
+}
+
+// ---------------------------------------------------------------------------- copies
+//
+// Written out, not derived, for `clone_from`: a derived one drops the copy and allocates anew.
+// Each destructures its source, so a field added later and not copied does not compile.
+
+impl Clone for GameState {
+    fn clone(&self) -> Self {
+        let GameState { turn, sides, brigades, leaders, units, weather } = self;
+        GameState {
+            turn: *turn,
+            sides: sides.clone(),
+            brigades: brigades.clone(),
+            leaders: leaders.clone(),
+            units: units.clone(),
+            weather: *weather,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let GameState { turn, sides, brigades, leaders, units, weather } = source;
+        self.turn = *turn;
+        self.sides.clone_from(sides);
+        self.brigades.clone_from(brigades);
+        self.leaders.clone_from(leaders);
+        self.units.clone_from(units);
+        self.weather = *weather;
+    }
+}
+
+impl Clone for Brigade {
+    fn clone(&self) -> Self {
+        let Brigade { name, side, starting_stands, losses, status, pips, banked, brigadier } = self;
+        Brigade {
+            name: name.clone(),
+            side: *side,
+            starting_stands: *starting_stands,
+            losses: *losses,
+            status: *status,
+            pips: *pips,
+            banked: *banked,
+            brigadier: *brigadier,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Brigade { name, side, starting_stands, losses, status, pips, banked, brigadier } = source;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.starting_stands = *starting_stands;
+        self.losses = *losses;
+        self.status = *status;
+        self.pips = *pips;
+        self.banked = *banked;
+        self.brigadier = *brigadier;
+    }
+}
+
+impl Clone for Leader {
+    fn clone(&self) -> Self {
+        let Leader { name, side, rank, rating, attached, pip_penalty, removed, from_turn, successor } = self;
+        Leader {
+            name: name.clone(),
+            side: *side,
+            rank: *rank,
+            rating: rating.clone(),
+            attached: *attached,
+            pip_penalty: *pip_penalty,
+            removed: *removed,
+            from_turn: *from_turn,
+            successor: successor.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Leader { name, side, rank, rating, attached, pip_penalty, removed, from_turn, successor } =
+            source;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.rank = *rank;
+        self.rating.clone_from(rating);
+        self.attached = *attached;
+        self.pip_penalty = *pip_penalty;
+        self.removed = *removed;
+        self.from_turn = *from_turn;
+        self.successor.clone_from(successor);
+    }
+}
+
+impl Clone for Unit {
+    fn clone(&self) -> Self {
+        let mut copy = Unit::new("", self.side, self.arm.clone(), 0, "", "", "");
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        let Unit {
+            name,
+            side,
+            brigade,
+            arm,
+            starting_stands,
+            stands,
+            micro_hit,
+            quality,
+            weapon,
+            formation,
+            traits,
+            markers,
+            screen,
+            elephant_seen,
+            removed,
+            on_table,
+            turn,
+            command_range,
+        } = source;
+        self.name.clone_from(name);
+        self.side = *side;
+        self.brigade = *brigade;
+        self.arm = arm.clone();
+        self.starting_stands = *starting_stands;
+        self.stands = *stands;
+        self.micro_hit = *micro_hit;
+        self.quality.clone_from(quality);
+        self.weapon.clone_from(weapon);
+        self.formation.clone_from(formation);
+        self.traits.clone_from(traits);
+        self.markers = markers.clone();
+        self.screen = screen.clone();
+        self.elephant_seen = *elephant_seen;
+        self.removed = *removed;
+        self.on_table = *on_table;
+        self.turn.clone_from(turn);
+        self.command_range = *command_range;
+    }
+}
+
+#[cfg(test)]
+mod copies {
+    use super::*;
+
+    /// Issue 16: `clone_from` over a state that differs in every way (more units, other names,
+    /// markers, traits, a screen) leaves an equal copy, as `clone` does.
+    #[test]
+    fn clone_from_copies_every_field() {
+        let mut source = GameState::default();
+        let side = source.add_side("union");
+        let mut unit = Unit::new(
+            "1st",
+            side,
+            Arm::Cavalry { mounted: false, horse_holders: 1, can_remount: true },
+            4,
+            "veteran",
+            "carbine",
+            "skirmish",
+        );
+        unit.traits = vec!["steady".into(), "iron_discipline".into()];
+        unit.markers.disorder = true;
+        unit.screen = Some(Screen { hits: 1 });
+        unit.turn.fired_on_by = vec![UnitId(3)];
+        unit.command_range = Some(4.5);
+        unit.micro_hit = 1;
+        source.units.push(unit);
+        source.brigades.push(Brigade {
+            name: "Iron".into(),
+            side,
+            starting_stands: 12,
+            losses: 3,
+            status: BrigadeStatus::Hesitant,
+            pips: 2,
+            banked: 1,
+            brigadier: Some(LeaderId(0)),
+        });
+        source.leaders.push(Leader {
+            name: "Col. A".into(),
+            side,
+            rank: LeaderRank::Colonel,
+            rating: "reliable".into(),
+            attached: Some(UnitId(0)),
+            pip_penalty: 1,
+            removed: false,
+            from_turn: 3,
+            successor: "Col. B".into(),
+        });
+        source.turn = 7;
+        let mut copy = GameState::default();
+        let other = copy.add_side("confederate");
+        for name in ["a", "b", "c"] {
+            copy.units.push(Unit::new(name, other, Arm::Infantry, 5, "green", "smoothbore", "line"));
+        }
+        copy.clone_from(&source);
+        assert_eq!(copy, source);
+        assert_eq!(source.clone(), source);
+        // And back over a smaller one.
+        let mut back = source.clone();
+        back.clone_from(&GameState::default());
+        assert_eq!(back, GameState::default());
     }
 }

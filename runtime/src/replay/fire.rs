@@ -125,6 +125,26 @@ impl Game {
         tb: &Body,
         kind: FireKind,
     ) -> (FireInput, battlefield::Sight) {
+        let sight = self.looking(firer, target, fb, tb, |bf, query| bf.sight(query));
+        let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
+        // Ch16 4.3, RULE-05-3.2: a garrison has its building's cover.
+        input.cover = self.bf.cover(fb, tb, target.and_then(|t| self.garrison(t)));
+        input.smoke = sight.smoke_penalty;
+        input.through_screen = self.through_own_screen(firer, fb, tb);
+        (input, sight)
+    }
+
+    /// The line of sight of [`Game::fire_input_at`], as `look` asks it of the battlefield
+    /// ([`battlefield::Battlefield::sight`], or `can_see` for a question that needs neither
+    /// cover nor what blocks).
+    pub(super) fn looking<R>(
+        &self,
+        firer: UnitId,
+        target: Option<UnitId>,
+        fb: &Body,
+        tb: &Body,
+        look: impl FnOnce(&battlefield::Battlefield, &SightQuery<'_>) -> R,
+    ) -> R {
         let target_garrison = target.and_then(|t| self.garrison(t));
         // RULE-05-5.2, 5.5, dotc D5: the markers and the walls this volley meets.
         let smoke = self.smoke_for(firer, target);
@@ -159,13 +179,7 @@ impl Game {
                 clearance: self.rules.rulings.overhead_clearance,
             })
         });
-        let sight = self.bf.sight(&query);
-        let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
-        // Ch16 4.3, RULE-05-3.2: a garrison has its building's cover.
-        input.cover = self.bf.cover(fb, tb, target_garrison);
-        input.smoke = sight.smoke_penalty;
-        input.through_screen = self.through_own_screen(firer, fb, tb);
-        (input, sight)
+        look(&self.bf, &query)
     }
 
     /// A unit's friends on the table, in the order [`Game::fire_input_at`] gives them to the
@@ -681,16 +695,18 @@ impl Game {
                 .and_then(|u| self.rules.data.formation(&u.formation))
                 .is_some_and(|form| form.cover.is_some() || form.gap_inches() > 0.0)
         };
+        // The tests are pure, so they are made cheapest first (issue 16): only an enemy nearer
+        // than the target is looked at in the arc, for melee and for sight.
         let mut nearer: Vec<(f64, UnitId)> = self
             .bodies
             .iter()
             .filter(|(id, _)| **id != target && **id != firer)
             .filter(|(id, _)| self.state.unit(**id).is_some_and(|u| u.side != f.side && !u.removed))
-            .filter(|(id, _)| !self.in_melee(**id))
-            .filter(|(_, b)| self.in_arc(firer, fb, b))
             .map(|(id, b)| (battlefield::range::range(fb, b), *id, b))
             .filter(|(d, _, _)| *d < at - crate::geometry::MEASURE_PRECISION)
-            .filter(|&(_, id, b)| self.fire_input_at(firer, Some(id), fb, b, FireKind::Phase3).1.visible)
+            .filter(|(_, _, b)| self.in_arc(firer, fb, b))
+            .filter(|(_, id, _)| !self.in_melee(*id))
+            .filter(|&(_, id, b)| self.looking(firer, Some(id), fb, b, |bf, query| bf.can_see(query)))
             .map(|(d, id, _)| (d, id))
             .collect();
         nearer.sort_by(|a, b| a.0.total_cmp(&b.0));

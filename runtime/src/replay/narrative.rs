@@ -49,14 +49,18 @@ pub struct BrigadeSummary {
 
 /// A unit's state in one word: its health (Ch16 8.1), `removed`, or for a battery (whose health
 /// is no regiment's) `limbered` or `unlimbered`.
-pub(super) fn health_word(rules: &Rules, state: &GameState, id: crate::engine::state::UnitId) -> String {
-    let Some(u) = state.unit(id) else { return String::new() };
+pub(super) fn health_word(
+    rules: &Rules,
+    state: &GameState,
+    id: crate::engine::state::UnitId,
+) -> &'static str {
+    let Some(u) = state.unit(id) else { return "" };
     if u.removed {
-        "removed".to_string()
+        "removed"
     } else if let crate::engine::state::Arm::Battery { limbered } = u.arm {
-        if limbered { "limbered" } else { "unlimbered" }.to_string()
+        if limbered { "limbered" } else { "unlimbered" }
     } else {
-        morale::unit_health(rules, state, id).map_or_else(String::new, |h| h.id().to_string())
+        morale::unit_health(rules, state, id).map_or("", |h| h.id())
     }
 }
 
@@ -68,7 +72,7 @@ impl Summary {
             .enumerate()
             .map(|(i, u)| {
                 let markers = u.markers.ids().into_iter().map(str::to_string).collect();
-                let health = health_word(rules, state, crate::engine::state::UnitId(i));
+                let health = health_word(rules, state, crate::engine::state::UnitId(i)).to_string();
                 UnitSummary {
                     name: u.name.clone(),
                     stands: u.stands,

@@ -126,6 +126,8 @@ pub(super) struct Scripted {
     /// The wall-clock safety net stopped a script ([`ErrorKind::WallClock`]): the game has no
     /// result, since where a clock stops a script differs from machine to machine.
     untrusted: bool,
+    /// The game as scripts last saw it, refilled in place for the next call ([`Self::snapshot`]).
+    view: Arc<Snapshot>,
 }
 
 impl Scripted {
@@ -202,6 +204,7 @@ impl Scripted {
             idle,
             runs,
             untrusted: false,
+            view: Arc::default(),
             scripts,
         };
         for error in std::mem::take(&mut scripted.scripts.errors) {
@@ -379,9 +382,7 @@ impl Scripted {
     }
 
     fn vp(&self, side: &str) -> f64 {
-        let held: f64 =
-            self.objectives.iter().filter(|o| o.holder.as_deref() == Some(side)).map(|o| o.vp).sum();
-        held + self.awarded.get(side).copied().unwrap_or(0.0)
+        held_vp(&self.objectives, &self.awarded, side)
     }
 
     // ------------------------------------------------------------------ objectives
@@ -508,7 +509,7 @@ impl Scripted {
                     calls.push(("on_unit_destroyed", vec![unit.clone()]))
                 }
                 What::BrigadeChanged { brigade, to, .. } => {
-                    calls.push(("on_brigade_state", vec![brigade.clone(), to.label().to_lowercase()]))
+                    calls.push(("on_brigade_state", vec![brigade.clone(), to.word().to_string()]))
                 }
                 What::LeaderCasualty { leader, rolled, result } => {
                     let id = game
@@ -768,94 +769,101 @@ impl Scripted {
 
     // ------------------------------------------------------------------ views
 
-    /// The game as scripts see it now.
-    fn snapshot(&self, game: &Game, r: &Replayer<'_>) -> Arc<Snapshot> {
+    /// The game as scripts see it now. The view is refilled in place (issue 16: built afresh, it
+    /// was a tenth of a long replay, most of it allocation): the scripts let go of the one they
+    /// last saw, so the fields' strings and lists are reused.
+    fn snapshot(&mut self, game: &Game, r: &Replayer<'_>) -> Arc<Snapshot> {
+        self.scripts.release_snapshot();
+        let view = Arc::make_mut(&mut self.view);
         let state = &game.state;
         let side_name =
             |id: crate::engine::state::SideId| state.sides.get(id.0).map_or("", |s| s.name.as_str());
-        let units = state
-            .units
-            .iter()
-            .enumerate()
-            .map(|(i, u)| {
-                let markers = u.markers.ids().into_iter().map(str::to_string).collect();
-                let health = super::narrative::health_word(&game.rules, state, UnitId(i));
-                let on_table = u.on_table && !u.removed;
-                UnitView {
-                    name: u.name.clone(),
-                    side: side_name(u.side).to_string(),
-                    stands: u.stands,
-                    starting_stands: u.starting_stands,
-                    health,
-                    markers,
-                    position: game.bodies.get(&UnitId(i)).filter(|_| on_table).map(|b| b.position),
-                    on_table,
-                    removed: u.removed,
-                    brigade: u
-                        .brigade
-                        .and_then(|b| state.brigades.get(b.0))
-                        .map_or_else(String::new, |b| b.name.clone()),
-                    due: game.book.arrivals.get(&u.name).and_then(|a| a.turn).unwrap_or(0),
-                }
-            })
-            .collect();
-        let brigades = state
-            .brigades
-            .iter()
-            .map(|b| BrigadeView {
-                name: b.name.clone(),
-                side: side_name(b.side).to_string(),
-                state: b.status.label().to_lowercase(),
-                losses: b.losses,
-                starting_stands: b.starting_stands,
-            })
-            .collect();
-        let leaders = state
-            .leaders
-            .iter()
-            .map(|l| LeaderView {
-                name: l.name.clone(),
-                side: side_name(l.side).to_string(),
-                rank: match l.rank {
+        view.units.resize_with(state.units.len(), UnitView::default);
+        for (i, (u, v)) in state.units.iter().zip(view.units.iter_mut()).enumerate() {
+            let on_table = u.on_table && !u.removed;
+            v.name.clone_from(&u.name);
+            set(&mut v.side, side_name(u.side));
+            v.stands = u.stands;
+            v.starting_stands = u.starting_stands;
+            set(&mut v.health, super::narrative::health_word(&game.rules, state, UnitId(i)));
+            let markers = u.markers.ids();
+            v.markers.truncate(markers.len());
+            v.markers.resize_with(markers.len(), String::new);
+            for (to, from) in v.markers.iter_mut().zip(markers) {
+                set(to, from);
+            }
+            v.position = game.bodies.get(&UnitId(i)).filter(|_| on_table).map(|b| b.position);
+            v.on_table = on_table;
+            v.removed = u.removed;
+            set(
+                &mut v.brigade,
+                u.brigade.and_then(|b| state.brigades.get(b.0)).map_or("", |b| b.name.as_str()),
+            );
+            v.due = game.book.arrivals.get(&u.name).and_then(|a| a.turn).unwrap_or(0);
+        }
+        view.brigades.resize_with(state.brigades.len(), BrigadeView::default);
+        for (b, v) in state.brigades.iter().zip(view.brigades.iter_mut()) {
+            v.name.clone_from(&b.name);
+            set(&mut v.side, side_name(b.side));
+            set(&mut v.state, b.status.word());
+            v.losses = b.losses;
+            v.starting_stands = b.starting_stands;
+        }
+        view.leaders.resize_with(state.leaders.len(), LeaderView::default);
+        for (l, v) in state.leaders.iter().zip(view.leaders.iter_mut()) {
+            v.name.clone_from(&l.name);
+            set(&mut v.side, side_name(l.side));
+            set(
+                &mut v.rank,
+                match l.rank {
                     crate::engine::state::LeaderRank::Brigadier => "brigadier",
                     crate::engine::state::LeaderRank::Colonel => "colonel",
                     crate::engine::state::LeaderRank::Commander => "commander",
-                }
-                .to_string(),
-                removed: l.removed,
-                attached: l.attached.and_then(|u| state.unit(u)).map_or_else(String::new, |u| u.name.clone()),
-            })
-            .collect();
-        let objectives = self
-            .objectives
-            .iter()
-            .map(|o| ObjectiveView {
-                name: o.name.clone(),
-                held_by: o.holder.clone().unwrap_or_default(),
-                vp: o.vp,
-                held_turns: o.streak.iter().map(|(side, n)| (side.clone(), *n)).collect(),
-            })
-            .collect();
-        let time = match (self.start, self.turn_length) {
-            (Some(start), Some(length)) => {
-                let minutes = start + r.turn.saturating_sub(1) * length;
-                format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
+                },
+            );
+            v.removed = l.removed;
+            set(&mut v.attached, l.attached.and_then(|u| state.unit(u)).map_or("", |u| u.name.as_str()));
+        }
+        view.objectives.resize_with(self.objectives.len(), ObjectiveView::default);
+        for (o, v) in self.objectives.iter().zip(view.objectives.iter_mut()) {
+            v.name.clone_from(&o.name);
+            set(&mut v.held_by, o.holder.as_deref().unwrap_or(""));
+            v.vp = o.vp;
+            v.held_turns.resize_with(o.streak.len(), Default::default);
+            for ((side, n), (to, count)) in o.streak.iter().zip(v.held_turns.iter_mut()) {
+                to.clone_from(side);
+                *count = *n;
             }
-            _ => String::new(),
-        };
-        Arc::new(Snapshot {
-            turn: r.turn,
-            time,
-            side: r.side.clone(),
-            phase: r.phase.word().to_string(),
-            sides: self.sides.clone(),
-            units,
-            brigades,
-            leaders,
-            objectives,
-            vp: self.sides.iter().map(|s| (s.clone(), self.vp(s))).collect(),
-        })
+        }
+        view.time.clear();
+        if let (Some(start), Some(length)) = (self.start, self.turn_length) {
+            use std::fmt::Write as _;
+            let minutes = start + r.turn.saturating_sub(1) * length;
+            let _ = write!(view.time, "{:02}:{:02}", (minutes / 60) % 24, minutes % 60);
+        }
+        view.turn = r.turn;
+        view.side.clone_from(&r.side);
+        set(&mut view.phase, r.phase.word());
+        view.sides.clone_from(&self.sides);
+        view.vp.resize_with(self.sides.len(), Default::default);
+        for (side, (name, vp)) in self.sides.iter().zip(view.vp.iter_mut()) {
+            name.clone_from(side);
+            *vp = held_vp(&self.objectives, &self.awarded, side);
+        }
+        Arc::clone(&self.view)
     }
+}
+
+/// A side's victory points: the `vp` of the objectives it holds and what scripts awarded it.
+fn held_vp(objectives: &[Held], awarded: &BTreeMap<String, f64>, side: &str) -> f64 {
+    let held: f64 = objectives.iter().filter(|o| o.holder.as_deref() == Some(side)).map(|o| o.vp).sum();
+    held + awarded.get(side).copied().unwrap_or(0.0)
+}
+
+/// Set `to` to `from`, keeping its buffer.
+fn set(to: &mut String, from: &str) {
+    to.clear();
+    to.push_str(from);
 }
 
 #[cfg(test)]

@@ -197,29 +197,41 @@ impl Game {
             return Err("it is engaged in melee".into());
         }
         let beyond = self.rules.tables.reform_beyond;
-        for (other, enemy) in &self.bodies {
-            let Some(e) = self.state.unit(*other) else { continue };
-            if e.side == u.side || e.removed {
-                continue;
-            }
+        let enemies: Vec<(&str, &crate::battlefield::Body)> = self
+            .bodies
+            .iter()
+            .filter_map(|(other, enemy)| {
+                let e = self.state.unit(*other)?;
+                (e.side != u.side && !e.removed).then_some((e.name.as_str(), enemy))
+            })
+            .collect();
+        // The first enemy too near, found before any line of sight is drawn (issue 16: sight is
+        // the costly test); an enemy before it that sees the unit is named first, as when each
+        // enemy was asked both questions in turn.
+        let near = enemies.iter().enumerate().find_map(|(i, (name, enemy))| {
             // Two units whose reaches keep them farther apart than `beyond` need no exact gap.
-            if crate::battlefield::contact::may_be_within(body, enemy, beyond) {
-                let theirs = enemy.stands();
-                let gap = body
-                    .stands()
-                    .iter()
-                    .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
-                    .fold(f64::INFINITY, f64::min);
-                if gap <= beyond {
-                    return Err(format!("{} is within {beyond}\" ({gap:.1}\")", e.name));
-                }
+            if !crate::battlefield::contact::may_be_within(body, enemy, beyond) {
+                return None;
             }
-            let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
-            if self.bf.sight(&SightQuery { weather_limit, ..SightQuery::new(enemy, body) }).visible {
-                return Err(format!("{} can see it", e.name));
+            let theirs = enemy.stands();
+            let gap = body
+                .stands()
+                .iter()
+                .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
+                .fold(f64::INFINITY, f64::min);
+            (gap <= beyond).then(|| (i, format!("{name} is within {beyond}\" ({gap:.1}\")")))
+        });
+        let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
+        let before = near.as_ref().map_or(enemies.len(), |(i, _)| *i);
+        for (name, enemy) in &enemies[..before] {
+            if self.bf.can_see(&SightQuery { weather_limit, ..SightQuery::new(enemy, body) }) {
+                return Err(format!("{name} can see it"));
             }
         }
-        Ok(())
+        match near {
+            Some((_, message)) => Err(message),
+            None => Ok(()),
+        }
     }
 
     /// `reform "Unit"`: a worn line rested in reserve sheds its micro-hit (RULE-07-3.5, Ch12 5.0).

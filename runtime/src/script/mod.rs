@@ -378,6 +378,12 @@ impl Scripts {
         !self.spent && self.blocks.iter().any(|(_, _, hooks)| hooks.contains(hook))
     }
 
+    /// Let go of the snapshot the last call saw, so that its owner may refill it in place.
+    pub fn release_snapshot(&self) {
+        static EMPTY: OnceLock<Arc<Snapshot>> = OnceLock::new();
+        lock(&self.ctx).snapshot = Arc::clone(EMPTY.get_or_init(Arc::default));
+    }
+
     /// Does the scenario have any trigger still waiting to fire?
     pub fn has_pending_triggers(&self) -> bool {
         !self.spent && self.triggers.iter().any(|t| !t.done)
