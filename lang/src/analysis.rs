@@ -278,7 +278,7 @@ pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: 
     }
     if now_known != was_known {
         // A turn header that does not parse (or parses again) changes how every turn's
-        // numbering and side are judged (check.rs, `check_turns`): judge them all again, on
+        // numbering and side are judged (check.rs, `TurnChecker`): judge them all again, on
         // the turns without their phases (whose checks do not change), and check the edited
         // turns whole below.
         let headers = Document {
