@@ -5,9 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ast::{Document, FileKind, Scenario, Span, Turn};
+use crate::ast::{Document, FileKind, Span, Turn};
 use crate::catalogue as cat;
-use crate::check::{NameIndex, TurnChecker, check_game, check_game_header, check_scenario};
+use crate::check::{
+    GameScenario, NameIndex, TurnChecker, check_game, check_game_header, check_scenario, turn_order_known,
+};
 use crate::diagnostic::Diagnostic;
 use crate::incremental::{self, Edit, Reparse, TopItem};
 use crate::library::RuleData;
@@ -227,7 +229,7 @@ fn check_stretch(turns: &mut TurnChecker<'_>, kept: &mut Document, part: Documen
 
 /// What a game log is checked against: its scenario, the scenario's names and the names of
 /// units whose declaration did not parse.
-fn game_context(loaded: Option<&LoadedScenario>) -> Option<(&Scenario, &NameIndex, &[String])> {
+fn game_context(loaded: Option<&LoadedScenario>) -> Option<GameScenario<'_>> {
     loaded.and_then(|loaded| {
         loaded.document.scenario.as_ref().map(|s| (s, &loaded.names, loaded.document.broken_names.as_slice()))
     })
@@ -284,7 +286,7 @@ pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: 
     if analysis.document.kind != Some(FileKind::Game) || analysis.document.game.is_none() {
         return None;
     }
-    let order_known = |d: &Document| !d.broken_words.iter().any(|w| w == "turn");
+    let order_known = |d: &Document| turn_order_known(&d.broken_words);
     let was_known = order_known(&analysis.document);
     let mut parsed = Parsed {
         document: std::mem::take(&mut analysis.document),

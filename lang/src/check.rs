@@ -1173,6 +1173,12 @@ pub struct TurnChecker<'s> {
     by_order: Vec<usize>,
 }
 
+/// Whether the order of a game log's turns can be judged, given the words of every statement of
+/// the file that did not parse: not when a turn header is among them.
+pub fn turn_order_known(broken_words: &[String]) -> bool {
+    !broken_words.iter().any(|w| w == "turn")
+}
+
 /// What the checks of a turn need of the turn before it.
 struct PreviousTurn {
     number: Spanned<u32>,
@@ -1212,8 +1218,7 @@ impl<'s> TurnChecker<'s> {
     /// every statement of the file that did not parse (`Document::broken_words`).
     pub fn finish(self, broken_words: &[String]) -> Vec<Diagnostic> {
         let mut diags = self.diags;
-        let order_known = !broken_words.iter().any(|w| w == "turn");
-        if !order_known && !self.by_order.is_empty() {
+        if !turn_order_known(broken_words) && !self.by_order.is_empty() {
             let mut marked = self.by_order.iter().copied().peekable();
             let mut at = 0;
             diags.retain(|_| {
