@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use dotc_lang::diagnostic::{Diagnostic, shorten_quotes};
 use dotc_lang::lines::LineIndex;
-use dotc_runtime::check::check_file;
+use dotc_runtime::check::check_diagnostics;
 
 use crate::{files, render};
 
@@ -34,9 +34,10 @@ pub fn check(args: &CheckArgs) -> Result<ExitCode, String> {
         // Text that is not UTF-8 is one located diagnostic over what could be decoded.
         let (source, diagnostics) = match files::read(path) {
             Ok(source) => {
-                // The language's checks, the rules-aware ones and a library's scripts compiled
-                // (`check_file`, shared with the language server and the tests).
-                let diagnostics = check_file(path, &source, &files::InputLoader).diagnostics();
+                // The language's checks, the rules-aware ones and a library's scripts compiled:
+                // `check_file`'s diagnostics (shared with the language server and the tests),
+                // a long game log's worked out a stretch of turns at a time (issue 16).
+                let diagnostics = check_diagnostics(path, &source, &files::InputLoader);
                 (source, diagnostics)
             }
             Err(files::ReadFailure::Message(message)) => return Err(message),

@@ -2,7 +2,8 @@
 //! analysis, the geometric scenario check, scripts that do not compile, a library's scripts); a
 //! game log is checked against an in-memory scenario. Nothing may panic, overflow the stack or
 //! hang. A file read in stretches (`parse_in_stretches`, which `parse` uses on long files; cut
-//! small here) must read exactly as the whole-file parse does.
+//! small here) must read exactly as the whole-file parse does, and a log checked in stretches
+//! (`check_diagnostics_in`, as `dotc check` does a long log) must give `check_file`'s diagnostics.
 #![no_main]
 
 use std::path::Path;
@@ -24,7 +25,12 @@ fuzz_target!(|data: &[u8]| {
         let seen = |p: &dotc_lang::Parsed| format!("{:?}{:?}{:?}", p.document, p.diagnostics, p.items);
         assert_eq!(seen(&stretched), seen(&whole), "read in stretches, the file reads differently");
     }
-    let checked = dotc_runtime::check::check_file(Path::new("fuzz/input.dotc"), source, &Scenario);
+    let path = Path::new("fuzz/input.dotc");
+    let checked = dotc_runtime::check::check_file(path, source, &Scenario);
+    // `dotc check`'s way (a game log checked a stretch of turns at a time, issue 16) must give
+    // exactly the same diagnostics.
+    let streamed = dotc_runtime::check::check_diagnostics_in(path, source, &Scenario, 64);
+    assert_eq!(streamed, checked.diagnostics(), "checked in stretches, the file checks differently");
     // Rendering must cope with every span the checks produce.
     let _ = dotc_lang::diagnostic::render_plain(&checked.diagnostics(), "input.dotc", source);
 });

@@ -5,9 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::ast::{Document, FileKind, Scenario, Span, Turn};
+use crate::ast::{Document, FileKind, Span, Turn};
 use crate::catalogue as cat;
-use crate::check::{NameIndex, check_game, check_scenario};
+use crate::check::{
+    GameScenario, NameIndex, TurnChecker, check_game, check_game_header, check_scenario, turn_order_known,
+};
 use crate::diagnostic::Diagnostic;
 use crate::incremental::{self, Edit, Reparse, TopItem};
 use crate::library::RuleData;
@@ -175,9 +177,59 @@ pub fn analyze(path: &Path, source: &str, loader: &dyn Loader) -> Analysis {
     }
 }
 
+/// The diagnostics [`analyze`] gives for a game log, worked out without keeping its syntax tree:
+/// the log is read in stretches of whole turns of at least `stretch` bytes
+/// ([`incremental::read_in_stretches`]), each stretch's turns are checked and dropped before the
+/// next is read, and only the diagnostics and the broken statements are kept (issue 16: the
+/// tree of a long log was most of `dotc check`'s peak memory). The turns go through the same
+/// [`TurnChecker`] as in [`check_game`], and the parts are composed as [`analyze`] composes
+/// them, so the result is the same list in the same order.
+///
+/// None when the file is not a game log that can be read in stretches (a short file, a
+/// scenario or library, a head that does not read cleanly, a rest that does not stand alone):
+/// the caller then analyses it whole.
+pub fn check_in_stretches(
+    path: &Path,
+    source: &str,
+    loader: &dyn Loader,
+    stretch: usize,
+) -> Option<Vec<Diagnostic>> {
+    let (head, stretches) = incremental::read_in_stretches(source, stretch)?;
+    let Parsed { document: head, diagnostics: mut syntax, .. } = head;
+    let mut setup = Vec::new();
+    // A log needs no rule data of its own, but its own library entries are judged in making it.
+    rule_data_for(&head, &mut setup);
+    let scenario = load_scenario(path, &head, loader, &mut setup);
+    let mut checks = Vec::new();
+    let context = check_game_header(&head, game_context(scenario.as_deref()), &mut checks);
+    let mut turns = TurnChecker::new(context);
+    // What the composition needs of the whole document: its kind and its broken statements.
+    let mut kept = Document { kind: head.kind, ..Document::default() };
+    check_stretch(&mut turns, &mut kept, head);
+    for part in stretches {
+        let part = part?;
+        syntax.extend(part.diagnostics);
+        check_stretch(&mut turns, &mut kept, part.document);
+    }
+    checks.extend(turns.finish(&kept.broken_words));
+    syntax.append(&mut setup);
+    syntax.append(&mut checks);
+    Some(compose_owned(syntax, &kept))
+}
+
+/// Check a stretch's turns and keep its broken statements in `kept`; the turns are dropped.
+fn check_stretch(turns: &mut TurnChecker<'_>, kept: &mut Document, part: Document) {
+    for turn in &part.turns {
+        turns.check(turn);
+    }
+    kept.broken_names.extend(part.broken_names);
+    kept.broken_words.extend(part.broken_words);
+    kept.broken_idents.extend(part.broken_idents);
+}
+
 /// What a game log is checked against: its scenario, the scenario's names and the names of
 /// units whose declaration did not parse.
-fn game_context(loaded: Option<&LoadedScenario>) -> Option<(&Scenario, &NameIndex, &[String])> {
+fn game_context(loaded: Option<&LoadedScenario>) -> Option<GameScenario<'_>> {
     loaded.and_then(|loaded| {
         loaded.document.scenario.as_ref().map(|s| (s, &loaded.names, loaded.document.broken_names.as_slice()))
     })
@@ -191,7 +243,12 @@ fn compose(
     checks: &[Diagnostic],
     document: &Document,
 ) -> Vec<Diagnostic> {
-    let mut diagnostics: Vec<Diagnostic> = syntax.iter().chain(setup).chain(checks).cloned().collect();
+    compose_owned(syntax.iter().chain(setup).chain(checks).cloned().collect(), document)
+}
+
+/// [`compose`] of the parts already laid end to end (syntax, setup, checks), taking them over.
+/// Of `document` only its kind and its broken statements are read.
+fn compose_owned(mut diagnostics: Vec<Diagnostic>, document: &Document) -> Vec<Diagnostic> {
     if document.kind.is_none() && diagnostics.is_empty() {
         diagnostics.push(cat::empty_file());
     }
@@ -229,7 +286,7 @@ pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: 
     if analysis.document.kind != Some(FileKind::Game) || analysis.document.game.is_none() {
         return None;
     }
-    let order_known = |d: &Document| !d.broken_words.iter().any(|w| w == "turn");
+    let order_known = |d: &Document| turn_order_known(&d.broken_words);
     let was_known = order_known(&analysis.document);
     let mut parsed = Parsed {
         document: std::mem::take(&mut analysis.document),
@@ -278,7 +335,7 @@ pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: 
     }
     if now_known != was_known {
         // A turn header that does not parse (or parses again) changes how every turn's
-        // numbering and side are judged (check.rs, `check_turns`): judge them all again, on
+        // numbering and side are judged (check.rs, `TurnChecker`): judge them all again, on
         // the turns without their phases (whose checks do not change), and check the edited
         // turns whole below.
         let headers = Document {

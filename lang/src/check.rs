@@ -1077,12 +1077,30 @@ fn check_rules(rules: &RulesBlock, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Check a game log against its scenario (when it could be loaded).
-pub fn check_game(
+/// A game log's scenario as the log's checks see it: the scenario, its declared names and the
+/// names of units whose declaration did not parse.
+pub type GameScenario<'s> = (&'s Scenario, &'s NameIndex, &'s [String]);
+
+/// Check a game log against its scenario (when it could be loaded): its header, then its turns
+/// one by one through a [`TurnChecker`].
+pub fn check_game(doc: &Document, scenario: Option<GameScenario<'_>>, diags: &mut Vec<Diagnostic>) {
+    let scenario = check_game_header(doc, scenario, diags);
+    let mut turns = TurnChecker::new(scenario);
+    for turn in &doc.turns {
+        turns.check(turn);
+    }
+    diags.extend(turns.finish(&doc.broken_words));
+}
+
+/// Check a game log's header: its statements, its rules and options, its players' sides. A log
+/// without a header is told so at its first turn, the first of `doc.turns` (a log read in
+/// stretches passes its head, which holds it). Returns the scenario the turns are checked
+/// against: none without a header.
+pub fn check_game_header<'s>(
     doc: &Document,
-    scenario: Option<(&Scenario, &NameIndex, &[String])>,
+    scenario: Option<GameScenario<'s>>,
     diags: &mut Vec<Diagnostic>,
-) {
+) -> Option<GameScenario<'s>> {
     let Some(game) = &doc.game else {
         if let Some(turn) = doc.turns.first() {
             diags.push(cat::missing_statement(
@@ -1091,8 +1109,7 @@ pub fn check_game(
                 "game \"Club night\" { scenario \"battle.dotc\" }",
             ));
         }
-        check_turns(doc, None, diags);
-        return;
+        return None;
     };
     if game.scenario.is_none() {
         diags.push(cat::missing_statement(game.name.span, "scenario", "scenario \"battle.dotc\""));
@@ -1107,101 +1124,196 @@ pub fn check_game(
         for rules in &game.rules {
             check_options(rules, s, diags);
         }
+        check_players(game, s, diags);
     }
-    if let Some((s, _, _)) = scenario {
-        let sides: Vec<&str> = s.sides.iter().map(|side| side.id.value.as_str()).collect();
-        let mut seen: HashMap<&str, Span> = HashMap::new();
-        for p in &game.players {
-            if !sides.contains(&p.side.value.as_str()) {
-                diags.push(cat::unknown(
-                    "dotc::unknown-side",
-                    "side",
-                    &p.side.value,
-                    p.side.span,
-                    suggest(&p.side.value, sides.iter().copied()),
-                ));
-            }
-            if let Some(first) = seen.insert(&p.side.value, p.span) {
-                diags.push(cat::repeated_statement(first, p.span));
-            }
-        }
-    }
-    check_turns(doc, scenario, diags);
+    scenario
 }
 
-fn check_turns(
-    doc: &Document,
-    scenario: Option<(&Scenario, &NameIndex, &[String])>,
-    diags: &mut Vec<Diagnostic>,
-) {
-    // A turn whose header did not parse is missing from the list; numbering and alternation
-    // would then blame its neighbours for the one syntax error.
-    let order_known = !doc.broken_words.iter().any(|w| w == "turn");
-    let sides: Vec<&str> = scenario
-        .map(|(s, _, _)| s.sides.iter().map(|side| side.id.value.as_str()).collect())
-        .unwrap_or_default();
-    let first_side = scenario.and_then(|(s, _, _)| s.first_side.as_ref()).map(|f| f.value.as_str());
-    let last_turn = scenario.and_then(|(s, _, _)| s.turns.as_ref());
-    let mut previous: Option<&Turn> = None;
-    for turn in &doc.turns {
+/// Each player's side is one of the scenario's, and no side has two players.
+fn check_players(game: &GameHeader, s: &Scenario, diags: &mut Vec<Diagnostic>) {
+    let sides: Vec<&str> = s.sides.iter().map(|side| side.id.value.as_str()).collect();
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for p in &game.players {
+        if !sides.contains(&p.side.value.as_str()) {
+            diags.push(cat::unknown(
+                "dotc::unknown-side",
+                "side",
+                &p.side.value,
+                p.side.span,
+                suggest(&p.side.value, sides.iter().copied()),
+            ));
+        }
+        if let Some(first) = seen.insert(&p.side.value, p.span) {
+            diags.push(cat::repeated_statement(first, p.span));
+        }
+    }
+}
+
+/// The checks of a game log's turns, fed one turn at a time in the log's order.
+///
+/// A turn's checks look at the turn and at what this keeps of the turn before it (its number and
+/// side), so `dotc check` can read a long log a stretch of turns at a time and drop each
+/// stretch's turns once they are checked (issue 16: the whole syntax tree of a long log was most
+/// of `check`'s peak memory). [`check_game`] feeds it every turn of a whole document: one checker
+/// serves both paths, so they cannot drift apart.
+///
+/// One rule needs the whole file: numbering and alternation are judged only when no turn header
+/// anywhere failed to parse (a turn missing from the list would make its neighbours look out of
+/// order). Those diagnostics are made as if every header had parsed and their places are kept;
+/// [`TurnChecker::finish`], given every broken statement of the file, drops them if a turn
+/// header is among them.
+pub struct TurnChecker<'s> {
+    scenario: Option<GameScenario<'s>>,
+    sides: Vec<&'s str>,
+    first_side: Option<&'s str>,
+    last_turn: Option<&'s Spanned<u32>>,
+    previous: Option<PreviousTurn>,
+    diags: Vec<Diagnostic>,
+    /// Where the numbering and alternation diagnostics are in `diags`, in increasing order.
+    by_order: Vec<usize>,
+}
+
+/// Whether the order of a game log's turns can be judged, given the words of every statement of
+/// the file that did not parse: not when a turn header is among them.
+pub fn turn_order_known(broken_words: &[String]) -> bool {
+    !broken_words.iter().any(|w| w == "turn")
+}
+
+/// What the checks of a turn need of the turn before it.
+struct PreviousTurn {
+    number: Spanned<u32>,
+    side: String,
+}
+
+impl<'s> TurnChecker<'s> {
+    /// A checker of turns against `scenario` (none: the turns' sides and last turn are not
+    /// judged), before the first turn.
+    pub fn new(scenario: Option<GameScenario<'s>>) -> Self {
+        let sides = scenario
+            .map(|(s, _, _)| s.sides.iter().map(|side| side.id.value.as_str()).collect())
+            .unwrap_or_default();
+        TurnChecker {
+            scenario,
+            sides,
+            first_side: scenario.and_then(|(s, _, _)| s.first_side.as_ref()).map(|f| f.value.as_str()),
+            last_turn: scenario.and_then(|(s, _, _)| s.turns.as_ref()),
+            previous: None,
+            diags: Vec::new(),
+            by_order: Vec::new(),
+        }
+    }
+
+    /// Check the next turn of the log.
+    pub fn check(&mut self, turn: &Turn) {
+        let numbered_right = self.check_number(turn);
+        if self.scenario.is_some() {
+            self.check_side(turn, numbered_right);
+            self.check_last_turn(turn);
+        }
+        self.check_phases(turn);
+        self.previous = Some(PreviousTurn { number: turn.number.clone(), side: turn.side.value.clone() });
+    }
+
+    /// The diagnostics of every turn checked, in the order they were made, given the words of
+    /// every statement of the file that did not parse (`Document::broken_words`).
+    pub fn finish(self, broken_words: &[String]) -> Vec<Diagnostic> {
+        let mut diags = self.diags;
+        if !turn_order_known(broken_words) && !self.by_order.is_empty() {
+            let mut marked = self.by_order.iter().copied().peekable();
+            let mut at = 0;
+            diags.retain(|_| {
+                let by_order = marked.next_if_eq(&at).is_some();
+                at += 1;
+                !by_order
+            });
+        }
+        diags
+    }
+
+    /// A diagnostic that holds only when the order of the turns is known.
+    fn push_by_order(&mut self, d: Diagnostic) {
+        self.by_order.push(self.diags.len());
+        self.diags.push(d);
+    }
+
+    /// Turns are numbered 1, 2, 3...: whether this one is.
+    fn check_number(&mut self, turn: &Turn) -> bool {
         let n = turn.number.value;
-        let expected = previous.map_or(1, |p| p.number.value.saturating_add(1));
-        let numbered_right = n == expected;
-        if !numbered_right && order_known {
-            let mut d = cat::turn_order(
+        let expected = self.previous.as_ref().map_or(1, |p| p.number.value.saturating_add(1));
+        if n == expected {
+            return true;
+        }
+        let mut d = cat::turn_order(
+            turn.number.span,
+            format!("turn {n} comes where turn {expected} should"),
+            format!("expected turn {expected}"),
+            "number turns 1, 2, 3... in the order they were played".to_string(),
+        );
+        if let Some(p) = &self.previous {
+            d = d.with_label(p.number.span, "previous turn");
+        }
+        self.push_by_order(d);
+        false
+    }
+
+    /// The turn's side is one of the scenario's, and (two sides, the turn numbered right) the
+    /// sides alternate.
+    fn check_side(&mut self, turn: &Turn, numbered_right: bool) {
+        let side = turn.side.value.as_str();
+        if !self.sides.contains(&side) {
+            self.diags.push(cat::unknown(
+                "dotc::unknown-side",
+                "side",
+                side,
+                turn.side.span,
+                suggest(side, self.sides.iter().copied()),
+            ));
+            return;
+        }
+        if self.sides.len() != 2 || !numbered_right {
+            return;
+        }
+        // RULINGS G7: a game turn is one side's active sequence; sides alternate.
+        let expected_side = match &self.previous {
+            Some(p) => self.sides.iter().find(|s| **s != p.side).copied(),
+            None => self.first_side,
+        };
+        if let Some(expected_side) = expected_side
+            && expected_side != side
+        {
+            let n = turn.number.value;
+            self.push_by_order(cat::turn_order(
+                turn.side.span,
+                format!("turn {n} should be {expected_side}'s"),
+                format!("expected {expected_side}"),
+                "sides alternate, starting with the scenario's `first_side`".to_string(),
+            ));
+        }
+    }
+
+    /// No turn after the scenario's last.
+    fn check_last_turn(&mut self, turn: &Turn) {
+        let n = turn.number.value;
+        if let Some(last) = self.last_turn
+            && n > last.value
+        {
+            self.diags.push(cat::turn_order(
                 turn.number.span,
-                format!("turn {n} comes where turn {expected} should"),
-                format!("expected turn {expected}"),
-                "number turns 1, 2, 3... in the order they were played".to_string(),
-            );
-            if let Some(p) = previous {
-                d = d.with_label(p.number.span, "previous turn");
-            }
-            diags.push(d);
+                format!("turn {n} is after the scenario's last turn ({})", last.value),
+                "too late".to_string(),
+                format!("the scenario sets `turns {}`; a log cannot go past it", last.value),
+            ));
         }
-        if scenario.is_some() {
-            if !sides.contains(&turn.side.value.as_str()) {
-                diags.push(cat::unknown(
-                    "dotc::unknown-side",
-                    "side",
-                    &turn.side.value,
-                    turn.side.span,
-                    suggest(&turn.side.value, sides.iter().copied()),
-                ));
-            } else if sides.len() == 2 && order_known && numbered_right {
-                // RULINGS G7: a game turn is one side's active sequence; sides alternate.
-                let expected_side = match (previous, first_side) {
-                    (Some(p), _) => sides.iter().find(|s| **s != p.side.value).copied(),
-                    (None, first) => first,
-                };
-                if let Some(expected_side) = expected_side
-                    && expected_side != turn.side.value
-                {
-                    diags.push(cat::turn_order(
-                        turn.side.span,
-                        format!("turn {n} should be {expected_side}'s"),
-                        format!("expected {expected_side}"),
-                        "sides alternate, starting with the scenario's `first_side`".to_string(),
-                    ));
-                }
-            }
-            if let Some(last) = last_turn
-                && n > last.value
-            {
-                diags.push(cat::turn_order(
-                    turn.number.span,
-                    format!("turn {n} is after the scenario's last turn ({})", last.value),
-                    "too late".to_string(),
-                    format!("the scenario sets `turns {}`; a log cannot go past it", last.value),
-                ));
-            }
-        }
+    }
+
+    /// The phases come in their order, and each action is checked.
+    fn check_phases(&mut self, turn: &Turn) {
         let mut last_phase: Option<&Phase> = None;
         for phase in &turn.phases {
             if let Some(prev) = last_phase
                 && phase.kind.value <= prev.kind.value
             {
-                diags.push(cat::phase_order(
+                self.diags.push(cat::phase_order(
                     phase.kind.span,
                     phase.kind.value.word(),
                     prev.kind.value.word(),
@@ -1210,10 +1322,9 @@ fn check_turns(
             }
             last_phase = Some(phase);
             for action in &phase.actions {
-                check_action(action, phase.kind.value, false, scenario, diags);
+                check_action(action, phase.kind.value, false, self.scenario, &mut self.diags);
             }
         }
-        previous = Some(turn);
     }
 }
 

@@ -354,20 +354,39 @@ pub const STRETCH_BYTES: usize = 256 * 1024;
 /// of the file. None when the file is too short to cut, its head does not read cleanly as a game
 /// log, or the rest holds anything but turns: the caller then parses the whole file at once.
 pub fn parse_in_stretches(source: &str, stretch: usize) -> Option<Parsed> {
+    let (mut parsed, stretches) = read_in_stretches(source, stretch)?;
+    for part in stretches {
+        let part = part?;
+        let document = &mut parsed.document;
+        document.turns.extend(part.document.turns);
+        document.broken_names.extend(part.document.broken_names);
+        document.broken_words.extend(part.document.broken_words);
+        document.broken_idents.extend(part.document.broken_idents);
+        parsed.diagnostics.extend(part.diagnostics);
+        parsed.items.extend(part.items);
+    }
+    Some(parsed)
+}
+
+/// Start reading a file in stretches (see [`parse_in_stretches`]): the head (the header and the
+/// turns before the first cut) parsed, and the rest to be read one stretch at a time, so that a
+/// caller that needs one turn at a time (`dotc check`, issue 16) can drop each stretch's turns
+/// before the next is read. None when the file is not to be read in stretches.
+pub fn read_in_stretches(source: &str, stretch: usize) -> Option<(Parsed, Stretches<'_>)> {
     if source.len() > parser::MAX_SOURCE_BYTES {
         return None;
     }
     let cuts = stretch_cuts(source, stretch);
-    let (&first, _) = cuts.split_first()?;
+    let &first = cuts.first()?;
     // The head (the header and the first turns) is read as a file of its own.
     let head = &source[..first];
     let pairs = parser::parse_rule(Rule::file, head).ok()?;
     if has_unreadable(&pairs) {
         return None;
     }
-    let mut items = top_items(&pairs);
+    let items = top_items(&pairs);
     let mut diagnostics = Vec::new();
-    let mut document = lower::lower_file(pairs, &mut diagnostics);
+    let document = lower::lower_file(pairs, &mut diagnostics);
     let head_alone =
         items.last().is_none_or(|last| line_ends_before(&head[last.span.end..], head.len() - last.span.end))
             && !diagnostics.iter().any(|d| d.primary.span.end >= head.len());
@@ -377,28 +396,43 @@ pub fn parse_in_stretches(source: &str, stretch: usize) -> Option<Parsed> {
     if !head_alone || document.kind != Some(FileKind::Game) {
         return None;
     }
-    let ends = cuts.iter().skip(1).copied().chain(std::iter::once(source.len()));
-    for (start, end) in cuts.iter().copied().zip(ends) {
+    Some((Parsed { document, diagnostics, items }, Stretches { source, cuts, next: 0 }))
+}
+
+/// The stretches of a file after its head, parsed one at a time ([`read_in_stretches`]). Each
+/// item is one stretch's parse, its spans those of the whole file: its turns, their syntax
+/// diagnostics and broken statements, its top-level items. An item None means the stretches do
+/// not give the whole file's parse (the rest of the file did not stand alone): the caller must
+/// parse the whole file instead. Nothing follows a None.
+#[derive(Debug)]
+pub struct Stretches<'s> {
+    source: &'s str,
+    /// Where each stretch starts, the head's end first.
+    cuts: Vec<usize>,
+    /// The index in `cuts` of the next stretch; past the end once the rest is read.
+    next: usize,
+}
+
+impl Iterator for Stretches<'_> {
+    type Item = Option<Parsed>;
+
+    fn next(&mut self) -> Option<Option<Parsed>> {
+        let &start = self.cuts.get(self.next)?;
+        let end = self.cuts.get(self.next + 1).copied().unwrap_or(self.source.len());
+        let (source, ends_file) = (self.source, end == self.source.len());
+        self.next += 1;
         // A stretch that does not read cleanly on its own (a typo, a brace left open) is read
         // with the rest of the file after it, as one stretch: what came before it read cleanly
         // and ends at a line end, so the whole parse reaches its start as this parse does, and
         // from there on the two read the same text to the same end. So a long log with an error
         // near its end costs one parse, not two.
-        let (part, last) = match parse_stretch(&source[start..end], start, end == source.len(), true) {
-            Some(part) => (part, false),
-            None => (parse_stretch(&source[start..], start, true, false)?, true),
-        };
-        document.turns.extend(part.document.turns);
-        document.broken_names.extend(part.document.broken_names);
-        document.broken_words.extend(part.document.broken_words);
-        document.broken_idents.extend(part.document.broken_idents);
-        diagnostics.extend(part.diagnostics);
-        items.extend(part.items);
-        if last {
-            break;
+        let part = parse_stretch(&source[start..end], start, ends_file, true);
+        if part.is_some() {
+            return Some(part);
         }
+        self.next = self.cuts.len();
+        Some(parse_stretch(&source[start..], start, true, false))
     }
-    Some(Parsed { document, diagnostics, items })
 }
 
 /// Whether the grammar read any text as unreadable (an `invalid` statement or top-level item).

@@ -45,6 +45,31 @@ pub fn check_file(path: &Path, source: &str, loader: &dyn dotc_lang::Loader) -> 
     CheckedFile { analysis, rules_checks }
 }
 
+/// Every diagnostic of one file, exactly `check_file(path, source, loader).diagnostics()`, for
+/// `dotc check`, which needs nothing else: a long game log is checked a stretch of turns at a
+/// time without keeping its syntax tree ([`dotc_lang::analysis::check_in_stretches`], issue 16:
+/// the tree was most of `check`'s peak memory); any other file is checked whole.
+pub fn check_diagnostics(path: &Path, source: &str, loader: &dyn dotc_lang::Loader) -> Vec<Diagnostic> {
+    check_diagnostics_in(path, source, loader, dotc_lang::incremental::STRETCH_BYTES)
+}
+
+/// [`check_diagnostics`] with stretches of at least `stretch` bytes (small in tests, so that
+/// short logs are cut).
+pub fn check_diagnostics_in(
+    path: &Path,
+    source: &str,
+    loader: &dyn dotc_lang::Loader,
+    stretch: usize,
+) -> Vec<Diagnostic> {
+    // Only a game log is read in stretches, and [`rules_checks`] has nothing to say of one (it
+    // checks a scenario's geometry and scripts and a library's scripts): the language's
+    // diagnostics are all of them, already sorted.
+    match dotc_lang::analysis::check_in_stretches(path, source, loader, stretch) {
+        Some(diagnostics) => diagnostics,
+        None => check_file(path, source, loader).diagnostics(),
+    }
+}
+
 /// The checks of an analysed file that need the runtime: a scenario's geometry and scripts, a
 /// library file's scripts (`stdlib/scripts.dotc`).
 pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
@@ -149,5 +174,37 @@ mod tests {
         assert!(two_lines("").is_empty(), "{:?}", two_lines(""));
         let wide = "    library {\n        scale table \"Wide Bases\" {\n            stand_width 2\n            yards_per_inch 25\n            source \"Ch15 8.0\"\n        }\n    }\n";
         assert_eq!(two_lines(wide), ["dotc::stacked-units"]);
+    }
+
+    /// Every `.dotc` file under `dir`, leaving out build output and hidden folders.
+    fn dotc_files(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for path in entries.flatten().map(|e| e.path()) {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if path.is_dir() && !(name.starts_with('.') || name == "target" || name == "node_modules") {
+                dotc_files(&path, files);
+            } else if path.extension().is_some_and(|e| e == "dotc") {
+                files.push(path);
+            }
+        }
+    }
+
+    /// `dotc check`'s way ([`check_diagnostics`]: a game log read in stretches, without the
+    /// rules checks) gives what [`check_file`] gives, on every `.dotc` file of the repository,
+    /// cut small so that the short logs are read in stretches too (issue 16).
+    #[test]
+    fn check_diagnostics_are_those_of_check_file_on_every_file() {
+        let mut files = Vec::new();
+        dotc_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."), &mut files);
+        assert!(files.len() > 250, "the .dotc files moved: {} found", files.len());
+        for path in &files {
+            let Ok(text) = std::fs::read_to_string(path) else { continue };
+            let whole = check_file(path, &text, &dotc_lang::FsLoader).diagnostics();
+            for stretch in [1, 2048] {
+                let streamed = check_diagnostics_in(path, &text, &dotc_lang::FsLoader, stretch);
+                assert_eq!(streamed, whole, "{}, stretch {stretch}", path.display());
+            }
+            assert_eq!(check_diagnostics(path, &text, &dotc_lang::FsLoader), whole, "{}", path.display());
+        }
     }
 }
