@@ -8,6 +8,7 @@ use clap::ValueEnum;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::{Analysis, analyze};
 use dotc_runtime::audit::finding_diagnostic;
+use dotc_runtime::replay::streamed::analyze_and_replay;
 use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log, replay};
 use dotc_runtime::rulings::WhatIf;
 
@@ -167,30 +168,60 @@ impl<'a> Output<'a> {
     }
 }
 
+/// What `dotc replay` asks of the replay.
+fn replay_options<'a>(
+    args: &ReplayArgs,
+    source: &'a str,
+    what_if: &'a dotc_runtime::rulings::WhatIf,
+    switches: &'a [(String, bool)],
+) -> ReplayOptions<'a> {
+    ReplayOptions {
+        source: Some(source),
+        seed: args.seed,
+        until: args.until,
+        what_if: Some(what_if),
+        options: switches,
+        tables: args.svg.is_some(),
+        probe: &[],
+        cancel: None,
+    }
+}
+
 pub fn replay_file(
     args: &ReplayArgs,
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
-    let game = match load_game(&args.file, &render)? {
-        Ok(game) => game,
-        Err(code) => return Ok(code),
+    let what_if = args.what_if.parse();
+    // A long log is replayed while it is still being parsed (issue 16), unless `--option`s are
+    // to be judged against its scenario first (then it is analysed, then replayed).
+    let source = super::read(&args.file)?;
+    let streamed = match &what_if {
+        Ok(what_if) if args.options.is_empty() => Some(analyze_and_replay(
+            &args.file,
+            &source,
+            &crate::files::InputLoader,
+            &replay_options(args, &source, what_if, &[]),
+        )),
+        _ => None,
     };
-    let what_if = args.what_if.parse()?;
+    let (analysis, replayed) =
+        streamed.unwrap_or_else(|| (analyze(&args.file, &source, &crate::files::InputLoader), None));
+    let game = match game_of(&args.file, source, analysis, &render)? {
+        Ok(game) => game,
+        Err(report) => {
+            eprint!("{report}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let what_if = what_if?;
     let switches = option_settings(&args.options, &game.analysis)?;
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
-    let options = ReplayOptions {
-        source: Some(&game.source),
-        seed: args.seed,
-        until: args.until,
-        what_if: Some(&what_if),
-        options: &switches,
-        tables: args.svg.is_some(),
-        probe: &[],
-        cancel: None,
+    let replay = match replayed {
+        Some(replayed) => replayed,
+        None => replay(&game.analysis, &replay_options(args, &game.source, &what_if, &switches)),
     };
-    let replay = replay(&game.analysis, &options);
     if let Some(until) = args.until
         && replay.stopped.is_none()
     {

@@ -144,36 +144,67 @@ impl Analysis {
 
 /// Parse and check one file.
 pub fn analyze(path: &Path, source: &str, loader: &dyn Loader) -> Analysis {
-    let parsed = parse(source);
+    let mut analysis = set_up(path, parse(source), loader);
+    analysis.check();
+    analysis
+}
+
+/// A parsed file made ready to check: its rule data and, for a game log, its scenario loaded;
+/// no checks yet, so no diagnostics ([`Analysis::check`] makes them). A game log read in
+/// stretches ([`incremental::read_in_stretches`]) is set up from its head and the stretches
+/// added as they are read ([`Analysis::absorb`]): neither step looks at the turns (issue 16:
+/// `dotc audit` replays each stretch while the next is parsed).
+pub fn set_up(path: &Path, parsed: Parsed, loader: &dyn Loader) -> Analysis {
     let document = parsed.document;
     let mut setup = Vec::new();
-    let mut checks = Vec::new();
     let rule_data = rule_data_for(&document, &mut setup);
-    let mut names = None;
-    let mut scenario = None;
-    match document.kind {
-        Some(FileKind::Scenario) => {
-            if let Some(s) = &document.scenario {
-                names = Some(check_scenario(s, &rule_data, &document, &mut checks));
-            }
-        }
-        Some(FileKind::Game) => {
-            scenario = load_scenario(path, &document, loader, &mut setup);
-            check_game(&document, game_context(scenario.as_deref()), &mut checks);
-        }
-        Some(FileKind::Library) | None => {}
-    }
-    let diagnostics = compose(&parsed.diagnostics, &setup, &checks, &document);
+    let scenario = match document.kind {
+        Some(FileKind::Game) => load_scenario(path, &document, loader, &mut setup),
+        _ => None,
+    };
     Analysis {
         document,
-        diagnostics,
+        diagnostics: Vec::new(),
         rule_data,
-        names,
+        names: None,
         scenario,
         syntax: parsed.diagnostics,
         setup,
-        checks,
+        checks: Vec::new(),
         items: parsed.items,
+    }
+}
+
+impl Analysis {
+    /// Add the next stretch of a game log read in stretches: its turns, its syntax diagnostics,
+    /// its broken statements and its top-level items. Checked by the next [`Analysis::check`].
+    pub fn absorb(&mut self, part: Parsed) {
+        let mut parsed = Parsed {
+            document: std::mem::take(&mut self.document),
+            diagnostics: std::mem::take(&mut self.syntax),
+            items: std::mem::take(&mut self.items),
+        };
+        parsed.append(part);
+        (self.document, self.syntax, self.items) = (parsed.document, parsed.diagnostics, parsed.items);
+    }
+
+    /// Check the file as it stands, and compose its diagnostics from the parse's, the setup's
+    /// and the checks'.
+    pub fn check(&mut self) {
+        let mut checks = Vec::new();
+        match self.document.kind {
+            Some(FileKind::Scenario) => {
+                if let Some(s) = &self.document.scenario {
+                    self.names = Some(check_scenario(s, &self.rule_data, &self.document, &mut checks));
+                }
+            }
+            Some(FileKind::Game) => {
+                check_game(&self.document, game_context(self.scenario.as_deref()), &mut checks);
+            }
+            Some(FileKind::Library) | None => {}
+        }
+        self.checks = checks;
+        self.diagnostics = compose(&self.syntax, &self.setup, &self.checks, &self.document);
     }
 }
 

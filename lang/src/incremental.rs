@@ -356,14 +356,7 @@ pub const STRETCH_BYTES: usize = 256 * 1024;
 pub fn parse_in_stretches(source: &str, stretch: usize) -> Option<Parsed> {
     let (mut parsed, stretches) = read_in_stretches(source, stretch)?;
     for part in stretches {
-        let part = part?;
-        let document = &mut parsed.document;
-        document.turns.extend(part.document.turns);
-        document.broken_names.extend(part.document.broken_names);
-        document.broken_words.extend(part.document.broken_words);
-        document.broken_idents.extend(part.document.broken_idents);
-        parsed.diagnostics.extend(part.diagnostics);
-        parsed.items.extend(part.items);
+        parsed.append(part?);
     }
     Some(parsed)
 }

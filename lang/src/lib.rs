@@ -45,6 +45,20 @@ pub struct Parsed {
     pub items: Vec<incremental::TopItem>,
 }
 
+impl Parsed {
+    /// Add the parse of the file's next stretch ([`incremental::read_in_stretches`]): its turns,
+    /// its syntax diagnostics, its broken statements and its top-level items.
+    pub fn append(&mut self, part: Parsed) {
+        let document = &mut self.document;
+        document.turns.extend(part.document.turns);
+        document.broken_names.extend(part.document.broken_names);
+        document.broken_words.extend(part.document.broken_words);
+        document.broken_idents.extend(part.document.broken_idents);
+        self.diagnostics.extend(part.diagnostics);
+        self.items.extend(part.items);
+    }
+}
+
 /// Parse and lower a `.dotc` file. Never fails: errors are diagnostics.
 ///
 /// A long file is read in stretches of whole turns ([`incremental::parse_in_stretches`]), so

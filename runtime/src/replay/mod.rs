@@ -29,6 +29,7 @@ mod narrative;
 pub mod resume;
 mod scripted;
 mod status;
+pub mod streamed;
 
 use std::collections::BTreeMap;
 
@@ -554,6 +555,12 @@ impl<'a> Run<'a> {
     }
 
     /// What a cancelled replay holds.
+    /// Whether every side's pips are settled: each has a `pips` line in the turns the run was
+    /// started with, so no later turn can change which sides keep them (`streamed.rs`).
+    fn keeps_every_side(&self) -> bool {
+        self.keeping_pips.len() == self.game.state.sides.len()
+    }
+
     fn cancelled(&mut self) -> Replay {
         let mut out = self.r.take(None);
         out.cancelled = true;
