@@ -986,7 +986,8 @@ fn the_events_kept_in_step_with_the_edits_are_where_every_edit_puts_them() {
         }
         let analyzed = &ws.get(&uri).expect("open").analyzed;
         let Some(replay) = analyzed.replay.as_ref() else { continue };
-        let kept: Vec<_> = analyzed.events_now().map(|(_, span)| span).collect();
+        let view = analyzed.view.as_ref().expect("a replay's view");
+        let kept: Vec<_> = view.events().iter().map(|e| e.span()).collect();
         let moved: Vec<_> = replay.events.iter().map(|e| analyzed.current_span(e.span)).collect();
         assert_eq!(kept, moved, "after edit {version}");
         dropped = kept.iter().filter(|s| s.is_none()).count();
