@@ -245,7 +245,7 @@ fn state_at(doc: &Doc, view: &ReplayView, scenario: &ScenarioView<'_>, name: &st
     let Some(summary) = view.units.iter().find(|u| u.name == name) else {
         return String::new();
     };
-    // No event names the unit: only the moment is read from the events.
+    // None when no event names the unit: then only the moment comes from the events.
     let unit = view.find_name(name);
     let line_end = doc.index.line_start(doc.index.line_of(offset) + 1);
     let mut stands = summary.starting_stands;
@@ -262,37 +262,32 @@ fn state_at(doc: &Doc, view: &ReplayView, scenario: &ScenarioView<'_>, name: &st
         .map(|u| u.markers.iter().map(|m| m.value.clone()).collect())
         .unwrap_or_default();
     let mut removed = false;
-    let mut moment = None;
-    for event in view.events() {
+    // The replay may be older than the last edits: the view has each event where it is now.
+    for event in unit.iter().flat_map(|&unit| view.events_of(unit)) {
         // An event belongs before the cursor if its action ends by the end of the cursor's
         // line; the end-of-turn events carry the whole turn's span and come after it.
-        // The replay may be older than the last edits: its spans are moved to the text.
         let Some(span) = event.span() else { continue };
         let before = span.end <= line_end;
-        let of = |u: crate::replay_view::Name| Some(u) == unit;
         match event.shown {
-            Shown::HealthChanged { unit, from, to } if of(unit) => {
+            Shown::HealthChanged { from, to, .. } => {
                 first_health.get_or_insert(from.id());
                 if before {
                     health = Some(to.id());
                 }
             }
             _ if !before => {}
-            Shown::StandsLost { unit, remaining } if of(unit) => stands = remaining,
-            Shown::MicroHit { unit, micro_hit } if of(unit) => micro = micro_hit,
-            Shown::MarkerPlaced { unit, marker }
-                if of(unit) && !markers.iter().any(|m| m == view.name(marker)) =>
-            {
+            Shown::StandsLost { remaining, .. } => stands = remaining,
+            Shown::MicroHit { micro_hit, .. } => micro = micro_hit,
+            Shown::MarkerPlaced { marker, .. } if !markers.iter().any(|m| m == view.name(marker)) => {
                 markers.push(view.name(marker).to_string())
             }
-            Shown::MarkerRemoved { unit, marker } if of(unit) => markers.retain(|m| m != view.name(marker)),
-            Shown::Removed { unit } | Shown::Shattered { unit } if of(unit) => removed = true,
+            Shown::MarkerRemoved { marker, .. } => markers.retain(|m| m != view.name(marker)),
+            Shown::Removed { .. } | Shown::Shattered { .. } => removed = true,
             _ => {}
         }
-        if before {
-            moment = Some((event.turn, event.phase));
-        }
     }
+    // The moment: that of the last event of any unit before the cursor.
+    let moment = view.last_ending_by(line_end).map(|e| (e.turn, e.phase));
     let health = health.or(first_health).unwrap_or(summary.health.as_str());
     let when = match moment {
         Some((turn, phase)) => format!("turn {turn}, {} phase", phase_word(phase)),

@@ -61,6 +61,22 @@ pub enum Shown {
     },
 }
 
+impl Shown {
+    /// The unit the event is about, for the kinds a hover folds into a unit's state.
+    pub fn unit(self) -> Option<Name> {
+        match self {
+            Shown::StandsLost { unit, .. }
+            | Shown::MicroHit { unit, .. }
+            | Shown::MarkerPlaced { unit, .. }
+            | Shown::MarkerRemoved { unit, .. }
+            | Shown::Removed { unit }
+            | Shown::Shattered { unit }
+            | Shown::HealthChanged { unit, .. } => Some(unit),
+            Shown::Other | Shown::Volley(_) => None,
+        }
+    }
+}
+
 /// A volley as an inlay hint shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Volley {
@@ -108,6 +124,9 @@ pub struct ReplayView {
     /// lets [`ReplayView::taken_up`] keep the events a resume did not replay.
     made_from: Vec<usize>,
     volleys: Vec<Volley>,
+    /// For each name, the events about that unit, in order: a hover reads a unit's events
+    /// without going through every other.
+    by_unit: Vec<Vec<u32>>,
     /// Each unit as the replay's summary has it at the end of the game.
     pub units: Vec<UnitAtEnd>,
 }
@@ -194,6 +213,17 @@ impl ReplayView {
         Some(Name(u32::try_from(at).ok()?))
     }
 
+    /// The events about a unit (those whose [`Shown`] names it as its `unit`), in order.
+    pub fn events_of(&self, unit: Name) -> impl Iterator<Item = &ViewEvent> {
+        let indices = self.by_unit.get(unit.0 as usize).map_or(&[][..], Vec::as_slice);
+        indices.iter().filter_map(|&i| self.events.get(i as usize))
+    }
+
+    /// The last event, in the replay's order, whose action ends by `offset` (None if none does).
+    pub fn last_ending_by(&self, offset: usize) -> Option<&ViewEvent> {
+        self.events.iter().rev().find(|e| e.span().is_some_and(|span| span.end <= offset))
+    }
+
     /// The volley of a [`Shown::Volley`].
     pub fn volley(&self, index: u32) -> Option<&Volley> {
         self.volleys.get(index as usize)
@@ -256,6 +286,7 @@ struct Making {
     events: Vec<ViewEvent>,
     made_from: Vec<usize>,
     volleys: Vec<Volley>,
+    by_unit: Vec<Vec<u32>>,
 }
 
 impl Making {
@@ -268,7 +299,20 @@ impl Making {
             events: Vec::with_capacity(events),
             made_from: Vec::with_capacity(events),
             volleys: Vec::new(),
+            by_unit: Vec::new(),
         }
+    }
+
+    fn push(&mut self, event: ViewEvent, made_from: usize) {
+        if let Some(unit) = event.shown.unit() {
+            let at = unit.0 as usize;
+            if self.by_unit.len() <= at {
+                self.by_unit.resize_with(at + 1, Vec::new);
+            }
+            self.by_unit[at].push(u32::try_from(self.events.len()).unwrap_or(u32::MAX));
+        }
+        self.events.push(event);
+        self.made_from.push(made_from);
     }
 
     /// The name with this text, stored if new.
@@ -324,8 +368,7 @@ impl Making {
         };
         let mut out = ViewEvent { start: NOWHERE, end: NOWHERE, turn: event.turn, phase: event.phase, shown };
         out.place(Some(event.span));
-        self.events.push(out);
-        self.made_from.push(identity(event));
+        self.push(out, identity(event));
     }
 
     /// An event of an older view (whose names this one starts with), as it is.
@@ -338,8 +381,7 @@ impl Making {
             },
             shown => shown,
         };
-        self.events.push(ViewEvent { shown, ..event });
-        self.made_from.push(view.made_from.get(j).copied().unwrap_or(0));
+        self.push(ViewEvent { shown, ..event }, view.made_from.get(j).copied().unwrap_or(0));
     }
 
     fn done(self, replay: &Replay) -> ReplayView {
@@ -358,6 +400,7 @@ impl Making {
             events: self.events,
             made_from: self.made_from,
             volleys: self.volleys,
+            by_unit: self.by_unit,
             units,
         }
     }

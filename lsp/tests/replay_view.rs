@@ -85,6 +85,13 @@ fn issue_16_a_view_taken_up_with_the_audit_is_the_view_of_its_replay() {
             let fresh = ReplayView::of(replay);
             assert_eq!(view.listing(), fresh.listing(), "after edit {version}");
             assert_eq!(view.units, fresh.units);
+            // Each unit's events, as a hover reads them, are those of the whole list about it.
+            for unit in &view.units {
+                let Some(name) = view.find_name(&unit.name) else { continue };
+                let listed: Vec<_> = view.events_of(name).collect();
+                let all: Vec<_> = view.events().iter().filter(|e| e.shown.unit() == Some(name)).collect();
+                assert_eq!(listed, all, "{} after edit {version}", unit.name);
+            }
             compared += 1;
             taken_up += usize::from(!resumed.is_empty());
         }
