@@ -74,18 +74,19 @@ impl LargeAnswers {
         made.remove(at).map(|(_, json)| json)
     }
 
-    /// A whole file's tokens as the server answers with them: with `answers`, written there and
-    /// replaced by a stand-in with the same result id and no data.
-    fn answer(answers: Option<&LargeAnswers>, result_id: String, data: Vec<SemanticToken>) -> SemanticTokens {
-        let tokens = SemanticTokens { result_id: Some(result_id.clone()), data };
-        let Some(answers) = answers else { return tokens };
-        match serde_json::to_vec(&tokens) {
-            Ok(json) => {
-                answers.put(result_id.clone(), json);
-                SemanticTokens { result_id: Some(result_id), data: Vec::new() }
-            }
-            Err(_) => tokens,
-        }
+    /// A whole file's tokens as the server answers with them: with `answers`, written there
+    /// ([`semantic::tokens_json`]) and replaced by a stand-in with the same result id and no
+    /// data; without, a copy of the tokens kept.
+    fn answer(
+        answers: Option<&LargeAnswers>,
+        result_id: String,
+        data: Arc<Vec<SemanticToken>>,
+    ) -> SemanticTokens {
+        let Some(answers) = answers else {
+            return SemanticTokens { result_id: Some(result_id), data: data.to_vec() };
+        };
+        answers.put(result_id.clone(), semantic::tokens_json(&result_id, &data));
+        SemanticTokens { result_id: Some(result_id), data: Vec::new() }
     }
 }
 
