@@ -8,7 +8,6 @@
 use std::collections::HashMap;
 
 use dotc_lang::Span;
-use dotc_runtime::engine::What;
 use tower_lsp_server::ls_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, InlayHint, InlayHintKind, InlayHintLabel, Range,
     TextEdit, WorkspaceEdit,
@@ -16,36 +15,40 @@ use tower_lsp_server::ls_types::{
 
 use crate::convert;
 use crate::lex::{self, TokenKind};
+use crate::replay_view::Shown;
 use crate::workspace::Doc;
 
 /// The hints whose position lies in `range`.
 pub fn inlay_hints(doc: &Doc, range: Span) -> Vec<InlayHint> {
-    if doc.analyzed.replay.is_none() {
-        return Vec::new();
-    }
+    let Some(view) = &doc.analyzed.view else { return Vec::new() };
     let text = &doc.text;
     let mut out = Vec::new();
     // Stands lost on each action, by the action's span: (unit, remaining), in order.
     let mut losses: Vec<(Span, Vec<(String, u32)>)> = Vec::new();
-    for (event, span) in doc.analyzed.events_now() {
+    for event in view.events() {
         // The replay may be older than the last edits: its spans are moved to the text.
-        let Some(span) = span else { continue };
+        let Some(span) = event.span() else { continue };
         if span.end < range.start || span.start > range.end {
             continue;
         }
-        match &event.event.what {
-            What::Volley { target, band, range: inches, to_hit, .. } => {
-                let at = target_end(text, span, target).unwrap_or(span.end);
-                let label = format!("{}\" {band}, {to_hit}+", trim_number(*inches));
+        match event.shown {
+            Shown::Volley(volley) => {
+                let Some(volley) = view.volley(volley) else { continue };
+                let (band, to_hit) = (view.name(volley.band), volley.to_hit);
+                let at = target_end(text, span, view.name(volley.target)).unwrap_or(span.end);
+                let label = format!("{}\" {band}, {to_hit}+", trim_number(volley.range));
                 out.push(hint(doc, at, label, true));
             }
-            What::StandsLost { unit, remaining, .. } => match losses.last_mut() {
-                Some((at, list)) if *at == span => match list.iter_mut().find(|(u, _)| u == unit) {
-                    Some(entry) => entry.1 = *remaining,
-                    None => list.push((unit.clone(), *remaining)),
-                },
-                _ => losses.push((span, vec![(unit.clone(), *remaining)])),
-            },
+            Shown::StandsLost { unit, remaining } => {
+                let unit = view.name(unit);
+                match losses.last_mut() {
+                    Some((at, list)) if *at == span => match list.iter_mut().find(|(u, _)| u == unit) {
+                        Some(entry) => entry.1 = remaining,
+                        None => list.push((unit.to_string(), remaining)),
+                    },
+                    _ => losses.push((span, vec![(unit.to_string(), remaining)])),
+                }
+            }
             _ => {}
         }
     }

@@ -22,11 +22,11 @@ use dotc_lang::library::{EntryKind, RuleData, Weapon};
 use dotc_lang::references;
 use dotc_lang::rulings;
 use dotc_lang::verbs::verb_spec;
-use dotc_runtime::engine::What;
 use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line, outcome_line, volley_lines};
-use dotc_runtime::replay::{Replay, ReplayOptions, replay};
+use dotc_runtime::replay::{ReplayOptions, replay};
 
 use crate::navigate::{ScenarioView, Target, scenario_of, target_at};
+use crate::replay_view::{ReplayView, Shown};
 use crate::workspace::Doc;
 
 /// The hover text and the span it is about.
@@ -35,8 +35,8 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
         Target::Name(name, token) => {
             let scenario = scenario_of(doc)?;
             let mut text = profile(&scenario, &doc.analyzed.analysis.rule_data, &name)?;
-            if let Some(replay) = &doc.analyzed.replay {
-                text.push_str(&state_at(doc, replay, &scenario, &name, offset));
+            if let Some(view) = &doc.analyzed.view {
+                text.push_str(&state_at(doc, view, &scenario, &name, offset));
             }
             (text, token.span)
         }
@@ -240,11 +240,13 @@ fn per_word(weapon: &Weapon) -> &'static str {
 }
 
 /// A unit's stands, health, micro-hit and markers after every event before the end of the
-/// cursor's line, from the replay.
-fn state_at(doc: &Doc, replay: &Replay, scenario: &ScenarioView<'_>, name: &str, offset: usize) -> String {
-    let Some(summary) = replay.summary.units.iter().find(|u| u.name == name) else {
+/// cursor's line, from the replay (its [`ReplayView`]).
+fn state_at(doc: &Doc, view: &ReplayView, scenario: &ScenarioView<'_>, name: &str, offset: usize) -> String {
+    let Some(summary) = view.units.iter().find(|u| u.name == name) else {
         return String::new();
     };
+    // None when no event names the unit: then only the moment comes from the events.
+    let unit = view.find_name(name);
     let line_end = doc.index.line_start(doc.index.line_of(offset) + 1);
     let mut stands = summary.starting_stands;
     let mut health: Option<&str> = None;
@@ -260,34 +262,32 @@ fn state_at(doc: &Doc, replay: &Replay, scenario: &ScenarioView<'_>, name: &str,
         .map(|u| u.markers.iter().map(|m| m.value.clone()).collect())
         .unwrap_or_default();
     let mut removed = false;
-    let mut moment = None;
-    for (event, span) in doc.analyzed.events_now() {
+    // The replay may be older than the last edits: the view has each event where it is now.
+    for event in unit.iter().flat_map(|&unit| view.events_of(unit)) {
         // An event belongs before the cursor if its action ends by the end of the cursor's
         // line; the end-of-turn events carry the whole turn's span and come after it.
-        // The replay may be older than the last edits: its spans are moved to the text.
-        let Some(span) = span else { continue };
+        let Some(span) = event.span() else { continue };
         let before = span.end <= line_end;
-        match &event.event.what {
-            What::HealthChanged { unit, from, to } if unit == name => {
+        match event.shown {
+            Shown::HealthChanged { from, to, .. } => {
                 first_health.get_or_insert(from.id());
                 if before {
                     health = Some(to.id());
                 }
             }
             _ if !before => {}
-            What::StandsLost { unit, remaining, .. } if unit == name => stands = *remaining,
-            What::MicroHit { unit, micro_hit } if unit == name => micro = *micro_hit,
-            What::MarkerPlaced { unit, marker } if unit == name && !markers.contains(marker) => {
-                markers.push(marker.clone())
+            Shown::StandsLost { remaining, .. } => stands = remaining,
+            Shown::MicroHit { micro_hit, .. } => micro = micro_hit,
+            Shown::MarkerPlaced { marker, .. } if !markers.iter().any(|m| m == view.name(marker)) => {
+                markers.push(view.name(marker).to_string())
             }
-            What::MarkerRemoved { unit, marker } if unit == name => markers.retain(|m| m != marker),
-            What::Removed { unit, .. } | What::Shattered { unit } if unit == name => removed = true,
+            Shown::MarkerRemoved { marker, .. } => markers.retain(|m| m != view.name(marker)),
+            Shown::Removed { .. } | Shown::Shattered { .. } => removed = true,
             _ => {}
         }
-        if before {
-            moment = Some((event.turn, event.phase));
-        }
     }
+    // The moment: that of the last event of any unit before the cursor.
+    let moment = view.last_ending_by(line_end).map(|e| (e.turn, e.phase));
     let health = health.or(first_health).unwrap_or(summary.health.as_str());
     let when = match moment {
         Some((turn, phase)) => format!("turn {turn}, {} phase", phase_word(phase)),

@@ -3,6 +3,7 @@
 //!
 //! - [`workspace`]: the open documents, each with its version, line index and cached analysis
 //!   (the language's checks, the rules-aware scenario checks, and a game log's replay).
+//! - [`replay_view`]: what hovers and inlay hints read of a game log's replay.
 //! - [`line_index`]: byte offsets to lines and UTF-16 columns, used only at the protocol edge.
 //! - [`lex`]: a forgiving tokenizer for questions about half-typed text.
 //! - the features, each a plain function of a document: [`completion`], [`hover`],
@@ -20,6 +21,7 @@ pub mod lex;
 pub mod line_index;
 pub mod navigate;
 pub mod outline;
+pub mod replay_view;
 pub mod semantic;
 pub mod server;
 pub mod stdio;

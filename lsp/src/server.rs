@@ -5,9 +5,14 @@
 //! edits in order and ignore stale versions; after each, the affected documents' diagnostics are
 //! published with the version they were computed for.
 //!
-//! A long game log's audit is replayed off the editing path: after [`AUDIT_PAUSE`] without a
-//! newer version, a blocking task replays the text of that version, and its findings are
-//! published only if the document is still at it (the latest edit wins).
+//! A long game log's audit is kept up off the request path. After each keystroke's own
+//! diagnostics are out, the audit is taken up again from the replay's checkpoint before the
+//! edit on a blocking thread ([`crate::workspace::ResumeJob`]), while the runtime thread goes on
+//! answering requests from the document as it stands (issue 16: a hover right after a keystroke
+//! no longer waits for the audit); the document is published again with its audit if it is
+//! still at that version when the job ends. When the audit cannot be taken up that way, after
+//! [`AUDIT_PAUSE`] without a newer version a blocking task replays the text of that version, and
+//! its findings are published only if the document is still at it (the latest edit wins).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -18,7 +23,7 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use crate::semantic::{self, TokenInputs, TokenStore};
-use crate::workspace::{Doc, Publication, Workspace, panic_message};
+use crate::workspace::{Doc, Publication, ResumeJob, Workspace, panic_message};
 use crate::{completion, convert, hints, hover, navigate, outline};
 
 /// How long typing must pause before a long game log is replayed again.
@@ -69,18 +74,19 @@ impl LargeAnswers {
         made.remove(at).map(|(_, json)| json)
     }
 
-    /// A whole file's tokens as the server answers with them: with `answers`, written there and
-    /// replaced by a stand-in with the same result id and no data.
-    fn answer(answers: Option<&LargeAnswers>, result_id: String, data: Vec<SemanticToken>) -> SemanticTokens {
-        let tokens = SemanticTokens { result_id: Some(result_id.clone()), data };
-        let Some(answers) = answers else { return tokens };
-        match serde_json::to_vec(&tokens) {
-            Ok(json) => {
-                answers.put(result_id.clone(), json);
-                SemanticTokens { result_id: Some(result_id), data: Vec::new() }
-            }
-            Err(_) => tokens,
-        }
+    /// A whole file's tokens as the server answers with them: with `answers`, written there
+    /// ([`semantic::tokens_json`]) and replaced by a stand-in with the same result id and no
+    /// data; without, a copy of the tokens kept.
+    fn answer(
+        answers: Option<&LargeAnswers>,
+        result_id: String,
+        data: Arc<Vec<SemanticToken>>,
+    ) -> SemanticTokens {
+        let Some(answers) = answers else {
+            return SemanticTokens { result_id: Some(result_id), data: data.to_vec() };
+        };
+        answers.put(result_id.clone(), semantic::tokens_json(&result_id, &data));
+        SemanticTokens { result_id: Some(result_id), data: Vec::new() }
     }
 }
 
@@ -220,24 +226,30 @@ fn lock(workspace: &Mutex<Workspace>) -> MutexGuard<'_, Workspace> {
 }
 
 /// Send the diagnostics of each document a change touched; for each whose audit is to be taken
-/// up again from its checkpoint, do that and send them again; for each whose audit is due,
-/// replay it after a pause.
+/// up again from its checkpoint, do that on a blocking thread and send them again; for each
+/// whose audit is due, replay it after a pause.
+///
+/// The caller (a document notification) waits for the audits taken up, so a client that waits
+/// for its notification to be handled (the protocol tests) sees them; meanwhile the runtime
+/// thread serves the messages that follow, as the library runs several at once.
 async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publications: Vec<Publication>) {
     let mut due = Vec::new();
     let mut resume = Vec::new();
     send(client, workspace, publications, &mut due, &mut resume).await;
-    // After the keystroke's own diagnostics are out (issue 16): the audit taken up from the
-    // replay's checkpoint before the edit, before the next message is read. The server runs on
-    // one thread: the tasks that carry the diagnostics to the output run when this one yields.
-    if !resume.is_empty() {
-        for _ in 0..OUTPUT_HOPS {
-            tokio::task::yield_now().await;
+    // After the keystroke's own diagnostics are out (issue 16).
+    let mut running = Vec::new();
+    for (uri, version) in resume {
+        match catch_unwind(AssertUnwindSafe(|| lock(workspace).start_resume(&uri, version))) {
+            Ok(Ok(job)) => running.push((uri, job.ticket(), run_resume(job))),
+            Ok(Err(publications)) => send(client, workspace, publications, &mut due, &mut Vec::new()).await,
+            Err(_) => {}
         }
     }
-    for (uri, version) in resume {
-        let resumed = catch_unwind(AssertUnwindSafe(|| lock(workspace).resume(&uri, version)));
-        let publications = resumed.unwrap_or_default();
-        send(client, workspace, publications, &mut due, &mut Vec::new()).await;
+    for (uri, ticket, job) in running {
+        // A job that panicked or was lost leaves its document's audit due: `finish_resume` sees it.
+        let _ = job.await;
+        let finished = catch_unwind(AssertUnwindSafe(|| lock(workspace).finish_resume(&uri, ticket)));
+        send(client, workspace, finished.unwrap_or_default(), &mut due, &mut Vec::new()).await;
     }
     for (uri, version) in due {
         let (client, workspace) = (client.clone(), workspace.clone());
@@ -245,9 +257,11 @@ async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publication
     }
 }
 
-/// How many times a task yields to let a message it sent reach the output (the client's
-/// channel, the service's socket, the transport): a few rounds of the runtime's other tasks.
-const OUTPUT_HOPS: usize = 8;
+/// Run a resume job on a blocking thread: it holds no lock, and the workspace takes its result
+/// when it ends.
+fn run_resume(job: ResumeJob) -> tokio::task::JoinHandle<()> {
+    tokio::task::spawn_blocking(move || job.run())
+}
 
 /// Send the diagnostics of these publications, noting the documents whose audit is due or to be
 /// taken up again.

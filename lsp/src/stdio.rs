@@ -294,6 +294,12 @@ impl Outstanding {
 /// What the writer thread is sent.
 enum Out {
     Frame(Vec<u8>),
+    /// A large answer in three parts, written one after the other rather than copied into one
+    /// frame: the header and the answer's start, the result written by the server, and `}`.
+    Large {
+        head: Vec<u8>,
+        result: Vec<u8>,
+    },
     /// Everything sent before has been written and flushed: say so.
     Flushed(mpsc::Sender<()>),
 }
@@ -436,8 +442,8 @@ fn relay_loop(
                 let _ = out.send(Out::Frame(frame(&body)));
                 continue;
             };
-            let body = large_answer(&body, &id, answers).unwrap_or(body);
-            let _ = out.send(Out::Frame(frame(&body)));
+            let message = large_answer(&body, &id, answers).unwrap_or_else(|| Out::Frame(frame(&body)));
+            let _ = out.send(message);
             // An answer (not a request of the server's own) settles its request.
             outstanding.answer(&id.to_string());
         }
@@ -447,7 +453,7 @@ fn relay_loop(
 /// The answer to send for an answer of the server's that stands in for a large one: a small
 /// answer whose result has a result id and empty data, and whose whole answer was left under
 /// that id. None for any other answer.
-fn large_answer(body: &[u8], id: &Value, answers: &LargeAnswers) -> Option<Vec<u8>> {
+fn large_answer(body: &[u8], id: &Value, answers: &LargeAnswers) -> Option<Out> {
     /// A stand-in is short; the others are not read again.
     const STAND_IN: usize = 256;
     if body.len() > STAND_IN {
@@ -458,12 +464,15 @@ fn large_answer(body: &[u8], id: &Value, answers: &LargeAnswers) -> Option<Vec<u
     if result.get("data") != Some(&json!([])) {
         return None;
     }
-    let json = answers.take(result.get("resultId")?.as_str()?)?;
-    let mut body = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":").into_bytes();
-    body.extend_from_slice(&json);
-    body.push(b'}');
-    Some(body)
+    let result = answers.take(result.get("resultId")?.as_str()?)?;
+    let start = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":");
+    let length = start.len() + result.len() + LARGE_END.len();
+    let head = format!("Content-Length: {length}\r\n\r\n{start}").into_bytes();
+    Some(Out::Large { head, result })
 }
+
+/// What ends a large answer after its result.
+const LARGE_END: &[u8] = b"}";
 
 fn write_loop(mut output: impl Write, frames: mpsc::Receiver<Out>) {
     let mut broken = false;
@@ -472,7 +481,15 @@ fn write_loop(mut output: impl Write, frames: mpsc::Receiver<Out>) {
             Out::Frame(bytes) if !broken => {
                 broken = output.write_all(&bytes).and_then(|()| output.flush()).is_err();
             }
-            Out::Frame(_) => {}
+            Out::Large { head, result } if !broken => {
+                let parts = [head.as_slice(), result.as_slice(), LARGE_END];
+                broken = parts
+                    .iter()
+                    .try_for_each(|part| output.write_all(part))
+                    .and_then(|()| output.flush())
+                    .is_err();
+            }
+            Out::Frame(_) | Out::Large { .. } => {}
             Out::Flushed(ack) => {
                 let _ = ack.send(());
             }

@@ -10,19 +10,23 @@
 //! index and to the analysis in place ([`dotc_lang::analysis::reanalyze`] re-parses and
 //! re-checks only the turns it touched), and the audit is taken up again from the replay's last
 //! checkpoint before the edit ([`dotc_runtime::replay::resume`]: it replays from there until the
-//! game is again the one the old replay had, then keeps the rest of the old replay). A log of up
-//! to [`Workspace::deferred_audit_bytes`] is otherwise replayed whole at once; a longer one whose
-//! edit would replay more than [`Workspace::resume_budget`] actions keeps the last audit's
-//! findings, moved with the text, and is replayed whole after a pause ([`AuditJob`], run by the
-//! server off the editing path).
+//! game is again the one the old replay had, then keeps the rest of the old replay). For a log
+//! of up to [`Workspace::deferred_audit_bytes`] that is done with the edit (or the log replayed
+//! whole at once). For a longer one it is a [`ResumeJob`], which the server runs on a blocking
+//! thread once the keystroke's own diagnostics are out, so that requests are answered meanwhile
+//! (issue 16); its result is put back by [`Workspace::finish_resume`], or by the next edit of
+//! the document, which waits for it. An edit that would replay more than
+//! [`Workspace::resume_budget`] actions keeps the last audit's findings, moved with the text,
+//! and the log is replayed whole after a pause ([`AuditJob`], also run off the editing path).
 //!
 //! Nothing here speaks the protocol except the positions and URIs it is handed; the server
 //! turns the results into messages.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvError, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex};
 
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
@@ -35,6 +39,7 @@ use dotc_runtime::replay::resume::{NotResumed, Resumable, replay_resumable};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
 use crate::line_index::LineIndex;
+use crate::replay_view::ReplayView;
 
 /// One open document.
 #[derive(Clone, Debug)]
@@ -71,21 +76,21 @@ pub struct Analyzed {
     /// position, moved with every edit since (and dropped where an edit re-parsed their turn).
     /// While the log does not check clean they are those of its last clean state.
     pub audit: Vec<Diagnostic>,
-    /// For a game log that checks clean, its replay through the rules.
+    /// For a game log that checks clean, its replay through the rules. Away (None) while a
+    /// [`ResumeJob`] takes it up again: hovers and hints read [`Analyzed::view`].
     pub replay: Option<Replay>,
     /// The replay's checkpoints, to take it up again after an edit instead of replaying the
-    /// whole log ([`dotc_runtime::replay::resume`], issue 16).
+    /// whole log ([`dotc_runtime::replay::resume`], issue 16). Away with the replay.
     pub resumable: Option<Resumable>,
+    /// What hovers and inlay hints read of the replay, each event where it is in the current
+    /// text (moved edit by edit, so a hover need not move every event through every edit since
+    /// the replay; issue 16). Kept while the replay is away.
+    pub view: Option<ReplayView>,
     /// A resume was over its budget since the last replay: the audit waits for a whole replay
     /// rather than trying again at every keystroke.
     pub resume_gave_up: bool,
     /// The edits made since the replay, oldest first: its spans are in the text before them.
     pub replay_edits: Vec<Edit>,
-    /// Where each event of [`Analyzed::replay`] is in the current text ([`Analyzed::current_span`]
-    /// of its span, kept up to date edit by edit: a hover or inlay hint reads them instead of
-    /// moving every event through every edit since the replay; issue 16). Empty while there
-    /// are no edits since the replay: each event is where its span says.
-    pub event_spans: Vec<Option<Span>>,
     /// The audit is out of date: the log is to be replayed again ([`AuditJob`]).
     pub audit_due: bool,
     /// The audit is out of date and is to be taken up again from the replay's checkpoint
@@ -125,16 +130,6 @@ impl Analyzed {
     /// replaced it.
     pub fn current_span(&self, span: Span) -> Option<Span> {
         self.replay_edits.iter().try_fold(span, |span, edit| edit.map_span(span))
-    }
-
-    /// The replay's events, each with where it is in the current text (None where an edit since
-    /// the replay replaced it).
-    pub fn events_now(&self) -> impl Iterator<Item = (&dotc_runtime::replay::ReplayEvent, Option<Span>)> {
-        let events = self.replay.as_ref().map_or(&[][..], |r| r.events.as_slice());
-        let current = self.event_spans.is_empty();
-        events.iter().enumerate().map(move |(i, e)| {
-            (e, if current { Some(e.span) } else { self.event_spans.get(i).copied().flatten() })
-        })
     }
 
     /// Apply an edit to the analysis in place: the turns it touched are parsed and checked
@@ -182,25 +177,14 @@ impl Analyzed {
             } else {
                 self.audit_due = true;
             }
-            if !self.replay_edits.is_empty() {
-                self.move_events(edit);
+            if !self.replay_edits.is_empty()
+                && let Some(view) = &mut self.view
+            {
+                view.move_with(edit);
             }
             Some(())
         }));
         matches!(attempt, Ok(Some(())))
-    }
-
-    /// Move the replay's events with an edit made since it (the last of `replay_edits`).
-    fn move_events(&mut self, edit: Edit) {
-        if self.replay_edits.len() == 1 {
-            // The first edit since the replay: every event was where its span says.
-            let events = self.replay.as_ref().map_or(&[][..], |r| r.events.as_slice());
-            self.event_spans = events.iter().map(|e| edit.map_span(e.span)).collect();
-        } else {
-            for span in &mut self.event_spans {
-                *span = span.and_then(|s| edit.map_span(s));
-            }
-        }
     }
 
     /// Take the replay up again for the edits made since it (`dotc_runtime::replay::resume`):
@@ -246,20 +230,165 @@ impl Analyzed {
     /// match nothing.
     fn take_audit(&mut self, text: &str) {
         let Some(replay) = &self.replay else { return };
-        // Every action's `@allow`s are gathered only when the text has one: on a long log the walk
-        // costs more than the rest of a resumed audit.
-        let allows = if text.contains("@allow") {
-            dotc_runtime::audit::suppressions(&self.analysis.document)
-        } else {
-            Vec::new()
-        };
-        let audit = dotc_runtime::audit::audit_with(allows, &replay.findings, AuditOptions::default());
-        self.audit = audit.diagnostics;
-        self.event_spans.clear();
+        let (audit, view) = (audit_of(&self.analysis, text, replay), ReplayView::of(replay));
+        self.took_audit(audit, view);
+    }
+
+    /// Keep the audit and view of the replay just made or taken up.
+    fn took_audit(&mut self, audit: Vec<Diagnostic>, view: ReplayView) {
+        self.audit = audit;
+        self.view = Some(view);
         self.replay_edits.clear();
         self.audit_due = false;
         self.resume_due = false;
     }
+
+    /// Put back what a [`ResumeJob`] took and keep what it made. A resume that failed leaves the
+    /// audit due (given up for good until the next whole replay when it was over its budget);
+    /// one whose replay was lost (its thread panicked or never ran) leaves the log without a
+    /// replay until then.
+    fn settle(&mut self, outcome: Result<ResumeOutcome, RecvError>) {
+        let Ok(ResumeOutcome { kept, result }) = outcome else {
+            self.audit_due = true;
+            return;
+        };
+        if let Some((replay, resumable)) = kept {
+            self.replay = Some(replay);
+            self.resumable = Some(resumable);
+        }
+        match result {
+            Ok((audit, view)) => self.took_audit(audit, view),
+            Err(why) => {
+                self.resume_gave_up = why == Some(NotResumed::OverBudget);
+                self.audit_due = true;
+            }
+        }
+    }
+}
+
+/// The audit of a replay, as `dotc audit` gives it: errors and warnings less what an `@allow` on
+/// the same action suppresses, and the suppressions that match nothing.
+fn audit_of(analysis: &Analysis, text: &str, replay: &Replay) -> Vec<Diagnostic> {
+    // Every action's `@allow`s are gathered only when the text has one: on a long log the walk
+    // costs more than the rest of a resumed audit.
+    let allows = if text.contains("@allow") {
+        dotc_runtime::audit::suppressions(&analysis.document)
+    } else {
+        Vec::new()
+    };
+    dotc_runtime::audit::audit_with(allows, &replay.findings, AuditOptions::default()).diagnostics
+}
+
+/// A long log's audit taken up again from its replay's checkpoint before the edits since
+/// ([`dotc_runtime::replay::resume`]), to run off the request path (issue 16). It holds the
+/// replay and its checkpoints, taken out of the document's analysis, and shares the rest of
+/// that analysis, which no one changes meanwhile: the next edit of the document waits for it
+/// ([`Workspace::change`]). Its result goes back into the document whatever its version; it is
+/// published only if the document is still at [`ResumeJob::version`] ([`Workspace::finish_resume`]).
+pub struct ResumeJob {
+    pub version: i32,
+    ticket: u64,
+    analyzed: Arc<Analyzed>,
+    text: Arc<String>,
+    /// The edits since the replay, as one.
+    edit: Edit,
+    replay: Replay,
+    resumable: Resumable,
+    budget: usize,
+    gate: Option<ResumeGate>,
+    done: SyncSender<ResumeOutcome>,
+}
+
+impl std::fmt::Debug for ResumeJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResumeJob").field("version", &self.version).field("ticket", &self.ticket).finish()
+    }
+}
+
+/// Which [`ResumeJob`] a [`Workspace::finish_resume`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResumeTicket(u64);
+
+/// What a [`ResumeJob`] hands back: the replay and its checkpoints (None if its thread panicked,
+/// which may have left them half changed), and the audit and view of the replay taken up, or
+/// why it was not (None: the panic).
+struct ResumeOutcome {
+    kept: Option<(Replay, Resumable)>,
+    result: Result<(Vec<Diagnostic>, ReplayView), Option<NotResumed>>,
+}
+
+impl ResumeJob {
+    /// Which job this is, for [`Workspace::finish_resume`].
+    pub fn ticket(&self) -> ResumeTicket {
+        ResumeTicket(self.ticket)
+    }
+
+    /// Take the replay up again, and make its audit and view (catching any panic); the result
+    /// waits for the workspace. Nothing here touches the workspace.
+    pub fn run(self) {
+        let ResumeJob { analyzed, text, edit, mut replay, mut resumable, budget, gate, done, .. } = self;
+        if let Some(gate) = gate {
+            gate.pass();
+        }
+        let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let analysis = &analyzed.analysis;
+            dotc_runtime::replay::resume::resume(analysis, edit, &mut replay, &mut resumable, budget).map(
+                |_| {
+                    // The document's view is of the replay before, moved by the edits since.
+                    let view = match &analyzed.view {
+                        Some(view) => view.taken_up(&replay),
+                        None => ReplayView::of(&replay),
+                    };
+                    (audit_of(analysis, &text, &replay), view)
+                },
+            )
+        }));
+        // Let go of the analysis before the result is taken: the document's next edit changes it
+        // in place, which it can do only when no one else holds it.
+        drop(analyzed);
+        let outcome = match attempt {
+            Ok(result) => ResumeOutcome { kept: Some((replay, resumable)), result: result.map_err(Some) },
+            Err(_) => ResumeOutcome { kept: None, result: Err(None) },
+        };
+        // The document was closed, reopened or analysed afresh meanwhile: no one waits.
+        let _ = done.send(outcome);
+    }
+}
+
+/// A switch that holds every [`ResumeJob`] at its start until it is opened, for tests that show
+/// what the server answers while an audit is being taken up. Closed, it also holds the next
+/// edit of the document, which waits for the job.
+#[derive(Clone, Debug, Default)]
+pub struct ResumeGate(Arc<(Mutex<bool>, Condvar)>);
+
+impl ResumeGate {
+    /// A closed gate.
+    pub fn closed() -> ResumeGate {
+        ResumeGate::default()
+    }
+
+    /// Let every job held and to come pass.
+    pub fn open(&self) {
+        let (open, changed) = &*self.0;
+        *open.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = true;
+        changed.notify_all();
+    }
+
+    fn pass(&self) {
+        let (open, changed) = &*self.0;
+        let mut is_open = open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        while !*is_open {
+            is_open = changed.wait(is_open).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+}
+
+/// A [`ResumeJob`] running on a document.
+#[derive(Debug)]
+struct Resuming {
+    ticket: u64,
+    version: i32,
+    done: Receiver<ResumeOutcome>,
 }
 
 /// A game log is replayed when it checks clean against a loaded scenario.
@@ -343,6 +472,12 @@ pub struct Workspace {
     /// before the edit if that replays at most this many actions ([`RESUME_BUDGET`]); None:
     /// never (the audit then waits for a whole replay after a pause).
     pub resume_budget: Option<usize>,
+    /// Holds every [`ResumeJob`] until opened (for tests; see [`ResumeGate`]).
+    pub resume_gate: Option<ResumeGate>,
+    /// The resume jobs running, by document.
+    resuming: HashMap<String, Resuming>,
+    /// The last [`ResumeJob`]'s ticket.
+    tickets: u64,
 }
 
 impl Default for Workspace {
@@ -353,6 +488,9 @@ impl Default for Workspace {
             deferred_audit_bytes: DEFERRED_AUDIT_BYTES,
             max_audit_diagnostics: MAX_AUDIT_DIAGNOSTICS,
             resume_budget: Some(RESUME_BUDGET),
+            resume_gate: None,
+            resuming: HashMap::new(),
+            tickets: 0,
         }
     }
 }
@@ -395,6 +533,7 @@ impl Workspace {
         let index = Arc::new(LineIndex::new(&text));
         let doc = Doc { uri: uri.clone(), path, version, text, index, analyzed, running_audit: None };
         // Reopened: an audit of the text it had is stale.
+        self.resuming.remove(uri.as_str());
         if let Some(mut old) = self.docs.insert(uri.as_str().to_string(), doc) {
             old.cancel_audit();
         }
@@ -402,7 +541,9 @@ impl Workspace {
     }
 
     /// Apply edits in order. A version older than or equal to the one held is stale and
-    /// ignored (None); so is a change to a document that is not open.
+    /// ignored (None); so is a change to a document that is not open. A [`ResumeJob`] still
+    /// running on the document is waited for first, and its result kept, not published: the
+    /// edit changes the analysis it reads, and goes on from the replay it takes up.
     pub fn change(
         &mut self,
         uri: &Uri,
@@ -410,10 +551,11 @@ impl Workspace {
         changes: Vec<TextDocumentContentChangeEvent>,
     ) -> Option<Vec<Publication>> {
         let (deferred_bytes, may_resume) = (self.deferred_audit_bytes, self.resume_budget.is_some());
-        let doc = self.docs.get_mut(uri.as_str())?;
-        if version <= doc.version {
+        if version <= self.docs.get(uri.as_str())?.version {
             return None;
         }
+        self.settle_resume(uri.as_str(), None);
+        let doc = self.docs.get_mut(uri.as_str())?;
         doc.cancel_audit();
         let old_text = doc.text.clone();
         let index = Arc::make_mut(&mut doc.index);
@@ -470,30 +612,105 @@ impl Workspace {
     }
 
     /// Take a long log's audit up again from its replay's checkpoint before the edits, if it is
-    /// still at `version` and that is due (its keystroke's diagnostics went out first): within
-    /// [`Workspace::resume_budget`] actions, else its audit is due for a whole replay after a
-    /// pause. The document's publication when anything changed.
+    /// still at `version` and that is due (its keystroke's diagnostics went out first), here
+    /// and now: [`Workspace::start_resume`], [`ResumeJob::run`] and [`Workspace::finish_resume`]
+    /// in turn. The document's publication when anything changed.
     pub fn resume(&mut self, uri: &Uri, version: i32) -> Vec<Publication> {
-        let budget = self.resume_budget;
-        let Some(doc) = self.docs.get_mut(uri.as_str()) else { return Vec::new() };
-        if doc.version != version || !doc.analyzed.resume_due {
-            return Vec::new();
-        }
-        match Arc::get_mut(&mut doc.analyzed) {
-            Some(analyzed) => {
-                analyzed.resume_due = false;
-                let resumed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    analyzed.resume_audit(&doc.text, budget)
-                }));
-                if !matches!(resumed, Ok(true)) {
-                    analyzed.audit_due = true;
-                }
+        match self.start_resume(uri, version) {
+            Ok(job) => {
+                let ticket = job.ticket();
+                job.run();
+                self.finish_resume(uri, ticket)
             }
+            Err(publications) => publications,
+        }
+    }
+
+    /// The job that takes a long log's audit up again from its replay's checkpoint before the
+    /// edits, if the document is still at `version` and that is due: it replays at most
+    /// [`Workspace::resume_budget`] actions. It takes the replay and its checkpoints out of the
+    /// document's analysis and shares the rest; the caller runs it where it likes (the server:
+    /// on a blocking thread, issue 16) and then calls [`Workspace::finish_resume`]. No job
+    /// (the publications to send instead) when there is nothing to take up: then, if anything
+    /// changed, the audit is due for a whole replay after a pause.
+    pub fn start_resume(&mut self, uri: &Uri, version: i32) -> Result<ResumeJob, Vec<Publication>> {
+        let (budget, gate) = (self.resume_budget, self.resume_gate.clone());
+        let Some(doc) = self.docs.get_mut(uri.as_str()) else { return Err(Vec::new()) };
+        if doc.version != version || !doc.analyzed.resume_due {
+            return Err(Vec::new());
+        }
+        let Some(analyzed) = Arc::get_mut(&mut doc.analyzed) else {
             // A request holds the analysis: the audit waits for the whole replay, which takes
             // a document whose audit is to be taken up as due.
-            None => return vec![Publication { audit_due: true, ..Publication::of(doc) }],
+            return Err(vec![Publication { audit_due: true, ..Publication::of(doc) }]);
+        };
+        analyzed.resume_due = false;
+        let edit = analyzed.replay_edits.iter().copied().reduce(Edit::then);
+        let budget = budget.filter(|_| !analyzed.resume_gave_up);
+        let has_replay = analyzed.replay.is_some() && analyzed.resumable.is_some();
+        let (Some(edit), Some(budget), true) = (edit, budget, has_replay) else {
+            analyzed.audit_due = true;
+            return Err(vec![Publication::of(doc)]);
+        };
+        let (Some(replay), Some(resumable)) = (analyzed.replay.take(), analyzed.resumable.take()) else {
+            return Err(Vec::new());
+        };
+        self.tickets += 1;
+        let (done, result) = sync_channel(1);
+        self.resuming
+            .insert(uri.as_str().to_string(), Resuming { ticket: self.tickets, version, done: result });
+        Ok(ResumeJob {
+            version,
+            ticket: self.tickets,
+            analyzed: doc.analyzed.clone(),
+            text: doc.text.clone(),
+            edit,
+            replay,
+            resumable,
+            budget,
+            gate,
+            done,
+        })
+    }
+
+    /// Put the result of a [`ResumeJob`] that has ended back into its document, if it is still
+    /// the document's running job. The document's publication when it is still at the job's
+    /// version (its audit taken up, or due for a whole replay after a pause); nothing when the
+    /// job was stale: a newer edit already took its result, or the document was closed or
+    /// analysed afresh meanwhile. Called before the job ends, it waits for it.
+    pub fn finish_resume(&mut self, uri: &Uri, ticket: ResumeTicket) -> Vec<Publication> {
+        match self.settle_resume(uri.as_str(), Some(ticket.0)) {
+            Some(version) => {
+                self.get(uri).filter(|doc| doc.version == version).map(Publication::of).into_iter().collect()
+            }
+            None => Vec::new(),
         }
-        vec![Publication::of(doc)]
+    }
+
+    /// Wait for the resume job running on a document (the one with this ticket, or any) and put
+    /// its result back; the version it was for, if there was one.
+    fn settle_resume(&mut self, key: &str, ticket: Option<u64>) -> Option<i32> {
+        let running = self.resuming.get(key)?;
+        if ticket.is_some_and(|ticket| ticket != running.ticket) {
+            return None;
+        }
+        let running = self.resuming.remove(key)?;
+        let outcome = running.done.recv();
+        let doc = self.docs.get_mut(key)?;
+        match Arc::get_mut(&mut doc.analyzed) {
+            Some(analyzed) => analyzed.settle(outcome),
+            None => {
+                // Someone else holds the analysis (not the server, whose requests copy what
+                // they need): the replay cannot go back into it, so it is made afresh.
+                drop(outcome);
+                let (path, text) = (doc.path.clone(), doc.text.clone());
+                let analyzed = Arc::new(self.analyze(&path, &text));
+                if let Some(doc) = self.docs.get_mut(key) {
+                    doc.analyzed = analyzed;
+                }
+            }
+        }
+        Some(running.version)
     }
 
     /// The replay a document's audit is waiting for, if it is still at `version` and due. Its
@@ -526,11 +743,13 @@ impl Workspace {
         }
         doc.running_audit = None;
         let old = std::mem::replace(&mut doc.analyzed, Arc::new(analyzed));
+        self.resuming.remove(uri.as_str());
         Some((Publication::of(doc), old))
     }
 
     /// Forget a closed document; game logs played on it go back to the file on disk.
     pub fn close(&mut self, uri: &Uri) -> Vec<Publication> {
+        self.resuming.remove(uri.as_str());
         let Some(mut doc) = self.docs.remove(uri.as_str()) else { return Vec::new() };
         doc.cancel_audit();
         self.reanalyze_dependents(&doc.path)
@@ -559,6 +778,7 @@ impl Workspace {
             let Some(doc) = self.docs.get(&key) else { continue };
             let (path, text) = (doc.path.clone(), doc.text.clone());
             let analyzed = Arc::new(self.analyze(&path, &text));
+            self.resuming.remove(&key);
             if let Some(doc) = self.docs.get_mut(&key) {
                 doc.cancel_audit();
                 doc.analyzed = analyzed;
@@ -619,8 +839,8 @@ fn analyze_guarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_
                 replay: None,
                 resumable: None,
                 resume_gave_up: false,
+                view: None,
                 replay_edits: Vec::new(),
-                event_spans: Vec::new(),
                 audit_due: false,
                 resume_due: false,
                 crashed: Some(message),
@@ -638,8 +858,8 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
         replay: None,
         resumable: None,
         resume_gave_up: false,
+        view: None,
         replay_edits: Vec::new(),
-        event_spans: Vec::new(),
         audit_due: false,
         resume_due: false,
         crashed: None,

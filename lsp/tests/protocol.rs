@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use dotc_lsp::Backend;
 use dotc_lsp::line_index::LineIndex;
-use dotc_lsp::workspace::Workspace;
+use dotc_lsp::workspace::{ResumeGate, Workspace};
 use futures::StreamExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
@@ -29,10 +29,16 @@ fn tutorial(file: &str) -> (String, String) {
     (format!("file://{}", path.display()), text)
 }
 
+/// The URI of a file of the repository.
+fn ws_uri(relative: &str) -> tower_lsp_server::ls_types::Uri {
+    let path = std::fs::canonicalize(repo().join(relative)).expect("a file of the repository");
+    format!("file://{}", path.display()).parse().expect("a URI")
+}
+
 /// Open a file of the repository in a workspace directly (no server), at version 1.
 fn open_in(ws: &mut Workspace, relative: &str) -> tower_lsp_server::ls_types::Uri {
+    let uri = ws_uri(relative);
     let path = std::fs::canonicalize(repo().join(relative)).expect("a file of the repository");
-    let uri: tower_lsp_server::ls_types::Uri = format!("file://{}", path.display()).parse().expect("a URI");
     ws.open(uri.clone(), 1, std::fs::read_to_string(&path).expect("readable"));
     uri
 }
@@ -807,6 +813,142 @@ async fn issue_16_a_resumed_audit_keeps_the_umpires_allowances() {
     assert_eq!(now, moved);
 }
 
+/// What a fresh server says of a text (a short log is audited at once): the codes and lines.
+async fn fresh_codes_and_lines(uri: &str, text: &str) -> Vec<(String, u64)> {
+    let mut fresh = Client::start().await;
+    fresh.open(uri, text).await;
+    codes_and_lines(&fresh.diagnostics(uri).await.expect("diagnostics"))
+}
+
+#[tokio::test]
+async fn issue_16_a_hover_right_after_a_keystroke_is_answered_before_its_audit() {
+    // A long log whose audits taken up at the keystroke are held at a gate until the test opens
+    // it: the hover below is answered while the keystroke's audit is still being taken up.
+    let gate = ResumeGate::closed();
+    let mut workspace = Workspace::new();
+    workspace.deferred_audit_bytes = 0;
+    workspace.resume_gate = Some(gate.clone());
+    let (mut client, uri, text) = open_audit_fixture(workspace, "careless-evening.dotc").await;
+    client.diagnostics(&uri).await.expect("diagnostics on open");
+    client.next_diagnostics(&uri).await;
+
+    // A remark typed inside turn 2; the notification is handled on a task of its own, as the
+    // library does, and does not end until the keystroke's audit is published.
+    let inside = at(&text, "    fire {\n        // mistake: smoothbores", 0, 0);
+    let remark = "        // the smoke hangs low\n";
+    let edited = text.replacen(
+        "    fire {\n        // mistake: smoothbores",
+        &format!("{remark}    fire {{\n        // mistake: smoothbores"),
+        1,
+    );
+    let change = Request::build("textDocument/didChange")
+        .params(json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "range": { "start": inside, "end": inside }, "text": remark }],
+        }))
+        .finish();
+    let service = client.service.ready().await.expect("service ready");
+    let change = tokio::spawn(service.call(change));
+    // The keystroke's own diagnostics come out; its audit is held.
+    let own = client.next_diagnostics(&uri).await;
+    assert_eq!(own["version"], 2);
+
+    // A hover over a unit on a turn 3 line reads the replay's state there: answered now.
+    let unit = at(&edited, "fire \"6th Louisiana\" at \"12th New Jersey\" roll [4, 6", 0, 7);
+    let hover = client.at("textDocument/hover", &uri, unit.clone()).await;
+    let shown = hover["contents"]["value"].as_str().unwrap_or("").to_string();
+    assert!(shown.contains("At this line of the game (turn 3"), "{hover:#}");
+    assert!(!change.is_finished(), "the keystroke's audit is still held");
+    assert!(client.diagnostics(&uri).await.is_none(), "no audit was published yet");
+
+    // Let the audit through: it comes at the same version, as a whole analysis has it, and the
+    // hover then says what it said while the audit was being taken up.
+    gate.open();
+    change.await.expect("the notification's task").expect("no transport error");
+    let audited = client.diagnostics(&uri).await.expect("the keystroke's audit");
+    assert_eq!(audited["version"], 2);
+    assert_eq!(codes_and_lines(&audited), fresh_codes_and_lines(&uri, &edited).await);
+    let again = client.at("textDocument/hover", &uri, unit).await;
+    assert_eq!(again, hover);
+}
+
+/// A resume job still running when the next keystroke comes is waited for by it: its result is
+/// kept (the new keystroke's audit goes on from it) but never published, and the diagnostics
+/// are those of a fresh analysis. A job whose document is edited through its scenario, or
+/// closed, while it runs is dropped (issue 16).
+#[test]
+fn issue_16_a_resume_overtaken_by_a_keystroke_is_kept_but_never_published() {
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+    let mut ws = Workspace::new();
+    ws.deferred_audit_bytes = 0;
+    let log = open_in(&mut ws, "tests/fixtures/audit/careless-evening.dotc");
+    let scenario = open_in(&mut ws, "scenarios/tutorial/fence-line.dotc");
+    let job = ws.audit_job(&log, 1).expect("the audit is due");
+    let analyzed = job.run().expect("not cancelled");
+    ws.finish_audit(&log, &job, analyzed).expect("taken");
+    let text = |ws: &Workspace| ws.get(&log).expect("open").text.to_string();
+    // A remark typed at the start of a line inside turn 2.
+    let remark = |ws: &Workspace| {
+        let text = text(ws);
+        let line = text.lines().position(|l| l.contains("// mistake: smoothbores")).expect("the line");
+        let start = Position { line: line as u32, character: 0 };
+        vec![TextDocumentContentChangeEvent {
+            range: Some(Range { start, end: start }),
+            range_length: None,
+            text: "        // typed\n".to_string(),
+        }]
+    };
+    let fresh = |text: &str| {
+        let mut fresh = Workspace::new();
+        let uri = ws_uri("tests/fixtures/audit/careless-evening.dotc");
+        fresh.open(uri.clone(), 1, text.to_string());
+        let doc = fresh.get(&uri).expect("open");
+        dotc_lsp::convert::diagnostics(doc, usize::MAX)
+    };
+
+    let published = ws.change(&log, 2, remark(&ws)).expect("a newer version");
+    assert!(published[0].resume_due);
+    let job = ws.start_resume(&log, 2).expect("a resume job");
+    let ticket = job.ticket();
+    let running = std::thread::spawn(move || job.run());
+    // The next keystroke, while the job may still run: it waits for the job.
+    let published = ws.change(&log, 3, remark(&ws)).expect("a newer version");
+    assert!(published[0].resume_due, "version 3's audit is taken up from version 2's");
+    running.join().expect("the job's thread");
+    assert!(ws.finish_resume(&log, ticket).is_empty(), "a stale job is never published");
+    let published = ws.resume(&log, 3);
+    assert_eq!(published.len(), 1);
+    assert!(!published[0].audit_due && !published[0].resume_due);
+    let doc = ws.get(&log).expect("open");
+    assert_eq!(dotc_lsp::convert::diagnostics(doc, usize::MAX), fresh(&doc.text));
+
+    // The scenario edited while a job runs: the log is analysed afresh, the job's result dropped.
+    ws.change(&log, 4, remark(&ws)).expect("a newer version");
+    let job = ws.start_resume(&log, 4).expect("a resume job");
+    let ticket = job.ticket();
+    let end = Position { line: 100_000, character: 0 };
+    let comment = TextDocumentContentChangeEvent {
+        range: Some(Range { start: end, end }),
+        range_length: None,
+        text: "\n// a note\n".to_string(),
+    };
+    ws.change(&scenario, 2, vec![comment]).expect("a newer version");
+    job.run();
+    assert!(ws.finish_resume(&log, ticket).is_empty());
+    assert!(ws.get(&log).expect("open").analyzed.audit_due, "the fresh analysis waits for its audit");
+
+    // Closed while a job runs: nothing to publish, nothing panics.
+    let job = ws.audit_job(&log, 4).expect("the audit is due");
+    let analyzed = job.run().expect("not cancelled");
+    ws.finish_audit(&log, &job, analyzed).expect("taken");
+    ws.change(&log, 5, remark(&ws)).expect("a newer version");
+    let job = ws.start_resume(&log, 5).expect("a resume job");
+    let ticket = job.ticket();
+    ws.close(&log);
+    job.run();
+    assert!(ws.finish_resume(&log, ticket).is_empty());
+}
+
 #[tokio::test]
 async fn rename_and_references_reach_logs_that_are_not_open() {
     // A copy of the tutorial in a folder of its own; only the scenario is opened.
@@ -986,7 +1128,8 @@ fn the_events_kept_in_step_with_the_edits_are_where_every_edit_puts_them() {
         }
         let analyzed = &ws.get(&uri).expect("open").analyzed;
         let Some(replay) = analyzed.replay.as_ref() else { continue };
-        let kept: Vec<_> = analyzed.events_now().map(|(_, span)| span).collect();
+        let view = analyzed.view.as_ref().expect("a replay's view");
+        let kept: Vec<_> = view.events().iter().map(|e| e.span()).collect();
         let moved: Vec<_> = replay.events.iter().map(|e| analyzed.current_span(e.span)).collect();
         assert_eq!(kept, moved, "after edit {version}");
         dropped = kept.iter().filter(|s| s.is_none()).count();

@@ -335,7 +335,8 @@ fn kept_tokens_follow_random_edits() {
             let lines = text.lines().count() as u32;
             let (first, last) = (lines / 3, lines / 3 + 20);
             assert_eq!(kept.range(&inputs, (first, last)), restricted(&inputs.tokens(), first, last));
-            let mut previous = kept.full(&inputs);
+            let (id, tokens) = kept.full(&inputs);
+            let mut previous = (id, tokens.to_vec());
             assert_eq!(previous.1, inputs.tokens());
             for version in 2..32 {
                 let (range, insert, start, end) = edits.edit(&text);
@@ -436,5 +437,36 @@ fn a_range_starting_inside_a_token_that_spans_lines_is_the_whole_files_tokens_of
         let last_line: Vec<u32> = absolute(&full).into_iter().filter(|t| t[0] == 18).map(|t| t[3]).collect();
         // `union` is a side (not coloured); `x` is a keyword (dice counts).
         assert_eq!(last_line, [keyword, number, number, number, operator, keyword], "{line_break:?}");
+    }
+}
+
+/// A whole-file answer written directly is byte for byte what `serde_json` writes of the same
+/// tokens (issue 16: the stdio transport sends it as it is).
+#[test]
+fn a_whole_files_answer_is_written_as_serde_json_writes_it() {
+    use dotc_lsp::semantic::tokens_json;
+    use tower_lsp_server::ls_types::SemanticTokens;
+    let path = std::fs::canonicalize(repo().join("scenarios/gettysburg-day1/gettysburg-day1-game.dotc"))
+        .expect("the log");
+    let mut ws = Workspace::new();
+    let uri = file_uri(&path);
+    ws.open(uri.clone(), 1, std::fs::read_to_string(&path).expect("readable"));
+    let mut tokens = tokens_of(&ws, &uri);
+    assert!(tokens.len() > 500, "{}", tokens.len());
+    // Numbers of every length, and none at all.
+    for n in [0, 9, 10, 99, 100, 65_535, 1_000_000, u32::MAX - 1, u32::MAX] {
+        tokens.push(SemanticToken {
+            delta_line: n,
+            delta_start: n / 3,
+            length: n / 7,
+            token_type: n % 11,
+            token_modifiers_bitset: n,
+        });
+    }
+    for (id, data) in [("1", tokens.as_slice()), ("4294967297", &[]), ("an \"id\"", &tokens[..3])] {
+        let serde =
+            serde_json::to_vec(&SemanticTokens { result_id: Some(id.to_string()), data: data.to_vec() })
+                .expect("serialisable");
+        assert_eq!(String::from_utf8_lossy(&tokens_json(id, data)), String::from_utf8_lossy(&serde));
     }
 }
