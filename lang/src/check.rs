@@ -1433,7 +1433,27 @@ fn check_action(
                     );
                 }
             }
-            // Dice faces are judged by their range (ranges::DIE) in lowering.
+            // Dice faces are judged by their range (ranges::DIE) in lowering; a list's label
+            // must be one the replay knows, or its dice would serve the wrong roll.
+            Arg::Roll(roll) => {
+                if let Some(label) = &roll.label
+                    && !crate::keywords::DICE_LABELS.contains(&label.value.as_str())
+                {
+                    diags.push(
+                        cat::unknown(
+                            "dotc::unknown-name",
+                            "dice label",
+                            &label.value,
+                            label.span,
+                            suggest(&label.value, crate::keywords::DICE_LABELS.iter().copied()),
+                        )
+                        .with_note_if_no_help(format!(
+                            "label a list of dice with one of: {}",
+                            crate::keywords::DICE_LABELS.join(", ")
+                        )),
+                    );
+                }
+            }
             Arg::Facing(f) => check_facing(f, diags),
             _ => {}
         }

@@ -40,6 +40,32 @@ pub const STATEMENTS: &[(&str, &[&str])] = &[
     ("turn", &["command", "maneuver", "fire", "melee", "status"]),
 ];
 
+/// The words that may label a list of dice in a log action (`roll [..] saves [..]`). `roll`,
+/// `vs` (the defender's die of a melee) and `reroll` (a re-rolled die, after the to-hit dice)
+/// serve the action's own roll; `saves` and `save` the cover saves; the rest name the roll they
+/// serve, as the runtime's dice purposes do (`dotc_runtime::dice::Purpose`, whose test holds the
+/// two lists together). A label outside this list is a typo the checker reports: read as the
+/// action's own roll it would give its dice to the wrong roll.
+pub const DICE_LABELS: &[&str] = &[
+    "roll",
+    "vs",
+    "reroll",
+    "saves",
+    "save",
+    "to_hit",
+    "discipline",
+    "melee",
+    "rally",
+    "staff_pips",
+    "leader_casualty",
+    "friction",
+    "weather",
+    "surgeon",
+    "promotion",
+    "replacement",
+    "structure",
+];
+
 /// Words with a fixed meaning inside statements: unit attributes, terrain attributes, victory
 /// conditions, trigger options, the commanders' ranks, the parts of a log action.
 pub const WORDS: &[&str] = &[

@@ -579,6 +579,23 @@ mod tests {
     }
 
     #[test]
+    fn every_purpose_is_a_dice_label_the_checker_knows() {
+        // The checker rejects a label outside `DICE_LABELS`, and the replay reads a label by
+        // `Purpose::from_label`: each purpose must be writable, and each label read as meant.
+        let labels = dotc_lang::keywords::DICE_LABELS;
+        for p in Purpose::ALL {
+            assert!(labels.contains(&p.label()), "{} is not a dice label", p.label());
+        }
+        let own_roll = ["roll", "vs", "reroll", "saves", "save"];
+        for label in labels {
+            assert!(
+                own_roll.contains(label) || Purpose::from_label(label).is_some(),
+                "the label {label} serves no roll"
+            );
+        }
+    }
+
+    #[test]
     fn purposes_have_distinct_labels_that_read_back() {
         for p in Purpose::ALL {
             assert_eq!(Purpose::from_label(p.label()), Some(*p));
