@@ -414,17 +414,37 @@ impl Iterator for Stretches<'_> {
         let end = self.cuts.get(self.next + 1).copied().unwrap_or(self.source.len());
         let (source, ends_file) = (self.source, end == self.source.len());
         self.next += 1;
-        // A stretch that does not read cleanly on its own (a typo, a brace left open) is read
-        // with the rest of the file after it, as one stretch: what came before it read cleanly
-        // and ends at a line end, so the whole parse reaches its start as this parse does, and
-        // from there on the two read the same text to the same end. So a long log with an error
-        // near its end costs one parse, not two.
+        // A stretch holding unreadable text (a typo) is read as the whole parse reads it when
+        // that text ends inside it: what came before it read alone and ends at a line end, so the
+        // whole parse reaches its start at the top level as this parse does, and the two read
+        // the same text the same way up to where either looks past the stretch's end, which
+        // `parse_stretch` refuses (the same test `reparse` trusts for an edit's turns).
         let part = parse_stretch(&source[start..end], start, ends_file, true);
         if part.is_some() {
             return Some(part);
         }
-        self.next = self.cuts.len();
-        Some(parse_stretch(&source[start..], start, true, false))
+        // One that does not stand alone (a brace or string left open) is read together with the
+        // stretches after it, twice as many each time, until the whole reads alone: a typo costs
+        // at most about two parses of the text from it to where the reading recovers, and the
+        // text held at once is that much, not the rest of the file. A brace left open at the top
+        // level swallows the rest of the file, as in the whole parse.
+        let mut more = 1;
+        loop {
+            let last = self.next + more;
+            match self.cuts.get(last).copied() {
+                Some(end) => {
+                    if let Some(part) = parse_stretch(&source[start..end], start, false, true) {
+                        self.next = last;
+                        return Some(Some(part));
+                    }
+                    more *= 2;
+                }
+                None => {
+                    self.next = self.cuts.len();
+                    return Some(parse_stretch(&source[start..], start, true, true));
+                }
+            }
+        }
     }
 }
 
@@ -452,15 +472,22 @@ fn stretch_cuts(source: &str, stretch: usize) -> Vec<usize> {
 
 /// Parse a stretch of top-level text that starts at `base` in its file, as the whole-file
 /// parse would see it. None when the stretch does not stand alone: it fails to parse, holds
-/// anything but turns and unreadable text, or unreadable text runs to its end (and in the whole
-/// file might have run on past it).
-///
-/// `strict`: also None when any statement in it is unreadable (the grammar's `invalid` lines):
-/// the whole file's parse may have read such text differently, as part of a block left open
-/// before the stretch or run on past it.
-fn parse_stretch(text: &str, base: usize, ends_file: bool, strict: bool) -> Option<Parsed> {
+/// anything but turns and unreadable text, or unreadable text runs to its end or holds a `{`
+/// (and in the whole file might have run on past it).
+fn parse_stretch(text: &str, base: usize, ends_file: bool, braces: bool) -> Option<Parsed> {
     let pairs = parser::parse_rule(Rule::file, text).ok()?;
-    if strict && has_unreadable(&pairs) {
+    // Unreadable text may hold the start of something that found no end before the stretch's
+    // end and was read otherwise, where the whole file has an end for it further on: a `"""`
+    // read as an empty string and a quote (the whole file's text block swallows what this parse
+    // read as the rest of the turn), or, for a stretch read on its own (`braces`), a `{` read as
+    // a plain character where the whole file has a `}` that closes it. (An edit's turns, which
+    // `reparse` reads, keep the braces they had: there a `{` found its `}` in the stretch.)
+    if !ends_file
+        && pairs.clone().flatten().any(|p| {
+            matches!(p.as_rule(), Rule::invalid | Rule::invalid_top)
+                && (p.as_str().contains("\"\"\"") || (braces && p.as_str().contains('{')))
+        })
+    {
         return None;
     }
     let items = top_items(&pairs);
