@@ -485,7 +485,7 @@ fn parse_stretch(text: &str, base: usize, ends_file: bool, braces: bool) -> Opti
     if !ends_file
         && pairs.clone().flatten().any(|p| {
             matches!(p.as_rule(), Rule::invalid | Rule::invalid_top)
-                && (p.as_str().contains("\"\"\"") || (braces && p.as_str().contains('{')))
+                && (p.as_str().contains("\"\"\"") || (braces && !braces_close_inside(p.as_str())))
         })
     {
         return None;
@@ -516,6 +516,30 @@ fn parse_stretch(text: &str, base: usize, ends_file: bool, braces: bool) -> Opti
     }
     let items = items.into_iter().map(|i| TopItem { span: i.span.shifted(delta), kind: i.kind }).collect();
     Some(Parsed { document, diagnostics, items })
+}
+
+/// Whether every `{` of a piece of unreadable text is closed inside it, so the grammar read each
+/// as the start of a block (which it does only when the `}` is there), as the whole file's parse
+/// does. Text with a quote or a comment is not judged (a brace inside one is no brace): false.
+fn braces_close_inside(text: &str) -> bool {
+    if !text.contains('{') {
+        return true;
+    }
+    if text.contains(['"', '`']) || text.contains("/*") || text.contains("//") {
+        return false;
+    }
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 /// Moving every span of a subtree by a number of bytes.

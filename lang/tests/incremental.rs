@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use dotc_lang::analysis::reanalyze;
-use dotc_lang::incremental::{Edit, parse_in_stretches};
+use dotc_lang::incremental::{Edit, parse_in_stretches, read_in_stretches};
 use dotc_lang::{Analysis, FsLoader, Parsed, analyze, parse, parse_whole};
 
 fn repo() -> PathBuf {
@@ -407,4 +407,36 @@ fn damaged_logs_read_in_stretches_as_a_whole() {
     // whole file be read at once. So most damaged logs are still read in stretches.
     eprintln!("{stretched} of {tried} damaged logs were read in stretches");
     assert!(stretched * 2 > tried, "only {stretched} of {tried} damaged logs were read in stretches");
+}
+
+/// A typo mid-log is read within its own stretch, and a brace left open with the stretches up
+/// to the one that closes it: the stretches after go on one at a time, so a long broken log is
+/// never held whole (issue 16: a broken 1M-line log's `check` peaked at 1.1 GB when the rest of
+/// the file after a typo was read as one stretch). Each way, the parse is the whole parse.
+#[test]
+fn damage_mid_log_is_read_without_the_rest_of_the_file() {
+    let (_, log) = shipped()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("gettysburg-day1-game.dotc"))
+        .expect("a shipped log");
+    let turns: Vec<usize> = log.match_indices("\nturn ").map(|(i, _)| i + 1).collect();
+    assert!(turns.len() >= 6, "a shipped log with six turns");
+    let inside = |turn: usize| log[turns[turn]..].find('\n').unwrap() + turns[turn] + 1;
+    let typo = format!("{}        fire %%% oops\n{}", &log[..inside(2)], &log[inside(2)..]);
+    // A `{` in unreadable text may be closed further on: read with the next stretches, here
+    // closed by the `}` written on the line after it.
+    let brace = format!("{}        oops {{\n        }}\n{}", &log[..inside(2)], &log[inside(2)..]);
+    for (what, text) in [("a typo", &typo), ("a brace", &brace)] {
+        let (_, stretches) = read_in_stretches(text, 1).expect("the head reads alone");
+        let parts: Vec<_> = stretches.collect();
+        assert!(parts.iter().all(Option::is_some), "{what}: every stretch stands alone");
+        // One stretch a turn after the head's, less those read together.
+        assert!(
+            parts.len() + 2 >= turns.len() - 1,
+            "{what}: {} stretches for {} turns",
+            parts.len(),
+            turns.len()
+        );
+        assert!(same_as_whole(text, 1), "{what}: the stretched parse is the whole parse");
+    }
 }
