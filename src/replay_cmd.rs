@@ -102,6 +102,17 @@ pub fn option_settings(options: &[String], analysis: &Analysis) -> Result<Vec<(S
         .collect()
 }
 
+/// The `--option`s of a long log, judged against the scenario named in its head (the header and
+/// first turns, read alone as `dotc_lang::incremental::read_in_stretches` reads them), so that
+/// it can be replayed while it is parsed. None when the log is not read in stretches or an
+/// option is wrong: then it is analysed whole first, and a wrong option is reported after the
+/// log's own errors, as for a short log.
+fn head_switches(path: &std::path::Path, source: &str, options: &[String]) -> Option<Vec<(String, bool)>> {
+    let (head, _) = dotc_lang::incremental::read_in_stretches(source, dotc_lang::incremental::STRETCH_BYTES)?;
+    let analysis = dotc_lang::analysis::set_up(path, head, &crate::files::InputLoader);
+    option_settings(options, &analysis).ok()
+}
+
 /// A game log read and analysed, or the exit code after its errors were printed.
 pub struct LoadedGame {
     pub name: String,
@@ -192,15 +203,20 @@ pub fn replay_file(
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
     let what_if = args.what_if.parse();
-    // A long log is replayed while it is still being parsed (issue 16), unless `--option`s are
-    // to be judged against its scenario first (then it is analysed, then replayed).
+    // A long log is replayed while it is still being parsed (issue 16). Its `--option`s are
+    // judged first against the scenario its head names.
     let source = super::read(&args.file)?;
-    let streamed = match &what_if {
-        Ok(what_if) if args.options.is_empty() => Some(analyze_and_replay(
+    let early_switches = if args.options.is_empty() {
+        Some(Vec::new())
+    } else {
+        head_switches(&args.file, &source, &args.options)
+    };
+    let streamed = match (&what_if, &early_switches) {
+        (Ok(what_if), Some(switches)) => Some(analyze_and_replay(
             &args.file,
             &source,
             &crate::files::InputLoader,
-            &replay_options(args, &source, what_if, &[]),
+            &replay_options(args, &source, what_if, switches),
         )),
         _ => None,
     };

@@ -120,3 +120,23 @@ fn a_log_with_an_error_late_is_not_replayed_streamed() {
     let options = ReplayOptions { source: Some(&open), ..ReplayOptions::default() };
     same(path, &open, &loader, &options, 2048);
 }
+
+/// `dotc replay --option` replays while it parses too: a scenario's option switched either way
+/// gives the whole replay's result, and the two settings differ (the option does something).
+#[test]
+fn a_log_replayed_with_an_option_switched_is_the_same_streamed() {
+    let path = root().join("scenarios/gettysburg-day1/gettysburg-day1-afternoon-game.dotc");
+    let text = std::fs::read_to_string(&path).expect("the shipped afternoon log");
+    let mut replays = Vec::new();
+    for on in [true, false] {
+        let switches = [("iverson_stays_back".to_string(), on)];
+        let options = ReplayOptions { source: Some(&text), options: &switches, ..ReplayOptions::default() };
+        // The log's three turns are cut apart only by short stretches.
+        for stretch in [64, 512] {
+            assert!(same(&path, &text, &dotc_lang::FsLoader, &options, stretch), "not streamed at {stretch}");
+        }
+        let (_, replayed) = analyze_and_replay_in(&path, &text, &dotc_lang::FsLoader, &options, 512);
+        replays.push(replayed.expect("the log is replayed"));
+    }
+    assert_ne!(replays[0].events, replays[1].events, "iverson_stays_back changes the game");
+}
