@@ -234,6 +234,42 @@ impl Game {
         }
     }
 
+    /// [`Game::rested`]'s answer without its reason, for the count of every unit's rest at each
+    /// turn's end (RULE-07-3.5, Ch12 5.0). The reason names an enemy that sees the unit before a
+    /// nearer one, so `rested` draws lines of sight even when an enemy is too near; whether the
+    /// unit rested needs no line of sight once any enemy is within the distance (issue 16: sight
+    /// is the costly test).
+    fn at_rest(&self, id: UnitId) -> bool {
+        let (Some(u), Some(body)) = (self.state.unit(id), self.bodies.get(&id)) else { return false };
+        let f = &u.turn;
+        if f.moved || f.assaulted || f.fired || f.engaged {
+            return false;
+        }
+        let beyond = self.rules.tables.reform_beyond;
+        let enemy = |other: &UnitId| self.state.unit(*other).is_some_and(|e| e.side != u.side && !e.removed);
+        let mut mine = None;
+        let near = self.bodies.iter().filter(|(other, _)| enemy(other)).any(|(_, e)| {
+            crate::battlefield::contact::may_be_within(body, e, beyond) && {
+                let mine: &Vec<_> = mine.get_or_insert_with(|| body.stands());
+                let theirs = e.stands();
+                let gap = mine
+                    .iter()
+                    .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
+                    .fold(f64::INFINITY, f64::min);
+                gap <= beyond
+            }
+        });
+        if near {
+            return false;
+        }
+        let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
+        !self
+            .bodies
+            .iter()
+            .filter(|(other, _)| enemy(other))
+            .any(|(_, e)| self.bf.can_see(&SightQuery { weather_limit, ..SightQuery::new(e, body) }))
+    }
+
     /// `reform "Unit"`: a worn line rested in reserve sheds its micro-hit (RULE-07-3.5, Ch12 5.0).
     /// It needs the stdlib's consecutive turns (`marker micro_hit`: `rest 2 ...`) of its own side at rest, this one included
     /// when it is its own (RULINGS G7: a unit's streaks count its own active turns).
@@ -442,7 +478,9 @@ impl Game {
             })
             .collect();
         for id in own {
-            let rested = self.rested(id).is_ok();
+            let rested = self.at_rest(id);
+            // The reasoned answer must agree (every replay the tests make goes through here).
+            debug_assert_eq!(rested, self.rested(id).is_ok(), "the rest of unit {id:?}");
             let entry = self.ledger.rest.entry(id).or_insert(0);
             *entry = if rested { *entry + 1 } else { 0 };
         }
