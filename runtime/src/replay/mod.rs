@@ -32,6 +32,7 @@ mod status;
 pub mod streamed;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use dotc_lang::Analysis;
 use dotc_lang::ast::{self, Action, Arg, PhaseKind, Span};
@@ -229,12 +230,20 @@ pub struct Finding {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReplayEvent {
     pub turn: u32,
-    pub side: String,
+    /// The side whose turn it is, shared by every event of the turn (issue 16: one string a
+    /// turn, not one an event).
+    #[serde(serialize_with = "side_text")]
+    pub side: Arc<str>,
     pub phase: PhaseKind,
     /// 1-based line of the action (0 when no source was given).
     pub line: usize,
     pub span: Span,
     pub event: Event,
+}
+
+/// A side as text, as a `String` was (serde serialises an `Arc` only with its `rc` feature).
+fn side_text<S: serde::Serializer>(side: &Arc<str>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(side)
 }
 
 /// A replayed game: what happened, what disagrees, and how the game stands at the end.
@@ -342,7 +351,7 @@ impl<'a> Run<'a> {
             source: options.source,
             lines: options.source.map(dotc_lang::model::LineIndex::new),
             turn: 0,
-            side: String::new(),
+            side: Arc::from(""),
             phase: PhaseKind::Command,
             span: Span::default(),
             line: 0,
@@ -492,8 +501,10 @@ impl<'a> Run<'a> {
         }
         *last_turn = turn.span;
         r.turn = turn.number.value;
-        r.side = turn.side.value.clone();
-        r.steps.push(Step::Turn { number: r.turn, side: r.side.clone() });
+        if *r.side != *turn.side.value {
+            r.side = Arc::from(turn.side.value.as_str());
+        }
+        r.steps.push(Step::Turn { number: r.turn, side: turn.side.value.clone() });
         game.state.start_turn(r.turn);
         // RULINGS G8, Ch16 2.1: a new Phase 1; unspent pips are lost, the one banked pip stays.
         for b in &mut game.state.brigades {
@@ -591,7 +602,8 @@ struct Replayer<'a> {
     /// Line starts of the source, so each action's line is a binary search, not a scan.
     lines: Option<dotc_lang::model::LineIndex>,
     turn: u32,
-    side: String,
+    /// The side of the turn being played, shared with its events.
+    side: Arc<str>,
     phase: PhaseKind,
     span: Span,
     line: usize,

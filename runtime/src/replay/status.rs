@@ -281,7 +281,7 @@ impl Game {
         if u.micro_hit == 0 {
             return r.here(Level::Error, format!("{name} has no micro-hit to shed by reforming"), RULE);
         }
-        let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
+        let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| *s.name == *r.side);
         let before = self.ledger.rest.get(&id).copied().unwrap_or(0);
         let (streak, why) = match (own_turn, self.rested(id)) {
             (true, Ok(())) => (before + 1, None),
@@ -361,7 +361,7 @@ impl Game {
             .map(UnitId)
             .filter(|&id| {
                 self.state.unit(id).is_some_and(|u| {
-                    let own = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
+                    let own = self.state.sides.get(u.side.0).is_some_and(|s| *s.name == *r.side);
                     let did = self.book.unit_turn(r.turn, id).double_time || u.turn.assaulted;
                     own && did && !u.removed && matches!(u.arm, crate::engine::state::Arm::Infantry)
                 })
@@ -404,7 +404,7 @@ impl Game {
             let Some(u) = self.state.unit(*id) else { continue };
             let broken = u.brigade.and_then(|b| statuses.get(b.0)) == Some(&BrigadeStatus::Broken);
             let side = self.state.sides.get(u.side.0).map(|s| s.name.as_str());
-            if !broken || side != Some(r.side.as_str()) || u.removed || !u.on_table {
+            if !broken || side != Some(&*r.side) || u.removed || !u.on_table {
                 continue;
             }
             let Some(now) = self.bodies.get(id) else { continue };
@@ -474,7 +474,7 @@ impl Game {
             .filter(|&id| {
                 self.state
                     .unit(id)
-                    .is_some_and(|u| self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side))
+                    .is_some_and(|u| self.state.sides.get(u.side.0).is_some_and(|s| *s.name == *r.side))
             })
             .collect();
         for id in own {
