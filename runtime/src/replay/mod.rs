@@ -436,6 +436,7 @@ impl<'a> Run<'a> {
             seeded: options.seed.map(SeededDice::new),
             ledger: status::Ledger::default(),
             book: command::Book::from_scenario(scenario, data),
+            command_ranges: BTreeMap::new(),
             rules,
         };
         let men = scenario.men_per_stand.as_ref().map(|m| m.value);
@@ -792,6 +793,11 @@ struct Game {
     /// What the command and maneuver replays remember: reinforcement times, screens, horse
     /// holders, and this turn's pips, orders and moves.
     book: command::Book,
+    /// Each unit's command range as [`Game::sync_bodies`] last measured it, with what it was
+    /// measured from ([`command::RangeFrom`]): after an action most units and leaders stand where
+    /// they stood, and their range need not be measured again (issue 16). A pure function of
+    /// its key, so it is never stale, whatever was restored (`resume.rs`).
+    command_ranges: BTreeMap<UnitId, (command::RangeFrom, f64)>,
 }
 
 /// The unit names an action gives, in order (`Unit` first, then `At` / `Against`).
@@ -979,8 +985,13 @@ impl Game {
         }
         // Ch16 2.2: each unit's command range as the table now stands, for the tier's modifier
         // on its Discipline checks.
-        let ranges: Vec<(UnitId, Option<f64>)> =
-            self.bodies.iter().map(|(&id, body)| (id, self.command_range(id, body))).collect();
+        let mut known = std::mem::take(&mut self.command_ranges);
+        let ranges: Vec<(UnitId, Option<f64>)> = self
+            .bodies
+            .iter()
+            .map(|(&id, body)| (id, self.command_range_known(id, body, &mut known)))
+            .collect();
+        self.command_ranges = known;
         for (id, range) in ranges {
             if let Some(u) = self.state.unit_mut(id) {
                 u.command_range = range;
