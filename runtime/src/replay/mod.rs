@@ -437,6 +437,7 @@ impl<'a> Run<'a> {
             ledger: status::Ledger::default(),
             book: command::Book::from_scenario(scenario, data),
             command_ranges: BTreeMap::new(),
+            rest_sight: status::RestSight::default(),
             rules,
         };
         let men = scenario.men_per_stand.as_ref().map(|m| m.value);
@@ -798,6 +799,8 @@ struct Game {
     /// they stood, and their range need not be measured again (issue 16). A pure function of
     /// its key, so it is never stale, whatever was restored (`resume.rs`).
     command_ranges: BTreeMap<UnitId, (command::RangeFrom, f64)>,
+    /// Whether each enemy saw each unit when its rest was last counted ([`status::RestSight`]).
+    rest_sight: status::RestSight,
 }
 
 /// The unit names an action gives, in order (`Unit` first, then `At` / `Against`).
