@@ -242,6 +242,22 @@ pub(super) fn word_arg(action: &Action) -> Option<&ast::Ident> {
     action.args.iter().find_map(|a| if let Arg::Word(w) = a { Some(w) } else { None })
 }
 
+/// What a command range is measured from (Ch16 2.2): the brigadier's place and base radius, and
+/// the unit's body. The range is a pure function of it ([`RangeFrom::measure`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct RangeFrom {
+    leader: (f64, f64),
+    radius: f64,
+    body: Body,
+}
+
+impl RangeFrom {
+    fn measure(&self) -> f64 {
+        let (x, y) = self.leader;
+        battlefield::range::command_range(geo::Point::new(x, y), self.radius, &self.body)
+    }
+}
+
 impl Game {
     pub(super) fn command_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: CommandVerb) {
         match verb {
@@ -259,17 +275,51 @@ impl Game {
     /// from its brigade's commander: 0 with him attached to it (Ch16 2.4), else from the edge of
     /// his base to the centre of the stand's front edge. None without a commander or his position.
     pub(super) fn command_range(&self, unit: UnitId, body: &Body) -> Option<f64> {
+        match self.command_range_from(unit, body)? {
+            Ok(from) => Some(from.measure()),
+            Err(attached) => Some(attached),
+        }
+    }
+
+    /// [`Game::command_range`], taken from `known` when it was measured from the same place
+    /// (and kept there when it was not).
+    pub(super) fn command_range_known(
+        &self,
+        unit: UnitId,
+        body: &Body,
+        known: &mut BTreeMap<UnitId, (RangeFrom, f64)>,
+    ) -> Option<f64> {
+        let from = match self.command_range_from(unit, body)? {
+            Ok(from) => from,
+            Err(attached) => return Some(attached),
+        };
+        if let Some((was, range)) = known.get(&unit)
+            && *was == from
+        {
+            // The dev profile measures anyway: every replay of the tests holds the memo to it.
+            debug_assert_eq!(range.to_bits(), from.measure().to_bits(), "the command range of {unit:?}");
+            return Some(*range);
+        }
+        let range = from.measure();
+        known.insert(unit, (from, range));
+        Some(range)
+    }
+
+    /// What a unit's command range is measured from (Ch16 2.2): its brigadier's place and base
+    /// and its own body; `Err(0.0)` when he is with its Color Stand; None without a brigadier on
+    /// the table.
+    fn command_range_from(&self, unit: UnitId, body: &Body) -> Option<Result<RangeFrom, f64>> {
         let brigade = self.state.unit(unit)?.brigade.and_then(|b| self.state.brigade(b))?;
         let leader = brigade.brigadier.and_then(|l| self.state.leader(l))?;
         if leader.attached == Some(unit) {
-            return Some(0.0);
+            return Some(Err(0.0));
         }
-        let &(x, y) = self.leader_positions.get(&leader.name)?;
+        let &leader = self.leader_positions.get(&leader.name)?;
         let radius = match self.rules.rulings.brigadier_base {
             crate::rulings::BrigadierBase::RoundInch => battlefield::range::BRIGADIER_BASE / 2.0,
             crate::rulings::BrigadierBase::Point => 0.0,
         };
-        Some(battlefield::range::command_range(geo::Point::new(x, y), radius, body))
+        Some(Ok(RangeFrom { leader, radius, body: *body }))
     }
 
     pub(super) fn brigade_of_leader(&self, leader: &str) -> Option<usize> {

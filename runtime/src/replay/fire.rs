@@ -393,7 +393,7 @@ impl Game {
 
     /// Whether `unit` belongs to the side whose turn it is.
     pub(super) fn is_active(&self, r: &Replayer<'_>, unit: UnitId) -> bool {
-        self.state.unit(unit).and_then(|u| self.state.sides.get(u.side.0)).is_some_and(|s| s.name == r.side)
+        self.state.unit(unit).and_then(|u| self.state.sides.get(u.side.0)).is_some_and(|s| *s.name == *r.side)
     }
 
     /// Whether a unit stands in base contact with any enemy unit, or is marked engaged.

@@ -165,7 +165,8 @@ impl Game {
     /// more that turn. Reports and returns false when `id` may not.
     fn may_maneuver(&self, r: &mut Replayer<'_>, id: UnitId) -> bool {
         let Some(u) = self.state.unit(id) else { return false };
-        if r.phase == PhaseKind::Maneuver && self.state.sides.get(u.side.0).is_some_and(|s| s.name != r.side)
+        if r.phase == PhaseKind::Maneuver
+            && self.state.sides.get(u.side.0).is_some_and(|s| *s.name != *r.side)
         {
             let message = format!(
                 "{} is not of the active side: in Phase 2 only {} maneuvers (the other side answers with \
@@ -726,7 +727,7 @@ impl Game {
             return r.here(Level::Error, format!("{name} is no longer on the table"), "Ch16 2.4");
         }
         if r.phase == PhaseKind::Maneuver
-            && self.state.sides.get(leader.side.0).is_some_and(|s| s.name != r.side)
+            && self.state.sides.get(leader.side.0).is_some_and(|s| *s.name != *r.side)
         {
             let message = format!("{name} is not of the active side: in Phase 2 only {} maneuvers", r.side);
             return r.here(Level::Error, message, "Ch16 1.0");
@@ -908,7 +909,7 @@ impl Game {
             .state
             .unit(id)
             .and_then(|u| self.state.sides.get(u.side.0))
-            .is_some_and(|s| s.name == r.side);
+            .is_some_and(|s| *s.name == *r.side);
         if active && !self.may_maneuver(r, id) {
             return;
         }

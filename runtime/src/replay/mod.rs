@@ -32,6 +32,7 @@ mod status;
 pub mod streamed;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use dotc_lang::Analysis;
 use dotc_lang::ast::{self, Action, Arg, PhaseKind, Span};
@@ -229,12 +230,20 @@ pub struct Finding {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReplayEvent {
     pub turn: u32,
-    pub side: String,
+    /// The side whose turn it is, shared by every event of the turn (issue 16: one string a
+    /// turn, not one an event).
+    #[serde(serialize_with = "side_text")]
+    pub side: Arc<str>,
     pub phase: PhaseKind,
     /// 1-based line of the action (0 when no source was given).
     pub line: usize,
     pub span: Span,
     pub event: Event,
+}
+
+/// A side as text, as a `String` was (serde serialises an `Arc` only with its `rc` feature).
+fn side_text<S: serde::Serializer>(side: &Arc<str>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(side)
 }
 
 /// A replayed game: what happened, what disagrees, and how the game stands at the end.
@@ -342,7 +351,7 @@ impl<'a> Run<'a> {
             source: options.source,
             lines: options.source.map(dotc_lang::model::LineIndex::new),
             turn: 0,
-            side: String::new(),
+            side: Arc::from(""),
             phase: PhaseKind::Command,
             span: Span::default(),
             line: 0,
@@ -427,6 +436,8 @@ impl<'a> Run<'a> {
             seeded: options.seed.map(SeededDice::new),
             ledger: status::Ledger::default(),
             book: command::Book::from_scenario(scenario, data),
+            command_ranges: BTreeMap::new(),
+            rest_sight: status::RestSight::default(),
             rules,
         };
         let men = scenario.men_per_stand.as_ref().map(|m| m.value);
@@ -492,8 +503,10 @@ impl<'a> Run<'a> {
         }
         *last_turn = turn.span;
         r.turn = turn.number.value;
-        r.side = turn.side.value.clone();
-        r.steps.push(Step::Turn { number: r.turn, side: r.side.clone() });
+        if *r.side != *turn.side.value {
+            r.side = Arc::from(turn.side.value.as_str());
+        }
+        r.steps.push(Step::Turn { number: r.turn, side: turn.side.value.clone() });
         game.state.start_turn(r.turn);
         // RULINGS G8, Ch16 2.1: a new Phase 1; unspent pips are lost, the one banked pip stays.
         for b in &mut game.state.brigades {
@@ -591,7 +604,8 @@ struct Replayer<'a> {
     /// Line starts of the source, so each action's line is a binary search, not a scan.
     lines: Option<dotc_lang::model::LineIndex>,
     turn: u32,
-    side: String,
+    /// The side of the turn being played, shared with its events.
+    side: Arc<str>,
     phase: PhaseKind,
     span: Span,
     line: usize,
@@ -780,6 +794,13 @@ struct Game {
     /// What the command and maneuver replays remember: reinforcement times, screens, horse
     /// holders, and this turn's pips, orders and moves.
     book: command::Book,
+    /// Each unit's command range as [`Game::sync_bodies`] last measured it, with what it was
+    /// measured from ([`command::RangeFrom`]): after an action most units and leaders stand where
+    /// they stood, and their range need not be measured again (issue 16). A pure function of
+    /// its key, so it is never stale, whatever was restored (`resume.rs`).
+    command_ranges: BTreeMap<UnitId, (command::RangeFrom, f64)>,
+    /// Whether each enemy saw each unit when its rest was last counted ([`status::RestSight`]).
+    rest_sight: status::RestSight,
 }
 
 /// The unit names an action gives, in order (`Unit` first, then `At` / `Against`).
@@ -967,8 +988,13 @@ impl Game {
         }
         // Ch16 2.2: each unit's command range as the table now stands, for the tier's modifier
         // on its Discipline checks.
-        let ranges: Vec<(UnitId, Option<f64>)> =
-            self.bodies.iter().map(|(&id, body)| (id, self.command_range(id, body))).collect();
+        let mut known = std::mem::take(&mut self.command_ranges);
+        let ranges: Vec<(UnitId, Option<f64>)> = self
+            .bodies
+            .iter()
+            .map(|(&id, body)| (id, self.command_range_known(id, body, &mut known)))
+            .collect();
+        self.command_ranges = known;
         for (id, range) in ranges {
             if let Some(u) = self.state.unit_mut(id) {
                 u.command_range = range;

@@ -172,7 +172,7 @@ impl Run<'_> {
         let r = &mut self.r;
         r.phase = m.phase;
         r.turn = previous.map_or(0, |t| t.number.value);
-        r.side = previous.map_or_else(String::new, |t| t.side.value.clone());
+        r.side = Arc::from(previous.map_or("", |t| t.side.value.as_str()));
         r.span = previous.map_or_else(Span::default, |t| t.span);
         r.line = 0;
         r.stopped = None;

@@ -842,7 +842,7 @@ impl Scripted {
             let _ = write!(view.time, "{:02}:{:02}", (minutes / 60) % 24, minutes % 60);
         }
         view.turn = r.turn;
-        view.side.clone_from(&r.side);
+        set(&mut view.side, &r.side);
         set(&mut view.phase, r.phase.word());
         view.sides.clone_from(&self.sides);
         view.vp.resize_with(self.sides.len(), Default::default);

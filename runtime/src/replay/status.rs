@@ -70,6 +70,23 @@ pub(super) struct Ledger {
     pub last_turn: Option<(BTreeMap<UnitId, Body>, Vec<BrigadeStatus>)>,
 }
 
+/// Whether each enemy sees each unit, as [`Game::count_rest`] last asked the battlefield, with
+/// the bodies and weather limit it asked with (issue 16: a line of sight is the costly test, and
+/// a unit at rest and the enemies that do not move are asked the same question every turn).
+/// The answer is a function of the two bodies, the weather limit and the battlefield, whose
+/// only change in a game is a building's damage and collapse: a change there forgets every
+/// answer. So the memo is never stale, whatever the game's history.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RestSight {
+    /// The buildings' damage and collapse when the answers were found.
+    buildings: Vec<(u32, bool)>,
+    /// By (enemy, unit): what it was asked from, and whether the enemy sees the unit.
+    seen: BTreeMap<(UnitId, UnitId), (SeenFrom, bool)>,
+}
+
+/// What [`RestSight`] asked a line of sight from: the enemy's body, the unit's, the weather limit.
+type SeenFrom = (Body, Body, Option<f64>);
+
 impl Game {
     pub(super) fn status_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: StatusVerb) {
         match verb {
@@ -234,6 +251,51 @@ impl Game {
         }
     }
 
+    /// [`Game::rested`]'s answer without its reason, for the count of every unit's rest at each
+    /// turn's end (RULE-07-3.5, Ch12 5.0). The reason names an enemy that sees the unit before a
+    /// nearer one, so `rested` draws lines of sight even when an enemy is too near; whether the
+    /// unit rested needs no line of sight once any enemy is within the distance (issue 16: sight
+    /// is the costly test).
+    fn at_rest(&self, id: UnitId, sight: &mut RestSight) -> bool {
+        let (Some(u), Some(body)) = (self.state.unit(id), self.bodies.get(&id)) else { return false };
+        let f = &u.turn;
+        if f.moved || f.assaulted || f.fired || f.engaged {
+            return false;
+        }
+        let beyond = self.rules.tables.reform_beyond;
+        let enemy = |other: &UnitId| self.state.unit(*other).is_some_and(|e| e.side != u.side && !e.removed);
+        let mut mine = None;
+        let near = self.bodies.iter().filter(|(other, _)| enemy(other)).any(|(_, e)| {
+            crate::battlefield::contact::may_be_within(body, e, beyond) && {
+                let mine: &Vec<_> = mine.get_or_insert_with(|| body.stands());
+                let theirs = e.stands();
+                let gap = mine
+                    .iter()
+                    .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
+                    .fold(f64::INFINITY, f64::min);
+                gap <= beyond
+            }
+        });
+        if near {
+            return false;
+        }
+        let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
+        let sees = |e: &Body| self.bf.can_see(&SightQuery { weather_limit, ..SightQuery::new(e, body) });
+        !self.bodies.iter().filter(|(other, _)| enemy(other)).any(|(&other, e)| {
+            let from = (*e, *body, weather_limit);
+            if let Some(&(was, seen)) = sight.seen.get(&(other, id))
+                && was == from
+            {
+                // The dev profile looks anyway: every replay of the tests holds the memo to it.
+                debug_assert_eq!(seen, sees(e), "whether {other:?} sees {id:?}");
+                return seen;
+            }
+            let seen = sees(e);
+            sight.seen.insert((other, id), (from, seen));
+            seen
+        })
+    }
+
     /// `reform "Unit"`: a worn line rested in reserve sheds its micro-hit (RULE-07-3.5, Ch12 5.0).
     /// It needs the stdlib's consecutive turns (`marker micro_hit`: `rest 2 ...`) of its own side at rest, this one included
     /// when it is its own (RULINGS G7: a unit's streaks count its own active turns).
@@ -245,7 +307,7 @@ impl Game {
         if u.micro_hit == 0 {
             return r.here(Level::Error, format!("{name} has no micro-hit to shed by reforming"), RULE);
         }
-        let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
+        let own_turn = self.state.sides.get(u.side.0).is_some_and(|s| *s.name == *r.side);
         let before = self.ledger.rest.get(&id).copied().unwrap_or(0);
         let (streak, why) = match (own_turn, self.rested(id)) {
             (true, Ok(())) => (before + 1, None),
@@ -325,7 +387,7 @@ impl Game {
             .map(UnitId)
             .filter(|&id| {
                 self.state.unit(id).is_some_and(|u| {
-                    let own = self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side);
+                    let own = self.state.sides.get(u.side.0).is_some_and(|s| *s.name == *r.side);
                     let did = self.book.unit_turn(r.turn, id).double_time || u.turn.assaulted;
                     own && did && !u.removed && matches!(u.arm, crate::engine::state::Arm::Infantry)
                 })
@@ -368,7 +430,7 @@ impl Game {
             let Some(u) = self.state.unit(*id) else { continue };
             let broken = u.brigade.and_then(|b| statuses.get(b.0)) == Some(&BrigadeStatus::Broken);
             let side = self.state.sides.get(u.side.0).map(|s| s.name.as_str());
-            if !broken || side != Some(r.side.as_str()) || u.removed || !u.on_table {
+            if !broken || side != Some(&*r.side) || u.removed || !u.on_table {
                 continue;
             }
             let Some(now) = self.bodies.get(id) else { continue };
@@ -438,14 +500,23 @@ impl Game {
             .filter(|&id| {
                 self.state
                     .unit(id)
-                    .is_some_and(|u| self.state.sides.get(u.side.0).is_some_and(|s| s.name == r.side))
+                    .is_some_and(|u| self.state.sides.get(u.side.0).is_some_and(|s| *s.name == *r.side))
             })
             .collect();
+        let mut sight = std::mem::take(&mut self.rest_sight);
+        let buildings: Vec<(u32, bool)> = self.bf.buildings.iter().map(|b| (b.damage, b.collapsed)).collect();
+        if sight.buildings != buildings {
+            sight.seen.clear();
+            sight.buildings = buildings;
+        }
         for id in own {
-            let rested = self.rested(id).is_ok();
+            let rested = self.at_rest(id, &mut sight);
+            // The reasoned answer must agree (every replay the tests make goes through here).
+            debug_assert_eq!(rested, self.rested(id).is_ok(), "the rest of unit {id:?}");
             let entry = self.ledger.rest.entry(id).or_insert(0);
             *entry = if rested { *entry + 1 } else { 0 };
         }
+        self.rest_sight = sight;
     }
 }
 

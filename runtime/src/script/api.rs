@@ -48,6 +48,59 @@ pub struct Snapshot {
     pub vp: Vec<(String, f64)>,
 }
 
+/// The parts of a [`Snapshot`] a script call read, as bits ([`Ctx::reads`]): all that a trigger
+/// condition's answer can depend on, so a condition that acted in no way gives the same answer
+/// again while these parts stay the same (issue 16, `Scripts::run_triggers`).
+pub(crate) mod part {
+    pub const TURN: u16 = 1;
+    pub const TIME: u16 = 1 << 1;
+    pub const SIDE: u16 = 1 << 2;
+    pub const PHASE: u16 = 1 << 3;
+    pub const SIDES: u16 = 1 << 4;
+    pub const UNITS: u16 = 1 << 5;
+    pub const BRIGADES: u16 = 1 << 6;
+    pub const LEADERS: u16 = 1 << 7;
+    pub const OBJECTIVES: u16 = 1 << 8;
+    pub const VP: u16 = 1 << 9;
+}
+
+impl Snapshot {
+    /// A copy of the parts `reads` names ([`part`]), the others left empty.
+    pub(crate) fn parts(&self, reads: u16) -> Snapshot {
+        // Destructured, so a field added to the snapshot must be given a part here.
+        let Snapshot { turn, time, side, phase, sides, units, brigades, leaders, objectives, vp } = self;
+        let has = |bit: u16| reads & bit != 0;
+        Snapshot {
+            turn: if has(part::TURN) { *turn } else { 0 },
+            time: if has(part::TIME) { time.clone() } else { String::new() },
+            side: if has(part::SIDE) { side.clone() } else { String::new() },
+            phase: if has(part::PHASE) { phase.clone() } else { String::new() },
+            sides: if has(part::SIDES) { sides.clone() } else { Vec::new() },
+            units: if has(part::UNITS) { units.clone() } else { Vec::new() },
+            brigades: if has(part::BRIGADES) { brigades.clone() } else { Vec::new() },
+            leaders: if has(part::LEADERS) { leaders.clone() } else { Vec::new() },
+            objectives: if has(part::OBJECTIVES) { objectives.clone() } else { Vec::new() },
+            vp: if has(part::VP) { vp.clone() } else { Vec::new() },
+        }
+    }
+
+    /// Whether the parts `reads` names ([`part`]) are the same in both snapshots.
+    pub(crate) fn same_parts(&self, other: &Snapshot, reads: u16) -> bool {
+        let Snapshot { turn, time, side, phase, sides, units, brigades, leaders, objectives, vp } = self;
+        let differs = |bit: u16, same: bool| reads & bit != 0 && !same;
+        !(differs(part::TURN, *turn == other.turn)
+            || differs(part::TIME, *time == other.time)
+            || differs(part::SIDE, *side == other.side)
+            || differs(part::PHASE, *phase == other.phase)
+            || differs(part::SIDES, *sides == other.sides)
+            || differs(part::UNITS, *units == other.units)
+            || differs(part::BRIGADES, *brigades == other.brigades)
+            || differs(part::LEADERS, *leaders == other.leaders)
+            || differs(part::OBJECTIVES, *objectives == other.objectives)
+            || differs(part::VP, *vp == other.vp))
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UnitView {
     pub name: String,
@@ -188,6 +241,8 @@ impl ScriptDice {
 #[derive(Debug, Default)]
 pub(crate) struct Ctx {
     pub snapshot: Arc<Snapshot>,
+    /// The parts of the snapshot the call now running has read ([`part`]).
+    pub reads: u16,
     pub effects: Vec<Effect>,
     /// The hook or trigger running, for messages and dice.
     pub firing: String,
@@ -202,6 +257,12 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
+    /// The snapshot, its parts `bits` ([`part`]) counted as read by the call now running.
+    fn read(&mut self, bits: u16) -> &Snapshot {
+        self.reads |= bits;
+        &self.snapshot
+    }
+
     /// `print` or `debug` through rhai's callback: a message of the game, unless it goes past an
     /// output limit (then it is dropped and the call stops at its next operation). The `print`
     /// and `debug` of [`register`] check the limits first, so this only stops what they do not
@@ -320,57 +381,63 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     engine.register_type_with_name::<LeaderView>("Leader");
 
     let c = ctx.clone();
-    engine.register_get("turn", move |_: &mut GameHandle| INT::from(lock(&c).snapshot.turn));
+    engine.register_get("turn", move |_: &mut GameHandle| INT::from(lock(&c).read(part::TURN).turn));
     let c = ctx.clone();
-    engine.register_get("time", move |_: &mut GameHandle| lock(&c).snapshot.time.clone());
+    engine.register_get("time", move |_: &mut GameHandle| lock(&c).read(part::TIME).time.clone());
     let c = ctx.clone();
-    engine.register_get("side", move |_: &mut GameHandle| lock(&c).snapshot.side.clone());
+    engine.register_get("side", move |_: &mut GameHandle| lock(&c).read(part::SIDE).side.clone());
     let c = ctx.clone();
-    engine.register_get("phase", move |_: &mut GameHandle| lock(&c).snapshot.phase.clone());
+    engine.register_get("phase", move |_: &mut GameHandle| lock(&c).read(part::PHASE).phase.clone());
 
     let c = ctx.clone();
     engine.register_fn("unit", move |_: &mut GameHandle, name: &str| -> Fallible<Map> {
-        let ctx = lock(&c);
-        ctx.snapshot.units.iter().find(|u| u.name == name).map(unit_map).ok_or_else(|| no_such("unit", name))
+        let mut ctx = lock(&c);
+        ctx.read(part::UNITS)
+            .units
+            .iter()
+            .find(|u| u.name == name)
+            .map(unit_map)
+            .ok_or_else(|| no_such("unit", name))
     });
     let c = ctx.clone();
     engine.register_fn("units", move |_: &mut GameHandle| -> Array {
-        lock(&c).snapshot.units.iter().map(|u| Dynamic::from_map(unit_map(u))).collect()
+        lock(&c).read(part::UNITS).units.iter().map(|u| Dynamic::from_map(unit_map(u))).collect()
     });
     let c = ctx.clone();
     engine.register_fn("brigade", move |_: &mut GameHandle, name: &str| -> Fallible<Map> {
-        let ctx = lock(&c);
-        let found = ctx.snapshot.brigades.iter().find(|b| b.name == name);
+        let mut ctx = lock(&c);
+        let found = ctx.read(part::BRIGADES).brigades.iter().find(|b| b.name == name);
         found.map(brigade_map).ok_or_else(|| no_such("brigade", name))
     });
     let c = ctx.clone();
     engine.register_fn("brigades", move |_: &mut GameHandle| -> Array {
-        lock(&c).snapshot.brigades.iter().map(|b| Dynamic::from_map(brigade_map(b))).collect()
+        lock(&c).read(part::BRIGADES).brigades.iter().map(|b| Dynamic::from_map(brigade_map(b))).collect()
     });
     let c = ctx.clone();
     engine.register_fn("broken", move |_: &mut GameHandle, side: &str| -> Fallible<INT> {
-        let ctx = lock(&c);
-        known_side(&ctx.snapshot, side)?;
+        let mut ctx = lock(&c);
+        known_side(ctx.read(part::SIDES | part::BRIGADES), side)?;
         let n = ctx.snapshot.brigades.iter().filter(|b| b.side == side && b.state == "broken").count();
         Ok(INT::try_from(n).unwrap_or(INT::MAX))
     });
     let c = ctx.clone();
     engine.register_fn("leader", move |_: &mut GameHandle, name: &str| -> Fallible<LeaderView> {
-        let ctx = lock(&c);
-        ctx.snapshot.leaders.iter().find(|l| l.name == name).cloned().ok_or_else(|| no_such("leader", name))
+        let mut ctx = lock(&c);
+        let found = ctx.read(part::LEADERS).leaders.iter().find(|l| l.name == name);
+        found.cloned().ok_or_else(|| no_such("leader", name))
     });
     let c = ctx.clone();
     engine.register_fn("objective", move |_: &mut GameHandle, name: &str| -> Fallible<Map> {
-        let ctx = lock(&c);
-        let found = ctx.snapshot.objectives.iter().find(|o| o.name == name);
+        let mut ctx = lock(&c);
+        let found = ctx.read(part::OBJECTIVES).objectives.iter().find(|o| o.name == name);
         found.map(objective_map).ok_or_else(|| no_such("objective", name))
     });
     let c = ctx.clone();
     engine.register_fn(
         "held_turns",
         move |_: &mut GameHandle, objective: &str, side: &str| -> Fallible<INT> {
-            let ctx = lock(&c);
-            known_side(&ctx.snapshot, side)?;
+            let mut ctx = lock(&c);
+            known_side(ctx.read(part::SIDES | part::OBJECTIVES), side)?;
             let o = ctx.snapshot.objectives.iter().find(|o| o.name == objective);
             let o = o.ok_or_else(|| no_such("objective", objective))?;
             Ok(o.held_turns.iter().find(|(s, _)| s == side).map_or(0, |(_, n)| INT::from(*n)))
@@ -378,8 +445,8 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     );
     let c = ctx.clone();
     engine.register_fn("vp", move |_: &mut GameHandle, side: &str| -> Fallible<rhai::FLOAT> {
-        let ctx = lock(&c);
-        known_side(&ctx.snapshot, side)?;
+        let mut ctx = lock(&c);
+        known_side(ctx.read(part::SIDES | part::VP), side)?;
         Ok(ctx.snapshot.vp.iter().find(|(s, _)| s == side).map_or(0.0, |(_, vp)| *vp))
     });
 
@@ -406,7 +473,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     let c = ctx.clone();
     engine.register_fn("reinforce", move |_: &mut GameHandle, name: &str| -> Fallible<()> {
         let mut ctx = lock(&c);
-        let s = &ctx.snapshot;
+        let s = ctx.read(part::UNITS | part::BRIGADES);
         if !s.units.iter().any(|u| u.name == name) && !s.brigades.iter().any(|b| b.name == name) {
             return Err(no_such("unit or brigade", name));
         }
@@ -432,7 +499,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         let c = ctx.clone();
         engine.register_fn(name, move |_: &mut GameHandle, unit: &str, marker: &str| -> Fallible<()> {
             let mut ctx = lock(&c);
-            if !ctx.snapshot.units.iter().any(|u| u.name == unit) {
+            if !ctx.read(part::UNITS).units.iter().any(|u| u.name == unit) {
                 return Err(no_such("unit", unit));
             }
             if !SCRIPT_MARKERS.contains(&marker) {
@@ -449,7 +516,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     let c = ctx.clone();
     engine.register_fn("award_vp", move |_: &mut GameHandle, side: &str, vp: INT| -> Fallible<()> {
         let mut ctx = lock(&c);
-        known_side(&ctx.snapshot, side)?;
+        known_side(ctx.read(part::SIDES), side)?;
         if !(-1000..=1000).contains(&vp) {
             return Err(format!("{vp} victory points is more than any scenario awards").into());
         }
@@ -458,7 +525,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     let c = ctx.clone();
     engine.register_fn("kill_leader", move |_: &mut GameHandle, name: &str| -> Fallible<()> {
         let mut ctx = lock(&c);
-        if !ctx.snapshot.leaders.iter().any(|l| l.name == name) {
+        if !ctx.read(part::LEADERS).leaders.iter().any(|l| l.name == name) {
             return Err(no_such("leader", name));
         }
         ctx.record(Effect::KillLeader(name.to_string()))
@@ -467,7 +534,7 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         let c = ctx.clone();
         let wound = move |name: &str, result: &str| -> Fallible<()> {
             let mut ctx = lock(&c);
-            if !ctx.snapshot.leaders.iter().any(|l| l.name == name) {
+            if !ctx.read(part::LEADERS).leaders.iter().any(|l| l.name == name) {
                 return Err(no_such("leader", name));
             }
             if !ctx.leader_results.iter().any(|(_, id)| id == result) || result == "killed" {
@@ -498,7 +565,9 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
         let words: Vec<&str> = result.split_whitespace().collect();
         let valid = match words.as_slice() {
             ["draw"] => true,
-            [side, level] => ctx.snapshot.sides.iter().any(|s| s == side) && RESULT_LEVELS.contains(level),
+            [side, level] => {
+                ctx.read(part::SIDES).sides.iter().any(|s| s == side) && RESULT_LEVELS.contains(level)
+            }
             _ => false,
         };
         if !valid {

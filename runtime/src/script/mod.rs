@@ -111,6 +111,23 @@ struct CompiledTrigger {
     body_script: Script,
     /// It ran (its body runs once), or its condition failed with an error (reported once).
     done: bool,
+    /// What its condition read the last time it was false without acting ([`ConditionMemo`]).
+    memo: Option<ConditionMemo>,
+}
+
+/// A trigger condition that was false, read only the snapshot's parts `reads`, and did nothing
+/// else: no effect, no output, no die (issue 16: the tutorial's condition is asked four times a
+/// turn). A script is deterministic and sees the game only through the snapshot, so while those
+/// parts are the same it is false again, after the same work; it need not run. The memo is a pure
+/// function of the condition and the parts, so it stays right whatever the game's history (a
+/// resumed replay included).
+#[derive(Clone, Debug, PartialEq)]
+struct ConditionMemo {
+    reads: u16,
+    /// The parts read, as they were ([`Snapshot::parts`]).
+    seen: Snapshot,
+    /// The work the condition took ([`Meter::work`]), charged again to the game's budget.
+    work: u64,
 }
 
 /// What a game's script calls change as it is played: the work used and whether the budget is
@@ -153,6 +170,10 @@ pub struct Scripts {
     condition_dice: Vec<(String, Vec<u8>)>,
     /// What did not compile.
     pub errors: Vec<ScriptError>,
+    /// Whether a condition's memo is checked by running the condition anyway and comparing
+    /// ([`ConditionMemo`]): on in the dev profile, so every replay of the tests holds each memo to
+    /// what the script gives; off in release, where the memo stands in for the run.
+    check_memo: bool,
 }
 
 /// The stdlib's script libraries, parsed once per process: (file name, script).
@@ -198,6 +219,7 @@ impl Scripts {
             scope: Scope::new(),
             condition_dice: Vec::new(),
             errors: Vec::new(),
+            check_memo: cfg!(debug_assertions),
         };
         // The library scripts first: the stdlib's, then the scenario's own `library` blocks. A
         // later definition of the same name and arity replaces an earlier one.
@@ -235,6 +257,7 @@ impl Scripts {
                 condition_script: trigger.condition.clone(),
                 body,
                 body_script: trigger.body.clone(),
+                memo: None,
             });
         }
         for (i, v) in scenario.victory.iter().enumerate() {
@@ -485,6 +508,20 @@ impl Scripts {
         let trigger = parts.triggers.get_mut(i)?;
         let (Some(condition), Some(body)) = (&trigger.condition, &trigger.body) else { return None };
         let name = trigger.name.as_str();
+        // A memo of the same parts: the condition is false again, after the same work.
+        // (Not when the budget left would stop it: then it runs, and stops.)
+        let remembered = trigger
+            .memo
+            .as_ref()
+            .filter(|m| m.seen.same_parts(snapshot, m.reads) && runner.may_skip(m.work))
+            .map(|m| (m.reads, m.work));
+        if let Some((_, work)) = remembered
+            && !parts.check_memo
+        {
+            runner.skip(name, snapshot, dice, work);
+            return None;
+        }
+        let dice_before = dice.len();
         let mut outcome = Outcome::default();
         let asked = runner.call(
             name,
@@ -497,6 +534,28 @@ impl Scripts {
                 engine.eval_ast_with_scope::<Dynamic>(scope, condition)
             },
         );
+        // Only a condition that was false and did nothing is remembered, by what it read.
+        let quiet = asked.effects.is_empty() && asked.seeded.is_empty() && dice.len() == dice_before;
+        let memo = match &asked.value {
+            Ok(value) if quiet && value.as_bool() == Ok(false) => Some(ConditionMemo {
+                reads: asked.reads,
+                seen: snapshot.parts(asked.reads),
+                work: asked.work,
+            }),
+            _ => None,
+        };
+        // (Unless the safety net stopped it: where a clock stops a call is not the script's.)
+        let clocked = matches!(&asked.value, Err(e) if e.kind == ErrorKind::WallClock);
+        if let Some(said) = remembered
+            && !clocked
+        {
+            assert_eq!(
+                memo.as_ref().map(|m| (m.reads, m.work)),
+                Some(said),
+                "trigger \"{name}\": its memo (parts read, work) said it is false again"
+            );
+        }
+        trigger.memo = memo;
         // A condition may not act: anything it asked for is dropped (its dice stay used).
         outcome.seeded = asked.seeded;
         let holds = match asked.value {
@@ -599,10 +658,11 @@ impl Scripts {
             triggers,
             victory,
             condition_dice,
+            check_memo,
             ..
         } = self;
         let runner = Runner { engine, ctx, meter, limits, used, spent, scope };
-        (runner, Parts { blocks, triggers, victory, condition_dice })
+        (runner, Parts { blocks, triggers, victory, condition_dice, check_memo: *check_memo })
     }
 }
 
@@ -612,6 +672,7 @@ struct Parts<'a> {
     triggers: &'a mut [CompiledTrigger],
     victory: &'a [(usize, Option<AST>, Script)],
     condition_dice: &'a mut Vec<(String, Vec<u8>)>,
+    check_memo: bool,
 }
 
 /// What one call of a script did.
@@ -622,6 +683,10 @@ struct Call {
     effects: Vec<Effect>,
     /// The faces the seed gave it.
     seeded: Vec<u8>,
+    /// The parts of the snapshot it read ([`api::part`]).
+    reads: u16,
+    /// The work it took ([`Meter::work`]).
+    work: u64,
 }
 
 /// Runs one call after another under the [`Limits`], counting what each takes from the game's
@@ -656,8 +721,7 @@ impl Runner<'_> {
     ) -> Call {
         let limits = *self.limits;
         // This call's budget: its own, or what is left of the game's when that is less.
-        let left = limits.game_operations.saturating_sub(*self.used);
-        let game_bound = limits.game_operations > 0 && (limits.operations == 0 || left <= limits.operations);
+        let (game_bound, left, budget) = self.budget();
         if game_bound && left == 0 {
             *self.spent = true;
             let message = game_operations_message(&limits);
@@ -668,9 +732,8 @@ impl Runner<'_> {
                 message,
                 kind: ErrorKind::Script,
             };
-            return Call { value: Err(error), effects: Vec::new(), seeded: Vec::new() };
+            return Call { value: Err(error), effects: Vec::new(), seeded: Vec::new(), reads: 0, work: 0 };
         }
-        let budget = if game_bound { left } else { limits.operations };
         // rhai's own count is the backstop: the sandbox stops the call first, at its place.
         self.engine.set_max_operations(if budget == 0 {
             0
@@ -684,11 +747,11 @@ impl Runner<'_> {
         let result = run(self.engine, self.scope);
         let operations = self.meter.end();
         *self.used = self.used.saturating_add(operations);
-        let (mut effects, mut seeded, output) = {
+        let (mut effects, mut seeded, output, reads) = {
             let mut c = lock(self.ctx);
             *dice = std::mem::take(&mut c.dice.logged);
             let output = c.output.over;
-            (std::mem::take(&mut c.effects), std::mem::take(&mut c.dice.filled), output)
+            (std::mem::take(&mut c.effects), std::mem::take(&mut c.dice.filled), output, c.reads)
         };
         let stop = |message: String, kind: ErrorKind, position: Position| {
             let mut span = locate(script, position);
@@ -735,7 +798,32 @@ impl Runner<'_> {
             (Err(e), None) => Err(runtime_error(script, &what(), &e, &limits)),
             (Ok(value), None) => Ok(value),
         };
-        Call { value, effects, seeded }
+        Call { value, effects, seeded, reads, work: operations }
+    }
+
+    /// Whether a call of `work` would run to its end within its budget (the game's left
+    /// included): only counted work stops a call, so such a call is not stopped.
+    fn may_skip(&self, work: u64) -> bool {
+        let (game_bound, left, budget) = self.budget();
+        !(game_bound && left == 0) && (budget == 0 || work <= budget)
+    }
+
+    /// Stand in for a call known to end without acting after `work` ([`ConditionMemo`],
+    /// [`Runner::may_skip`]): the work is charged to the game and the shared state left as that
+    /// call would leave it.
+    fn skip(&mut self, firing: &str, snapshot: &Arc<Snapshot>, dice: &mut VecDeque<u8>, work: u64) {
+        *self.used = self.used.saturating_add(work);
+        begin(self.ctx, firing, snapshot, dice);
+        *dice = std::mem::take(&mut lock(self.ctx).dice.logged);
+    }
+
+    /// This call's budget of work: its own, or what is left of the game's when that is less; as
+    /// (bound by the game's, the game's left, the budget), 0 for none.
+    fn budget(&self) -> (bool, u64, u64) {
+        let limits = self.limits;
+        let left = limits.game_operations.saturating_sub(*self.used);
+        let game_bound = limits.game_operations > 0 && (limits.operations == 0 || left <= limits.operations);
+        (game_bound, left, if game_bound { left } else { limits.operations })
     }
 }
 
@@ -753,6 +841,7 @@ fn begin(ctx: &Mutex<Ctx>, firing: &str, snapshot: &Arc<Snapshot>, dice: &mut Ve
         c.snapshot = snapshot.clone();
     }
     c.effects.clear();
+    c.reads = 0;
     c.dice.filled.clear();
     if c.firing != firing {
         c.firing.clear();

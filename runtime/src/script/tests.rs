@@ -878,3 +878,72 @@ fn a_string_literal_longer_than_1000_bytes_is_refused_at_its_quote() {
         format!("            // \"{}\n            game.log(\"it's \\\"fine\\\"\");", "y".repeat(2000));
     assert_eq!(run(&quoted).1.error, None);
 }
+
+/// Issue 16: a trigger condition that was false without acting is not run again while the parts
+/// of the game it read stay the same (`ConditionMemo`). Played over snapshots where those parts
+/// change and where only others do, with and without the memo (`check_memo` runs every
+/// condition), the triggers fire at the same moments and the scripts end in the same state: the
+/// work charged to the game's budget included, so the budget runs out at the same call. A stale
+/// memo (one that missed a change of what the condition read) fails this.
+#[test]
+fn a_remembered_trigger_condition_gives_what_running_it_gives() {
+    let extra = "    trigger \"Thin\" when `game.unit(\"1st\").stands < 3` ```rhai\n        game.log(\"thin\");\n    ```\n    \
+                 trigger \"Late\" when `game.turn >= 6 && game.objective(\"Hill\").held_by == \"union\"` ```rhai\n        game.log(\"late\");\n    ```\n    \
+                 trigger \"Loud\" when `game.log(\"asked\") != 0 && false` ```rhai\n        game.log(\"never\");\n    ```\n    \
+                 trigger \"Dice\" when `game.roll(1)[0] > 6` ```rhai\n        game.log(\"never\");\n    ```\n    \
+                 trigger \"Const\" when `1 > 2` ```rhai\n        game.log(\"never\");\n    ```";
+    let (_, s) = scenario(extra);
+    let mut snapshots = Vec::new();
+    for turn in 1..=9u32 {
+        for phase in ["command", "maneuver", "fire", "status"] {
+            let mut snap = (*snapshot()).clone();
+            snap.turn = turn;
+            snap.phase = phase.into();
+            // The unit thins at turn 4's fire phase; the hill changes hands at turn 5 and 7.
+            snap.units[0].stands =
+                if turn > 4 || (turn == 4 && phase != "command" && phase != "maneuver") { 2 } else { 4 };
+            let holder = if turn == 5 || turn >= 7 { "union" } else { "" };
+            snap.objectives = vec![ObjectiveView {
+                name: "Hill".into(),
+                held_by: holder.into(),
+                vp: 1.0,
+                held_turns: vec![("union".into(), 0)],
+            }];
+            snapshots.push(Arc::new(snap));
+        }
+    }
+    // A game budget that runs out partway, so the charged work must match call for call.
+    for game_operations in [0, 2_000] {
+        let limits = Limits { game_operations, ..Limits::default() };
+        let mut remembered = Scripts::compile(&s, limits);
+        remembered.seed(Some(7));
+        remembered.check_memo = false;
+        let mut running = Scripts::compile(&s, limits);
+        running.seed(Some(7));
+        running.check_memo = true;
+        let mut fired = Vec::new();
+        for (i, snap) in snapshots.iter().enumerate() {
+            let a = remembered.run_triggers(snap, &mut BTreeMap::new());
+            let b = running.run_triggers(snap, &mut BTreeMap::new());
+            assert_eq!(a, b, "turn {} {}", snap.turn, snap.phase);
+            assert_eq!(remembered.state(), running.state(), "turn {} {}", snap.turn, snap.phase);
+            assert_eq!(remembered.take_condition_dice(), running.take_condition_dice());
+            fired.extend(a.into_iter().map(|(name, _)| (name, snap.turn, snap.phase.clone())));
+            if i == 0 && game_operations == 0 {
+                // Remembered: the conditions that read the game and did nothing else.
+                let memos: Vec<&str> = remembered
+                    .triggers
+                    .iter()
+                    .filter(|t| t.memo.is_some())
+                    .map(|t| t.name.as_str())
+                    .collect();
+                assert_eq!(memos, vec!["Thin", "Late", "Const"]);
+            }
+        }
+        if game_operations == 0 {
+            let at = |name: &str| fired.iter().find(|f| f.0 == name).map(|f| (f.1, f.2.clone()));
+            assert_eq!(at("Thin"), Some((4, "fire".to_string())), "{fired:?}");
+            assert_eq!(at("Late"), Some((7, "command".to_string())), "{fired:?}");
+        }
+    }
+}
