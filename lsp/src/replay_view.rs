@@ -120,9 +120,6 @@ impl ViewEvent {
 pub struct ReplayView {
     names: Vec<String>,
     events: Vec<ViewEvent>,
-    /// For each event, the replay event it was made from, while that lives ([`identity`]): what
-    /// lets [`ReplayView::taken_up`] keep the events a resume did not replay.
-    made_from: Vec<usize>,
     volleys: Vec<Volley>,
     /// For each name, the events about that unit, in order: a hover reads a unit's events
     /// without going through every other.
@@ -137,16 +134,6 @@ pub struct UnitAtEnd {
     pub name: String,
     pub starting_stands: u32,
     pub health: String,
-}
-
-/// A replay event's identity while it lives: the address of its `side` text, a `String` each
-/// event owns (0 when it is empty, and so has no address of its own). No two live events share
-/// one, and the events a resume keeps are moved, not copied, so they keep theirs.
-fn identity(event: &ReplayEvent) -> usize {
-    // Spelled out: were `side` ever shared between events (an `Arc<str>`), this would no longer
-    // compile rather than compare equal for different events.
-    let side: &String = &event.side;
-    if side.capacity() == 0 { 0 } else { side.as_ptr() as usize }
 }
 
 impl ReplayView {
@@ -168,22 +155,20 @@ impl ReplayView {
     /// 9 ms for the legal 100,000-line log, where a resume after a keystroke replays a few
     /// hundred events; issue 16). Equal to [`ReplayView::of`] `replay` but for the order of the
     /// names and volleys it stores.
-    pub fn taken_up(&self, replay: &Replay) -> ReplayView {
+    pub fn taken_up(&self, replay: &Replay, kept: (usize, usize)) -> ReplayView {
         let (new, old) = (&replay.events, &self.events);
+        // `kept`: how many events at either end the resume kept ([`dotc_runtime::replay::resume::Resumed::events_kept`]);
+        // each is held to where and when the view has it too, and the kept ends stop at the
+        // first that differs (read afresh from there).
         let same = |i: usize, j: usize| {
             let (event, view) = (&new[i], &old[j]);
-            let id = identity(event);
-            id != 0
-                && self.made_from.get(j) == Some(&id)
-                && view.span() == Some(event.span)
-                && view.turn == event.turn
-                && view.phase == event.phase
+            view.span() == Some(event.span) && view.turn == event.turn && view.phase == event.phase
         };
         let shorter = new.len().min(old.len());
-        let before = (0..shorter).find(|&i| !same(i, i)).unwrap_or(shorter);
-        let after = (0..shorter - before)
-            .find(|&k| !same(new.len() - 1 - k, old.len() - 1 - k))
-            .unwrap_or(shorter - before);
+        let before = (0..kept.0.min(shorter)).find(|&i| !same(i, i)).unwrap_or(kept.0.min(shorter));
+        let most_after = kept.1.min(shorter - before);
+        let after =
+            (0..most_after).find(|&k| !same(new.len() - 1 - k, old.len() - 1 - k)).unwrap_or(most_after);
         let mut made = Making::new(self.names.clone(), new.len());
         for j in 0..before {
             made.keep(self, j);
@@ -284,7 +269,6 @@ struct Making {
     /// The last name looked up: events about one unit come in runs.
     last: Option<(usize, Name)>,
     events: Vec<ViewEvent>,
-    made_from: Vec<usize>,
     volleys: Vec<Volley>,
     by_unit: Vec<Vec<u32>>,
 }
@@ -297,13 +281,12 @@ impl Making {
             index,
             last: None,
             events: Vec::with_capacity(events),
-            made_from: Vec::with_capacity(events),
             volleys: Vec::new(),
             by_unit: Vec::new(),
         }
     }
 
-    fn push(&mut self, event: ViewEvent, made_from: usize) {
+    fn push(&mut self, event: ViewEvent) {
         if let Some(unit) = event.shown.unit() {
             let at = unit.0 as usize;
             if self.by_unit.len() <= at {
@@ -312,7 +295,6 @@ impl Making {
             self.by_unit[at].push(u32::try_from(self.events.len()).unwrap_or(u32::MAX));
         }
         self.events.push(event);
-        self.made_from.push(made_from);
     }
 
     /// The name with this text, stored if new.
@@ -368,7 +350,7 @@ impl Making {
         };
         let mut out = ViewEvent { start: NOWHERE, end: NOWHERE, turn: event.turn, phase: event.phase, shown };
         out.place(Some(event.span));
-        self.push(out, identity(event));
+        self.push(out);
     }
 
     /// An event of an older view (whose names this one starts with), as it is.
@@ -381,7 +363,7 @@ impl Making {
             },
             shown => shown,
         };
-        self.push(ViewEvent { shown, ..event }, view.made_from.get(j).copied().unwrap_or(0));
+        self.push(ViewEvent { shown, ..event });
     }
 
     fn done(self, replay: &Replay) -> ReplayView {
@@ -398,7 +380,6 @@ impl Making {
         ReplayView {
             names: self.names,
             events: self.events,
-            made_from: self.made_from,
             volleys: self.volleys,
             by_unit: self.by_unit,
             units,

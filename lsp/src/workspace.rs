@@ -333,10 +333,10 @@ impl ResumeJob {
         let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let analysis = &analyzed.analysis;
             dotc_runtime::replay::resume::resume(analysis, edit, &mut replay, &mut resumable, budget).map(
-                |_| {
+                |resumed| {
                     // The document's view is of the replay before, moved by the edits since.
                     let view = match &analyzed.view {
-                        Some(view) => view.taken_up(&replay),
+                        Some(view) => view.taken_up(&replay, resumed.events_kept),
                         None => ReplayView::of(&replay),
                     };
                     (audit_of(analysis, &text, &replay), view)

@@ -244,6 +244,10 @@ pub struct Resumed {
     pub actions: usize,
     /// Whether the old replay was taken up past the edit (else it replayed to the end).
     pub kept_the_rest: bool,
+    /// How many of the old replay's first events are kept as they were (those before the
+    /// checkpoint it replayed from), and how many of its last (those after the game became the
+    /// old one again, moved by the edit): what a view of the events need not read again.
+    pub events_kept: (usize, usize),
 }
 
 /// Why a [`resume`] did not take the replay up; the replay and its checkpoints are unchanged.
@@ -337,6 +341,8 @@ pub fn resume(
     }
     let actions = run.actions;
     let kept_the_rest = kept.is_some();
+    let kept_after = kept.map_or(0, |(_, k)| replay.events.len() - resumable.checkpoints[k].counts.events);
+    let events_kept = (from.counts.events, kept_after);
     match kept {
         Some((i, k)) => {
             // The old replay from checkpoint k on is this one's from turn i on, moved by the edit:
@@ -405,7 +411,7 @@ pub fn resume(
         }
     }
     resumable.run.base = Counts::default();
-    Ok(Resumed { from_turn: from.turn, turns: played, actions, kept_the_rest })
+    Ok(Resumed { from_turn: from.turn, turns: played, actions, kept_the_rest, events_kept })
 }
 
 /// Put `new` where `old[range]` was, and move what follows by `moved`.
