@@ -40,6 +40,9 @@ pub const STATEMENTS: &[(&str, &[&str])] = &[
     ("turn", &["command", "maneuver", "fire", "melee", "status"]),
 ];
 
+/// The labels of [`DICE_LABELS`] whose dice serve the action's own roll.
+pub const OWN_ROLL_LABELS: &[&str] = &["roll", "vs", "reroll"];
+
 /// The words that may label a list of dice in a log action (`roll [..] saves [..]`). `roll`,
 /// `vs` (the defender's die of a melee) and `reroll` (a re-rolled die, after the to-hit dice)
 /// serve the action's own roll; `saves` and `save` the cover saves; the rest name the roll they

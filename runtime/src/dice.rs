@@ -117,6 +117,19 @@ impl Purpose {
     pub fn from_label(label: &str) -> Option<Purpose> {
         Purpose::ALL.iter().copied().find(|p| p.label() == label)
     }
+
+    /// The roll a log's list of dice serves, by its label (`dotc_lang::keywords::DICE_LABELS`):
+    /// no label or one of the action's own (`roll`, `vs`, `reroll`) serves `own`, `saves` the
+    /// cover saves, any other the purpose it names. (`dotc check` refuses a label outside the
+    /// list; were one to come here, it would serve `own`.)
+    pub fn of_dice(label: Option<&str>, own: Purpose) -> Purpose {
+        match label {
+            None => own,
+            Some(l) if dotc_lang::keywords::OWN_ROLL_LABELS.contains(&l) => own,
+            Some("saves") => Purpose::Save,
+            Some(other) => Purpose::from_label(other).unwrap_or(own),
+        }
+    }
 }
 
 impl fmt::Display for Purpose {
@@ -586,13 +599,18 @@ mod tests {
         for p in Purpose::ALL {
             assert!(labels.contains(&p.label()), "{} is not a dice label", p.label());
         }
-        let own_roll = ["roll", "vs", "reroll", "saves", "save"];
         for label in labels {
+            let own = dotc_lang::keywords::OWN_ROLL_LABELS.contains(label);
             assert!(
-                own_roll.contains(label) || Purpose::from_label(label).is_some(),
-                "the label {label} serves no roll"
+                own || *label == "saves" || Purpose::from_label(label).is_some(),
+                "{label} serves no roll"
             );
+            // Read as meant: an own roll's dice serve the action's roll, any other its purpose.
+            let read = Purpose::of_dice(Some(label), Purpose::Melee);
+            assert_eq!(read == Purpose::Melee, own || *label == "melee", "{label} read as {read}");
         }
+        assert_eq!(Purpose::of_dice(Some("saves"), Purpose::ToHit), Purpose::Save);
+        assert_eq!(Purpose::of_dice(None, Purpose::Rally), Purpose::Rally);
     }
 
     #[test]

@@ -284,11 +284,7 @@ impl Game {
             };
             for a in &s.args {
                 if let Arg::Roll(roll) = a {
-                    let purpose = match roll.label.as_ref().map(|l| l.value.as_str()) {
-                        None | Some("roll") | Some("vs") => unlabelled,
-                        Some("saves") | Some("save") => Purpose::Save,
-                        Some(other) => Purpose::from_label(other).unwrap_or(unlabelled),
-                    };
+                    let purpose = Purpose::of_dice(roll.label.as_ref().map(|l| l.value.as_str()), unlabelled);
                     dice.push(Some(purpose), roll.dice.value.iter().map(|d| d.value).collect());
                 }
             }

@@ -819,11 +819,7 @@ fn target_arg(action: &Action) -> Option<&ast::Name> {
 fn dice_of(action: &Action, unlabelled: Purpose) -> RecordedDice {
     RecordedDice::labelled(action.args.iter().filter_map(|a| match a {
         Arg::Roll(roll) => {
-            let purpose = match roll.label.as_ref().map(|l| l.value.as_str()) {
-                None | Some("roll") => unlabelled,
-                Some("saves") | Some("save") => Purpose::Save,
-                Some(other) => Purpose::from_label(other).unwrap_or(unlabelled),
-            };
+            let purpose = Purpose::of_dice(roll.label.as_ref().map(|l| l.value.as_str()), unlabelled);
             Some((purpose, roll.dice.value.iter().map(|d| d.value).collect()))
         }
         _ => None,

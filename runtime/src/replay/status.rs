@@ -203,17 +203,9 @@ impl Game {
         let (Some(u), Some(body)) = (self.state.unit(id), self.bodies.get(&id)) else {
             return Err("it is not on the table".into());
         };
-        let f = &u.turn;
-        if f.moved || f.assaulted {
-            return Err("it moved this turn".into());
+        if let Some(why) = busy(u) {
+            return Err(why.into());
         }
-        if f.fired {
-            return Err("it fired this turn".into());
-        }
-        if f.engaged {
-            return Err("it is engaged in melee".into());
-        }
-        let beyond = self.rules.tables.reform_beyond;
         let enemies: Vec<(&str, &crate::battlefield::Body)> = self
             .bodies
             .iter()
@@ -225,23 +217,14 @@ impl Game {
         // The first enemy too near, found before any line of sight is drawn (issue 16: sight is
         // the costly test); an enemy before it that sees the unit is named first, as when each
         // enemy was asked both questions in turn.
+        let beyond = self.rules.tables.reform_beyond;
         let near = enemies.iter().enumerate().find_map(|(i, (name, enemy))| {
-            // Two units whose reaches keep them farther apart than `beyond` need no exact gap.
-            if !crate::battlefield::contact::may_be_within(body, enemy, beyond) {
-                return None;
-            }
-            let theirs = enemy.stands();
-            let gap = body
-                .stands()
-                .iter()
-                .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
-                .fold(f64::INFINITY, f64::min);
-            (gap <= beyond).then(|| (i, format!("{name} is within {beyond}\" ({gap:.1}\")")))
+            let gap = self.within_rest_distance(body, enemy)?;
+            Some((i, format!("{name} is within {beyond}\" ({gap:.1}\")")))
         });
-        let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
         let before = near.as_ref().map_or(enemies.len(), |(i, _)| *i);
         for (name, enemy) in &enemies[..before] {
-            if self.bf.can_see(&SightQuery { weather_limit, ..SightQuery::new(enemy, body) }) {
+            if self.sees_at_rest(enemy, body) {
                 return Err(format!("{name} can see it"));
             }
         }
@@ -251,6 +234,33 @@ impl Game {
         }
     }
 
+    /// The gap between a unit and an enemy when the enemy is within the stdlib's distance that
+    /// breaks a rest (`marker micro_hit`: `rest 2 beyond 12`; RULE-07-3.5), else None.
+    fn within_rest_distance(
+        &self,
+        body: &crate::battlefield::Body,
+        enemy: &crate::battlefield::Body,
+    ) -> Option<f64> {
+        let beyond = self.rules.tables.reform_beyond;
+        // Two units whose reaches keep them farther apart than `beyond` need no exact gap.
+        if !crate::battlefield::contact::may_be_within(body, enemy, beyond) {
+            return None;
+        }
+        let theirs = enemy.stands();
+        let gap = body
+            .stands()
+            .iter()
+            .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
+            .fold(f64::INFINITY, f64::min);
+        (gap <= beyond).then_some(gap)
+    }
+
+    /// Whether an enemy sees a resting unit, in the weather in force (RULE-07-3.5, Ch13 21.0).
+    fn sees_at_rest(&self, enemy: &crate::battlefield::Body, body: &crate::battlefield::Body) -> bool {
+        let weather_limit = self.state.weather.sight_limit(&self.rules.tables);
+        self.bf.can_see(&SightQuery { weather_limit, ..SightQuery::new(enemy, body) })
+    }
+
     /// [`Game::rested`]'s answer without its reason, for the count of every unit's rest at each
     /// turn's end (RULE-07-3.5, Ch12 5.0). The reason names an enemy that sees the unit before a
     /// nearer one, so `rested` draws lines of sight even when an enemy is too near; whether the
@@ -258,39 +268,25 @@ impl Game {
     /// is the costly test).
     fn at_rest(&self, id: UnitId, sight: &mut RestSight) -> bool {
         let (Some(u), Some(body)) = (self.state.unit(id), self.bodies.get(&id)) else { return false };
-        let f = &u.turn;
-        if f.moved || f.assaulted || f.fired || f.engaged {
+        if busy(u).is_some() {
             return false;
         }
-        let beyond = self.rules.tables.reform_beyond;
         let enemy = |other: &UnitId| self.state.unit(*other).is_some_and(|e| e.side != u.side && !e.removed);
-        let mut mine = None;
-        let near = self.bodies.iter().filter(|(other, _)| enemy(other)).any(|(_, e)| {
-            crate::battlefield::contact::may_be_within(body, e, beyond) && {
-                let mine: &Vec<_> = mine.get_or_insert_with(|| body.stands());
-                let theirs = e.stands();
-                let gap = mine
-                    .iter()
-                    .flat_map(|mine| theirs.iter().map(move |theirs| geo::Euclidean.distance(mine, theirs)))
-                    .fold(f64::INFINITY, f64::min);
-                gap <= beyond
-            }
-        });
-        if near {
+        let mut enemies = self.bodies.iter().filter(|(other, _)| enemy(other));
+        if enemies.clone().any(|(_, e)| self.within_rest_distance(body, e).is_some()) {
             return false;
         }
         let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
-        let sees = |e: &Body| self.bf.can_see(&SightQuery { weather_limit, ..SightQuery::new(e, body) });
-        !self.bodies.iter().filter(|(other, _)| enemy(other)).any(|(&other, e)| {
+        !enemies.any(|(&other, e)| {
             let from = (*e, *body, weather_limit);
             if let Some(&(was, seen)) = sight.seen.get(&(other, id))
                 && was == from
             {
                 // The dev profile looks anyway: every replay of the tests holds the memo to it.
-                debug_assert_eq!(seen, sees(e), "whether {other:?} sees {id:?}");
+                debug_assert_eq!(seen, self.sees_at_rest(e, body), "whether {other:?} sees {id:?}");
                 return seen;
             }
-            let seen = sees(e);
+            let seen = self.sees_at_rest(e, body);
             sight.seen.insert((other, id), (from, seen));
             seen
         })
@@ -517,6 +513,21 @@ impl Game {
             *entry = if rested { *entry + 1 } else { 0 };
         }
         self.rest_sight = sight;
+    }
+}
+
+/// What keeps a unit from resting this turn before any enemy is looked at (RULE-07-3.5, Ch12
+/// 5.0): it moved or assaulted, it fired, or it is engaged in melee.
+fn busy(u: &crate::engine::state::Unit) -> Option<&'static str> {
+    let f = &u.turn;
+    if f.moved || f.assaulted {
+        Some("it moved this turn")
+    } else if f.fired {
+        Some("it fired this turn")
+    } else if f.engaged {
+        Some("it is engaged in melee")
+    } else {
+        None
     }
 }
 
