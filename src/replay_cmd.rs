@@ -66,13 +66,20 @@ pub struct WhatIfArgs {
     /// Set one ruling switch, NAME=VALUE (repeatable; `dotc explain C3` lists the values).
     #[arg(long = "ruling", value_name = "NAME=VALUE")]
     pub rulings: Vec<String>,
+    /// Switch an optional module (Ch13) on, over the files' own (repeatable, or commas;
+    /// `dotc explain NAME` says what one does).
+    #[arg(long = "module", value_name = "MODULE", value_delimiter = ',')]
+    pub modules: Vec<String>,
+    /// Switch an optional module off, whatever the scenario and log say (repeatable, or commas).
+    #[arg(long = "no-module", value_name = "MODULE", value_delimiter = ',')]
+    pub no_modules: Vec<String>,
 }
 
 impl WhatIfArgs {
     /// The preset and switches, each checked against the rulings register (the one parse of
     /// `dotc_runtime::rulings::WhatIf`, shared with `dotc odds assault`).
     pub fn parse(&self) -> Result<WhatIf, String> {
-        WhatIf::parse(self.preset.as_deref(), &self.rulings)
+        WhatIf::parse(self.preset.as_deref(), &self.rulings)?.with_modules(&self.modules, &self.no_modules)
     }
 }
 

@@ -431,8 +431,9 @@ fn dotc_odds_reproduces_the_suppression_table() {
 }
 
 /// Ch13 9.0: with the Elite Sharpshooters module on, fire at an elite sharpshooter regiment is
-/// at -1 to hit (4+ becomes 5+ at 10"); without the module the trait does nothing; a misspelt
-/// trait or module is an error that lists the right names.
+/// at -1 to hit (4+ becomes 5+ at 10"); without the module the trait is refused, naming the
+/// module to switch on (it would do nothing in a game, dotc D8); a misspelt trait or module is
+/// an error that lists the right names.
 #[test]
 fn ch13_9_0_odds_fire_at_elite_sharpshooters() {
     let base = ["odds", "fire", "--weapon", "rifled_musket", "--stands", "5", "--range", "10", "--json"];
@@ -445,7 +446,14 @@ fn ch13_9_0_odds_fire_at_elite_sharpshooters() {
     };
     assert_eq!(to_hit(&[]), 4);
     assert_eq!(to_hit(&["--target-trait", "elite_sharpshooters", "--module", "elite_sharpshooters"]), 5);
-    assert_eq!(to_hit(&["--target-trait", "elite_sharpshooters"]), 4);
+    let args: Vec<&str> = base.iter().chain(&["--target-trait", "elite_sharpshooters"]).copied().collect();
+    let out = dotc(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("add `--module elite_sharpshooters` (Ch13 9.0, dotc D8)"),
+        "{}",
+        text(&out.stderr)
+    );
     let args: Vec<&str> = base.iter().chain(&["--target-trait", "elite_sharpshooter"]).copied().collect();
     let out = dotc(&args);
     assert_eq!(out.status.code(), Some(2));

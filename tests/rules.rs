@@ -245,6 +245,15 @@ const NOT_YET_ROWS: &str = "
 /// The number of situations the suite has reached; it may only grow (issue 14 asks for 150).
 const SITUATIONS_AT_LEAST: usize = 288;
 
+/// The modules of Ch13 with no logged game under `tests/rules/modules/` yet (`NAME-game.dotc`,
+/// issue 17), separated by spaces. This list may only shrink:
+/// [`every_module_has_a_logged_game_or_is_listed_as_not_yet_logged`] fails both when a module has
+/// neither and when a listed module has one.
+const NOT_YET_LOGGED: &str = "command_bidding clean_barrels friction_of_war hidden_deployment army_traits \
+     horse_holders advanced_artillery written_orders elite_sharpshooters premature_fire july_sun \
+     uncontrollable_pursuit refusing_the_flank digging_in spiking_the_guns psychological_shock desperate_valor \
+     caught_flat_footed second_line plunging_fire weather open_order wave_attack low_ammo";
+
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {
     common::dotc_files_under(vec![common::root().join("tests/rules")])
@@ -553,4 +562,86 @@ fn every_ch16_row_has_a_situation_or_is_listed_as_not_yet_rowed() {
         "Ch16 rows no situation exercises (add one, or list them in NOT_YET_ROWS): {missing:?}"
     );
     assert!(now_exercised.is_empty(), "now exercised: take these out of NOT_YET_ROWS: {now_exercised:?}");
+}
+
+/// The modules a file switches on: the names on its `module` lines.
+fn modules_switched(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("module "))
+        .flat_map(|list| list.split(','))
+        .map(|m| m.trim().to_string())
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+#[test]
+fn every_module_has_a_logged_game_or_is_listed_as_not_yet_logged() {
+    use dotc_lang::rulings::Module;
+    let dir = common::root().join("tests/rules/modules");
+    let listed: Vec<&str> = NOT_YET_LOGGED.split_whitespace().collect();
+    let mut problems = Vec::new();
+    for name in &listed {
+        if Module::from_name(name).is_none() {
+            problems.push(format!("NOT_YET_LOGGED lists `{name}`, which is no module"));
+        }
+    }
+    for module in Module::ALL {
+        let name = module.name();
+        let logged = dir.join(format!("{name}-game.dotc")).exists();
+        match (logged, listed.contains(&name)) {
+            (false, false) => problems.push(format!(
+                "module {name} ({}) has no tests/rules/modules/{name}-game.dotc: add one, or list it in NOT_YET_LOGGED",
+                module.section()
+            )),
+            (true, true) => problems.push(format!("module {name} is logged now: take it out of NOT_YET_LOGGED")),
+            _ => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_module_log_shows_its_module_at_work() {
+    // A module's logged game (tests/rules/modules/NAME-game.dotc) switches NAME on in its header
+    // and audits clean with it (every_log_of_the_suite_audits_clean); replayed with the module
+    // switched off (`dotc audit --no-module NAME`), the same log must give at least one error
+    // finding: its claims and its legal actions are those of the module, not the core rules.
+    let dir = common::root().join("tests/rules/modules");
+    let logs: Vec<PathBuf> = suite_files().into_iter().filter(|p| p.starts_with(&dir)).collect();
+    let mut problems = Vec::new();
+    for path in logs {
+        let source = read(&path);
+        if !is_log(&source) {
+            continue;
+        }
+        let switched = modules_switched(&source);
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+        let named = stem.split_once("-game").map_or(stem, |(n, _)| n);
+        if !switched.iter().any(|m| m == named) {
+            problems.push(format!("{}: its header does not switch on `module {named}`", shown(&path)));
+            continue;
+        }
+        let analysis = dotc_lang::analyze(&path, &source, &dotc_lang::FsLoader);
+        let off = dotc_runtime::rulings::WhatIf::default()
+            .with_modules(&[], &[named.to_string()])
+            .unwrap_or_else(|e| panic!("{}: {e}", shown(&path)));
+        let options = ReplayOptions { source: Some(&source), what_if: Some(&off), ..Default::default() };
+        let played = replay(&analysis, &options);
+        // Through the audit, so that a finding the log allows (a forbidden action written to show
+        // the module forbids it) does not count: with the module on it is there too.
+        let audited = audit(&analysis.document, &played.findings, AuditOptions { notes: false });
+        let errors = audited
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == dotc_lang::diagnostic::Severity::Error)
+            .count();
+        if errors == 0 {
+            problems.push(format!(
+                "{}: with `{named}` off the log still replays without an error: it does not show the module at work",
+                shown(&path)
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -246,7 +246,7 @@ pub fn check_scenario(
             }
             for unit in &brigade.units {
                 let unit_arrives = arrives || reinforced.contains(&unit.name.value.as_str());
-                check_unit(unit, s, data, unit_arrives, diags);
+                check_unit(unit, s, data, doc, unit_arrives, diags);
                 if let Some(p) = &unit.position {
                     on_table(p, unit.kind.word(), diags);
                 }
@@ -254,7 +254,7 @@ pub fn check_scenario(
         }
         for unit in &side.units {
             let unit_arrives = reinforced.contains(&unit.name.value.as_str());
-            check_unit(unit, s, data, unit_arrives, diags);
+            check_unit(unit, s, data, doc, unit_arrives, diags);
             if let Some(p) = &unit.position {
                 on_table(p, unit.kind.word(), diags);
             }
@@ -580,7 +580,14 @@ pub const UNIT_FLAGS: &[(&str, &[UnitKind])] = &[
     ("dismounted", &[UnitKind::Cavalry]),
 ];
 
-fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: &mut Vec<Diagnostic>) {
+fn check_unit(
+    unit: &Unit,
+    s: &Scenario,
+    data: &RuleData,
+    doc: &Document,
+    arrives: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
     for (first, again) in &unit.repeated {
         diags.push(cat::repeated_statement(*first, *again));
     }
@@ -825,6 +832,7 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
     }
     for t in &unit.traits {
         check_id(data, EntryKind::Trait, "dotc::unknown-trait", "trait", t, diags);
+        check_trait_module(unit, s, data, doc, t, diags);
     }
     for m in &unit.markers {
         check_id(data, EntryKind::Marker, "dotc::unknown-marker", "marker", m, diags);
@@ -839,6 +847,28 @@ fn check_unit(unit: &Unit, s: &Scenario, data: &RuleData, arrives: bool, diags: 
         diags.push(
             cat::missing_attribute(unit.name.span, name, "facing", "facing west").with_rule("RULE-05-1.4"),
         );
+    }
+}
+
+/// A trait the scenario gives a unit counts only with its module on (Ch13 5.0 for the six
+/// historical traits, dotc D8; Ch13 9.0 for the Elite Sharpshooter regiment); one its quality
+/// gives anyway (RULINGS C28) counts whatever the modules. A statement that did not parse and
+/// names the module may have switched it on: its syntax error is the one diagnostic.
+fn check_trait_module(
+    unit: &Unit,
+    s: &Scenario,
+    data: &RuleData,
+    doc: &Document,
+    t: &Ident,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(module_name) = data.army_trait(&t.value).and_then(|tr| tr.module.as_deref()) else { return };
+    let on = s.rules.iter().flat_map(|r| &r.modules).any(|m| m.value == module_name)
+        || doc.broken_idents.iter().any(|w| w == module_name);
+    let given = unit.words.iter().filter_map(|w| data.quality(&w.value)).any(|q| q.traits.contains(&t.value));
+    if !on && !given {
+        let section = crate::rulings::module(module_name).unwrap_or("Ch13");
+        diags.push(cat::module_off(t.span, &t.value, module_name, section));
     }
 }
 

@@ -1541,6 +1541,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: Ch16 2.2 measures command range from any edge of the brigadier's base to the middle of the front edge of the regiment's Color Stand, but only a division or corps commander's base has a size (RULE-07-4.1). dotc gives the brigadier a 1" round base, the one the map draws, so every command range (the tiers of Ch16 2.2, the 12" of a command rally, an assault's tier) starts 0.5" out from where the log puts him (`ruling brigadier_base = round_1in`); `point` measures from his position itself."#,
         &["Ch16 2.2", "Ch16 8.3", "RULE-07-4.1"],
     ),
+    r(
+        "dotc D8",
+        "Army traits are a module (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 5.0 makes the six historical traits an optional module, while Ch16 9.0 prints them with the master mechanics. dotc plays them as the module: a trait a scenario gives a unit counts only with `module army_traits` on, in the scenario or the game log, and `dotc check` warns of a trait given without it. A trait that comes with a quality counts always: green troops have Seen the Elephant (RULINGS C28). Players who take Ch16 9.0 as core switch the module on."#,
+        &["Ch13 5.0", "Ch16 9.0", "RULINGS C28"],
+    ),
 ];
 
 #[cfg(test)]

@@ -284,6 +284,18 @@ fn check_query(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Chec
         Rules::new(data.clone(), *rulings, q.modules.iter().cloned())
     }
     .map_err(engine_error)?;
+    // A trait named for the query counts only with its module on (Ch13 5.0, dotc D8), as it
+    // does in a game: say so rather than price it without the trait.
+    for id in q.traits.iter().chain(&q.target_traits) {
+        if !rules.trait_in_force(id) {
+            let module = rules.trait_def(id).and_then(|t| t.module.clone()).unwrap_or_default();
+            let section = dotc_lang::rulings::module(&module).unwrap_or("Ch13");
+            return Err(OddsError::Engine(format!(
+                "the trait `{id}` belongs to the `{module}` module, which is off: add `--module {module}` \
+                 ({section}, dotc D8)"
+            )));
+        }
+    }
     // The stand-in target has more stands than the volley can take (two hits a stand, a screen
     // and a micro-hit aside), so none shatters it, and no more: the distributions stay short.
     let target_stands = weapon.pool(q.stands).saturating_mul(2).saturating_add(10);

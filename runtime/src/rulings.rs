@@ -509,6 +509,10 @@ pub struct WhatIf {
     pub preset: Option<(&'static str, Rulings)>,
     /// Switches set over the preset or the files' rulings, as (name, value), in order.
     pub switches: Vec<(&'static str, &'static str)>,
+    /// Optional modules (Ch13) switched on over the files' (`--module NAME`).
+    pub modules_on: Vec<&'static str>,
+    /// Optional modules switched off, whatever the files say (`--no-module NAME`).
+    pub modules_off: Vec<&'static str>,
 }
 
 impl WhatIf {
@@ -528,7 +532,27 @@ impl WhatIf {
             }
         };
         let switches = switches.iter().map(|s| parse_switch(s)).collect::<Result<_, _>>()?;
-        Ok(WhatIf { preset, switches })
+        Ok(WhatIf { preset, switches, ..WhatIf::default() })
+    }
+
+    /// The same, with optional modules switched on (`--module`) and off (`--no-module`) over the
+    /// files' own, each checked against the register (with a "did you mean"). A module both
+    /// switched on and off is an error.
+    pub fn with_modules(mut self, on: &[String], off: &[String]) -> Result<WhatIf, String> {
+        self.modules_on = on.iter().map(|m| parse_module(m)).collect::<Result<_, _>>()?;
+        self.modules_off = off.iter().map(|m| parse_module(m)).collect::<Result<_, _>>()?;
+        if let Some(both) = self.modules_on.iter().find(|m| self.modules_off.contains(m)) {
+            return Err(format!("the module `{both}` is given to both --module and --no-module"));
+        }
+        Ok(self)
+    }
+
+    /// The modules to play with, given those the scenario and log switch on.
+    pub fn apply_modules(&self, files: impl IntoIterator<Item = String>) -> Vec<String> {
+        let mut modules: Vec<String> = files.into_iter().collect();
+        modules.extend(self.modules_on.iter().map(|m| m.to_string()));
+        modules.retain(|m| !self.modules_off.contains(&m.as_str()));
+        modules
     }
 
     /// The rulings to play by, given those the scenario and log set.
@@ -543,7 +567,28 @@ impl WhatIf {
 
     /// Nothing to change.
     pub fn is_empty(&self) -> bool {
-        self.preset.is_none() && self.switches.is_empty()
+        self.preset.is_none()
+            && self.switches.is_empty()
+            && self.modules_on.is_empty()
+            && self.modules_off.is_empty()
+    }
+}
+
+/// One module name as a command line writes it (`--module low_ammo`), checked against the
+/// register of Ch13's modules.
+pub fn parse_module(name: &str) -> Result<&'static str, String> {
+    let name = name.trim();
+    match dotc_lang::rulings::Module::from_name(name) {
+        Some(m) => Ok(m.name()),
+        None => {
+            let names = dotc_lang::rulings::Module::ALL.iter().map(|m| m.name());
+            let hint = dotc_lang::names::suggest(name, names.clone())
+                .map_or(String::new(), |s| format!("; did you mean `{s}`?"));
+            Err(format!(
+                "unknown module `{name}`{hint} (the modules are {})",
+                names.collect::<Vec<_>>().join(", ")
+            ))
+        }
     }
 }
 

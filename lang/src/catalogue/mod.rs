@@ -53,6 +53,10 @@ pub const CODES: &[(&str, &str)] = &[
         "A formation that is not line, assault_column, road_column, skirmish, open_order or a library entry (Ch16 3.2).",
     ),
     ("dotc::unknown-trait", "A trait that is not in Ch16 9.0 or the file's library."),
+    (
+        "dotc::module-off",
+        "A unit is given a trait that belongs to an optional module (Ch13) the scenario does not switch on: the six historical traits are the Army Traits module (Ch13 5.0, dotc D8), the Elite Sharpshooter regiment its own (Ch13 9.0). The trait does nothing in a game until the module is on: add `module NAME` to the scenario's `rules` block (or to each game log's), or remove the trait. A trait a quality gives (Seen the Elephant for green troops, RULINGS C28) always counts.",
+    ),
     ("dotc::unknown-rating", "A brigadier rating that is not aggressive, reliable or timid (Ch16 2.1)."),
     (
         "dotc::unknown-terrain",
@@ -359,6 +363,21 @@ pub fn empty_file() -> Diagnostic {
 }
 
 /// A word or name of the right family but the wrong kind; each caller words it for its case.
+/// A unit's trait that belongs to an optional module the scenario leaves off (Ch13 5.0, dotc D8).
+pub fn module_off(span: Span, trait_id: &str, module: &str, section: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "dotc::module-off",
+        format!("the trait `{trait_id}` does nothing here: the `{module}` module is off"),
+        span,
+        format!("needs `module {module}`"),
+    )
+    .with_help(format!(
+        "switch the module on in the scenario's `rules` block (`module {module}`), or in each game log's; \
+         or remove the trait"
+    ))
+    .with_rule(format!("{section}, dotc D8"))
+}
+
 pub fn wrong_kind(span: Span, message: String, label: String, help: String) -> Diagnostic {
     Diagnostic::error("dotc::wrong-kind", message, span, label).with_help(help)
 }

@@ -98,6 +98,15 @@ impl Rules {
         self.data.traits().iter().find(|t| t.meta.id == id)
     }
 
+    /// Whether a trait a scenario assigns to a unit counts in this game: one that belongs to an
+    /// optional module counts only with that module on (Ch13 5.0: the historical traits are the
+    /// Army Traits module, dotc D8; Ch13 9.0: the Elite Sharpshooter regiment). An unknown id
+    /// counts for nothing. A trait a quality gives (RULINGS C28) is not asked about: it always
+    /// counts.
+    pub fn trait_in_force(&self, id: &str) -> bool {
+        self.trait_def(id).is_some_and(|t| t.module.as_deref().is_none_or(|m| self.module(m)))
+    }
+
     /// The command tier a distance from the brigadier falls in (Ch16 2.2): the lowest level whose
     /// reach covers it.
     pub fn tier_at(&self, distance: f64) -> Option<&dotc_lang::library::Tier> {

@@ -159,7 +159,9 @@ impl Setup {
         if let Some(q) = data.quality(quality) {
             u.traits.extend(q.traits.iter().cloned());
         }
-        for t in &unit.traits {
+        // A trait the scenario assigns counts only with its module on (Ch13 5.0, dotc D8); the
+        // check warns of one that does not (`dotc::module-off`).
+        for t in unit.traits.iter().filter(|t| rules.trait_in_force(&t.value)) {
             if !u.traits.contains(&t.value) {
                 u.traits.push(t.value.clone());
             }

@@ -43,6 +43,10 @@ fn queries() -> Vec<FireQuery> {
     q.target = TargetFormation::Road;
     q.kind = FireKind::Closing;
     out.push(q);
+    // The traits named count only with their module on (Ch13 5.0, dotc D8).
+    for q in &mut out {
+        q.modules.push("army_traits".into());
+    }
     out
 }
 

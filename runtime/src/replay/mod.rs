@@ -391,6 +391,10 @@ impl<'a> Run<'a> {
                 .iter()
                 .chain(game_rules.iter())
                 .flat_map(|b| b.modules.iter().map(|m| m.value.clone()));
+            let modules = match options.what_if {
+                Some(w) => w.apply_modules(modules),
+                None => modules.collect(),
+            };
             Rules::new(data.clone(), rulings, modules).ok()
         });
         let Some(rules) = rules else {

@@ -95,6 +95,52 @@ fn the_unplayed_modules_notice_is_what_the_register_says() {
 }
 
 #[test]
+fn each_module_switched_on_alone_is_played_or_announced() {
+    // Issue 17: no module is skipped in silence. Each module on its own: the game header says
+    // what the register says of it (its `replay_notice`, cited to its Ch13 section) when it is
+    // not played whole, and no module notice at all when it is.
+    for module in Module::ALL {
+        let rules = format!("    seed 7\n    rules {{ module {} }}\n", module.name());
+        let replay = tutorial(&GAME.replacen("    seed 7\n", &rules, 1));
+        let said: Vec<(String, String)> = replay
+            .findings
+            .iter()
+            .filter(|f| f.message.starts_with("module "))
+            .map(|f| (f.message.clone(), f.rule.clone()))
+            .collect();
+        let expected: Vec<(String, String)> =
+            module.replay_notice().map(|n| (n, module.section().to_string())).into_iter().collect();
+        assert_eq!(said, expected, "module {}", module.name());
+    }
+}
+
+#[test]
+fn a_what_if_switches_modules_on_and_off_over_the_files() {
+    // `--module` and `--no-module` (WhatIf::with_modules) reach the rules the replay plays by:
+    // a module the log does not name is announced when switched on, and one it names is silent
+    // when switched off.
+    let what_if = |on: &[&str], off: &[&str]| {
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        crate::rulings::WhatIf::default().with_modules(&owned(on), &owned(off)).expect("known modules")
+    };
+    let notices = |game: &str, w: &crate::rulings::WhatIf| {
+        let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), game, &Tutorial);
+        let options = ReplayOptions { source: Some(game), what_if: Some(w), ..ReplayOptions::default() };
+        let replay = replay(&analysis, &options);
+        replay.findings.iter().filter(|f| f.message.starts_with("module ")).count()
+    };
+    assert_eq!(notices(GAME, &what_if(&[], &[])), 0);
+    assert_eq!(notices(GAME, &what_if(&["command_bidding"], &[])), 1);
+    let with_bidding = GAME.replacen("    seed 7\n", "    seed 7\n    rules { module command_bidding }\n", 1);
+    assert_eq!(notices(&with_bidding, &what_if(&[], &[])), 1);
+    assert_eq!(notices(&with_bidding, &what_if(&[], &["command_bidding"])), 0);
+    let both = crate::rulings::WhatIf::default().with_modules(&["low_ammo".into()], &["low_ammo".into()]);
+    assert!(both.is_err());
+    let typo = crate::rulings::WhatIf::default().with_modules(&["low_amo".into()], &[]);
+    assert!(typo.is_err_and(|e| e.contains("did you mean `low_ammo`")));
+}
+
+#[test]
 fn a_friction_roll_without_its_module_is_refused_citing_ch13() {
     let game = GAME.replace("reserve \"Brig. Gen. Émile Laforêt\"", "friction roll [3]");
     let replay = tutorial(&game);

@@ -10,6 +10,7 @@ use crate::replay::tests::{line_holding, play, problems};
 use crate::replay::{Finding, Level, Replay};
 
 /// A scenario on the field with `rules` (a `rules { ... }` body) and the lines of each brigade.
+/// The army traits module is on, so a trait given to a regiment counts (Ch13 5.0, dotc D8).
 fn field(rules: &str, blue: &str, red: &str) -> String {
     format!(
         r#"scenario "The Field" {{
@@ -19,6 +20,7 @@ fn field(rules: &str, blue: &str, red: &str) -> String {
     first_side blue
     table 48 x 36
     rules {{
+        module army_traits
 {rules}
     }}
     side blue "Blue" {{
