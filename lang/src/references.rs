@@ -903,8 +903,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "Ch13 18.0",
         "Caught flat-footed",
-        r#"A unit in road column or assault column that is charged without a reserved pip for a reaction is caught flat-footed. It takes -1 on its melee score and must pass a 4+ discipline check or be Disordered before contact. By default dotc removes a charged road column outright (RULINGS C23), so in practice this applies to assault columns."#,
-        &["RULINGS C23", "Ch16 6.0"],
+        r#"A unit in road column or assault column that is charged without a reserved pip for a reaction is caught flat-footed. It takes -1 on its melee score and must pass a 4+ discipline check or be Disordered before contact. By default dotc removes a charged road column outright (RULINGS C23), so in practice this applies to assault columns; dotc rolls the check when the charge goes in, after the closing volley (dotc D9)."#,
+        &["RULINGS C23", "Ch16 6.0", "dotc D9"],
     ),
     r(
         "Ch13 19.0",
@@ -1540,6 +1540,12 @@ pub const REFERENCES: &[Reference] = &[
         "The brigadier's base (dotc's ruling)",
         r#"Not in RULINGS.md: Ch16 2.2 measures command range from any edge of the brigadier's base to the middle of the front edge of the regiment's Color Stand, but only a division or corps commander's base has a size (RULE-07-4.1). dotc gives the brigadier a 1" round base, the one the map draws, so every command range (the tiers of Ch16 2.2, the 12" of a command rally, an assault's tier) starts 0.5" out from where the log puts him (`ruling brigadier_base = round_1in`); `point` measures from his position itself."#,
         &["Ch16 2.2", "Ch16 8.3", "RULE-07-4.1"],
+    ),
+    r(
+        "dotc D9",
+        "The assault modules' checks (dotc's ruling)",
+        r#"Not in RULINGS.md: when the optional assault modules of Chapter 13 roll their checks and what those checks count as. A column caught flat-footed (Ch13 18.0) tests when the charge goes in, after the closing volley and before the melee dice; a target whose brigade still has its banked pip, or that counter-charged, is not caught; a road column overrun under RULINGS C23 takes no check, and one that fights under `melee_minus_one` takes the module's -1 once, not twice."#,
+        &["Ch13 18.0", "RULINGS C23", "Ch16 6.0"],
     ),
 ];
 

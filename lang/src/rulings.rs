@@ -367,7 +367,7 @@ modules! {
     // Ch13 17.0: declared in Phase 1 for that turn's charge.
     DesperateValor = "desperate_valor", "Ch13 17.0", [Command, Assault], NotPlayed;
     // Ch13 18.0: a column charged without a reserved pip.
-    CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", [Assault], NotPlayed;
+    CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", [Assault], Played;
     // Ch13 19.0: any Discipline Check: under fire, in a charge, in a rally.
     SecondLine = "second_line", "Ch13 19.0", [Fire, Assault, Status], NotPlayed;
     // Ch13 20.0: the closing volley of rifled muskets.
@@ -543,6 +543,6 @@ mod tests {
             )
         );
         assert_eq!(Module::JulySun.detail(), "Ch13 11.0; acts in the maneuver and assault phases; played");
-        assert_eq!(Module::CaughtFlatFooted.detail(), "Ch13 18.0; acts in the assault phase; not played yet");
+        assert_eq!(Module::CaughtFlatFooted.detail(), "Ch13 18.0; acts in the assault phase; played");
     }
 }
