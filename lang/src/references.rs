@@ -855,8 +855,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "Ch13 10.0",
         "Premature fire",
-        r#"The rulebook titles this section "Seeing the Elephant"; RULINGS C28 renames it to avoid the clash with the trait. When a Green regiment is charged and the attacker reaches the 4" line, it must pass a 4+ discipline check. On a failure it fires its closing volley too early at -2 to hit, then fights the melee at -1 with empty muskets."#,
-        &["RULINGS C28", "Ch16 7.2"],
+        r#"The rulebook titles this section "Seeing the Elephant"; RULINGS C28 renames it to avoid the clash with the trait. When a Green regiment is charged and the attacker reaches the 4" line, it must pass a 4+ discipline check. On a failure it fires its closing volley too early at -2 to hit, then fights the melee at -1 with empty muskets. dotc tests only a defender that fires a closing volley, before its dice (dotc D9)."#,
+        &["RULINGS C28", "Ch16 7.2", "dotc D9"],
     ),
     r(
         "Ch13 11.0",
@@ -1544,8 +1544,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "dotc D9",
         "The assault modules' checks (dotc's ruling)",
-        r#"Not in RULINGS.md: when the optional assault modules of Chapter 13 roll their checks and what those checks count as. A column caught flat-footed (Ch13 18.0) tests when the charge goes in, after the closing volley and before the melee dice; a target whose brigade still has its banked pip, or that counter-charged, is not caught; a road column overrun under RULINGS C23 takes no check, and one that fights under `melee_minus_one` takes the module's -1 once, not twice."#,
-        &["Ch13 18.0", "RULINGS C23", "Ch16 6.0"],
+        r#"Not in RULINGS.md: when the optional assault modules of Chapter 13 roll their checks and what those checks count as. A column caught flat-footed (Ch13 18.0) tests when the charge goes in, after the closing volley and before the melee dice; a target whose brigade still has its banked pip, or that counter-charged, is not caught; a road column overrun under RULINGS C23 takes no check, and one that fights under `melee_minus_one` takes the module's -1 once, not twice. A Green regiment tests for premature fire (Ch13 10.0) only when it fires a closing volley, before that volley's dice."#,
+        &["Ch13 18.0", "RULINGS C23", "Ch16 6.0", "Ch13 10.0"],
     ),
 ];
 

@@ -350,7 +350,7 @@ modules! {
     EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", [Setup, Maneuver, Fire, Assault],
         InPart { missing: "plays only its -1 to hit fire aimed at the regiment: not its movement, the sight through it, nor its melee penalty" };
     // Ch13 10.0: a check at the charge's 4" line, the closing volley and the melee after it.
-    PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", [Assault], NotPlayed;
+    PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", [Assault], Played;
     // Ch13 11.0: double-quick moves and charges on two turns running.
     JulySun = "july_sun", "Ch13 11.0", [Maneuver, Assault], Played;
     // Ch13 12.0: a check after a melee won outright.

@@ -62,6 +62,8 @@ pub enum TestKind {
     RebelYell,
     /// A column charged with no reserved pip, caught flat-footed (Ch13 18.0, dotc D9).
     FlatFooted,
+    /// A Green regiment charged, at the 4" line (Ch13 10.0, RULINGS C28).
+    PrematureFire,
     /// Passage of lines (Ch16 3.3, RULINGS C8).
     PassageOfLines,
     /// Any other Discipline check (RULE-07-1.4).
@@ -80,6 +82,7 @@ impl TestKind {
             TestKind::PreContact => "the pre-contact check",
             TestKind::RebelYell => "the Rebel Yell check",
             TestKind::FlatFooted => "the flat-footed check",
+            TestKind::PrematureFire => "the premature fire check",
             TestKind::PassageOfLines => "the passage of lines check",
             TestKind::Discipline => "the Discipline check",
             TestKind::NaturalRally => "the natural rally",
@@ -94,6 +97,7 @@ impl TestKind {
             TestKind::PreContact => "pre-contact check",
             TestKind::RebelYell => "Rebel Yell check",
             TestKind::FlatFooted => "flat-footed check",
+            TestKind::PrematureFire => "premature fire check",
             TestKind::PassageOfLines => "passage of lines check",
             TestKind::Discipline => "Discipline check",
             TestKind::NaturalRally => "natural rally",

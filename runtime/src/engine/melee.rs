@@ -62,6 +62,9 @@ pub struct MeleeInput {
     /// The defender counter-charged (Reaction 5, Ch16 6.0): the attacker loses its momentum and
     /// the defender gets its own charging traits.
     pub counter_charge: bool,
+    /// The defender fired its closing volley too early and fights with empty muskets (Ch13
+    /// 10.0, module `premature_fire`): the `premature_fire` modifier's melee value.
+    pub fired_early: bool,
 }
 
 /// A melee that ended before the dice.
@@ -670,6 +673,12 @@ fn shock_modifiers(
         if let Some(g) = &ground {
             if let Some(m) = g.melee.filter(|m| applies(m.side, role, false)) {
                 mods.push(Modifier::new(g.id.clone(), m.value, g.rule));
+            }
+        }
+        // Ch13 10.0: empty muskets after a closing volley fired too early.
+        if role == Role::Defender && input.fired_early {
+            if let Some(m) = t.premature_fire.melee.filter(|m| applies(m.side, role, false)) {
+                mods.push(Modifier::new("fired early", m.value, "Ch13 10.0, RULINGS C28"));
             }
         }
     }

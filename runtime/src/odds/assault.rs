@@ -254,6 +254,7 @@ pub fn plan_charge(
             uphill: false,
             crest_advantage: false,
             counter_charge: q.counter_charge,
+            fired_early: false,
         },
     };
     let plan = plan_assault(&rules, &mut state, charger, defender, &assault, Payment::Pay)?;

@@ -227,3 +227,24 @@ fn ch13_18_0_a_column_caught_flat_footed_in_the_odds() {
     assert!(close(on.p_draw, 8.0 / 72.0), "{}", on.p_draw);
     assert!(close(on.p_defender_wins, 13.0 / 72.0), "{}", on.p_defender_wins);
 }
+
+/// Ch13 10.0 (module `premature_fire`, RULINGS C28): a Green line of 5 rifled muskets fires its
+/// closing volley at 4" (short, 4+) at a regular line in the open (no save). It first tests 4+:
+/// passed (1/2), each die hits 1/2; failed (1/2), the volley is at -2, 6+: each die hits 1/6.
+/// The fire removes no stand on 0 or 1 hit (a lone hit is a micro-hit): (1 + 5)/32 = 3/16 at
+/// 4+, (5/6)^5 + 5 (1/6)(5/6)^4 = 6250/7776 at 6+. With the module: 3/32 + 3125/7776; without,
+/// 3/16.
+#[test]
+fn ch13_10_0_a_green_volley_fired_too_early_in_the_odds() {
+    let mut q = query("rifled_musket", 5, 5);
+    q.defender.quality = "green".into();
+    let off = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&off);
+    assert!(close(off.stands_lost_to_volley[0], 3.0 / 16.0), "{:?}", off.stands_lost_to_volley);
+    q.volley.modules = vec!["premature_fire".into()];
+    let on = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&on);
+    let want = 3.0 / 32.0 + 3125.0 / 7776.0;
+    assert!(close(on.stands_lost_to_volley[0], want), "{:?} {want}", on.stands_lost_to_volley);
+    assert!(on.p_attacker_wins > off.p_attacker_wins);
+}

@@ -30,7 +30,8 @@ export const VERBS = [
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
-  'closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'flat_footed', 'melee', 'evade',
+  'closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'premature_fire', 'flat_footed', 'melee',
+  'evade',
 ];
 /** The phases of a turn (grammar.pest, `phase_name`). */
 export const PHASES = ['command', 'maneuver', 'fire', 'melee', 'status'];
