@@ -361,38 +361,26 @@ impl AssaultPlan {
 
 /// Ch13 10.0 Premature Fire (module `premature_fire`, RULINGS C28): a Green regiment charged that
 /// fires a closing volley tests when the charger reaches the 4" line (dotc D9: only a defender
-/// that fires one; its volley is what goes off early). Its check and early volley, planned.
+/// that fires one; its volley is what goes off early). Its check, and the early volley planned
+/// by the volley's own plan (`FireInput::premature`).
 fn premature_check(
     rules: &Rules,
     state: &GameState,
     target: UnitId,
-    closing: Option<&ClosingPlan>,
-) -> Option<PrematurePlan> {
-    let closing = closing?;
-    let t = &rules.tables;
+    charger: UnitId,
+    fire: &FireInput,
+) -> Result<Option<PrematurePlan>, EngineError> {
     let green = state.unit(target).is_some_and(|u| u.quality == "green");
-    if !rules.module("premature_fire") || !green {
-        return None;
-    }
-    let check = t.premature_fire.check?;
-    let mut early = closing.clone();
-    let plan = &mut early.plan;
-    plan.modifiers.push(super::events::Modifier::new(
-        "premature fire",
-        t.premature_fire.to_hit,
-        "Ch13 10.0, RULINGS C28",
-    ));
-    let raw = plan.base - plan.modifiers.iter().map(|m| m.value).sum::<i32>();
-    // RULINGS G1, as the volley plan reads it: held to 2..6, or left as it is.
-    plan.to_hit = match rules.rulings.to_hit_limits {
-        crate::rulings::ToHitLimits::Clamp => raw.clamp(2, 6),
-        crate::rulings::ToHitLimits::Unclamped => raw,
-    };
-    Some(PrematurePlan {
+    let check = rules.tables.premature_fire.check;
+    let Some(check) = check.filter(|_| rules.module("premature_fire") && green) else { return Ok(None) };
+    let early = FireInput { premature: true, ..fire.clone() };
+    let plan = plan_volley(rules, state, target, charger, &early)?;
+    let casualties = casualty_table(rules, state, &plan)?;
+    Ok(Some(PrematurePlan {
         base: i32::try_from(check).unwrap_or(6),
         modifiers: morale::standing_discipline_modifiers(rules, state, target, None),
-        early,
-    })
+        early: ClosingPlan { plan, casualties },
+    }))
 }
 
 /// A closing volley planned before its dice, with what each outcome would cost the charger.
@@ -424,6 +412,7 @@ pub fn plan_assault(
     let target_name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
     let t = &rules.tables;
     let mut volley = input.closing_volley.clone();
+    let mut premature = None;
     if volley.is_some() && state.brigade_status(target) == BrigadeStatus::Broken && t.broken.no_fire {
         events.push(Event::new(
             What::Note { text: format!("{target_name} cannot fire a closing volley: its brigade is Broken") },
@@ -448,11 +437,11 @@ pub fn plan_assault(
             events.push(Event::new(What::Note { text }, "Ch16 7.2, RULINGS G10"));
             let plan = plan_volley(rules, state, target, charger, &fire)?;
             let casualties = casualty_table(rules, state, &plan)?;
+            premature = premature_check(rules, state, target, charger, &fire)?;
             Some(ClosingPlan { plan, casualties })
         }
         None => None,
     };
-    let premature = premature_check(rules, state, target, closing.as_ref());
     Ok(AssaultPlan {
         charger,
         target,
