@@ -101,6 +101,10 @@ pub struct AssaultArgs {
     /// The defender's quality (a Rebel Yell tests green and regular defenders, Ch16 9.0).
     #[arg(long, default_value = "regular")]
     defender_quality: String,
+    /// The defender's formation (a column charged with no reserved pip is caught flat-footed
+    /// under `--module caught_flat_footed`, Ch13 18.0).
+    #[arg(long, value_enum, default_value_t = ChargeFormationArg::Line)]
+    defender_formation: ChargeFormationArg,
     /// A trait of the defender by rule data id (sharpshooters, buck_and_ball, steady...).
     #[arg(long = "defender-trait", value_name = "TRAIT", value_delimiter = ',')]
     defender_traits: Vec<String>,
@@ -551,6 +555,10 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
                 BrigadeArg::Broken => BrigadeStatus::Broken,
             },
             engaged: args.defender_engaged.unwrap_or(0),
+            formation: match args.defender_formation {
+                ChargeFormationArg::Line => "line".to_string(),
+                ChargeFormationArg::Column => "assault_column".to_string(),
+            },
         },
         momentum: args.momentum,
         flank: args.flank,

@@ -66,11 +66,13 @@ const FALL_BACK_ON: &[&str] = &[
     "contact",
     "stall",
     "rebel_yell",
+    "premature_fire",
+    "flat_footed",
     "melee",
     "breakthrough",
 ];
 const MELEE: &[&str] = &["melee", "breakthrough"];
-const TESTS: &[&str] = &["discipline", "rebel_yell"];
+const TESTS: &[&str] = &["discipline", "rebel_yell", "premature_fire", "flat_footed"];
 const SOLITARY: &[&str] = &["fire", "leader"];
 
 const HEALTH_RULE: &str = "Ch16 8.1, RULINGS C4";

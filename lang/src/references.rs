@@ -855,8 +855,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "Ch13 10.0",
         "Premature fire",
-        r#"The rulebook titles this section "Seeing the Elephant"; RULINGS C28 renames it to avoid the clash with the trait. When a Green regiment is charged and the attacker reaches the 4" line, it must pass a 4+ discipline check. On a failure it fires its closing volley too early at -2 to hit, then fights the melee at -1 with empty muskets."#,
-        &["RULINGS C28", "Ch16 7.2"],
+        r#"The rulebook titles this section "Seeing the Elephant"; RULINGS C28 renames it to avoid the clash with the trait. When a Green regiment is charged and the attacker reaches the 4" line, it must pass a 4+ discipline check. On a failure it fires its closing volley too early at -2 to hit, then fights the melee at -1 with empty muskets. dotc tests only a defender that fires a closing volley, before its dice (dotc D9)."#,
+        &["RULINGS C28", "Ch16 7.2", "dotc D9"],
     ),
     r(
         "Ch13 11.0",
@@ -903,8 +903,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "Ch13 18.0",
         "Caught flat-footed",
-        r#"A unit in road column or assault column that is charged without a reserved pip for a reaction is caught flat-footed. It takes -1 on its melee score and must pass a 4+ discipline check or be Disordered before contact. By default dotc removes a charged road column outright (RULINGS C23), so in practice this applies to assault columns."#,
-        &["RULINGS C23", "Ch16 6.0"],
+        r#"A unit in road column or assault column that is charged without a reserved pip for a reaction is caught flat-footed. It takes -1 on its melee score and must pass a 4+ discipline check or be Disordered before contact. By default dotc removes a charged road column outright (RULINGS C23), so in practice this applies to assault columns; dotc rolls the check when the charge goes in, after the closing volley (dotc D9)."#,
+        &["RULINGS C23", "Ch16 6.0", "dotc D9"],
     ),
     r(
         "Ch13 19.0",
@@ -1546,6 +1546,12 @@ pub const REFERENCES: &[Reference] = &[
         "Army traits are a module (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 5.0 makes the six historical traits an optional module, while Ch16 9.0 prints them with the master mechanics. dotc plays them as the module: a trait a scenario gives a unit counts only with `module army_traits` on, in the scenario or the game log, and `dotc check` warns of a trait given without it. A trait that comes with a quality counts always: green troops have Seen the Elephant (RULINGS C28). Players who take Ch16 9.0 as core switch the module on."#,
         &["Ch13 5.0", "Ch16 9.0", "RULINGS C28"],
+    ),
+    r(
+        "dotc D9",
+        "The assault modules' checks (dotc's ruling)",
+        r#"Not in RULINGS.md: when the optional assault modules of Chapter 13 roll their checks and what those checks count as. A column caught flat-footed (Ch13 18.0) tests when the charge goes in, after the closing volley and before the melee dice; a target whose brigade still has its banked pip, or that counter-charged, is not caught; a road column overrun under RULINGS C23 takes no check, and one that fights under `melee_minus_one` takes the module's -1 once, not twice. A Green regiment tests for premature fire (Ch13 10.0) only when it fires a closing volley, before that volley's dice."#,
+        &["Ch13 18.0", "RULINGS C23", "Ch16 6.0", "Ch13 10.0"],
     ),
 ];
 

@@ -350,7 +350,7 @@ modules! {
     EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", [Setup, Maneuver, Fire, Assault],
         InPart { missing: "plays only its -1 to hit fire aimed at the regiment: not its movement, the sight through it, nor its melee penalty" };
     // Ch13 10.0: a check at the charge's 4" line, the closing volley and the melee after it.
-    PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", [Assault], NotPlayed;
+    PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", [Assault], Played;
     // Ch13 11.0: double-quick moves and charges on two turns running.
     JulySun = "july_sun", "Ch13 11.0", [Maneuver, Assault], Played;
     // Ch13 12.0: a check after a melee won outright.
@@ -367,7 +367,7 @@ modules! {
     // Ch13 17.0: declared in Phase 1 for that turn's charge.
     DesperateValor = "desperate_valor", "Ch13 17.0", [Command, Assault], NotPlayed;
     // Ch13 18.0: a column charged without a reserved pip.
-    CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", [Assault], NotPlayed;
+    CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", [Assault], Played;
     // Ch13 19.0: any Discipline Check: under fire, in a charge, in a rally.
     SecondLine = "second_line", "Ch13 19.0", [Fire, Assault, Status], NotPlayed;
     // Ch13 20.0: the closing volley of rifled muskets.
@@ -543,6 +543,6 @@ mod tests {
             )
         );
         assert_eq!(Module::JulySun.detail(), "Ch13 11.0; acts in the maneuver and assault phases; played");
-        assert_eq!(Module::CaughtFlatFooted.detail(), "Ch13 18.0; acts in the assault phase; not played yet");
+        assert_eq!(Module::CaughtFlatFooted.detail(), "Ch13 18.0; acts in the assault phase; played");
     }
 }

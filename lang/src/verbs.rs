@@ -171,6 +171,16 @@ pub const VERBS: &[VerbSpec] = &[
     step("contact", "Ch16 7.2", "The charger closes into contact."),
     step("stall", "Ch16 7.2", "The charger stalls 2\" short, Disordered."),
     step("rebel_yell", "Ch16 9.0", "The defender's test against a Rebel Yell charge."),
+    step(
+        "premature_fire",
+        "Ch13 10.0",
+        "A Green defender tests at the 4\" line or fires its closing volley too early (module premature_fire).",
+    ),
+    step(
+        "flat_footed",
+        "Ch13 18.0",
+        "A column charged with no reserved pip tests 4+ or is Disordered (module caught_flat_footed).",
+    ),
     step("melee", "Ch16 7.3", "The opposed melee roll: attacker's die vs defender's."),
     step(
         "evade",
@@ -305,6 +315,10 @@ words! {
         Contact = "contact",
         Stall = "stall",
         RebelYell = "rebel_yell",
+        /// Ch13 10.0: a Green defender's check at the 4" line, before its closing volley.
+        PrematureFire = "premature_fire",
+        /// Ch13 18.0: the defender caught flat-footed in column tests before contact.
+        FlatFooted = "flat_footed",
         Melee = "melee",
         /// RULE-07-4.5: the evasion move of a solitary brigadier the charge catches.
         Evade = "evade",

@@ -87,7 +87,12 @@ fn assault_query() -> AssaultQuery {
         closing_volley: true,
         distance: 8.0,
         charger: Charger::new(6),
-        defender: Defender { quality: "regular".into(), brigade: BrigadeStatus::Fresh, engaged: 0 },
+        defender: Defender {
+            quality: "regular".into(),
+            brigade: BrigadeStatus::Fresh,
+            engaged: 0,
+            formation: "line".into(),
+        },
         momentum: true,
         flank: false,
         counter_charge: false,

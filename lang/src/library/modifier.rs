@@ -33,6 +33,7 @@ pub const MODIFIER_PROPS: &[PropSpec] = &[
         "engaged <count>",
         "The engaged stands the unit counts as in melee, whatever its size (RULINGS G3).",
     ),
+    opt("check", "check <n>+", "The Discipline check the situation calls for (Ch13 10.0, 18.0)."),
 ];
 
 /// A situational modifier that belongs to no formation, terrain, marker or trait (Ch16 2.4,
@@ -54,6 +55,9 @@ pub struct Modifier {
     pub weapons: Vec<String>,
     /// The to-hit target those weapons use while it applies (Ch13 20.0: 5+).
     pub hits: Option<u32>,
+    /// The Discipline check the situation calls for (`check 4+`: Ch13 10.0, 18.0).
+    #[serde(default)]
+    pub check: Option<u32>,
 }
 
 pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier {
@@ -71,6 +75,7 @@ pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier
         engaged: r.read("engaged", |c| c.count("a number of stands")),
         weapons: weapons.into_iter().map(|w| w.value).collect(),
         hits: r.read("hits", |c| c.target()),
+        check: r.read("check", |c| c.target()),
     }
 }
 
@@ -100,6 +105,9 @@ impl Describe for Modifier {
         }
         if !self.weapons.is_empty() {
             parts.push(format!("for {}", self.weapons.join(", ")));
+        }
+        if let Some(check) = self.check {
+            parts.push(format!("Discipline check {check}+"));
         }
         if parts.is_empty() {
             parts.push(String::from("modifier"));

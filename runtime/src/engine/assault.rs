@@ -9,14 +9,17 @@
 //!    Regimental Assault, or the Dress on the Colors price for a coordinated push (Ch16 2.3),
 //!    doubled in the distant courier tier and impossible out of communication (Ch16 2.2,
 //!    RULINGS G8, C10). Pips come from the brigade's pool, then its banked pip.
-//! 2. The closing volley at the 4" interruption line (Ch16 7.2, the order's `interruption`); a
+//! 2. With the `premature_fire` module, a Green defender that fires a closing volley tests at the
+//!    4" line (Ch13 10.0, RULINGS C28, [`premature_check`]): failing, the volley goes off too
+//!    early at -2 and the defender fights the melee at -1.
+//! 3. The closing volley at the 4" interruption line (Ch16 7.2, the order's `interruption`); a
 //!    charger that starts within it takes the volley before it moves (RULINGS G10). A volley that
 //!    removes the charger ends the charge (Destroyed).
-//! 3. The pre-contact Discipline check, when the volley triggers it (RULINGS C7,
+//! 4. The pre-contact Discipline check, when the volley triggers it (RULINGS C7,
 //!    `pre_contact_trigger`); Steady's +1 applies (cause: a closing volley, Ch16 9.0). Failing, the
 //!    charge stalls 2" short (the order's `stall`) with a Disorder marker (Ch16 7.2, RULE-07-1.5
 //!    charging case; RULINGS C5: both readings agree for a charger).
-//! 4. Contact and the melee ([`super::melee`]); a charger disordered by the volley fights at -2
+//! 5. Contact and the melee ([`super::melee`]); a charger disordered by the volley fights at -2
 //!    through its marker (RULINGS G10).
 
 use dotc_lang::library::{CheckCause, MoveState, OrderCost};
@@ -327,6 +330,57 @@ pub struct AssaultPlan {
     /// The closing volley, when the defender fires one (Ch16 6.0, 7.2): None when it was not
     /// declared or a Broken brigade cannot fire it (RULE-07-2.4).
     pub closing: Option<ClosingPlan>,
+    /// A Green defender's check at the 4" line before its volley (Ch13 10.0, module
+    /// `premature_fire`), with the volley it fires if it fails.
+    pub premature: Option<PrematurePlan>,
+}
+
+/// Ch13 10.0 Premature Fire (RULINGS C28), planned before its die: the defender's check and
+/// the closing volley it fires too early if it fails.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrematurePlan {
+    /// The check's number and its modifiers (the standing Discipline modifiers).
+    pub base: i32,
+    pub modifiers: Vec<super::events::Modifier>,
+    /// The closing volley at the module's -2.
+    pub early: ClosingPlan,
+}
+
+impl AssaultPlan {
+    /// The plan as it stands once the premature fire check is rolled: with `passed` the volley
+    /// as planned; failed, the early volley and a defender with empty muskets (Ch13 10.0).
+    pub fn after_premature_check(&self, passed: bool) -> AssaultPlan {
+        let mut plan = AssaultPlan { premature: None, ..self.clone() };
+        if let (false, Some(p)) = (passed, &self.premature) {
+            plan.closing = Some(p.early.clone());
+            plan.input.melee.fired_early = true;
+        }
+        plan
+    }
+}
+
+/// Ch13 10.0 Premature Fire (module `premature_fire`, RULINGS C28): a Green regiment charged that
+/// fires a closing volley tests when the charger reaches the 4" line (dotc D9: only a defender
+/// that fires one; its volley is what goes off early). Its check, and the early volley planned
+/// by the volley's own plan (`FireInput::premature`).
+fn premature_check(
+    rules: &Rules,
+    state: &GameState,
+    target: UnitId,
+    charger: UnitId,
+    fire: &FireInput,
+) -> Result<Option<PrematurePlan>, EngineError> {
+    let green = state.unit(target).is_some_and(|u| u.quality == "green");
+    let check = rules.tables.premature_fire.check;
+    let Some(check) = check.filter(|_| rules.module("premature_fire") && green) else { return Ok(None) };
+    let early = FireInput { premature: true, ..fire.clone() };
+    let plan = plan_volley(rules, state, target, charger, &early)?;
+    let casualties = casualty_table(rules, state, &plan)?;
+    Ok(Some(PrematurePlan {
+        base: i32::try_from(check).unwrap_or(6),
+        modifiers: morale::standing_discipline_modifiers(rules, state, target, None),
+        early: ClosingPlan { plan, casualties },
+    }))
 }
 
 /// A closing volley planned before its dice, with what each outcome would cost the charger.
@@ -358,6 +412,7 @@ pub fn plan_assault(
     let target_name = state.unit(target).map(|u| u.name.clone()).unwrap_or_default();
     let t = &rules.tables;
     let mut volley = input.closing_volley.clone();
+    let mut premature = None;
     if volley.is_some() && state.brigade_status(target) == BrigadeStatus::Broken && t.broken.no_fire {
         events.push(Event::new(
             What::Note { text: format!("{target_name} cannot fire a closing volley: its brigade is Broken") },
@@ -382,11 +437,21 @@ pub fn plan_assault(
             events.push(Event::new(What::Note { text }, "Ch16 7.2, RULINGS G10"));
             let plan = plan_volley(rules, state, target, charger, &fire)?;
             let casualties = casualty_table(rules, state, &plan)?;
+            premature = premature_check(rules, state, target, charger, &fire)?;
             Some(ClosingPlan { plan, casualties })
         }
         None => None,
     };
-    Ok(AssaultPlan { charger, target, charger_name, target_name, input: input.clone(), events, closing })
+    Ok(AssaultPlan {
+        charger,
+        target,
+        charger_name,
+        target_name,
+        input: input.clone(),
+        events,
+        closing,
+        premature,
+    })
 }
 
 /// Roll a planned assault's dice: the closing volley, then [`after_the_volley`]. The plan must
@@ -397,7 +462,25 @@ pub fn resolve_assault_plan(
     plan: &AssaultPlan,
     dice: &mut dyn DiceSource,
 ) -> Result<AssaultReport, EngineError> {
-    let events = plan.events.clone();
+    let mut events = plan.events.clone();
+    // Ch13 10.0: a Green defender's check at the 4" line, before its volley.
+    let rolled;
+    let plan = match &plan.premature {
+        Some(p) => {
+            let passed = morale::test_roll(
+                plan.target_name.clone(),
+                TestKind::PrematureFire,
+                p.base,
+                p.modifiers.clone(),
+                dice,
+                &mut events,
+                "Ch13 10.0, RULINGS C28",
+            )?;
+            rolled = plan.after_premature_check(passed);
+            &rolled
+        }
+        None => plan,
+    };
     match &plan.closing {
         Some(closing) => {
             let report = resolve_plan(rules, state, &closing.plan, dice)?;

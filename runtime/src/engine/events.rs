@@ -60,6 +60,10 @@ pub enum TestKind {
     PreContact,
     /// A Rebel Yell charge against green or regular defenders (Ch16 9.0).
     RebelYell,
+    /// A column charged with no reserved pip, caught flat-footed (Ch13 18.0, dotc D9).
+    FlatFooted,
+    /// A Green regiment charged, at the 4" line (Ch13 10.0, RULINGS C28).
+    PrematureFire,
     /// Passage of lines (Ch16 3.3, RULINGS C8).
     PassageOfLines,
     /// Any other Discipline check (RULE-07-1.4).
@@ -77,6 +81,8 @@ impl TestKind {
             TestKind::SeenTheElephant => "the Seen the Elephant check",
             TestKind::PreContact => "the pre-contact check",
             TestKind::RebelYell => "the Rebel Yell check",
+            TestKind::FlatFooted => "the flat-footed check",
+            TestKind::PrematureFire => "the premature fire check",
             TestKind::PassageOfLines => "the passage of lines check",
             TestKind::Discipline => "the Discipline check",
             TestKind::NaturalRally => "the natural rally",
@@ -90,6 +96,8 @@ impl TestKind {
             TestKind::SeenTheElephant => "Seen the Elephant check",
             TestKind::PreContact => "pre-contact check",
             TestKind::RebelYell => "Rebel Yell check",
+            TestKind::FlatFooted => "flat-footed check",
+            TestKind::PrematureFire => "premature fire check",
             TestKind::PassageOfLines => "passage of lines check",
             TestKind::Discipline => "Discipline check",
             TestKind::NaturalRally => "natural rally",

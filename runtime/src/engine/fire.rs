@@ -112,6 +112,9 @@ pub struct FireInput {
     /// The target declines its Steady re-roll of a failed cover save: the trait says it *may*
     /// (Ch16 9.0, RULINGS C27); declined, the save stands and the re-roll is kept for later.
     pub save_reroll_declined: bool,
+    /// A closing volley fired too early by a Green regiment that failed its check (Ch13 10.0,
+    /// module `premature_fire`): the `premature_fire` modifier's to-hit.
+    pub premature: bool,
 }
 
 impl FireInput {
@@ -131,6 +134,7 @@ impl FireInput {
             pivoted: false,
             reroll_declined: false,
             save_reroll_declined: false,
+            premature: false,
         }
     }
 }

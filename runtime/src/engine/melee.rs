@@ -12,7 +12,9 @@
 //!   (Ch13 22.0, RULINGS G14);
 //!
 //! and a Rebel Yell attacker makes green and regular defenders outside heavy cover test their
-//! Discipline or be disordered (Ch16 9.0).
+//! Discipline or be disordered (Ch16 9.0). With the `caught_flat_footed` module a column charged
+//! with no reserved pip tests 4+ before contact or is disordered, and fights at -1 (Ch13 18.0,
+//! [`caught_flat_footed`], dotc D9).
 //!
 //! The outcome comes from the `melee_result` entries: the loser gives up a stand, retreats 6" (9"
 //! cavalry against cavalry, Ch16 10.1) and is disordered (a loser already disordered takes a
@@ -60,6 +62,9 @@ pub struct MeleeInput {
     /// The defender counter-charged (Reaction 5, Ch16 6.0): the attacker loses its momentum and
     /// the defender gets its own charging traits.
     pub counter_charge: bool,
+    /// The defender fired its closing volley too early and fights with empty muskets (Ch13
+    /// 10.0, module `premature_fire`): the `premature_fire` modifier's melee value.
+    pub fired_early: bool,
 }
 
 /// A melee that ended before the dice.
@@ -511,13 +516,34 @@ fn before_the_dice(
         _ => {}
     }
 
+    // Ch13 18.0, dotc D9: a column caught flat-footed tests before contact; failing disorders it.
+    if caught_flat_footed(rules, state, defender, input) {
+        if let Some(check) = t.flat_footed.check {
+            let name = unit(state, defender)?.name.clone();
+            let mods = morale::standing_discipline_modifiers(rules, state, defender, None);
+            let base = i32::try_from(check).unwrap_or(6);
+            let passed = morale::test_roll(
+                name,
+                TestKind::FlatFooted,
+                base,
+                mods,
+                dice,
+                events,
+                "Ch13 18.0, dotc D9",
+            )?;
+            if !passed {
+                morale::place_disorder(rules, state, defender, events, "Ch13 18.0, dotc D9")?;
+            }
+        }
+    }
+
     // Rebel Yell (Ch16 9.0): the charger's trait makes green or regular defenders outside heavy
     // works test before the dice; failing disorders them.
     let cover = match &input.defender_terrain {
         Some(id) => ground(rules, id)?.cover,
         None => CoverClass::None,
     };
-    let checks: Vec<(String, dotc_lang::library::DefenderCheck)> = a
+    let checks: Vec<(String, dotc_lang::library::DefenderCheck)> = unit(state, attacker)?
         .traits
         .iter()
         .filter_map(|t| rules.trait_def(t))
@@ -545,6 +571,24 @@ fn before_the_dice(
         }
     }
     Ok(None)
+}
+
+/// Ch13 18.0 Caught Flat-Footed (module `caught_flat_footed`): the charged unit stands in a
+/// column (a formation with a fixed narrow front: assault column, or a road column that RULINGS
+/// C23 `melee_minus_one` lets fight) and has no reserved pip to spend on a defensive reaction:
+/// its brigade has no banked pip left (Ch16 2.3, RULINGS G8) and it did not counter-charge with
+/// one (Ch16 6.0). A road column overrun under C23's default never gets this far: no check.
+/// dotc D9: the check is taken when the charge goes in, after the closing volley.
+pub fn caught_flat_footed(rules: &Rules, state: &GameState, defender: UnitId, input: &MeleeInput) -> bool {
+    if !rules.module("caught_flat_footed") || input.counter_charge {
+        return false;
+    }
+    let Some(d) = state.unit(defender) else { return false };
+    if d.is_battery() || !rules.data.formation(&d.formation).is_some_and(is_column) {
+        return false;
+    }
+    let banked = d.brigade.and_then(|b| state.brigade(b)).map_or(0, |b| b.banked);
+    banked == 0
 }
 
 fn cover_rank(c: CoverClass) -> u8 {
@@ -591,11 +635,17 @@ fn shock_modifiers(
             for m in f.melee.iter().filter(|m| applies(m.side, role, charging[i])) {
                 mods.push(Modifier::new(f.meta.id.clone(), m.value, "Ch16 3.2, 7.3"));
             }
-            if role == Role::Defender
-                && f.charged == WhenCharged::Removed
-                && rules.rulings.road_column_charged == RoadColumnCharged::MeleeMinusOne
-            {
-                if let Some(m) = t.flat_footed.melee {
+            // Ch13 18.0: the module's flat-footed column, or a road column fighting at -1 under
+            // RULINGS C23 `melee_minus_one` (the same -1, never twice: dotc D9).
+            if role == Role::Defender {
+                let road_column = f.charged == WhenCharged::Removed
+                    && rules.rulings.road_column_charged == RoadColumnCharged::MeleeMinusOne;
+                let m = t.flat_footed.melee;
+                if caught_flat_footed(rules, state, id, input) {
+                    if let Some(m) = m {
+                        mods.push(Modifier::new("caught flat-footed", m.value, "Ch13 18.0, dotc D9"));
+                    }
+                } else if let Some(m) = m.filter(|_| road_column) {
                     mods.push(Modifier::new("road column charged", m.value, "Ch13 18.0, RULINGS C23"));
                 }
             }
@@ -623,6 +673,12 @@ fn shock_modifiers(
         if let Some(g) = &ground {
             if let Some(m) = g.melee.filter(|m| applies(m.side, role, false)) {
                 mods.push(Modifier::new(g.id.clone(), m.value, g.rule));
+            }
+        }
+        // Ch13 10.0: empty muskets after a closing volley fired too early.
+        if role == Role::Defender && input.fired_early {
+            if let Some(m) = t.premature_fire.melee.filter(|m| applies(m.side, role, false)) {
+                mods.push(Modifier::new("fired early", m.value, "Ch13 10.0, RULINGS C28"));
             }
         }
     }

@@ -88,6 +88,9 @@ pub struct Tables {
     pub flat_footed: Modifier,
     /// Ch16 5.1, RULE-05-1.2: -1 to hit after a pivot or a re-form.
     pub pivoted: Modifier,
+    /// Ch13 10.0 (RULINGS C28), the Premature Fire module: a Green regiment charged tests at
+    /// the 4" line; failing, its closing volley is at `to_hit` and its melee at `melee`.
+    pub premature_fire: Modifier,
     /// Ch13 20.0, the Plunging Fire module: the Closing Volley of the `weapons` it names hits
     /// on `hits`+.
     pub plunging_fire: Modifier,
@@ -255,6 +258,7 @@ impl Tables {
             crest_advantage: l.need("modifier crest_advantage", RuleData::modifier)?,
             flat_footed: l.need("modifier flat_footed", RuleData::modifier)?,
             pivoted: l.need("modifier pivoted", RuleData::modifier)?,
+            premature_fire: l.need("modifier premature_fire", RuleData::modifier)?,
             plunging_fire: {
                 let m = l.need("modifier plunging_fire", RuleData::modifier)?;
                 has(m.hits, "plunging_fire: hits")?;

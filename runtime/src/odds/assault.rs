@@ -72,6 +72,9 @@ pub struct Defender {
     pub brigade: BrigadeStatus,
     /// Stands in contact; 0: the engine works them out (RULINGS G3).
     pub engaged: u32,
+    /// A formation id of the rule data (line, assault_column...): a column with no reserved pip
+    /// is caught flat-footed under the `caught_flat_footed` module (Ch13 18.0).
+    pub formation: String,
 }
 
 /// One charge to price.
@@ -210,6 +213,9 @@ pub fn plan_charge(
         let d = &mut state.units[defender.0];
         d.name = "Defender".to_string();
         d.quality = defender_quality.meta.id.clone();
+        if !q.defender.formation.is_empty() {
+            d.formation = q.defender.formation.clone();
+        }
         for t in &defender_quality.traits {
             if !d.traits.contains(t) {
                 d.traits.push(t.clone());
@@ -248,6 +254,7 @@ pub fn plan_charge(
             uphill: false,
             crest_advantage: false,
             counter_charge: q.counter_charge,
+            fired_early: false,
         },
     };
     let plan = plan_assault(&rules, &mut state, charger, defender, &assault, Payment::Pay)?;

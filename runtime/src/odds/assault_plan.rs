@@ -303,7 +303,9 @@ fn volley_classes(closing: &ClosingPlan) -> Vec<VolleyClass> {
     let cap = needed.max(1) as usize;
     let to_hit = plan.to_hit;
     let six_hits = to_hit <= 6;
-    let hit_face = u8::try_from(to_hit.clamp(1, 5)).unwrap_or(5);
+    // A hit that is no 6 where one exists; at 6+ every hit is a 6 (the sixes past the cap count
+    // for nothing more, so they may stand for the hits the capped column leaves out).
+    let hit_face = if to_hit >= 6 { 6 } else { u8::try_from(to_hit.clamp(1, 5)).unwrap_or(5) };
     let miss = u8::try_from((to_hit - 1).clamp(1, 5)).unwrap_or(1);
     let p_save = plan.save.needed().map_or(0.0, p_at_least);
     let has_save = plan.save.needed().is_some();
@@ -383,6 +385,15 @@ pub fn assault_plan_odds(
     declared: &GameState,
     plan: &AssaultPlan,
 ) -> Result<PlannedAssaultOdds, EngineError> {
+    // Ch13 10.0: a premature fire check before the volley: each way it can go, weighed by its
+    // chance (the engine's own numbers: its base and modifiers, RULINGS G1).
+    if let Some(check) = &plan.premature {
+        let needed = crate::engine::morale::test_needed(check.base, &check.modifiers);
+        let p_pass = f64::from(7 - needed.clamp(1, 7)) / 6.0;
+        let passed = assault_plan_odds(rules, declared, &plan.after_premature_check(true))?;
+        let failed = assault_plan_odds(rules, declared, &plan.after_premature_check(false))?;
+        return Ok(mix(passed, p_pass, failed, 1.0 - p_pass));
+    }
     let too_many = || EngineError::Unknown("an assault with more dice than the odds can walk".into());
     let mut tally = Tally::default();
     let disordered = |s: &GameState| s.unit(plan.charger).is_some_and(|u| u.markers.disorder);
@@ -451,6 +462,36 @@ pub fn assault_plan_odds(
     }
     tally.runs = runs;
     Ok(tally.odds(Some(plan_odds(&closing.plan, &closing.casualties))))
+}
+
+/// Two ways an assault can go after a check (`a` with chance `pa`, `b` with `pb`) as one: every
+/// chance and expectation weighed; the pre-contact check's pass rate given it is taken; the
+/// closing volley's own odds those of `a` (the volley as planned).
+fn mix(a: PlannedAssaultOdds, pa: f64, b: PlannedAssaultOdds, pb: f64) -> PlannedAssaultOdds {
+    let w = |x: f64, y: f64| pa * x + pb * y;
+    let n = a.stands_lost_to_volley.len().max(b.stands_lost_to_volley.len());
+    let at = |v: &[f64], i: usize| v.get(i).copied().unwrap_or(0.0);
+    let checked = w(a.p_pre_contact_check, b.p_pre_contact_check);
+    let passes = |o: &PlannedAssaultOdds| o.p_pre_contact_check * o.p_check_passes.unwrap_or(0.0);
+    PlannedAssaultOdds {
+        p_destroyed: w(a.p_destroyed, b.p_destroyed),
+        p_stalled: w(a.p_stalled, b.p_stalled),
+        p_routed: w(a.p_routed, b.p_routed),
+        p_overrun: w(a.p_overrun, b.p_overrun),
+        p_attacker_wins: w(a.p_attacker_wins, b.p_attacker_wins),
+        p_draw: w(a.p_draw, b.p_draw),
+        p_defender_wins: w(a.p_defender_wins, b.p_defender_wins),
+        p_melee: w(a.p_melee, b.p_melee),
+        p_pre_contact_check: checked,
+        p_check_passes: (checked > 0.0).then(|| w(passes(&a), passes(&b)) / checked),
+        p_contact_disordered: w(a.p_contact_disordered, b.p_contact_disordered),
+        stands_lost_to_volley: (0..n)
+            .map(|i| w(at(&a.stands_lost_to_volley, i), at(&b.stands_lost_to_volley, i)))
+            .collect(),
+        expected_stands_lost_to_volley: w(a.expected_stands_lost_to_volley, b.expected_stands_lost_to_volley),
+        closing_volley: a.closing_volley,
+        runs: a.runs + b.runs,
+    }
 }
 
 /// The engine's own distribution of a whole assault, rolled over every dice outcome with no

@@ -20,7 +20,12 @@ fn query(weapon: &str, defender: u32, stands: u32) -> AssaultQuery {
         closing_volley: true,
         distance: 8.0,
         charger: Charger::new(stands),
-        defender: Defender { quality: "regular".into(), brigade: BrigadeStatus::Fresh, engaged: 0 },
+        defender: Defender {
+            quality: "regular".into(),
+            brigade: BrigadeStatus::Fresh,
+            engaged: 0,
+            formation: "line".into(),
+        },
         momentum: false,
         flank: false,
         counter_charge: false,
@@ -198,4 +203,48 @@ fn errors_name_what_is_wrong() {
     assert!(err(&|q| q.charger.quality = "veteren".into()).contains("did you mean `veteran`?"));
     assert!(err(&|q| q.volley.weapon = "nope".into()).contains("unknown weapon `nope`"));
     assert!(err(&|q| q.distance = 10.0).contains("charge reaches"));
+}
+
+/// Ch13 18.0 (module `caught_flat_footed`, dotc D9): a regular line of 5 charges a regular
+/// assault column of 5 with no banked pip, no closing volley, no momentum. Each side fights with
+/// 2 stands (RULINGS G3). The charger: a + 2 + 1 Fresh. The column tests 4+ (1/2): passed, it
+/// scores e + 2 + 1 - 1 flat-footed, so the charger wins when a >= e (21/36), draws at a - e =
+/// -1 (5/36); failed, Disordered too (-2): the charger wins when a - e >= -2 (30/36), draws at
+/// -3 (3/36). In all: wins 51/72, draws 8/72, loses 13/72. Without the module the column scores
+/// e + 3: 15/36, 6/36, 15/36.
+#[test]
+fn ch13_18_0_a_column_caught_flat_footed_in_the_odds() {
+    let mut q = query("rifled_musket", 5, 5);
+    q.closing_volley = false;
+    q.defender.formation = "assault_column".into();
+    let off = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&off);
+    assert!(close(off.p_attacker_wins, 15.0 / 36.0) && close(off.p_draw, 6.0 / 36.0), "{off:?}");
+    q.volley.modules = vec!["caught_flat_footed".into()];
+    let on = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&on);
+    assert!(close(on.p_attacker_wins, 51.0 / 72.0), "{}", on.p_attacker_wins);
+    assert!(close(on.p_draw, 8.0 / 72.0), "{}", on.p_draw);
+    assert!(close(on.p_defender_wins, 13.0 / 72.0), "{}", on.p_defender_wins);
+}
+
+/// Ch13 10.0 (module `premature_fire`, RULINGS C28): a Green line of 5 rifled muskets fires its
+/// closing volley at 4" (short, 4+) at a regular line in the open (no save). It first tests 4+:
+/// passed (1/2), each die hits 1/2; failed (1/2), the volley is at -2, 6+: each die hits 1/6.
+/// The fire removes no stand on 0 or 1 hit (a lone hit is a micro-hit): (1 + 5)/32 = 3/16 at
+/// 4+, (5/6)^5 + 5 (1/6)(5/6)^4 = 6250/7776 at 6+. With the module: 3/32 + 3125/7776; without,
+/// 3/16.
+#[test]
+fn ch13_10_0_a_green_volley_fired_too_early_in_the_odds() {
+    let mut q = query("rifled_musket", 5, 5);
+    q.defender.quality = "green".into();
+    let off = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&off);
+    assert!(close(off.stands_lost_to_volley[0], 3.0 / 16.0), "{:?}", off.stands_lost_to_volley);
+    q.volley.modules = vec!["premature_fire".into()];
+    let on = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&on);
+    let want = 3.0 / 32.0 + 3125.0 / 7776.0;
+    assert!(close(on.stands_lost_to_volley[0], want), "{:?} {want}", on.stands_lost_to_volley);
+    assert!(on.p_attacker_wins > off.p_attacker_wins);
 }

@@ -276,7 +276,12 @@ impl Game {
         for s in &action.steps {
             let unlabelled = match AssaultStep::from_word(&s.verb.value) {
                 Some(AssaultStep::ClosingVolley) => Purpose::ToHit,
-                Some(AssaultStep::Discipline | AssaultStep::RebelYell) => Purpose::Discipline,
+                Some(
+                    AssaultStep::Discipline
+                    | AssaultStep::RebelYell
+                    | AssaultStep::FlatFooted
+                    | AssaultStep::PrematureFire,
+                ) => Purpose::Discipline,
                 Some(AssaultStep::Melee) => Purpose::Melee,
                 // Contact and a stall roll no dice of their own; a word that is no step is
                 // reported by the language's checks.

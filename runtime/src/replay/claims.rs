@@ -553,9 +553,18 @@ pub(super) fn check_assault(
                 // (issue 14): the first `discipline` step is the charger's first test (a Shock
                 // save, a Spent charger's test under fire, Seen the Elephant, the pre-contact
                 // check), the second its second; likewise each `rebel_yell` step.
-                ("discipline" | "rebel_yell", "pass" | "passed" | "fail" | "failed") => {
+                (
+                    "discipline" | "rebel_yell" | "flat_footed" | "premature_fire",
+                    "pass" | "passed" | "fail" | "failed",
+                ) => {
                     let wanted: &[TestKind] = if step.verb.value == "rebel_yell" {
                         &[TestKind::RebelYell]
+                    } else if step.verb.value == "flat_footed" {
+                        // Ch13 18.0, dotc D9: the defender's check, caught flat-footed in column.
+                        &[TestKind::FlatFooted]
+                    } else if step.verb.value == "premature_fire" {
+                        // Ch13 10.0, RULINGS C28: a Green defender's check at the 4" line.
+                        &[TestKind::PrematureFire]
                     } else {
                         &[
                             TestKind::ShockSave,
@@ -582,25 +591,34 @@ pub(super) fn check_assault(
                         .nth(nth);
                     let claimed = key.starts_with("pass");
                     let say = |b: bool| if b { "pass" } else { "fail" }.to_string();
+                    // The defender's tests (Ch16 9.0, Ch13 18.0) and the charger's (Ch16 7.2).
+                    let (who, rule, none_rule) = match step.verb.value.as_str() {
+                        "flat_footed" => (target, "Ch13 18.0, dotc D9", "Ch13 18.0, dotc D9"),
+                        "premature_fire" => {
+                            (target, "Ch13 10.0, RULINGS C28", "Ch13 10.0, RULINGS C28, dotc D9")
+                        }
+                        "rebel_yell" => (target, "Ch16 7.2, RULINGS C7", "Ch16 7.2, RULINGS C3, C7"),
+                        _ => (charger, "Ch16 7.2, RULINGS C7", "Ch16 7.2, RULINGS C3, C7"),
+                    };
                     match test {
                         Some((kind, passed)) if passed != claimed => {
-                            differs(r, item, kind.label(), say(passed), say(claimed), "Ch16 7.2, RULINGS C7")
+                            differs(r, item, kind.label(), say(passed), say(claimed), rule)
                         }
                         None if nth > 0 => differs(
                             r,
                             item,
                             "the check",
-                            format!("no test number {} for {charger}", nth + 1),
+                            format!("no test number {} for {who}", nth + 1),
                             say(claimed),
-                            "Ch16 7.2, RULINGS C3, C7",
+                            none_rule,
                         ),
                         None => differs(
                             r,
                             item,
                             "the check",
-                            format!("no {} for {charger}", step.verb.value),
+                            format!("no {} for {who}", step.verb.value),
                             say(claimed),
-                            "Ch16 7.2, RULINGS C3, C7",
+                            none_rule,
                         ),
                         _ => {}
                     }

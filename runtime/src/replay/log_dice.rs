@@ -113,6 +113,12 @@ pub(super) fn how_to_add(
         Purpose::Discipline if in_steps && what == TestKind::RebelYell.the_label() => {
             "add the step `rebel_yell roll [d]` (1 die)".to_string()
         }
+        Purpose::Discipline if in_steps && what == TestKind::PrematureFire.the_label() => {
+            "add the step `premature_fire roll [d]` (1 die)".to_string()
+        }
+        Purpose::Discipline if in_steps && what == TestKind::FlatFooted.the_label() => {
+            "add the step `flat_footed roll [d]` (1 die)".to_string()
+        }
         Purpose::Discipline if in_steps => {
             "add the step `discipline roll [d]` (1 die), one step per test in the order they are rolled"
                 .to_string()

@@ -29,7 +29,10 @@ export const VERBS = [
   'reform', 'scripted', 'note',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
-export const STEPS = ['closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'melee', 'evade'];
+export const STEPS = [
+  'closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'premature_fire', 'flat_footed', 'melee',
+  'evade',
+];
 /** The phases of a turn (grammar.pest, `phase_name`). */
 export const PHASES = ['command', 'maneuver', 'fire', 'melee', 'status'];
 /** Compass words, 16 points (docs/language.md, Facings). */

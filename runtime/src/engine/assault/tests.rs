@@ -590,3 +590,38 @@ fn dotc_d1_goes_in_fights_the_melee_after_the_check() {
     assert!(matches!(r.result, AssaultResult::Melee(_)), "{:?}", r.result);
     assert!(has(&r, |w| matches!(w, What::Contact { .. })));
 }
+
+/// Ch13 10.0 (module `premature_fire`, RULINGS C28): a Green defender tests 4+ at the 4" line
+/// before its closing volley; the 2 fails: its volley is at -2 (rifled muskets at 4": 4+ becomes
+/// 6+) and it fights the melee at -1. [5, 5, 4, 4, 1] hits nothing at 6+. Blue: 3 + 5 + 1 Fresh =
+/// 9; Red: 4 + 5 + 1 Fresh - 1 fired early = 9, a Bloody Draw (without the module the same dice
+/// hit 4 times at 4+).
+#[test]
+fn ch13_10_0_a_green_defender_fires_too_early() {
+    let rules = rules_with(Rulings::default(), &["premature_fire"]);
+    let mut t = Table::new();
+    let a = t.infantry("Blue Regiment", t.blue, 5, "regular", "rifled_musket", "line");
+    let d = t.infantry("Red Regiment", t.red, 5, "green", "rifled_musket", "line");
+    t.state.brigades[t.blue_brigade.0].pips = 1;
+    let input = AssaultInput {
+        distance: 6.0,
+        brigadier_distance: None,
+        coordinated: false,
+        closing_volley: Some(FireInput::at(4.0, FireKind::Closing)),
+        melee: MeleeInput::default(),
+    };
+    let mut dice =
+        dice(&[(Purpose::Discipline, &[2]), (Purpose::ToHit, &[5, 5, 4, 4, 1]), (Purpose::Melee, &[3, 4])]);
+    let r = resolve_assault(&rules, &mut t.state, a, d, &input, &mut dice).unwrap();
+    let failed = r.events.iter().any(|e| {
+        matches!(
+            &e.what,
+            What::Test { test: TestKind::PrematureFire, needed: 4, rolled: 2, passed: false, .. }
+        )
+    });
+    assert!(failed, "{:#?}", r.events);
+    let volley = r.closing_volley.as_ref().expect("a closing volley");
+    assert_eq!(volley.plan.to_hit, 6);
+    assert_eq!(volley.outcome.0, 0);
+    assert_eq!(r.result, AssaultResult::Melee(MeleeOutcome::BloodyDraw), "{:#?}", r.events);
+}

@@ -601,6 +601,11 @@ fn to_hit(
             modifiers.push(Modifier::new("plunging fire (overshoot)", base - hits, "Ch13 20.0"));
         }
     }
+    // Ch13 10.0 Premature Fire (RULINGS C28): a Green regiment's closing volley fired too early.
+    let early = tables.premature_fire.to_hit;
+    if input.premature && input.kind == FireKind::Closing && rules.module("premature_fire") && early != 0 {
+        modifiers.push(Modifier::new("premature fire", early, "Ch13 10.0, RULINGS C28"));
+    }
     let raw = base - modifiers.iter().map(|m| m.value).sum::<i32>();
     // RULINGS G1: held to 2..6 (a 6 always hits, a 1 always misses), or left as it is.
     let needed = match rules.rulings.to_hit_limits {

@@ -434,6 +434,66 @@ fn c23_road_column_overrun_or_minus_one() {
     assert_eq!(dice.consumed().len(), 2);
 }
 
+/// Ch13 18.0 (module `caught_flat_footed`, dotc D9): an assault column charged with no banked
+/// pip tests 4+ before the melee dice; the 3 fails and it is Disordered. Blue (line, 2 engaged
+/// against the column's front): 2 + 2 + 1 Fresh = 5; Red: 4 + 2 + 1 Fresh - 2 Disordered - 1
+/// flat-footed = 4. Without the module Red scores 7 and wins.
+#[test]
+fn ch13_18_0_an_assault_column_caught_flat_footed_tests_and_fights_at_minus_one() {
+    let rules = rules_with(Rulings::default(), &["caught_flat_footed"]);
+    let (mut t, a, d) = two(5, "line", 5, "assault_column");
+    let mut dice = dice(&[(Purpose::Discipline, &[3]), (Purpose::Melee, &[2, 4])]);
+    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut dice).unwrap();
+    let failed = has(&r, |w| {
+        matches!(w, What::Test { test: TestKind::FlatFooted, needed: 4, rolled: 3, passed: false, .. })
+    });
+    assert!(failed, "{:#?}", r.events);
+    assert_eq!(named(&mods(&r, "Red Regiment"), "caught flat-footed"), Some(-1));
+    assert_eq!((r.attacker_score, r.defender_score), (5, 4));
+    assert_eq!(r.outcome, MeleeOutcome::AttackerWins);
+
+    // The module off: no check, no -1: 5 against 7.
+    let (mut t, a, d) = two(5, "line", 5, "assault_column");
+    let mut dice = melee_dice(2, 4);
+    let r = resolve_melee(&defaults(), &mut t.state, a, d, &MeleeInput::default(), &mut dice).unwrap();
+    assert_eq!((r.attacker_score, r.defender_score), (5, 7));
+}
+
+/// Ch13 18.0, dotc D9: a reserved pip (the brigade's banked pip) or a counter-charge spares the
+/// column; a line is never caught; a road column overrun under RULINGS C23 takes no check; one
+/// that fights under `melee_minus_one` takes the check and the -1 once.
+#[test]
+fn ch13_18_0_who_is_caught_flat_footed() {
+    let rules = rules_with(Rulings::default(), &["caught_flat_footed"]);
+    let (mut t, _, d) = two(5, "line", 5, "assault_column");
+    assert!(caught_flat_footed(&rules, &t.state, d, &MeleeInput::default()));
+    let counter = MeleeInput { counter_charge: true, ..MeleeInput::default() };
+    assert!(!caught_flat_footed(&rules, &t.state, d, &counter));
+    t.state.brigades[t.red_brigade.0].banked = 1;
+    assert!(!caught_flat_footed(&rules, &t.state, d, &MeleeInput::default()));
+    let (t, _, d) = two(5, "line", 5, "line");
+    assert!(!caught_flat_footed(&rules, &t.state, d, &MeleeInput::default()));
+
+    // C23 `overrun`: removed with no die at all.
+    let (mut t, a, d) = two(5, "line", 5, "road_column");
+    let mut none = RecordedDice::default();
+    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut none).unwrap();
+    assert_eq!(r.no_melee, Some(NoMelee::Overrun));
+    assert!(none.consumed().is_empty());
+
+    // C23 `melee_minus_one`: the check (a 6 passes) and one -1. Blue 3 + 1 + 1 = 5; Red 3 + 1 +
+    // 1 - 1 = 4.
+    let rulings = Rulings { road_column_charged: RoadColumnCharged::MeleeMinusOne, ..Rulings::default() };
+    let rules = rules_with(rulings, &["caught_flat_footed"]);
+    let (mut t, a, d) = two(5, "line", 5, "road_column");
+    let mut dice = dice(&[(Purpose::Discipline, &[6]), (Purpose::Melee, &[3, 3])]);
+    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut dice).unwrap();
+    let red = mods(&r, "Red Regiment");
+    assert_eq!(red.iter().filter(|(_, v)| *v == -1).count(), 1, "{red:?}");
+    assert_eq!((r.attacker_score, r.defender_score), (5, 4));
+    assert!(has(&r, |w| matches!(w, What::Test { test: TestKind::FlatFooted, passed: true, .. })));
+}
+
 /// Ch13 22.0, RULINGS G14: Open Order struck by a formed charge loses a stand, is disordered and
 /// falls back 3", with no dice.
 #[test]

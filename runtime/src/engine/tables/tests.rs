@@ -48,6 +48,7 @@ const ENTRIES_READ: &[&str] = &[
     "modifier momentum",
     "modifier pivoted",
     "modifier plunging_fire",
+    "modifier premature_fire",
     "modifier uphill",
     "order regimental_assault",
     "reaction counter_charge",
