@@ -838,7 +838,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 7.0",
         "Advanced artillery tactics",
         r#"Overhead fire with looser clearances: friends at least 3" from the muzzles and the target at least 3" beyond them, never with canister (without this module RULINGS C2 keeps 6" and 4"). Counter-battery fire: a natural 6 against an enemy battery destroys the gun stand outright. Bouncing shot: spherical case or solid shot at medium or long range into the flank of a line of battle rolls 2 extra dice."#,
-        &["RULINGS C2", "RULE-05-6.3", "Ch16 4.4"],
+        &["RULINGS C2", "RULE-05-6.3", "Ch16 4.4", "dotc D10"],
     ),
     r(
         "Ch13 8.0",
@@ -1540,6 +1540,12 @@ pub const REFERENCES: &[Reference] = &[
         "The brigadier's base (dotc's ruling)",
         r#"Not in RULINGS.md: Ch16 2.2 measures command range from any edge of the brigadier's base to the middle of the front edge of the regiment's Color Stand, but only a division or corps commander's base has a size (RULE-07-4.1). dotc gives the brigadier a 1" round base, the one the map draws, so every command range (the tiers of Ch16 2.2, the 12" of a command rally, an assault's tier) starts 0.5" out from where the log puts him (`ruling brigadier_base = round_1in`); `point` measures from his position itself."#,
         &["Ch16 2.2", "Ch16 8.3", "RULE-07-4.1"],
+    ),
+    r(
+        "dotc D10",
+        "Counter-battery fire's natural 6s (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 7.0 has a natural 6 of artillery firing at an enemy battery destroy a gun stand outright, "not just" a crew casualty, without saying whether the 6 is also a hit. dotc: each natural 6 that hits removes one gun stand at once with no save, and is not among the hits that go on to the cover saves; the other hits are saved and counted as usual. A 6 that does not hit (a to-hit past 6, RULINGS G1 unclamped) destroys nothing. No switch."#,
+        &["Ch13 7.0", "RULINGS G1", "RULE-05-3.3"],
     ),
 ];
 

@@ -343,7 +343,7 @@ modules! {
     // Ch13 6.0: dismounting in Phase 2; the horse holders under fire and when charged.
     HorseHolders = "horse_holders", "Ch13 6.0", [Maneuver, Fire, Assault], Played;
     // Ch13 7.0: overhead, counter-battery and enfilading artillery fire.
-    AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], NotPlayed;
+    AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], Played;
     // Ch13 8.0: tokens placed in Phase 1, carried out in Phase 2.
     WrittenOrders = "written_orders", "Ch13 8.0", [Command, Maneuver], NotPlayed;
     // Ch13 9.0: deployed in skirmish order; its movement, the fire aimed at it, its melee.
