@@ -338,6 +338,37 @@ impl<'r> Shot<'r> {
         }
         let artillery =
             f.is_battery() || weapon.class == WeaponClass::Artillery || weapon.dice.per == DicePer::Section;
+        // Ch13 21.0, soft ground: solid shot buries itself, every gun's maximum range is shorter.
+        let cut = state.weather.artillery_range_cut(&rules.tables);
+        if artillery && cut > 0.0 {
+            let max = weapon.max_range(arm) - cut;
+            if range > max {
+                return Err(illegal(
+                    &f.name,
+                    format!(
+                        "fire at {range}\": on soft ground {} reaches {max}\" ({}\" less)",
+                        weapon.meta.title(),
+                        cut
+                    ),
+                    "Ch13 21.0",
+                ));
+            }
+        }
+        // Ch13 21.0, light fog: artillery may not target a unit beyond the limit unless the unit
+        // carries a gunsmoke marker.
+        if let Some(limit) = state.weather.artillery_target_limit(&rules.tables) {
+            if artillery && range > limit && !t.markers.gunsmoke {
+                return Err(illegal(
+                    &f.name,
+                    format!(
+                        "fire at {} {range}\" away: in light fog artillery targets only units within {limit}\" or \
+                         carrying gunsmoke",
+                        t.name
+                    ),
+                    "Ch13 21.0",
+                ));
+            }
+        }
         // RULE-05-2.4, RULINGS C18: an artillery order, paid in Phase 1 and resolved in Phase 3.
         let concentrated = if input.concentrated {
             if !artillery {

@@ -1366,3 +1366,51 @@ fn ch13_7_0_overhead_fire_clearances_follow_the_module() {
     let switched = with(&[], |r| r.overhead_clearance = OverheadClearance::ThreeAndThree);
     assert_eq!(plan::overhead_clearance(&switched), OverheadClearance::ThreeAndThree);
 }
+
+// ------------------------------------------------------------------ Ch13 21.0 weather
+
+/// Ch13 21.0 soft ground: every gun's maximum range is 6" shorter. A Napoleon reaches 30" (Long,
+/// Ch16 5.3): on soft ground 24" is in range and 24.5" is not; a rifled musket keeps its 20".
+#[test]
+fn ch13_21_0_soft_ground_shortens_artillery_range_by_six() {
+    use crate::engine::weather::{Ground, Weather};
+    let rules = defaults();
+    let mut t = Table::new();
+    let guns = t.battery("Guns", t.red, 2, "napoleon");
+    let muskets = t.infantry("Muskets", t.red, 5, "regular", "rifled_musket", "line");
+    let target = t.infantry("Target", t.blue, 5, "regular", "rifled_musket", "line");
+    let legal = |t: &Table, firer, range| {
+        plan_volley(&rules, &t.state, firer, target, &FireInput::at(range, FireKind::Phase3)).is_ok()
+    };
+    assert!(legal(&t, guns, 28.0));
+    t.state.weather = Weather { ground: Some(Ground::Soft), ..Weather::default() };
+    assert!(legal(&t, guns, 24.0));
+    assert!(!legal(&t, guns, 24.5));
+    assert!(legal(&t, muskets, 20.0));
+    match plan_volley(&rules, &t.state, guns, target, &FireInput::at(24.5, FireKind::Phase3)) {
+        Err(EngineError::Illegal { rule, .. }) => assert_eq!(rule, "Ch13 21.0"),
+        other => panic!("an illegal volley, got {other:?}"),
+    }
+}
+
+/// Ch13 21.0 light fog: artillery may not target a unit beyond 12" unless it carries gunsmoke;
+/// within 12" it may, and infantry is not limited (beyond the 18" sight, which the replay's line
+/// of sight judges).
+#[test]
+fn ch13_21_0_light_fog_hides_units_without_gunsmoke_from_artillery_beyond_twelve() {
+    use crate::engine::weather::{Sky, Weather};
+    let rules = defaults();
+    let mut t = Table::new();
+    let guns = t.battery("Guns", t.red, 2, "napoleon");
+    let muskets = t.infantry("Muskets", t.red, 5, "regular", "rifled_musket", "line");
+    let target = t.infantry("Target", t.blue, 5, "regular", "rifled_musket", "line");
+    t.state.weather = Weather { sky: Sky::LightFog, ..Weather::default() };
+    let legal = |t: &Table, firer, range| {
+        plan_volley(&rules, &t.state, firer, target, &FireInput::at(range, FireKind::Phase3)).is_ok()
+    };
+    assert!(legal(&t, guns, 12.0));
+    assert!(!legal(&t, guns, 14.0));
+    assert!(legal(&t, muskets, 14.0));
+    t.unit_mut(target).markers.gunsmoke = true;
+    assert!(legal(&t, guns, 14.0));
+}
