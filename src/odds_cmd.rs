@@ -241,6 +241,8 @@ pub enum TargetArg {
     Column,
     Road,
     Skirmish,
+    /// An unlimbered battery (counter-battery fire under `--module advanced_artillery`, Ch13 7.0).
+    Battery,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -277,6 +279,7 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
             TargetArg::Column => TargetFormation::Column,
             TargetArg::Road => TargetFormation::Road,
             TargetArg::Skirmish => TargetFormation::Skirmish,
+            TargetArg::Battery => TargetFormation::Battery,
         },
         smoke: args.smoke,
         screen: args.screen,

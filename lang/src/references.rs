@@ -838,7 +838,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 7.0",
         "Advanced artillery tactics",
         r#"Overhead fire with looser clearances: friends at least 3" from the muzzles and the target at least 3" beyond them, never with canister (without this module RULINGS C2 keeps 6" and 4"). Counter-battery fire: a natural 6 against an enemy battery destroys the gun stand outright. Bouncing shot: spherical case or solid shot at medium or long range into the flank of a line of battle rolls 2 extra dice."#,
-        &["RULINGS C2", "RULE-05-6.3", "Ch16 4.4"],
+        &["RULINGS C2", "RULE-05-6.3", "Ch16 4.4", "dotc D10"],
     ),
     r(
         "Ch13 8.0",
@@ -1552,6 +1552,12 @@ pub const REFERENCES: &[Reference] = &[
         "The assault modules' checks (dotc's ruling)",
         r#"Not in RULINGS.md: when the optional assault modules of Chapter 13 roll their checks and what those checks count as. A column caught flat-footed (Ch13 18.0) tests when the charge goes in, after the closing volley and before the melee dice; a target whose brigade still has its banked pip, or that counter-charged, is not caught; a road column overrun under RULINGS C23 takes no check, and one that fights under `melee_minus_one` takes the module's -1 once, not twice. A Green regiment tests for premature fire (Ch13 10.0) only when it fires a closing volley, before that volley's dice."#,
         &["Ch13 18.0", "RULINGS C23", "Ch16 6.0", "Ch13 10.0"],
+    ),
+    r(
+        "dotc D10",
+        "Counter-battery fire's natural 6s (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 7.0 has a natural 6 of artillery firing at an enemy battery destroy a gun stand outright, "not just" a crew casualty, without saying whether the 6 is also a hit. dotc: each natural 6 that hits removes one gun stand at once with no save, and is not among the hits that go on to the cover saves; the other hits are saved and counted as usual. A 6 that does not hit (a to-hit past 6, RULINGS G1 unclamped) destroys nothing. No switch."#,
+        &["Ch13 7.0", "RULINGS G1", "RULE-05-3.3"],
     ),
 ];
 

@@ -343,7 +343,7 @@ modules! {
     // Ch13 6.0: dismounting in Phase 2; the horse holders under fire and when charged.
     HorseHolders = "horse_holders", "Ch13 6.0", [Maneuver, Fire, Assault], Played;
     // Ch13 7.0: overhead, counter-battery and enfilading artillery fire.
-    AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], NotPlayed;
+    AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], Played;
     // Ch13 8.0: tokens placed in Phase 1, carried out in Phase 2.
     WrittenOrders = "written_orders", "Ch13 8.0", [Command, Maneuver], NotPlayed;
     // Ch13 9.0: deployed in skirmish order; its movement, the fire aimed at it, its melee.
@@ -375,7 +375,7 @@ modules! {
     // Ch13 21.0: agreed before the game; dense fog may thin at the start of a turn; the ground
     // slows moves and limbering; rain and fog limit sight and foul fire; fog limits charges.
     Weather = "weather", "Ch13 21.0", [Setup, Command, Maneuver, Fire, Assault],
-        InPart { missing: "plays the ground's moves and unlimbering, the sky's sight limits, a downpour's lost first-volley bonus and severe heat on a Double-Time: not soft ground's shorter artillery ranges, powder fouled in rain, light fog's limit on artillery, dense fog's ban on distant assaults and its thinning, nor severe heat on an Assault order" };
+        InPart { missing: "plays the ground's moves, unlimbering and soft ground's shorter artillery ranges, the sky's sight limits, a downpour's lost first-volley bonus, light fog's limit on artillery and severe heat on a Double-Time: not powder fouled in rain, dense fog's ban on distant assaults and its thinning, nor severe heat on an Assault order" };
     // Ch13 22.0: bought in Phase 1; moves, fire, saves and charges.
     OpenOrder = "open_order", "Ch13 22.0", [Command, Maneuver, Fire, Assault], Played;
     // Ch13 23.0: bought with pips; no fire in Phase 3; the charge and its stray hits.
@@ -446,10 +446,8 @@ pub const WEATHER: &[(&str, &[&str])] = &[
 /// are not here. The `weather` module's [`Replayed::InPart`] sums these up, and a replay says
 /// the one of each condition in force (from a file or a script) at once.
 pub const WEATHER_NOT_PLAYED: &[(&str, &str, &str)] = &[
-    ("ground", "soft", "its shorter artillery ranges"),
     ("sky", "drizzle", "its fouled powder (two or more 1s in a volley)"),
     ("sky", "downpour", "its fouled powder (a single 1 in a volley)"),
-    ("sky", "light_fog", "its limit on artillery fire at distant units without gunsmoke"),
     ("sky", "dense_fog", "its ban on distant assaults, nor its thinning to light fog"),
     ("heat", "severe", "its micro-hit on a unit carrying out an Assault order (a Double-Time's is played)"),
 ];

@@ -59,13 +59,16 @@ pub enum TargetFormation {
     Road,
     /// Skirmish order: saves 5+ in the open (Ch16 5.6).
     Skirmish,
+    /// An unlimbered battery: artillery firing at it is counter-battery fire under the
+    /// `advanced_artillery` module (Ch13 7.0).
+    Battery,
 }
 
 impl TargetFormation {
     /// The stdlib formation entry.
     fn formation_id(self) -> &'static str {
         match self {
-            TargetFormation::Line => "line",
+            TargetFormation::Line | TargetFormation::Battery => "line",
             TargetFormation::Column => "assault_column",
             TargetFormation::Road => "road_column",
             TargetFormation::Skirmish => "skirmish",
@@ -350,6 +353,11 @@ fn set_query(state: &mut GameState, firer: UnitId, target: UnitId, q: &FireQuery
         t.formation.clear();
         t.formation.push_str(q.target.formation_id());
         t.traits.clone_from(&q.target_traits);
+        t.arm = if q.target == TargetFormation::Battery {
+            Arm::Battery { limbered: false }
+        } else {
+            Arm::Infantry
+        };
         t.screen = q.target_screened.then(Screen::default);
     }
     for unit in [firer, target] {
@@ -644,6 +652,9 @@ pub fn forget_remembered() {
 
 /// [`plan_odds`] in the buffers of `scratch`.
 fn plan_odds_in(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scratch) -> FireOdds {
+    if plan.counter_battery {
+        return counter_battery_odds(plan, casualties, scratch);
+    }
     let n = plan.dice as usize;
     hits_and_trigger(plan, scratch);
     let target = plan.target_state;
@@ -670,16 +681,7 @@ fn plan_odds_in(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scr
                 p_shock += w;
             }
             // Shock (RULE-05-4.1-4.3) or the canister (Ch16 5.3): the chance it disorders.
-            let disorders = if plan.shock.canister && h >= 1 {
-                1.0
-            } else if !trigger || plan.shock.ignored_by.is_some() {
-                0.0
-            } else {
-                match &plan.shock.save {
-                    Some(save) => 1.0 - p_at_least(save.needed),
-                    None => 1.0,
-                }
-            };
+            let disorders = shock_disorders(plan, h, trigger);
             p_shock_disorder += w * disorders;
             for (d, wd) in [(0, 1.0 - disorders), (1, disorders)] {
                 if wd == 0.0 {
@@ -709,6 +711,96 @@ fn plan_odds_in(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scr
         expected_hits: mean(&hits),
         expected_unsaved,
         expected_stands_lost: expected_unsaved / 2.0,
+        p_shock,
+        p_shock_disorder,
+        hits,
+        unsaved,
+        stands_lost,
+    }
+}
+
+/// The chance that Shock (RULE-05-4.1-4.3) or a canister (Ch16 5.3) disorders the target, given
+/// the volley's hits and whether it made a trigger.
+fn shock_disorders(plan: &VolleyPlan, hits: usize, trigger: bool) -> f64 {
+    if plan.shock.canister && hits >= 1 {
+        1.0
+    } else if !trigger || plan.shock.ignored_by.is_some() {
+        0.0
+    } else {
+        match &plan.shock.save {
+            Some(save) => 1.0 - p_at_least(save.needed),
+            None => 1.0,
+        }
+    }
+}
+
+/// [`plan_odds`] of counter-battery fire (Ch13 7.0, dotc D10): each natural 6 that hits destroys
+/// a gun stand outright and is not saved against, so the distribution is over hits and natural
+/// 6s together. A battery does not shatter, so the stands lost are the 6s' stands plus what the
+/// engine's casualty table gives the unsaved hits, at most the battery's stands.
+fn counter_battery_odds(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scratch) -> FireOdds {
+    let n = plan.dice as usize;
+    let joint = hits_and_sixes(plan, n);
+    let target = plan.target_state;
+    let p_save = plan.save.needed().map_or(0.0, p_at_least);
+    let has_save = plan.save.needed().is_some();
+    let saves_of = (plan.dice, plan.save.needed(), plan.save.steady);
+    if scratch.saves_of != Some(saves_of) {
+        scratch.saves_of = None;
+        scratch.saves.reset(plan.dice, has_save, p_save, plan.save.steady);
+        scratch.saves_of = Some(saves_of);
+    }
+    let needed = plan.shock.sixes_needed as usize;
+    let mut hits = vec![0.0; n + 1];
+    let mut unsaved = vec![0.0; n + 1];
+    let mut stands_lost = vec![0.0; target.stands as usize + 1];
+    let (mut p_shock, mut p_shock_disorder, mut expected_direct) = (0.0, 0.0, 0.0);
+    for (h, row) in joint.rows().enumerate() {
+        for (s, &w) in row.iter().enumerate() {
+            if w == 0.0 {
+                continue;
+            }
+            hits[h] += w;
+            let trigger = needed > 0 && s >= needed;
+            if trigger {
+                p_shock += w;
+            }
+            let disorders = shock_disorders(plan, h, trigger);
+            p_shock_disorder += w * disorders;
+            let direct =
+                crate::engine::fire::counter_battery_sixes(plan, u32::try_from(s).unwrap_or(u32::MAX));
+            expected_direct += w * f64::from(direct);
+            for (d, wd) in [(0, 1.0 - disorders), (1, disorders)] {
+                if wd == 0.0 {
+                    continue;
+                }
+                let shock_lost = casualties.stands_lost[d].first().copied().unwrap_or(0);
+                let gone =
+                    casualties.gone_before_saves[d] || shock_lost.saturating_add(direct) >= target.stands;
+                let hits_in = if gone { 0 } else { u32::try_from(h).unwrap_or(0).saturating_sub(direct) };
+                for &(left, wu) in scratch.saves.row(hits_in) {
+                    let weight = w * wd * wu;
+                    unsaved[left as usize] += weight;
+                    let by_hits =
+                        casualties.stands_lost[d].get(left as usize).copied().unwrap_or(target.stands);
+                    stands_lost[by_hits.saturating_add(direct).min(target.stands) as usize] += weight;
+                }
+            }
+        }
+    }
+    while stands_lost.len() > 1 && stands_lost.last() == Some(&0.0) {
+        stands_lost.pop();
+    }
+    let expected_unsaved = mean(&unsaved);
+    FireOdds {
+        dice: plan.dice,
+        band: plan.band.word().to_string(),
+        to_hit: plan.to_hit,
+        save: plan.save.needed(),
+        p_hit: p_at_least(plan.to_hit),
+        expected_hits: mean(&hits),
+        expected_unsaved,
+        expected_stands_lost: expected_unsaved / 2.0 + expected_direct,
         p_shock,
         p_shock_disorder,
         hits,
@@ -859,7 +951,9 @@ pub fn fire_monte_carlo(
         let mut table = state.clone();
         let report = resolve_plan(&rules, &mut table, &plan, &mut dice).map_err(engine_error)?;
         let h = f64::from(report.hits);
-        let lost = f64::from(report.unsaved) / 2.0;
+        // Counter-battery fire's 6s are stands destroyed outright (Ch13 7.0, dotc D10).
+        let direct = crate::engine::fire::counter_battery_sixes(&plan, report.sixes);
+        let lost = f64::from(report.unsaved) / 2.0 + f64::from(direct);
         hits_sum += h;
         hits_sq += h * h;
         lost_sum += lost;

@@ -8,6 +8,11 @@ use super::*;
 pub const GROUND_PROPS: &[PropSpec] = &[
     many("penalty", "penalty <inches> <arm>, ...", "Inches off every move of the arms named (Ch13 21.0)."),
     opt("unlimber_pips", "unlimber_pips <count>", "Staff pips a battery pays to unlimber."),
+    opt(
+        "artillery_range",
+        "artillery_range <-n>",
+        "Inches taken off every gun's maximum range while it lasts (Ch13 21.0).",
+    ),
 ];
 
 /// Inches off a move, for some arms.
@@ -24,6 +29,8 @@ pub struct GroundCondition {
     pub meta: EntryMeta,
     pub penalties: Vec<GroundPenalty>,
     pub unlimber_pips: Option<u32>,
+    /// Inches added to every gun's maximum range (Ch13 21.0: soft ground's -6).
+    pub artillery_range: i32,
 }
 
 impl GroundCondition {
@@ -42,6 +49,7 @@ pub(super) fn read_ground(r: &mut Reader<'_, '_>, meta: EntryMeta) -> GroundCond
         meta,
         penalties,
         unlimber_pips: r.read("unlimber_pips", |c| c.count("a number of pips")),
+        artillery_range: r.read("artillery_range", |c| c.modifier()).unwrap_or(0),
     }
 }
 
@@ -57,6 +65,9 @@ impl Describe for GroundCondition {
             .collect();
         if let Some(n) = self.unlimber_pips {
             parts.push(format!("unlimbering costs {}", plural(n, "pip")));
+        }
+        if self.artillery_range != 0 {
+            parts.push(format!("artillery range {}\"", fmt_mod(self.artillery_range)));
         }
         if parts.is_empty() {
             parts.push(String::from("standard movement"));

@@ -28,6 +28,7 @@ pub const MODIFIER_PROPS: &[PropSpec] = &[
         "hits <n>+",
         "What those weapons hit on while it applies, whatever their band says (Ch13 20.0).",
     ),
+    opt("dice", "dice <+n>", "Bonus attack dice for the fire it applies to (Ch13 7.0: bouncing solid shot)."),
     opt(
         "engaged",
         "engaged <count>",
@@ -58,6 +59,8 @@ pub struct Modifier {
     /// The Discipline check the situation calls for (`check 4+`: Ch13 10.0, 18.0).
     #[serde(default)]
     pub check: Option<u32>,
+    /// Bonus attack dice for the fire it applies to (Ch13 7.0: +2 for bouncing solid shot).
+    pub dice: i32,
 }
 
 pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier {
@@ -76,6 +79,7 @@ pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier
         weapons: weapons.into_iter().map(|w| w.value).collect(),
         hits: r.read("hits", |c| c.target()),
         check: r.read("check", |c| c.target()),
+        dice: r.read("dice", |c| c.modifier()).unwrap_or(0),
     }
 }
 
@@ -102,6 +106,9 @@ impl Describe for Modifier {
         }
         if let Some(hits) = self.hits {
             parts.push(format!("hits on {hits}+"));
+        }
+        if self.dice != 0 {
+            parts.push(format!("{} dice", fmt_mod(self.dice)));
         }
         if !self.weapons.is_empty() {
             parts.push(format!("for {}", self.weapons.join(", ")));

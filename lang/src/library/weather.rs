@@ -9,6 +9,11 @@ pub const WEATHER_PROPS: &[PropSpec] = &[
     opt("sight", "sight <inches>", "How far anyone can see while it lasts (Ch13 21.0)."),
     flag("no_first_volley", "While it lasts, a first volley gets no Clean Barrels bonus (Ch13 2.0, 21.0)."),
     opt(
+        "artillery_target",
+        "artillery_target <inches>",
+        "Artillery may not target a unit farther than this unless it carries gunsmoke (Ch13 21.0).",
+    ),
+    opt(
         "exertion",
         "exertion <hits> <arm>, ...",
         "Unsaved hits a unit of these arms takes when it carries out a Double-Time or Assault order (Ch13 21.0).",
@@ -31,6 +36,8 @@ pub struct WeatherCondition {
     /// Inches: nobody sees farther.
     pub sight: Option<f64>,
     pub no_first_volley: bool,
+    /// Inches: artillery may not target a unit farther away unless it carries gunsmoke.
+    pub artillery_target: Option<f64>,
     pub exertion: Option<Exertion>,
 }
 
@@ -39,6 +46,7 @@ pub(super) fn read_weather(r: &mut Reader<'_, '_>, meta: EntryMeta) -> WeatherCo
         meta,
         sight: r.read("sight", |c| c.inches()),
         no_first_volley: r.flag("no_first_volley"),
+        artillery_target: r.read("artillery_target", |c| c.inches()),
         exertion: r.read("exertion", |c| {
             let hits = c.count("a number of hits")?;
             Ok(Exertion { hits, arms: c.choices::<Arm>()? })
@@ -54,6 +62,9 @@ impl Describe for WeatherCondition {
         }
         if self.no_first_volley {
             parts.push(String::from("no first-volley bonus"));
+        }
+        if let Some(d) = self.artillery_target {
+            parts.push(format!("artillery targets only units within {}\" or with gunsmoke", fmt_num(d)));
         }
         if let Some(e) = &self.exertion {
             let arms: Vec<&str> = e.arms.iter().map(|a| a.word()).collect();

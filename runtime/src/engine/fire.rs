@@ -238,7 +238,8 @@ pub(crate) fn resolve_plan(
     // RULINGS G9: the leader is the one attached before the volley's casualties.
     let leader = state.attached_leader(plan.target);
     let shock = shock(rules, state, plan, hits, sixes, dice, &mut events)?;
-    let unsaved = cover_saves(state, plan, hits, dice, &mut events)?;
+    let to_save = counter_battery(rules, state, plan, hits, sixes, &mut events)?;
+    let unsaved = cover_saves(state, plan, to_save, dice, &mut events)?;
     let rest = screen_takes_its_hit(rules, state, plan, unsaved, &mut events)?;
     morale::take_hits(rules, state, plan.target, rest, Cause::Fire, &mut events, "RULE-05-3.3, Ch16 5.4")?;
     let stands_now = |state: &GameState| state.unit(plan.target).map_or(0, |u| u.stands).min(stands_before);
@@ -654,6 +655,45 @@ fn shock(
             Ok(ShockOutcome { trigger, disordered: true })
         }
     }
+}
+
+/// The natural 6s of a volley that destroy a gun stand each under counter-battery fire (Ch13
+/// 7.0, dotc D10): the 6s that hit (a 6 misses only when the to-hit number is past 6, RULINGS G1
+/// `unclamped`). The one count the engine and the odds share.
+pub fn counter_battery_sixes(plan: &VolleyPlan, sixes: u32) -> u32 {
+    if plan.counter_battery && plan.to_hit <= 6 { sixes } else { 0 }
+}
+
+/// Step 7b, counter-battery fire (Ch13 7.0, module `advanced_artillery`, dotc D10): each natural
+/// 6 that hits an enemy battery destroys a gun stand outright, with no save (on the brigade's
+/// tally like any lost stand); those 6s are not among the hits that go on to the cover saves.
+/// Returns the hits left for the saves.
+fn counter_battery(
+    rules: &Rules,
+    state: &mut GameState,
+    plan: &VolleyPlan,
+    hits: u32,
+    sixes: u32,
+    events: &mut Vec<Event>,
+) -> Result<u32, EngineError> {
+    let direct = counter_battery_sixes(plan, sixes);
+    if direct == 0 {
+        return Ok(hits);
+    }
+    events.push(Event::new(
+        What::Note {
+            text: format!(
+                "counter-battery fire: {direct} natural 6{} destroy{} {} of {}'s gun stands outright",
+                if direct == 1 { "" } else { "s" },
+                if direct == 1 { "s" } else { "" },
+                direct,
+                plan.target_name
+            ),
+        },
+        "Ch13 7.0, dotc D10",
+    ));
+    morale::remove_stands(rules, state, plan.target, direct, events, "Ch13 7.0, dotc D10")?;
+    Ok(hits.saturating_sub(direct))
 }
 
 /// Step 8, the cover saves (RULE-05-3.1, 3.2, Ch16 5.4, 5.6, RULINGS G1) at the plan's number,

@@ -94,6 +94,9 @@ pub struct Tables {
     /// Ch13 20.0, the Plunging Fire module: the Closing Volley of the `weapons` it names hits
     /// on `hits`+.
     pub plunging_fire: Modifier,
+    /// Ch13 7.0, the Advanced Artillery module: the bonus dice of solid shot or spherical case
+    /// bouncing down the files of a line of battle enfiladed at medium or long range.
+    pub bouncing_shot: u32,
     /// Ch16 3.3: Fall Back in Good Order, at most this many inches straight back
     /// (`maneuver fall_back`).
     pub fall_back: f64,
@@ -263,6 +266,10 @@ impl Tables {
                 let m = l.need("modifier plunging_fire", RuleData::modifier)?;
                 has(m.hits, "plunging_fire: hits")?;
                 m
+            },
+            bouncing_shot: {
+                let m = l.need("modifier bouncing_shot", RuleData::modifier)?;
+                has(u32::try_from(m.dice).ok().filter(|&d| d > 0), "bouncing_shot: dice")?
             },
             fall_back: has(fall_back.most(), "fall_back: distance")?,
             about_face: match about_face.cost {

@@ -8,7 +8,9 @@
 //!
 //! - the ground's move penalties, unlimbering and stuck guns: `battlefield::movement`;
 //! - the sky's sight limit ([`Weather::sight_limit`]): the replay's line of sight;
-//! - a downpour's lost first-volley bonus ([`Weather::spoils_first_volley`]): the volley plan;
+//! - a downpour's lost first-volley bonus ([`Weather::spoils_first_volley`]), soft ground's
+//!   shorter artillery ranges ([`Weather::artillery_range_cut`]) and light fog's limit on
+//!   artillery targets ([`Weather::artillery_target_limit`]): the volley plan;
 //! - severe heat's hits on a unit that exerts itself ([`exertion`]): the replay's Double-Time.
 //!
 //! What is not played is said by `dotc_lang::rulings::weather_not_played`.
@@ -144,6 +146,23 @@ impl Weather {
     /// How far anyone can see (Ch13 21.0: a downpour, light or dense fog), if the sky limits it.
     pub fn sight_limit(self, tables: &Tables) -> Option<f64> {
         self.sky_entry(tables).and_then(|entry| entry.sight)
+    }
+
+    /// Inches off every gun's maximum range on this ground (Ch13 21.0: soft ground's 6"), as a
+    /// positive number; 0 when the ground takes none.
+    pub fn artillery_range_cut(self, tables: &Tables) -> f64 {
+        let entry = match self.ground {
+            Some(Ground::Soft) => &tables.soft_ground,
+            Some(Ground::Mud) => &tables.mud,
+            Some(Ground::Firm) | None => return 0.0,
+        };
+        f64::from(-entry.artillery_range.min(0))
+    }
+
+    /// How far artillery may target a unit that carries no gunsmoke under this sky (Ch13 21.0:
+    /// light fog's 12"), if the sky limits it.
+    pub fn artillery_target_limit(self, tables: &Tables) -> Option<f64> {
+        self.sky_entry(tables).and_then(|entry| entry.artillery_target)
     }
 
     /// A first volley gets no Clean Barrels bonus (Ch13 2.0) under this sky (Ch13 21.0: a

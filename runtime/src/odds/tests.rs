@@ -37,6 +37,44 @@ fn rifled_musket_five_stands_at_ten_inches_rule_05_2_2() {
     assert!((o.expected_stands_lost - 1.25).abs() < 1e-12);
 }
 
+/// Ch13 7.0 Counter-Battery Fire, dotc D10, worked by hand: one Napoleon section (2D6) at a
+/// battery 12" away (Medium 4+, open, no save). Each die is a 6 (1/6: a gun stand destroyed), a
+/// 4 or 5 (2/6: a hit) or a miss (3/6). Two 6s: 1/36, 2 stands. One 6 and anything else:
+/// 2 x 1/6 x 5/6 = 10/36, 1 stand. Two plain hits: 4/36, 1 stand. Else (21/36): none. So
+/// P(0, 1, 2 stands) = 21/36, 14/36, 1/36; without the module 2 hits = 1 stand: 27/36, 9/36.
+/// The unsaved hits are the plain hits alone: P(0, 1, 2) = 16/36, 16/36, 4/36; expected
+/// stands 1/3 (unsaved / 2) + 1/3 (the 6s).
+#[test]
+fn ch13_7_0_counter_battery_odds_by_hand() {
+    let mut q = FireQuery::new("napoleon", 1, 12.0);
+    q.target = TargetFormation::Battery;
+    let off = odds(&q);
+    q.modules = vec!["advanced_artillery".to_string()];
+    let on = odds(&q);
+    let close =
+        |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
+    assert!(close(&on.stands_lost, &[21.0 / 36.0, 14.0 / 36.0, 1.0 / 36.0]), "{:?}", on.stands_lost);
+    assert!(close(&off.stands_lost, &[27.0 / 36.0, 9.0 / 36.0]), "{:?}", off.stands_lost);
+    assert!(close(&on.unsaved, &[16.0 / 36.0, 16.0 / 36.0, 4.0 / 36.0]), "{:?}", on.unsaved);
+    assert!((on.expected_stands_lost - 2.0 / 3.0).abs() < 1e-12);
+    assert!((on.expected_hits - 1.0).abs() < 1e-12);
+    assert!((on.p_shock - 1.0 / 36.0).abs() < 1e-12);
+}
+
+/// Ch13 7.0 Bouncing Solid Shot: one Napoleon section enfilading a line at 10" (Medium 4+,
+/// enfilade +1: 3+) rolls 2D6, 4D6 with the module: 4 x 4/6 = 8/3 hits expected, against 4/3.
+#[test]
+fn ch13_7_0_bouncing_shot_odds_by_hand() {
+    let mut q = FireQuery::new("napoleon", 1, 10.0);
+    q.enfilade = true;
+    let off = odds(&q);
+    q.modules = vec!["advanced_artillery".to_string()];
+    let on = odds(&q);
+    assert_eq!((off.dice, off.to_hit, on.dice, on.to_hit), (2, 3, 4, 3));
+    assert!((on.expected_hits - 8.0 / 3.0).abs() < 1e-12);
+    assert!((off.expected_hits - 4.0 / 3.0).abs() < 1e-12);
+}
+
 /// RULINGS D, the Ch15 3.0 matrix: hit %, expected hits, expected unsaved vs Light and vs
 /// Heavy, stands (= expected hits in the open / 2, RULE-05-3.3; the same as vs Heavy here).
 /// Repeaters 7D6 are 5 repeating-rifle stands (+2 dice, Ch16 5.2); Napoleon 4D6 is 2

@@ -176,7 +176,7 @@ impl Game {
                 battlefield::range::band(weapon, weapon_arm(&u.arm), battlefield::range::range(fb, tb))?;
             Some(battlefield::OverheadFire {
                 band: band.name,
-                clearance: self.rules.rulings.overhead_clearance,
+                clearance: crate::engine::fire::plan::overhead_clearance(&self.rules),
             })
         });
         look(&self.bf, &query)
@@ -215,8 +215,10 @@ impl Game {
         }
         let weapon = self.rules.data.weapon(&u.weapon)?;
         let band = battlefield::range::band(weapon, weapon_arm(&u.arm), battlefield::range::range(fb, tb))?;
-        let fire =
-            battlefield::OverheadFire { band: band.name, clearance: self.rules.rulings.overhead_clearance };
+        let fire = battlefield::OverheadFire {
+            band: band.name,
+            clearance: crate::engine::fire::plan::overhead_clearance(&self.rules),
+        };
         match self.bf.overhead_clear(fb, tb, friend_body, fire).err()? {
             OverheadBar::Canister => Some("canister is never fired overhead".to_string()),
             OverheadBar::NotElevated { .. } => None,
@@ -251,7 +253,12 @@ impl Game {
                         format!(
                             "{name}, a formed friendly unit, stands in the way, and the battery may not fire over it: {why}"
                         ),
-                        "RULE-05-6.1, RULE-05-6.3, Ch16 4.4, RULINGS C2",
+                        // Ch13 7.0: the module's 3"/3" are the clearances in force.
+                        if self.rules.module("advanced_artillery") {
+                            "RULE-05-6.1, RULE-05-6.3, Ch16 4.4, RULINGS C2, Ch13 7.0"
+                        } else {
+                            "RULE-05-6.1, RULE-05-6.3, Ch16 4.4, RULINGS C2"
+                        },
                     ),
                     None => (format!("{name}, a formed friendly unit, stands in the way"), "RULE-05-6.1"),
                 }

@@ -1054,8 +1054,8 @@ mod tests {
                 .all(|f| f.level == Level::Note && f.rule == "Ch13 21.0" && f.message.contains("fouled"))
         );
         assert!(notes(&replay).iter().any(|n| n.starts_with("the weather changes: sky drizzle")));
-        let (replay, _) = play(&with("light_fog"), TWO_TURNS);
-        assert!(replay.findings.iter().any(|f| f.message.starts_with("weather sky light_fog")));
+        let (replay, _) = play(&with("dense_fog"), TWO_TURNS);
+        assert!(replay.findings.iter().any(|f| f.message.starts_with("weather sky dense_fog")));
         let (replay, _) = play(&with("clear"), TWO_TURNS);
         assert!(!replay.findings.iter().any(|f| f.message.starts_with("weather ")), "{:#?}", replay.findings);
     }

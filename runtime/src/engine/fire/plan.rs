@@ -64,6 +64,10 @@ pub struct VolleyPlan {
     pub clean_barrels: bool,
     /// The firer places gunsmoke (RULE-05-5.1, RULINGS G11).
     pub smokes: bool,
+    /// Counter-battery fire (Ch13 7.0, module `advanced_artillery`, dotc D10): artillery firing
+    /// at an enemy battery; each natural 6 that hits destroys a gun stand outright, with no
+    /// save, and is not one of the hits that go on to the cover saves.
+    pub counter_battery: bool,
     pub shock: ShockPlan,
     pub save: SavePlan,
     /// The target's skirmish screen takes the first unsaved hit (Ch16 3.4, RULINGS G12).
@@ -149,7 +153,7 @@ pub fn plan_volley(
     let f = state.unit(firer).ok_or_else(|| unknown(firer))?;
     let t = state.unit(target).ok_or_else(|| unknown(target))?;
     let shot = Shot::check(rules, state, firer, target, f, t, input)?;
-    let (stands, dice, mut notes, pool) = dice_pool(f, &shot, input)?;
+    let (stands, dice, mut notes, pool) = dice_pool(rules, f, &shot, input)?;
     let (base, modifiers, to_hit) = to_hit(rules, state, firer, f, t, &shot, input)?;
     // Ch16 9.0: the Sharpshooters and Steady re-rolls are each side's to take or decline.
     let rerolls = if input.reroll_declined { 0 } else { missed_die_rerolls(&shot, to_hit) };
@@ -189,6 +193,7 @@ pub fn plan_volley(
         low_ammo_carried: f.markers.low_ammo,
         clean_barrels,
         smokes: f.is_infantry() || f.is_battery(),
+        counter_battery: counter_battery(rules, &shot, t),
         shock,
         save,
         screen,
@@ -333,6 +338,37 @@ impl<'r> Shot<'r> {
         }
         let artillery =
             f.is_battery() || weapon.class == WeaponClass::Artillery || weapon.dice.per == DicePer::Section;
+        // Ch13 21.0, soft ground: solid shot buries itself, every gun's maximum range is shorter.
+        let cut = state.weather.artillery_range_cut(&rules.tables);
+        if artillery && cut > 0.0 {
+            let max = weapon.max_range(arm) - cut;
+            if range > max {
+                return Err(illegal(
+                    &f.name,
+                    format!(
+                        "fire at {range}\": on soft ground {} reaches {max}\" ({}\" less)",
+                        weapon.meta.title(),
+                        cut
+                    ),
+                    "Ch13 21.0",
+                ));
+            }
+        }
+        // Ch13 21.0, light fog: artillery may not target a unit beyond the limit unless the unit
+        // carries a gunsmoke marker.
+        if let Some(limit) = state.weather.artillery_target_limit(&rules.tables) {
+            if artillery && range > limit && !t.markers.gunsmoke {
+                return Err(illegal(
+                    &f.name,
+                    format!(
+                        "fire at {} {range}\" away: in light fog artillery targets only units within {limit}\" or \
+                         carrying gunsmoke",
+                        t.name
+                    ),
+                    "Ch13 21.0",
+                ));
+            }
+        }
         // RULE-05-2.4, RULINGS C18: an artillery order, paid in Phase 1 and resolved in Phase 3.
         let concentrated = if input.concentrated {
             if !artillery {
@@ -386,6 +422,7 @@ pub(super) fn skirmish_screen(rules: &Rules) -> Result<&dotc_lang::library::Scre
 /// stands the formation lets fire, their dice, a trait's bonus dice and a squall's halving.
 /// Returns the firing stands, the dice, the notes that explain them and the pool in words.
 fn dice_pool(
+    rules: &Rules,
     f: &Unit,
     shot: &Shot<'_>,
     input: &FireInput,
@@ -461,6 +498,22 @@ fn dice_pool(
             ));
         }
     }
+    // Ch13 7.0 Bouncing Solid Shot (module `advanced_artillery`): solid shot or spherical case
+    // (any band but canister: medium or long range) into the flank of a line of battle.
+    if bouncing_shot(rules, shot, input) {
+        let bonus = rules.tables.bouncing_shot;
+        pool += bonus;
+        words.push(format!("+{bonus} bouncing solid shot down an enfiladed line (Ch13 7.0)"));
+        notes.push(Event::new(
+            What::Note {
+                text: format!(
+                    "{}: +{bonus} dice, its shot bounces down the files of an enfiladed line",
+                    f.name
+                ),
+            },
+            "Ch13 7.0",
+        ));
+    }
     // Ch13 3.0 "Sudden Squall": pools halved, rounded down, after the bonus dice (RULINGS G16;
     // the rule sets no minimum, so one die becomes none).
     if input.squall {
@@ -473,6 +526,35 @@ fn dice_pool(
         words.push(format!("halved to {halved} by a Sudden Squall (Ch13 3.0)"));
     }
     Ok((stands, pool, notes, words))
+}
+
+/// Ch13 7.0 Bouncing Solid Shot (module `advanced_artillery`): artillery firing solid shot or
+/// spherical case (medium or long range: any band but canister) at a line of battle it
+/// enfilades rolls the `bouncing_shot` bonus dice. Enfilade is the flank fire of RULE-05-1.5 as
+/// RULINGS C15 reads it; a line of battle is the `line` formation.
+fn bouncing_shot(rules: &Rules, shot: &Shot<'_>, input: &FireInput) -> bool {
+    rules.module("advanced_artillery")
+        && shot.artillery
+        && input.enfilade
+        && shot.band != BandName::Canister
+        && shot.target_formation.meta.id == "line"
+}
+
+/// Ch13 7.0 Counter-Battery Fire (module `advanced_artillery`, dotc D10): artillery firing at an
+/// enemy battery.
+fn counter_battery(rules: &Rules, shot: &Shot<'_>, t: &Unit) -> bool {
+    rules.module("advanced_artillery") && shot.artillery && t.is_battery()
+}
+
+/// The clearances a battery firing overhead needs (RULE-05-6.3, RULINGS C2): Ch13 7.0's 3" and
+/// 3" with the `advanced_artillery` module on (RULINGS C2: "3/3 only with the module"), else
+/// the `overhead_clearance` switch.
+pub fn overhead_clearance(rules: &Rules) -> crate::rulings::OverheadClearance {
+    if rules.module("advanced_artillery") {
+        crate::rulings::OverheadClearance::ThreeAndThree
+    } else {
+        rules.rulings.overhead_clearance
+    }
 }
 
 /// The modifiers of a marker's `to_hit` lines that apply at this range (a `beyond` line only

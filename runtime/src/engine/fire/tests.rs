@@ -1268,3 +1268,149 @@ fn c30_an_artillery_class_weapon_is_artillery_fire_whoever_serves_it() {
     assert_eq!((r.dice, r.hits), (4, 4));
     assert_eq!(save_of(&r), Some(6));
 }
+
+// ------------------------------------------------------------------ Ch13 7.0 Advanced Artillery
+
+/// Ch13 7.0 Counter-Battery Fire, dotc D10: two Napoleon sections at an enemy battery 12" away
+/// (Medium 4+): [6, 5, 4, 2] is 3 hits, one a natural 6 (no Shock: beyond 6" it takes two). The
+/// 6 destroys a gun stand outright and the other 2 hits, with no save in the open, take a
+/// second: 3 sections -> 1, no micro-hit. Without the module the same dice are 3 hits = 1 stand
+/// and a micro-hit.
+#[test]
+fn ch13_7_0_counter_battery_natural_six_destroys_a_gun_stand() {
+    for (modules, lost, micro) in [(&["advanced_artillery"][..], 2, 0), (&[][..], 1, 1)] {
+        let rules = with(modules, |_| {});
+        let mut t = Table::new();
+        let guns = t.battery("Union guns", t.red, 2, "napoleon");
+        let enemy = t.battery("Rebel guns", t.blue, 3, "napoleon");
+        let side = t.blue;
+        pad(&mut t, side);
+        let mut d = dice(&[(Purpose::ToHit, &[6, 5, 4, 2])]);
+        let r = fire(&rules, &mut t, guns, enemy, &FireInput::at(12.0, FireKind::Phase3), &mut d);
+        assert_eq!((r.dice, r.hits, r.sixes), (4, 3, 1), "{modules:?}");
+        assert_eq!(r.stands_lost, lost, "{modules:?}");
+        assert_eq!(t.unit(enemy).stands, 3 - lost, "{modules:?}");
+        assert_eq!(t.unit(enemy).micro_hit, micro, "{modules:?}");
+    }
+}
+
+/// Ch13 7.0, dotc D10: the 6s are not saved against; the rest are. Two Napoleon sections at a
+/// battery in heavy cover (4+ save): [6, 6, 5, 1] at 10" (Medium 4+: 3 hits, two 6s: beyond 6"
+/// a Shock trigger, the battery's Discipline save [6] passes). The two 6s destroy 2 gun stands;
+/// the one other hit is saved on a [4]: 3 sections -> 1, no micro-hit.
+#[test]
+fn ch13_7_0_counter_battery_sixes_skip_the_cover_save() {
+    let rules = with(&["advanced_artillery"], |_| {});
+    let mut t = Table::new();
+    let guns = t.battery("Union guns", t.red, 2, "napoleon");
+    let enemy = t.battery("Rebel guns", t.blue, 3, "napoleon");
+    let side = t.blue;
+    pad(&mut t, side);
+    let mut input = FireInput::at(10.0, FireKind::Phase3);
+    input.cover = CoverInput { class: CoverClass::Heavy, from: None, frontal_obstacle: false };
+    let mut d = dice(&[(Purpose::ToHit, &[6, 6, 5, 1]), (Purpose::Discipline, &[6]), (Purpose::Save, &[4])]);
+    let r = fire(&rules, &mut t, guns, enemy, &input, &mut d);
+    assert_eq!((r.hits, r.sixes, r.unsaved, r.stands_lost), (3, 2, 0, 2));
+    assert_eq!((t.unit(enemy).stands, t.unit(enemy).micro_hit), (1, 0));
+}
+
+/// Ch13 7.0: counter-battery fire is artillery's at a battery; a Napoleon's 6 at an infantry
+/// line is an ordinary hit. [6, 5, 4, 2] at 12": 3 hits = 1 stand and a micro-hit.
+#[test]
+fn ch13_7_0_counter_battery_only_at_batteries() {
+    let rules = with(&["advanced_artillery"], |_| {});
+    let mut t = Table::new();
+    let guns = t.battery("Union guns", t.red, 2, "napoleon");
+    let line = t.infantry("Line", t.blue, 5, "regular", "rifled_musket", "line");
+    let side = t.blue;
+    pad(&mut t, side);
+    let mut d = dice(&[(Purpose::ToHit, &[6, 5, 4, 2])]);
+    let r = fire(&rules, &mut t, guns, line, &FireInput::at(12.0, FireKind::Phase3), &mut d);
+    assert_eq!((r.hits, r.stands_lost), (3, 1));
+    assert_eq!(t.unit(line).micro_hit, 1);
+}
+
+/// Ch13 7.0 Bouncing Solid Shot: two Napoleon sections (4D6) enfilading a line at 10" (Medium,
+/// 4+, enfilade +1: 3+) roll 2 dice more: 6D6. Not with canister (5"), not at a column, not
+/// from the front, not without the module.
+#[test]
+fn ch13_7_0_bouncing_shot_adds_two_dice_into_an_enfiladed_line() {
+    let dice_of = |modules: &[&str], formation: &str, range: f64, enfilade: bool| {
+        let rules = with(modules, |_| {});
+        let mut t = Table::new();
+        let guns = t.battery("Union guns", t.red, 2, "napoleon");
+        let target = t.infantry("Target", t.blue, 5, "regular", "rifled_musket", formation);
+        let mut input = FireInput::at(range, FireKind::Phase3);
+        input.enfilade = enfilade;
+        let plan = plan_volley(&rules, &t.state, guns, target, &input).expect("a legal volley");
+        (plan.dice, plan.to_hit)
+    };
+    let on = ["advanced_artillery"];
+    assert_eq!(dice_of(&on, "line", 10.0, true), (6, 3));
+    assert_eq!(dice_of(&[], "line", 10.0, true), (4, 3));
+    assert_eq!(dice_of(&on, "line", 5.0, true).0, 4, "canister does not bounce");
+    assert_eq!(dice_of(&on, "assault_column", 10.0, true).0, 4, "a column is no line of battle");
+    assert_eq!(dice_of(&on, "line", 10.0, false), (6 - 2, 4));
+}
+
+/// Ch13 7.0 overhead fire, RULINGS C2: the module's 3"/3" are the clearances while it is on,
+/// whatever the switch; without it the switch decides (6"/4" by default).
+#[test]
+fn ch13_7_0_overhead_fire_clearances_follow_the_module() {
+    use crate::rulings::OverheadClearance;
+    assert_eq!(
+        plan::overhead_clearance(&with(&["advanced_artillery"], |_| {})),
+        OverheadClearance::ThreeAndThree
+    );
+    assert_eq!(plan::overhead_clearance(&with(&[], |_| {})), OverheadClearance::SixAndFour);
+    let switched = with(&[], |r| r.overhead_clearance = OverheadClearance::ThreeAndThree);
+    assert_eq!(plan::overhead_clearance(&switched), OverheadClearance::ThreeAndThree);
+}
+
+// ------------------------------------------------------------------ Ch13 21.0 weather
+
+/// Ch13 21.0 soft ground: every gun's maximum range is 6" shorter. A Napoleon reaches 30" (Long,
+/// Ch16 5.3): on soft ground 24" is in range and 24.5" is not; a rifled musket keeps its 20".
+#[test]
+fn ch13_21_0_soft_ground_shortens_artillery_range_by_six() {
+    use crate::engine::weather::{Ground, Weather};
+    let rules = defaults();
+    let mut t = Table::new();
+    let guns = t.battery("Guns", t.red, 2, "napoleon");
+    let muskets = t.infantry("Muskets", t.red, 5, "regular", "rifled_musket", "line");
+    let target = t.infantry("Target", t.blue, 5, "regular", "rifled_musket", "line");
+    let legal = |t: &Table, firer, range| {
+        plan_volley(&rules, &t.state, firer, target, &FireInput::at(range, FireKind::Phase3)).is_ok()
+    };
+    assert!(legal(&t, guns, 28.0));
+    t.state.weather = Weather { ground: Some(Ground::Soft), ..Weather::default() };
+    assert!(legal(&t, guns, 24.0));
+    assert!(!legal(&t, guns, 24.5));
+    assert!(legal(&t, muskets, 20.0));
+    match plan_volley(&rules, &t.state, guns, target, &FireInput::at(24.5, FireKind::Phase3)) {
+        Err(EngineError::Illegal { rule, .. }) => assert_eq!(rule, "Ch13 21.0"),
+        other => panic!("an illegal volley, got {other:?}"),
+    }
+}
+
+/// Ch13 21.0 light fog: artillery may not target a unit beyond 12" unless it carries gunsmoke;
+/// within 12" it may, and infantry is not limited (beyond the 18" sight, which the replay's line
+/// of sight judges).
+#[test]
+fn ch13_21_0_light_fog_hides_units_without_gunsmoke_from_artillery_beyond_twelve() {
+    use crate::engine::weather::{Sky, Weather};
+    let rules = defaults();
+    let mut t = Table::new();
+    let guns = t.battery("Guns", t.red, 2, "napoleon");
+    let muskets = t.infantry("Muskets", t.red, 5, "regular", "rifled_musket", "line");
+    let target = t.infantry("Target", t.blue, 5, "regular", "rifled_musket", "line");
+    t.state.weather = Weather { sky: Sky::LightFog, ..Weather::default() };
+    let legal = |t: &Table, firer, range| {
+        plan_volley(&rules, &t.state, firer, target, &FireInput::at(range, FireKind::Phase3)).is_ok()
+    };
+    assert!(legal(&t, guns, 12.0));
+    assert!(!legal(&t, guns, 14.0));
+    assert!(legal(&t, muskets, 14.0));
+    t.unit_mut(target).markers.gunsmoke = true;
+    assert!(legal(&t, guns, 14.0));
+}
