@@ -1541,6 +1541,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: Ch16 2.2 measures command range from any edge of the brigadier's base to the middle of the front edge of the regiment's Color Stand, but only a division or corps commander's base has a size (RULE-07-4.1). dotc gives the brigadier a 1" round base, the one the map draws, so every command range (the tiers of Ch16 2.2, the 12" of a command rally, an assault's tier) starts 0.5" out from where the log puts him (`ruling brigadier_base = round_1in`); `point` measures from his position itself."#,
         &["Ch16 2.2", "Ch16 8.3", "RULE-07-4.1"],
     ),
+    r(
+        "dotc D12",
+        "Hasty works (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 14.0 says what digging in costs and gives, not where the works lie afterwards. dotc prices the pip as an order, by command tier; the regiment may not move, fire or declare an assault that turn. The works go along its front edge at the turn's end and stay there: a unit that moves off them loses their cover, and any unit standing behind them later has it, against fire from its front arc only. Open ground becomes light cover, light cover heavy, and heavy stays heavy; none are dug in marsh, streams or buildings."#,
+        &["Ch13 14.0", "Ch16 2.2", "RULINGS G17"],
+    ),
 ];
 
 #[cfg(test)]

@@ -95,6 +95,14 @@ pub const VERBS: &[VerbSpec] = &[
         "A rally: bought with pips (`pip`, Phase 1 or 5) or a natural roll (Phase 5).",
     ),
     verb("friction", &[Command], false, false, "Ch13 3.0", "A Friction of War event roll."),
+    verb(
+        "dig_in",
+        &[Command],
+        true,
+        false,
+        "Ch13 14.0",
+        "An infantry regiment digs in for a pip (`dig_in \"Brigadier\" \"Regiment\"`): it may not move, fire or assault this turn, and hasty works go along its front at the turn's end.",
+    ),
     verb("move", &[Maneuver, Status], true, false, "Ch16 3.1", "A move to a new position and facing."),
     verb("wheel", &[Maneuver], true, false, "Ch16 2.3", "A wheel of up to 45 degrees."),
     verb("about_face", &[Maneuver], true, false, "Ch16 3.3", "Reverse facing for 1\" of movement."),
@@ -239,6 +247,8 @@ words! {
         Attach = "attach",
         Detach = "detach",
         Friction = "friction",
+        /// Ch13 14.0 (module digging_in): a regiment digs in for a pip.
+        DigIn = "dig_in",
     }
 }
 

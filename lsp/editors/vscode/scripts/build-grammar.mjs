@@ -26,7 +26,7 @@ export const VERBS = [
   'about_face', 'formation', 'fall_back', 'double_time', 'limber', 'unlimber', 'dismount',
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
-  'reform', 'scripted', 'note',
+  'reform', 'scripted', 'note', 'dig_in',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = ['closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'melee', 'evade'];
@@ -62,7 +62,8 @@ export const MARKERS = ['disorder', 'gunsmoke', 'low_ammo', 'clean_barrels', 'mi
 export const TERRAIN_KINDS = [
   'open', 'cornfield', 'ploughed_field', 'orchard', 'light_woods', 'dense_woods', 'minor_stream',
   'major_river', 'sunken_road', 'road', 'marsh', 'town', 'rail_fence', 'stone_wall', 'hedge',
-  'abatis', 'breastworks', 'masonry_building', 'hill', 'objective',
+  'abatis', 'breastworks', 'masonry_building', 'hill', 'objective', 'hasty_works',
+  'hasty_works_heavy',
 ];
 export const TERRAIN_FLAGS = [
   'masonry', 'wooden', 'sunken', 'cut', 'embankment', 'unfinished', 'impassable',
@@ -91,7 +92,7 @@ export const OTHER_IDS = [
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
-  'dense_fog', 'severe', 'solitary_brigadier',
+  'dense_fog', 'severe', 'solitary_brigadier', 'dig_in',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];
