@@ -356,7 +356,7 @@ modules! {
     // Ch13 12.0: a check after a melee won outright.
     UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", [Assault], Played;
     // Ch13 13.0: a wing wheeled back, for a pip and a check.
-    RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", [Maneuver], NotPlayed;
+    RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", [Maneuver], Played;
     // Ch13 14.0: declared in Phase 1, the works placed at the end of the turn.
     DiggingIn = "digging_in", "Ch13 14.0", [Command, Status], Played;
     // Ch13 15.0: guns taken in melee, spiked or hauled off from the next command phase (hauling

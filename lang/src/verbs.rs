@@ -106,6 +106,14 @@ pub const VERBS: &[VerbSpec] = &[
     verb("move", &[Maneuver, Status], true, false, "Ch16 3.1", "A move to a new position and facing."),
     verb("wheel", &[Maneuver], true, false, "Ch16 2.3", "A wheel of up to 45 degrees."),
     verb("about_face", &[Maneuver], true, false, "Ch16 3.3", "Reverse facing for 1\" of movement."),
+    verb(
+        "refuse",
+        &[Maneuver],
+        true,
+        false,
+        "Ch13 13.0",
+        "A regiment bends a wing back under the enemy's eyes for a pip and a check: `refuse \"Regiment\" left 45 pip \"Brigadier\" roll [d]`.",
+    ),
     verb("formation", &[Maneuver], true, false, "Ch16 3.2", "A change of formation."),
     verb(
         "fall_back",
@@ -274,6 +282,8 @@ words! {
         Hold = "hold",
         /// A retreat after a lost melee or of a Broken brigade: a move, checked as one.
         Retreat = "retreat",
+        /// Ch13 13.0 (module refusing_the_flank): a wing wheeled back for a pip and a check.
+        Refuse = "refuse",
     }
 }
 
