@@ -205,6 +205,10 @@ pub struct FireArgs {
     /// An optional module switched on (Ch13: plunging_fire, elite_sharpshooters, low_ammo...).
     #[arg(long, value_name = "MODULE", value_delimiter = ',')]
     module: Vec<String>,
+    /// The target stands behind hasty works dug on its `--cover` (module digging_in, Ch13 14.0):
+    /// open ground becomes light cover, light cover heavy.
+    #[arg(long)]
+    works: bool,
     #[command(flatten)]
     output: OddsOutput,
 }
@@ -294,6 +298,7 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
         traits: args.traits.clone(),
         target_traits: args.target_trait.clone(),
         modules: args.module.clone(),
+        works: args.works,
     };
     let data = dotc_lang::stdlib();
     let rulings = Rulings::default();

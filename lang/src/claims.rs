@@ -169,6 +169,23 @@ pub const CLAIM_WORDS: &[ClaimWord] = &[
         "Ch16 7.2, 9.0, RULINGS C7",
     ),
     claim("fail", &["failed"], false, TESTS, "The Discipline roll failed.", "Ch16 7.2, 9.0, RULINGS C7"),
+    claim("refused", &[], false, &["refuse"], "The check passed: the wing wheeled back.", "Ch13 13.0"),
+    claim(
+        "held",
+        &["hesitated"],
+        false,
+        &["refuse"],
+        "The check failed on a 2 or 3: the wing stays where it was, the pip spent.",
+        "Ch13 13.0",
+    ),
+    claim(
+        "panicked",
+        &["panic"],
+        false,
+        &["refuse"],
+        "The check failed on a 1: the regiment keeps its facing and is disordered.",
+        "Ch13 13.0",
+    ),
     claim("attacker wins", &[], false, MELEE, "The charger won the melee.", "Ch16 7.3, 7.4"),
     claim("defender wins", &[], false, MELEE, "The defender won the melee.", "Ch16 7.3, 7.4"),
     claim(

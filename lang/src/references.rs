@@ -1559,6 +1559,18 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: Ch13 7.0 has a natural 6 of artillery firing at an enemy battery destroy a gun stand outright, "not just" a crew casualty, without saying whether the 6 is also a hit. dotc: each natural 6 that hits removes one gun stand at once with no save, and is not among the hits that go on to the cover saves; the other hits are saved and counted as usual. A 6 that does not hit (a to-hit past 6, RULINGS G1 unclamped) destroys nothing. No switch."#,
         &["Ch13 7.0", "RULINGS G1", "RULE-05-3.3"],
     ),
+    r(
+        "dotc D12",
+        "Hasty works (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 14.0 says what digging in costs and gives, not where the works lie afterwards. dotc prices the pip as an order, by command tier; the regiment may not move, fire or declare an assault that turn. The works go along its front edge at the turn's end and stay there: a unit that moves off them loses their cover, and any unit standing behind them later has it, against fire from its front arc only. Open ground becomes light cover, light cover heavy, and heavy stays heavy; none are dug in marsh, streams or buildings."#,
+        &["Ch13 14.0", "Ch16 2.2", "RULINGS G17"],
+    ),
+    r(
+        "dotc D13",
+        "Refusing the flank (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 13.0 gives the pip, the 4+ check and its three results. dotc asks for them when an enemy within 12" sees the regiment (a plain wheel that takes a wing back is then an error), prices the pip as an order by command tier, applies the usual standing modifiers to the check, reads the "1" as a natural 1 (panic and Disorder) and any other failure as the men hesitating, and swings the wing back on the other flank's front corner as the turn's wheel."#,
+        &["Ch13 13.0", "Ch16 2.2", "RULINGS G1"],
+    ),
 ];
 
 #[cfg(test)]

@@ -356,9 +356,9 @@ modules! {
     // Ch13 12.0: a check after a melee won outright.
     UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", [Assault], Played;
     // Ch13 13.0: a wing wheeled back, for a pip and a check.
-    RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", [Maneuver], NotPlayed;
+    RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", [Maneuver], Played;
     // Ch13 14.0: declared in Phase 1, the works placed at the end of the turn.
-    DiggingIn = "digging_in", "Ch13 14.0", [Command, Status], NotPlayed;
+    DiggingIn = "digging_in", "Ch13 14.0", [Command, Status], Played;
     // Ch13 15.0: guns taken in melee, spiked or hauled off from the next command phase (hauling
     // halves the move and forbids fire).
     SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", [Command, Maneuver, Fire, Assault], NotPlayed;
@@ -535,11 +535,12 @@ mod tests {
         assert_eq!(Module::DiggingIn.acts_in(), "the command and status phases");
         assert_eq!(Module::CleanBarrels.acts_in(), "setup and the fire phase");
         assert_eq!(
-            Module::DiggingIn.replay_notice().as_deref(),
+            Module::HiddenDeployment.replay_notice().as_deref(),
             Some(
-                "module digging_in is on, but the replay does not play it yet: what it changes in the command and status phases is not checked"
+                "module hidden_deployment is on, but the replay does not play it yet: what it changes in setup and the maneuver phase is not checked"
             )
         );
+        assert_eq!(Module::DiggingIn.replay_notice(), None);
         assert_eq!(Module::JulySun.detail(), "Ch13 11.0; acts in the maneuver and assault phases; played");
         assert_eq!(Module::CaughtFlatFooted.detail(), "Ch13 18.0; acts in the assault phase; played");
     }

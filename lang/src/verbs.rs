@@ -95,9 +95,25 @@ pub const VERBS: &[VerbSpec] = &[
         "A rally: bought with pips (`pip`, Phase 1 or 5) or a natural roll (Phase 5).",
     ),
     verb("friction", &[Command], false, false, "Ch13 3.0", "A Friction of War event roll."),
+    verb(
+        "dig_in",
+        &[Command],
+        true,
+        false,
+        "Ch13 14.0",
+        "An infantry regiment digs in for a pip (`dig_in \"Brigadier\" \"Regiment\"`): it may not move, fire or assault this turn, and hasty works go along its front at the turn's end.",
+    ),
     verb("move", &[Maneuver, Status], true, false, "Ch16 3.1", "A move to a new position and facing."),
     verb("wheel", &[Maneuver], true, false, "Ch16 2.3", "A wheel of up to 45 degrees."),
     verb("about_face", &[Maneuver], true, false, "Ch16 3.3", "Reverse facing for 1\" of movement."),
+    verb(
+        "refuse",
+        &[Maneuver],
+        true,
+        false,
+        "Ch13 13.0",
+        "A regiment bends a wing back under the enemy's eyes for a pip and a check: `refuse \"Regiment\" left 45 pip \"Brigadier\" roll [d]`.",
+    ),
     verb("formation", &[Maneuver], true, false, "Ch16 3.2", "A change of formation."),
     verb(
         "fall_back",
@@ -249,6 +265,8 @@ words! {
         Attach = "attach",
         Detach = "detach",
         Friction = "friction",
+        /// Ch13 14.0 (module digging_in): a regiment digs in for a pip.
+        DigIn = "dig_in",
     }
 }
 
@@ -274,6 +292,8 @@ words! {
         Hold = "hold",
         /// A retreat after a lost melee or of a Broken brigade: a move, checked as one.
         Retreat = "retreat",
+        /// Ch13 13.0 (module refusing_the_flank): a wing wheeled back for a pip and a check.
+        Refuse = "refuse",
     }
 }
 

@@ -301,8 +301,8 @@ async fn completion_in_context() {
         Some("Ch13 2.0; acts in setup and the fire phase; played")
     );
     assert_eq!(
-        detail("digging_in").as_deref(),
-        Some("Ch13 14.0; acts in the command and status phases; not played yet"),
+        detail("hidden_deployment").as_deref(),
+        Some("Ch13 4.0; acts in setup and the maneuver phase; not played yet"),
         "{modules:#}"
     );
     // A half-typed line at the end of a turn still completes: the verb, then a name.

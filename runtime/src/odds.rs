@@ -113,6 +113,10 @@ pub struct FireQuery {
     pub target_traits: Vec<String>,
     /// Optional modules switched on (Ch13).
     pub modules: Vec<String>,
+    /// The target stands behind hasty works (module digging_in, Ch13 14.0): its `cover` is the
+    /// ground they were dug on, upgraded one class (open to light, light or heavy to heavy,
+    /// RULINGS G17), with the works' own save.
+    pub works: bool,
 }
 
 impl FireQuery {
@@ -137,6 +141,7 @@ impl FireQuery {
             traits: Vec::new(),
             target_traits: Vec::new(),
             modules: Vec::new(),
+            works: false,
         }
     }
 }
@@ -308,6 +313,17 @@ fn check_query(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Chec
         Cover::Light => CoverInput { class: CoverClass::Light, from: None, frontal_obstacle: true },
         Cover::Heavy => CoverInput { class: CoverClass::Heavy, from: None, frontal_obstacle: false },
     };
+    if q.works {
+        // Ch13 14.0: the works the ground gives, with their own save (`battlefield::works`).
+        if !rules.module(dotc_lang::rulings::Module::DiggingIn.name()) {
+            return Err(OddsError::Engine(
+                "hasty works are dug only under the digging_in module (Ch13 14.0): add `--module digging_in`"
+                    .to_string(),
+            ));
+        }
+        let id = crate::battlefield::works::works_for(input.cover.class);
+        input.cover = CoverInput::of(crate::battlefield::works::upgraded(input.cover.class), id, true);
+    }
     input.smoke = q.smoke;
     input.through_screen = q.screen;
     input.enfilade = q.enfilade;

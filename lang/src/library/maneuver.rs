@@ -14,6 +14,7 @@ pub const MANEUVER_PROPS: &[PropSpec] = &[
     ),
     opt("cost", "cost half|all|<inches>", "The movement it uses up."),
     opt("check", "check <n>+", "The Discipline check it takes (RULE-07-1.1)."),
+    opt("within", "within <inches>", "How near an enemy in sight makes the move need its check (Ch13 13.0)."),
 ];
 
 /// A set move: how far it goes, what it costs, the check it takes.
@@ -26,6 +27,8 @@ pub struct Maneuver {
     pub cost: Option<Cost>,
     /// The Discipline check's target (`check 4+`).
     pub check: Option<u32>,
+    /// Inches: an enemy in sight this near makes the move need its check (`within 12`, Ch13 13.0).
+    pub within: Option<f64>,
 }
 
 impl Maneuver {
@@ -51,7 +54,13 @@ pub(super) fn read_maneuver(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Maneuver
             );
         }
     }
-    Maneuver { meta, distance, cost: r.read("cost", read_cost), check: r.read("check", |c| c.target()) }
+    Maneuver {
+        meta,
+        distance,
+        cost: r.read("cost", read_cost),
+        check: r.read("check", |c| c.target()),
+        within: r.read("within", |c| c.inches()),
+    }
 }
 
 impl Describe for Maneuver {
@@ -69,6 +78,9 @@ impl Describe for Maneuver {
         }
         if let Some(check) = self.check {
             parts.push(format!("Discipline check {check}+"));
+        }
+        if let Some(within) = self.within {
+            parts.push(format!("with an enemy in sight within {}\"", fmt_num(within)));
         }
         if parts.is_empty() {
             parts.push(String::from("maneuver"));

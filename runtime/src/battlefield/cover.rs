@@ -101,6 +101,11 @@ impl Battlefield {
                 consider(obstacle.obstacle.cover, &obstacle.obstacle.meta.id, true);
             }
         }
+        // Ch13 14.0 (module digging_in): hasty works it stands behind, against fire from its
+        // front arc (`works.rs`).
+        for works in self.works_lined(firer, target, &front) {
+            consider(works.cover, &works.id, true);
+        }
         match best {
             Some((cover, id, frontal)) => CoverInput::of(cover.class, &id, frontal),
             None => CoverInput::open(),
@@ -136,7 +141,7 @@ fn rubble_id(building: &super::Building) -> String {
     format!("{} rubble", building.structure.meta.id)
 }
 
-fn rank(class: CoverClass) -> u8 {
+pub(super) fn rank(class: CoverClass) -> u8 {
     match class {
         CoverClass::None => 0,
         CoverClass::Light => 1,
@@ -148,19 +153,19 @@ fn rank(class: CoverClass) -> u8 {
 const AREA_NOISE: f64 = 1e-6;
 
 /// More than half of the stand lies inside the outline.
-fn stand_in_area(stand: &Polygon<f64>, outline: &Polygon<f64>) -> bool {
+pub(super) fn stand_in_area(stand: &Polygon<f64>, outline: &Polygon<f64>) -> bool {
     2.0 * crate::geometry::overlap_area(stand, outline) > stand.unsigned_area() + AREA_NOISE
 }
 
 /// The ground up to [`OBSTACLE_REACH`] in front of a unit's front edge (widened by
 /// [`MEASURE_PRECISION`], so its limits count as inside).
-fn front_strip(body: &Body) -> Polygon<f64> {
+pub(super) fn front_strip(body: &Body) -> Polygon<f64> {
     let (w, e) = (body.half_width(), MEASURE_PRECISION);
     body.frame().rectangle(-w - e, w + e, -e, OBSTACLE_REACH + e)
 }
 
 /// The obstacles a unit stands behind: those running through its front strip.
-fn obstacles_lined<'a>(
+pub(super) fn obstacles_lined<'a>(
     obstacles: &'a [super::ObstacleLine],
     front: &'a Polygon<f64>,
 ) -> impl Iterator<Item = &'a super::ObstacleLine> {

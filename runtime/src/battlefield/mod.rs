@@ -36,6 +36,7 @@ pub mod movement;
 pub mod range;
 pub mod sight;
 pub mod tolerances;
+pub mod works;
 
 #[cfg(test)]
 mod tests;
@@ -51,6 +52,7 @@ pub use cover::OBSTACLE_REACH;
 pub use elevation::{DeadGround, OverheadBar, OverheadFire, Slope};
 pub use movement::{Ground, Move, MoveKind, MoveReport, Mover, Pose, check_move, interruption_point};
 pub use sight::{Friend, Sight, SightBlock, SightQuery, Smoke, Smoker, smoke_walls};
+pub use works::HastyWorks;
 
 /// The table and everything drawn on it.
 #[derive(Clone, Debug)]
@@ -75,6 +77,9 @@ pub struct Battlefield {
     /// (Ch16 4.4): the rule data's `elevation crest` `dead_ground`. Without it no ground is dead
     /// (the engine refuses such rule data anyway).
     pub dead_ground_depth: Option<f64>,
+    /// Hasty works dug in play (module digging_in, Ch13 14.0): none at the start, placed by the
+    /// replay at the end of a turn ([`works`]).
+    pub works: Vec<HastyWorks>,
 }
 
 /// An area of one terrain kind.
@@ -217,6 +222,7 @@ impl Battlefield {
             objectives: Vec::new(),
             smoke: SmokeRule::from_data(data),
             dead_ground_depth: data.elevation("crest").and_then(|e| e.dead_ground),
+            works: Vec::new(),
         };
         for feature in &scenario.terrain {
             let kind = feature.kind.value.as_str();

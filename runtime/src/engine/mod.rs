@@ -28,6 +28,7 @@ use crate::rulings::Rulings;
 pub mod assault;
 pub mod events;
 pub mod fire;
+pub mod flank;
 pub mod melee;
 pub mod morale;
 pub mod setup;

@@ -418,3 +418,21 @@ mod properties {
         }
     }
 }
+
+/// Ch13 14.0 (module digging_in): hasty works upgrade the ground's cover one class. Five rifled
+/// stands at 10" (Medium, 4+) roll 5 dice: 2.5 hits. Behind works on open ground the target
+/// saves on 5+ (light): 2.5 x 4/6 = 1.667 unsaved; behind works on light cover on 4+ (heavy):
+/// 2.5 x 3/6 = 1.25. Without the module there are no works to price.
+#[test]
+fn ch13_14_0_hasty_works_upgrade_the_cover_one_class() {
+    let base = FireQuery { modules: vec!["digging_in".into()], ..FireQuery::new("rifled_musket", 5, 10.0) };
+    let open_works = odds(&FireQuery { works: true, ..base.clone() });
+    assert_eq!(open_works.save, Some(5));
+    assert!((open_works.expected_unsaved - 2.5 * 4.0 / 6.0).abs() < 1e-12);
+    let light_works = odds(&FireQuery { works: true, cover: Cover::Light, ..base.clone() });
+    assert_eq!(light_works.save, Some(4));
+    assert!((light_works.expected_unsaved - 1.25).abs() < 1e-12);
+    assert_eq!(odds(&base).save, None, "no works: open ground");
+    let off = FireQuery { works: true, modules: Vec::new(), ..base };
+    assert!(fire_odds(&off, data(), &Rulings::default()).is_err());
+}

@@ -166,6 +166,14 @@ pub fn obstacle(w: &mut Writer, style: ObstacleStyle, points: &[P]) {
             }
             w.path(&ticks, &[("fill", "none"), ("stroke", "#5a3d1e"), ("stroke-width", "0.05")]);
         }
+        ObstacleStyle::HastyWorks => {
+            w.path(&base, &[("fill", "none"), ("stroke", "#a8824f"), ("stroke-width", "0.14")]);
+            let mut ticks = String::new();
+            for ((x, y), (dx, dy)) in along(points, 0.25, 0.12) {
+                ticks.push_str(&d(&[(x - dy * 0.07, y + dx * 0.07), (x - dy * 0.22, y + dx * 0.22)], false));
+            }
+            w.path(&ticks, &[("fill", "none"), ("stroke", "#6b4a2b"), ("stroke-width", "0.04")]);
+        }
         ObstacleStyle::Other => {
             w.path(
                 &base,
@@ -610,6 +618,10 @@ impl Table<'_> {
             if let Some(name) = &o.name {
                 self.line_label(&points, name, 0.3, labels);
             }
+        }
+        // Ch13 14.0: the hasty works dug in play, where they were dug.
+        for works in &self.state.works {
+            obstacle(w, ObstacleStyle::of(&works.id), &self.pts(&works.line));
         }
     }
 

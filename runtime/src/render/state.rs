@@ -27,6 +27,8 @@ pub struct MapState {
     /// The ground scale for the scale bar: yards to the inch (the rule data's `scale table`,
     /// Ch15 8.0).
     pub yards_per_inch: f64,
+    /// The hasty works dug so far (module digging_in, Ch13 14.0); none at deployment.
+    pub works: Vec<crate::battlefield::HastyWorks>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -175,6 +177,7 @@ impl MapState {
             leaders,
             arrivals,
             yards_per_inch: tables.yards_per_inch,
+            works: Vec::new(),
         }
     }
 
@@ -182,6 +185,7 @@ impl MapState {
     /// them (off the map once gone), its markers, and the leaders where they stand.
     pub fn at(&mut self, table: &crate::replay::Table, data: &RuleData) {
         self.moment = table.moment();
+        self.works.clone_from(&table.works);
         for unit in &mut self.units {
             let Some(now) = table.units.iter().find(|u| u.name == unit.name) else { continue };
             unit.body = now.body;

@@ -193,6 +193,8 @@ pub enum ObstacleStyle {
     Abatis,
     /// An earth bank with hachures on the enemy side.
     Breastworks,
+    /// Hasty works (Ch13 14.0): a thin bank of logs and earth, with hachures on the enemy side.
+    HastyWorks,
     /// An obstacle of the scenario's own.
     Other,
 }
@@ -205,6 +207,9 @@ impl ObstacleStyle {
             "hedge" => ObstacleStyle::Hedge,
             "abatis" => ObstacleStyle::Abatis,
             "breastworks" => ObstacleStyle::Breastworks,
+            crate::battlefield::works::HASTY_WORKS | crate::battlefield::works::HASTY_WORKS_HEAVY => {
+                ObstacleStyle::HastyWorks
+            }
             _ => ObstacleStyle::Other,
         }
     }

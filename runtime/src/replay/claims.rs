@@ -768,6 +768,26 @@ pub(super) fn check_evasion(r: &mut Replayer<'_>, claim: &Claim, captured: bool)
     }
 }
 
+/// `refused`, `held` or `panicked` against an attempt to refuse the flank (Ch13 13.0).
+pub(super) fn check_refusal(r: &mut Replayer<'_>, claim: &Claim, outcome: crate::engine::flank::Refusal) {
+    use crate::engine::flank::Refusal;
+    for item in &claim.items {
+        let claimed = match words(item).as_str() {
+            "refused" => Refusal::Refused,
+            "held" | "hesitated" => Refusal::Held,
+            "panicked" | "panic" => Refusal::Panicked,
+            _ => {
+                unknown(r, item);
+                continue;
+            }
+        };
+        if claimed != outcome {
+            let (rules, log) = (outcome.word().to_string(), claimed.word().to_string());
+            differs(r, item, "the refused flank", rules, log, "Ch13 13.0");
+        }
+    }
+}
+
 #[cfg(test)]
 mod catalogue;
 #[cfg(test)]

@@ -11,6 +11,9 @@
 //! - `attach` / `detach`: a brigadier joins or leaves a regiment's Color Stand (Ch16 2.4,
 //!   RULE-07-4.2), riding there within his own move (Ch16 3.1).
 //! - `friction`: a Friction of War roll (Ch13 3.0), only with the `friction_of_war` module on.
+//! - `dig_in`: an infantry regiment digs in for the `dig_in` order's pips (Ch13 14.0, module
+//!   `digging_in`): it may not move, fire or assault that turn ([`Game::module_limits`]), and
+//!   its Hasty Works go along its front at the turn's end ([`Game::place_works`]).
 //!
 //! Every pip spent goes through [`morale::spend_pips`], which takes this turn's pips first and then
 //! the banked one and refuses to go below zero, so a brigade's pips never go negative in any
@@ -38,8 +41,15 @@ const FRICTION_EVENTS: [&str; 6] = [
     "heroic momentum: one regiment may assault for no pips and passes its check to close",
 ];
 
+/// The module of Ch13 14.0.
+pub(super) const DIGGING_IN_MODULE: &str = Module::DiggingIn.name();
+
+/// The rule data id of the Digging In order (Ch13 14.0): its phase and its pips.
+const DIG_IN_ORDER: &str = "dig_in";
+
 /// Orders whose pips another verb's line pays: buying them with `order` would pay twice.
 const PAID_ELSEWHERE: &[(&str, &str)] = &[
+    (DIG_IN_ORDER, "dig_in"),
     ("regimental_assault", "assault"),
     ("dress_on_the_colors", "assault"),
     ("command_rally", "rally"),
@@ -115,6 +125,8 @@ pub(super) struct TurnRecord {
     pub units: BTreeMap<UnitId, UnitTurn>,
     /// The share of each leader's move used (Ch16 3.1).
     pub leaders: BTreeMap<String, f64>,
+    /// The regiments digging in this turn (Ch13 14.0).
+    pub dug_in: BTreeSet<UnitId>,
 }
 
 /// What the command and maneuver replays carry from the scenario and from one action to the
@@ -268,6 +280,30 @@ impl Game {
             CommandVerb::Attach => self.attach(r, action),
             CommandVerb::Detach => self.detach(r, action),
             CommandVerb::Friction => self.friction(r, action),
+            CommandVerb::DigIn => self.dig_in(r, action),
+        }
+    }
+
+    /// What the optional modules forbid the unit an action names, said at the action before it
+    /// is played (and played all the same, so one mistake is reported once): a regiment digging
+    /// in may not move, fire or assault that turn (Ch13 14.0).
+    pub(super) fn module_limits(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 14.0";
+        let Some(verb) = Verb::from_word(&action.verb.value) else { return };
+        let what = match verb {
+            Verb::Maneuver(ManeuverVerb::Hold | ManeuverVerb::Retreat) => return,
+            // A fall back the rules impose (after a failed check) is no move of its own.
+            Verb::Maneuver(ManeuverVerb::FallBack) if r.phase != PhaseKind::Maneuver => return,
+            Verb::Maneuver(_) => "move",
+            Verb::Fire(FireVerb::Fire | FireVerb::Concentrate) => "fire",
+            Verb::Assault(AssaultVerb::Assault) => "assault",
+            _ => return,
+        };
+        let Some(record) = self.book.peek(r.turn).filter(|t| !t.dug_in.is_empty()) else { return };
+        let Some(name) = unit_arg(action) else { return };
+        if self.state.unit_named(&name.value).is_some_and(|id| record.dug_in.contains(&id)) {
+            let message = format!("{} is digging in this turn: it may not {what}", name.value);
+            r.here(Level::Error, message, RULE);
         }
     }
 
@@ -828,6 +864,119 @@ impl Game {
         r.emit([Event::new(What::Note { text }, RULE)]);
     }
 
+    /// Ch13 14.0 (module `digging_in`), dotc D12: `dig_in "Brigadier" "Regiment"`: in Phase 1 an
+    /// infantry regiment of the active side, of the brigadier's brigade, digs in, paying the rule
+    /// data's `order dig_in` priced by its command tier as any order ([`Game::order_price`]).
+    /// Refused where works may not be dug ([`crate::battlefield::Battlefield::works_ground`]).
+    pub(super) fn dig_in(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 14.0";
+        if !self.rules.module(DIGGING_IN_MODULE) {
+            let message =
+                "the Digging In module (Ch13 14.0) is not in force in this game: no regiment digs in";
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
+            let message = format!("{leader} commands no brigade: he has no pips to dig in with");
+            return r.here(Level::Error, message, RULE);
+        };
+        let Some(to) = second_name(action) else {
+            let message = "digging in names no regiment: write `dig_in \"Brigadier\" \"Regiment\"`";
+            return r.here(Level::Error, message, RULE);
+        };
+        let Some(id) = self.unit(r, Some(to)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if u.brigade != Some(b) {
+            let message = format!("{name} is not of {leader}'s brigade: he cannot have it dig in");
+            return r.here(Level::Error, message, "Ch13 14.0, Ch16 2.3");
+        }
+        if !u.is_infantry() {
+            let message = format!("{name} is not an infantry regiment: only infantry digs in");
+            return r.here(Level::Error, message, RULE);
+        }
+        if self.state.sides.get(u.side.0).is_none_or(|s| *s.name != *r.side) {
+            let message = format!("{name} is not of the active side: a regiment digs in in its own Phase 1");
+            return r.here(Level::Error, message, RULE);
+        }
+        if self.book.peek(r.turn).is_some_and(|t| t.dug_in.contains(&id)) {
+            return r.here(Level::Warning, format!("{name} is already digging in this turn"), RULE);
+        }
+        let Some(body) = self.bodies.get(&id).copied() else {
+            return r.here(Level::Error, format!("{name} is not on the table"), RULE);
+        };
+        let garrison = self.book.garrisons.get(&name).cloned();
+        if let Err(kind) = self.bf.works_ground(&body, garrison.as_deref()) {
+            let message =
+                format!("{name} stands in {kind}: works cannot be dug in watercourses, marshes or buildings");
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(order) = self.rules.data.order(DIG_IN_ORDER).cloned() else {
+            let message = format!("no order `{DIG_IN_ORDER}` in the rule data: digging in has no price");
+            return r.here(Level::Error, message, RULE);
+        };
+        let cost = match self.order_price(&order, Some(id)) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if !self.pay_pips(r, b, cost, order.meta.title(), RULE) {
+            return;
+        }
+        self.book.turn(r.turn).dug_in.insert(id);
+        let text = format!("{name} digs in ({cost} pip{})", if cost == 1 { "" } else { "s" });
+        r.emit([Event::new(What::Note { text }, RULE)]);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
+    /// Ch13 14.0, RULINGS G17, dotc D12: at the end of the turn a Hasty Works marker goes along
+    /// the front edge of each regiment that dug in and is still on the table, where it now
+    /// stands: the ground's cover upgraded one class
+    /// ([`crate::battlefield::works::works_for`]). There the works stay.
+    pub(super) fn place_works(&mut self, r: &mut Replayer<'_>) {
+        const RULE: &str = "Ch13 14.0";
+        let Some(record) = self.book.peek(r.turn) else { return };
+        let dug: Vec<UnitId> = record.dug_in.iter().copied().collect();
+        for id in dug {
+            let Some(u) = self.state.unit(id).filter(|u| u.on_table && !u.removed) else { continue };
+            let Some(body) = self.bodies.get(&id).copied() else { continue };
+            let name = u.name.clone();
+            let garrison = self.book.garrisons.get(&name).cloned();
+            let ground = match self.bf.works_ground(&body, garrison.as_deref()) {
+                Ok(ground) => ground,
+                Err(kind) => {
+                    let message = format!("{name} ends the turn in {kind}: no works can be dug there");
+                    r.here(Level::Error, message, RULE);
+                    continue;
+                }
+            };
+            let works = crate::battlefield::works::works_for(ground);
+            let Some(entry) = self.rules.data.obstacle(works) else {
+                let message = format!("no obstacle `{works}` in the rule data: {name}'s works give no cover");
+                r.here(Level::Error, message, RULE);
+                continue;
+            };
+            let (cover, title) = (entry.cover, entry.meta.title().to_string());
+            self.bf.works.push(crate::battlefield::HastyWorks {
+                unit: name.clone(),
+                id: works.to_string(),
+                cover,
+                line: crate::battlefield::works::works_line(&body),
+                turn: r.turn,
+            });
+            let class = match cover.class {
+                dotc_lang::library::CoverClass::Heavy => "heavy",
+                dotc_lang::library::CoverClass::Light => "light",
+                dotc_lang::library::CoverClass::None => "no",
+            };
+            let save = cover.save.map(|s| format!(" ({s}+)")).unwrap_or_default();
+            let text = format!("{title} dug along {name}'s front: {class} cover{save}");
+            r.emit([Event::new(What::Note { text }, RULE)]);
+        }
+    }
+
     /// Ch13 3.0, RULINGS G2: a Friction of War roll. Only with the `friction_of_war` module on; it
     /// is due when the two sides' unmodified pip rolls match (a warning when none of this turn's
     /// rolls do). The event is recorded with its die; its effects are not applied.
@@ -1030,6 +1179,45 @@ mod tests {
         let text = notes(&replay);
         assert!(text.contains(&"Col. Able rides 4.0\" of an allowed 12.0\""), "{text:#?}");
         assert!(text.contains(&"Col. Able leaves 1st Foot"));
+    }
+
+    #[test]
+    fn ch13_14_0_a_regiment_digs_in_for_a_pip_and_may_not_move_or_fire_that_turn() {
+        let with_module = DRILL.replace(
+            "    table 48 x 36\n",
+            "    table 48 x 36\n    rules {\n        module digging_in\n    }\n",
+        );
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [5] => 3\n        dig_in \"Col. Able\" \"1st Foot\" => 1\n        dig_in \"Col. Able\" \"Blue Battery\"\n        dig_in \"Col. Able\" \"3rd Foot\"\n    }\n    maneuver {\n        move \"1st Foot\" to (18, 10) facing east\n    }\n    fire {\n        fire \"1st Foot\" at \"1st Red\" roll [1, 2, 3, 4, 5]\n    }\n}\n";
+        let (replay, game) = play(&with_module, log);
+        assert!(
+            errors_at(&replay, &game, "dig_in \"Col. Able\" \"1st Foot\"").is_empty(),
+            "{:#?}",
+            replay.findings
+        );
+        let battery = errors_at(&replay, &game, "dig_in \"Col. Able\" \"Blue Battery\"");
+        assert!(battery.iter().any(|f| f.message.contains("only infantry") && f.rule == "Ch13 14.0"));
+        let other = errors_at(&replay, &game, "dig_in \"Col. Able\" \"3rd Foot\"");
+        assert!(other.iter().any(|f| f.message.contains("not of Col. Able's brigade")));
+        let moved = errors_at(&replay, &game, "move \"1st Foot\"");
+        assert!(
+            moved.iter().any(|f| f.message.contains("may not move") && f.rule == "Ch13 14.0"),
+            "{moved:#?}"
+        );
+        let fired = errors_at(&replay, &game, "fire \"1st Foot\"");
+        assert!(
+            fired.iter().any(|f| f.message.contains("may not fire") && f.rule == "Ch13 14.0"),
+            "{fired:#?}"
+        );
+        // Able rolled 3 pips (reliable, [5] -> d3 3) and paid 1 (Tier 1, 2" away).
+        assert_eq!(brigade(&replay, "First Brigade").pips, 2);
+        // At the turn's end the works go along its front where it stands, on open ground: light.
+        let text = notes(&replay);
+        assert!(text.contains(&"Hasty Works dug along 1st Foot's front: light cover (5+)"), "{text:#?}");
+        // Without the module nobody digs in.
+        let (replay, game) = play(DRILL, log);
+        let off = errors_at(&replay, &game, "dig_in \"Col. Able\" \"1st Foot\"");
+        assert!(off.iter().any(|f| f.message.contains("not in force")), "{off:#?}");
+        assert!(errors_at(&replay, &game, "move \"1st Foot\"").iter().all(|f| f.rule != "Ch13 14.0"));
     }
 
     #[test]

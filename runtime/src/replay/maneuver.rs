@@ -43,6 +43,21 @@ const MOUNTED_FORMATION: &str = "line";
 const SHARE_PRECISION: f64 = 1e-6;
 
 /// The `to (x, y)` of an action.
+/// The module of Ch13 13.0.
+const REFUSING_MODULE: &str = Module::RefusingTheFlank.name();
+
+/// The rule data id of the Refusing the Flank order (Ch13 13.0): its pips and its greatest wheel.
+const REFUSE_ORDER: &str = "refuse_the_flank";
+
+/// Whether a wheel from `start` to `end` takes a wing back: an end of its new front edge more
+/// than a measuring tolerance behind the line of its old one (Ch13 13.0).
+fn wheels_back(start: &Body, end: Pose) -> bool {
+    let after = Body { position: end.position, facing: end.facing, ..*start };
+    let edge = after.front_edge();
+    let frame = start.frame();
+    [edge.start, edge.end].iter().any(|corner| frame.to_local(*corner).1 < -POSITION_TOLERANCE)
+}
+
 pub(super) fn to_arg(action: &Action) -> Option<(f64, f64)> {
     action.args.iter().find_map(|a| if let Arg::To(p) = a { Some((p.value.x, p.value.y)) } else { None })
 }
@@ -158,6 +173,7 @@ impl Game {
             ManeuverVerb::Garrison => self.occupy(r, action),
             ManeuverVerb::Exit => self.exit(r, action),
             ManeuverVerb::Hold => self.hold(r, action),
+            ManeuverVerb::Refuse => self.refuse(r, action),
         }
     }
 
@@ -843,6 +859,18 @@ impl Game {
                 Pose::new((colours.x, colours.y), facing)
             }
         };
+        // Ch13 13.0: a wing wheeled back under an enemy's eyes is refused, for a pip and a check.
+        if self.rules.module(REFUSING_MODULE)
+            && wheels_back(&start, end)
+            && let Some(enemy) = self.enemy_in_sight_within(id, &start)
+        {
+            let message = format!(
+                "{} wheels a wing back within sight of {enemy}: under refusing_the_flank that takes \
+                 `refuse` (a pip and a Discipline check)",
+                self.name(id)
+            );
+            r.here(Level::Error, message, "Ch13 13.0");
+        }
         let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
         let kind = MoveKind::Wheel;
         let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
@@ -859,6 +887,134 @@ impl Game {
         self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
         self.mark_moved(r, id, Moved::InPlace, Some((&report, "wheeled")));
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+    }
+
+    /// Ch13 13.0 (module `refusing_the_flank`), dotc D13: `refuse "Regiment" left|right [DEGREES]
+    /// [pip "Brigadier"] roll [d]`: the regiment bends the named wing back, pivoting on the
+    /// other flank's front corner, by up to the `order refuse_the_flank`'s `max_wheel` (all of it
+    /// if no degrees are given). The order's pip is paid first, by the command tier, from the
+    /// regiment's brigade; then the engine's check ([`crate::engine::flank`]) decides: refused,
+    /// the wheel is made as a wheel (Ch16 2.3: its ground is the move's); held, nothing moves; a
+    /// natural 1, a Disorder marker. With no enemy within the stdlib's 12" in sight, a plain
+    /// `wheel` would have done: a warning, and the line is played as written.
+    fn refuse(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 13.0";
+        if !self.rules.module(REFUSING_MODULE) {
+            let message = "the Refusing the Flank module (Ch13 13.0) is not in force in this game: a wing wheels back with `wheel`";
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(id) = self.unit(r, unit_arg(action)) else { return };
+        if !self.may_maneuver(r, id) {
+            return;
+        }
+        let Some(start) = self.body_on_table(r, id, RULE) else { return };
+        let left = match word_arg(action).map(|w| w.value.as_str()) {
+            Some("left") => true,
+            Some("right") => false,
+            _ => return r.here(Level::Error, "a refused flank names its wing: `left` or `right`", RULE),
+        };
+        let Some(order) = self.rules.data.order(REFUSE_ORDER).cloned() else {
+            let message =
+                format!("no order `{REFUSE_ORDER}` in the rule data: refusing the flank has no price");
+            return r.here(Level::Error, message, RULE);
+        };
+        let max = order.max_wheel.map_or(0.0, f64::from);
+        let degrees = number_arg(action).map_or(max, f64::abs);
+        if degrees <= 0.0 || degrees > max + 1e-9 {
+            let message = format!("a wing wheels back up to {max} degrees, not {degrees}");
+            return r.here(Level::Error, message, RULE);
+        }
+        let name = self.name(id);
+        let Some(brigade) = self.state.unit(id).and_then(|u| u.brigade) else {
+            let message = format!("{name} has no brigadier to spend the pip");
+            return r.here(Level::Error, message, RULE);
+        };
+        if !self.paid_by_its_brigadier(r, action, brigade) {
+            return;
+        }
+        let within = match crate::engine::flank::refusal_terms(&self.rules) {
+            Ok((_, within)) => within,
+            Err(e) => return r.refused(&e, RULE),
+        };
+        if self.enemy_in_sight_within(id, &start).is_none() {
+            let message = format!(
+                "no enemy within {within}\" sees {name}: its wing may wheel back with a plain `wheel`, for no \
+                 pip nor check"
+            );
+            r.here(Level::Warning, message, RULE);
+        }
+        let cost = match self.order_price(&order, Some(id)) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if !self.pay_pips(r, brigade, cost, order.meta.title(), RULE) {
+            return;
+        }
+        let mut dice = LogDice::new(dice_of(action, Purpose::Discipline), self.seeded.as_mut());
+        let mut events = Vec::new();
+        let rules = &self.rules;
+        let outcome = transact(&mut self.state, |s| {
+            crate::engine::flank::refuse_the_flank(rules, s, id, &mut dice, &mut events)
+        });
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(e) => return r.refused(&e, RULE),
+        };
+        r.dice_done(&dice, RULE);
+        r.emit(events);
+        if let Some(claim) = &action.claim {
+            claims::check_refusal(r, claim, outcome);
+        }
+        if outcome != crate::engine::flank::Refusal::Refused {
+            return;
+        }
+        // The wing goes back: the other flank's front corner stays, the facing turns toward the
+        // refused wing.
+        let half = start.half_width();
+        let (side, facing) =
+            if left { (half, start.facing - degrees) } else { (-half, start.facing + degrees) };
+        let facing = facing.rem_euclid(360.0);
+        let pivot = start.frame().to_table(side, 0.0);
+        let colours = crate::geometry::Frame::new((pivot.x, pivot.y), facing).to_table(-side, 0.0);
+        let end = Pose::new((colours.x, colours.y), facing);
+        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
+        let kind = MoveKind::Wheel;
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let share = share_of(kind, &report);
+        if !report.is_legal() || !self.within_move(r, id, share) {
+            return;
+        }
+        self.record_share(r, id, share);
+        self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
+        self.mark_moved(r, id, Moved::InPlace, Some((&report, "refused its flank")));
+        self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        let wing = if left { "left" } else { "right" };
+        let text = format!("{name} refuses its {wing} flank, {degrees} degrees back");
+        r.emit([Event::new(What::Note { text }, RULE)]);
+    }
+
+    /// The first enemy unit on the table (in the scenario's order) within the stdlib's
+    /// `maneuver refusing_the_flank` distance (`within 12`) of `body` that sees it, in the weather
+    /// in force (Ch13 13.0, 21.0).
+    fn enemy_in_sight_within(&self, id: UnitId, body: &Body) -> Option<String> {
+        let within = crate::engine::flank::refusal_terms(&self.rules).ok()?.1;
+        let side = self.state.unit(id)?.side;
+        let weather_limit = self.state.weather.sight_limit(&self.rules.tables);
+        let mine = body.stands();
+        self.bodies.iter().find_map(|(other, enemy)| {
+            let e = self.state.unit(*other).filter(|e| e.side != side && !e.removed && e.on_table)?;
+            if !crate::battlefield::contact::may_be_within(body, enemy, within) {
+                return None;
+            }
+            let theirs = enemy.stands();
+            let gap = mine
+                .iter()
+                .flat_map(|m| theirs.iter().map(move |t| geo::Euclidean.distance(m, t)))
+                .fold(f64::INFINITY, f64::min);
+            let seen = crate::geometry::measured(gap) <= within
+                && self.bf.can_see(&SightQuery { weather_limit, ..SightQuery::new(enemy, body) });
+            seen.then(|| e.name.clone())
+        })
     }
 
     /// Ch16 3.3: `about_face "Unit"`: the unit turns about, its rear rank becoming its front, for
@@ -1833,10 +1989,46 @@ scenario "Drill Field" {
     }
 
     #[test]
+    fn ch13_13_0_a_wing_refused_in_sight_of_the_enemy_takes_a_pip_and_a_check() {
+        // 1st Red 10" in front of 1st Foot, seeing it.
+        let scenario = DRILL.replace("at (34, 10) facing west", "at (26, 10) facing west").replace(
+            "    table 48 x 36\n",
+            "    table 48 x 36\n    rules {\n        module refusing_the_flank\n    }\n",
+        );
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [5] => 3\n    }\n    maneuver {\n        refuse \"1st Foot\" left 45 pip \"Col. Able\" roll [3] => refused\n        refuse \"1st Foot\" left 45 pip \"Col. Able\" roll [4] => refused\n    }\n}\n";
+        let (replay, game) = play(&scenario, log);
+        // [3] fails the 4+ check without panic: the wing holds, the pip is spent.
+        // (The claim's finding stands at the claim.)
+        let held = errors(&replay);
+        assert!(held.iter().any(|f| f.rule == "Ch13 13.0" && f.message.contains("held")), "{held:#?}");
+        assert_eq!(held.len(), 1, "{held:#?}");
+        // [4] passes: the left wing swings back 45 degrees on the right flank's front corner.
+        let refused = errors_at(&replay, &game, "refuse \"1st Foot\" left 45 pip \"Col. Able\" roll [4]");
+        assert!(refused.is_empty(), "{refused:#?}");
+        assert!(notes(&replay).contains(&"1st Foot refuses its left flank, 45 degrees back"));
+        // Without the module a refusal is no verb of the game.
+        let (replay, game) = play(&DRILL.replace("at (34, 10) facing west", "at (26, 10) facing west"), log);
+        let off = errors_at(&replay, &game, "refuse \"1st Foot\" left 45 pip \"Col. Able\" roll [4]");
+        assert!(off.iter().any(|f| f.message.contains("not in force")), "{off:#?}");
+    }
+
+    #[test]
+    fn ch13_13_0_a_backward_wheel_is_told_apart_from_a_forward_one() {
+        // Facing north at (10, 10), 5" wide: the left wing back 30 degrees on the right corner
+        // (12.5, 10) leaves the colours at (12.5 - 2.5 x 0.866, 10 - 2.5 x 0.5); the same wing
+        // forward (pivot on the right corner, facing 30) puts them ahead of the old line.
+        let start = Body::new((10.0, 10.0), 0.0, Layout::new(5, None, 0.0, 1.0));
+        let back = Pose::new((12.5 - 2.5 * 0.866_025, 8.75), 330.0);
+        assert!(wheels_back(&start, back));
+        let forward = Pose::new((12.5 - 2.5 * 0.866_025, 11.25), 30.0);
+        assert!(!wheels_back(&start, forward));
+    }
+
+    #[test]
     fn a_module_the_replay_does_not_play_is_said_once_at_the_header() {
         let scenario = DRILL.replace(
             "    first_side blue\n",
-            "    first_side blue\n    rules {\n        module july_sun, digging_in, friction_of_war\n    }\n",
+            "    first_side blue\n    rules {\n        module july_sun, hidden_deployment, friction_of_war\n    }\n",
         );
         let (replay, _) = play(&scenario, "turn 1 blue {\n}\n");
         let said: Vec<&str> = replay
@@ -1848,8 +2040,8 @@ scenario "Drill Field" {
         assert_eq!(
             said,
             [
-                "module digging_in is on, but the replay does not play it yet: what it changes in the command and status phases is not checked",
                 "module friction_of_war is on, but the replay records its friction rolls without applying their effects",
+                "module hidden_deployment is on, but the replay does not play it yet: what it changes in setup and the maneuver phase is not checked",
             ],
             "july_sun is played; the other two are not (wholly)"
         );

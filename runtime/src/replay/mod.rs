@@ -124,6 +124,8 @@ pub struct Table {
     pub units: Vec<TableUnit>,
     /// Each leader and where he stands, if on the table.
     pub leaders: Vec<(String, Option<(f64, f64)>)>,
+    /// The hasty works dug so far (module digging_in, Ch13 14.0).
+    pub works: Vec<crate::battlefield::HastyWorks>,
 }
 
 impl Table {
@@ -858,6 +860,8 @@ impl Game {
 
     /// One action of the log, by the part of play its verb belongs to.
     fn action(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        // What the optional modules forbid a unit this turn (Ch13 8.0, 14.0; `command.rs`).
+        self.module_limits(r, action);
         match Verb::from_word(&action.verb.value) {
             Some(Verb::Command(verb)) => self.command_verb(r, action, verb),
             Some(Verb::Maneuver(verb)) => self.maneuver_verb(r, action, verb),
@@ -972,7 +976,7 @@ impl Game {
             .iter()
             .map(|l| (l.name.clone(), self.leader_positions.get(&l.name).copied().filter(|_| !l.removed)))
             .collect();
-        Table { turn, phase, units, leaders }
+        Table { turn, phase, units, leaders, works: self.bf.works.clone() }
     }
 
     /// Bodies follow the state's losses (RULE-05-3.3) and removals.

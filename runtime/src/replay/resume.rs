@@ -54,6 +54,9 @@ struct Moment {
     seeded: Option<SeededDice>,
     ledger: status::Ledger,
     book: command::Book,
+    /// The hasty works dug so far (module digging_in, Ch13 14.0): the battlefield's only part
+    /// that play changes and a later turn reads.
+    works: Vec<crate::battlefield::HastyWorks>,
     scripted: ScriptedMoment,
     /// The last phase played.
     phase: PhaseKind,
@@ -146,6 +149,7 @@ impl Run<'_> {
             seeded: g.seeded.clone(),
             ledger: g.ledger.clone(),
             book: g.book.clone(),
+            works: g.bf.works.clone(),
             scripted: self.scripted.moment(),
             phase: self.r.phase,
             in_steps: self.r.in_steps,
@@ -166,6 +170,7 @@ impl Run<'_> {
         g.seeded.clone_from(&m.seeded);
         g.ledger.clone_from(&m.ledger);
         g.book.clone_from(&m.book);
+        g.bf.works.clone_from(&m.works);
         self.scripted.restore(&m.scripted);
         let header = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
         let previous = c.turn.checked_sub(1).and_then(|i| analysis.document.turns.get(i));

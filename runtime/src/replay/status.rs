@@ -364,6 +364,7 @@ impl Game {
         self.broken_retreats(r);
         self.pushes_complete(r);
         self.count_rest(r);
+        self.place_works(r);
         let statuses = self.state.brigades.iter().map(|b| b.status).collect();
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
     }

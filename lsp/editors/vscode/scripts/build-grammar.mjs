@@ -26,7 +26,7 @@ export const VERBS = [
   'about_face', 'formation', 'fall_back', 'double_time', 'limber', 'unlimber', 'dismount',
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
-  'reform', 'scripted', 'note',
+  'reform', 'scripted', 'note', 'dig_in', 'refuse',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
@@ -65,7 +65,8 @@ export const MARKERS = ['disorder', 'gunsmoke', 'low_ammo', 'clean_barrels', 'mi
 export const TERRAIN_KINDS = [
   'open', 'cornfield', 'ploughed_field', 'orchard', 'light_woods', 'dense_woods', 'minor_stream',
   'major_river', 'sunken_road', 'road', 'marsh', 'town', 'rail_fence', 'stone_wall', 'hedge',
-  'abatis', 'breastworks', 'masonry_building', 'hill', 'objective',
+  'abatis', 'breastworks', 'masonry_building', 'hill', 'objective', 'hasty_works',
+  'hasty_works_heavy',
 ];
 export const TERRAIN_FLAGS = [
   'masonry', 'wooden', 'sunken', 'cut', 'embankment', 'unfinished', 'impassable',
@@ -94,14 +95,14 @@ export const OTHER_IDS = [
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
-  'dense_fog', 'severe', 'solitary_brigadier',
+  'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];
 /** Words of a claimed result (docs/language.md, Claims). Other words are still claim items. */
 export const CLAIM_WORDS = [
   'hits', 'saved', 'lost', 'micro', 'disordered', 'pass', 'fail', 'attacker', 'defender', 'wins',
-  'draw', 'rallied', 'evaded', 'captured', 'structure', 'collapsed',
+  'draw', 'rallied', 'evaded', 'captured', 'structure', 'collapsed', 'refused', 'held', 'panicked',
 ];
 
 // ------------------------------------------------------------------ building blocks
