@@ -341,7 +341,8 @@ modules! {
     // (Iron Discipline).
     ArmyTraits = "army_traits", "Ch13 5.0", [Setup, Fire, Assault, Status], Played;
     // Ch13 6.0: dismounting in Phase 2; the horse holders under fire and when charged.
-    HorseHolders = "horse_holders", "Ch13 6.0", [Maneuver, Fire, Assault], Played;
+    HorseHolders = "horse_holders", "Ch13 6.0", [Maneuver, Fire, Assault],
+        InPart { missing: "plays dismounting, the holders' stand and remounting: not a charge that reaches the holders and captures them, after which the regiment may never remount" };
     // Ch13 7.0: overhead, counter-battery and enfilading artillery fire.
     AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], Played;
     // Ch13 8.0: tokens placed in Phase 1, carried out in Phase 2.
@@ -354,7 +355,8 @@ modules! {
     // Ch13 11.0: double-quick moves and charges on two turns running.
     JulySun = "july_sun", "Ch13 11.0", [Maneuver, Assault], Played;
     // Ch13 12.0: a check after a melee won outright.
-    UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", [Assault], Played;
+    UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", [Assault],
+        InPart { missing: "plays the frenzy check and its Disorder: not the frenzied 4\" move straight at the nearest enemy or objective, which it notes without checking" };
     // Ch13 13.0: a wing wheeled back, for a pip and a check.
     RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", [Maneuver], Played;
     // Ch13 14.0: declared in Phase 1, the works placed at the end of the turn.
