@@ -909,8 +909,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "Ch13 19.0",
         "The second line",
-        r#"A regiment taking a discipline check gets +1 when a second line supports it. The support must be a formed friendly regiment, neither skirmishers nor Disordered, within 3" directly behind the centre of the unit testing."#,
-        &["RULE-07-1.4"],
+        r#"A regiment taking a discipline check gets +1 when a second line supports it. The support must be a formed friendly regiment, neither skirmishers nor Disordered, within 3" directly behind the centre of the unit testing (dotc D11: straight back from the centre of its rear edge)."#,
+        &["RULE-07-1.4", "dotc D11"],
     ),
     r(
         "Ch13 20.0",
@@ -1558,6 +1558,12 @@ pub const REFERENCES: &[Reference] = &[
         "Counter-battery fire's natural 6s (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 7.0 has a natural 6 of artillery firing at an enemy battery destroy a gun stand outright, "not just" a crew casualty, without saying whether the 6 is also a hit. dotc: each natural 6 that hits removes one gun stand at once with no save, and is not among the hits that go on to the cover saves; the other hits are saved and counted as usual. A 6 that does not hit (a to-hit past 6, RULINGS G1 unclamped) destroys nothing. No switch."#,
         &["Ch13 7.0", "RULINGS G1", "RULE-05-3.3"],
+    ),
+    r(
+        "dotc D11",
+        "The second line (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 19.0 gives +1 to a regiment's Discipline checks with a formed, steady friend "within 3.0 inches directly behind the center". dotc draws a line straight back from the centre of the tester's rear edge, 3" long: a friendly regiment (no battery) with a stand on that line, in a formation without gaps (not skirmish or open order) and not Disordered, supports it; a stand touching the line at exactly 3" counts, as ranges do (RULINGS G4). Every check that is a Discipline check takes it: the Shock save, the pre-contact check, the Rebel Yell, flat-footed and premature-fire tests, a passage of lines, a refused flank. A Natural Rally (Ch16 8.3) is a rally roll, not a Discipline check, and takes nothing. Support is judged as the table stands when the check is rolled; there is no switch."#,
+        &["Ch13 19.0", "RULINGS G4", "Ch16 8.3", "RULE-07-1.4"],
     ),
     r(
         "dotc D12",

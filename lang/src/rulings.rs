@@ -371,7 +371,7 @@ modules! {
     // Ch13 18.0: a column charged without a reserved pip.
     CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", [Assault], Played;
     // Ch13 19.0: any Discipline Check: under fire, in a charge, in a rally.
-    SecondLine = "second_line", "Ch13 19.0", [Fire, Assault, Status], NotPlayed;
+    SecondLine = "second_line", "Ch13 19.0", [Fire, Assault, Status], Played;
     // Ch13 20.0: the closing volley of rifled muskets.
     PlungingFire = "plunging_fire", "Ch13 20.0", [Assault], Played;
     // Ch13 21.0: agreed before the game; dense fog may thin at the start of a turn; the ground

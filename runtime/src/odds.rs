@@ -674,14 +674,7 @@ fn plan_odds_in(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scr
     let n = plan.dice as usize;
     hits_and_trigger(plan, scratch);
     let target = plan.target_state;
-    let p_save = plan.save.needed().map_or(0.0, p_at_least);
-    let has_save = plan.save.needed().is_some();
-    let saves_of = (plan.dice, plan.save.needed(), plan.save.steady);
-    if scratch.saves_of != Some(saves_of) {
-        scratch.saves_of = None;
-        scratch.saves.reset(plan.dice, has_save, p_save, plan.save.steady);
-        scratch.saves_of = Some(saves_of);
-    }
+    keep_saves(plan, scratch);
     let (by_hits, saves) = (&scratch.by_hits, &scratch.saves);
     let mut hits = vec![0.0; n + 1];
     let mut unsaved = vec![0.0; n + 1];
@@ -714,6 +707,22 @@ fn plan_odds_in(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scr
             }
         }
     }
+    summed_up(plan, Distributions { hits, unsaved, stands_lost, p_shock, p_shock_disorder }, 0.0)
+}
+
+/// The distributions a volley's pricing adds up, before they are summed up as [`FireOdds`].
+struct Distributions {
+    hits: Vec<f64>,
+    unsaved: Vec<f64>,
+    stands_lost: Vec<f64>,
+    p_shock: f64,
+    p_shock_disorder: f64,
+}
+
+/// The odds of a volley from its distributions; `direct_stands` is the expected number of stands
+/// its fire removes without a save (counter-battery 6s, Ch13 7.0), beside the unsaved hits'.
+fn summed_up(plan: &VolleyPlan, d: Distributions, direct_stands: f64) -> FireOdds {
+    let Distributions { hits, unsaved, mut stands_lost, p_shock, p_shock_disorder } = d;
     while stands_lost.len() > 1 && stands_lost.last() == Some(&0.0) {
         stands_lost.pop();
     }
@@ -726,12 +735,25 @@ fn plan_odds_in(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: &mut Scr
         p_hit: p_at_least(plan.to_hit),
         expected_hits: mean(&hits),
         expected_unsaved,
-        expected_stands_lost: expected_unsaved / 2.0,
+        expected_stands_lost: expected_unsaved / 2.0 + direct_stands,
         p_shock,
         p_shock_disorder,
         hits,
         unsaved,
         stands_lost,
+    }
+}
+
+/// The cover saves' distributions for the plan's dice, save and Steady re-roll, kept in
+/// `scratch` while the next volley priced has the same.
+fn keep_saves(plan: &VolleyPlan, scratch: &mut Scratch) {
+    let p_save = plan.save.needed().map_or(0.0, p_at_least);
+    let has_save = plan.save.needed().is_some();
+    let saves_of = (plan.dice, plan.save.needed(), plan.save.steady);
+    if scratch.saves_of != Some(saves_of) {
+        scratch.saves_of = None;
+        scratch.saves.reset(plan.dice, has_save, p_save, plan.save.steady);
+        scratch.saves_of = Some(saves_of);
     }
 }
 
@@ -758,14 +780,7 @@ fn counter_battery_odds(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: 
     let n = plan.dice as usize;
     let joint = hits_and_sixes(plan, n);
     let target = plan.target_state;
-    let p_save = plan.save.needed().map_or(0.0, p_at_least);
-    let has_save = plan.save.needed().is_some();
-    let saves_of = (plan.dice, plan.save.needed(), plan.save.steady);
-    if scratch.saves_of != Some(saves_of) {
-        scratch.saves_of = None;
-        scratch.saves.reset(plan.dice, has_save, p_save, plan.save.steady);
-        scratch.saves_of = Some(saves_of);
-    }
+    keep_saves(plan, scratch);
     let needed = plan.shock.sixes_needed as usize;
     let mut hits = vec![0.0; n + 1];
     let mut unsaved = vec![0.0; n + 1];
@@ -804,25 +819,7 @@ fn counter_battery_odds(plan: &VolleyPlan, casualties: &CasualtyTable, scratch: 
             }
         }
     }
-    while stands_lost.len() > 1 && stands_lost.last() == Some(&0.0) {
-        stands_lost.pop();
-    }
-    let expected_unsaved = mean(&unsaved);
-    FireOdds {
-        dice: plan.dice,
-        band: plan.band.word().to_string(),
-        to_hit: plan.to_hit,
-        save: plan.save.needed(),
-        p_hit: p_at_least(plan.to_hit),
-        expected_hits: mean(&hits),
-        expected_unsaved,
-        expected_stands_lost: expected_unsaved / 2.0 + expected_direct,
-        p_shock,
-        p_shock_disorder,
-        hits,
-        unsaved,
-        stands_lost,
-    }
+    summed_up(plan, Distributions { hits, unsaved, stands_lost, p_shock, p_shock_disorder }, expected_direct)
 }
 
 /// P(k hits left unsaved) of `hits` cover saves at `p_save` each, with a Steady re-roll of one

@@ -35,6 +35,11 @@ pub const MODIFIER_PROPS: &[PropSpec] = &[
         "The engaged stands the unit counts as in melee, whatever its size (RULINGS G3).",
     ),
     opt("check", "check <n>+", "The Discipline check the situation calls for (Ch13 10.0, 18.0)."),
+    opt(
+        "behind",
+        "behind <inches>",
+        "How far behind a unit's centre a supporting regiment may stand (Ch13 19.0).",
+    ),
 ];
 
 /// A situational modifier that belongs to no formation, terrain, marker or trait (Ch16 2.4,
@@ -61,6 +66,9 @@ pub struct Modifier {
     pub check: Option<u32>,
     /// Bonus attack dice for the fire it applies to (Ch13 7.0: +2 for bouncing solid shot).
     pub dice: i32,
+    /// How far behind a unit's centre a supporting regiment may stand (Ch13 19.0: 3").
+    #[serde(default)]
+    pub behind: Option<f64>,
 }
 
 pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier {
@@ -80,6 +88,7 @@ pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier
         hits: r.read("hits", |c| c.target()),
         check: r.read("check", |c| c.target()),
         dice: r.read("dice", |c| c.modifier()).unwrap_or(0),
+        behind: r.read("behind", |c| c.inches()),
     }
 }
 
@@ -115,6 +124,9 @@ impl Describe for Modifier {
         }
         if let Some(check) = self.check {
             parts.push(format!("Discipline check {check}+"));
+        }
+        if let Some(d) = self.behind {
+            parts.push(format!("with a formed friend up to {}\" behind", fmt_num(d)));
         }
         if parts.is_empty() {
             parts.push(String::from("modifier"));

@@ -35,6 +35,7 @@ pub mod elevation;
 pub mod movement;
 pub mod range;
 pub mod sight;
+pub mod support;
 pub mod tolerances;
 pub mod works;
 

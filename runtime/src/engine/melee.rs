@@ -150,7 +150,7 @@ fn battery_engaged(rules: &Rules) -> u32 {
 /// Whether a formation fights shoulder to shoulder (Ch13 22.0's "formed enemy charge (Line or
 /// Column)"): no gap between its stands (open order has 1") and no cover of its own (skirmish
 /// order counts as light cover in the open).
-fn is_formed(f: &Formation) -> bool {
+pub(crate) fn is_formed(f: &Formation) -> bool {
     f.stand_gap == 0.0 && f.cover.is_none()
 }
 

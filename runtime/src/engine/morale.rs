@@ -93,8 +93,9 @@ pub fn unit_health(rules: &Rules, state: &GameState, unit: UnitId) -> Option<Hea
 /// Ch16 8.2), its command tier (Ch16 2.2: -1 in the distant courier tier and out of
 /// communication, from [`super::state::Unit::command_range`]), a brigadier attached (Ch16 2.4,
 /// RULE-07-4.2, who also cancels the tier's penalty: he "ignores Out-of-Command range
-/// penalties"), and its traits' bonuses for this cause (Steady against a closing volley, Ch16
-/// 9.0).
+/// penalties"), a friend in second line behind it (Ch13 19.0 with its module on, from
+/// [`super::state::Unit::supported`]), and its traits' bonuses for this cause (Steady against a
+/// closing volley, Ch16 9.0).
 pub fn standing_discipline_modifiers(
     rules: &Rules,
     state: &GameState,
@@ -120,6 +121,11 @@ pub fn standing_discipline_modifiers(
             rules.tables.brigadier_attached.discipline,
             "Ch16 2.4, RULE-07-4.2",
         ));
+    }
+    // Ch13 19.0 (module second_line, dotc D11): a friend in second line behind it.
+    let supported = state.unit(unit).is_some_and(|u| u.supported);
+    if supported && rules.module("second_line") && rules.tables.second_line.discipline != 0 {
+        mods.push(Modifier::new("second line", rules.tables.second_line.discipline, "Ch13 19.0, dotc D11"));
     }
     if let (Some(u), Some(cause)) = (state.unit(unit), cause) {
         for t in u.traits.iter().filter_map(|t| rules.trait_def(t)) {

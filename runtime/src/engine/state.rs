@@ -196,6 +196,11 @@ pub struct Unit {
     /// it (no brigadier, no positions): then it counts as in command.
     #[serde(skip)]
     pub command_range: Option<f64>,
+    /// Ch13 19.0 (module second_line, dotc D11): a formed, steady friend stands in second line
+    /// behind it as the table last stood, which gives its Discipline checks +1. Set by the replay
+    /// with the command range.
+    #[serde(skip)]
+    pub supported: bool,
 }
 
 impl Unit {
@@ -228,6 +233,7 @@ impl Unit {
             on_table: true,
             turn: TurnFacts::default(),
             command_range: None,
+            supported: false,
         }
     }
 
@@ -489,6 +495,7 @@ impl Clone for Unit {
             on_table,
             turn,
             command_range,
+            supported,
         } = source;
         self.name.clone_from(name);
         self.side = *side;
@@ -508,6 +515,7 @@ impl Clone for Unit {
         self.on_table = *on_table;
         self.turn.clone_from(turn);
         self.command_range = *command_range;
+        self.supported = *supported;
     }
 }
 

@@ -91,6 +91,9 @@ pub struct Tables {
     /// Ch13 10.0 (RULINGS C28), the Premature Fire module: a Green regiment charged tests at
     /// the 4" line; failing, its closing volley is at `to_hit` and its melee at `melee`.
     pub premature_fire: Modifier,
+    /// Ch13 19.0, the Second Line module (dotc D11): a regiment with a formed, steady friend
+    /// within `behind` inches straight behind its centre tests Discipline at `discipline`.
+    pub second_line: Modifier,
     /// Ch13 20.0, the Plunging Fire module: the Closing Volley of the `weapons` it names hits
     /// on `hits`+.
     pub plunging_fire: Modifier,
@@ -262,6 +265,7 @@ impl Tables {
             flat_footed: l.need("modifier flat_footed", RuleData::modifier)?,
             pivoted: l.need("modifier pivoted", RuleData::modifier)?,
             premature_fire: l.need("modifier premature_fire", RuleData::modifier)?,
+            second_line: l.need("modifier second_line", RuleData::modifier)?,
             plunging_fire: {
                 let m = l.need("modifier plunging_fire", RuleData::modifier)?;
                 has(m.hits, "plunging_fire: hits")?;

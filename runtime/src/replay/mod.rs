@@ -1004,6 +1004,47 @@ impl Game {
                 u.command_range = range;
             }
         }
+        if self.rules.module("second_line") {
+            self.sync_second_line();
+        }
+    }
+
+    /// Ch13 19.0 (module second_line, dotc D11): each unit on the table is supported when a
+    /// friendly regiment, formed (no skirmish or open order: no gaps between its stands) and not
+    /// Disordered, stands within the module's `behind` inches straight behind its centre
+    /// (`battlefield::support::supports`). Read by every Discipline check's standing modifiers.
+    fn sync_second_line(&mut self) {
+        let Some(behind) = self.rules.tables.second_line.behind else { return };
+        let steady_friends: Vec<(UnitId, crate::engine::state::SideId, crate::battlefield::body::Body)> =
+            self.bodies
+                .iter()
+                .filter_map(|(&id, body)| {
+                    let u = self.state.unit(id)?;
+                    let formed =
+                        self.rules.data.formation(&u.formation).is_some_and(crate::engine::melee::is_formed);
+                    let regiment = !u.is_battery();
+                    (formed && regiment && !u.markers.disorder && !u.removed && u.on_table)
+                        .then_some((id, u.side, *body))
+                })
+                .collect();
+        let supported: Vec<(UnitId, bool)> = self
+            .bodies
+            .iter()
+            .map(|(&id, body)| {
+                let side = self.state.unit(id).map(|u| u.side);
+                let backed = steady_friends.iter().any(|(friend, friend_side, friend_body)| {
+                    *friend != id
+                        && Some(*friend_side) == side
+                        && crate::battlefield::support::supports(body, friend_body, behind)
+                });
+                (id, backed)
+            })
+            .collect();
+        for (id, backed) in supported {
+            if let Some(u) = self.state.unit_mut(id) {
+                u.supported = backed;
+            }
+        }
     }
 }
 

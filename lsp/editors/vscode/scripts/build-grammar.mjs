@@ -96,6 +96,7 @@ export const OTHER_IDS = [
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
   'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
+  'premature_fire', 'bouncing_shot', 'second_line',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];

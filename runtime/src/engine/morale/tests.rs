@@ -506,3 +506,42 @@ fn rule_07_4_5_a_captured_brigadier_is_replaced_as_on_the_captured_row_not_the_k
     });
     assert_eq!(replaced, Some(("timid".to_string(), false)), "{events:#?}");
 }
+
+/// Ch13 19.0 (dotc D11): a regiment in second line's support takes +1 on its Discipline checks,
+/// only with the module on: a regular's 4+ becomes 3+, so a 3 passes with it and fails without.
+#[test]
+fn ch13_19_0_second_line_gives_plus_one_to_discipline_checks() {
+    let mut t = Table::new();
+    let u = t.infantry("4th Virginia", t.red, 5, "regular", "rifled_musket", "line");
+    t.unit_mut(u).supported = true;
+    let named = |rules: &Rules, t: &Table| {
+        standing_discipline_modifiers(rules, &t.state, u, None)
+            .iter()
+            .find(|m| m.name == "second line")
+            .map(|m| m.value)
+    };
+    let on = rules_with(Rulings::default(), &["second_line"]);
+    assert_eq!(named(&on, &t), Some(1));
+    assert_eq!(named(&defaults(), &t), None, "the module is off");
+    t.unit_mut(u).supported = false;
+    assert_eq!(named(&on, &t), None, "nobody behind it");
+    t.unit_mut(u).supported = true;
+    let check = |rules: &Rules, t: &Table| {
+        let mut events = Vec::new();
+        let mut d = dice(&[(Purpose::Discipline, &[3])]);
+        discipline_check(
+            rules,
+            &t.state,
+            u,
+            TestKind::Discipline,
+            None,
+            Vec::new(),
+            &mut d,
+            &mut events,
+            "test",
+        )
+        .unwrap()
+    };
+    assert!(check(&on, &t), "3 passes at 3+");
+    assert!(!check(&defaults(), &t), "3 fails at 4+");
+}

@@ -50,6 +50,7 @@ const ENTRIES_READ: &[&str] = &[
     "modifier pivoted",
     "modifier plunging_fire",
     "modifier premature_fire",
+    "modifier second_line",
     "modifier uphill",
     "order regimental_assault",
     "reaction counter_charge",
