@@ -251,7 +251,7 @@ const SITUATIONS_AT_LEAST: usize = 288;
 /// neither and when a listed module has one.
 const NOT_YET_LOGGED: &str = "command_bidding friction_of_war hidden_deployment horse_holders written_orders \
      elite_sharpshooters uncontrollable_pursuit spiking_the_guns psychological_shock desperate_valor \
-     weather open_order wave_attack";
+     weather wave_attack";
 
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {
