@@ -886,7 +886,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 15.0",
         "Spiking the guns",
         r#"Infantry that beats a battery in melee removes its crews and holds the guns. In the next command phase its brigadier either spikes them for 1 pip, removing them from play, or hauls them off for free: the unit then moves at half speed, cannot fire, and loses the guns intact if counter-attacked and beaten."#,
-        &["Ch8 6.0", "RULINGS G14"],
+        &["Ch8 6.0", "RULINGS G14", "dotc D16"],
     ),
     r(
         "Ch13 16.0",
@@ -1576,6 +1576,12 @@ pub const REFERENCES: &[Reference] = &[
         "Refusing the flank (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 13.0 gives the pip, the 4+ check and its three results. dotc asks for them when an enemy within 12" sees the regiment (a plain wheel that takes a wing back is then an error), prices the pip as an order by command tier, applies the usual standing modifiers to the check, reads the "1" as a natural 1 (panic and Disorder) and any other failure as the men hesitating, and swings the wing back on the other flank's front corner as the turn's wheel."#,
         &["Ch13 13.0", "Ch16 2.2", "RULINGS G1"],
+    ),
+    r(
+        "dotc D16",
+        "Spiking the guns (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 15.0 says what a brigadier may do with guns his infantry took, not what happens around it. dotc has an infantry regiment that beats a battery occupy its guns (cavalry simply captures it); in the next Phase 1 of its side the brigadier spikes them for a pip or has them hauled off for none, each priced by command tier as an order, and saying nothing is an error. While hauling, the regiment's own moves are halved and it may not fire. Beaten in melee, or gone from the table any other way without hauling them off, it loses the guns back to their side, without crews."#,
+        &["Ch13 15.0", "Ch8 6.0", "RULINGS G14", "Ch16 2.2"],
     ),
 ];
 

@@ -363,7 +363,7 @@ modules! {
     DiggingIn = "digging_in", "Ch13 14.0", [Command, Status], Played;
     // Ch13 15.0: guns taken in melee, spiked or hauled off from the next command phase (hauling
     // halves the move and forbids fire).
-    SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", [Command, Maneuver, Fire, Assault], NotPlayed;
+    SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", [Command, Maneuver, Fire, Assault], Played;
     // Ch13 16.0: declared at the start of Phase 4; the recoil Disorder at the end of the turn.
     PsychologicalShock = "psychological_shock", "Ch13 16.0", [Assault, Status], NotPlayed;
     // Ch13 17.0: declared in Phase 1 for that turn's charge.

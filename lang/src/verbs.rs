@@ -103,6 +103,22 @@ pub const VERBS: &[VerbSpec] = &[
         "Ch13 14.0",
         "An infantry regiment digs in for a pip (`dig_in \"Brigadier\" \"Regiment\"`): it may not move, fire or assault this turn, and hasty works go along its front at the turn's end.",
     ),
+    verb(
+        "spike",
+        &[Command],
+        true,
+        false,
+        "Ch13 15.0",
+        "A regiment standing among the guns it took spikes them for a pip (`spike \"Brigadier\" \"Regiment\"`): they are out of the game.",
+    ),
+    verb(
+        "haul",
+        &[Command],
+        true,
+        false,
+        "Ch13 15.0",
+        "A regiment standing among the guns it took drags them away (`haul \"Brigadier\" \"Regiment\"`): half speed and no fire until it takes them off the table.",
+    ),
     verb("move", &[Maneuver, Status], true, false, "Ch16 3.1", "A move to a new position and facing."),
     verb("wheel", &[Maneuver], true, false, "Ch16 2.3", "A wheel of up to 45 degrees."),
     verb("about_face", &[Maneuver], true, false, "Ch16 3.3", "Reverse facing for 1\" of movement."),
@@ -267,6 +283,10 @@ words! {
         Friction = "friction",
         /// Ch13 14.0 (module digging_in): a regiment digs in for a pip.
         DigIn = "dig_in",
+        /// Ch13 15.0 (module spiking_the_guns): captured guns spiked.
+        Spike = "spike",
+        /// Ch13 15.0 (module spiking_the_guns): captured guns hauled off.
+        Haul = "haul",
     }
 }
 

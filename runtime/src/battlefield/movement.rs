@@ -174,11 +174,13 @@ pub struct Mover<'a> {
     /// Its command tier's `level` (Ch16 2.2); None for a leader or a unit whose command is not in
     /// question, which counts as in command.
     pub tier: Option<u32>,
+    /// It is hauling off captured guns (Ch13 15.0): half speed on every move of its own.
+    pub towing: bool,
 }
 
 impl<'a> Mover<'a> {
     fn of(arm: Arm, state: Option<MoveState>, formation: Option<&'a str>) -> Mover<'a> {
-        Mover { arm, state, formation, disordered: false, brigade_state: None, tier: None }
+        Mover { arm, state, formation, disordered: false, brigade_state: None, tier: None, towing: false }
     }
 
     /// Infantry in a formation (`line`, `assault_column`, `road_column`, `open_order`).
@@ -728,6 +730,11 @@ impl Judge<'_> {
                 format!("{}, RULINGS G8", row_source(&self.row)),
             ));
             allowance = minimum;
+        }
+        if self.mv.mover.towing && self.mv.kind.voluntary() && allowance > 0.0 {
+            // Ch13 15.0: a regiment dragging captured guns moves at half speed.
+            parts.push(Part::new("hauling off captured guns: half speed", -allowance / 2.0, "Ch13 15.0"));
+            allowance /= 2.0;
         }
         if let Some(part) = self.cost_taken(allowance) {
             allowance = (allowance + part.inches).max(0.0);

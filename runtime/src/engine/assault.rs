@@ -420,6 +420,15 @@ pub fn plan_assault(
         ));
         volley = None;
     }
+    if volley.is_some() && super::guns::towing(state, target) {
+        events.push(Event::new(
+            What::Note {
+                text: format!("{target_name} cannot fire a closing volley: it is hauling off captured guns"),
+            },
+            "Ch13 15.0",
+        ));
+        volley = None;
+    }
     let closing = match volley {
         Some(mut fire) => {
             fire.kind = FireKind::Closing;

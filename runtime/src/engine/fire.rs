@@ -345,6 +345,8 @@ fn target_side(state: &GameState, target: UnitId) -> GameState {
         leaders: state.leaders.clone(),
         units,
         weather: state.weather,
+        // What became of captured guns (Ch13 15.0) no volley's casualties read.
+        guns: Vec::new(),
     }
 }
 

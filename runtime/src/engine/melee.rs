@@ -853,6 +853,8 @@ fn defeat(
     winner: UnitId,
     events: &mut Vec<Event>,
 ) -> Result<(), EngineError> {
+    // Ch13 15.0: a regiment beaten while it holds captured guns loses them.
+    super::guns::lost_melee(state, loser, events);
     let (l, w) = (unit(state, loser)?, unit(state, winner)?);
     let mounted = |u: &Unit| matches!(u.arm, Arm::Cavalry { mounted: true, .. });
     let result = if mounted(l) && mounted(w) {
@@ -864,6 +866,8 @@ fn defeat(
     let name = l.name.clone();
     if l.is_battery() {
         remove_unit(rules, state, loser, "overrun and captured", events, "Ch8 6.0, RULINGS G14")?;
+        // Ch13 15.0 (module spiking_the_guns): an infantry victor occupies the guns.
+        super::guns::taken(rules, state, loser, winner, events)?;
         return Ok(());
     }
     if l.markers.disorder && rules.rulings.disordered_melee_loss == DisorderedMeleeLoss::Routed {

@@ -34,6 +34,62 @@ pub struct GameState {
     pub units: Vec<Unit>,
     /// The weather in force (Ch13 21.0, RULE-05-5.4).
     pub weather: super::weather::Weather,
+    /// Batteries taken in melee with the Spiking the Guns module on, and what became of their
+    /// guns (Ch13 15.0, [`super::guns`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub guns: Vec<CapturedGuns>,
+}
+
+/// The guns of a battery an infantry regiment took in melee (Ch13 15.0, module
+/// `spiking_the_guns`): its crews are gone, the regiment stands among the guns.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CapturedGuns {
+    /// The battery's name.
+    pub battery: String,
+    /// The side the guns belong to.
+    pub owner: SideId,
+    /// The regiment that took them.
+    pub taken_by: String,
+    /// The turn they were taken.
+    pub turn: u32,
+    pub fate: GunsFate,
+}
+
+/// What becomes of captured guns (Ch13 15.0, dotc D16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GunsFate {
+    /// The regiment stands among the guns; its brigadier has not yet said what it does with them.
+    Occupied(UnitId),
+    /// The regiment drags them away at half speed, without firing.
+    Hauling(UnitId),
+    /// Spiked: out of the game for good.
+    Spiked,
+    /// Dragged off the table by the regiment that hauled them.
+    HauledOff,
+    /// Lost again by the regiment that held them: back with their own side, without crews.
+    Recaptured,
+}
+
+impl GunsFate {
+    /// The regiment that holds the guns now, if any.
+    pub fn holder(self) -> Option<UnitId> {
+        match self {
+            GunsFate::Occupied(id) | GunsFate::Hauling(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The fate in a word or two.
+    pub fn word(self) -> &'static str {
+        match self {
+            GunsFate::Occupied(_) => "occupied",
+            GunsFate::Hauling(_) => "being hauled off",
+            GunsFate::Spiked => "spiked",
+            GunsFate::HauledOff => "hauled off",
+            GunsFate::Recaptured => "recaptured",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -336,6 +392,17 @@ impl GameState {
         self.leaders.get(id.0)
     }
 
+    /// The stdlib ids of the markers unit `id` carries ([`Markers::ids`]), with `captured_guns`
+    /// while it holds a battery's guns (Ch13 15.0).
+    pub fn marker_ids(&self, id: UnitId) -> Vec<&'static str> {
+        let Some(u) = self.unit(id) else { return Vec::new() };
+        let mut ids = u.markers.ids();
+        if self.guns.iter().any(|g| g.fate.holder() == Some(id)) {
+            ids.push("captured_guns");
+        }
+        ids
+    }
+
     pub fn unit_named(&self, name: &str) -> Option<UnitId> {
         self.units.iter().position(|u| u.name == name).map(UnitId)
     }
@@ -387,7 +454,7 @@ impl GameState {
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
-        let GameState { turn, sides, brigades, leaders, units, weather } = self;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns } = self;
         GameState {
             turn: *turn,
             sides: sides.clone(),
@@ -395,17 +462,19 @@ impl Clone for GameState {
             leaders: leaders.clone(),
             units: units.clone(),
             weather: *weather,
+            guns: guns.clone(),
         }
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let GameState { turn, sides, brigades, leaders, units, weather } = source;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns } = source;
         self.turn = *turn;
         self.sides.clone_from(sides);
         self.brigades.clone_from(brigades);
         self.leaders.clone_from(leaders);
         self.units.clone_from(units);
         self.weather = *weather;
+        self.guns.clone_from(guns);
     }
 }
 

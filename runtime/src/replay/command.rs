@@ -14,6 +14,8 @@
 //! - `dig_in`: an infantry regiment digs in for the `dig_in` order's pips (Ch13 14.0, module
 //!   `digging_in`): it may not move, fire or assault that turn ([`Game::module_limits`]), and
 //!   its Hasty Works go along its front at the turn's end ([`Game::place_works`]).
+//! - `spike` / `haul`: the brigadier of a regiment standing among guns it took says what it does
+//!   with them (Ch13 15.0, module `spiking_the_guns`, [`crate::engine::guns`]).
 //!
 //! Every pip spent goes through [`morale::spend_pips`], which takes this turn's pips first and then
 //! the banked one and refuses to go below zero, so a brigade's pips never go negative in any
@@ -24,7 +26,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use dotc_lang::library::{Order, OrderCost};
 
 use super::*;
-use crate::engine::state::{BrigadeId, LeaderId, LeaderRank, SideId};
+use crate::engine::guns;
+use crate::engine::state::{BrigadeId, GunsFate, LeaderId, LeaderRank, SideId};
 
 /// The module of Ch13 3.0.
 pub(super) const FRICTION_MODULE: &str = Module::FrictionOfWar.name();
@@ -50,6 +53,8 @@ const DIG_IN_ORDER: &str = "dig_in";
 /// Orders whose pips another verb's line pays: buying them with `order` would pay twice.
 const PAID_ELSEWHERE: &[(&str, &str)] = &[
     (DIG_IN_ORDER, "dig_in"),
+    (guns::SPIKE_ORDER, "spike"),
+    (guns::HAUL_ORDER, "haul"),
     ("regimental_assault", "assault"),
     ("dress_on_the_colors", "assault"),
     ("command_rally", "rally"),
@@ -281,12 +286,15 @@ impl Game {
             CommandVerb::Detach => self.detach(r, action),
             CommandVerb::Friction => self.friction(r, action),
             CommandVerb::DigIn => self.dig_in(r, action),
+            CommandVerb::Spike => self.dispose_of_guns(r, action, guns::Disposal::Spike),
+            CommandVerb::Haul => self.dispose_of_guns(r, action, guns::Disposal::Haul),
         }
     }
 
     /// What the optional modules forbid the unit an action names, said at the action before it
     /// is played (and played all the same, so one mistake is reported once): a regiment digging
-    /// in may not move, fire or assault that turn (Ch13 14.0).
+    /// in may not move, fire or assault that turn (Ch13 14.0); one hauling off captured guns may
+    /// not fire (Ch13 15.0).
     pub(super) fn module_limits(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch13 14.0";
         let Some(verb) = Verb::from_word(&action.verb.value) else { return };
@@ -299,6 +307,14 @@ impl Game {
             Verb::Assault(AssaultVerb::Assault) => "assault",
             _ => return,
         };
+        if what == "fire"
+            && !self.state.guns.is_empty()
+            && let Some(name) = unit_arg(action)
+            && self.state.unit_named(&name.value).is_some_and(|id| guns::towing(&self.state, id))
+        {
+            let message = format!("{} is hauling off captured guns: it may not fire", name.value);
+            r.here(Level::Error, message, "Ch13 15.0");
+        }
         let Some(record) = self.book.peek(r.turn).filter(|t| !t.dug_in.is_empty()) else { return };
         let Some(name) = unit_arg(action) else { return };
         if self.state.unit_named(&name.value).is_some_and(|id| record.dug_in.contains(&id)) {
@@ -864,6 +880,40 @@ impl Game {
         r.emit([Event::new(What::Note { text }, RULE)]);
     }
 
+    /// The brigadier and the regiment of a `VERB "Brigadier" "Regiment"` line (`dig_in`, `spike`,
+    /// `haul`), the regiment of the brigadier's own brigade (Ch16
+    /// 2.3): his brigade and the regiment. Each missing piece is an error at the line, citing
+    /// `rule`, and gives None; `doing` says what he would have the regiment do.
+    fn brigadier_and_regiment(
+        &self,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        doing: &str,
+        rule: &str,
+    ) -> Option<(BrigadeId, UnitId)> {
+        let lid = self.leader_subject(r, action)?;
+        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
+            let message = format!("{leader} commands no brigade: he has no pips and no regiment of his own");
+            r.here(Level::Error, message, rule);
+            return None;
+        };
+        let verb = &action.verb.value;
+        let Some(to) = second_name(action) else {
+            let message = format!("`{verb}` names no regiment: write `{verb} \"Brigadier\" \"Regiment\"`");
+            r.here(Level::Error, message, rule);
+            return None;
+        };
+        let id = self.unit(r, Some(to))?;
+        let u = self.state.unit(id)?;
+        if u.brigade != Some(b) {
+            let message = format!("{} is not of {leader}'s brigade: he cannot {doing}", u.name);
+            r.here(Level::Error, message, format!("{rule}, Ch16 2.3"));
+            return None;
+        }
+        Some((b, id))
+    }
+
     /// Ch13 14.0 (module `digging_in`), dotc D12: `dig_in "Brigadier" "Regiment"`: in Phase 1 an
     /// infantry regiment of the active side, of the brigadier's brigade, digs in, paying the rule
     /// data's `order dig_in` priced by its command tier as any order ([`Game::order_price`]).
@@ -875,23 +925,11 @@ impl Game {
                 "the Digging In module (Ch13 14.0) is not in force in this game: no regiment digs in";
             return r.here(Level::Error, message, RULE);
         }
-        let Some(lid) = self.leader_subject(r, action) else { return };
-        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
-        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
-            let message = format!("{leader} commands no brigade: he has no pips to dig in with");
-            return r.here(Level::Error, message, RULE);
+        let Some((b, id)) = self.brigadier_and_regiment(r, action, "have it dig in", RULE) else {
+            return;
         };
-        let Some(to) = second_name(action) else {
-            let message = "digging in names no regiment: write `dig_in \"Brigadier\" \"Regiment\"`";
-            return r.here(Level::Error, message, RULE);
-        };
-        let Some(id) = self.unit(r, Some(to)) else { return };
         let Some(u) = self.state.unit(id) else { return };
         let name = u.name.clone();
-        if u.brigade != Some(b) {
-            let message = format!("{name} is not of {leader}'s brigade: he cannot have it dig in");
-            return r.here(Level::Error, message, "Ch13 14.0, Ch16 2.3");
-        }
         if !u.is_infantry() {
             let message = format!("{name} is not an infantry regiment: only infantry digs in");
             return r.here(Level::Error, message, RULE);
@@ -928,6 +966,84 @@ impl Game {
         r.emit([Event::new(What::Note { text }, RULE)]);
         if let Some(claim) = &action.claim {
             claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
+    /// Ch13 15.0 (module `spiking_the_guns`), dotc D16: `spike "Brigadier" "Regiment"` or `haul
+    /// "Brigadier" "Regiment"`: in the first Phase 1 of its side after the regiment took a
+    /// battery's guns, its brigadier spikes them (the `spike_the_guns` order's pips) or has them
+    /// hauled off (`haul_off_the_guns`), each priced by the command tier as any order.
+    pub(super) fn dispose_of_guns(&mut self, r: &mut Replayer<'_>, action: &Action, how: guns::Disposal) {
+        const RULE: &str = "Ch13 15.0";
+        if !self.rules.module(guns::MODULE) {
+            let message = "the Spiking the Guns module (Ch13 15.0) is not in force in this game: a battery beaten in melee is captured, and no guns are left to spike or haul";
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some((b, id)) = self.brigadier_and_regiment(r, action, "tell it what to do with guns", RULE)
+        else {
+            return;
+        };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        let Some(held) = guns::held_by(&self.state, id) else {
+            let message = format!(
+                "{name} holds no captured guns: only a regiment that beat a battery in melee stands among its guns"
+            );
+            return r.here(Level::Error, message, RULE);
+        };
+        let (battery, taken) = (held.battery.clone(), held.turn);
+        if let GunsFate::Hauling(_) = held.fate {
+            let message = format!("{name} is already hauling off the guns of {battery}: the choice was made");
+            return r.here(Level::Error, message, RULE);
+        }
+        if taken >= r.turn || self.state.sides.get(u.side.0).is_none_or(|s| *s.name != *r.side) {
+            let message = format!(
+                "the guns of {battery} are disposed of in the next Phase 1 of {name}'s own side after they were taken"
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        let id_of = match how {
+            guns::Disposal::Spike => guns::SPIKE_ORDER,
+            guns::Disposal::Haul => guns::HAUL_ORDER,
+        };
+        let Some(order) = self.rules.data.order(id_of).cloned() else {
+            let message = format!("no order `{id_of}` in the rule data: the guns' fate has no price");
+            return r.here(Level::Error, message, RULE);
+        };
+        let cost = match self.order_price(&order, Some(id)) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if cost > 0 && !self.pay_pips(r, b, cost, order.meta.title(), RULE) {
+            return;
+        }
+        let mut events = Vec::new();
+        match guns::dispose(&mut self.state, id, how, &mut events) {
+            Ok(()) => r.emit(events),
+            Err(e) => return r.refused(&e, RULE),
+        }
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
+    /// Ch13 15.0, dotc D16: guns a regiment of the side whose turn ends still only occupies, after
+    /// a Phase 1 of its own in which its brigadier should have spiked or hauled them.
+    pub(super) fn undisposed_guns(&mut self, r: &mut Replayer<'_>) {
+        let late: Vec<String> = self
+            .state
+            .guns
+            .iter()
+            .filter(|g| g.turn < r.turn)
+            .filter_map(|g| match g.fate {
+                GunsFate::Occupied(id) => self.state.unit(id).map(|u| (g, u)),
+                _ => None,
+            })
+            .filter(|(_, u)| self.state.sides.get(u.side.0).is_some_and(|s| *s.name == *r.side))
+            .map(|(g, u)| format!("{} stands among the guns of {} and its brigadier said nothing of them in Phase 1: write `spike` or `haul` there", u.name, g.battery))
+            .collect();
+        for message in late {
+            r.here(Level::Error, message, "Ch13 15.0");
         }
     }
 
@@ -1021,6 +1137,42 @@ mod tests {
 
     fn brigade<'a>(replay: &'a Replay, name: &str) -> &'a narrative::BrigadeSummary {
         replay.summary.brigades.iter().find(|b| b.name == name).expect("the drill field has this brigade")
+    }
+
+    /// Ch13 15.0, dotc D16: the guns a regiment took must be spiked or hauled off in its side's
+    /// next Phase 1; a turn of that side that ends with them only occupied is an error at the
+    /// turn, and neither the turn they were taken nor the enemy's turn is.
+    #[test]
+    fn ch13_15_0_guns_left_undisposed_after_the_next_own_phase_1_are_an_error() {
+        let scenario = include_str!("../../../tests/rules/modules/spiking_the_guns.dotc");
+        let scenario = scenario.replace(
+            "    table 80 x 40\n",
+            "    table 80 x 40\n    rules {\n        module spiking_the_guns\n    }\n",
+        );
+        let pips = "        pips \"Col. Ames\" roll [5]\n        pips \"Col. Baker\" roll [5]\n        pips \"Col. Pegram\" roll [1]\n        pips \"Col. Bragg\" roll [1]\n";
+        let log = format!(
+            "turn 1 union {{\n    command {{\n{pips}    }}\n    maneuver {{\n        assault \"A1\" -> \"G1\" pip \"Col. Ames\" {{\n            melee roll [4] vs [2] => attacker wins\n        }}\n    }}\n}}\nturn 2 confederate {{\n    command {{\n{pips}    }}\n}}\nturn 3 union {{\n    command {{\n{pips}        haul \"Col. Ames\" \"A2\"\n    }}\n}}\n"
+        );
+        let (replay, game) = play(&scenario, &log);
+        let at_turn = |turn: &str| -> Vec<String> {
+            let at = game.find(turn).expect("the log has the turn");
+            replay
+                .findings
+                .iter()
+                .filter(|f| f.span.start == at && f.level == Level::Error && f.rule == "Ch13 15.0")
+                .map(|f| f.message.clone())
+                .collect()
+        };
+        assert!(at_turn("turn 1 union").is_empty(), "{:#?}", replay.findings);
+        assert!(at_turn("turn 2 confederate").is_empty(), "{:#?}", replay.findings);
+        let late = at_turn("turn 3 union");
+        assert_eq!(late.len(), 1, "{:#?}", replay.findings);
+        assert!(late[0].contains("A1 stands among the guns of G1"), "{late:?}");
+        // A2 took no guns: its `haul` is refused at the line.
+        let refused = errors_at(&replay, &game, "haul \"Col. Ames\" \"A2\"");
+        assert!(refused.iter().any(|f| f.message.contains("holds no captured guns")), "{refused:#?}");
+        assert_eq!(replay.summary.guns.len(), 1);
+        assert_eq!(replay.summary.guns[0].fate, "occupied");
     }
 
     #[test]

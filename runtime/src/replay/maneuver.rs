@@ -394,6 +394,7 @@ impl Game {
         // Ch16 2.2: its command tier where it stands (out of communication, its free moves are
         // only straight ahead or back, no pip reaches it, and no minimum move).
         mover.tier = u.command_range.and_then(|d| self.rules.tier_at(d)).map(|t| t.level);
+        mover.towing = crate::engine::guns::towing(&self.state, id);
         Some(mover)
     }
 
@@ -1627,6 +1628,8 @@ impl Game {
         let mut events = Vec::new();
         let rules = &self.rules;
         let left = transact(&mut self.state, |s| {
+            // Ch13 15.0: guns it is hauling leave with it.
+            crate::engine::guns::leaves_table(s, id, &mut events);
             let u = s.unit_mut(id).ok_or_else(|| EngineError::Unknown(format!("unit #{}", id.0)))?;
             u.removed = true;
             u.on_table = false;

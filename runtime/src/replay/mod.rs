@@ -874,6 +874,13 @@ impl Game {
             None => r.not_replayed(action),
         }
         self.follow_the_log(r, action);
+        // Ch13 15.0, dotc D16: guns whose holder has left the table go back to their side.
+        if !self.state.guns.is_empty() {
+            let mut events = Vec::new();
+            if crate::engine::guns::settle(&mut self.state, &mut events) {
+                r.emit(events);
+            }
+        }
     }
 
     /// Go on from the results the log states where they differ from the rules' (see [`Follow`]),
@@ -961,7 +968,7 @@ impl Game {
             .iter()
             .enumerate()
             .map(|(i, u)| {
-                let markers = u.markers.ids();
+                let markers = self.state.marker_ids(UnitId(i));
                 let on = u.on_table && !u.removed;
                 TableUnit {
                     name: u.name.clone(),

@@ -22,6 +22,22 @@ pub struct Summary {
     /// the replay stopped early or no condition held.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<GameResult>,
+    /// Batteries taken in melee with the Spiking the Guns module on, and the fate of their guns
+    /// (Ch13 15.0).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub guns: Vec<GunsSummary>,
+}
+
+/// A battery's guns taken in melee and what became of them (Ch13 15.0, dotc D16).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GunsSummary {
+    pub battery: String,
+    /// The side the guns belong to.
+    pub side: String,
+    pub taken_by: String,
+    pub turn: u32,
+    /// `occupied`, `being hauled off`, `spiked`, `hauled off` or `recaptured`.
+    pub fate: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -71,7 +87,11 @@ impl Summary {
             .iter()
             .enumerate()
             .map(|(i, u)| {
-                let markers = u.markers.ids().into_iter().map(str::to_string).collect();
+                let markers = state
+                    .marker_ids(crate::engine::state::UnitId(i))
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
                 let health = health_word(rules, state, crate::engine::state::UnitId(i)).to_string();
                 UnitSummary {
                     name: u.name.clone(),
@@ -97,7 +117,18 @@ impl Summary {
                 banked: b.banked,
             })
             .collect();
-        Summary { units, brigades, victory_points: BTreeMap::new(), result: None }
+        let guns = state
+            .guns
+            .iter()
+            .map(|g| GunsSummary {
+                battery: g.battery.clone(),
+                side: state.sides.get(g.owner.0).map(|s| s.name.clone()).unwrap_or_default(),
+                taken_by: g.taken_by.clone(),
+                turn: g.turn,
+                fate: g.fate.word().to_string(),
+            })
+            .collect();
+        Summary { units, brigades, victory_points: BTreeMap::new(), result: None, guns }
     }
 }
 
@@ -195,6 +226,16 @@ impl Replay {
                 "  {}: {} of {} stands lost, {}, {} pips, {} banked",
                 b.name, b.losses, b.starting_stands, b.state, b.pips, b.banked
             );
+        }
+        if !self.summary.guns.is_empty() {
+            out.push_str("Captured guns\n");
+            for g in &self.summary.guns {
+                let _ = writeln!(
+                    out,
+                    "  {} ({}): taken by {} in turn {}, {}",
+                    g.battery, g.side, g.taken_by, g.turn, g.fate
+                );
+            }
         }
         if !self.summary.victory_points.is_empty() {
             let vp: Vec<String> =

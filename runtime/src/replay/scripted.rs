@@ -786,7 +786,7 @@ impl Scripted {
             v.stands = u.stands;
             v.starting_stands = u.starting_stands;
             set(&mut v.health, super::narrative::health_word(&game.rules, state, UnitId(i)));
-            let markers = u.markers.ids();
+            let markers = state.marker_ids(UnitId(i));
             v.markers.truncate(markers.len());
             v.markers.resize_with(markers.len(), String::new);
             for (to, from) in v.markers.iter_mut().zip(markers) {

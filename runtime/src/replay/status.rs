@@ -365,6 +365,7 @@ impl Game {
         self.pushes_complete(r);
         self.count_rest(r);
         self.place_works(r);
+        self.undisposed_guns(r);
         let statuses = self.state.brigades.iter().map(|b| b.status).collect();
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
     }

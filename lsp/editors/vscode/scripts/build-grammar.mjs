@@ -26,7 +26,7 @@ export const VERBS = [
   'about_face', 'formation', 'fall_back', 'double_time', 'limber', 'unlimber', 'dismount',
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
-  'reform', 'scripted', 'note', 'dig_in', 'refuse',
+  'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
@@ -97,6 +97,7 @@ export const OTHER_IDS = [
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
   'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
   'premature_fire', 'bouncing_shot', 'second_line',
+  'spike_the_guns', 'haul_off_the_guns', 'captured_guns',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];
