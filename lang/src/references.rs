@@ -1583,6 +1583,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: Ch13 15.0 says what a brigadier may do with guns his infantry took, not what happens around it. dotc has an infantry regiment that beats a battery occupy its guns (cavalry simply captures it); in the next Phase 1 of its side the brigadier spikes them for a pip or has them hauled off for none, each priced by command tier as an order, and saying nothing is an error. While hauling, the regiment's own moves are halved and it may not fire. Beaten in melee, or gone from the table any other way without hauling them off, it loses the guns back to their side, without crews."#,
         &["Ch13 15.0", "Ch8 6.0", "RULINGS G14", "Ch16 2.2"],
     ),
+    r(
+        "dotc D17",
+        "Written orders (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 8.0 names four tokens and what each mandates, not what else a unit may do. dotc has the active side write one token per regiment and battery on the table in its own Phase 1; a move token allows an advance, wheel or about-face at the standard rate, a hold token no move at all, a formation token only a change of formation, an assault token only the charge at its named target. A token not carried out, or a unit without one, is an error at the turn; a token broken by an action is an error there only. The assault token's pip is the charge's own, paid on its assault line."#,
+        &["Ch13 8.0", "Ch16 2.3", "Ch16 7.1"],
+    ),
 ];
 
 #[cfg(test)]

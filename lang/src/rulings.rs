@@ -346,7 +346,7 @@ modules! {
     // Ch13 7.0: overhead, counter-battery and enfilading artillery fire.
     AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], Played;
     // Ch13 8.0: tokens placed in Phase 1, carried out in Phase 2.
-    WrittenOrders = "written_orders", "Ch13 8.0", [Command, Maneuver], NotPlayed;
+    WrittenOrders = "written_orders", "Ch13 8.0", [Command, Maneuver], Played;
     // Ch13 9.0: deployed in skirmish order; its movement, the fire aimed at it, its melee.
     EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", [Setup, Maneuver, Fire, Assault],
         InPart { missing: "plays only its -1 to hit fire aimed at the regiment: not its movement, the sight through it, nor its melee penalty" };

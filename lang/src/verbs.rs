@@ -112,6 +112,14 @@ pub const VERBS: &[VerbSpec] = &[
         "A regiment standing among the guns it took spikes them for a pip (`spike \"Brigadier\" \"Regiment\"`): they are out of the game.",
     ),
     verb(
+        "token",
+        &[Command],
+        true,
+        false,
+        "Ch13 8.0",
+        "A written order token for a unit (`token \"Unit\" move`, `hold`, `formation`, or `assault -> \"Target\"`): in Phase 2 it does that and nothing else.",
+    ),
+    verb(
         "haul",
         &[Command],
         true,
@@ -287,6 +295,8 @@ words! {
         Spike = "spike",
         /// Ch13 15.0 (module spiking_the_guns): captured guns hauled off.
         Haul = "haul",
+        /// Ch13 8.0 (module written_orders): a unit's order token for the turn.
+        Token = "token",
     }
 }
 

@@ -132,6 +132,8 @@ pub(super) struct TurnRecord {
     pub leaders: BTreeMap<String, f64>,
     /// The regiments digging in this turn (Ch13 14.0).
     pub dug_in: BTreeSet<UnitId>,
+    /// The order tokens written this turn (Ch13 8.0, module `written_orders`).
+    pub tokens: super::written::Tokens,
 }
 
 /// What the command and maneuver replays carry from the scenario and from one action to the
@@ -288,15 +290,18 @@ impl Game {
             CommandVerb::DigIn => self.dig_in(r, action),
             CommandVerb::Spike => self.dispose_of_guns(r, action, guns::Disposal::Spike),
             CommandVerb::Haul => self.dispose_of_guns(r, action, guns::Disposal::Haul),
+            CommandVerb::Token => self.token(r, action),
         }
     }
 
     /// What the optional modules forbid the unit an action names, said at the action before it
     /// is played (and played all the same, so one mistake is reported once): a regiment digging
     /// in may not move, fire or assault that turn (Ch13 14.0); one hauling off captured guns may
-    /// not fire (Ch13 15.0).
+    /// not fire (Ch13 15.0); a unit under written orders does what its token says
+    /// ([`Game::written_limits`], Ch13 8.0).
     pub(super) fn module_limits(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch13 14.0";
+        self.written_limits(r, action);
         let Some(verb) = Verb::from_word(&action.verb.value) else { return };
         let what = match verb {
             Verb::Maneuver(ManeuverVerb::Hold | ManeuverVerb::Retreat) => return,

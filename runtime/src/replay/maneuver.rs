@@ -529,7 +529,14 @@ impl Game {
                 (report, share)
             }
             None => {
-                let kind = if double_time { MoveKind::DoubleTime } else { MoveKind::Advance };
+                let kind = if double_time {
+                    MoveKind::DoubleTime
+                } else if verb == ManeuverVerb::Move && self.charge_at_nothing(r.turn, id) {
+                    // Ch13 8.0: an assault token whose target has gone still charges.
+                    MoveKind::Charge { target: None }
+                } else {
+                    MoveKind::Advance
+                };
                 let report = self.judge_move(r, id, &current, kind, start, end, &via);
                 let share = report.as_ref().map(|rep| share_of(kind, rep));
                 (report, share)

@@ -30,6 +30,7 @@ pub mod resume;
 mod scripted;
 mod status;
 pub mod streamed;
+mod written;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -366,6 +366,7 @@ impl Game {
         self.count_rest(r);
         self.place_works(r);
         self.undisposed_guns(r);
+        self.written_orders_due(r);
         let statuses = self.state.brigades.iter().map(|b| b.status).collect();
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
     }

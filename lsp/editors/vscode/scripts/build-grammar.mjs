@@ -26,7 +26,7 @@ export const VERBS = [
   'about_face', 'formation', 'fall_back', 'double_time', 'limber', 'unlimber', 'dismount',
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
-  'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul',
+  'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
