@@ -251,7 +251,7 @@ const SITUATIONS_AT_LEAST: usize = 288;
 /// neither and when a listed module has one.
 const NOT_YET_LOGGED: &str = "command_bidding friction_of_war hidden_deployment horse_holders \
      elite_sharpshooters uncontrollable_pursuit psychological_shock desperate_valor \
-     weather wave_attack";
+     wave_attack";
 
 /// Every `.dotc` file under `tests/rules/`, sorted.
 fn suite_files() -> Vec<PathBuf> {

@@ -922,7 +922,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 21.0",
         "Weather",
         r#"Players may agree on one ground and one atmospheric condition. Soft ground: -1" to infantry and cavalry moves, unlimbering costs 2 pips, artillery range 6" shorter; deep mud: infantry -2" with no double-quick off roads, cavalry -4", guns cannot fire in the turn they unlimber, limbered guns leaving the road are stuck for good. Drizzle: two or more 1s in a volley give a Fouled marker (-1 until cleared for 1 pip); downpour: sight 12", no first-volley bonus, and a single 1 fouls; light fog: sight 18", no artillery fire beyond 12" at units without smoke; dense fog: sight 6", no assaults beyond 6", and from turn 3 a 5+ on 1D6 thins it to light fog. Severe heat gives a micro-hit to any infantry unit that takes a Double-Time or Assault order."#,
-        &["RULE-05-5.4", "Ch13 2.0", "Ch13 11.0", "RULINGS C31"],
+        &["RULE-05-5.4", "Ch13 2.0", "Ch13 11.0", "RULINGS C31", "dotc D18"],
     ),
     r(
         "Ch13 22.0",
@@ -1588,6 +1588,12 @@ pub const REFERENCES: &[Reference] = &[
         "Written orders (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 8.0 names four tokens and what each mandates, not what else a unit may do. dotc has the active side write one token per regiment and battery on the table in its own Phase 1; a move token allows an advance, wheel or about-face at the standard rate, a hold token no move at all, a formation token only a change of formation, an assault token only the charge at its named target. A token not carried out, or a unit without one, is an error at the turn; a token broken by an action is an error there only. The assault token's pip is the charge's own, paid on its assault line."#,
         &["Ch13 8.0", "Ch16 2.3", "Ch16 7.1"],
+    ),
+    r(
+        "dotc D18",
+        "The weather (dotc's ruling)",
+        r#"Not in RULINGS.md: a file's ground, sky and heat are in force only with the weather module on (the wind, a core rule, always is), and writing one with the module off is warned. Fouled powder counts the volley's natural 1s as first rolled, for any firer: one Fouled marker, -1 to hit until a Phase 1 pip clears it as an order priced by command tier. Dense fog refuses an assault beyond 6" at its declaration and rolls once a game turn from turn 3, in Phase 1, thinning to light fog on a 5+. Severe heat's micro-hit on an assault falls when it is declared, before any die."#,
+        &["Ch13 21.0", "RULE-05-5.4", "dotc D8", "RULINGS G7"],
     ),
 ];
 

@@ -376,8 +376,9 @@ modules! {
     PlungingFire = "plunging_fire", "Ch13 20.0", [Assault], Played;
     // Ch13 21.0: agreed before the game; dense fog may thin at the start of a turn; the ground
     // slows moves and limbering; rain and fog limit sight and foul fire; fog limits charges.
-    Weather = "weather", "Ch13 21.0", [Setup, Command, Maneuver, Fire, Assault],
-        InPart { missing: "plays the ground's moves, unlimbering and soft ground's shorter artillery ranges, the sky's sight limits, a downpour's lost first-volley bonus, light fog's limit on artillery and severe heat on a Double-Time: not powder fouled in rain, dense fog's ban on distant assaults and its thinning, nor severe heat on an Assault order" };
+    // Its ground, sky and heat are in force only with the module on; the wind is the core
+    // rules' (RULE-05-5.4, dotc D18).
+    Weather = "weather", "Ch13 21.0", [Setup, Command, Maneuver, Fire, Assault], Played;
     // Ch13 22.0: bought in Phase 1; moves, fire, saves and charges.
     OpenOrder = "open_order", "Ch13 22.0", [Command, Maneuver, Fire, Assault], Played;
     // Ch13 23.0: bought with pips; no fire in Phase 3; the charge and its stray hits.
@@ -443,32 +444,6 @@ pub const WEATHER: &[(&str, &[&str])] = &[
     ("heat", &["normal", "severe"]),
 ];
 
-/// What the replay does not play of a weather condition (Ch13 21.0), in the words that follow
-/// "the replay does not play"; the conditions it plays whole, and those with nothing to play,
-/// are not here. The `weather` module's [`Replayed::InPart`] sums these up, and a replay says
-/// the one of each condition in force (from a file or a script) at once.
-pub const WEATHER_NOT_PLAYED: &[(&str, &str, &str)] = &[
-    ("sky", "drizzle", "its fouled powder (two or more 1s in a volley)"),
-    ("sky", "downpour", "its fouled powder (a single 1 in a volley)"),
-    ("sky", "dense_fog", "its ban on distant assaults, nor its thinning to light fog"),
-    ("heat", "severe", "its micro-hit on a unit carrying out an Assault order (a Double-Time's is played)"),
-];
-
-/// What the replay does not play of `weather ASPECT CONDITION`, if anything.
-pub fn weather_not_played(aspect: &str, condition: &str) -> Option<&'static str> {
-    WEATHER_NOT_PLAYED
-        .iter()
-        .find(|(a, c, _)| *a == aspect && *c == condition)
-        .map(|(_, _, missing)| *missing)
-}
-
-/// What a replay says (cited to Ch13 21.0) when `weather ASPECT CONDITION` comes into force and
-/// it does not play all of it; None when it does.
-pub fn weather_notice(aspect: &str, condition: &str) -> Option<String> {
-    let missing = weather_not_played(aspect, condition)?;
-    Some(format!("weather {aspect} {condition} is in force, but the replay does not play {missing}"))
-}
-
 pub fn ruling(name: &str) -> Option<&'static RulingSpec> {
     RULINGS.iter().find(|r| r.name == name)
 }
@@ -510,24 +485,6 @@ mod tests {
         assert_eq!(Module::Weather.phases(), [Setup, Command, Maneuver, Fire, Assault]);
         // RULE-05-2.5b: the marker from a volley, resupply an unengaged turn later.
         assert_eq!(Module::LowAmmo.phases(), [Fire, Status]);
-    }
-
-    /// Ch13 21.0: each condition the replay leaves out in part is a condition of the register,
-    /// named once, and the module says it is played in part.
-    #[test]
-    fn ch13_21_0_what_is_not_played_of_the_weather_is_said_by_condition() {
-        for (aspect, condition, missing) in WEATHER_NOT_PLAYED {
-            let conditions = WEATHER.iter().find(|(a, _)| a == aspect).map(|(_, c)| *c).unwrap_or_default();
-            assert!(conditions.contains(condition), "`weather {aspect} {condition}` is no condition");
-            assert_eq!(weather_not_played(aspect, condition), Some(*missing));
-            assert_eq!(
-                WEATHER_NOT_PLAYED.iter().filter(|(a, c, _)| a == aspect && c == condition).count(),
-                1
-            );
-        }
-        assert_eq!(weather_not_played("sky", "clear"), None);
-        assert_eq!(weather_not_played("wind", "brisk"), None);
-        assert!(matches!(Module::Weather.replayed(), Replayed::InPart { .. }));
     }
 
     #[test]

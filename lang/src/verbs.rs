@@ -96,6 +96,14 @@ pub const VERBS: &[VerbSpec] = &[
     ),
     verb("friction", &[Command], false, false, "Ch13 3.0", "A Friction of War event roll."),
     verb(
+        "fog",
+        &[Command],
+        false,
+        false,
+        "Ch13 21.0",
+        "The roll that may thin dense fog to light fog (`fog roll [d]`, once a turn from turn 3; 5+ thins it).",
+    ),
+    verb(
         "dig_in",
         &[Command],
         true,
@@ -289,6 +297,8 @@ words! {
         Attach = "attach",
         Detach = "detach",
         Friction = "friction",
+        /// Ch13 21.0 (module weather): dense fog's thinning roll.
+        Fog = "fog",
         /// Ch13 14.0 (module digging_in): a regiment digs in for a pip.
         DigIn = "dig_in",
         /// Ch13 15.0 (module spiking_the_guns): captured guns spiked.

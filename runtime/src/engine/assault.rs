@@ -251,6 +251,18 @@ fn declare(
             "Ch16 3.1, 7.1",
         ));
     }
+    // Ch13 21.0 (module weather): in dense fog no assault on a target beyond the sky's limit.
+    if let Some(limit) = state.weather.assault_limit(&rules.tables)
+        && input.distance > limit
+    {
+        return Err(illegal(
+            format!(
+                "charge {} at {}\": in this fog no assault goes beyond {limit}\"",
+                t.name, input.distance
+            ),
+            "Ch13 21.0",
+        ));
+    }
     // The brigade clock (RULE-07-2.3, 2.4, Ch16 8.2).
     match state.brigade_status(charger) {
         BrigadeStatus::Hesitant if rules.tables.hesitant.no_assault => {
@@ -312,6 +324,9 @@ fn declare(
     if let Some(u) = state.unit_mut(charger) {
         u.turn.assaulted = true;
     }
+    // Ch13 21.0 (module weather): severe heat costs a regiment that carries out its assault
+    // order the `weather severe` entry's hits, at once, before any die.
+    super::weather::exertion(rules, state, charger, order.meta.title(), events)?;
     Ok(())
 }
 

@@ -232,6 +232,7 @@ pub(crate) fn resolve_plan(
     ));
     let ToHitRoll { first_roll, hits, sixes } = roll_to_hit(plan, dice, &mut events)?;
     low_ammo(rules, state, plan, &first_roll, &mut events);
+    fouling(rules, state, plan, &first_roll, &mut events);
     firer_bookkeeping(rules, state, plan, &mut events);
     let stands_before = plan.target_state.stands;
     let disordered_before = state.unit(plan.target).is_some_and(|u| u.markers.disorder);
@@ -543,6 +544,31 @@ fn low_ammo(
                 text: format!("{}: {ones} natural 1 of the {trigger} that give Low Ammo", plan.firer_name),
             },
             "RULE-05-2.5b, RULINGS E2",
+        ));
+    }
+}
+
+/// Step 5b, fouled powder (Ch13 21.0, module weather, dotc D18): in drizzle two or more natural
+/// 1s in one volley (as first rolled), in a downpour one, foul the firer's powder: a Fouled
+/// marker, -1 to hit until a pip clears it. A unit already fouled gets no second marker.
+fn fouling(
+    rules: &Rules,
+    state: &mut GameState,
+    plan: &VolleyPlan,
+    first_roll: &[u8],
+    events: &mut Vec<Event>,
+) {
+    let Some(trigger) = state.weather.fouls_on_ones(&rules.tables) else { return };
+    let ones = u32::try_from(first_roll.iter().filter(|&&d| d == 1).count()).unwrap_or(0);
+    let Some(u) = state.unit_mut(plan.firer) else { return };
+    if ones >= trigger && !u.markers.fouled {
+        u.markers.fouled = true;
+        events.push(Event::new(
+            What::MarkerPlaced {
+                unit: plan.firer_name.clone(),
+                marker: rules.tables.fouled.meta.title().to_string(),
+            },
+            "Ch13 21.0, dotc D18",
         ));
     }
 }

@@ -171,6 +171,7 @@ impl Setup {
                 "disorder" => u.markers.disorder = true,
                 "gunsmoke" => u.markers.gunsmoke = true,
                 "low_ammo" => u.markers.low_ammo = true,
+                "fouled" => u.markers.fouled = true,
                 "clean_barrels" => u.markers.clean_barrels = true,
                 "micro_hit" => u.micro_hit = 1,
                 _ => {}

@@ -172,6 +172,8 @@ pub struct Markers {
     pub disorder: bool,
     pub gunsmoke: bool,
     pub low_ammo: bool,
+    /// Fouled powder (Ch13 21.0, module weather): -1 to hit until a pip clears it.
+    pub fouled: bool,
     /// The first volley of the battle's +1 (Ch13 2.0, module `clean_barrels`).
     pub clean_barrels: bool,
 }
@@ -183,6 +185,7 @@ impl Markers {
             (self.disorder, "disorder"),
             (self.gunsmoke, "gunsmoke"),
             (self.low_ammo, "low_ammo"),
+            (self.fouled, "fouled"),
             (self.clean_barrels, "clean_barrels"),
         ]
         .into_iter()

@@ -77,6 +77,8 @@ pub struct Tables {
     pub disorder: Marker,
     pub gunsmoke: Marker,
     pub low_ammo: Marker,
+    /// Ch13 21.0 (module weather): fouled powder, -1 to hit until cleared.
+    pub fouled: Marker,
     pub clean_barrels: Marker,
     /// Ch16 4.4, 7.3, RULINGS G17: a charge uphill against a crest, -1 to the attacker, +1 to
     /// the defender.
@@ -151,6 +153,7 @@ pub struct Tables {
     /// Ch13 21.0: the sky and the heat of the weather module (`weather downpour`, `light_fog`,
     /// `dense_fog`: their `sight`, the downpour's `no_first_volley`; `weather severe`: its
     /// `exertion`).
+    pub drizzle: WeatherCondition,
     pub downpour: WeatherCondition,
     pub light_fog: WeatherCondition,
     pub dense_fog: WeatherCondition,
@@ -258,6 +261,7 @@ impl Tables {
             smoke_size: has(gunsmoke.size, "gunsmoke: size")?,
             gunsmoke,
             low_ammo: l.need("marker low_ammo", RuleData::marker)?,
+            fouled: l.need("marker fouled", RuleData::marker)?,
             clean_barrels: l.need("marker clean_barrels", RuleData::marker)?,
             uphill: l.need("modifier uphill", RuleData::modifier)?,
             crest: l.need("modifier crest", RuleData::modifier)?,
@@ -300,6 +304,7 @@ impl Tables {
             dead_ground: has(crest.dead_ground, "crest: dead_ground")?,
             soft_ground: l.need("ground soft", RuleData::ground)?,
             mud: l.need("ground mud", RuleData::ground)?,
+            drizzle: l.need("weather drizzle", RuleData::weather)?,
             downpour: {
                 let w = l.need("weather downpour", RuleData::weather)?;
                 has(w.sight, "weather downpour: sight")?;
@@ -313,6 +318,7 @@ impl Tables {
             dense_fog: {
                 let w = l.need("weather dense_fog", RuleData::weather)?;
                 has(w.sight, "weather dense_fog: sight")?;
+                has(w.assault_within, "weather dense_fog: assault_within")?;
                 w
             },
             severe_heat: {

@@ -1,6 +1,8 @@
 //! The weather in force: the ground, the sky and the heat of the weather module (Ch13 21.0), and
 //! the wind that clears gunsmoke (RULE-05-5.4). A file sets it with `weather ASPECT CONDITION`
 //! (the words of `dotc_lang::rulings::WEATHER`); a scenario script may change it during play.
+//! The ground, the sky and the heat are in force only with `module weather` on; the wind always
+//! is (dotc D18, [`Weather::of_the_module`]).
 //!
 //! It is part of the [`GameState`](super::state::GameState), so every rule that depends on it
 //! reads it from the state it resolves against; its numbers come from the rule data
@@ -11,9 +13,12 @@
 //! - a downpour's lost first-volley bonus ([`Weather::spoils_first_volley`]), soft ground's
 //!   shorter artillery ranges ([`Weather::artillery_range_cut`]) and light fog's limit on
 //!   artillery targets ([`Weather::artillery_target_limit`]): the volley plan;
-//! - severe heat's hits on a unit that exerts itself ([`exertion`]): the replay's Double-Time.
-//!
-//! What is not played is said by `dotc_lang::rulings::weather_not_played`.
+//! - rain's fouled powder ([`Weather::fouls_on_ones`]): the volley, after its roll; the Fouled
+//!   marker's -1: the volley plan; clearing it: the replay's `order clear_fouling`;
+//! - dense fog's ban on distant assaults ([`Weather::assault_limit`]): the assault's declaration;
+//!   its thinning ([`Weather::thinning`]): the replay's `fog roll [d]`;
+//! - severe heat's hits on a unit that exerts itself ([`exertion`]): the replay's Double-Time and
+//!   the assault's declaration.
 
 use serde::Serialize;
 
@@ -114,6 +119,12 @@ impl Weather {
         weather
     }
 
+    /// Whether an aspect belongs to the weather module (Ch13 21.0: the ground, the sky, the heat),
+    /// in force only with `module weather` on (dotc D18); the wind is the core rules' (RULE-05-5.4).
+    pub fn of_the_module(aspect: &str) -> bool {
+        aspect != "wind"
+    }
+
     /// Sets one aspect (`ground`, `sky`, `wind`, `heat`) to a condition; an unknown aspect or
     /// condition changes nothing (the language's checks report it) and returns false.
     pub fn set(&mut self, aspect: &str, condition: &str) -> bool {
@@ -136,7 +147,8 @@ impl Weather {
     /// The rule data's entry for the sky in force (Ch13 21.0), if it has one.
     fn sky_entry(self, tables: &Tables) -> Option<&dotc_lang::library::WeatherCondition> {
         match self.sky {
-            Sky::Clear | Sky::Drizzle => None,
+            Sky::Clear => None,
+            Sky::Drizzle => Some(&tables.drizzle),
             Sky::Downpour => Some(&tables.downpour),
             Sky::LightFog => Some(&tables.light_fog),
             Sky::DenseFog => Some(&tables.dense_fog),
@@ -163,6 +175,24 @@ impl Weather {
     /// light fog's 12"), if the sky limits it.
     pub fn artillery_target_limit(self, tables: &Tables) -> Option<f64> {
         self.sky_entry(tables).and_then(|entry| entry.artillery_target)
+    }
+
+    /// How many natural 1s in one volley foul the firer's powder under this sky (Ch13 21.0:
+    /// drizzle two, a downpour one), if the sky fouls powder at all.
+    pub fn fouls_on_ones(self, tables: &Tables) -> Option<u32> {
+        self.sky_entry(tables).and_then(|entry| entry.fouls_on_ones)
+    }
+
+    /// How far off an assault's target may be under this sky (Ch13 21.0: dense fog's 6"), if the
+    /// sky limits it.
+    pub fn assault_limit(self, tables: &Tables) -> Option<f64> {
+        self.sky_entry(tables).and_then(|entry| entry.assault_within)
+    }
+
+    /// The sky this one may thin into, and on what roll from which turn (Ch13 21.0: dense fog to
+    /// light fog on a 5+ from turn 3).
+    pub fn thinning(self, tables: &Tables) -> Option<&dotc_lang::library::Thinning> {
+        self.sky_entry(tables).and_then(|entry| entry.thins.as_ref())
     }
 
     /// A first volley gets no Clean Barrels bonus (Ch13 2.0) under this sky (Ch13 21.0: a

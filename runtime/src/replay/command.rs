@@ -50,6 +50,9 @@ pub(super) const DIGGING_IN_MODULE: &str = Module::DiggingIn.name();
 /// The rule data id of the Digging In order (Ch13 14.0): its phase and its pips.
 const DIG_IN_ORDER: &str = "dig_in";
 
+/// The rule data id of the order that clears fouled powder (Ch13 21.0, dotc D18).
+const CLEAR_FOULING_ORDER: &str = "clear_fouling";
+
 /// Orders whose pips another verb's line pays: buying them with `order` would pay twice.
 const PAID_ELSEWHERE: &[(&str, &str)] = &[
     (DIG_IN_ORDER, "dig_in"),
@@ -134,6 +137,8 @@ pub(super) struct TurnRecord {
     pub dug_in: BTreeSet<UnitId>,
     /// The order tokens written this turn (Ch13 8.0, module `written_orders`).
     pub tokens: super::written::Tokens,
+    /// Dense fog's thinning roll was made this turn (Ch13 21.0).
+    pub fog_rolled: bool,
 }
 
 /// What the command and maneuver replays carry from the scenario and from one action to the
@@ -291,6 +296,7 @@ impl Game {
             CommandVerb::Spike => self.dispose_of_guns(r, action, guns::Disposal::Spike),
             CommandVerb::Haul => self.dispose_of_guns(r, action, guns::Disposal::Haul),
             CommandVerb::Token => self.token(r, action),
+            CommandVerb::Fog => self.fog(r, action),
         }
     }
 
@@ -802,6 +808,11 @@ impl Game {
         }
         let record = self.book.turn(r.turn);
         record.orders.push((word.value.clone(), unit));
+        // Ch13 21.0, dotc D18: the pip that clears fouled powder.
+        if word.value == CLEAR_FOULING_ORDER {
+            self.clear_fouling(r, unit);
+        }
+        let record = self.book.turn(r.turn);
         if word.value == DOUBLE_TIME_ORDER
             && let Some(id) = unit
         {
@@ -1133,6 +1144,84 @@ impl Game {
             claims::check_number(r, claim, f64::from(face), "friction roll", RULE);
         }
     }
+
+    /// Ch13 21.0, dotc D18: `order "Brigadier" clear_fouling "Unit"` (paid already) takes the
+    /// Fouled marker off the unit; a unit with none is told so.
+    fn clear_fouling(&mut self, r: &mut Replayer<'_>, unit: Option<UnitId>) {
+        const RULE: &str = "Ch13 21.0, dotc D18";
+        let Some(id) = unit else {
+            return r.here(
+                Level::Error,
+                "clearing fouled powder names no unit: write `order \"Brigadier\" clear_fouling \"Unit\"`",
+                RULE,
+            );
+        };
+        let title = self.rules.tables.fouled.meta.title().to_string();
+        let Some(u) = self.state.unit_mut(id) else { return };
+        if !u.markers.fouled {
+            let message = format!("{} carries no {title} marker: the pip clears nothing", u.name);
+            return r.here(Level::Warning, message, RULE);
+        }
+        u.markers.fouled = false;
+        let unit = u.name.clone();
+        r.emit([Event::new(What::MarkerRemoved { unit, marker: title }, RULE)]);
+    }
+
+    /// Ch13 21.0 (module weather), dotc D18: `fog roll [d]`: from the sky's `thins` turn on, once
+    /// a turn in Phase 1, a d6 that thins the sky (dense fog to light fog) on its target or
+    /// better.
+    pub(super) fn fog(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 21.0";
+        let weather = self.state.weather;
+        let Some(thinning) = weather.thinning(&self.rules.tables).cloned() else {
+            let message = "the sky in force does not thin: there is no fog roll (Ch13 21.0: dense fog only)";
+            return r.here(Level::Error, message, RULE);
+        };
+        if r.turn < thinning.from_turn {
+            let message =
+                format!("the fog may thin from turn {} on: no roll in turn {}", thinning.from_turn, r.turn);
+            return r.here(Level::Error, message, RULE);
+        }
+        if std::mem::replace(&mut self.book.turn(r.turn).fog_rolled, true) {
+            return r.here(Level::Error, "the fog's roll is made once a turn", RULE);
+        }
+        let mut dice = LogDice::new(dice_of(action, Purpose::Weather), self.seeded.as_mut());
+        let face = match crate::dice::DiceSource::roll(&mut dice, Purpose::Weather, 1) {
+            Ok(f) => f.first().copied().unwrap_or(1),
+            Err(e) => return r.refused(&EngineError::Dice(e), RULE),
+        };
+        let thins = u32::from(face) >= thinning.on;
+        let mut events =
+            vec![Event::new(What::Rolled { purpose: Purpose::Weather, faces: vec![face] }, RULE)];
+        let text = if thins {
+            if let Some(sky) = crate::engine::weather::Sky::from_word(&thinning.into) {
+                self.state.weather.sky = sky;
+            }
+            format!("the fog thins ({face}, {}+ needed): the sky is now {}", thinning.on, thinning.into)
+        } else {
+            format!("the fog holds ({face}, {}+ needed)", thinning.on)
+        };
+        events.push(Event::new(What::Note { text }, RULE));
+        r.emit(events);
+        r.dice_done(&dice, RULE);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(face), "fog roll", RULE);
+        }
+    }
+
+    /// Ch13 21.0, dotc D18: a turn from the fog's `thins` turn on that ends in that fog without
+    /// its roll is warned at the turn.
+    pub(super) fn unrolled_fog(&mut self, r: &mut Replayer<'_>) {
+        let Some(thinning) = self.state.weather.thinning(&self.rules.tables) else { return };
+        if r.turn < thinning.from_turn || self.book.peek(r.turn).is_some_and(|t| t.fog_rolled) {
+            return;
+        }
+        let message = format!(
+            "the fog may thin from turn {}: add `fog roll [..]` to this turn's command phase",
+            thinning.from_turn
+        );
+        r.here(Level::Warning, message, "Ch13 21.0");
+    }
 }
 
 #[cfg(test)]
@@ -1142,6 +1231,64 @@ mod tests {
 
     fn brigade<'a>(replay: &'a Replay, name: &str) -> &'a narrative::BrigadeSummary {
         replay.summary.brigades.iter().find(|b| b.name == name).expect("the drill field has this brigade")
+    }
+
+    /// Ch13 21.0, dotc D18: from turn 3 dense fog rolls once a turn to thin, 5+ to light fog; a
+    /// roll under 5 leaves it, a roll before turn 3 or a second in a turn is refused, and a turn
+    /// from 3 on without one is warned at the turn.
+    #[test]
+    fn ch13_21_0_dense_fog_thins_on_a_five_from_turn_three() {
+        let scenario = include_str!("../../../tests/rules/modules/weather-infantry.dotc").replace(
+            "    table 60 x 40\n",
+            "    table 60 x 40\n    rules {\n        module weather\n        weather sky dense_fog\n    }\n",
+        );
+        let pips = "        pips \"Col. Rain\" roll [5]\n        pips \"Col. Mist\" roll [1]\n";
+        let log = format!(
+            "turn 1 union {{\n    command {{\n{pips}        fog roll [6]\n    }}\n}}\nturn 2 confederate {{\n    command {{\n{pips}    }}\n}}\nturn 3 union {{\n    command {{\n{pips}        fog roll [4] => 4\n        fog roll [5]\n    }}\n}}\nturn 4 confederate {{\n    command {{\n{pips}    }}\n}}\nturn 5 union {{\n    command {{\n{pips}        fog roll [5] => 5\n    }}\n}}\nturn 6 confederate {{\n    command {{\n{pips}    }}\n}}\n"
+        );
+        let (replay, game) = play(&scenario, &log);
+        let early = errors_at(&replay, &game, "fog roll [6]");
+        assert!(early.iter().any(|f| f.message.contains("from turn 3")), "{early:#?}");
+        assert!(errors_at(&replay, &game, "fog roll [4]").is_empty(), "{:#?}", replay.findings);
+        let twice = errors_at(&replay, &game, "fog roll [5]\n");
+        assert!(twice.iter().any(|f| f.message.contains("once a turn")), "{twice:#?}");
+        let text = notes(&replay);
+        assert!(text.contains(&"the fog holds (4, 5+ needed)"), "{text:#?}");
+        assert!(text.contains(&"the fog thins (5, 5+ needed): the sky is now light_fog"), "{text:#?}");
+        // Turn 4 rolled nothing: warned; after the fog thinned in turn 5, turn 6 needs no roll.
+        let warned = |turn: &str| {
+            let at = game.find(turn).expect("the log has the turn");
+            replay
+                .findings
+                .iter()
+                .any(|f| f.span.start == at && f.level == Level::Warning && f.message.contains("fog roll"))
+        };
+        assert!(warned("turn 4 confederate"), "{:#?}", replay.findings);
+        assert!(!warned("turn 2 confederate") && !warned("turn 6 confederate"));
+    }
+
+    /// Ch13 21.0, dotc D18: `order clear_fouling` takes the Fouled marker off for its pip; on a
+    /// unit with none it is warned.
+    #[test]
+    fn ch13_21_0_a_pip_clears_fouled_powder() {
+        let scenario = include_str!("../../../tests/rules/modules/weather-infantry.dotc")
+            .replace("    table 60 x 40\n", "    table 60 x 40\n    rules {\n        module weather\n    }\n")
+            .replace("line at (16, 10) facing north }", "line at (16, 10) facing north markers fouled }");
+        let log = "turn 1 union {\n    command {\n        pips \"Col. Rain\" roll [5] => 4\n        pips \"Col. Mist\" roll [1]\n        order \"Col. Rain\" clear_fouling \"U1\" => 1\n        order \"Col. Rain\" clear_fouling \"U2\"\n    }\n}\n";
+        let (replay, game) = play(&scenario, log);
+        assert!(
+            errors_at(&replay, &game, "order \"Col. Rain\" clear_fouling \"U1\"").is_empty(),
+            "{:#?}",
+            replay.findings
+        );
+        assert!(replay.events.iter().any(|e| matches!(&e.event.what,
+            What::MarkerRemoved { unit, marker } if unit == "U1" && marker == "Fouled Powder")));
+        let at = game.find("order \"Col. Rain\" clear_fouling \"U2\"");
+        assert!(replay.findings.iter().any(|f| Some(f.span.start) == at
+            && f.level == Level::Warning
+            && f.message.contains("clears nothing")));
+        // Two pips paid, one each, of 4.
+        assert_eq!(brigade(&replay, "Rain").pips, 2);
     }
 
     /// Ch13 15.0, dotc D16: the guns a regiment took must be spiked or hauled off in its side's

@@ -419,20 +419,29 @@ impl<'a> Run<'a> {
         // The weather (Ch13 21.0, RULE-05-5.4): the scenario's, then the log's over it. A
         // condition in force that the replay does not play whole is said at the header, as a
         // module is.
-        let settings: Vec<(&str, &str)> = scenario
+        let written: Vec<(&str, &str)> = scenario
             .rules
             .iter()
             .chain(game_rules.iter())
             .flat_map(|b| b.weather.iter())
             .map(|w| (w.aspect.value.as_str(), w.condition.value.as_str()))
             .collect();
-        setup.state.weather = Weather::from_settings(settings.iter().copied());
-        for (aspect, _) in dotc_lang::rulings::WEATHER {
-            let in_force = settings.iter().rev().find(|(a, _)| a == aspect);
-            if let Some(notice) = in_force.and_then(|(a, c)| dotc_lang::rulings::weather_notice(a, c)) {
-                r.find(header_span, Level::Note, notice, "Ch13 21.0");
-            }
+        // dotc D18: the ground, the sky and the heat are the weather module's (Ch13 21.0), in
+        // force only with it on; the wind is the core rules' (RULE-05-5.4). A condition written
+        // that would change something, with the module off, is said once at the header.
+        let module_on = rules.module(Module::Weather.name());
+        type Settings<'a> = Vec<(&'a str, &'a str)>;
+        let (settings, idle): (Settings<'_>, Settings<'_>) =
+            written.iter().partition(|(a, _)| module_on || !Weather::of_the_module(a));
+        // Firm ground, a clear sky and normal heat change nothing: no need to say them.
+        let changes = |(_, c): &&(&str, &str)| !matches!(*c, "firm" | "clear" | "normal");
+        for (aspect, condition) in idle.iter().filter(changes) {
+            let message = format!(
+                "weather {aspect} {condition} is written, but the weather module (Ch13 21.0) is off: it is not in force; add `module weather` to play it"
+            );
+            r.find(header_span, Level::Warning, message, "Ch13 21.0, dotc D18");
         }
+        setup.state.weather = Weather::from_settings(settings.iter().copied());
         let mut game = Game {
             bf: Battlefield::from_scenario(scenario, data),
             state: setup.state,

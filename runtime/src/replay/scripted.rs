@@ -594,12 +594,17 @@ impl Scripted {
                 r.emit_at(span, [note(format!("{name} may enter from turn {} ({firing})", r.turn))]);
             }
             Effect::Weather { aspect, condition } => {
+                // dotc D18: the ground, the sky and the heat only with the weather module on.
+                let on = !crate::engine::weather::Weather::of_the_module(&aspect)
+                    || game.rules.module(dotc_lang::rulings::Module::Weather.name());
+                if !on {
+                    let message = format!(
+                        "the script sets weather {aspect} {condition}, but the weather module (Ch13 21.0) is off: nothing changes"
+                    );
+                    return r.find(span, Level::Warning, message, "Ch13 21.0, dotc D18");
+                }
                 game.state.weather.set(&aspect, &condition);
                 r.emit_at(span, [note(format!("the weather changes: {aspect} {condition} ({firing})"))]);
-                // Ch13 21.0: a condition the replay does not play whole is said when it comes.
-                if let Some(notice) = dotc_lang::rulings::weather_notice(&aspect, &condition) {
-                    r.find(span, Level::Note, notice, "Ch13 21.0");
-                }
             }
             Effect::AddMarker { unit, marker } => set_marker(game, r, span, &unit, &marker, true),
             Effect::RemoveMarker { unit, marker } => set_marker(game, r, span, &unit, &marker, false),
@@ -1033,30 +1038,37 @@ mod tests {
         assert_eq!(replay.summary.victory_points.get("blue").copied(), Some(2.0), "{:?}", replay.summary);
     }
 
-    /// Ch13 21.0: a script that brings a condition the replay does not play whole (drizzle:
-    /// fouled powder) is answered by a notice where it ran; one it plays whole says nothing.
+    /// dotc D18: a script's change of the sky is in force only with the weather module on;
+    /// with it off the script is told, where it ran, that nothing changes. The wind is the core
+    /// rules' and changes either way.
     #[test]
-    fn a_weather_change_by_a_script_says_what_the_replay_leaves_out() {
-        let with = |sky: &str| {
+    fn d18_a_script_changes_the_sky_only_with_the_weather_module_on() {
+        let with = |aspect: &str, condition: &str, module: bool| {
+            let rules = if module { "    rules {\n        module weather\n    }\n" } else { "" };
             DRILL.replace(
                 "side red \"Red\" {",
                 &format!(
-                    "script ```rhai\n        fn on_turn_start(game) {{ game.weather(\"sky\", \"{sky}\"); }}\n    ```\n    side red \"Red\" {{"
+                    "{rules}    script ```rhai\n        fn on_turn_start(game) {{ game.weather(\"{aspect}\", \"{condition}\"); }}\n    ```\n    side red \"Red\" {{"
                 ),
             )
         };
-        let (replay, _) = play(&with("drizzle"), TWO_TURNS);
-        let said: Vec<_> =
-            replay.findings.iter().filter(|f| f.message.starts_with("weather sky drizzle")).collect();
+        let (replay, _) = play(&with("sky", "drizzle", false), TWO_TURNS);
+        let said: Vec<_> = replay
+            .findings
+            .iter()
+            .filter(|f| f.message.starts_with("the script sets weather sky drizzle"))
+            .collect();
         assert_eq!(said.len(), 2, "one a turn: {:#?}", replay.findings);
-        assert!(
-            said.iter()
-                .all(|f| f.level == Level::Note && f.rule == "Ch13 21.0" && f.message.contains("fouled"))
-        );
+        assert!(said.iter().all(|f| f.level == Level::Warning && f.rule == "Ch13 21.0, dotc D18"));
+        assert!(!notes(&replay).iter().any(|n| n.starts_with("the weather changes")));
+        let (replay, _) = play(&with("sky", "drizzle", true), TWO_TURNS);
         assert!(notes(&replay).iter().any(|n| n.starts_with("the weather changes: sky drizzle")));
-        let (replay, _) = play(&with("dense_fog"), TWO_TURNS);
-        assert!(replay.findings.iter().any(|f| f.message.starts_with("weather sky dense_fog")));
-        let (replay, _) = play(&with("clear"), TWO_TURNS);
-        assert!(!replay.findings.iter().any(|f| f.message.starts_with("weather ")), "{:#?}", replay.findings);
+        assert!(
+            !replay.findings.iter().any(|f| f.message.contains("weather module")),
+            "{:#?}",
+            replay.findings
+        );
+        let (replay, _) = play(&with("wind", "brisk", false), TWO_TURNS);
+        assert!(notes(&replay).iter().any(|n| n.starts_with("the weather changes: wind brisk")));
     }
 }

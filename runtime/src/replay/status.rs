@@ -367,6 +367,7 @@ impl Game {
         self.place_works(r);
         self.undisposed_guns(r);
         self.written_orders_due(r);
+        self.unrolled_fog(r);
         let statuses = self.state.brigades.iter().map(|b| b.status).collect();
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
     }

@@ -193,7 +193,9 @@ pub(super) fn findings_on_line(game: &str, replay: &Replay, line: usize) -> Vec<
 
 /// The game with `weather ...` settings of its own, laid over the scenario's (`sky clear`).
 fn in_weather(settings: &str) -> Replay {
-    let rules = format!("    seed 7\n    rules {{ weather {settings} }}\n");
+    // dotc D18: the sky and the heat are in force only with the weather module on.
+    let rules =
+        format!("    seed 7\n    rules {{\n        module weather\n        weather {settings}\n    }}\n");
     let game = GAME.replacen("    seed 7\n", &rules, 1);
     assert_ne!(game, GAME);
     tutorial(&game)
@@ -224,12 +226,22 @@ fn ch13_21_0_a_downpour_spoils_the_first_volley_but_lets_it_see_twelve_inches() 
     // The volley was its first all the same: the marker is gone.
     assert!(replay.events.iter().any(|e| matches!(&e.event.what,
         What::MarkerRemoved { unit, .. } if unit == "6th Louisiana")));
-    // Its fouled powder is not played, and the replay says so once, at the header.
-    let said: Vec<&Finding> =
-        replay.findings.iter().filter(|f| f.message.starts_with("weather sky")).collect();
-    assert_eq!(said.len(), 1, "{said:#?}");
-    assert_eq!(said[0].rule, "Ch13 21.0");
-    assert!(said[0].message.contains("fouled powder"));
+    // Every part of a downpour is played now: nothing is said at the header.
+    assert!(!replay.findings.iter().any(|f| f.message.starts_with("weather sky")), "{:#?}", replay.findings);
+    // Without the weather module the downpour is not in force (dotc D18): the bonus stands, and
+    // the header says why.
+    let off = tutorial(&GAME.replacen(
+        "    seed 7\n",
+        "    seed 7\n    rules {\n        weather sky downpour\n    }\n",
+        1,
+    ));
+    assert_eq!(louisiana_first_volley(&off).map(|v| v.1), Some(3));
+    assert!(off.findings.iter().any(|f| {
+        f.level == Level::Warning
+            && f.rule == "Ch13 21.0, dotc D18"
+            && f.message
+                .starts_with("weather sky downpour is written, but the weather module (Ch13 21.0) is off")
+    }));
 }
 
 #[test]

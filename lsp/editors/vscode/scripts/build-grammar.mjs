@@ -26,7 +26,7 @@ export const VERBS = [
   'about_face', 'formation', 'fall_back', 'double_time', 'limber', 'unlimber', 'dismount',
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
-  'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token',
+  'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token', 'fog',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
@@ -60,7 +60,9 @@ export const TRAITS = [
   'rebel_yell', 'seen_the_elephant', 'iron_discipline', 'steady', 'sharpshooters', 'buck_and_ball',
   'elite_sharpshooters',
 ];
-export const MARKERS = ['disorder', 'gunsmoke', 'low_ammo', 'clean_barrels', 'micro_hit'];
+export const MARKERS = [
+  'disorder', 'gunsmoke', 'low_ammo', 'clean_barrels', 'micro_hit', 'fouled', 'captured_guns',
+];
 /** Terrain, obstacle and structure kinds of the stdlib, plus the scenario-only hill and objective. */
 export const TERRAIN_KINDS = [
   'open', 'cornfield', 'ploughed_field', 'orchard', 'light_woods', 'dense_woods', 'minor_stream',
@@ -97,7 +99,7 @@ export const OTHER_IDS = [
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
   'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
   'premature_fire', 'bouncing_shot', 'second_line',
-  'spike_the_guns', 'haul_off_the_guns', 'captured_guns',
+  'spike_the_guns', 'haul_off_the_guns', 'drizzle', 'clear_fouling',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
 export const VICTORY_LEVELS = ['decisive', 'major', 'minor', 'marginal'];

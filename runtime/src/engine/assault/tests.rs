@@ -625,3 +625,50 @@ fn ch13_10_0_a_green_defender_fires_too_early() {
     assert_eq!(volley.outcome.0, 0);
     assert_eq!(r.result, AssaultResult::Melee(MeleeOutcome::BloodyDraw), "{:#?}", r.events);
 }
+
+/// Ch13 21.0: in dense fog no assault goes beyond 6" (the sky's `assault_within`); in light fog
+/// the 9" charge stands.
+#[test]
+fn ch13_21_0_dense_fog_forbids_assaults_beyond_six_inches() {
+    use crate::engine::weather::{Sky, Weather};
+    let rules = defaults();
+    let (mut t, a, d) = lines();
+    t.state.weather = Weather { sky: Sky::DenseFog, ..Weather::default() };
+    let r = resolve_assault(&rules, &mut t.state.clone(), a, d, &charge(7.0, None), &mut dice(&[]));
+    assert_eq!(illegal_rule(r), "Ch13 21.0");
+    let mut ok = dice(&[(Purpose::Melee, &[3, 3])]);
+    assert!(resolve_assault(&rules, &mut t.state.clone(), a, d, &charge(6.0, None), &mut ok).is_ok());
+    t.state.weather = Weather { sky: Sky::LightFog, ..Weather::default() };
+    let mut ok = dice(&[(Purpose::Melee, &[3, 3])]);
+    assert!(resolve_assault(&rules, &mut t.state, a, d, &charge(7.0, None), &mut ok).is_ok());
+}
+
+/// Ch13 21.0: in severe heat an infantry regiment that carries out an assault order takes the
+/// `weather severe` entry's micro-hit at once, before any die; with a micro-hit already carried
+/// it loses a stand (RULE-05-3.3).
+#[test]
+fn ch13_21_0_severe_heat_costs_an_assaulting_regiment_a_micro_hit() {
+    use crate::engine::weather::Weather;
+    let rules = defaults();
+    let (mut t, a, d) = lines();
+    t.state.weather = Weather { severe_heat: true, ..Weather::default() };
+    let mut state = t.state.clone();
+    let mut ok = dice(&[(Purpose::Melee, &[3, 3])]);
+    let r = resolve_assault(&rules, &mut state, a, d, &charge(6.0, None), &mut ok).expect("a legal assault");
+    assert!(has(&r, |w| matches!(w, What::Note { text } if text.contains("severe heat"))));
+    let heat = index_of(&r, |w| matches!(w, What::Note { text } if text.contains("severe heat")));
+    let melee = index_of(&r, |w| matches!(w, What::Rolled { purpose: Purpose::Melee, .. }));
+    assert!(heat < melee, "the heat comes before the dice");
+    t.unit_mut(a).micro_hit = 1;
+    let mut state = t.state.clone();
+    let mut ok = dice(&[(Purpose::Melee, &[3, 3])]);
+    resolve_assault(&rules, &mut state, a, d, &charge(6.0, None), &mut ok).expect("a legal assault");
+    assert!(state.unit(a).is_some_and(|u| u.stands <= 4), "the second micro-hit takes a stand");
+    // No heat, no hit.
+    t.state.weather = Weather::default();
+    t.unit_mut(a).micro_hit = 0;
+    let mut ok = dice(&[(Purpose::Melee, &[3, 3])]);
+    let r =
+        resolve_assault(&rules, &mut t.state, a, d, &charge(6.0, None), &mut ok).expect("a legal assault");
+    assert!(!has(&r, |w| matches!(w, What::Note { text } if text.contains("severe heat"))));
+}

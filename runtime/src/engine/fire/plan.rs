@@ -663,6 +663,13 @@ fn to_hit(
             modifiers.push(Modifier::new("low ammo", v, "RULE-05-2.5b, Ch16 11.0, RULINGS C14"));
         }
     }
+    // Ch13 21.0 (module weather), dotc D18: fouled powder's -1 while the marker is carried.
+    if f.markers.fouled {
+        let v = marker_to_hit(&tables.fouled.to_hit, range);
+        if v != 0 {
+            modifiers.push(Modifier::new("fouled powder", v, "Ch13 21.0, dotc D18"));
+        }
+    }
     // Ch13 2.0, Ch16 11.0: Clean Barrels, the first volley of the battle (none in a downpour,
     // Ch13 21.0: the weather's `no_first_volley`).
     if clean_barrels_apply(rules, f, shot.arm) && !state.weather.spoils_first_volley(tables) {

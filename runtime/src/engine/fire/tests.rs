@@ -1414,3 +1414,42 @@ fn ch13_21_0_light_fog_hides_units_without_gunsmoke_from_artillery_beyond_twelve
     t.unit_mut(target).markers.gunsmoke = true;
     assert!(legal(&t, guns, 14.0));
 }
+
+/// Ch13 21.0, dotc D18: drizzle fouls a firer's powder on two or more natural 1s in one volley,
+/// a downpour on one; a clear sky never. The Fouled marker then costs the firer 1 to hit.
+#[test]
+fn ch13_21_0_rain_fouls_powder_and_fouled_powder_shoots_at_minus_one() {
+    use crate::engine::weather::{Sky, Weather};
+    let rules = defaults();
+    let volley = |sky: Sky, faces: &[i64]| {
+        let mut t = Table::new();
+        let firer = t.infantry("Firer", t.red, 5, "regular", "rifled_musket", "line");
+        let target = t.infantry("Target", t.blue, 5, "regular", "rifled_musket", "line");
+        let blue = t.blue;
+        pad(&mut t, blue);
+        t.state.weather = Weather { sky, ..Weather::default() };
+        let mut d = dice(&[(Purpose::ToHit, faces)]);
+        fire(&rules, &mut t, firer, target, &FireInput::at(10.0, FireKind::Phase3), &mut d);
+        t.unit(firer).markers.fouled
+    };
+    // Five dice, none a hit at 4+ (Medium), so no save is asked for.
+    assert!(!volley(Sky::Drizzle, &[1, 2, 3, 2, 3]), "one 1 in drizzle: dry");
+    assert!(volley(Sky::Drizzle, &[1, 1, 3, 2, 3]), "two 1s in drizzle: fouled");
+    assert!(volley(Sky::Downpour, &[1, 2, 3, 2, 3]), "one 1 in a downpour: fouled");
+    assert!(!volley(Sky::Clear, &[1, 1, 1, 2, 3]), "no rain, no fouling");
+
+    let mut t = Table::new();
+    let firer = t.infantry("Firer", t.red, 5, "regular", "rifled_musket", "line");
+    let target = t.infantry("Target", t.blue, 5, "regular", "rifled_musket", "line");
+    let input = FireInput::at(10.0, FireKind::Phase3);
+    let plain = plan_volley(&rules, &t.state, firer, target, &input).expect("a legal volley").to_hit;
+    t.unit_mut(firer).markers.fouled = true;
+    let plan = plan_volley(&rules, &t.state, firer, target, &input).expect("a legal volley");
+    // Rifled muskets at 10" hit on 4+; fouled, on 5+.
+    assert_eq!((plain, plan.to_hit), (4, 5));
+    assert!(
+        plan.modifiers
+            .iter()
+            .any(|m| m.name == "fouled powder" && m.value == -1 && m.rule.contains("Ch13 21.0"))
+    );
+}

@@ -32,6 +32,7 @@ const ENTRIES_READ: &[&str] = &[
     "marker disorder",
     "marker gunsmoke",
     "marker low_ammo",
+    "marker fouled",
     "marker micro_hit",
     "melee_result bloody_draw",
     "melee_result breakthrough",
@@ -61,6 +62,7 @@ const ENTRIES_READ: &[&str] = &[
     "scale table",
     "weather dense_fog",
     "weather downpour",
+    "weather drizzle",
     "weather light_fog",
     "weather severe",
 ];
