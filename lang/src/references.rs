@@ -1577,6 +1577,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: Ch13 13.0 gives the pip, the 4+ check and its three results. dotc asks for them when an enemy within 12" sees the regiment (a plain wheel that takes a wing back is then an error), prices the pip as an order by command tier, applies the usual standing modifiers to the check, reads the "1" as a natural 1 (panic and Disorder) and any other failure as the men hesitating, and swings the wing back on the other flank's front corner as the turn's wheel."#,
         &["Ch13 13.0", "Ch16 2.2", "RULINGS G1"],
     ),
+    r(
+        "dotc D14",
+        "Desperate valor (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 17.0 gives Advantage on "Discipline and Morale checks", and the rules name no Morale check. dotc gives it to every one-die test of the regiment's own charge against its Discipline number: the Shock save, Seen the Elephant and Spent-under-fire checks its closing volley calls for, the pre-contact check, and a pursuit check after the melee; never to the melee roll. The log writes both dice of such a check. The 2 pips are an order, priced by command tier; a regiment that does not charge has spent them for nothing."#,
+        &["Ch13 17.0", "Ch16 2.2", "Ch16 7.2", "RULE-05-4.2", "RULINGS G1"],
+    ),
 ];
 
 #[cfg(test)]

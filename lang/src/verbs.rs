@@ -103,6 +103,14 @@ pub const VERBS: &[VerbSpec] = &[
         "Ch13 14.0",
         "An infantry regiment digs in for a pip (`dig_in \"Brigadier\" \"Regiment\"`): it may not move, fire or assault this turn, and hasty works go along its front at the turn's end.",
     ),
+    verb(
+        "valor",
+        &[Command],
+        true,
+        false,
+        "Ch13 17.0",
+        "A brigadier declares Desperate Valor on a regiment of his brigade that will charge this turn, for 2 pips (`valor \"Brigadier\" \"Regiment\" => 2`): in the assault its Discipline checks roll 2D6 and keep the higher.",
+    ),
     verb("move", &[Maneuver, Status], true, false, "Ch16 3.1", "A move to a new position and facing."),
     verb("wheel", &[Maneuver], true, false, "Ch16 2.3", "A wheel of up to 45 degrees."),
     verb("about_face", &[Maneuver], true, false, "Ch16 3.3", "Reverse facing for 1\" of movement."),
@@ -267,6 +275,8 @@ words! {
         Friction = "friction",
         /// Ch13 14.0 (module digging_in): a regiment digs in for a pip.
         DigIn = "dig_in",
+        /// Ch13 17.0 (module desperate_valor): Desperate Valor on a regiment that will charge.
+        Valor = "valor",
     }
 }
 

@@ -21,6 +21,12 @@
 //!    charging case; RULINGS C5: both readings agree for a charger).
 //! 5. Contact and the melee ([`super::melee`]); a charger disordered by the volley fights at -2
 //!    through its marker (RULINGS G10).
+//!
+//! With the `desperate_valor` module a charger its brigadier declared Desperate Valor on rolls
+//! every Discipline check of its charge with Advantage, 2D6 and the higher kept (Ch13 17.0,
+//! dotc D14, [`morale::valor_advantage`]): the pre-contact check here, the Shock save, Seen the
+//! Elephant and Spent-under-fire checks of its closing volley ([`super::fire`]), a pursuit
+//! check after its melee ([`super::melee`]).
 
 use dotc_lang::library::{CheckCause, MoveState, OrderCost};
 use serde::Serialize;
@@ -556,13 +562,15 @@ pub(crate) fn after_the_volley(
         PreContactTrigger::LossOrSix => report.stands_lost >= 1 || report.sixes >= 1,
     };
     if triggered {
-        let passed = morale::discipline_check(
-            rules,
-            state,
-            charger,
+        let (base, modifiers) =
+            morale::discipline_terms(rules, state, charger, Some(CheckCause::ClosingVolley), Vec::new())?;
+        // Ch13 17.0: a charger under Desperate Valor tests with Advantage.
+        let passed = morale::check_roll(
+            c_name.clone(),
             TestKind::PreContact,
-            Some(CheckCause::ClosingVolley),
-            Vec::new(),
+            base,
+            modifiers,
+            morale::valor_advantage(rules, state, charger),
             dice,
             &mut events,
             "Ch16 7.2, RULE-07-1.4, RULINGS C7",

@@ -195,13 +195,50 @@ pub(crate) fn test_roll(
     events: &mut Vec<Event>,
     rule: &'static str,
 ) -> Result<bool, EngineError> {
+    check_roll(unit, test, base, modifiers, false, dice, events, rule)
+}
+
+/// Ch13 17.0 Desperate Valor (module `desperate_valor`, dotc D14): a regiment its brigadier
+/// declared it on this turn has Advantage on the Discipline checks of its own charge: the
+/// pre-contact check, and the Shock save, Seen the Elephant and Spent-under-fire checks its
+/// closing volley calls for, and a pursuit check after its melee. Each roller of such a check
+/// asks here.
+pub fn valor_advantage(rules: &Rules, state: &GameState, unit: UnitId) -> bool {
+    rules.module(dotc_lang::rulings::Module::DesperateValor.name())
+        && state.unit(unit).is_some_and(|u| u.turn.valor)
+}
+
+/// [`test_roll`], with Advantage when `advantage` (Ch13 17.0): two dice, the higher kept and the
+/// lower discarded (the event keeps it). A missing die of an advantaged check cites Ch13 17.0.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_roll(
+    unit: String,
+    test: TestKind,
+    base: i32,
+    modifiers: Vec<Modifier>,
+    advantage: bool,
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+    rule: &'static str,
+) -> Result<bool, EngineError> {
     let purpose = if test == TestKind::NaturalRally { Purpose::Rally } else { Purpose::Discipline };
     let needed = test_needed(base, &modifiers);
     let after = super::telling(events).map(|w| w as &dyn std::fmt::Display);
-    dice.announce(crate::dice::RollFor { what: test.the_label(), rule, after });
-    let rolled = dice.roll_one(purpose)?;
+    let announced = if advantage { "Ch13 17.0" } else { rule };
+    dice.announce(crate::dice::RollFor { what: test.the_label(), rule: announced, after });
+    let (rolled, discarded) = if advantage {
+        let faces = dice.roll(purpose, 2)?;
+        let high = faces.iter().copied().max().unwrap_or(1);
+        let low = faces.iter().copied().min().unwrap_or(1);
+        (high, Some(low))
+    } else {
+        (dice.roll_one(purpose)?, None)
+    };
     let passed = i32::from(rolled) >= needed;
-    events.push(Event::new(What::Test { unit, test, base, modifiers, needed, rolled, passed }, rule));
+    events.push(Event::new(
+        What::Test { unit, test, base, modifiers, needed, rolled, discarded, passed },
+        rule,
+    ));
     Ok(passed)
 }
 

@@ -158,6 +158,10 @@ pub struct TurnFacts {
     pub shock_ignored: bool,
     /// Steady has re-rolled a failed cover save this turn (Ch16 9.0).
     pub save_rerolled: bool,
+    /// Its brigadier declared Desperate Valor on it in this turn's Phase 1 (Ch13 17.0, module
+    /// `desperate_valor`): the checks of its charge roll with Advantage
+    /// ([`super::morale::valor_advantage`]).
+    pub valor: bool,
     /// Firing units that have shot at it this phase, for crossfire (RULE-05-4.2, RULINGS G9).
     pub fired_on_by: Vec<UnitId>,
 }

@@ -46,6 +46,9 @@ pub struct Charger {
     pub brigadier: bool,
     /// Stands in contact; 0: the engine works them out (RULINGS G3).
     pub engaged: u32,
+    /// Its brigadier declared Desperate Valor on it (Ch13 17.0): the `desperate_valor` module is
+    /// switched on and the engine rolls its checks with Advantage.
+    pub valor: bool,
 }
 
 impl Charger {
@@ -59,6 +62,7 @@ impl Charger {
             disordered: false,
             brigadier: false,
             engaged: 0,
+            valor: false,
         }
     }
 }
@@ -189,7 +193,12 @@ pub fn plan_charge(
             )));
         }
     }
-    let volley = FireQuery { kind: FireKind::Closing, ..q.volley.clone() };
+    let mut volley = FireQuery { kind: FireKind::Closing, ..q.volley.clone() };
+    // Ch13 17.0: Desperate Valor is the module's.
+    let valor_module = dotc_lang::rulings::Module::DesperateValor.name();
+    if c.valor && !volley.modules.iter().any(|m| m == valor_module) {
+        volley.modules.push(valor_module.to_string());
+    }
     let (rules, mut state, defender, charger, mut input) = query_table(&volley, data, rulings)?;
     // The stand-in target becomes the charger as the query describes it, and its brigade's
     // tally starts from the charger's own starting stands.
@@ -203,6 +212,7 @@ pub fn plan_charge(
         u.quality = charger_quality.meta.id.clone();
         u.micro_hit = u8::from(c.micro_hit);
         u.markers.disorder = c.disordered;
+        u.turn.valor = c.valor;
         for t in &charger_quality.traits {
             if !u.traits.contains(t) {
                 u.traits.push(t.clone());

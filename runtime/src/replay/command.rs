@@ -14,6 +14,10 @@
 //! - `dig_in`: an infantry regiment digs in for the `dig_in` order's pips (Ch13 14.0, module
 //!   `digging_in`): it may not move, fire or assault that turn ([`Game::module_limits`]), and
 //!   its Hasty Works go along its front at the turn's end ([`Game::place_works`]).
+//! - `valor`: a brigadier declares Desperate Valor on a regiment of his brigade for the
+//!   `desperate_valor` order's pips (Ch13 17.0, module `desperate_valor`, dotc D14): the
+//!   engine rolls the checks of its charge this turn with Advantage
+//!   ([`crate::engine::morale::valor_advantage`]).
 //!
 //! Every pip spent goes through [`morale::spend_pips`], which takes this turn's pips first and then
 //! the banked one and refuses to go below zero, so a brigade's pips never go negative in any
@@ -47,9 +51,13 @@ pub(super) const DIGGING_IN_MODULE: &str = Module::DiggingIn.name();
 /// The rule data id of the Digging In order (Ch13 14.0): its phase and its pips.
 const DIG_IN_ORDER: &str = "dig_in";
 
+/// The rule data id of the Desperate Valor order (Ch13 17.0): its phase and its pips.
+const VALOR_ORDER: &str = "desperate_valor";
+
 /// Orders whose pips another verb's line pays: buying them with `order` would pay twice.
 const PAID_ELSEWHERE: &[(&str, &str)] = &[
     (DIG_IN_ORDER, "dig_in"),
+    (VALOR_ORDER, "valor"),
     ("regimental_assault", "assault"),
     ("dress_on_the_colors", "assault"),
     ("command_rally", "rally"),
@@ -281,6 +289,7 @@ impl Game {
             CommandVerb::Detach => self.detach(r, action),
             CommandVerb::Friction => self.friction(r, action),
             CommandVerb::DigIn => self.dig_in(r, action),
+            CommandVerb::Valor => self.valor(r, action),
         }
     }
 
@@ -931,6 +940,73 @@ impl Game {
         }
     }
 
+    /// Ch13 17.0 (module `desperate_valor`), dotc D14: `valor "Brigadier" "Regiment"`: in Phase 1
+    /// a brigadier declares Desperate Valor on a regiment of his brigade, of the active side and
+    /// able to charge (no battery), paying the rule data's `order desperate_valor` priced by its
+    /// command tier as any order ([`Game::order_price`]). The engine then rolls the checks of
+    /// its charge this turn with Advantage; a regiment that does not charge has spent the pips
+    /// for nothing.
+    pub(super) fn valor(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 17.0";
+        if !self.rules.module(Module::DesperateValor.name()) {
+            let message = "the Desperate Valor module (Ch13 17.0) is not in force in this game: no regiment is given Advantage";
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
+            let message = format!("{leader} commands no brigade: he has no pips for Desperate Valor");
+            return r.here(Level::Error, message, RULE);
+        };
+        let Some(to) = second_name(action) else {
+            let message = "Desperate Valor names no regiment: write `valor \"Brigadier\" \"Regiment\"`";
+            return r.here(Level::Error, message, RULE);
+        };
+        let Some(id) = self.unit(r, Some(to)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if u.brigade != Some(b) {
+            let message =
+                format!("{name} is not of {leader}'s brigade: he cannot declare Desperate Valor on it");
+            return r.here(Level::Error, message, "Ch13 17.0, Ch16 2.3");
+        }
+        if u.is_battery() {
+            let message =
+                format!("{name} is a battery: only a regiment that can charge is given Desperate Valor");
+            return r.here(Level::Error, message, RULE);
+        }
+        if self.state.sides.get(u.side.0).is_none_or(|s| *s.name != *r.side) {
+            let message =
+                format!("{name} is not of the active side: Desperate Valor is declared in its own Phase 1");
+            return r.here(Level::Error, message, RULE);
+        }
+        if u.turn.valor {
+            return r.here(Level::Warning, format!("{name} already has Desperate Valor this turn"), RULE);
+        }
+        let Some(order) = self.rules.data.order(VALOR_ORDER).cloned() else {
+            let message = format!("no order `{VALOR_ORDER}` in the rule data: Desperate Valor has no price");
+            return r.here(Level::Error, message, RULE);
+        };
+        let cost = match self.order_price(&order, Some(id)) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if !self.pay_pips(r, b, cost, order.meta.title(), RULE) {
+            return;
+        }
+        if let Some(u) = self.state.unit_mut(id) {
+            u.turn.valor = true;
+        }
+        let text = format!(
+            "{leader} declares Desperate Valor on {name} ({cost} pip{}): its charge's checks roll with Advantage",
+            if cost == 1 { "" } else { "s" }
+        );
+        r.emit([Event::new(What::Note { text }, RULE)]);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
     /// Ch13 14.0, RULINGS G17, dotc D12: at the end of the turn a Hasty Works marker goes along
     /// the front edge of each regiment that dug in and is still on the table, where it now
     /// stands: the ground's cover upgraded one class
@@ -1218,6 +1294,39 @@ mod tests {
         let off = errors_at(&replay, &game, "dig_in \"Col. Able\" \"1st Foot\"");
         assert!(off.iter().any(|f| f.message.contains("not in force")), "{off:#?}");
         assert!(errors_at(&replay, &game, "move \"1st Foot\"").iter().all(|f| f.rule != "Ch13 14.0"));
+    }
+
+    #[test]
+    fn ch13_17_0_desperate_valor_costs_two_pips_on_a_regiment_of_the_brigadiers_own() {
+        let with_module = DRILL.replace(
+            "    table 48 x 36\n",
+            "    table 48 x 36\n    rules {\n        module desperate_valor\n    }\n",
+        );
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [5] => 3\n        valor \"Col. Able\" \"1st Foot\" => 2\n        valor \"Col. Able\" \"1st Foot\"\n        valor \"Col. Able\" \"Blue Battery\"\n        valor \"Col. Able\" \"3rd Foot\"\n    }\n}\n";
+        let (replay, game) = play(&with_module, log);
+        assert!(
+            errors_at(&replay, &game, "valor \"Col. Able\" \"1st Foot\" => 2").is_empty(),
+            "{:#?}",
+            replay.findings
+        );
+        // Able rolled 3 pips (reliable, [5] -> d3 3) and paid 2 (the order's 2, Tier 1).
+        assert_eq!(brigade(&replay, "First Brigade").pips, 1);
+        let again = replay.findings.iter().find(|f| f.message.contains("already has Desperate Valor"));
+        assert!(again.is_some_and(|f| f.rule == "Ch13 17.0"), "{:#?}", replay.findings);
+        let battery = errors_at(&replay, &game, "valor \"Col. Able\" \"Blue Battery\"");
+        assert!(battery.iter().any(|f| f.message.contains("a battery") && f.rule == "Ch13 17.0"));
+        let other = errors_at(&replay, &game, "valor \"Col. Able\" \"3rd Foot\"");
+        assert!(other.iter().any(|f| f.message.contains("not of Col. Able's brigade")), "{other:#?}");
+        let text = notes(&replay);
+        assert!(
+            text.iter().any(|t| t.contains("declares Desperate Valor on 1st Foot (2 pips)")),
+            "{text:#?}"
+        );
+        // Without the module nobody is given Advantage, and no pip is spent.
+        let (replay, game) = play(DRILL, log);
+        let off = errors_at(&replay, &game, "valor \"Col. Able\" \"1st Foot\" => 2");
+        assert!(off.iter().any(|f| f.message.contains("not in force") && f.rule == "Ch13 17.0"), "{off:#?}");
+        assert_eq!(brigade(&replay, "First Brigade").pips, 3);
     }
 
     #[test]
