@@ -1583,6 +1583,12 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: Ch13 17.0 gives Advantage on "Discipline and Morale checks", and the rules name no Morale check. dotc gives it to every one-die test of the regiment's own charge against its Discipline number: the Shock save, Seen the Elephant and Spent-under-fire checks its closing volley calls for, the pre-contact check, and a pursuit check after the melee; never to the melee roll. The log writes both dice of such a check. The 2 pips are an order, priced by command tier; a regiment that does not charge has spent them for nothing."#,
         &["Ch13 17.0", "Ch16 2.2", "Ch16 7.2", "RULE-05-4.2", "RULINGS G1"],
     ),
+    r(
+        "dotc D15",
+        "The battle cry (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 16.0 raises the cry at the start of Phase 4, but charges are declared and logged in Phase 2. dotc has the brigadier raise it in the maneuver phase before his brigade's first charge, once a game per side, for 2 pips with no command tier. Every enemy unit the brigade charges then takes -1 on every Discipline check it rolls for the rest of the phase, the Rebel Yell trait's check included. Each regiment of the brigade that declared a charge is Disordered at the turn's end, whatever came of it."#,
+        &["Ch13 16.0", "Ch13 5.0", "Ch16 9.0", "Ch16 6.0", "RULE-07-3.4"],
+    ),
 ];
 
 #[cfg(test)]

@@ -365,7 +365,7 @@ modules! {
     // halves the move and forbids fire).
     SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", [Command, Maneuver, Fire, Assault], NotPlayed;
     // Ch13 16.0: declared at the start of Phase 4; the recoil Disorder at the end of the turn.
-    PsychologicalShock = "psychological_shock", "Ch13 16.0", [Assault, Status], NotPlayed;
+    PsychologicalShock = "psychological_shock", "Ch13 16.0", [Assault, Status], Played;
     // Ch13 17.0: declared in Phase 1 for that turn's charge.
     DesperateValor = "desperate_valor", "Ch13 17.0", [Command, Assault], Played;
     // Ch13 18.0: a column charged without a reserved pip.

@@ -22,6 +22,11 @@
 //! 5. Contact and the melee ([`super::melee`]); a charger disordered by the volley fights at -2
 //!    through its marker (RULINGS G10).
 //!
+//! With the `psychological_shock` module a charger whose brigade raised the battle cry shakes
+//! its target: every Discipline check the target rolls for the rest of the phase takes the
+//! `battle_cry` modifier (Ch13 16.0, dotc D15, [`morale::standing_discipline_modifiers`]),
+//! the premature fire, flat-footed and Rebel Yell checks of this charge among them.
+//!
 //! With the `desperate_valor` module a charger its brigadier declared Desperate Valor on rolls
 //! every Discipline check of its charge with Advantage, 2D6 and the higher kept (Ch13 17.0,
 //! dotc D14, [`morale::valor_advantage`]): the pre-contact check here, the Shock save, Seen the
@@ -317,6 +322,20 @@ fn declare(
     }
     if let Some(u) = state.unit_mut(charger) {
         u.turn.assaulted = true;
+    }
+    // Ch13 16.0 (module psychological_shock, dotc D15): a regiment of a brigade that raised the
+    // battle cry shakes the enemy it charges for the rest of the phase.
+    let cried = state.unit(charger).is_some_and(|u| u.turn.battle_cry);
+    if cried
+        && rules.module(morale::PSYCHOLOGICAL_SHOCK)
+        && let Some(t) = state.unit_mut(target)
+    {
+        t.turn.shaken_by_cry = true;
+        let text = format!(
+            "{name}'s brigade raised the battle cry: {} tests Discipline at {:+} this phase",
+            t.name, rules.tables.battle_cry.discipline
+        );
+        events.push(Event::new(What::Note { text }, "Ch13 16.0, dotc D15"));
     }
     Ok(())
 }

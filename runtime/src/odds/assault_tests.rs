@@ -286,3 +286,25 @@ fn ch13_17_0_desperate_valor_passes_a_4_plus_check_three_times_in_four() {
             .expect("within the budget");
     assert!(close(every.p_stalled, 0.125) && close(every.p_contact_disordered, 1.0 / 72.0));
 }
+
+/// Ch13 16.0 The Rebel Yell / Union Huzzah (dotc D15): the caught-flat-footed charge above
+/// (Ch13 18.0), its brigade having raised the battle cry. The column's 4+ check is at -1, 5+:
+/// passed 1/3 of the time. Passed, the charger wins at a >= e (21/36) and draws at a - e = -1
+/// (5/36); failed (2/3), Disordered, it wins at a - e >= -2 (30/36) and draws at -3 (3/36). In
+/// all: wins 1/3 x 21/36 + 2/3 x 30/36 = 81/108, draws (5 + 6)/108 = 11/108, loses 16/108
+/// (without the cry 51/72, 8/72, 13/72).
+#[test]
+fn ch13_16_0_a_battle_cry_takes_one_off_the_defenders_checks_in_the_odds() {
+    let mut q = query("rifled_musket", 5, 5);
+    q.closing_volley = false;
+    q.defender.formation = "assault_column".into();
+    q.volley.modules = vec!["caught_flat_footed".into()];
+    let plain = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    assert!(close(plain.p_attacker_wins, 51.0 / 72.0), "{}", plain.p_attacker_wins);
+    q.charger.battle_cry = true;
+    let cry = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&cry);
+    assert!(close(cry.p_attacker_wins, 81.0 / 108.0), "{}", cry.p_attacker_wins);
+    assert!(close(cry.p_draw, 11.0 / 108.0), "{}", cry.p_draw);
+    assert!(close(cry.p_defender_wins, 16.0 / 108.0), "{}", cry.p_defender_wins);
+}

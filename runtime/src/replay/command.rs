@@ -14,6 +14,11 @@
 //! - `dig_in`: an infantry regiment digs in for the `dig_in` order's pips (Ch13 14.0, module
 //!   `digging_in`): it may not move, fire or assault that turn ([`Game::module_limits`]), and
 //!   its Hasty Works go along its front at the turn's end ([`Game::place_works`]).
+//! - `battle_cry`: once a game per army a brigadier raises the battle cry across his brigade for
+//!   the `battle_cry` order's pips, in Phase 2 before its first charge (Ch13 16.0, module
+//!   `psychological_shock`, dotc D15): the engine shakes every enemy its regiments charge, and
+//!   Disorders every regiment that charged at the turn's end
+//!   ([`crate::engine::morale::battle_cry_recoil`]).
 //! - `valor`: a brigadier declares Desperate Valor on a regiment of his brigade for the
 //!   `desperate_valor` order's pips (Ch13 17.0, module `desperate_valor`, dotc D14): the
 //!   engine rolls the checks of its charge this turn with Advantage
@@ -54,10 +59,14 @@ const DIG_IN_ORDER: &str = "dig_in";
 /// The rule data id of the Desperate Valor order (Ch13 17.0): its phase and its pips.
 const VALOR_ORDER: &str = "desperate_valor";
 
+/// The rule data id of the battle cry's order (Ch13 16.0): its pips.
+const BATTLE_CRY_ORDER: &str = "battle_cry";
+
 /// Orders whose pips another verb's line pays: buying them with `order` would pay twice.
 const PAID_ELSEWHERE: &[(&str, &str)] = &[
     (DIG_IN_ORDER, "dig_in"),
     (VALOR_ORDER, "valor"),
+    (BATTLE_CRY_ORDER, "battle_cry"),
     ("regimental_assault", "assault"),
     ("dress_on_the_colors", "assault"),
     ("command_rally", "rally"),
@@ -157,6 +166,8 @@ pub(super) struct Book {
     /// The bearing of each side's own table edge (its `edge` word), by side id: where a Broken
     /// brigade retreats to (RULE-07-2.4).
     pub edges: BTreeMap<String, f64>,
+    /// Each army's battle cry, once a game (Ch13 16.0): by side id, the turn and the brigadier.
+    pub battle_cries: BTreeMap<String, (u32, String)>,
     turn: Option<u32>,
     now: TurnRecord,
 }
@@ -290,6 +301,7 @@ impl Game {
             CommandVerb::Friction => self.friction(r, action),
             CommandVerb::DigIn => self.dig_in(r, action),
             CommandVerb::Valor => self.valor(r, action),
+            CommandVerb::BattleCry => self.battle_cry(r, action),
         }
     }
 
@@ -934,6 +946,77 @@ impl Game {
         }
         self.book.turn(r.turn).dug_in.insert(id);
         let text = format!("{name} digs in ({cost} pip{})", if cost == 1 { "" } else { "s" });
+        r.emit([Event::new(What::Note { text }, RULE)]);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
+    /// Ch13 16.0 (module `psychological_shock`), dotc D15: `battle_cry "Brigadier"`: in Phase 2,
+    /// before any regiment of his brigade has charged this turn, a brigadier of the active side
+    /// raises the battle cry across his brigade, paying the rule data's `order battle_cry` (the
+    /// whole brigade: no command tier). Once a game per army: a second cry of the same side is
+    /// an error. The engine does the rest: the enemies its regiments charge this phase are
+    /// shaken, and every regiment that charged is Disordered at the turn's end.
+    pub(super) fn battle_cry(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 16.0";
+        if !self.rules.module(Module::PsychologicalShock.name()) {
+            let message = "the Psychological Shock module (Ch13 16.0) is not in force in this game: no battle cry is raised";
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
+            let message = format!("{leader} commands no brigade: he has none to raise the battle cry");
+            return r.here(Level::Error, message, RULE);
+        };
+        let side =
+            self.state.leader(lid).and_then(|l| self.state.sides.get(l.side.0)).map(|s| s.name.clone());
+        let Some(side) = side.filter(|s| **s == *r.side) else {
+            let message =
+                format!("{leader} is not of the active side: a battle cry is raised in its own turn");
+            return r.here(Level::Error, message, RULE);
+        };
+        if let Some((turn, by)) = self.book.battle_cries.get(side.as_str()) {
+            let message = format!(
+                "the {side} army raised its battle cry in turn {turn} ({by}): once per game per army"
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        let regiments: Vec<UnitId> = (0..self.state.units.len())
+            .map(UnitId)
+            .filter(|&id| self.state.unit(id).is_some_and(|u| u.brigade == Some(b) && !u.removed))
+            .collect();
+        if let Some(u) = regiments.iter().filter_map(|&id| self.state.unit(id)).find(|u| u.turn.assaulted) {
+            let message = format!(
+                "{} has already charged this turn: the battle cry is raised at the start of the assault, before \
+                 the brigade's first charge",
+                u.name
+            );
+            return r.here(Level::Error, message, "Ch13 16.0, dotc D15");
+        }
+        let Some(order) = self.rules.data.order(BATTLE_CRY_ORDER).cloned() else {
+            let message =
+                format!("no order `{BATTLE_CRY_ORDER}` in the rule data: the battle cry has no price");
+            return r.here(Level::Error, message, RULE);
+        };
+        let cost = match self.order_price(&order, None) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if !self.pay_pips(r, b, cost, order.meta.title(), RULE) {
+            return;
+        }
+        for id in regiments {
+            if let Some(u) = self.state.unit_mut(id) {
+                u.turn.battle_cry = true;
+            }
+        }
+        self.book.battle_cries.insert(side.to_string(), (r.turn, leader.clone()));
+        let text = format!(
+            "{leader} raises the battle cry across his brigade ({cost} pip{}): the enemies it charges are shaken",
+            if cost == 1 { "" } else { "s" }
+        );
         r.emit([Event::new(What::Note { text }, RULE)]);
         if let Some(claim) = &action.claim {
             claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);

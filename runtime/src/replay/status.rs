@@ -365,6 +365,12 @@ impl Game {
         self.pushes_complete(r);
         self.count_rest(r);
         self.place_works(r);
+        // Ch13 16.0: the battle cry's recoil, win or lose.
+        let mut recoil = Vec::new();
+        match transact(&mut self.state, |s| morale::battle_cry_recoil(&self.rules, s, &mut recoil)) {
+            Ok(()) => r.emit(recoil),
+            Err(e) => r.refused(&e, "Ch13 16.0"),
+        }
         let statuses = self.state.brigades.iter().map(|b| b.status).collect();
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
     }
