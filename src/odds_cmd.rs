@@ -98,6 +98,14 @@ pub struct AssaultArgs {
     /// The charger's stands in contact [default: worked out from both fronts, RULINGS G3].
     #[arg(long, value_name = "N")]
     charger_engaged: Option<u32>,
+    /// Its brigadier declared Desperate Valor on the charger (module desperate_valor, switched
+    /// on): its checks roll 2D6 and keep the higher (Ch13 17.0).
+    #[arg(long)]
+    valor: bool,
+    /// The charger's brigade raised the battle cry (module psychological_shock, switched on):
+    /// the defender's Discipline checks are at -1 (Ch13 16.0).
+    #[arg(long)]
+    battle_cry: bool,
     /// The defender's quality (a Rebel Yell tests green and regular defenders, Ch16 9.0).
     #[arg(long, default_value = "regular")]
     defender_quality: String,
@@ -554,6 +562,8 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
             disordered: args.charger_disordered,
             brigadier: args.brigadier,
             engaged: args.charger_engaged.unwrap_or(0),
+            valor: args.valor,
+            battle_cry: args.battle_cry,
         },
         defender: Defender {
             quality: args.defender_quality.clone(),

@@ -512,3 +512,68 @@ fn rulings_g17_an_abatis_cancels_momentum_in_odds_melee() {
     assert_eq!(v["attacker_modifier"], -1, "{v}");
     assert_eq!(v["defender_modifier"], 1, "{v}");
 }
+
+/// Ch13 17.0 Desperate Valor (`--valor`): one stand of rifled muskets at the 4" line, 1 die at
+/// 4+, at a regular charger carrying a micro-hit: any hit completes a stand and calls for the
+/// pre-contact check (1/2; RULINGS C7). The regular 4+ check passes 1/2 of the time on one die,
+/// 3/4 with Advantage (fails only if both dice miss, (1/2)^2): the charge stalls 1/2 x 1/2 =
+/// 1/4 of the time, 1/2 x 1/4 = 1/8 with valor.
+#[test]
+fn odds_assault_valor_passes_a_4_plus_check_three_times_in_four() {
+    let base = [
+        "odds",
+        "assault",
+        "--weapon",
+        "rifled_musket",
+        "--stands",
+        "1",
+        "--charger-stands",
+        "6",
+        "--charger-micro-hit",
+        "--json",
+    ];
+    let read = |extra: &[&str]| {
+        let out = dotc(&[&base[..], extra].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        (v["p_check_passes"].as_f64().expect("a check"), v["p_stalled"].as_f64().expect("stalled"))
+    };
+    let (passes, stalled) = read(&[]);
+    assert!((passes - 0.5).abs() < 1e-12 && (stalled - 0.25).abs() < 1e-12, "{passes} {stalled}");
+    let (passes, stalled) = read(&["--valor"]);
+    assert!((passes - 0.75).abs() < 1e-12 && (stalled - 0.125).abs() < 1e-12, "{passes} {stalled}");
+}
+
+/// Ch13 16.0 (`--battle-cry`, dotc D15): a line of 5 charges a regular assault column of 5 with
+/// no closing volley and no momentum, under caught_flat_footed (Ch13 18.0). The column's 4+
+/// check is at -1, 5+ (1/3): passed, the charger wins 21/36; failed, Disordered too, 30/36. In
+/// all 1/3 x 21/36 + 2/3 x 30/36 = 81/108 = 3/4 (51/72 without the cry).
+#[test]
+fn odds_assault_battle_cry_takes_one_off_the_defenders_check() {
+    let base = [
+        "odds",
+        "assault",
+        "--weapon",
+        "rifled_musket",
+        "--stands",
+        "5",
+        "--charger-stands",
+        "5",
+        "--no-volley",
+        "--defender-formation",
+        "column",
+        "--module",
+        "caught_flat_footed",
+        "--json",
+    ];
+    let wins = |extra: &[&str]| {
+        let out = dotc(&[&base[..], extra].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        v["p_attacker_wins"].as_f64().expect("wins")
+    };
+    let plain = wins(&[]);
+    assert!((plain - 51.0 / 72.0).abs() < 1e-12, "{plain}");
+    let cry = wins(&["--battle-cry"]);
+    assert!((cry - 0.75).abs() < 1e-12, "{cry}");
+}

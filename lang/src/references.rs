@@ -1595,6 +1595,18 @@ pub const REFERENCES: &[Reference] = &[
         r#"Not in RULINGS.md: a file's ground, sky and heat are in force only with the weather module on (the wind, a core rule, always is), and writing one with the module off is warned. Fouled powder counts the volley's natural 1s as first rolled, for any firer: one Fouled marker, -1 to hit until a Phase 1 pip clears it as an order priced by command tier. Dense fog refuses an assault beyond 6" at its declaration and rolls once a game turn from turn 3, in Phase 1, thinning to light fog on a 5+. Severe heat's micro-hit on an assault falls when it is declared, before any die."#,
         &["Ch13 21.0", "RULE-05-5.4", "dotc D8", "RULINGS G7"],
     ),
+    r(
+        "dotc D14",
+        "Desperate valor (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 17.0 gives Advantage on "Discipline and Morale checks", and the rules name no Morale check. dotc gives it to every one-die test of the regiment's own charge against its Discipline number: the Shock save, Seen the Elephant and Spent-under-fire checks its closing volley calls for, the pre-contact check, and a pursuit check after the melee; never to the melee roll. The log writes both dice of such a check. The 2 pips are an order, priced by command tier; a regiment that does not charge has spent them for nothing."#,
+        &["Ch13 17.0", "Ch16 2.2", "Ch16 7.2", "RULE-05-4.2", "RULINGS G1"],
+    ),
+    r(
+        "dotc D15",
+        "The battle cry (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 16.0 raises the cry at the start of Phase 4, but charges are declared and logged in Phase 2. dotc has the brigadier raise it in the maneuver phase before his brigade's first charge, once a game per side, for 2 pips with no command tier. Every enemy unit the brigade charges then takes -1 on every Discipline check it rolls for the rest of the phase, the Rebel Yell trait's check included. Each regiment of the brigade that declared a charge is Disordered at the turn's end, whatever came of it."#,
+        &["Ch13 16.0", "Ch13 5.0", "Ch16 9.0", "Ch16 6.0", "RULE-07-3.4"],
+    ),
 ];
 
 #[cfg(test)]

@@ -365,9 +365,9 @@ modules! {
     // halves the move and forbids fire).
     SpikingTheGuns = "spiking_the_guns", "Ch13 15.0", [Command, Maneuver, Fire, Assault], Played;
     // Ch13 16.0: declared at the start of Phase 4; the recoil Disorder at the end of the turn.
-    PsychologicalShock = "psychological_shock", "Ch13 16.0", [Assault, Status], NotPlayed;
+    PsychologicalShock = "psychological_shock", "Ch13 16.0", [Assault, Status], Played;
     // Ch13 17.0: declared in Phase 1 for that turn's charge.
-    DesperateValor = "desperate_valor", "Ch13 17.0", [Command, Assault], NotPlayed;
+    DesperateValor = "desperate_valor", "Ch13 17.0", [Command, Assault], Played;
     // Ch13 18.0: a column charged without a reserved pip.
     CaughtFlatFooted = "caught_flat_footed", "Ch13 18.0", [Assault], Played;
     // Ch13 19.0: any Discipline Check: under fire, in a charge, in a rally.

@@ -135,6 +135,22 @@ pub const VERBS: &[VerbSpec] = &[
         "Ch13 15.0",
         "A regiment standing among the guns it took drags them away (`haul \"Brigadier\" \"Regiment\"`): half speed and no fire until it takes them off the table.",
     ),
+    verb(
+        "valor",
+        &[Command],
+        true,
+        false,
+        "Ch13 17.0",
+        "A brigadier declares Desperate Valor on a regiment of his brigade that will charge this turn, for 2 pips (`valor \"Brigadier\" \"Regiment\" => 2`): in the assault its Discipline checks roll 2D6 and keep the higher.",
+    ),
+    verb(
+        "battle_cry",
+        &[Maneuver],
+        true,
+        false,
+        "Ch13 16.0",
+        "Once a game per army, a brigadier raises the Rebel Yell or Union Huzzah across his brigade for 2 pips, before its first charge of the turn (`battle_cry \"Brigadier\" => 2`): every enemy its regiments charge tests Discipline at -1 for the phase, and every regiment that charged is Disordered at the turn's end.",
+    ),
     verb("move", &[Maneuver, Status], true, false, "Ch16 3.1", "A move to a new position and facing."),
     verb("wheel", &[Maneuver], true, false, "Ch16 2.3", "A wheel of up to 45 degrees."),
     verb("about_face", &[Maneuver], true, false, "Ch16 3.3", "Reverse facing for 1\" of movement."),
@@ -307,6 +323,10 @@ words! {
         Haul = "haul",
         /// Ch13 8.0 (module written_orders): a unit's order token for the turn.
         Token = "token",
+        /// Ch13 17.0 (module desperate_valor): Desperate Valor on a regiment that will charge.
+        Valor = "valor",
+        /// Ch13 16.0 (module psychological_shock): the Rebel Yell / Union Huzzah of a brigade.
+        BattleCry = "battle_cry",
     }
 }
 

@@ -325,8 +325,9 @@ pub fn luck(events: &[ReplayEvent], sides: &Sides) -> Luck {
                     );
                 }
             }
-            What::Test { unit, test, needed, rolled, passed, .. } => {
-                push(RollKind::Test, unit, test.label().to_string(), judge_test(*needed, *rolled, *passed));
+            What::Test { unit, test, needed, rolled, discarded, passed, .. } => {
+                let judged = judge_test(*needed, *rolled, *discarded, *passed);
+                push(RollKind::Test, unit, test.label().to_string(), judged);
             }
             What::ShockScore { unit, rolled, .. } => {
                 push(RollKind::Melee, unit, "melee die".to_string(), judge_face(*rolled, Face::Melee));
@@ -482,13 +483,17 @@ fn pool(faces: &[u8], needed: i32, one: &str, many: &str) -> Judged {
     }
 }
 
-fn judge_test(needed: i32, rolled: u8, passed: bool) -> Judged {
-    let p = chance_at_least(needed);
+fn judge_test(needed: i32, rolled: u8, discarded: Option<u8>, passed: bool) -> Judged {
+    // Ch13 17.0: with Advantage it fails only when both dice miss.
+    let one = chance_at_least(needed);
+    let p = if discarded.is_some() { 1.0 - (1.0 - one) * (1.0 - one) } else { one };
     let x = usize::from(passed);
+    let mut faces = vec![rolled];
+    faces.extend(discarded);
     Judged {
-        dice: 1,
+        dice: faces.len() as u32,
         needed: Some(needed),
-        faces: vec![rolled],
+        faces,
         result: format!("rolled {rolled}: {}", if passed { "passed" } else { "failed" }),
         observed: u32::from(passed),
         stats: stats(&[1.0 - p, p], x),
@@ -673,6 +678,7 @@ mod tests {
                 modifiers: Vec::new(),
                 needed,
                 rolled,
+                discarded: None,
                 passed: i32::from(rolled) >= needed,
             },
         )

@@ -766,7 +766,7 @@ fn shock_disorders(plan: &VolleyPlan, hits: usize, trigger: bool) -> f64 {
         0.0
     } else {
         match &plan.shock.save {
-            Some(save) => 1.0 - p_at_least(save.needed),
+            Some(save) => 1.0 - save.p_pass(),
             None => 1.0,
         }
     }

@@ -21,6 +21,17 @@
 //!    charging case; RULINGS C5: both readings agree for a charger).
 //! 5. Contact and the melee ([`super::melee`]); a charger disordered by the volley fights at -2
 //!    through its marker (RULINGS G10).
+//!
+//! With the `psychological_shock` module a charger whose brigade raised the battle cry shakes
+//! its target: every Discipline check the target rolls for the rest of the phase takes the
+//! `battle_cry` modifier (Ch13 16.0, dotc D15, [`morale::standing_discipline_modifiers`]),
+//! the premature fire, flat-footed and Rebel Yell checks of this charge among them.
+//!
+//! With the `desperate_valor` module a charger its brigadier declared Desperate Valor on rolls
+//! every Discipline check of its charge with Advantage, 2D6 and the higher kept (Ch13 17.0,
+//! dotc D14, [`morale::valor_advantage`]): the pre-contact check here, the Shock save, Seen the
+//! Elephant and Spent-under-fire checks of its closing volley ([`super::fire`]), a pursuit
+//! check after its melee ([`super::melee`]).
 
 use dotc_lang::library::{CheckCause, MoveState, OrderCost};
 use serde::Serialize;
@@ -327,6 +338,20 @@ fn declare(
     // Ch13 21.0 (module weather): severe heat costs a regiment that carries out its assault
     // order the `weather severe` entry's hits, at once, before any die.
     super::weather::exertion(rules, state, charger, order.meta.title(), events)?;
+    // Ch13 16.0 (module psychological_shock, dotc D15): a regiment of a brigade that raised the
+    // battle cry shakes the enemy it charges for the rest of the phase.
+    let cried = state.unit(charger).is_some_and(|u| u.turn.battle_cry);
+    if cried
+        && rules.module(morale::PSYCHOLOGICAL_SHOCK)
+        && let Some(t) = state.unit_mut(target)
+    {
+        t.turn.shaken_by_cry = true;
+        let text = format!(
+            "{name}'s brigade raised the battle cry: {} tests Discipline at {:+} this phase",
+            t.name, rules.tables.battle_cry.discipline
+        );
+        events.push(Event::new(What::Note { text }, "Ch13 16.0, dotc D15"));
+    }
     Ok(())
 }
 
@@ -580,13 +605,15 @@ pub(crate) fn after_the_volley(
         PreContactTrigger::LossOrSix => report.stands_lost >= 1 || report.sixes >= 1,
     };
     if triggered {
-        let passed = morale::discipline_check(
-            rules,
-            state,
-            charger,
+        let (base, modifiers) =
+            morale::discipline_terms(rules, state, charger, Some(CheckCause::ClosingVolley), Vec::new())?;
+        // Ch13 17.0: a charger under Desperate Valor tests with Advantage.
+        let passed = morale::check_roll(
+            c_name.clone(),
             TestKind::PreContact,
-            Some(CheckCause::ClosingVolley),
-            Vec::new(),
+            base,
+            modifiers,
+            morale::valor_advantage(rules, state, charger),
             dice,
             &mut events,
             "Ch16 7.2, RULE-07-1.4, RULINGS C7",

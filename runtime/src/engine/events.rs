@@ -220,6 +220,10 @@ pub enum What {
         modifiers: Vec<Modifier>,
         needed: i32,
         rolled: u8,
+        /// With Advantage (Ch13 17.0, Desperate Valor): the lower of the two dice, discarded;
+        /// `rolled` is the higher.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        discarded: Option<u8>,
         passed: bool,
     },
     /// Cover saves against the hits.
@@ -434,8 +438,13 @@ impl fmt::Display for What {
             What::ShockIgnored { target, because } => {
                 write!(f, "{target} ignores the Shock trigger ({because})")
             }
-            What::Test { unit, test, base, modifiers, needed, rolled, passed } => {
+            What::Test { unit, test, base, modifiers, needed, rolled, discarded, passed } => {
                 let outcome = if *passed { "passed" } else { "failed" };
+                // Ch13 17.0: an advantaged check says which die it kept.
+                let rolled = match discarded {
+                    Some(low) => format!("{rolled} (Advantage: {low} discarded)"),
+                    None => rolled.to_string(),
+                };
                 if modifiers.is_empty() && base == needed {
                     write!(f, "{unit} {}: needs {needed}+, rolled {rolled}: {outcome}", test.label())
                 } else {
@@ -554,6 +563,7 @@ mod wording_tests {
             modifiers: Vec::new(),
             needed: 3,
             rolled: 5,
+            discarded: None,
             passed: true,
         };
         assert!(said(test).ends_with(": needs 3+, rolled 5: passed"));

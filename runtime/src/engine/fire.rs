@@ -663,11 +663,12 @@ fn shock(
     match &plan.shock.save {
         // RULE-05-4.2, Ch16 5.5: the Discipline save and the disorder marker's modifiers.
         Some(save) => {
-            let passed = morale::test_roll(
+            let passed = morale::check_roll(
                 name.clone(),
                 TestKind::ShockSave,
                 save.base,
                 save.modifiers.clone(),
+                save.advantage,
                 dice,
                 events,
                 "RULE-05-4.2, Ch16 5.5",
@@ -862,11 +863,14 @@ fn seen_the_elephant(
     let cause = (plan.kind == FireKind::Closing).then_some(CheckCause::ClosingVolley);
     let mods = morale::standing_discipline_modifiers(rules, state, target, cause);
     let base = i32::try_from(n).unwrap_or(6);
-    let passed = morale::test_roll(
+    // Ch13 17.0: a charger under Desperate Valor tests with Advantage.
+    let advantage = plan.kind == FireKind::Closing && morale::valor_advantage(rules, state, target);
+    let passed = morale::check_roll(
         plan.target_name.clone(),
         TestKind::SeenTheElephant,
         base,
         mods,
+        advantage,
         dice,
         events,
         "Ch16 9.0, RULINGS C28, G9",
@@ -902,13 +906,15 @@ fn spent_under_fire(
         return Ok(false);
     }
     let cause = (plan.kind == FireKind::Closing).then_some(CheckCause::ClosingVolley);
-    let passed = morale::discipline_check(
-        rules,
-        state,
-        plan.target,
+    let (base, modifiers) = morale::discipline_terms(rules, state, plan.target, cause, Vec::new())?;
+    // Ch13 17.0: a charger under Desperate Valor tests with Advantage.
+    let advantage = plan.kind == FireKind::Closing && morale::valor_advantage(rules, state, plan.target);
+    let passed = morale::check_roll(
+        plan.target_name.clone(),
         TestKind::SpentUnderFire,
-        cause,
-        Vec::new(),
+        base,
+        modifiers,
+        advantage,
         dice,
         events,
         "Ch16 8.1, RULE-07-1.4, RULINGS G9",

@@ -944,11 +944,13 @@ fn pursuit(
     }
     let name = w.name.clone();
     let mods = morale::standing_discipline_modifiers(rules, state, winner, None);
-    let passed = morale::test_roll(
+    // Ch13 17.0: a charger under Desperate Valor tests with Advantage.
+    let passed = morale::check_roll(
         name.clone(),
         TestKind::Discipline,
         i32::try_from(rules.tables.pursuit_check).unwrap_or(i32::MAX),
         mods,
+        morale::valor_advantage(rules, state, winner),
         dice,
         events,
         "Ch13 12.0",

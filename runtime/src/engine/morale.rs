@@ -33,6 +33,9 @@ pub enum Cause {
     Other,
 }
 
+/// The module of Ch13 16.0, the Rebel Yell / Union Huzzah.
+pub const PSYCHOLOGICAL_SHOCK: &str = dotc_lang::rulings::Module::PsychologicalShock.name();
+
 fn unknown_unit(id: UnitId) -> EngineError {
     EngineError::Unknown(format!("unit #{}", id.0))
 }
@@ -91,7 +94,8 @@ pub fn unit_health(rules: &Rules, state: &GameState, unit: UnitId) -> Option<Hea
 
 /// The modifiers every Discipline check of this unit takes: its brigade Hesitant (RULE-07-2.3,
 /// Ch16 8.2), its command tier (Ch16 2.2: -1 in the distant courier tier and out of
-/// communication, from [`super::state::Unit::command_range`]), a brigadier attached (Ch16 2.4,
+/// communication, from [`super::state::Unit::command_range`]), charged this phase by a brigade
+/// that raised the battle cry (Ch13 16.0 with its module on), a brigadier attached (Ch16 2.4,
 /// RULE-07-4.2, who also cancels the tier's penalty: he "ignores Out-of-Command range
 /// penalties"), a friend in second line behind it (Ch13 19.0 with its module on, from
 /// [`super::state::Unit::supported`]), and its traits' bonuses for this cause (Steady against a
@@ -121,6 +125,12 @@ pub fn standing_discipline_modifiers(
             rules.tables.brigadier_attached.discipline,
             "Ch16 2.4, RULE-07-4.2",
         ));
+    }
+    // Ch13 16.0 (module psychological_shock, dotc D15): charged this phase by a brigade that
+    // raised the battle cry.
+    let shaken = state.unit(unit).is_some_and(|u| u.turn.shaken_by_cry);
+    if shaken && rules.module(PSYCHOLOGICAL_SHOCK) && rules.tables.battle_cry.discipline != 0 {
+        mods.push(Modifier::new("battle cry", rules.tables.battle_cry.discipline, "Ch13 16.0, dotc D15"));
     }
     // Ch13 19.0 (module second_line, dotc D11): a friend in second line behind it.
     let supported = state.unit(unit).is_some_and(|u| u.supported);
@@ -195,14 +205,75 @@ pub(crate) fn test_roll(
     events: &mut Vec<Event>,
     rule: &'static str,
 ) -> Result<bool, EngineError> {
+    check_roll(unit, test, base, modifiers, false, dice, events, rule)
+}
+
+/// Ch13 17.0 Desperate Valor (module `desperate_valor`, dotc D14): a regiment its brigadier
+/// declared it on this turn has Advantage on the Discipline checks of its own charge: the
+/// pre-contact check, and the Shock save, Seen the Elephant and Spent-under-fire checks its
+/// closing volley calls for, and a pursuit check after its melee. Each roller of such a check
+/// asks here.
+pub fn valor_advantage(rules: &Rules, state: &GameState, unit: UnitId) -> bool {
+    rules.module(dotc_lang::rulings::Module::DesperateValor.name())
+        && state.unit(unit).is_some_and(|u| u.turn.valor)
+}
+
+/// [`test_roll`], with Advantage when `advantage` (Ch13 17.0): two dice, the higher kept and the
+/// lower discarded (the event keeps it). A missing die of an advantaged check cites Ch13 17.0.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_roll(
+    unit: String,
+    test: TestKind,
+    base: i32,
+    modifiers: Vec<Modifier>,
+    advantage: bool,
+    dice: &mut dyn DiceSource,
+    events: &mut Vec<Event>,
+    rule: &'static str,
+) -> Result<bool, EngineError> {
     let purpose = if test == TestKind::NaturalRally { Purpose::Rally } else { Purpose::Discipline };
     let needed = test_needed(base, &modifiers);
     let after = super::telling(events).map(|w| w as &dyn std::fmt::Display);
-    dice.announce(crate::dice::RollFor { what: test.the_label(), rule, after });
-    let rolled = dice.roll_one(purpose)?;
+    let announced = if advantage { "Ch13 17.0" } else { rule };
+    dice.announce(crate::dice::RollFor { what: test.the_label(), rule: announced, after });
+    let (rolled, discarded) = if advantage {
+        let faces = dice.roll(purpose, 2)?;
+        let high = faces.iter().copied().max().unwrap_or(1);
+        let low = faces.iter().copied().min().unwrap_or(1);
+        (high, Some(low))
+    } else {
+        (dice.roll_one(purpose)?, None)
+    };
     let passed = i32::from(rolled) >= needed;
-    events.push(Event::new(What::Test { unit, test, base, modifiers, needed, rolled, passed }, rule));
+    events.push(Event::new(
+        What::Test { unit, test, base, modifiers, needed, rolled, discarded, passed },
+        rule,
+    ));
     Ok(passed)
+}
+
+/// Ch13 16.0 The Recoil (module `psychological_shock`, dotc D15): at the end of the turn every
+/// regiment of a brigade that raised the battle cry and declared a charge this turn takes a
+/// Disorder marker, win or lose; one already Disordered takes the micro-hit of a second
+/// (RULE-07-3.4, [`place_disorder`]).
+pub fn battle_cry_recoil(
+    rules: &Rules,
+    state: &mut GameState,
+    events: &mut Vec<Event>,
+) -> Result<(), EngineError> {
+    if !rules.module(PSYCHOLOGICAL_SHOCK) {
+        return Ok(());
+    }
+    let cried: Vec<UnitId> = (0..state.units.len())
+        .map(UnitId)
+        .filter(|&id| {
+            state.unit(id).is_some_and(|u| u.turn.battle_cry && u.turn.assaulted && u.on_table && !u.removed)
+        })
+        .collect();
+    for id in cried {
+        place_disorder(rules, state, id, events, "Ch13 16.0, dotc D15")?;
+    }
+    Ok(())
 }
 
 /// Give the unit a Disorder marker; if it already has one it takes a micro-hit instead

@@ -217,6 +217,16 @@ pub struct TurnFacts {
     pub shock_ignored: bool,
     /// Steady has re-rolled a failed cover save this turn (Ch16 9.0).
     pub save_rerolled: bool,
+    /// Its brigadier declared Desperate Valor on it in this turn's Phase 1 (Ch13 17.0, module
+    /// `desperate_valor`): the checks of its charge roll with Advantage
+    /// ([`super::morale::valor_advantage`]).
+    pub valor: bool,
+    /// Its brigadier raised the battle cry this turn (Ch13 16.0, module `psychological_shock`):
+    /// the enemy it charges is shaken ([`TurnFacts::shaken_by_cry`]).
+    pub battle_cry: bool,
+    /// Charged in this phase by a regiment of a brigade that raised the battle cry (Ch13 16.0):
+    /// its Discipline checks take the `battle_cry` modifier until the phase ends.
+    pub shaken_by_cry: bool,
     /// Firing units that have shot at it this phase, for crossfire (RULE-05-4.2, RULINGS G9).
     pub fired_on_by: Vec<UnitId>,
 }
@@ -442,10 +452,12 @@ impl GameState {
         }
     }
 
-    /// A new phase: who has fired at whom is forgotten (crossfire counts within a phase).
+    /// A new phase: who has fired at whom is forgotten (crossfire counts within a phase), and a
+    /// battle cry's shock is over (Ch13 16.0: "for that entire Assault phase").
     pub fn start_phase(&mut self) {
         for unit in &mut self.units {
             unit.turn.fired_on_by.clear();
+            unit.turn.shaken_by_cry = false;
         }
     }
 }

@@ -96,6 +96,9 @@ pub struct Tables {
     /// Ch13 19.0, the Second Line module (dotc D11): a regiment with a formed, steady friend
     /// within `behind` inches straight behind its centre tests Discipline at `discipline`.
     pub second_line: Modifier,
+    /// Ch13 16.0, the Psychological Shock module (dotc D15): an enemy unit charged by a brigade
+    /// that raised the battle cry tests Discipline at `discipline` for that assault phase.
+    pub battle_cry: Modifier,
     /// Ch13 20.0, the Plunging Fire module: the Closing Volley of the `weapons` it names hits
     /// on `hits`+.
     pub plunging_fire: Modifier,
@@ -270,6 +273,7 @@ impl Tables {
             pivoted: l.need("modifier pivoted", RuleData::modifier)?,
             premature_fire: l.need("modifier premature_fire", RuleData::modifier)?,
             second_line: l.need("modifier second_line", RuleData::modifier)?,
+            battle_cry: l.need("modifier battle_cry", RuleData::modifier)?,
             plunging_fire: {
                 let m = l.need("modifier plunging_fire", RuleData::modifier)?;
                 has(m.hits, "plunging_fire: hits")?;

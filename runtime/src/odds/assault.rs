@@ -46,6 +46,12 @@ pub struct Charger {
     pub brigadier: bool,
     /// Stands in contact; 0: the engine works them out (RULINGS G3).
     pub engaged: u32,
+    /// Its brigadier declared Desperate Valor on it (Ch13 17.0): the `desperate_valor` module is
+    /// switched on and the engine rolls its checks with Advantage.
+    pub valor: bool,
+    /// Its brigade raised the battle cry (Ch13 16.0): the `psychological_shock` module is
+    /// switched on, and the defender tests Discipline at the `battle_cry` modifier.
+    pub battle_cry: bool,
 }
 
 impl Charger {
@@ -59,6 +65,8 @@ impl Charger {
             disordered: false,
             brigadier: false,
             engaged: 0,
+            valor: false,
+            battle_cry: false,
         }
     }
 }
@@ -189,7 +197,17 @@ pub fn plan_charge(
             )));
         }
     }
-    let volley = FireQuery { kind: FireKind::Closing, ..q.volley.clone() };
+    let mut volley = FireQuery { kind: FireKind::Closing, ..q.volley.clone() };
+    // Ch13 17.0: Desperate Valor is the module's.
+    let valor_module = dotc_lang::rulings::Module::DesperateValor.name();
+    if c.valor && !volley.modules.iter().any(|m| m == valor_module) {
+        volley.modules.push(valor_module.to_string());
+    }
+    // Ch13 16.0: the battle cry is the module's.
+    let cry_module = dotc_lang::rulings::Module::PsychologicalShock.name();
+    if c.battle_cry && !volley.modules.iter().any(|m| m == cry_module) {
+        volley.modules.push(cry_module.to_string());
+    }
     let (rules, mut state, defender, charger, mut input) = query_table(&volley, data, rulings)?;
     // The stand-in target becomes the charger as the query describes it, and its brigade's
     // tally starts from the charger's own starting stands.
@@ -203,6 +221,8 @@ pub fn plan_charge(
         u.quality = charger_quality.meta.id.clone();
         u.micro_hit = u8::from(c.micro_hit);
         u.markers.disorder = c.disordered;
+        u.turn.valor = c.valor;
+        u.turn.battle_cry = c.battle_cry;
         for t in &charger_quality.traits {
             if !u.traits.contains(t) {
                 u.traits.push(t.clone());

@@ -172,7 +172,8 @@ impl Tally {
 struct Fate {
     to_hit: Option<Vec<u8>>,
     miss: u8,
-    shock_save: Option<u8>,
+    /// The Shock save's dice: one, or two with Advantage (Ch13 17.0), all passing or all failing.
+    shock_save: Option<Vec<u8>>,
     saves: Option<Vec<u8>>,
 }
 
@@ -222,7 +223,7 @@ impl DiceSource for Branching {
                 None if self.fate.miss > 0 => Some(vec![self.fate.miss; count]),
                 None => None,
             },
-            Purpose::Discipline => self.fate.shock_save.take().map(|f| vec![f]),
+            Purpose::Discipline => self.fate.shock_save.take(),
             Purpose::Save => match self.fate.saves.take() {
                 Some(faces) => Some(faces),
                 None if self.fate.miss > 0 => Some(vec![1; count]),
@@ -322,15 +323,17 @@ fn volley_classes(closing: &ClosingPlan) -> Vec<VolleyClass> {
             let trigger = needed > 0 && s as u32 >= needed;
             // The Shock save, when one is rolled: (its die, whether the target is disordered,
             // the chance).
-            let shock: Vec<(Option<u8>, bool, f64)> = if plan.shock.canister && h >= 1 {
+            let shock: Vec<(Option<Vec<u8>>, bool, f64)> = if plan.shock.canister && h >= 1 {
                 vec![(None, true, 1.0)]
             } else if !trigger || plan.shock.ignored_by.is_some() {
                 vec![(None, false, 1.0)]
             } else {
                 match &plan.shock.save {
                     Some(save) => {
-                        let pass = p_at_least(save.needed);
-                        vec![(Some(6), false, pass), (Some(1), true, 1.0 - pass)]
+                        // Ch13 17.0: with Advantage the save rolls two dice.
+                        let pass = save.p_pass();
+                        let n = if save.advantage { 2 } else { 1 };
+                        vec![(Some(vec![6; n]), false, pass), (Some(vec![1; n]), true, 1.0 - pass)]
                     }
                     None => vec![(None, true, 1.0)],
                 }
@@ -348,7 +351,7 @@ fn volley_classes(closing: &ClosingPlan) -> Vec<VolleyClass> {
                         f
                     });
                     out.push(VolleyClass {
-                        fate: Fate { to_hit: Some(faces.clone()), miss, shock_save: die, saves },
+                        fate: Fate { to_hit: Some(faces.clone()), miss, shock_save: die.clone(), saves },
                         p: w * wd * wu,
                     });
                 }

@@ -248,3 +248,63 @@ fn ch13_10_0_a_green_volley_fired_too_early_in_the_odds() {
     assert!(close(on.stands_lost_to_volley[0], want), "{:?} {want}", on.stands_lost_to_volley);
     assert!(on.p_attacker_wins > off.p_attacker_wins);
 }
+
+/// Ch13 17.0 Desperate Valor: one stand of rifled muskets fires its closing volley at the 4"
+/// line, 1 die at 4+ (Ch16 5.2, 7.2), at a Fresh regular charger of 6 stands in the open that
+/// already carries a micro-hit. Any hit completes a stand (RULE-05-3.3), so the pre-contact
+/// check is taken half the time (RULINGS C7 `loss_or_disorder`). Regular: 4+, passed 1/2 of the
+/// time on one die; with Advantage it fails only when both dice miss, 1 - (1/2)^2 = 3/4. The
+/// charge stalls on a failed check: 1/2 x 1/2 = 1/4, with valor 1/2 x 1/4 = 1/8. A 6 (1/6) is
+/// also a Shock trigger within 6": the save is 4+ less Fresh's +1, 3+, failed 1/3 of the
+/// time, with Advantage (1/3)^2 = 1/9; a charger Disordered by it that passes its check goes
+/// in Disordered: 1/6 x 1/3 x 1/2 = 1/36, with valor 1/6 x 1/9 x 3/4 = 1/72.
+#[test]
+fn ch13_17_0_desperate_valor_passes_a_4_plus_check_three_times_in_four() {
+    let mut q = query("rifled_musket", 1, 6);
+    q.charger.micro_hit = true;
+    let plain = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&plain);
+    assert!(close(plain.p_pre_contact_check, 0.5), "{}", plain.p_pre_contact_check);
+    assert!(close(plain.p_check_passes.unwrap_or(0.0), 0.5));
+    assert!(close(plain.p_stalled, 0.25), "{}", plain.p_stalled);
+    assert!(close(plain.p_contact_disordered, 1.0 / 36.0), "{}", plain.p_contact_disordered);
+    q.charger.valor = true;
+    let valor = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&valor);
+    assert!(close(valor.p_pre_contact_check, 0.5), "{}", valor.p_pre_contact_check);
+    assert!(close(valor.p_check_passes.unwrap_or(0.0), 0.75), "{:?}", valor.p_check_passes);
+    assert!(close(valor.p_stalled, 0.125), "{}", valor.p_stalled);
+    assert!(close(valor.p_contact_disordered, 1.0 / 72.0), "{}", valor.p_contact_disordered);
+    // The volley's own odds see the advantaged save: disordered 1/6 x 1/9 = 1/54.
+    let volley = valor.closing_volley.as_ref().expect("a closing volley");
+    assert!(close(volley.p_shock_disorder, 1.0 / 54.0), "{}", volley.p_shock_disorder);
+    // The engine rolled over every die agrees.
+    let charge = plan_charge(&q, data(), &Rulings::default()).expect("planned");
+    let every =
+        crate::odds::assault_plan::exhaustive_assault(&charge.rules, &charge.declared, &charge.plan, 100_000)
+            .expect("walked")
+            .expect("within the budget");
+    assert!(close(every.p_stalled, 0.125) && close(every.p_contact_disordered, 1.0 / 72.0));
+}
+
+/// Ch13 16.0 The Rebel Yell / Union Huzzah (dotc D15): the caught-flat-footed charge above
+/// (Ch13 18.0), its brigade having raised the battle cry. The column's 4+ check is at -1, 5+:
+/// passed 1/3 of the time. Passed, the charger wins at a >= e (21/36) and draws at a - e = -1
+/// (5/36); failed (2/3), Disordered, it wins at a - e >= -2 (30/36) and draws at -3 (3/36). In
+/// all: wins 1/3 x 21/36 + 2/3 x 30/36 = 81/108, draws (5 + 6)/108 = 11/108, loses 16/108
+/// (without the cry 51/72, 8/72, 13/72).
+#[test]
+fn ch13_16_0_a_battle_cry_takes_one_off_the_defenders_checks_in_the_odds() {
+    let mut q = query("rifled_musket", 5, 5);
+    q.closing_volley = false;
+    q.defender.formation = "assault_column".into();
+    q.volley.modules = vec!["caught_flat_footed".into()];
+    let plain = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    assert!(close(plain.p_attacker_wins, 51.0 / 72.0), "{}", plain.p_attacker_wins);
+    q.charger.battle_cry = true;
+    let cry = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&cry);
+    assert!(close(cry.p_attacker_wins, 81.0 / 108.0), "{}", cry.p_attacker_wins);
+    assert!(close(cry.p_draw, 11.0 / 108.0), "{}", cry.p_draw);
+    assert!(close(cry.p_defender_wins, 16.0 / 108.0), "{}", cry.p_defender_wins);
+}

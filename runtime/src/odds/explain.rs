@@ -95,6 +95,10 @@ pub fn volley_lines(plan: &VolleyPlan, odds: &FireOdds) -> Vec<String> {
             )),
             (None, None) => text.push_str(", no save"),
         }
+        // Ch13 17.0: a charger under Desperate Valor saves with Advantage.
+        if plan.shock.ignored_by.is_none() && plan.shock.save.as_ref().is_some_and(|s| s.advantage) {
+            text.push_str(" with Advantage (2D6, the higher kept)");
+        }
         text.push_str(&format!("; disorders {:.1}%", odds.p_shock_disorder * 100.0));
         text
     };

@@ -271,6 +271,9 @@ impl Game {
         };
         let input =
             AssaultInput { distance, brigadier_distance, coordinated, closing_volley: closing, melee };
+        if self.two_dice_without_valor(r, action, charger, &cname) {
+            return;
+        }
         // The steps' dice, each list labelled with what it serves.
         let mut dice = RecordedDice::default();
         for s in &action.steps {
@@ -336,6 +339,33 @@ impl Game {
             }
             Err(e) => self.assault_refused(r, &e, RULE),
         }
+    }
+
+    /// Ch13 17.0, dotc D14: a `discipline` step is one check of the charger, 1D6 (RULE-07-1.4);
+    /// only a charger under Desperate Valor rolls it with Advantage, two dice. Two or more dice
+    /// in such a step of any other charger are an error, and the assault is not applied (the
+    /// engine reads one die a check, so the second would feed the next check). Whether it was.
+    fn two_dice_without_valor(
+        &self,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        charger: UnitId,
+        cname: &str,
+    ) -> bool {
+        if crate::engine::morale::valor_advantage(&self.rules, &self.state, charger) {
+            return false;
+        }
+        let two = action.steps.iter().find(|s| {
+            AssaultStep::from_word(&s.verb.value) == Some(AssaultStep::Discipline)
+                && s.args.iter().any(|a| matches!(a, Arg::Roll(roll) if roll.dice.value.len() > 1))
+        });
+        let Some(step) = two else { return false };
+        let message = format!(
+            "{cname} has no Desperate Valor this turn: a check is one die, not the 2D6 of Advantage; the \
+             action is not applied"
+        );
+        r.find(step.span, Level::Error, message, "Ch13 17.0, RULE-07-1.4, dotc D14");
+        true
     }
 
     /// The charger closes straight ahead into contact (Ch16 7.2).

@@ -16,6 +16,15 @@
 //!   its Hasty Works go along its front at the turn's end ([`Game::place_works`]).
 //! - `spike` / `haul`: the brigadier of a regiment standing among guns it took says what it does
 //!   with them (Ch13 15.0, module `spiking_the_guns`, [`crate::engine::guns`]).
+//! - `battle_cry`: once a game per army a brigadier raises the battle cry across his brigade for
+//!   the `battle_cry` order's pips, in Phase 2 before its first charge (Ch13 16.0, module
+//!   `psychological_shock`, dotc D15): the engine shakes every enemy its regiments charge, and
+//!   Disorders every regiment that charged at the turn's end
+//!   ([`crate::engine::morale::battle_cry_recoil`]).
+//! - `valor`: a brigadier declares Desperate Valor on a regiment of his brigade for the
+//!   `desperate_valor` order's pips (Ch13 17.0, module `desperate_valor`, dotc D14): the
+//!   engine rolls the checks of its charge this turn with Advantage
+//!   ([`crate::engine::morale::valor_advantage`]).
 //!
 //! Every pip spent goes through [`morale::spend_pips`], which takes this turn's pips first and then
 //! the banked one and refuses to go below zero, so a brigade's pips never go negative in any
@@ -53,11 +62,19 @@ const DIG_IN_ORDER: &str = "dig_in";
 /// The rule data id of the order that clears fouled powder (Ch13 21.0, dotc D18).
 const CLEAR_FOULING_ORDER: &str = "clear_fouling";
 
+/// The rule data id of the Desperate Valor order (Ch13 17.0): its phase and its pips.
+const VALOR_ORDER: &str = "desperate_valor";
+
+/// The rule data id of the battle cry's order (Ch13 16.0): its pips.
+const BATTLE_CRY_ORDER: &str = "battle_cry";
+
 /// Orders whose pips another verb's line pays: buying them with `order` would pay twice.
 const PAID_ELSEWHERE: &[(&str, &str)] = &[
     (DIG_IN_ORDER, "dig_in"),
     (guns::SPIKE_ORDER, "spike"),
     (guns::HAUL_ORDER, "haul"),
+    (VALOR_ORDER, "valor"),
+    (BATTLE_CRY_ORDER, "battle_cry"),
     ("regimental_assault", "assault"),
     ("dress_on_the_colors", "assault"),
     ("command_rally", "rally"),
@@ -161,6 +178,8 @@ pub(super) struct Book {
     /// The bearing of each side's own table edge (its `edge` word), by side id: where a Broken
     /// brigade retreats to (RULE-07-2.4).
     pub edges: BTreeMap<String, f64>,
+    /// Each army's battle cry, once a game (Ch13 16.0): by side id, the turn and the brigadier.
+    pub battle_cries: BTreeMap<String, (u32, String)>,
     turn: Option<u32>,
     now: TurnRecord,
 }
@@ -297,6 +316,8 @@ impl Game {
             CommandVerb::Haul => self.dispose_of_guns(r, action, guns::Disposal::Haul),
             CommandVerb::Token => self.token(r, action),
             CommandVerb::Fog => self.fog(r, action),
+            CommandVerb::Valor => self.valor(r, action),
+            CommandVerb::BattleCry => self.battle_cry(r, action),
         }
     }
 
@@ -1063,6 +1084,144 @@ impl Game {
         }
     }
 
+    /// Ch13 16.0 (module `psychological_shock`), dotc D15: `battle_cry "Brigadier"`: in Phase 2,
+    /// before any regiment of his brigade has charged this turn, a brigadier of the active side
+    /// raises the battle cry across his brigade, paying the rule data's `order battle_cry` (the
+    /// whole brigade: no command tier). Once a game per army: a second cry of the same side is
+    /// an error. The engine does the rest: the enemies its regiments charge this phase are
+    /// shaken, and every regiment that charged is Disordered at the turn's end.
+    pub(super) fn battle_cry(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 16.0";
+        if !self.rules.module(Module::PsychologicalShock.name()) {
+            let message = "the Psychological Shock module (Ch13 16.0) is not in force in this game: no battle cry is raised";
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
+            let message = format!("{leader} commands no brigade: he has none to raise the battle cry");
+            return r.here(Level::Error, message, RULE);
+        };
+        let side =
+            self.state.leader(lid).and_then(|l| self.state.sides.get(l.side.0)).map(|s| s.name.clone());
+        let Some(side) = side.filter(|s| **s == *r.side) else {
+            let message =
+                format!("{leader} is not of the active side: a battle cry is raised in its own turn");
+            return r.here(Level::Error, message, RULE);
+        };
+        if let Some((turn, by)) = self.book.battle_cries.get(side.as_str()) {
+            let message = format!(
+                "the {side} army raised its battle cry in turn {turn} ({by}): once per game per army"
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        let regiments: Vec<UnitId> = (0..self.state.units.len())
+            .map(UnitId)
+            .filter(|&id| self.state.unit(id).is_some_and(|u| u.brigade == Some(b) && !u.removed))
+            .collect();
+        if let Some(u) = regiments.iter().filter_map(|&id| self.state.unit(id)).find(|u| u.turn.assaulted) {
+            let message = format!(
+                "{} has already charged this turn: the battle cry is raised at the start of the assault, before \
+                 the brigade's first charge",
+                u.name
+            );
+            return r.here(Level::Error, message, "Ch13 16.0, dotc D15");
+        }
+        let Some(order) = self.rules.data.order(BATTLE_CRY_ORDER).cloned() else {
+            let message =
+                format!("no order `{BATTLE_CRY_ORDER}` in the rule data: the battle cry has no price");
+            return r.here(Level::Error, message, RULE);
+        };
+        let cost = match self.order_price(&order, None) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if !self.pay_pips(r, b, cost, order.meta.title(), RULE) {
+            return;
+        }
+        for id in regiments {
+            if let Some(u) = self.state.unit_mut(id) {
+                u.turn.battle_cry = true;
+            }
+        }
+        self.book.battle_cries.insert(side.to_string(), (r.turn, leader.clone()));
+        let text = format!(
+            "{leader} raises the battle cry across his brigade ({cost} pip{}): the enemies it charges are shaken",
+            if cost == 1 { "" } else { "s" }
+        );
+        r.emit([Event::new(What::Note { text }, RULE)]);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
+    /// Ch13 17.0 (module `desperate_valor`), dotc D14: `valor "Brigadier" "Regiment"`: in Phase 1
+    /// a brigadier declares Desperate Valor on a regiment of his brigade, of the active side and
+    /// able to charge (no battery), paying the rule data's `order desperate_valor` priced by its
+    /// command tier as any order ([`Game::order_price`]). The engine then rolls the checks of
+    /// its charge this turn with Advantage; a regiment that does not charge has spent the pips
+    /// for nothing.
+    pub(super) fn valor(&mut self, r: &mut Replayer<'_>, action: &Action) {
+        const RULE: &str = "Ch13 17.0";
+        if !self.rules.module(Module::DesperateValor.name()) {
+            let message = "the Desperate Valor module (Ch13 17.0) is not in force in this game: no regiment is given Advantage";
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(lid) = self.leader_subject(r, action) else { return };
+        let leader = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let Some(b) = self.brigade_of_leader(&leader).map(BrigadeId) else {
+            let message = format!("{leader} commands no brigade: he has no pips for Desperate Valor");
+            return r.here(Level::Error, message, RULE);
+        };
+        let Some(to) = second_name(action) else {
+            let message = "Desperate Valor names no regiment: write `valor \"Brigadier\" \"Regiment\"`";
+            return r.here(Level::Error, message, RULE);
+        };
+        let Some(id) = self.unit(r, Some(to)) else { return };
+        let Some(u) = self.state.unit(id) else { return };
+        let name = u.name.clone();
+        if u.brigade != Some(b) {
+            let message =
+                format!("{name} is not of {leader}'s brigade: he cannot declare Desperate Valor on it");
+            return r.here(Level::Error, message, "Ch13 17.0, Ch16 2.3");
+        }
+        if u.is_battery() {
+            let message =
+                format!("{name} is a battery: only a regiment that can charge is given Desperate Valor");
+            return r.here(Level::Error, message, RULE);
+        }
+        if self.state.sides.get(u.side.0).is_none_or(|s| *s.name != *r.side) {
+            let message =
+                format!("{name} is not of the active side: Desperate Valor is declared in its own Phase 1");
+            return r.here(Level::Error, message, RULE);
+        }
+        if u.turn.valor {
+            return r.here(Level::Warning, format!("{name} already has Desperate Valor this turn"), RULE);
+        }
+        let Some(order) = self.rules.data.order(VALOR_ORDER).cloned() else {
+            let message = format!("no order `{VALOR_ORDER}` in the rule data: Desperate Valor has no price");
+            return r.here(Level::Error, message, RULE);
+        };
+        let cost = match self.order_price(&order, Some(id)) {
+            Ok(cost) => cost,
+            Err((message, rule)) => return r.here(Level::Error, message, rule),
+        };
+        if !self.pay_pips(r, b, cost, order.meta.title(), RULE) {
+            return;
+        }
+        if let Some(u) = self.state.unit_mut(id) {
+            u.turn.valor = true;
+        }
+        let text = format!(
+            "{leader} declares Desperate Valor on {name} ({cost} pip{}): its charge's checks roll with Advantage",
+            if cost == 1 { "" } else { "s" }
+        );
+        r.emit([Event::new(What::Note { text }, RULE)]);
+        if let Some(claim) = &action.claim {
+            claims::check_number(r, claim, f64::from(cost), "pips spent", RULE);
+        }
+    }
+
     /// Ch13 14.0, RULINGS G17, dotc D12: at the end of the turn a Hasty Works marker goes along
     /// the front edge of each regiment that dug in and is still on the table, where it now
     /// stands: the ground's cover upgraded one class
@@ -1522,6 +1681,39 @@ mod tests {
         let off = errors_at(&replay, &game, "dig_in \"Col. Able\" \"1st Foot\"");
         assert!(off.iter().any(|f| f.message.contains("not in force")), "{off:#?}");
         assert!(errors_at(&replay, &game, "move \"1st Foot\"").iter().all(|f| f.rule != "Ch13 14.0"));
+    }
+
+    #[test]
+    fn ch13_17_0_desperate_valor_costs_two_pips_on_a_regiment_of_the_brigadiers_own() {
+        let with_module = DRILL.replace(
+            "    table 48 x 36\n",
+            "    table 48 x 36\n    rules {\n        module desperate_valor\n    }\n",
+        );
+        let log = "turn 1 blue {\n    command {\n        pips \"Col. Able\" roll [5] => 3\n        valor \"Col. Able\" \"1st Foot\" => 2\n        valor \"Col. Able\" \"1st Foot\"\n        valor \"Col. Able\" \"Blue Battery\"\n        valor \"Col. Able\" \"3rd Foot\"\n    }\n}\n";
+        let (replay, game) = play(&with_module, log);
+        assert!(
+            errors_at(&replay, &game, "valor \"Col. Able\" \"1st Foot\" => 2").is_empty(),
+            "{:#?}",
+            replay.findings
+        );
+        // Able rolled 3 pips (reliable, [5] -> d3 3) and paid 2 (the order's 2, Tier 1).
+        assert_eq!(brigade(&replay, "First Brigade").pips, 1);
+        let again = replay.findings.iter().find(|f| f.message.contains("already has Desperate Valor"));
+        assert!(again.is_some_and(|f| f.rule == "Ch13 17.0"), "{:#?}", replay.findings);
+        let battery = errors_at(&replay, &game, "valor \"Col. Able\" \"Blue Battery\"");
+        assert!(battery.iter().any(|f| f.message.contains("a battery") && f.rule == "Ch13 17.0"));
+        let other = errors_at(&replay, &game, "valor \"Col. Able\" \"3rd Foot\"");
+        assert!(other.iter().any(|f| f.message.contains("not of Col. Able's brigade")), "{other:#?}");
+        let text = notes(&replay);
+        assert!(
+            text.iter().any(|t| t.contains("declares Desperate Valor on 1st Foot (2 pips)")),
+            "{text:#?}"
+        );
+        // Without the module nobody is given Advantage, and no pip is spent.
+        let (replay, game) = play(DRILL, log);
+        let off = errors_at(&replay, &game, "valor \"Col. Able\" \"1st Foot\" => 2");
+        assert!(off.iter().any(|f| f.message.contains("not in force") && f.rule == "Ch13 17.0"), "{off:#?}");
+        assert_eq!(brigade(&replay, "First Brigade").pips, 3);
     }
 
     #[test]

@@ -119,6 +119,11 @@ pub(super) fn how_to_add(
         Purpose::Discipline if in_steps && what == TestKind::FlatFooted.the_label() => {
             "add the step `flat_footed roll [d]` (1 die)".to_string()
         }
+        // Ch13 17.0: a check with Advantage rolls two dice; one is written.
+        Purpose::Discipline if in_steps && wanted == 2 && available == 1 => {
+            "a check with Advantage (Desperate Valor) rolls two dice: write both, `discipline roll [d, d]`"
+                .to_string()
+        }
         Purpose::Discipline if in_steps => {
             "add the step `discipline roll [d]` (1 die), one step per test in the order they are rolled"
                 .to_string()

@@ -368,6 +368,12 @@ impl Game {
         self.undisposed_guns(r);
         self.written_orders_due(r);
         self.unrolled_fog(r);
+        // Ch13 16.0: the battle cry's recoil, win or lose.
+        let mut recoil = Vec::new();
+        match transact(&mut self.state, |s| morale::battle_cry_recoil(&self.rules, s, &mut recoil)) {
+            Ok(()) => r.emit(recoil),
+            Err(e) => r.refused(&e, "Ch13 16.0"),
+        }
         let statuses = self.state.brigades.iter().map(|b| b.status).collect();
         self.ledger.last_turn = Some((self.bodies.clone(), statuses));
     }

@@ -26,7 +26,8 @@ export const VERBS = [
   'about_face', 'formation', 'fall_back', 'double_time', 'limber', 'unlimber', 'dismount',
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
-  'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token', 'fog',
+  'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token', 'fog', 'valor',
+  'battle_cry',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
@@ -98,7 +99,7 @@ export const OTHER_IDS = [
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
   'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
-  'premature_fire', 'bouncing_shot', 'second_line',
+  'premature_fire', 'bouncing_shot', 'second_line', 'desperate_valor', 'battle_cry',
   'spike_the_guns', 'haul_off_the_guns', 'drizzle', 'clear_fouling',
 ];
 export const PRESETS = ['defaults', 'as_printed'];

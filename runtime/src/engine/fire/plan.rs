@@ -100,6 +100,18 @@ pub struct DisciplineSave {
     pub modifiers: Vec<Modifier>,
     /// The roll needed, held to 2..6 (RULINGS G1).
     pub needed: i32,
+    /// Rolled with Advantage, 2D6 and the higher kept: a charger under Desperate Valor saving
+    /// against its closing volley (Ch13 17.0, dotc D14).
+    pub advantage: bool,
+}
+
+impl DisciplineSave {
+    /// The chance the save passes: one die's, or with Advantage the chance that not both dice
+    /// miss (Ch13 17.0).
+    pub fn p_pass(&self) -> f64 {
+        let one = f64::from(7 - self.needed.clamp(1, 7)) / 6.0;
+        if self.advantage { 1.0 - (1.0 - one) * (1.0 - one) } else { one }
+    }
 }
 
 /// The cover save (RULE-05-3.1, 3.2, Ch16 5.4, 5.6, RULINGS C15, C30, G1, G17).
@@ -848,7 +860,10 @@ fn shock_plan(
             let (base, modifiers) =
                 morale::discipline_terms(rules, state, target, Some(CheckCause::Shock), extra)?;
             let needed = morale::test_needed(base, &modifiers);
-            Some(DisciplineSave { base, modifiers, needed })
+            // Ch13 17.0: a charger under Desperate Valor saves against its closing volley with
+            // Advantage.
+            let advantage = input.kind == FireKind::Closing && morale::valor_advantage(rules, state, target);
+            Some(DisciplineSave { base, modifiers, needed, advantage })
         }
         Suppression::AnySixDisorders => None,
     };

@@ -40,6 +40,7 @@ const ENTRIES_READ: &[&str] = &[
     "melee_result defeated",
     "melee_result victor",
     "modifier battery_in_melee",
+    "modifier battle_cry",
     "modifier bouncing_shot",
     "modifier brigadier_attached",
     "modifier cavalry_shock",
