@@ -40,6 +40,47 @@ impl Battlefield {
     /// The cover `target` has against fire from `firer` (`garrison`: the building it holds, if
     /// any), as the engine's fire resolution takes it.
     pub fn cover(&self, firer: &Body, target: &Body, garrison: Option<&str>) -> CoverInput {
+        self.cover_on(firer, target, garrison, &self.ground_cover(target))
+    }
+
+    /// The cover the ground `target` stands on gives it against any firer: each area and line
+    /// most of its stands are in, as (cover, terrain id), in the order [`Battlefield::cover`]
+    /// weighs them. A function of the body and the terrain alone, which a replay never changes,
+    /// so it may keep the answer per body (issue 16).
+    pub fn ground_cover(&self, target: &Body) -> Vec<(Cover, String)> {
+        let stands = target.stands();
+        let most = |inside: usize| 2 * inside > stands.len();
+        let mut ground = Vec::new();
+        // An area or line whose box misses the target's holds none of its stands (issue 16).
+        let reach = crate::geometry::bounds(&stands);
+        for area in &self.areas {
+            if crate::geometry::rects_apart(reach, area.outline.bounding_rect()) {
+                continue;
+            }
+            if most(stands.iter().filter(|s| stand_in_area(s, &area.outline)).count()) {
+                ground.push((area.terrain.cover, area.terrain.meta.id.clone()));
+            }
+        }
+        for lane in &self.lines {
+            if crate::geometry::rects_apart(reach, lane.line.bounding_rect()) {
+                continue;
+            }
+            let on = |s: &&Polygon<f64>| lane.line.lines().any(|segment| inside_length(s, &segment) > 0.0);
+            if most(stands.iter().filter(on).count()) {
+                ground.push((lane.terrain.cover, lane.terrain.meta.id.clone()));
+            }
+        }
+        ground
+    }
+
+    /// [`Battlefield::cover`] with the target's [`Battlefield::ground_cover`] given.
+    pub fn cover_on(
+        &self,
+        firer: &Body,
+        target: &Body,
+        garrison: Option<&str>,
+        ground: &[(Cover, String)],
+    ) -> CoverInput {
         let mut best: Option<(Cover, String, bool)> = None;
         let mut consider = |cover: Cover, id: &str, frontal: bool| {
             if cover.class == CoverClass::None {
@@ -55,8 +96,6 @@ impl Battlefield {
                 best = Some((cover, id.to_string(), frontal));
             }
         };
-        let stands = target.stands();
-        let most = |inside: usize| 2 * inside > stands.len();
         if let Some(building) = garrison.and_then(|name| self.building(name)) {
             // Ch16 4.3, dotc D6: the survivors of a collapse are in its rubble.
             match (building.collapsed, building.structure.rubble) {
@@ -66,32 +105,21 @@ impl Battlefield {
             }
         }
         // Ch16 4.3: rubble covers a unit most of whose stands stand in it, as area terrain does.
+        let mut stands = Vec::new();
         for building in self.buildings.iter().filter(|b| b.collapsed) {
             let (Some(walls), Some(rubble)) = (&building.footprint, building.structure.rubble) else {
                 continue;
             };
+            if stands.is_empty() {
+                stands = target.stands();
+            }
+            let most = |inside: usize| 2 * inside > stands.len();
             if most(stands.iter().filter(|s| stand_in_area(s, walls)).count()) {
                 consider(rubble, &rubble_id(building), false);
             }
         }
-        // An area or line whose box misses the target's holds none of its stands (issue 16).
-        let reach = crate::geometry::bounds(&stands);
-        for area in &self.areas {
-            if crate::geometry::rects_apart(reach, area.outline.bounding_rect()) {
-                continue;
-            }
-            if most(stands.iter().filter(|s| stand_in_area(s, &area.outline)).count()) {
-                consider(area.terrain.cover, &area.terrain.meta.id, false);
-            }
-        }
-        for lane in &self.lines {
-            if crate::geometry::rects_apart(reach, lane.line.bounding_rect()) {
-                continue;
-            }
-            let on = |s: &&Polygon<f64>| lane.line.lines().any(|segment| inside_length(s, &segment) > 0.0);
-            if most(stands.iter().filter(on).count()) {
-                consider(lane.terrain.cover, &lane.terrain.meta.id, false);
-            }
+        for (cover, id) in ground {
+            consider(*cover, id, false);
         }
         let fire = range_line(firer, target);
         let front = front_strip(target);

@@ -19,7 +19,7 @@
 //!   fired overhead.
 
 use dotc_lang::library::BandName;
-use geo::{Distance, Euclidean, Intersects, LineString, Point, Polygon};
+use geo::{BoundingRect, Distance, Euclidean, Intersects, LineString, Point, Polygon};
 
 use super::body::Body;
 use super::range::range_line;
@@ -116,7 +116,9 @@ impl Battlefield {
         let mut viewer_level = None;
         self.hills.iter().enumerate().find_map(|(index, hill)| {
             let crest = hill.crest.as_ref()?;
-            if !sight.intersects(crest)
+            // A crest whose box misses the line's is not crossed (issue 16).
+            if crate::geometry::rects_apart(Some(sight.bounding_rect()), crest.bounding_rect())
+                || !sight.intersects(crest)
                 || hill.level <= *viewer_level.get_or_insert_with(|| self.level_of(viewer))
             {
                 return None;

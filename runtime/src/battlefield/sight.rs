@@ -107,6 +107,18 @@ pub struct Smoker<'a> {
 pub fn smoke_walls(smokers: &[Smoker<'_>], rule: &super::SmokeRule) -> Vec<Vec<usize>> {
     use geo::Distance;
     let Some(least) = rule.wall_regiments.filter(|&n| n > 0) else { return Vec::new() };
+    // A wall is of one brigade: without a brigade of `least` smokers there is none, and no
+    // footprint need be built (issue 16: the smoke a volley meets is asked at every volley).
+    let mut per_brigade: Vec<(usize, usize)> = Vec::new();
+    for brigade in smokers.iter().filter_map(|s| s.brigade) {
+        match per_brigade.iter_mut().find(|(b, _)| *b == brigade) {
+            Some((_, count)) => *count += 1,
+            None => per_brigade.push((brigade, 1)),
+        }
+    }
+    if per_brigade.iter().all(|&(_, count)| count < least as usize) {
+        return Vec::new();
+    }
     let footprints: Vec<Polygon<f64>> = smokers.iter().map(|s| s.body.footprint()).collect();
     let adjacent = |a: usize, b: usize| {
         smokers[a].brigade.is_some()

@@ -95,6 +95,11 @@ pub(super) fn decline_rerolls(args: &[Arg], input: &mut FireInput) {
     }
 }
 
+/// How many targets' ground cover [`Game::ground_cover`] keeps: more than a side has units in
+/// any shipped scenario, so a game's volleys find their target's nearly always. dotc's own, not
+/// a rule.
+const GROUND_COVER_KEPT: usize = 32;
+
 impl Game {
     pub(super) fn fire_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: FireVerb) {
         match verb {
@@ -128,10 +133,17 @@ impl Game {
         let sight = self.looking(firer, target, fb, tb, |bf, query| bf.sight(query));
         let mut input = FireInput::at(battlefield::range::range(fb, tb), kind);
         // Ch16 4.3, RULE-05-3.2: a garrison has its building's cover.
-        input.cover = self.bf.cover(fb, tb, target.and_then(|t| self.garrison(t)));
+        input.cover = self.bf.cover_on(fb, tb, target.and_then(|t| self.garrison(t)), &self.ground_cover(tb));
         input.smoke = sight.smoke_penalty;
         input.through_screen = self.through_own_screen(firer, fb, tb);
         (input, sight)
+    }
+
+    /// The cover of the ground `body` stands on ([`battlefield::Battlefield::ground_cover`]),
+    /// kept for the last [`GROUND_COVER_KEPT`] bodies asked about. The dev profile works it out
+    /// anyway, so every replay of the tests holds what is kept to it.
+    fn ground_cover(&self, body: &Body) -> std::sync::Arc<[(dotc_lang::library::Cover, String)]> {
+        self.ground_cover.get_or(body, GROUND_COVER_KEPT, || self.bf.ground_cover(body).into())
     }
 
     /// The line of sight of [`Game::fire_input_at`], as `look` asks it of the battlefield

@@ -454,6 +454,7 @@ impl<'a> Run<'a> {
             book: command::Book::from_scenario(scenario, data),
             command_ranges: BTreeMap::new(),
             rest_sight: status::RestSight::default(),
+            ground_cover: Kept::default(),
             rules,
         };
         let men = scenario.men_per_stand.as_ref().map(|m| m.value);
@@ -817,6 +818,49 @@ struct Game {
     command_ranges: BTreeMap<UnitId, (command::RangeFrom, f64)>,
     /// Whether each enemy saw each unit when its rest was last counted ([`status::RestSight`]).
     rest_sight: status::RestSight,
+    /// The cover of the ground under the last few targets' bodies
+    /// ([`Battlefield::ground_cover`], [`Game::ground_cover`]): a target fired at stands where it
+    /// stood for the volley before, and its ground's cover need not be worked out again
+    /// (issue 16). A pure function of the body, since the replay never changes the terrain, so
+    /// it is never stale.
+    ground_cover: Kept<Body, std::sync::Arc<[(dotc_lang::library::Cover, String)]>>,
+}
+
+/// The last few answers of a pure function, by their key, kept behind `&self`
+/// ([`Game::ground_cover`]): the newest last, the oldest dropped past `limit`. A mutex, so the
+/// game stays `Sync` for the language server; a poisoned one is taken as it is, as its list is
+/// only ever whole.
+#[derive(Debug)]
+struct Kept<K, V>(std::sync::Mutex<Vec<(K, V)>>);
+
+impl<K, V> Default for Kept<K, V> {
+    fn default() -> Self {
+        Kept(std::sync::Mutex::new(Vec::new()))
+    }
+}
+
+impl<K: PartialEq + Copy + std::fmt::Debug, V: Clone + PartialEq + std::fmt::Debug> Kept<K, V> {
+    /// The answer for `key`: the one kept, or `make`'s, then kept. The dev profile makes it
+    /// anyway and holds the one kept to it, so every replay of the tests checks the memo.
+    fn get_or(&self, key: &K, limit: usize, make: impl Fn() -> V) -> V {
+        let mut kept = std::mem::take(&mut *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let answer = match kept.iter().find(|(k, _)| k == key) {
+            Some((_, answer)) => {
+                debug_assert_eq!(*answer, make(), "the answer kept for {key:?}");
+                answer.clone()
+            }
+            None => {
+                let answer = make();
+                if kept.len() >= limit.max(1) {
+                    kept.remove(0);
+                }
+                kept.push((*key, answer.clone()));
+                answer
+            }
+        };
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = kept;
+        answer
+    }
 }
 
 /// The unit names an action gives, in order (`Unit` first, then `At` / `Against`).

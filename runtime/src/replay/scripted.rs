@@ -31,7 +31,7 @@ use crate::engine::state::UnitId;
 use crate::engine::{Event, What, morale, transact};
 use crate::script::{
     BrigadeView, Effect, ErrorKind, LeaderView, Limits, ObjectiveView, Outcome, ScriptError, Scripts,
-    Snapshot, UnitView,
+    Snapshot, UnitView, part,
 };
 
 /// The rule events of scripts cite.
@@ -475,7 +475,29 @@ impl Scripted {
         if !self.scripts.has_pending_triggers() {
             return;
         }
-        let snapshot = self.snapshot(game, r);
+        // Issue 16: while every trigger still waiting is false again by its memo (the tutorial's
+        // reads only the objectives), only the parts its memo read are copied from the game.
+        let mut snapshot = None;
+        if let Some(reads) = self.scripts.remembered_parts() {
+            let partial = self.snapshot_parts(game, r, reads);
+            let settled = self.scripts.all_remembered(&partial);
+            if cfg!(debug_assertions) {
+                // The dev profile copies the whole game too: the parts copied alone are the
+                // whole snapshot's, and settle the triggers as it does.
+                let seen = partial.parts(reads);
+                drop(partial);
+                let whole = self.snapshot(game, r);
+                assert_eq!(whole.parts(reads), seen, "a snapshot's parts {reads:#b} copied alone");
+                assert_eq!(self.scripts.all_remembered(&whole), settled, "the memos on the parts {reads:#b}");
+                snapshot = Some(whole);
+            } else if settled {
+                snapshot = Some(partial);
+            }
+        }
+        let snapshot = match snapshot {
+            Some(snapshot) => snapshot,
+            None => self.snapshot(game, r),
+        };
         let mut faces: BTreeMap<String, VecDeque<u8>> =
             self.dice.by_name.iter_mut().map(|(name, (d, _))| (name.clone(), std::mem::take(d))).collect();
         let ran = self.scripts.run_triggers(&snapshot, &mut faces);
@@ -778,8 +800,79 @@ impl Scripted {
     /// was a tenth of a long replay, most of it allocation): the scripts let go of the one they
     /// last saw, so the fields' strings and lists are reused.
     fn snapshot(&mut self, game: &Game, r: &Replayer<'_>) -> Arc<Snapshot> {
+        self.snapshot_parts(game, r, u16::MAX)
+    }
+
+    /// The snapshot with only the parts `parts` names ([`part`] bits) brought up to date: the
+    /// others are as an earlier call left them, for a caller that reads no more.
+    fn snapshot_parts(&mut self, game: &Game, r: &Replayer<'_>, parts: u16) -> Arc<Snapshot> {
         self.scripts.release_snapshot();
         let view = Arc::make_mut(&mut self.view);
+        let state = &game.state;
+        let side_name =
+            |id: crate::engine::state::SideId| state.sides.get(id.0).map_or("", |s| s.name.as_str());
+        let has = |bit: u16| parts & bit != 0;
+        if has(part::UNITS) {
+            Self::units_view(view, game);
+        }
+        if has(part::BRIGADES) {
+            view.brigades.resize_with(state.brigades.len(), BrigadeView::default);
+            for (b, v) in state.brigades.iter().zip(view.brigades.iter_mut()) {
+                v.name.clone_from(&b.name);
+                set(&mut v.side, side_name(b.side));
+                set(&mut v.state, b.status.word());
+                v.losses = b.losses;
+                v.starting_stands = b.starting_stands;
+            }
+        }
+        if has(part::LEADERS) {
+            Self::leaders_view(view, state);
+        }
+        if has(part::OBJECTIVES) {
+            view.objectives.resize_with(self.objectives.len(), ObjectiveView::default);
+            for (o, v) in self.objectives.iter().zip(view.objectives.iter_mut()) {
+                v.name.clone_from(&o.name);
+                set(&mut v.held_by, o.holder.as_deref().unwrap_or(""));
+                v.vp = o.vp;
+                v.held_turns.resize_with(o.streak.len(), Default::default);
+                for ((side, n), (to, count)) in o.streak.iter().zip(v.held_turns.iter_mut()) {
+                    to.clone_from(side);
+                    *count = *n;
+                }
+            }
+        }
+        if has(part::TIME) {
+            view.time.clear();
+            if let (Some(start), Some(length)) = (self.start, self.turn_length) {
+                use std::fmt::Write as _;
+                let minutes = start + r.turn.saturating_sub(1) * length;
+                let _ = write!(view.time, "{:02}:{:02}", (minutes / 60) % 24, minutes % 60);
+            }
+        }
+        if has(part::TURN) {
+            view.turn = r.turn;
+        }
+        if has(part::SIDE) {
+            set(&mut view.side, &r.side);
+        }
+        if has(part::PHASE) {
+            set(&mut view.phase, r.phase.word());
+        }
+        if has(part::SIDES) {
+            view.sides.clone_from(&self.sides);
+        }
+        if has(part::VP) {
+            view.vp.resize_with(self.sides.len(), Default::default);
+            for (side, (name, vp)) in self.sides.iter().zip(view.vp.iter_mut()) {
+                name.clone_from(side);
+                *vp = held_vp(&self.objectives, &self.awarded, side);
+            }
+        }
+        Arc::clone(&self.view)
+    }
+
+    /// The units' part of the snapshot.
+    fn units_view(view: &mut Snapshot, game: &Game) {
         let state = &game.state;
         let side_name =
             |id: crate::engine::state::SideId| state.sides.get(id.0).map_or("", |s| s.name.as_str());
@@ -806,14 +899,12 @@ impl Scripted {
             );
             v.due = game.book.arrivals.get(&u.name).and_then(|a| a.turn).unwrap_or(0);
         }
-        view.brigades.resize_with(state.brigades.len(), BrigadeView::default);
-        for (b, v) in state.brigades.iter().zip(view.brigades.iter_mut()) {
-            v.name.clone_from(&b.name);
-            set(&mut v.side, side_name(b.side));
-            set(&mut v.state, b.status.word());
-            v.losses = b.losses;
-            v.starting_stands = b.starting_stands;
-        }
+    }
+
+    /// The leaders' part of the snapshot.
+    fn leaders_view(view: &mut Snapshot, state: &crate::engine::state::GameState) {
+        let side_name =
+            |id: crate::engine::state::SideId| state.sides.get(id.0).map_or("", |s| s.name.as_str());
         view.leaders.resize_with(state.leaders.len(), LeaderView::default);
         for (l, v) in state.leaders.iter().zip(view.leaders.iter_mut()) {
             v.name.clone_from(&l.name);
@@ -829,33 +920,6 @@ impl Scripted {
             v.removed = l.removed;
             set(&mut v.attached, l.attached.and_then(|u| state.unit(u)).map_or("", |u| u.name.as_str()));
         }
-        view.objectives.resize_with(self.objectives.len(), ObjectiveView::default);
-        for (o, v) in self.objectives.iter().zip(view.objectives.iter_mut()) {
-            v.name.clone_from(&o.name);
-            set(&mut v.held_by, o.holder.as_deref().unwrap_or(""));
-            v.vp = o.vp;
-            v.held_turns.resize_with(o.streak.len(), Default::default);
-            for ((side, n), (to, count)) in o.streak.iter().zip(v.held_turns.iter_mut()) {
-                to.clone_from(side);
-                *count = *n;
-            }
-        }
-        view.time.clear();
-        if let (Some(start), Some(length)) = (self.start, self.turn_length) {
-            use std::fmt::Write as _;
-            let minutes = start + r.turn.saturating_sub(1) * length;
-            let _ = write!(view.time, "{:02}:{:02}", (minutes / 60) % 24, minutes % 60);
-        }
-        view.turn = r.turn;
-        set(&mut view.side, &r.side);
-        set(&mut view.phase, r.phase.word());
-        view.sides.clone_from(&self.sides);
-        view.vp.resize_with(self.sides.len(), Default::default);
-        for (side, (name, vp)) in self.sides.iter().zip(view.vp.iter_mut()) {
-            name.clone_from(side);
-            *vp = held_vp(&self.objectives, &self.awarded, side);
-        }
-        Arc::clone(&self.view)
     }
 }
 

@@ -80,9 +80,13 @@ pub(super) struct Ledger {
 pub(super) struct RestSight {
     /// The buildings' damage and collapse when the answers were found.
     buildings: Vec<(u32, bool)>,
-    /// By (enemy, unit): what it was asked from, and whether the enemy sees the unit.
-    seen: BTreeMap<(UnitId, UnitId), (SeenFrom, bool)>,
+    /// By (enemy, unit): what it was asked from, and whether the enemy sees the unit, for the
+    /// last [`SEEN_KEPT`] questions, oldest first (a unit stepping back and forth asks two).
+    seen: BTreeMap<(UnitId, UnitId), Vec<(SeenFrom, bool)>>,
 }
+
+/// How many answers [`RestSight`] keeps for each enemy and unit. dotc's own, not a rule.
+const SEEN_KEPT: usize = 4;
 
 /// What [`RestSight`] asked a line of sight from: the enemy's body, the unit's, the weather limit.
 type SeenFrom = (Body, Body, Option<f64>);
@@ -279,15 +283,17 @@ impl Game {
         let weather_limit = self.state.weather.sight_limit(&self.rules.tables); // Ch13 21.0
         !enemies.any(|(&other, e)| {
             let from = (*e, *body, weather_limit);
-            if let Some(&(was, seen)) = sight.seen.get(&(other, id))
-                && was == from
-            {
+            let kept = sight.seen.entry((other, id)).or_default();
+            if let Some(&(_, seen)) = kept.iter().find(|(was, _)| *was == from) {
                 // The dev profile looks anyway: every replay of the tests holds the memo to it.
                 debug_assert_eq!(seen, self.sees_at_rest(e, body), "whether {other:?} sees {id:?}");
                 return seen;
             }
             let seen = self.sees_at_rest(e, body);
-            sight.seen.insert((other, id), (from, seen));
+            if kept.len() >= SEEN_KEPT {
+                kept.remove(0);
+            }
+            kept.push((from, seen));
             seen
         })
     }

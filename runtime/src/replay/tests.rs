@@ -284,3 +284,31 @@ pub(super) fn play(scenario: &str, turns: &str) -> (Replay, String) {
 pub(super) fn problems(replay: &Replay) -> Vec<&Finding> {
     replay.findings.iter().filter(|f| matches!(f.level, Level::Error | Level::Warning)).collect()
 }
+
+/// Issue 16: the ground cover kept per body ([`Kept`], [`Game::ground_cover`]) is the
+/// battlefield's answer for a body that moved, lost stands or changed formation, and for one
+/// that came back to where it stood: the body is the key, so nothing kept goes stale.
+#[test]
+fn issue_16_the_ground_cover_kept_per_body_follows_the_body() {
+    let source = "scenario \"Test\" {\n    table 48 x 36\n    terrain {\n        light_woods \"Copse\" polygon (0, 0) (20, 0) (20, 20) (0, 20)\n    }\n}\n";
+    let scenario = dotc_lang::parse(source).document.scenario.expect("a scenario");
+    let bf = crate::battlefield::Battlefield::from_scenario(&scenario, dotc_lang::stdlib());
+    let line = |position, facing, stands| {
+        Body::new(position, facing, crate::geometry::Layout::new(stands, None, 0.0, 1.0))
+    };
+    let kept: Kept<Body, std::sync::Arc<[(dotc_lang::library::Cover, String)]>> = Kept::default();
+    let ask = |body: &Body| kept.get_or(body, 2, || bf.ground_cover(body).into());
+    let inside = line((10.0, 10.0), 0.0, 5);
+    let moved_out = Body { position: (30.0, 10.0), ..inside };
+    // At the copse's east edge: stands at x = 17..22, three of five in the copse.
+    let edge = Body { position: (19.5, 10.0), ..inside };
+    // Two left (RULE-05-3.3): x = 18.5..20.5, one in and one half in, which is not in.
+    let fewer = edge.with_losses(3);
+    let column = Body { layout: crate::geometry::Layout::new(5, Some(2), 0.0, 1.0), ..edge };
+    for body in [inside, moved_out, inside, edge, column, fewer, edge, moved_out, inside, fewer] {
+        assert_eq!(*ask(&body), *bf.ground_cover(&body), "{body:?}");
+    }
+    let covered = |body: &Body| !ask(body).is_empty();
+    assert!(covered(&inside) && covered(&edge) && covered(&column));
+    assert!(!covered(&moved_out) && !covered(&fewer));
+}

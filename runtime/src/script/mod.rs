@@ -29,6 +29,7 @@ use dotc_lang::catalogue;
 use dotc_lang::diagnostic::Diagnostic;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 
+pub(crate) use api::part;
 pub use api::{
     BrigadeView, Effect, GameHandle, LeaderView, MAX_SCRIPT_DICE, ObjectiveView, RESULT_LEVELS,
     SCRIPT_MARKERS, Snapshot, UnitView,
@@ -410,6 +411,38 @@ impl Scripts {
     /// Does the scenario have any trigger still waiting to fire?
     pub fn has_pending_triggers(&self) -> bool {
         !self.spent && self.triggers.iter().any(|t| !t.done)
+    }
+
+    /// The parts of the snapshot ([`part`] bits) that settle every trigger still waiting, when
+    /// each has a memo ([`ConditionMemo`]): the union of what their conditions read. None when
+    /// one has none, so it must run on the whole snapshot.
+    pub(crate) fn remembered_parts(&self) -> Option<u16> {
+        self.triggers.iter().filter(|t| !t.done).try_fold(0, |parts, t| Some(parts | t.memo.as_ref()?.reads))
+    }
+
+    /// Whether [`Scripts::run_triggers`] on `snapshot` would stand every trigger still waiting in
+    /// by its memo, without running one (issue 16): each memo's parts are the same in
+    /// `snapshot`, and the budget left after the work charged for those before it allows its
+    /// own, as `run_trigger` decides. Only the parts of [`Scripts::remembered_parts`] of
+    /// `snapshot` are read, so the caller need copy no more of the game. False in the dev
+    /// profile, where every memo is checked by running its condition.
+    pub(crate) fn all_remembered(&self, snapshot: &Snapshot) -> bool {
+        if self.check_memo || self.spent {
+            return false;
+        }
+        let mut used = self.used;
+        for trigger in self.triggers.iter().filter(|t| !t.done) {
+            let Some(memo) = &trigger.memo else { return false };
+            if trigger.condition.is_none()
+                || trigger.body.is_none()
+                || !memo.seen.same_parts(snapshot, memo.reads)
+                || !may_skip(&self.limits, used, memo.work)
+            {
+                return false;
+            }
+            used = used.saturating_add(memo.work);
+        }
+        true
     }
 
     /// The names of the triggers still waiting, in scenario order.
@@ -804,8 +837,7 @@ impl Runner<'_> {
     /// Whether a call of `work` would run to its end within its budget (the game's left
     /// included): only counted work stops a call, so such a call is not stopped.
     fn may_skip(&self, work: u64) -> bool {
-        let (game_bound, left, budget) = self.budget();
-        !(game_bound && left == 0) && (budget == 0 || work <= budget)
+        may_skip(self.limits, *self.used, work)
     }
 
     /// Stand in for a call known to end without acting after `work` ([`ConditionMemo`],
@@ -820,11 +852,23 @@ impl Runner<'_> {
     /// This call's budget of work: its own, or what is left of the game's when that is less; as
     /// (bound by the game's, the game's left, the budget), 0 for none.
     fn budget(&self) -> (bool, u64, u64) {
-        let limits = self.limits;
-        let left = limits.game_operations.saturating_sub(*self.used);
-        let game_bound = limits.game_operations > 0 && (limits.operations == 0 || left <= limits.operations);
-        (game_bound, left, if game_bound { left } else { limits.operations })
+        budget(self.limits, *self.used)
     }
+}
+
+/// A call's budget of work after the game has used `used`: its own, or what is left of the
+/// game's when that is less; as (bound by the game's, the game's left, the budget), 0 for none.
+fn budget(limits: &Limits, used: u64) -> (bool, u64, u64) {
+    let left = limits.game_operations.saturating_sub(used);
+    let game_bound = limits.game_operations > 0 && (limits.operations == 0 || left <= limits.operations);
+    (game_bound, left, if game_bound { left } else { limits.operations })
+}
+
+/// Whether a call known to take `work` may be stood in for after the game has used `used`
+/// ([`Runner::may_skip`]).
+fn may_skip(limits: &Limits, used: u64, work: u64) -> bool {
+    let (game_bound, left, budget) = budget(limits, used);
+    !(game_bound && left == 0) && (budget == 0 || work <= budget)
 }
 
 /// The reused scope, emptied, with `game` in it (for trigger conditions, bodies and victory

@@ -947,3 +947,45 @@ fn a_remembered_trigger_condition_gives_what_running_it_gives() {
         }
     }
 }
+
+/// Issue 16: while every waiting trigger is false again by its memo, the replay copies only the
+/// parts the memos read (`Scripts::remembered_parts`, `all_remembered`, the replay's
+/// `snapshot_parts`). On a snapshot holding only those parts the decision is the one the whole
+/// snapshot gives, and a settled call fires nothing and leaves the scripts as running every
+/// condition does; a change of what the memos read (the hill taken) unsettles it.
+#[test]
+fn triggers_settled_by_their_memos_need_only_the_parts_the_memos_read() {
+    let extra = "    trigger \"Hill\" when `game.objective(\"Hill\").held_by == \"union\"` ```rhai\n        game.log(\"taken\");\n    ```";
+    let (_, s) = scenario(extra);
+    let mut remembered = Scripts::compile(&s, Limits::default());
+    remembered.check_memo = false;
+    let mut running = Scripts::compile(&s, Limits::default());
+    running.check_memo = true;
+    let mut settled_calls = 0;
+    for turn in 1..=6u32 {
+        let mut snap = (*snapshot()).clone();
+        snap.turn = turn;
+        // The unit's strength changes every turn; the hill is taken at turn 6.
+        snap.units[0].stands = turn;
+        let holder = if turn >= 6 { "union" } else { "" };
+        snap.objectives =
+            vec![ObjectiveView { name: "Hill".into(), held_by: holder.into(), vp: 1.0, held_turns: vec![] }];
+        let snap = Arc::new(snap);
+        let settled = remembered.all_remembered(&snap);
+        if let Some(reads) = remembered.remembered_parts() {
+            assert_eq!(reads, part::OBJECTIVES, "the condition reads the objectives only");
+            assert_eq!(remembered.all_remembered(&snap.parts(reads)), settled, "turn {turn}");
+        }
+        assert!(!running.all_remembered(&snap), "the dev profile runs every condition");
+        let a = remembered.run_triggers(&snap, &mut BTreeMap::new());
+        let b = running.run_triggers(&snap, &mut BTreeMap::new());
+        assert_eq!(a, b, "turn {turn}");
+        assert_eq!(remembered.state(), running.state(), "turn {turn}");
+        if settled {
+            settled_calls += 1;
+            assert!(a.is_empty(), "turn {turn}");
+        }
+        assert_eq!(settled, (2..6).contains(&turn), "turn {turn}");
+    }
+    assert_eq!(settled_calls, 4);
+}
