@@ -106,6 +106,14 @@ pub struct AssaultArgs {
     /// the defender's Discipline checks are at -1 (Ch13 16.0).
     #[arg(long)]
     battle_cry: bool,
+    /// A friend stands in second line behind the charger (module second_line, switched on):
+    /// its Discipline checks are at +1 (Ch13 19.0).
+    #[arg(long)]
+    charger_supported: bool,
+    /// A friend stands in second line behind the defender (module second_line, switched on):
+    /// its Discipline checks are at +1 (Ch13 19.0).
+    #[arg(long)]
+    defender_supported: bool,
     /// The defender's quality (a Rebel Yell tests green and regular defenders, Ch16 9.0).
     #[arg(long, default_value = "regular")]
     defender_quality: String,
@@ -564,6 +572,7 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
             engaged: args.charger_engaged.unwrap_or(0),
             valor: args.valor,
             battle_cry: args.battle_cry,
+            supported: args.charger_supported,
         },
         defender: Defender {
             quality: args.defender_quality.clone(),
@@ -577,6 +586,7 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
                 ChargeFormationArg::Line => "line".to_string(),
                 ChargeFormationArg::Column => "assault_column".to_string(),
             },
+            supported: args.defender_supported,
         },
         momentum: args.momentum,
         flank: args.flank,

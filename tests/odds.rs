@@ -519,7 +519,7 @@ fn rulings_g17_an_abatis_cancels_momentum_in_odds_melee() {
 /// 3/4 with Advantage (fails only if both dice miss, (1/2)^2): the charge stalls 1/2 x 1/2 =
 /// 1/4 of the time, 1/2 x 1/4 = 1/8 with valor.
 #[test]
-fn odds_assault_valor_passes_a_4_plus_check_three_times_in_four() {
+fn odds_assault_valor_and_a_second_line_help_a_4_plus_check() {
     let base = [
         "odds",
         "assault",
@@ -542,6 +542,10 @@ fn odds_assault_valor_passes_a_4_plus_check_three_times_in_four() {
     assert!((passes - 0.5).abs() < 1e-12 && (stalled - 0.25).abs() < 1e-12, "{passes} {stalled}");
     let (passes, stalled) = read(&["--valor"]);
     assert!((passes - 0.75).abs() < 1e-12 && (stalled - 0.125).abs() < 1e-12, "{passes} {stalled}");
+    // Ch13 19.0 Second Line (`--charger-supported`, dotc D11): +1 to the check, 3+: passed 2/3,
+    // so the charge stalls 1/2 x 1/3 = 1/6.
+    let (passes, stalled) = read(&["--charger-supported"]);
+    assert!((passes - 2.0 / 3.0).abs() < 1e-12 && (stalled - 1.0 / 6.0).abs() < 1e-12, "{passes} {stalled}");
 }
 
 /// Ch13 16.0 (`--battle-cry`, dotc D15): a line of 5 charges a regular assault column of 5 with

@@ -92,6 +92,7 @@ fn assault_query() -> AssaultQuery {
             brigade: BrigadeStatus::Fresh,
             engaged: 0,
             formation: "line".into(),
+            supported: false,
         },
         momentum: true,
         flank: false,

@@ -52,6 +52,9 @@ pub struct Charger {
     /// Its brigade raised the battle cry (Ch13 16.0): the `psychological_shock` module is
     /// switched on, and the defender tests Discipline at the `battle_cry` modifier.
     pub battle_cry: bool,
+    /// A friend stands in second line behind it (Ch13 19.0, dotc D11): the `second_line` module
+    /// is switched on, and its Discipline checks take the `second_line` modifier.
+    pub supported: bool,
 }
 
 impl Charger {
@@ -67,6 +70,7 @@ impl Charger {
             engaged: 0,
             valor: false,
             battle_cry: false,
+            supported: false,
         }
     }
 }
@@ -83,6 +87,9 @@ pub struct Defender {
     /// A formation id of the rule data (line, assault_column...): a column with no reserved pip
     /// is caught flat-footed under the `caught_flat_footed` module (Ch13 18.0).
     pub formation: String,
+    /// A friend stands in second line behind it (Ch13 19.0, dotc D11): the `second_line` module
+    /// is switched on, and its Discipline checks take the `second_line` modifier.
+    pub supported: bool,
 }
 
 /// One charge to price.
@@ -208,6 +215,11 @@ pub fn plan_charge(
     if c.battle_cry && !volley.modules.iter().any(|m| m == cry_module) {
         volley.modules.push(cry_module.to_string());
     }
+    // Ch13 19.0: support from a second line is the module's.
+    let line_module = dotc_lang::rulings::Module::SecondLine.name();
+    if (c.supported || q.defender.supported) && !volley.modules.iter().any(|m| m == line_module) {
+        volley.modules.push(line_module.to_string());
+    }
     let (rules, mut state, defender, charger, mut input) = query_table(&volley, data, rulings)?;
     // The stand-in target becomes the charger as the query describes it, and its brigade's
     // tally starts from the charger's own starting stands.
@@ -223,6 +235,7 @@ pub fn plan_charge(
         u.markers.disorder = c.disordered;
         u.turn.valor = c.valor;
         u.turn.battle_cry = c.battle_cry;
+        u.supported = c.supported;
         for t in &charger_quality.traits {
             if !u.traits.contains(t) {
                 u.traits.push(t.clone());
@@ -233,6 +246,7 @@ pub fn plan_charge(
         let d = &mut state.units[defender.0];
         d.name = "Defender".to_string();
         d.quality = defender_quality.meta.id.clone();
+        d.supported = q.defender.supported;
         if !q.defender.formation.is_empty() {
             d.formation = q.defender.formation.clone();
         }

@@ -25,6 +25,7 @@ fn query(weapon: &str, defender: u32, stands: u32) -> AssaultQuery {
             brigade: BrigadeStatus::Fresh,
             engaged: 0,
             formation: "line".into(),
+            supported: false,
         },
         momentum: false,
         flank: false,
@@ -307,4 +308,48 @@ fn ch13_16_0_a_battle_cry_takes_one_off_the_defenders_checks_in_the_odds() {
     assert!(close(cry.p_attacker_wins, 81.0 / 108.0), "{}", cry.p_attacker_wins);
     assert!(close(cry.p_draw, 11.0 / 108.0), "{}", cry.p_draw);
     assert!(close(cry.p_defender_wins, 16.0 / 108.0), "{}", cry.p_defender_wins);
+}
+
+/// Ch13 19.0 Second Line (dotc D11), in the odds: the charger of the Desperate Valor query above
+/// (a 6-stand regular regiment with a micro-hit, at a 1-stand volley) with a friend in second
+/// line behind it. Its pre-contact check at 4+ takes +1, 3+: passed 2/3 of the time, so the
+/// charge stalls 1/2 x 1/3 = 1/6 (1/4 without). The Shock save is a Discipline check too: 3+
+/// becomes 2+, failed 1/6, and a charger Disordered by a 6 that passes its check goes in
+/// Disordered 1/6 x 1/6 x 2/3 = 1/54 (1/36 without).
+#[test]
+fn ch13_19_0_a_supported_charger_passes_its_4_plus_check_two_times_in_three() {
+    let mut q = query("rifled_musket", 1, 6);
+    q.charger.micro_hit = true;
+    q.charger.supported = true;
+    let odds = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&odds);
+    assert!(close(odds.p_pre_contact_check, 0.5), "{}", odds.p_pre_contact_check);
+    assert!(close(odds.p_check_passes.unwrap_or(0.0), 2.0 / 3.0), "{:?}", odds.p_check_passes);
+    assert!(close(odds.p_stalled, 1.0 / 6.0), "{}", odds.p_stalled);
+    assert!(close(odds.p_contact_disordered, 1.0 / 54.0), "{}", odds.p_contact_disordered);
+    let charge = plan_charge(&q, data(), &Rulings::default()).expect("planned");
+    let every =
+        crate::odds::assault_plan::exhaustive_assault(&charge.rules, &charge.declared, &charge.plan, 100_000)
+            .expect("walked")
+            .expect("within the budget");
+    assert!(close(every.p_stalled, 1.0 / 6.0) && close(every.p_contact_disordered, 1.0 / 54.0));
+}
+
+/// Ch13 19.0 Second Line (dotc D11): the caught-flat-footed column of the battle-cry query above
+/// with a friend in second line behind it. Its 4+ check takes +1, 3+: passed 2/3. Passed, the
+/// charger wins 21/36 and draws 5/36; failed, Disordered, it wins 30/36 and draws 3/36. In all:
+/// wins 2/3 x 21/36 + 1/3 x 30/36 = 72/108, draws (10 + 3)/108 = 13/108, loses 23/108
+/// (without support 51/72, 8/72, 13/72).
+#[test]
+fn ch13_19_0_a_supported_defender_passes_its_flat_footed_check_more_often() {
+    let mut q = query("rifled_musket", 5, 5);
+    q.closing_volley = false;
+    q.defender.formation = "assault_column".into();
+    q.volley.modules = vec!["caught_flat_footed".into()];
+    q.defender.supported = true;
+    let odds = assault_odds(&q, data(), &Rulings::default()).expect("priced");
+    sums_to_one(&odds);
+    assert!(close(odds.p_attacker_wins, 72.0 / 108.0), "{}", odds.p_attacker_wins);
+    assert!(close(odds.p_draw, 13.0 / 108.0), "{}", odds.p_draw);
+    assert!(close(odds.p_defender_wins, 23.0 / 108.0), "{}", odds.p_defender_wins);
 }
