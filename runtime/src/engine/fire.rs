@@ -525,7 +525,7 @@ fn low_ammo(
     events: &mut Vec<Event>,
 ) {
     let Some(trigger) = plan.low_ammo_at else { return };
-    let ones = u32::try_from(first_roll.iter().filter(|&&d| d == 1).count()).unwrap_or(0);
+    let ones = natural_ones(first_roll);
     if ones >= trigger && !plan.low_ammo_carried {
         if let Some(u) = state.unit_mut(plan.firer) {
             u.markers.low_ammo = true;
@@ -548,6 +548,12 @@ fn low_ammo(
     }
 }
 
+/// The natural 1s of a volley as first rolled (re-rolls neither add nor take any away), which
+/// Low Ammo (RULE-05-2.5b) and fouled powder (Ch13 21.0) count.
+fn natural_ones(first_roll: &[u8]) -> u32 {
+    u32::try_from(first_roll.iter().filter(|&&d| d == 1).count()).unwrap_or(0)
+}
+
 /// Step 5b, fouled powder (Ch13 21.0, module weather, dotc D18): in drizzle two or more natural
 /// 1s in one volley (as first rolled), in a downpour one, foul the firer's powder: a Fouled
 /// marker, -1 to hit until a pip clears it. A unit already fouled gets no second marker.
@@ -559,7 +565,7 @@ fn fouling(
     events: &mut Vec<Event>,
 ) {
     let Some(trigger) = state.weather.fouls_on_ones(&rules.tables) else { return };
-    let ones = u32::try_from(first_roll.iter().filter(|&&d| d == 1).count()).unwrap_or(0);
+    let ones = natural_ones(first_roll);
     let Some(u) = state.unit_mut(plan.firer) else { return };
     if ones >= trigger && !u.markers.fouled {
         u.markers.fouled = true;

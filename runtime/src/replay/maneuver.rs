@@ -985,17 +985,10 @@ impl Game {
         let pivot = start.frame().to_table(side, 0.0);
         let colours = crate::geometry::Frame::new((pivot.x, pivot.y), facing).to_table(-side, 0.0);
         let end = Pose::new((colours.x, colours.y), facing);
-        let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
-        let kind = MoveKind::Wheel;
-        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
-        let share = share_of(kind, &report);
-        if !report.is_legal() || !self.within_move(r, id, share) {
+        if !self.turn_in_place(r, id, MoveKind::Wheel, start, end, "refused its flank") {
             return;
         }
-        self.record_share(r, id, share);
         self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
-        self.mark_moved(r, id, Moved::InPlace, Some((&report, "refused its flank")));
-        self.place(id, Body { position: end.position, facing: end.facing, ..start });
         let wing = if left { "left" } else { "right" };
         let text = format!("{name} refuses its {wing} flank, {degrees} degrees back");
         r.emit([Event::new(What::Note { text }, RULE)]);
@@ -1042,16 +1035,31 @@ impl Game {
                 Pose::new((rear.x, rear.y), reversed)
             }
         };
+        self.turn_in_place(r, id, MoveKind::AboutFace, start, end, "about-faced");
+    }
+
+    /// A move that turns the unit where it stands (a refused wing, an about-face): judged, its
+    /// share of the move taken (Ch16 3.1), counted as a pivot for its right to fire (Ch16 5.1,
+    /// RULE-05-1.2) and made. False, and nothing made, when the rules refuse it.
+    fn turn_in_place(
+        &mut self,
+        r: &mut Replayer<'_>,
+        id: UnitId,
+        kind: MoveKind<'_>,
+        start: Body,
+        end: Pose,
+        did: &str,
+    ) -> bool {
         let formation = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
-        let kind = MoveKind::AboutFace;
-        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return };
+        let Some(report) = self.judge_move(r, id, &formation, kind, start, end, &[]) else { return false };
         let share = share_of(kind, &report);
         if !report.is_legal() || !self.within_move(r, id, share) {
-            return;
+            return false;
         }
         self.record_share(r, id, share);
-        self.mark_moved(r, id, Moved::InPlace, Some((&report, "about-faced")));
+        self.mark_moved(r, id, Moved::InPlace, Some((&report, did)));
         self.place(id, Body { position: end.position, facing: end.facing, ..start });
+        true
     }
 
     /// Ch16 3.3, RULE-07-1.5, RULINGS C19: `fall_back "Unit" [to (x, y) | inches]`: straight back,
