@@ -225,6 +225,10 @@ pub struct FireArgs {
     /// open ground becomes light cover, light cover heavy.
     #[arg(long)]
     works: bool,
+    /// A friendly formed regiment stands in second line behind the target: +1 on its Discipline
+    /// saves (module second_line, Ch13 19.0, switched on by this flag).
+    #[arg(long)]
+    target_supported: bool,
     #[command(flatten)]
     output: OddsOutput,
 }
@@ -315,6 +319,7 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
         target_traits: args.target_trait.clone(),
         modules: args.module.clone(),
         works: args.works,
+        target_supported: args.target_supported,
     };
     let data = dotc_lang::stdlib();
     let rulings = Rulings::default();

@@ -581,3 +581,21 @@ fn odds_assault_battle_cry_takes_one_off_the_defenders_check() {
     let cry = wins(&["--battle-cry"]);
     assert!((cry - 0.75).abs() < 1e-12, "{cry}");
 }
+
+/// Ch13 19.0 (`--target-supported`, dotc D11): one rifled-musket stand at 6" rolls one die; its 6
+/// (1/6) triggers the target's Shock save, 4+ with +1 for Fresh, failed on 1-2 (1/3): disordered
+/// 1/18. With a friend in second line behind the target, +1 more: failed on a 1 (1/6), 1/36.
+#[test]
+fn odds_fire_target_supported_steadies_the_shock_save() {
+    let read = |extra: &[&str]| {
+        let base = ["odds", "fire", "--weapon", "rifled_musket", "--stands", "1", "--range", "6", "--json"];
+        let out = dotc(&[&base[..], extra].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        v["p_shock_disorder"].as_f64().expect("p_shock_disorder")
+    };
+    let plain = read(&[]);
+    assert!((plain - 1.0 / 18.0).abs() < 1e-12, "{plain}");
+    let supported = read(&["--target-supported"]);
+    assert!((supported - 1.0 / 36.0).abs() < 1e-12, "{supported}");
+}

@@ -787,6 +787,28 @@ fn check_unit(
     if formation.is_none() && kind == UnitKind::Regiment && !covered("formation") {
         diags.push(cat::missing_attribute(unit.name.span, name, "formation", "line").with_rule("Ch16 3.2"));
     }
+    // Ch13 9.0: a formation only the bearer of a trait may take (the sharpshooters' skirmish
+    // order), from the unit's own traits or its quality's.
+    if let Some(f) = &formation
+        && let Some(entry) = data.formation(&f.value)
+        && let Some(needed) = entry.requires_trait.as_deref()
+        && !unit.traits.iter().any(|t| t.value == needed)
+        && !unit
+            .words
+            .iter()
+            .filter_map(|w| data.quality(&w.value))
+            .any(|q| q.traits.iter().any(|t| t == needed))
+    {
+        diags.push(
+            cat::wrong_kind(
+                f.span,
+                format!("only a unit with the `{needed}` trait may be in {}", entry.meta.title()),
+                format!("needs `traits {needed}`"),
+                format!("give the unit `traits {needed}`, or another formation"),
+            )
+            .with_rule("Ch13 9.0"),
+        );
+    }
     for pair in [("limbered", "unlimbered"), ("mounted", "dismounted")] {
         let has = |w: &str| seen_flags.iter().find(|f| f.value == w);
         if let (Some(a), Some(b)) = (has(pair.0), has(pair.1)) {

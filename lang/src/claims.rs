@@ -337,8 +337,8 @@ pub const CLAIM_WORDS: &[ClaimWord] = &[
         &[],
         false,
         &["assault", "evade"],
-        "The solitary brigadier the charge caught was taken.",
-        "RULE-07-4.5",
+        "The solitary brigadier, or the horse holders, the charge caught was taken.",
+        "RULE-07-4.5, Ch16 10.2",
     ),
 ];
 

@@ -777,7 +777,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch16 10.2",
         "Dismounting: horse holders",
         r#"Dismounting costs half the move (4.5") in Phase 2. One stand in four holds the horses: a 4-stand regiment puts 3 skirmish stands forward and 1 holder stand 2-3" behind the centre, which moves 4", cannot shoot, and if charged is destroyed so the regiment can never remount. Dismounted cavalry in the open count as Light cover (5+), and remounting takes contact with the holders and half a move (4.5")."#,
-        &["Ch13 6.0", "RULINGS G15", "RULINGS G14"],
+        &["Ch13 6.0", "RULINGS G15", "RULINGS G14", "dotc D24"],
     ),
     r(
         "Ch16 10.3",
@@ -832,7 +832,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 6.0",
         "Horse holders in detail",
         r#"An unengaged mounted regiment in good order may dismount in Phase 2 for half its move (4.5"); one stand in four holds the horses, so 4 stands give 3 dismounted and 1 holder, and 3 stands give 2 and 1. Dismounted stands fight in skirmish order with gaps up to 0.5", count as Light cover (5+) in the open and enter dense woods, ridges and buildings without disorder. Holders stand 2-3" behind the centre, move 4" (8" on roads), stay within 4" of the line, cannot shoot and get no save; if charged they are lost and the regiment can never remount. Remounting takes contact and 4.5", leaving 4.5" to move mounted."#,
-        &["Ch16 10.2", "RULINGS G15"],
+        &["Ch16 10.2", "RULINGS G15", "dotc D24"],
     ),
     r(
         "Ch13 7.0",
@@ -850,7 +850,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 9.0",
         "Elite sharpshooter regiments",
         r#"At most one such regiment per army is advised. It deploys in skirmish order with 1" gaps (half a move to enter or leave it), moves 8" and ignores movement penalties and checks in difficult terrain. It rolls one die per stand and does not block its friends' sight; enemies shoot at it at -1 and may fire through it. It may evade a charge 4-6" through friends (Reaction 3), may not assault formed lines, and fights at -2 when caught in melee."#,
-        &["Ch16 3.4", "Ch16 6.0"],
+        &["Ch16 3.4", "Ch16 6.0", "dotc D25"],
     ),
     r(
         "Ch13 10.0",
@@ -1594,6 +1594,18 @@ pub const REFERENCES: &[Reference] = &[
         "The weather (dotc's ruling)",
         r#"Not in RULINGS.md: a file's ground, sky and heat are in force only with the weather module on (the wind, a core rule, always is), and writing one with the module off is warned. Fouled powder counts the volley's natural 1s as first rolled, for any firer: one Fouled marker, -1 to hit until a Phase 1 pip clears it as an order priced by command tier. Dense fog refuses an assault beyond 6" at its declaration and rolls once a game turn from turn 3, in Phase 1, thinning to light fog on a 5+. Severe heat's micro-hit on an assault falls when it is declared, before any die."#,
         &["Ch13 21.0", "RULE-05-5.4", "dotc D8", "RULINGS G7"],
+    ),
+    r(
+        "dotc D25",
+        "Elite sharpshooters (dotc's ruling)",
+        r#"Not in RULINGS.md: the sharpshooters fight in the stdlib's `sharpshooter_order`, skirmish order with 1" gaps, which only a regiment with the trait may take, and only with the module on; forming it or leaving it for a line takes half the move. It moves 8" over any passable ground with no terrain or obstacle cost, counts as light cover in the open and blocks no friend's sight; its charge goes at 9". Enemies fire at it at -1 and may fire past it at a formed line or column behind. It may not charge a formed line or column, and when charged and caught in the melee its Shock score is at -2."#,
+        &["Ch13 9.0", "RULINGS C16", "Ch16 6.0"],
+    ),
+    r(
+        "dotc D24",
+        "Horse holders (dotc's ruling)",
+        r#"Not in RULINGS.md: a charge at dismounted cavalry's horse holders is written with `holders` after the regiment's name, declared and paid as any assault and measured to the holders' stand, which must lie in the charger's front arc. With no volley, check or melee the holders are captured; the stand is lost for good (the regiment's health counts it, the brigade tally does not, as RULINGS G5 keeps holders off the clock) and the regiment can never remount. The holders move with `lead_horses`: 4" once a turn, 8" along a road with the module, and with it they must end their side's maneuver phase within 4" of their line. Only the module makes them a target of fire (`at "Regiment" holders`): no save, and two hits take them as a charge would."#,
+        &["Ch16 10.2", "Ch13 6.0", "RULINGS G5"],
     ),
     r(
         "dotc D14",

@@ -341,15 +341,13 @@ modules! {
     // (Iron Discipline).
     ArmyTraits = "army_traits", "Ch13 5.0", [Setup, Fire, Assault, Status], Played;
     // Ch13 6.0: dismounting in Phase 2; the horse holders under fire and when charged.
-    HorseHolders = "horse_holders", "Ch13 6.0", [Maneuver, Fire, Assault],
-        InPart { missing: "plays dismounting, the holders' stand and remounting: not a charge that reaches the holders and captures them, after which the regiment may never remount" };
+    HorseHolders = "horse_holders", "Ch13 6.0", [Maneuver, Fire, Assault], Played;
     // Ch13 7.0: overhead, counter-battery and enfilading artillery fire.
     AdvancedArtillery = "advanced_artillery", "Ch13 7.0", [Fire], Played;
     // Ch13 8.0: tokens placed in Phase 1, carried out in Phase 2.
     WrittenOrders = "written_orders", "Ch13 8.0", [Command, Maneuver], Played;
     // Ch13 9.0: deployed in skirmish order; its movement, the fire aimed at it, its melee.
-    EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", [Setup, Maneuver, Fire, Assault],
-        InPart { missing: "plays only its -1 to hit fire aimed at the regiment: not its movement, the sight through it, nor its melee penalty" };
+    EliteSharpshooters = "elite_sharpshooters", "Ch13 9.0", [Setup, Maneuver, Fire, Assault], Played;
     // Ch13 10.0: a check at the charge's 4" line, the closing volley and the melee after it.
     PrematureFire = "premature_fire", "Ch13 10.0 (RULINGS C28)", [Assault], Played;
     // Ch13 11.0: double-quick moves and charges on two turns running.

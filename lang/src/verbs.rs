@@ -183,6 +183,14 @@ pub const VERBS: &[VerbSpec] = &[
         "Ch16 10.2",
         "Cavalry returns to its horse holders and mounts.",
     ),
+    verb(
+        "lead_horses",
+        &[Maneuver],
+        true,
+        false,
+        "Ch16 10.2, Ch13 6.0",
+        "Dismounted cavalry's horse holders lead the horses to a new spot: 4\" (8\" by road with the module).",
+    ),
     verb("screen", &[Maneuver], true, false, "Ch16 3.4", "A regiment detaches a skirmish stand forward."),
     verb("recall", &[Maneuver], true, false, "Ch16 3.4", "A regiment takes its skirmish stand back."),
     verb(
@@ -343,6 +351,8 @@ words! {
         Unlimber = "unlimber",
         Dismount = "dismount",
         Remount = "remount",
+        /// Ch16 10.2, Ch13 6.0: the horse holders of dismounted cavalry move.
+        LeadHorses = "lead_horses",
         Screen = "screen",
         Recall = "recall",
         /// Ch16 4.3: a unit moves into a building and garrisons it.

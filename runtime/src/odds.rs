@@ -117,6 +117,9 @@ pub struct FireQuery {
     /// ground they were dug on, upgraded one class (open to light, light or heavy to heavy,
     /// RULINGS G17), with the works' own save.
     pub works: bool,
+    /// A friendly formed regiment stands in second line behind the target (module second_line,
+    /// Ch13 19.0, switched on by this): +1 on the target's Discipline saves.
+    pub target_supported: bool,
 }
 
 impl FireQuery {
@@ -142,6 +145,7 @@ impl FireQuery {
             target_traits: Vec::new(),
             modules: Vec::new(),
             works: false,
+            target_supported: false,
         }
     }
 }
@@ -286,10 +290,13 @@ fn check_query(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Chec
         }
     }
     // The stdlib's tables are read once per process; other rule data is read for the query.
+    // Ch13 19.0: support from a second line is the module's.
+    let second_line = dotc_lang::rulings::Module::SecondLine.name().to_string();
+    let modules = q.modules.iter().cloned().chain(q.target_supported.then_some(second_line));
     let rules = if std::ptr::eq(data, dotc_lang::stdlib()) {
-        Rules::over_stdlib(*rulings, q.modules.iter().cloned())
+        Rules::over_stdlib(*rulings, modules)
     } else {
-        Rules::new(data.clone(), *rulings, q.modules.iter().cloned())
+        Rules::new(data.clone(), *rulings, modules)
     }
     .map_err(engine_error)?;
     // A trait named for the query counts only with its module on (Ch13 5.0, dotc D8), as it
@@ -375,6 +382,7 @@ fn set_query(state: &mut GameState, firer: UnitId, target: UnitId, q: &FireQuery
             Arm::Infantry
         };
         t.screen = q.target_screened.then(Screen::default);
+        t.supported = q.target_supported;
     }
     for unit in [firer, target] {
         let Some(u) = state.units.get(unit.0) else { continue };

@@ -63,6 +63,7 @@ pub const TRAIT_PROPS: &[PropSpec] = &[
     opt("max_range", "max_range <inches>", "It cannot fire beyond this."),
     flag("free_screen", "Detaches a skirmish screen without spending movement."),
     opt("fired_at", "fired_at <+n|-n>", "To-hit modifier of fire aimed at the unit (Ch13 9.0)."),
+    flag("no_assault_on_formed", "Cannot declare an assault at a formed enemy, line or column (Ch13 9.0)."),
     opt("module", "module <module name>", "The optional module (Ch13) that provides it."),
 ];
 
@@ -137,6 +138,9 @@ pub struct Trait {
     /// The to-hit modifier of fire aimed at the unit, as the table prints it (-1: harder to hit;
     /// Elite Sharpshooters, Ch13 9.0); 0 when it has none.
     pub fired_at: i32,
+    /// It may not charge a formed enemy, a line or a column (Elite Sharpshooters, Ch13 9.0).
+    #[serde(default)]
+    pub no_assault_on_formed: bool,
     /// The optional module that provides the trait; it counts only with the module on.
     pub module: Option<String>,
 }
@@ -191,6 +195,7 @@ pub(super) fn read_trait(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Trait {
         max_range: r.read("max_range", |c| c.inches()),
         free_screen: r.flag("free_screen"),
         fired_at: r.read("fired_at", |c| c.modifier()).unwrap_or(0),
+        no_assault_on_formed: r.flag("no_assault_on_formed"),
         module: r.read("module", |c| c.word("a module name")).map(|w| w.value),
     }
 }
@@ -235,6 +240,9 @@ impl Describe for Trait {
         }
         if self.free_screen {
             parts.push(String::from("free skirmish screen"));
+        }
+        if self.no_assault_on_formed {
+            parts.push(String::from("cannot charge a formed line or column"));
         }
         if self.fired_at != 0 {
             parts.push(format!("fire at it {} to hit", fmt_mod(self.fired_at)));

@@ -45,6 +45,11 @@ pub const FORMATION_PROPS: &[PropSpec] = &[
     flag("ignores_terrain_slowdown", "Terrain does not slow it beyond its own rates."),
     flag("ignores_terrain_disorder", "Never disordered by entering terrain."),
     flag("free_pivot", "Stands pivot in place at no cost."),
+    opt(
+        "requires_trait",
+        "requires_trait <trait id>",
+        "Only a unit with this trait may take the formation (Ch13 9.0).",
+    ),
 ];
 
 /// Which stands of a formation fire (Ch16 3.2 "Firepower Capacity").
@@ -135,6 +140,9 @@ pub struct Formation {
     pub ignores_terrain_slowdown: bool,
     pub ignores_terrain_disorder: bool,
     pub free_pivot: bool,
+    /// Only a unit with this trait may take it (the sharpshooters' skirmish order, Ch13 9.0).
+    #[serde(default)]
+    pub requires_trait: Option<String>,
 }
 
 impl Formation {
@@ -176,6 +184,10 @@ pub(super) fn read_formation(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Formati
         r.read_all("change", |c| Ok((c.word("a formation id")?, read_cost(c)?)));
     for (to, _) in &changes {
         r.refer(EntryKind::Formation, to);
+    }
+    let requires_trait = r.read("requires_trait", |c| c.word("a trait id"));
+    if let Some(t) = &requires_trait {
+        r.refer(EntryKind::Trait, t);
     }
     let screen_ahead = r.read("screen_ahead", |c| {
         let least = c.inches()?;
@@ -262,6 +274,7 @@ pub(super) fn read_formation(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Formati
         ignores_terrain_slowdown: r.flag("ignores_terrain_slowdown"),
         ignores_terrain_disorder: r.flag("ignores_terrain_disorder"),
         free_pivot: r.flag("free_pivot"),
+        requires_trait: requires_trait.map(|t| t.value),
     }
 }
 
@@ -297,6 +310,9 @@ impl Describe for Formation {
         }
         if self.no_assault {
             parts.push(String::from("cannot assault"));
+        }
+        if let Some(t) = &self.requires_trait {
+            parts.push(format!("only for units with the {t} trait"));
         }
         match self.charged {
             WhenCharged::Melee => {}

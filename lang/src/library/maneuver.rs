@@ -14,7 +14,12 @@ pub const MANEUVER_PROPS: &[PropSpec] = &[
     ),
     opt("cost", "cost half|all|<inches>", "The movement it uses up."),
     opt("check", "check <n>+", "The Discipline check it takes (RULE-07-1.1)."),
-    opt("within", "within <inches>", "How near an enemy in sight makes the move need its check (Ch13 13.0)."),
+    opt(
+        "within",
+        "within <inches>",
+        "With a check, how near an enemy in sight makes the move need it (Ch13 13.0); without, how near \
+         the unit must stay (the horse holders to their line, Ch13 6.0).",
+    ),
 ];
 
 /// A set move: how far it goes, what it costs, the check it takes.
@@ -79,8 +84,12 @@ impl Describe for Maneuver {
         if let Some(check) = self.check {
             parts.push(format!("Discipline check {check}+"));
         }
-        if let Some(within) = self.within {
-            parts.push(format!("with an enemy in sight within {}\"", fmt_num(within)));
+        match (self.within, self.check) {
+            (Some(within), Some(_)) => {
+                parts.push(format!("with an enemy in sight within {}\"", fmt_num(within)))
+            }
+            (Some(within), None) => parts.push(format!("kept within {}\"", fmt_num(within))),
+            _ => {}
         }
         if parts.is_empty() {
             parts.push(String::from("maneuver"));

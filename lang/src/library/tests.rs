@@ -523,7 +523,11 @@ fn stdlib_has_the_ids_scenarios_rely_on() {
         &["enfilade", "momentum", "brigadier_attached", "cavalry_shock", "battery_in_melee"],
     );
     expect(EntryKind::Order, &["regimental_assault", "dress_on_the_colors"]);
-    assert_eq!(data.movement_rates().len(), 11, "ten Ch16 3.1 rows plus horse artillery by hand (Ch16 10.4)");
+    assert_eq!(
+        data.movement_rates().len(),
+        12,
+        "ten Ch16 3.1 rows, horse artillery by hand (Ch16 10.4) and the sharpshooters' order (Ch13 9.0)"
+    );
     assert_eq!(data.tiers().len(), 4);
 }
 

@@ -1690,18 +1690,32 @@ fn survey(bf: &Battlefield, path: &Path, friends: &[Body]) -> Survey {
 
 /// Every point of the colours' path is within [`ROAD_TOLERANCE`] of a road.
 fn follows(path: &Path, roads: &[&LineString<f64>]) -> bool {
+    path.trace
+        .windows(2)
+        .all(|pair| segment_on_road(pair[0].pose.coord(), pair[1].pose.coord(), pair[1].s - pair[0].s, roads))
+}
+
+/// Every point of the segment from `a` to `b` (`length` inches long) is within
+/// [`ROAD_TOLERANCE`] of a road, sampled every [`ROAD_SAMPLE`].
+fn segment_on_road(a: Coord<f64>, b: Coord<f64>, length: f64, roads: &[&LineString<f64>]) -> bool {
     let near = |c: Coord<f64>| {
         let p = Point::from(c);
         roads.iter().any(|road| measured(Euclidean.distance(&p, *road)) <= ROAD_TOLERANCE)
     };
-    path.trace.windows(2).all(|pair| {
-        let (a, b) = (pair[0].pose.coord(), pair[1].pose.coord());
-        let samples = ((pair[1].s - pair[0].s) / ROAD_SAMPLE).ceil().clamp(1.0, MAX_SAMPLES) as usize;
-        (0..=samples).all(|k| {
-            let t = k as f64 / samples as f64;
-            near(Coord { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t })
-        })
+    let samples = (length / ROAD_SAMPLE).ceil().clamp(1.0, MAX_SAMPLES) as usize;
+    (0..=samples).all(|k| {
+        let t = k as f64 / samples as f64;
+        near(Coord { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t })
     })
+}
+
+/// Whether the straight way from `from` to `to` runs along a road the whole way (within
+/// [`ROAD_TOLERANCE`] of one at every point): the horse holders' road move (Ch13 6.0).
+pub fn straight_on_road(bf: &Battlefield, from: (f64, f64), to: (f64, f64)) -> bool {
+    let roads: Vec<&LineString<f64>> =
+        bf.lines.iter().filter(|l| is_road(&l.terrain)).map(|l| &l.line).collect();
+    let (a, b) = (Coord { x: from.0, y: from.1 }, Coord { x: to.0, y: to.1 });
+    !roads.is_empty() && segment_on_road(a, b, (to.0 - from.0).hypot(to.1 - from.1), &roads)
 }
 
 /// Where a charge halts at water.

@@ -195,6 +195,58 @@ pub fn charge_solitary_leader(
     })
 }
 
+/// Ch16 10.2, Ch13 6.0: a charge at the horse holders of dismounted cavalry `parent`. The
+/// charge is declared and paid as any other (Ch16 7.1); the holders cannot shoot or fight, so
+/// there is no volley and no melee: they are captured at contact. See [`capture_horse_holders`].
+pub fn charge_horse_holders(
+    rules: &Rules,
+    state: &mut GameState,
+    charger: UnitId,
+    parent: UnitId,
+    input: &AssaultInput,
+) -> Result<Vec<Event>, EngineError> {
+    transact(state, |s| {
+        let p = s.unit(parent).ok_or_else(|| unknown(parent))?;
+        if !matches!(p.arm, Arm::Cavalry { mounted: false, horse_holders: 1.., .. }) {
+            let c = s.unit(charger).ok_or_else(|| unknown(charger))?;
+            return Err(EngineError::Illegal {
+                unit: c.name.clone(),
+                why: format!("charge the horse holders of {}: it has none on the table", p.name),
+                rule: "Ch16 10.2",
+            });
+        }
+        let mut events = Vec::new();
+        declare(rules, s, charger, parent, input, Payment::Pay, &mut events)?;
+        capture_horse_holders(rules, s, parent, "captured", &mut events)?;
+        Ok(events)
+    })
+}
+
+/// Ch16 10.2, Ch13 6.0, dotc D24: horse holders an enemy charge reaches (`how`: "captured"), or
+/// fire brings down, are lost: their stand
+/// leaves the regiment for good (its health counts it as any stand lost; the brigade's tally does
+/// not, as the brigade clock never counts horse holders, RULINGS G5), and the regiment can never
+/// remount. Nothing happens to cavalry without holders.
+pub fn capture_horse_holders(
+    rules: &Rules,
+    state: &mut GameState,
+    parent: UnitId,
+    how: &str,
+    events: &mut Vec<Event>,
+) -> Result<(), EngineError> {
+    let p = state.unit_mut(parent).ok_or_else(|| unknown(parent))?;
+    let Arm::Cavalry { mounted: false, horse_holders, .. } = p.arm else { return Ok(()) };
+    if horse_holders == 0 {
+        return Ok(());
+    }
+    p.arm = Arm::Cavalry { mounted: false, horse_holders: 0, can_remount: false };
+    let text = format!("{}'s horse holders are {how}: it can never remount", p.name);
+    events.push(Event::new(What::Note { text }, "Ch16 10.2, Ch13 6.0"));
+    let rule = "Ch16 10.2, Ch13 6.0, dotc D24";
+    morale::take_stands(rules, state, parent, horse_holders, morale::OnTheClock::No, events, rule)?;
+    Ok(())
+}
+
 /// The movement row's state for a unit (Ch16 3.1).
 fn move_state(u: &Unit) -> (dotc_lang::library::Arm, Option<MoveState>) {
     use dotc_lang::library::Arm as RowArm;
@@ -231,6 +283,12 @@ fn declare(
     }
     if c.side == t.side {
         return Err(illegal(format!("assault {}, a friendly unit", t.name), "Ch16 7.1"));
+    }
+    // Ch13 9.0 (module elite_sharpshooters): elite sharpshooters never charge a formed line or
+    // column.
+    let shy = c.traits.iter().any(|id| rules.trait_def(id).is_some_and(|tr| tr.no_assault_on_formed));
+    if shy && rules.data.formation(&t.formation).is_some_and(super::melee::is_formed) {
+        return Err(illegal(format!("assault {}: it is a formed line or column", t.name), "Ch13 9.0"));
     }
     // Formation (Ch16 3.2, 7.1; open order Ch13 22.0).
     let formation = rules

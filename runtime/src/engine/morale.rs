@@ -389,6 +389,27 @@ pub fn remove_stands(
     events: &mut Vec<Event>,
     rule: &'static str,
 ) -> Result<u32, EngineError> {
+    take_stands(rules, state, unit, n, OnTheClock::Yes, events, rule)
+}
+
+/// Whether the stands [`take_stands`] removes count on the brigade's tally.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum OnTheClock {
+    Yes,
+    /// Horse holders, which the brigade clock never counts (RULINGS G5, dotc D24).
+    No,
+}
+
+/// [`remove_stands`], saying whether the stands count on the brigade's tally.
+pub fn take_stands(
+    rules: &Rules,
+    state: &mut GameState,
+    unit: UnitId,
+    n: u32,
+    clock: OnTheClock,
+    events: &mut Vec<Event>,
+    rule: &'static str,
+) -> Result<u32, EngineError> {
     if n == 0 {
         return Ok(0);
     }
@@ -432,7 +453,7 @@ pub fn remove_stands(
             l.attached = None;
         }
     }
-    if let Some(b) = brigade {
+    if let Some(b) = brigade.filter(|_| clock == OnTheClock::Yes) {
         tally(rules, state, b, clock_lost, events)?;
     }
     Ok(before - state.unit(unit).map_or(0, |u| u.stands))

@@ -253,6 +253,9 @@ pub struct Unit {
     pub traits: Vec<String>,
     pub markers: Markers,
     pub screen: Option<Screen>,
+    /// Hits its horse holders' stand has taken from fire aimed at it (Ch13 6.0, dotc D24).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub holder_hits: u32,
     /// Seen the Elephant has been tested (it tests once, the first time, Ch16 9.0).
     pub elephant_seen: bool,
     /// Off the table.
@@ -270,6 +273,11 @@ pub struct Unit {
     /// with the command range.
     #[serde(skip)]
     pub supported: bool,
+}
+
+/// For `skip_serializing_if`: a count that is still 0.
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Unit {
@@ -297,6 +305,7 @@ impl Unit {
             traits: Vec::new(),
             markers: Markers::default(),
             screen: None,
+            holder_hits: 0,
             elephant_seen: false,
             removed: false,
             on_table: true,
@@ -574,6 +583,7 @@ impl Clone for Unit {
             traits,
             markers,
             screen,
+            holder_hits,
             elephant_seen,
             removed,
             on_table,
@@ -594,6 +604,7 @@ impl Clone for Unit {
         self.traits.clone_from(traits);
         self.markers = markers.clone();
         self.screen = screen.clone();
+        self.holder_hits = *holder_hits;
         self.elephant_seen = *elephant_seen;
         self.removed = *removed;
         self.on_table = *on_table;

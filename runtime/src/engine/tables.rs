@@ -116,6 +116,14 @@ pub struct Tables {
     /// Ch16 10.2: inches behind the dismounted line the horse holders stand, least and most
     /// (`maneuver horse_holders`).
     pub horse_holders: (f64, f64),
+    /// Ch16 10.2: inches the horse holders may lead the horses in a maneuver phase
+    /// (`maneuver horse_holders_move`).
+    pub holders_move: f64,
+    /// Ch13 6.0, the Horse Holders module: inches they may go along a road, and the most they
+    /// may stand from their dismounted line at the end of a maneuver phase
+    /// (`maneuver horse_holders_road`).
+    pub holders_road: f64,
+    pub holders_tether: f64,
     /// RULE-07-1.5, RULINGS C5: inches a stationary unit that fails a Discipline check falls
     /// back (`maneuver shaken_fall_back`).
     pub shaken_fall_back: f64,
@@ -235,6 +243,8 @@ impl Tables {
         let dismount = l.need("maneuver dismount", RuleData::maneuver)?;
         let remount = l.need("maneuver remount", RuleData::maneuver)?;
         let horse_holders = l.need("maneuver horse_holders", RuleData::maneuver)?;
+        let holders_move = l.need("maneuver horse_holders_move", RuleData::maneuver)?;
+        let holders_road = l.need("maneuver horse_holders_road", RuleData::maneuver)?;
         let shaken = l.need("maneuver shaken_fall_back", RuleData::maneuver)?;
         let pursuit = l.need("maneuver pursuit", RuleData::maneuver)?;
         let opportunity = l.need("reaction opportunity_fire", RuleData::reaction)?;
@@ -291,6 +301,9 @@ impl Tables {
             dismount: has(dismount.cost, "dismount: cost")?,
             remount: has(remount.cost, "remount: cost")?,
             horse_holders: has(horse_holders.distance, "horse_holders: distance")?,
+            holders_move: has(holders_move.most(), "horse_holders_move: distance")?,
+            holders_road: has(holders_road.most(), "horse_holders_road: distance")?,
+            holders_tether: has(holders_road.within, "horse_holders_road: within")?,
             shaken_fall_back: has(shaken.most(), "shaken_fall_back: distance")?,
             pursuit_check: has(pursuit.check, "pursuit: check")?,
             pursuit_move: has(pursuit.most(), "pursuit: distance")?,

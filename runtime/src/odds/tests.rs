@@ -436,3 +436,19 @@ fn ch13_14_0_hasty_works_upgrade_the_cover_one_class() {
     let off = FireQuery { works: true, modules: Vec::new(), ..base };
     assert!(fire_odds(&off, data(), &Rulings::default()).is_err());
 }
+
+/// Ch13 19.0, dotc D11: one rifled-musket die at 6" (Short): its 6 (1/6) is a Shock trigger. The
+/// regular, Fresh target saves on 4+ with +1 for Fresh, failing on a 1 or 2 (1/3): disordered
+/// 1/6 x 1/3 = 1/18. A friend in second line behind it adds +1: it fails on a 1 alone (1/6), so
+/// 1/36. The flag switches the module on; the hits are the same.
+#[test]
+fn ch13_19_0_a_second_line_behind_the_target_steadies_its_shock_save() {
+    let mut q = FireQuery::new("rifled_musket", 1, 6.0);
+    let plain = odds(&q);
+    q.target_supported = true;
+    let supported = odds(&q);
+    assert!((plain.p_shock - 1.0 / 6.0).abs() < 1e-12, "{}", plain.p_shock);
+    assert!((plain.p_shock_disorder - 1.0 / 18.0).abs() < 1e-12, "{}", plain.p_shock_disorder);
+    assert!((supported.p_shock_disorder - 1.0 / 36.0).abs() < 1e-12, "{}", supported.p_shock_disorder);
+    assert_eq!(plain.hits, supported.hits);
+}

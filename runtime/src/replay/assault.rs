@@ -23,6 +23,9 @@ use crate::rulings::LeaderCasualtyTrigger;
 
 /// The words that mark an assault as part of a coordinated Dress on the Colors push (Ch16 2.3).
 const PUSH_WORDS: &[&str] = &["dress_on_the_colors", "coordinated"];
+/// The word after an assault's target that makes it a charge at the target's horse holders
+/// (Ch16 10.2).
+const HOLDERS_WORD: &str = "holders";
 
 /// The rule an assault refusal cites: the engine's, with the declaration's section (Ch16 7.1)
 /// and, for the brigade clock, the faltering table (Ch16 8.2).
@@ -116,7 +119,7 @@ impl Game {
     }
 
     /// An engine refusal of a charge or melee: an error citing the engine's rule and Ch16 7.1.
-    fn assault_refused(&self, r: &mut Replayer<'_>, error: &EngineError, rule: &str) {
+    pub(super) fn assault_refused(&self, r: &mut Replayer<'_>, error: &EngineError, rule: &str) {
         match error {
             EngineError::Illegal { rule: engine_rule, .. } => {
                 r.here(Level::Error, format!("{error}: the action is not applied"), assault_rule(engine_rule))
@@ -175,6 +178,10 @@ impl Game {
         else {
             return;
         };
+        // Ch16 10.2, Ch13 6.0: `holders` after the target is a charge at its horse holders.
+        if action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.value == HOLDERS_WORD)) {
+            return self.charge_holders(r, action, charger, target);
+        }
         if let Some(step) =
             action.steps.iter().find(|s| AssaultStep::from_word(&s.verb.value) == Some(AssaultStep::Evade))
         {
@@ -369,7 +376,7 @@ impl Game {
     }
 
     /// The charger closes straight ahead into contact (Ch16 7.2).
-    fn close_in(&mut self, charger: UnitId, cb: &Body, distance: f64) {
+    pub(super) fn close_in(&mut self, charger: UnitId, cb: &Body, distance: f64) {
         let rad = cb.facing.to_radians();
         let (dx, dy) = (rad.sin() * distance, rad.cos() * distance);
         let moved = Body { position: (cb.position.0 + dx, cb.position.1 + dy), ..*cb };

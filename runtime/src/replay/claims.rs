@@ -705,6 +705,11 @@ pub(super) fn check_side_volley(
     at_leader: bool,
 ) {
     let mut said_lost = false;
+    let (lost_what, lost_rule) = if report.holders_lost {
+        ("the horse holders", "Ch13 6.0, dotc D24")
+    } else {
+        ("the screen", "Ch16 3.4, RULINGS G12, G5")
+    };
     for item in &claim.items {
         let key = words(item);
         match key.as_str() {
@@ -728,7 +733,7 @@ pub(super) fn check_side_volley(
                         "stands lost",
                         report.stands_lost.to_string(),
                         n.to_string(),
-                        "Ch16 3.4, RULINGS G12, G5",
+                        lost_rule,
                     ),
                     Some(_) => {}
                     None => unknown(r, item),
@@ -745,13 +750,13 @@ pub(super) fn check_side_volley(
         }
     }
     if report.stands_lost > 0 && !said_lost {
-        let message = "the screen: the rules give removed (a stand lost), the log claims no loss";
-        r.find(claim.span, Level::Error, message, "Ch16 3.4, RULINGS G12, G5");
+        let message = format!("{lost_what}: the rules give removed (a stand lost), the log claims no loss");
+        r.find(claim.span, Level::Error, message, lost_rule);
     }
 }
 
 /// `evaded` or `captured` against a charge on a solitary brigadier (RULE-07-4.5).
-pub(super) fn check_evasion(r: &mut Replayer<'_>, claim: &Claim, captured: bool) {
+pub(super) fn check_evasion(r: &mut Replayer<'_>, claim: &Claim, captured: bool, who: &str, rule: &str) {
     let say = |c: bool| if c { "captured" } else { "evaded" }.to_string();
     for item in &claim.items {
         let claimed = match words(item).as_str() {
@@ -763,7 +768,7 @@ pub(super) fn check_evasion(r: &mut Replayer<'_>, claim: &Claim, captured: bool)
             }
         };
         if claimed != captured {
-            differs(r, item, "the solitary brigadier", say(captured), say(claimed), "RULE-07-4.5");
+            differs(r, item, who, say(captured), say(claimed), rule);
         }
     }
 }

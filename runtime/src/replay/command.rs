@@ -156,6 +156,8 @@ pub(super) struct TurnRecord {
     pub tokens: super::written::Tokens,
     /// Dense fog's thinning roll was made this turn (Ch13 21.0).
     pub fog_rolled: bool,
+    /// The regiments whose horse holders moved this turn (Ch16 10.2).
+    pub holders_led: BTreeSet<UnitId>,
 }
 
 /// What the command and maneuver replays carry from the scenario and from one action to the

@@ -100,6 +100,9 @@ pub(super) fn decline_rerolls(args: &[Arg], input: &mut FireInput) {
 /// a rule.
 const GROUND_COVER_KEPT: usize = 32;
 
+/// The trait of Ch13 9.0's elite sharpshooter regiment.
+const SHARPSHOOTERS: &str = "elite_sharpshooters";
+
 impl Game {
     pub(super) fn fire_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: FireVerb) {
         match verb {
@@ -452,6 +455,10 @@ impl Game {
         if action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.value == targets::SCREEN_WORD)) {
             return self.fire_at_screen(r, action, firer, target);
         }
+        // Ch13 6.0, dotc D24: `at "Regiment" holders` fires at its horse holders.
+        if action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.value == targets::HOLDERS_WORD)) {
+            return self.fire_at_holders(r, action, firer, target);
+        }
         let active = self.is_active(r, firer);
         match (r.phase, active) {
             (PhaseKind::Fire, true) => {}
@@ -698,9 +705,10 @@ impl Game {
     }
 
     /// RULE-05-1.3, RULINGS C16: a Phase 3 volley goes at the nearest unengaged enemy the firer
-    /// can see in its front arc. It may pass over a nearer one to rake an enfiladed target, and
-    /// artillery may pass over skirmishers to fire at formed troops or guns. A farther target
-    /// without either is an error (false).
+    /// can see in its front arc. It may pass over a nearer one to rake an enfiladed target,
+    /// artillery may pass over skirmishers to fire at formed troops or guns, and any firer may
+    /// fire through elite sharpshooters at formed troops behind them (Ch13 9.0). A farther target
+    /// without one of these is an error (false).
     fn priority(&self, r: &mut Replayer<'_>, firer: UnitId, target: UnitId, enfilade: bool) -> bool {
         let (Some(f), Some(fb), Some(tb)) =
             (self.state.unit(firer), self.bodies.get(&firer), self.bodies.get(&target))
@@ -734,6 +742,12 @@ impl Game {
             return true;
         }
         if f.is_battery() && !skirmishers(target) && nearer.iter().all(|&(_, id)| skirmishers(id)) {
+            return true;
+        }
+        // Ch13 9.0 (module elite_sharpshooters): any firer may fire through elite sharpshooters
+        // at a formed line behind them.
+        let sharpshooters = |id: UnitId| self.state.unit(id).is_some_and(|u| u.has_trait(SHARPSHOOTERS));
+        if !skirmishers(target) && nearer.iter().all(|&(_, id)| sharpshooters(id)) {
             return true;
         }
         let message = format!(

@@ -168,6 +168,7 @@ impl Game {
             ManeuverVerb::Unlimber => self.limbering(r, action, false),
             ManeuverVerb::Dismount => self.dismount(r, action),
             ManeuverVerb::Remount => self.remount(r, action),
+            ManeuverVerb::LeadHorses => self.lead_horses(r, action),
             ManeuverVerb::Screen => self.screen(r, action),
             ManeuverVerb::Recall => self.recall(r, action),
             ManeuverVerb::Garrison => self.occupy(r, action),
@@ -179,7 +180,7 @@ impl Game {
 
     /// Ch16 1.0, 2.3: only the active side maneuvers in Phase 2, and a unit that holds moves no
     /// more that turn. Reports and returns false when `id` may not.
-    fn may_maneuver(&self, r: &mut Replayer<'_>, id: UnitId) -> bool {
+    pub(super) fn may_maneuver(&self, r: &mut Replayer<'_>, id: UnitId) -> bool {
         let Some(u) = self.state.unit(id) else { return false };
         if r.phase == PhaseKind::Maneuver
             && self.state.sides.get(u.side.0).is_some_and(|s| *s.name != *r.side)
@@ -331,13 +332,27 @@ impl Game {
         let Some(word) = word_arg(action) else {
             return r.here(Level::Error, "a formation change names no formation", RULE);
         };
-        if self.rules.data.formation(&word.value).is_none() {
+        let Some(entry) = self.rules.data.formation(&word.value) else {
             return r.find(
                 word.span,
                 Level::Error,
                 format!("no formation `{}` in the rule data", word.value),
                 RULE,
             );
+        };
+        let title = entry.meta.title().to_string();
+        // A module's formation exists only with its module on (open order Ch13 22.0, the
+        // sharpshooters' order Ch13 9.0); some only a trait's bearer may take (Ch13 9.0).
+        if let Some(m) = entry.module.as_deref().filter(|m| !self.rules.module(m)) {
+            let section = dotc_lang::rulings::module(m).unwrap_or("Ch13");
+            let message = format!("{title} is the `{m}` module's ({section}), which is off in this game");
+            return r.find(word.span, Level::Error, message, section);
+        }
+        if let Some(needed) = entry.requires_trait.clone()
+            && !self.state.unit(id).is_some_and(|u| u.has_trait(&needed))
+        {
+            let message = format!("only a unit with the `{needed}` trait may form {title}");
+            return r.find(word.span, Level::Error, message, "Ch13 9.0");
         }
         if !self.may_maneuver(r, id) {
             return;
@@ -346,8 +361,6 @@ impl Game {
         let Some(u) = self.state.unit_mut(id) else { return };
         let old = std::mem::replace(&mut u.formation, word.value.clone());
         u.turn.moved = true;
-        let title =
-            self.rules.data.formation(&word.value).map_or(word.value.clone(), |f| f.meta.title().to_string());
         let layout = layout_for(&self.rules, u);
         self.bodies.insert(id, Body { layout, ..body });
         self.pending.entry(id).or_insert((old, body, action.span));
@@ -428,6 +441,21 @@ impl Game {
         waypoints: &[Pose],
         leaving: bool,
     ) -> Option<MoveReport> {
+        // A module's formation (open order Ch13 22.0, the sharpshooters' order Ch13 9.0) exists
+        // only with its module on: nothing moves in it otherwise.
+        if let Some(entry) = self.rules.data.formation(formation)
+            && let Some(m) = entry.module.as_deref().filter(|m| !self.rules.module(m))
+        {
+            let section = dotc_lang::rulings::module(m).unwrap_or("Ch13");
+            let message = format!(
+                "{} is in {}, the `{m}` module's formation, and the module is off in this game: it cannot \
+                 move in it",
+                self.name(id),
+                entry.meta.title()
+            );
+            r.here(Level::Error, message, section);
+            return None;
+        }
         let mut mover = self.mover(id, formation)?;
         if kind == MoveKind::Remount {
             // Ch16 10.2: the half move is the mounted one (4.5" of 9").
@@ -1331,8 +1359,7 @@ impl Game {
         let Some(start) = self.body_on_table(r, id, RULE) else { return };
         match self.book.holders.get(&name) {
             Some(&at) => {
-                let holders =
-                    Body::new(at, start.facing, Layout::new(1, None, 0.0, start.layout.stand_width));
+                let holders = Game::lone_stand(&start, at);
                 if !battlefield::contact::in_contact(&start, &holders) {
                     let gap = Euclidean.distance(&start.footprint(), &holders.footprint());
                     let message =

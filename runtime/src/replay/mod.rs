@@ -23,6 +23,7 @@ mod command;
 mod complete;
 mod fall_back;
 mod fire;
+mod holders;
 mod log_dice;
 mod maneuver;
 mod narrative;
@@ -553,6 +554,7 @@ impl<'a> Run<'a> {
             game.overdue_fall_backs(r, None);
             game.flush_formation_changes(r);
             game.july_sun(r);
+            game.holders_tether(r, phase.span);
             if let Some(until) = options.until
                 && until.turn == r.turn
                 && until.phase == Some(r.phase)
@@ -1109,6 +1111,8 @@ impl Game {
     }
 }
 
+#[cfg(test)]
+mod sharpshooter_situations;
 #[cfg(test)]
 mod situations;
 #[cfg(test)]

@@ -154,7 +154,16 @@ impl Game {
         let word = token.kind.word();
         let broken = match (token.kind, verb) {
             // Moves the rules impose are no part of a token.
-            (_, Verb::Maneuver(ManeuverVerb::Retreat | ManeuverVerb::FallBack | ManeuverVerb::Hold)) => None,
+            // Nor is the horse holders' move: they are not the regiment's line (Ch16 10.2).
+            (
+                _,
+                Verb::Maneuver(
+                    ManeuverVerb::Retreat
+                    | ManeuverVerb::FallBack
+                    | ManeuverVerb::Hold
+                    | ManeuverVerb::LeadHorses,
+                ),
+            ) => None,
             (
                 TokenKind::Move,
                 Verb::Maneuver(ManeuverVerb::Move | ManeuverVerb::Wheel | ManeuverVerb::AboutFace),

@@ -27,7 +27,7 @@ export const VERBS = [
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
   'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token', 'fog', 'valor',
-  'battle_cry',
+  'battle_cry', 'lead_horses',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
@@ -56,7 +56,7 @@ export const WEAPONS = [
   'repeating_carbine', 'muzzleloading_carbine', 'shotgun_revolvers', 'napoleon', 'ordnance_rifle',
   'parrott_rifle', 'field_howitzer',
 ];
-export const FORMATIONS = ['line', 'assault_column', 'road_column', 'skirmish', 'open_order'];
+export const FORMATIONS = ['line', 'assault_column', 'road_column', 'skirmish', 'open_order', 'sharpshooter_order'];
 export const TRAITS = [
   'rebel_yell', 'seen_the_elephant', 'iron_discipline', 'steady', 'sharpshooters', 'buck_and_ball',
   'elite_sharpshooters',
@@ -93,11 +93,13 @@ export const OTHER_IDS = [
   'dress_on_the_colors', 'hold_and_fire', 'limber', 'regimental_assault', 'reserve_for_reaction',
   'wheel', 'artillery_limbered', 'artillery_prolonge', 'cavalry_column', 'cavalry_line',
   'dismounted_cavalry', 'horse_artillery_limbered', 'horse_artillery_prolonge',
-  'infantry_assault_column', 'infantry_line', 'infantry_road_column', 'uphill', 'crest',
+  'infantry_assault_column', 'infantry_line', 'infantry_road_column', 'infantry_sharpshooter_order',
+  'uphill', 'crest',
   'crest_advantage',
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
-  'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'downpour', 'light_fog',
+  'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'horse_holders_move',
+  'horse_holders_road', 'downpour', 'light_fog',
   'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
   'premature_fire', 'bouncing_shot', 'second_line', 'desperate_valor', 'battle_cry',
   'spike_the_guns', 'haul_off_the_guns', 'drizzle', 'clear_fouling',

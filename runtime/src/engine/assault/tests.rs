@@ -672,3 +672,93 @@ fn ch13_21_0_severe_heat_costs_an_assaulting_regiment_a_micro_hit() {
         resolve_assault(&rules, &mut t.state, a, d, &charge(6.0, None), &mut ok).expect("a legal assault");
     assert!(!has(&r, |w| matches!(w, What::Note { text } if text.contains("severe heat"))));
 }
+
+/// Ch16 10.2, Ch13 6.0, dotc D24: a charge that reaches the horse holders of a 4-stand
+/// dismounted regiment (3 on the line, 1 with the horses) is paid like any assault (1 pip of 3),
+/// rolls no die, and takes the holders: 3 stands left, no holders, never to remount; the brigade
+/// clock never counted the holders (RULINGS G5), so its tally stays at 0. A regiment with no
+/// holders on the table cannot be charged so.
+#[test]
+fn ch16_10_2_a_charge_captures_the_horse_holders() {
+    let rules = defaults();
+    let (mut t, a, _) = lines();
+    let dismounted = crate::engine::state::Unit::new(
+        "Red Horse",
+        t.red,
+        crate::engine::state::Arm::Cavalry { mounted: false, horse_holders: 1, can_remount: true },
+        4,
+        "regular",
+        "breechloading_carbine",
+        "skirmish",
+    );
+    let cav = t.state.add_unit(dismounted, Some(t.red_brigade));
+    let mut state = t.state.clone();
+    let events =
+        charge_horse_holders(&rules, &mut state, a, cav, &charge(6.0, None)).expect("a legal charge");
+    let u = state.unit(cav).expect("the regiment");
+    assert_eq!(u.stands, 3);
+    assert_eq!(
+        u.arm,
+        crate::engine::state::Arm::Cavalry { mounted: false, horse_holders: 0, can_remount: false }
+    );
+    assert_eq!(u.clock_stands(), 3);
+    assert_eq!(state.brigades[t.red_brigade.0].losses, 0);
+    assert_eq!(state.brigades[t.blue_brigade.0].pips, 2);
+    assert!(events.iter().any(|e| matches!(&e.what, What::StandsLost { lost: 1, remaining: 3, .. })));
+    assert!(state.unit(a).is_some_and(|u| u.turn.assaulted));
+    // Taken once, there are none left to charge; and the charge reaches no farther than 9".
+    let again = charge_horse_holders(&rules, &mut state, a, cav, &charge(6.0, None));
+    assert_eq!(illegal_rule(again), "Ch16 10.2");
+    let far = charge_horse_holders(&rules, &mut t.state, a, cav, &charge(9.5, None));
+    assert_eq!(illegal_rule(far), "Ch16 3.1, 7.1");
+    assert_eq!(t.state.unit(cav).map(|u| u.stands), Some(4), "a refused charge changes nothing");
+}
+
+/// Ch13 9.0, dotc D25: an elite sharpshooter regiment may not charge a formed line (nor a
+/// column); it may charge skirmishers. (Without the module the scenario's trait is never given,
+/// `setup`.)
+#[test]
+fn ch13_9_0_sharpshooters_never_charge_a_formed_line() {
+    let on = rules_with(Rulings::default(), &["elite_sharpshooters"]);
+    let (mut t, a, d) = lines();
+    t.unit_mut(a).traits.push("elite_sharpshooters".into());
+    t.unit_mut(a).formation = "sharpshooter_order".into();
+    let r = resolve_assault(&on, &mut t.state.clone(), a, d, &charge(6.0, None), &mut dice(&[]));
+    assert_eq!(illegal_rule(r), "Ch13 9.0");
+    t.unit_mut(d).formation = "assault_column".into();
+    let r = resolve_assault(&on, &mut t.state.clone(), a, d, &charge(6.0, None), &mut dice(&[]));
+    assert_eq!(illegal_rule(r), "Ch13 9.0");
+    t.unit_mut(d).formation = "skirmish".into();
+    let mut ok = dice(&[(Purpose::Melee, &[3, 3])]);
+    assert!(resolve_assault(&on, &mut t.state.clone(), a, d, &charge(6.0, None), &mut ok).is_ok());
+}
+
+/// Ch13 9.0, dotc D25: charged, elite sharpshooters fight at -2. A line of 5 charging a
+/// sharpshooter line of 5 from 6": both roll 3; the charger has 3 + 5 engaged + 1 Fresh + 1
+/// momentum = 10, the sharpshooters 3 + 5 + 1 - 2 = 7 (9 without the trait, which `setup` gives
+/// only with the module on): the charger wins by 3 (by 1 without).
+#[test]
+fn ch13_9_0_sharpshooters_caught_in_a_melee_fight_at_minus_2() {
+    let margin = |rules: &Rules, sharpshooters: bool| {
+        let (mut t, a, d) = lines();
+        if sharpshooters {
+            t.unit_mut(d).traits.push("elite_sharpshooters".into());
+        }
+        let input = AssaultInput {
+            melee: MeleeInput { momentum: true, ..MeleeInput::default() },
+            ..charge(6.0, None)
+        };
+        let mut d6 = dice(&[(Purpose::Melee, &[3, 3])]);
+        let r = resolve_assault(rules, &mut t.state, a, d, &input, &mut d6).expect("a legal charge");
+        r.events
+            .iter()
+            .find_map(|e| match &e.what {
+                What::Melee { margin, .. } => Some(*margin),
+                _ => None,
+            })
+            .expect("a melee")
+    };
+    let on = rules_with(Rulings::default(), &["elite_sharpshooters"]);
+    assert_eq!(margin(&on, true), 3);
+    assert_eq!(margin(&on, false), 1);
+}

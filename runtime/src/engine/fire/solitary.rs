@@ -16,6 +16,11 @@
 //!   a stand lost by its parent and tallied by the brigade (RULINGS G5, G12). No Shock test
 //!   (judgement: the parent's colours are not under this fire) and no leader roll (an attached
 //!   leader stands with the colours, not the screen).
+//! - horse holders (module `horse_holders`, Ch13 6.0, dotc D24) take no save; each hit counts
+//!   against the stand's two (the `micro_hit` marker's `hits_per_stand`, RULE-05-3.3), and at
+//!   two the holders are lost as if captured (the engine's `capture_horse_holders`): the stand
+//!   gone off the brigade clock, and the regiment never to remount. No Shock test and no leader
+//!   roll, as for a screen.
 
 use super::plan::skirmish_screen;
 use super::{FireInput, VolleyPlan, firer_bookkeeping, low_ammo, plan_volley, roll_to_hit};
@@ -25,6 +30,9 @@ use crate::engine::morale;
 use crate::engine::state::{Arm, GameState, LeaderId, LeaderRank, Unit, UnitId};
 use crate::engine::{EngineError, Rules, transact};
 use crate::rulings::SolitaryBrigadierHit;
+
+/// The module of Ch13 6.0.
+const HORSE_HOLDERS: &str = dotc_lang::rulings::Module::HorseHolders.name();
 
 /// What a volley at a brigadier or a screen did, besides its events.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,8 +50,10 @@ pub struct SideVolleyReport {
     /// The screen's hits after the volley (its limit when it is gone), and whether it went.
     pub screen_hits: u32,
     pub screen_removed: bool,
-    /// Stands the parent lost (its screen, at the limit).
+    /// Stands the parent lost (its screen, at the limit; its horse holders).
     pub stands_lost: u32,
+    /// The volley took the horse holders (Ch13 6.0, dotc D24).
+    pub holders_lost: bool,
 }
 
 impl SideVolleyReport {
@@ -60,6 +70,7 @@ impl SideVolleyReport {
             screen_hits: 0,
             screen_removed: false,
             stands_lost: 0,
+            holders_lost: false,
         }
     }
 }
@@ -76,6 +87,20 @@ fn plan_at_stand_in(
     scratch.units.push(stand_in);
     let id = UnitId(scratch.units.len() - 1);
     plan_volley(rules, &scratch, firer, id, input)
+}
+
+/// A one-stand stand-in named `label` for a stand of `parent` (its screen, its horse holders),
+/// in `formation`, with the parent's side, quality and traits, of no brigade.
+fn one_stand_of(parent: &Unit, label: &str, formation: &str) -> Unit {
+    let mut stand_in = parent.clone();
+    stand_in.name = label.to_string();
+    stand_in.brigade = None;
+    stand_in.stands = 1;
+    stand_in.starting_stands = 1;
+    stand_in.micro_hit = 0;
+    stand_in.screen = None;
+    stand_in.formation = formation.to_string();
+    stand_in
 }
 
 /// Roll the planned dice and apply the firer's part (steps 4-6): the events so far, the hits and
@@ -188,14 +213,7 @@ pub fn volley_at_screen(
             });
         };
         let label = format!("{}'s skirmish screen", p.name);
-        let mut stand_in = p.clone();
-        stand_in.name = label.clone();
-        stand_in.brigade = None;
-        stand_in.stands = 1;
-        stand_in.starting_stands = 1;
-        stand_in.micro_hit = 0;
-        stand_in.screen = None;
-        stand_in.formation = "skirmish".to_string();
+        let stand_in = one_stand_of(p, &label, "skirmish");
         let plan = plan_at_stand_in(rules, s, firer, stand_in, input)?;
         let limit = skirmish_screen(rules)?.hits.unwrap_or(1).max(1);
         let name = p.name.clone();
@@ -228,6 +246,82 @@ pub fn volley_at_screen(
         if report.screen_removed {
             report.stands_lost =
                 morale::remove_stands(rules, s, parent, 1, &mut events, "Ch16 3.4, RULINGS G12, G5")?;
+        }
+        report.events = events;
+        Ok(report)
+    })
+}
+
+/// Ch13 6.0 (module `horse_holders`), dotc D24: a volley at the horse holders of dismounted
+/// cavalry `parent`: no save, each hit against the stand's `hits_per_stand`, and at that count
+/// the holders are lost as if captured. Refused without the module, and when the regiment has
+/// no holders on the table. Everything or nothing.
+pub fn volley_at_holders(
+    rules: &Rules,
+    state: &mut GameState,
+    firer: UnitId,
+    parent: UnitId,
+    input: &FireInput,
+    dice: &mut dyn DiceSource,
+) -> Result<SideVolleyReport, EngineError> {
+    transact(state, |s| {
+        let p = s.unit(parent).ok_or_else(|| EngineError::Unknown(format!("unit #{}", parent.0)))?;
+        let f = s.unit(firer).ok_or_else(|| EngineError::Unknown(format!("unit #{}", firer.0)))?;
+        let illegal =
+            |why: String, rule: &'static str| EngineError::Illegal { unit: f.name.clone(), why, rule };
+        if !rules.module(HORSE_HOLDERS) {
+            return Err(illegal(
+                format!(
+                    "fire at {}'s horse holders: only the horse_holders module makes them a target",
+                    p.name
+                ),
+                "Ch13 6.0",
+            ));
+        }
+        if p.removed || !matches!(p.arm, Arm::Cavalry { mounted: false, horse_holders: 1.., .. }) {
+            return Err(illegal(
+                format!("fire at {}'s horse holders: it has none on the table", p.name),
+                "Ch16 10.2",
+            ));
+        }
+        let label = format!("{}'s horse holders", p.name);
+        // The stand-in stands in line (no to-hit modifier of a formation) with the regiment's
+        // quality and traits; it is given no cover below.
+        let stand_in = one_stand_of(p, &label, "line");
+        let before = p.holder_hits;
+        let mut input = input.clone();
+        input.cover = super::CoverInput::open();
+        input.enfilade = false;
+        let plan = plan_at_stand_in(rules, s, firer, stand_in, &input)?;
+        let limit = rules.tables.hits_per_stand;
+        let (mut events, hits, sixes) = roll_and_book(rules, s, &plan, &label, dice)?;
+        let taken = hits.min(limit.saturating_sub(before));
+        let mut report = SideVolleyReport::new(&plan, Vec::new(), hits, sixes);
+        let now = before + taken;
+        if let Some(u) = s.unit_mut(parent) {
+            u.holder_hits = now;
+            if taken > 0 {
+                u.turn.shot_casualties = true;
+            }
+            if !u.turn.fired_on_by.contains(&firer) {
+                u.turn.fired_on_by.push(firer);
+            }
+        }
+        if taken > 0 {
+            let text = format!("{label}: {now} of {limit} hits, with no save (Ch13 6.0)");
+            events.push(Event::new(What::Note { text }, "Ch13 6.0, dotc D24"));
+        }
+        if now >= limit {
+            let from = events.len();
+            crate::engine::assault::capture_horse_holders(rules, s, parent, "shot down", &mut events)?;
+            report.stands_lost = events[from..]
+                .iter()
+                .map(|e| if let What::StandsLost { lost, .. } = e.what { lost } else { 0 })
+                .sum();
+            report.holders_lost = true;
+            if let Some(u) = s.unit_mut(parent) {
+                u.holder_hits = 0;
+            }
         }
         report.events = events;
         Ok(report)

@@ -1453,3 +1453,50 @@ fn ch13_21_0_rain_fouls_powder_and_fouled_powder_shoots_at_minus_one() {
             .any(|m| m.name == "fouled powder" && m.value == -1 && m.rule.contains("Ch13 21.0"))
     );
 }
+
+/// Ch13 6.0 (module horse_holders), dotc D24: fire at a dismounted regiment's horse holders
+/// takes no save, even where the caller gave the heavy cover of a wall: 2 smoothbore dice at 4"
+/// (Short, 3+) rolling [3, 1] hit once: 1 of the stand's 2 hits. The next volley's one hit
+/// ([2, 5]) is the second: the holders are shot down, the regiment has 3 stands of 4, no holders,
+/// never to remount, and the brigade tally does not count them (RULINGS G5). Without the module
+/// they are no target.
+#[test]
+fn ch13_6_0_fire_at_the_horse_holders_takes_no_save_and_two_hits_take_them() {
+    use crate::engine::fire::solitary::volley_at_holders;
+    let rules = with(&["horse_holders"], |_| {});
+    let (mut t, a, _) = duel(2, "smoothbore_musket");
+    let cav = t.state.add_unit(
+        crate::engine::state::Unit::new(
+            "Red Horse",
+            t.red,
+            Arm::Cavalry { mounted: false, horse_holders: 1, can_remount: true },
+            4,
+            "regular",
+            "breechloading_carbine",
+            "skirmish",
+        ),
+        Some(t.red_brigade),
+    );
+    let mut input = FireInput::at(4.0, FireKind::Phase3);
+    input.cover = CoverInput::of(CoverClass::Heavy, "stone_wall", true);
+    let plain = defaults();
+    let refused =
+        volley_at_holders(&plain, &mut t.state, a, cav, &input, &mut dice(&[(Purpose::ToHit, &[3, 1])]));
+    assert!(matches!(refused, Err(EngineError::Illegal { rule: "Ch13 6.0", .. })), "{refused:?}");
+    let first =
+        volley_at_holders(&rules, &mut t.state, a, cav, &input, &mut dice(&[(Purpose::ToHit, &[3, 1])]))
+            .expect("a legal volley");
+    assert_eq!((first.to_hit, first.hits, first.stands_lost, first.holders_lost), (3, 1, 0, false));
+    assert_eq!((t.unit(cav).stands, t.unit(cav).holder_hits), (4, 1));
+    let second =
+        volley_at_holders(&rules, &mut t.state, a, cav, &input, &mut dice(&[(Purpose::ToHit, &[2, 5])]))
+            .expect("a legal volley");
+    assert_eq!((second.hits, second.stands_lost, second.holders_lost), (1, 1, true));
+    let u = t.unit(cav);
+    assert_eq!((u.stands, u.holder_hits), (3, 0));
+    assert_eq!(u.arm, Arm::Cavalry { mounted: false, horse_holders: 0, can_remount: false });
+    assert_eq!(t.state.brigades[t.red_brigade.0].losses, 0);
+    let gone =
+        volley_at_holders(&rules, &mut t.state, a, cav, &input, &mut dice(&[(Purpose::ToHit, &[3, 3])]));
+    assert!(matches!(gone, Err(EngineError::Illegal { rule: "Ch16 10.2", .. })), "{gone:?}");
+}

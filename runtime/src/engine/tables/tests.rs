@@ -25,6 +25,8 @@ const ENTRIES_READ: &[&str] = &[
     "maneuver dismount",
     "maneuver fall_back",
     "maneuver horse_holders",
+    "maneuver horse_holders_move",
+    "maneuver horse_holders_road",
     "maneuver pursuit",
     "maneuver remount",
     "maneuver shaken_fall_back",
@@ -125,13 +127,14 @@ fn rule_data_without_an_entry_the_engine_reads_is_refused() {
 }
 
 /// The numbers the stdlib states, as the engine reads them (Ch16 2.1, 3.3, 4.4, 6.0, 10.2;
-/// Ch13 12.0, 21.0; RULE-05-5.1, RULE-07-1.5, RULE-07-3.5).
+/// Ch13 6.0, 12.0, 21.0; RULE-05-5.1, RULE-07-1.5, RULE-07-3.5).
 #[test]
 fn stdlib_numbers() {
     let t = Tables::from_rule_data(dotc_lang::stdlib()).expect("the stdlib is complete");
     assert_eq!((t.fall_back, t.about_face, t.shaken_fall_back), (3.0, 1.0, 3.0));
     assert_eq!((t.dismount, t.remount), (Cost::Half, Cost::Half));
     assert_eq!(t.horse_holders, (2.0, 3.0));
+    assert_eq!((t.holders_move, t.holders_road, t.holders_tether), (4.0, 8.0, 4.0));
     assert_eq!((t.pursuit_check, t.pursuit_move), (4, 4.0));
     assert_eq!(t.opportunity_fire_within, 8.0);
     assert_eq!((t.skirmish_evade_within, t.skirmish_evade_move), (6.0, (4.0, 6.0)));

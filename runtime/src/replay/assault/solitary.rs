@@ -174,7 +174,7 @@ impl Game {
                 }
                 let captured = to.is_none();
                 for claim in action.claim.iter().chain(evade.and_then(|s| s.claim.as_ref())) {
-                    claims::check_evasion(r, claim, captured);
+                    claims::check_evasion(r, claim, captured, "the solitary brigadier", RULE);
                 }
             }
             Err(e) => self.assault_refused(r, &e, "Ch16 7.1, RULE-07-4.5"),

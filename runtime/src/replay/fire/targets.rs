@@ -16,12 +16,16 @@
 //! either is not replayed yet: the line is a note and changes nothing.
 
 use super::*;
-use crate::engine::fire::solitary::{SideVolleyReport, volley_at_leader, volley_at_screen};
+use crate::engine::fire::solitary::{
+    SideVolleyReport, volley_at_holders, volley_at_leader, volley_at_screen,
+};
 use crate::engine::state::{LeaderId, LeaderRank};
 use crate::geometry::MEASURE_PRECISION;
 
 /// The `screen` word of `fire "Unit" at "Regiment" screen`.
 pub(super) const SCREEN_WORD: &str = "screen";
+/// The `holders` word of `fire "Unit" at "Regiment" holders` (Ch13 6.0).
+pub(super) const HOLDERS_WORD: &str = "holders";
 
 impl Game {
     /// Only the active side's Phase 3 fires at a brigadier or a screen here; Opportunity Fire at
@@ -181,35 +185,33 @@ impl Game {
         }
     }
 
-    /// `fire "Unit" at "Regiment" screen ...`: a volley at a regiment's detached skirmish screen
-    /// where it stands (Ch16 3.4, RULINGS G12): no save, two hits remove it, a stand of its parent.
-    pub(super) fn fire_at_screen(
+    /// The checks every volley at one stand of a regiment shares (a screen ahead of it, its horse
+    /// holders behind it), `what` standing at `at`: the phase, the firer's right to fire, the
+    /// front arc, the reach and the sight, and that no enemy in the arc (but `except`) is nearer.
+    /// The volley's input, or None when a finding has said why not.
+    fn fire_at_stand(
         &mut self,
         r: &mut Replayer<'_>,
-        action: &Action,
         firer: UnitId,
         parent: UnitId,
-    ) {
-        const RULE: &str = "Ch16 3.4, RULINGS G12";
+        at: (f64, f64),
+        what: &str,
+        except: Option<UnitId>,
+    ) -> Option<FireInput> {
         let (fname, pname) = (self.name(firer), self.name(parent));
-        let what = format!("{pname}'s skirmish screen");
-        let at = self.book.screens.get(&pname).copied();
-        let Some(at) =
-            at.filter(|_| self.state.unit(parent).is_some_and(|u| u.screen.is_some() && !u.removed))
-        else {
-            return r.here(Level::Error, format!("{pname} has no skirmish screen out"), RULE);
-        };
-        if !self.side_target_phase(r, firer, &what) || !self.may_fire_in_phase_three(r, firer) {
-            return;
+        if !self.side_target_phase(r, firer, what) || !self.may_fire_in_phase_three(r, firer) {
+            return None;
         }
         let (Some(fb), Some(pb)) = (self.bodies.get(&firer).copied(), self.bodies.get(&parent).copied())
         else {
-            return r.here(Level::Error, format!("{fname} or {pname} is not on the table"), "RULE-05-1.1");
+            r.here(Level::Error, format!("{fname} or {pname} is not on the table"), "RULE-05-1.1");
+            return None;
         };
-        let sb = Body::new(at, pb.facing, crate::geometry::Layout::new(1, None, 0.0, pb.layout.stand_width));
+        let sb = Game::lone_stand(&pb, at);
         if !self.in_arc(firer, &fb, &sb) {
             let message = format!("{what} is outside {fname}'s 45-degree front arc");
-            return r.here(Level::Error, message, "RULE-05-1.4, Ch16 4.5, RULINGS G13");
+            r.here(Level::Error, message, "RULE-05-1.4, Ch16 4.5, RULINGS G13");
+            return None;
         }
         let range = battlefield::range::range(&fb, &sb);
         let u = self.state.unit(firer);
@@ -223,26 +225,52 @@ impl Game {
                     weapon.meta.title(),
                     weapon.max_range(arm)
                 );
-                return r.here(Level::Error, message, "RULE-05-2.2, 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4");
+                r.here(Level::Error, message, "RULE-05-2.2, 2.3, Ch16 5.2, 5.3, 10.3, RULINGS G4");
+                return None;
             }
         }
         let (mut input, sight) = self.fire_input_at(firer, None, &fb, &sb, FireKind::Phase3);
         if !sight.visible {
             let message = format!("{fname} has no clear line of sight to {what}");
-            return r.here(Level::Error, message, "RULE-05-1.2, RULINGS G4");
+            r.here(Level::Error, message, "RULE-05-1.2, RULINGS G4");
+            return None;
         }
-        // RULE-05-1.3, RULINGS C16: the screen stands in front of its parent; any other enemy
-        // nearer than it in the arc has the priority.
-        if let Some((distance, nearest)) = self.nearer_enemy(firer, &fb, range, Some(parent)) {
+        // RULE-05-1.3, RULINGS C16: any other enemy nearer in the arc has the priority.
+        if let Some((distance, nearest)) = self.nearer_enemy(firer, &fb, range, except) {
             let message = format!(
                 "{fname} must fire at the nearest enemy in its arc, {} ({distance:.1}\"), not {what} ({range:.1}\")",
                 self.name(nearest)
             );
-            return r.here(Level::Error, message, "RULE-05-1.3, RULINGS C16");
+            r.here(Level::Error, message, "RULE-05-1.3, RULINGS C16");
+            return None;
         }
-        // No cover save for a screen (RULINGS G12); enfilade does not apply to a lone stand.
+        // Enfilade does not apply to a lone stand.
         input.enfilade = false;
         input.pivoted = self.book.unit_turn(r.turn, firer).motion.pivoted;
+        Some(input)
+    }
+
+    /// `fire "Unit" at "Regiment" screen ...`: a volley at a regiment's skirmish screen (Ch16
+    /// 3.4, RULINGS G12), where it stands. The screen stands in front of its parent, so only its
+    /// parent does not take the priority from it.
+    pub(super) fn fire_at_screen(
+        &mut self,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        firer: UnitId,
+        parent: UnitId,
+    ) {
+        const RULE: &str = "Ch16 3.4, RULINGS G12";
+        let pname = self.name(parent);
+        let what = format!("{pname}'s skirmish screen");
+        let at = self.book.screens.get(&pname).copied();
+        let Some(at) =
+            at.filter(|_| self.state.unit(parent).is_some_and(|u| u.screen.is_some() && !u.removed))
+        else {
+            return r.here(Level::Error, format!("{pname} has no skirmish screen out"), RULE);
+        };
+        // No cover save for a screen (RULINGS G12).
+        let Some(input) = self.fire_at_stand(r, firer, parent, at, &what, Some(parent)) else { return };
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let removed = match volley_at_screen(&self.rules, &mut self.state, firer, parent, &input, &mut dice) {
             Ok(report) => {
@@ -256,6 +284,43 @@ impl Game {
         };
         if removed {
             self.book.screens.remove(&pname);
+        }
+        self.sync_bodies();
+    }
+
+    /// `fire "Unit" at "Regiment" holders ...`: a volley at dismounted cavalry's horse holders
+    /// (module `horse_holders`, Ch13 6.0, dotc D24), where they stand. They stand behind their
+    /// line, so the line, if nearer in the arc, takes the priority.
+    pub(super) fn fire_at_holders(
+        &mut self,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        firer: UnitId,
+        parent: UnitId,
+    ) {
+        const RULE: &str = "Ch13 6.0, dotc D24";
+        let pname = self.name(parent);
+        if !self.rules.module(super::super::holders::MODULE) {
+            let message = format!(
+                "{pname}'s horse holders are a target only with the horse_holders module (Ch13 6.0): fire at \
+                 the regiment"
+            );
+            return r.here(Level::Error, message, RULE);
+        }
+        let Some(at) = self.book.holders.get(&pname).copied() else {
+            return r.here(Level::Error, format!("{pname} has no horse holders on the table"), "Ch16 10.2");
+        };
+        let what = format!("{pname}'s horse holders");
+        let Some(input) = self.fire_at_stand(r, firer, parent, at, &what, None) else { return };
+        let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
+        match volley_at_holders(&self.rules, &mut self.state, firer, parent, &input, &mut dice) {
+            Ok(report) => {
+                Game::side_volley_done(r, action, &dice, &report, false);
+                if report.holders_lost {
+                    self.book.holders.remove(&pname);
+                }
+            }
+            Err(e) => r.refused(&e, RULE),
         }
         self.sync_bodies();
     }
