@@ -867,8 +867,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "Ch13 12.0",
         "Uncontrollable pursuit",
-        r#"A regiment that destroys or routs an enemy unit in melee must pass a 4+ discipline check. If it fails it is Frenzied: it moves 4" straight at the nearest enemy unit or objective and is then Disordered."#,
-        &["Ch16 7.4"],
+        r#"A regiment that destroys or routs an enemy unit in melee must pass a 4+ discipline check. If it fails it is Frenzied: it moves 4" straight at the nearest enemy unit or objective and is then Disordered. dotc writes the move `pursue "Unit" to (x, y)` on the line after the melee (dotc D21)."#,
+        &["Ch16 7.4", "dotc D21"],
     ),
     r(
         "Ch13 13.0",
@@ -1594,6 +1594,12 @@ pub const REFERENCES: &[Reference] = &[
         "The weather (dotc's ruling)",
         r#"Not in RULINGS.md: a file's ground, sky and heat are in force only with the weather module on (the wind, a core rule, always is), and writing one with the module off is warned. Fouled powder counts the volley's natural 1s as first rolled, for any firer: one Fouled marker, -1 to hit until a Phase 1 pip clears it as an order priced by command tier. Dense fog refuses an assault beyond 6" at its declaration and rolls once a game turn from turn 3, in Phase 1, thinning to light fog on a 5+. Severe heat's micro-hit on an assault falls when it is declared, before any die."#,
         &["Ch13 21.0", "RULE-05-5.4", "dotc D8", "RULINGS G7"],
+    ),
+    r(
+        "dotc D21",
+        "The frenzied pursuit (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 12.0 does not say when the frenzied 4" move is made or from where "nearest" is measured. dotc makes it at once, written `pursue "Unit" to (x, y)` on the line after the melee that caused it; left out, it is an error and the replay makes it. The nearest enemy unit's nearest point or objective, from the regiment's colours, wins (an enemy unit on a tie); the regiment turns to face it and its colours go straight at it 4", or up to it when nearer, nothing else stopping it. The Disorder comes after the move."#,
+        &["Ch13 12.0", "RULE-05-1.4", "RULE-07-1.5", "RULINGS C5"],
     ),
     r(
         "dotc D14",
