@@ -867,8 +867,8 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "Ch13 12.0",
         "Uncontrollable pursuit",
-        r#"A regiment that destroys or routs an enemy unit in melee must pass a 4+ discipline check. If it fails it is Frenzied: it moves 4" straight at the nearest enemy unit or objective and is then Disordered."#,
-        &["Ch16 7.4"],
+        r#"A regiment that destroys or routs an enemy unit in melee must pass a 4+ discipline check. If it fails it is Frenzied: it moves 4" straight at the nearest enemy unit or objective and is then Disordered. dotc writes the move `pursue "Unit" to (x, y)` on the line after the melee (dotc D21)."#,
+        &["Ch16 7.4", "dotc D21"],
     ),
     r(
         "Ch13 13.0",
@@ -1606,6 +1606,12 @@ pub const REFERENCES: &[Reference] = &[
         "Horse holders (dotc's ruling)",
         r#"Not in RULINGS.md: a charge at dismounted cavalry's horse holders is written with `holders` after the regiment's name, declared and paid as any assault and measured to the holders' stand, which must lie in the charger's front arc. With no volley, check or melee the holders are captured; the stand is lost for good (the regiment's health counts it, the brigade tally does not, as RULINGS G5 keeps holders off the clock) and the regiment can never remount. The holders move with `lead_horses`: 4" once a turn, 8" along a road with the module, and with it they must end their side's maneuver phase within 4" of their line. Only the module makes them a target of fire (`at "Regiment" holders`): no save, and two hits take them as a charge would."#,
         &["Ch16 10.2", "Ch13 6.0", "RULINGS G5"],
+    ),
+    r(
+        "dotc D21",
+        "The frenzied pursuit (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 12.0 does not say when the frenzied 4" move is made or from where "nearest" is measured. dotc makes it at once, written `pursue "Unit" to (x, y)` on the line after the melee that caused it; left out, it is an error and the replay makes it. The nearest enemy unit's nearest point or objective, from the regiment's colours, wins (an enemy unit on a tie); the regiment turns to face it and its colours go straight at it 4", or up to it when nearer, nothing else stopping it. The Disorder comes after the move."#,
+        &["Ch13 12.0", "RULE-05-1.4", "RULE-07-1.5", "RULINGS C5"],
     ),
     r(
         "dotc D14",

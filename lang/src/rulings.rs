@@ -353,8 +353,7 @@ modules! {
     // Ch13 11.0: double-quick moves and charges on two turns running.
     JulySun = "july_sun", "Ch13 11.0", [Maneuver, Assault], Played;
     // Ch13 12.0: a check after a melee won outright.
-    UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", [Assault],
-        InPart { missing: "plays the frenzy check and its Disorder: not the frenzied 4\" move straight at the nearest enemy or objective, which it notes without checking" };
+    UncontrollablePursuit = "uncontrollable_pursuit", "Ch13 12.0", [Assault], Played;
     // Ch13 13.0: a wing wheeled back, for a pip and a check.
     RefusingTheFlank = "refusing_the_flank", "Ch13 13.0", [Maneuver], Played;
     // Ch13 14.0: declared in Phase 1, the works placed at the end of the turn.

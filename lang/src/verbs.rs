@@ -171,6 +171,14 @@ pub const VERBS: &[VerbSpec] = &[
         "Ch16 3.3, RULE-07-1.5",
         "Fall back up to 3\" keeping the front (Phase 2), or the fall back a failed check or an overrun imposes, on the line after it.",
     ),
+    verb(
+        "pursue",
+        &[Maneuver, Melee],
+        true,
+        false,
+        "Ch13 12.0",
+        "A frenzied melee victor's forced 4\" move straight at the nearest enemy unit or objective, on the line after its melee (`pursue \"Unit\" to (x, y)`); it is Disordered at the end (module uncontrollable_pursuit).",
+    ),
     verb("double_time", &[Maneuver], true, false, "Ch16 2.3", "A double-time advance, +3\" for 1 pip."),
     verb("limber", &[Maneuver], true, false, "Ch16 2.3", "A battery limbers up."),
     verb("unlimber", &[Maneuver], true, false, "Ch16 2.3", "A battery unlimbers."),
@@ -364,6 +372,8 @@ words! {
         Retreat = "retreat",
         /// Ch13 13.0 (module refusing_the_flank): a wing wheeled back for a pip and a check.
         Refuse = "refuse",
+        /// Ch13 12.0 (module uncontrollable_pursuit): a frenzied victor's forced move.
+        Pursue = "pursue",
     }
 }
 

@@ -345,6 +345,13 @@ pub enum What {
         unit: String,
         inches: f64,
     },
+    /// A frenzied victor's forced move straight at the nearest enemy unit or objective, its
+    /// Disorder placed at the move's end (Ch13 12.0, dotc D21; the table geometry is the
+    /// caller's: [`crate::engine::melee::end_pursuit`]).
+    Pursuit {
+        unit: String,
+        inches: f64,
+    },
     /// A Fresh attacker's sweeping advance (Ch16 7.4).
     Breakthrough {
         unit: String,
@@ -517,6 +524,9 @@ impl fmt::Display for What {
                 }
             }
             What::Consolidate { unit, inches } => write!(f, "{unit} may consolidate {inches}\""),
+            What::Pursuit { unit, inches } => {
+                write!(f, "{unit} is frenzied: a forced {inches}\" pursuit at the nearest enemy or objective")
+            }
             What::Breakthrough { unit, inches, pips } => {
                 write!(f, "{unit} may sweep forward {inches}\" for {}", count(*pips, "pip"))
             }

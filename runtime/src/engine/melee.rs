@@ -23,7 +23,8 @@
 //! 4 or more with the defender gone may sweep on (Breakthrough). Each side whose regiment lost a
 //! stand with its brigadier attached rolls once on the leader casualty table (Ch16 2.4, RULINGS
 //! C9, G18). With the `uncontrollable_pursuit` module a victor that destroyed or routed its enemy
-//! tests for frenzy (Ch13 12.0).
+//! tests for frenzy, and a frenzied one owes a forced move, disordered at its end (Ch13 12.0,
+//! dotc D21, [`end_pursuit`]).
 
 use dotc_lang::library::{CoverClass, Formation, Frontage, MeleeModifier, MeleeSide, WhenCharged};
 use serde::Serialize;
@@ -926,8 +927,10 @@ fn leader_rolls(
 }
 
 /// Ch13 12.0 Uncontrollable Pursuit (module `uncontrollable_pursuit`): a regiment that destroyed
-/// or routed its enemy in melee tests 4+; failing, it is frenzied: a forced 4" move at the nearest
-/// enemy or objective (the caller's geometry), then a Disorder marker.
+/// or routed its enemy in melee tests 4+; failing, it is frenzied: it owes a forced move
+/// (`What::Pursuit`, the rule data's `maneuver pursuit` inches) straight at the nearest enemy unit
+/// or objective, whose geometry is the caller's (dotc D21), and only at that move's end is it
+/// disordered ([`end_pursuit`]), as the rule orders the two.
 fn pursuit(
     rules: &Rules,
     state: &mut GameState,
@@ -956,18 +959,21 @@ fn pursuit(
         "Ch13 12.0",
     )?;
     if !passed {
-        events.push(Event::new(
-            What::Note {
-                text: format!(
-                    "{name} is frenzied: a forced {}\" move straight at the nearest enemy unit or objective",
-                    rules.tables.pursuit_move
-                ),
-            },
-            "Ch13 12.0",
-        ));
-        morale::place_disorder(rules, state, winner, events, "Ch13 12.0")?;
+        events.push(Event::new(What::Pursuit { unit: name, inches: rules.tables.pursuit_move }, "Ch13 12.0"));
     }
     Ok(())
+}
+
+/// Ch13 12.0: the end of a frenzied unit's forced pursuit move: only once the move is over is it
+/// disordered. The caller makes the move ([`What::Pursuit`]) and then calls
+/// this, so nothing the Disorder changes (a move's allowance) touches the move itself.
+pub fn end_pursuit(
+    rules: &Rules,
+    state: &mut GameState,
+    frenzied: UnitId,
+    events: &mut Vec<Event>,
+) -> Result<(), EngineError> {
+    morale::place_disorder(rules, state, frenzied, events, "Ch13 12.0")
 }
 
 #[cfg(test)]

@@ -81,13 +81,8 @@ impl Game {
         if self.owed.is_empty() {
             return;
         }
-        let records_one = next.is_some_and(|action| {
-            action.verb.value == ManeuverVerb::FallBack.word()
-                && unit_arg(action)
-                    .and_then(|n| self.state.unit_named(&n.value))
-                    .is_some_and(|id| self.owed.iter().any(|o| o.unit == id))
-        });
-        if records_one {
+        // Ch13 12.0: an owed pursuit's line keeps them waiting too (`pursuit.rs`).
+        if next.is_some_and(|action| self.records_a_fall_back(action) || self.records_a_pursuit(action)) {
             return;
         }
         for owed in std::mem::take(&mut self.owed) {
@@ -102,6 +97,14 @@ impl Game {
             r.find(owed.span, Level::Error, message, format!("{}, Ch16 3.3", owed.rule));
             self.make_fall_back(r, &owed, end);
         }
+    }
+
+    /// Whether `action` is a `fall_back` line for a unit that owes one.
+    pub(super) fn records_a_fall_back(&self, action: &Action) -> bool {
+        action.verb.value == ManeuverVerb::FallBack.word()
+            && unit_arg(action)
+                .and_then(|n| self.state.unit_named(&n.value))
+                .is_some_and(|id| self.owed.iter().any(|o| o.unit == id))
     }
 
     /// Put the unit where its fall back ends, and say so.

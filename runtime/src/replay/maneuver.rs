@@ -175,6 +175,7 @@ impl Game {
             ManeuverVerb::Exit => self.exit(r, action),
             ManeuverVerb::Hold => self.hold(r, action),
             ManeuverVerb::Refuse => self.refuse(r, action),
+            ManeuverVerb::Pursue => self.pursue(r, action),
         }
     }
 

@@ -27,6 +27,7 @@ mod holders;
 mod log_dice;
 mod maneuver;
 mod narrative;
+mod pursuit;
 pub mod resume;
 mod scripted;
 mod status;
@@ -450,6 +451,7 @@ impl<'a> Run<'a> {
             leader_positions: BTreeMap::new(),
             pending: BTreeMap::new(),
             owed: Vec::new(),
+            pursuits: Vec::new(),
             seeded: options.seed.map(SeededDice::new),
             ledger: status::Ledger::default(),
             book: command::Book::from_scenario(scenario, data),
@@ -544,14 +546,18 @@ impl<'a> Run<'a> {
                 *actions += 1;
                 // RULE-07-1.5, RULINGS C5, G14: a fall back is recorded right after its cause.
                 game.overdue_fall_backs(r, Some(action));
+                // Ch13 12.0, dotc D21: so is a frenzied victor's pursuit.
+                game.overdue_pursuits(r, Some(action));
                 r.begin_action(action);
                 let mark = r.events.len(); // scenario scripts
                 game.action(r, action);
                 game.sync_bodies();
                 game.owe_fall_backs(r, mark);
+                game.owe_pursuits(r, mark);
                 scripted.after(game, r, mark); // scenario scripts
             }
             game.overdue_fall_backs(r, None);
+            game.overdue_pursuits(r, None);
             game.flush_formation_changes(r);
             game.july_sun(r);
             game.holders_tether(r, phase.span);
@@ -805,6 +811,9 @@ struct Game {
     /// Fall backs the rules imposed that the log has yet to record (RULE-07-1.5, RULINGS C5,
     /// G14; `fall_back.rs`).
     owed: Vec<fall_back::OwedFallBack>,
+    /// Pursuits of frenzied melee victors the log has yet to record (Ch13 12.0, dotc D21;
+    /// `pursuit.rs`).
+    pursuits: Vec<pursuit::OwedPursuit>,
     /// The seeded source of a what-if replay, for rolls the log left out.
     seeded: Option<SeededDice>,
     /// What the fire, assault and status replays remember between actions and turns (reactions,

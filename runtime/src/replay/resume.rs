@@ -51,6 +51,7 @@ struct Moment {
     leader_positions: BTreeMap<String, (f64, f64)>,
     pending: BTreeMap<UnitId, (String, Body, Span)>,
     owed: Vec<OwedFallBack>,
+    pursuits: Vec<super::pursuit::OwedPursuit>,
     seeded: Option<SeededDice>,
     ledger: status::Ledger,
     book: command::Book,
@@ -76,6 +77,12 @@ impl Moment {
             }
         }
         for owed in &mut self.owed {
+            match owed.mapped(map) {
+                Some(moved) => *owed = moved,
+                None => return false,
+            }
+        }
+        for owed in &mut self.pursuits {
             match owed.mapped(map) {
                 Some(moved) => *owed = moved,
                 None => return false,
@@ -146,6 +153,7 @@ impl Run<'_> {
             leader_positions: g.leader_positions.clone(),
             pending: g.pending.clone(),
             owed: g.owed.clone(),
+            pursuits: g.pursuits.clone(),
             seeded: g.seeded.clone(),
             ledger: g.ledger.clone(),
             book: g.book.clone(),
@@ -167,6 +175,7 @@ impl Run<'_> {
         g.leader_positions.clone_from(&m.leader_positions);
         g.pending.clone_from(&m.pending);
         g.owed.clone_from(&m.owed);
+        g.pursuits.clone_from(&m.pursuits);
         g.seeded.clone_from(&m.seeded);
         g.ledger.clone_from(&m.ledger);
         g.book.clone_from(&m.book);

@@ -27,7 +27,7 @@ export const VERBS = [
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
   'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token', 'fog', 'valor',
-  'battle_cry', 'lead_horses',
+  'battle_cry', 'lead_horses', 'pursue',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [

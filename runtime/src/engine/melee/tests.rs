@@ -630,7 +630,7 @@ fn ch16_9_0_rebel_yell_defender_check() {
 }
 
 /// Ch13 12.0 (module `uncontrollable_pursuit`): a victor that destroyed its enemy tests 4+;
-/// failing, it makes a forced 4" move and is disordered. Without the module nothing happens.
+/// failing, it owes a forced 4" move and is disordered at its end. Without the module nothing happens.
 #[test]
 fn ch13_12_0_uncontrollable_pursuit() {
     let setup = || {
@@ -640,11 +640,23 @@ fn ch13_12_0_uncontrollable_pursuit() {
     };
     let (mut t, a, d) = setup();
     let rules = rules_with(Rulings::default(), &["uncontrollable_pursuit"]);
-    let mut dice = dice(&[(Purpose::Melee, &[5, 2]), (Purpose::Discipline, &[3])]);
-    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut dice).unwrap();
+    let mut frenzied = dice(&[(Purpose::Melee, &[5, 2]), (Purpose::Discipline, &[3])]);
+    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut frenzied).unwrap();
     assert!(t.unit(d).removed);
+    // The check is 4+: a 3 fails. The frenzied victor owes the 4" move (`maneuver pursuit`), and
+    // is not yet disordered: the Disorder comes at the move's end.
+    assert!(has(&r, |w| matches!(w, What::Pursuit { inches, .. } if *inches == 4.0)));
+    assert!(!t.unit(a).markers.disorder);
+    let mut events = Vec::new();
+    end_pursuit(&rules, &mut t.state, a, &mut events).unwrap();
     assert!(t.unit(a).markers.disorder);
-    assert!(has(&r, |w| matches!(w, What::Note { text } if text.contains("frenzied"))));
+
+    // A 4 passes: no pursuit.
+    let (mut t, a, d) = setup();
+    let mut steady = dice(&[(Purpose::Melee, &[5, 2]), (Purpose::Discipline, &[4])]);
+    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut steady).unwrap();
+    assert!(t.unit(d).removed);
+    assert!(!has(&r, |w| matches!(w, What::Pursuit { .. })));
 
     let (mut t, a, d) = setup();
     let mut dice = melee_dice(5, 2);
