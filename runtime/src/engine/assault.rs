@@ -611,8 +611,8 @@ pub(crate) fn after_the_volley(
         PreContactTrigger::LossOrSix => report.stands_lost >= 1 || report.sixes >= 1,
     };
     // Ch13 3.0 Heroic Momentum (module friction_of_war): the check to close is passed, no die.
-    let heroic = state.unit(charger).is_some_and(|u| u.turn.heroic)
-        && rules.module(super::friction::FRICTION_OF_WAR);
+    let heroic =
+        state.unit(charger).is_some_and(|u| u.turn.heroic) && rules.module(super::friction::FRICTION_OF_WAR);
     if triggered && heroic {
         let text = format!("{c_name} passes its check to close on Heroic Momentum, without a die");
         events.push(Event::new(What::Note { text }, "Ch13 3.0"));

@@ -54,9 +54,16 @@ impl FrictionEvent {
     /// The event of a face of the die; None for a face no d6 shows.
     pub fn of_face(face: u8) -> Option<FrictionEvent> {
         use FrictionEvent::*;
-        [AmmunitionDelayed, SuddenSquall, MisinterpretedOrders, GeneralAtTheFront, PanicInTheRanks, HeroicMomentum]
-            .get(usize::from(face).checked_sub(1)?)
-            .copied()
+        [
+            AmmunitionDelayed,
+            SuddenSquall,
+            MisinterpretedOrders,
+            GeneralAtTheFront,
+            PanicInTheRanks,
+            HeroicMomentum,
+        ]
+        .get(usize::from(face).checked_sub(1)?)
+        .copied()
     }
 
     /// The event's name in the table.
@@ -74,9 +81,15 @@ impl FrictionEvent {
     /// Who picks the unit it falls on, and what: None for the events that fall on no one unit.
     pub fn pick(self) -> Option<&'static str> {
         match self {
-            FrictionEvent::AmmunitionDelayed => Some("the opponent picks one of the active side's batteries or regiments"),
-            FrictionEvent::MisinterpretedOrders => Some("the opponent picks one of the active side's formed regiments"),
-            FrictionEvent::PanicInTheRanks => Some("the players dice for one of the active side's regiments (dotc D19)"),
+            FrictionEvent::AmmunitionDelayed => {
+                Some("the opponent picks one of the active side's batteries or regiments")
+            }
+            FrictionEvent::MisinterpretedOrders => {
+                Some("the opponent picks one of the active side's formed regiments")
+            }
+            FrictionEvent::PanicInTheRanks => {
+                Some("the players dice for one of the active side's regiments (dotc D19)")
+            }
             FrictionEvent::HeroicMomentum => Some("the active player picks one of his regiments"),
             FrictionEvent::SuddenSquall | FrictionEvent::GeneralAtTheFront => None,
         }
@@ -129,24 +142,32 @@ pub fn play_friction(
             }
             (FrictionEvent::SuddenSquall, _) => {
                 state.friction.squall = true;
-                events.push(note("a Sudden Squall: every shooting pool of both sides is halved this turn".into()));
+                events.push(note(
+                    "a Sudden Squall: every shooting pool of both sides is halved this turn".into(),
+                ));
             }
             (FrictionEvent::MisinterpretedOrders, Some(id)) => {
                 let inches = rules.tables.misread_march;
                 report.march = Some((id, inches));
-                events.push(note(format!("{name} misreads its orders and marches {inches}\" straight ahead")));
+                events
+                    .push(note(format!("{name} misreads its orders and marches {inches}\" straight ahead")));
             }
             (FrictionEvent::GeneralAtTheFront, _) => {
                 let brigade = match pick {
                     Some(Pick::Brigade(b)) => b,
-                    _ => return Err(illegal(event.title(), "fall on no brigadier: the log names him".into())),
+                    _ => {
+                        return Err(illegal(event.title(), "fall on no brigadier: the log names him".into()));
+                    }
                 };
                 let b = state
                     .brigades
                     .get_mut(brigade.0)
                     .ok_or_else(|| EngineError::Unknown(format!("brigade #{}", brigade.0)))?;
                 if b.side != active {
-                    return Err(illegal(&b.name.clone(), "take the General at the Front: it is not the active side's".into()));
+                    return Err(illegal(
+                        &b.name.clone(),
+                        "take the General at the Front: it is not the active side's".into(),
+                    ));
                 }
                 let extra = rules.tables.front_pips;
                 b.pips += extra;
@@ -236,7 +257,8 @@ pub fn general_hit(
         (Some(l), Some(u)) => (l.name.clone(), u.name.clone()),
         _ => return Ok(()),
     };
-    let text = format!("{whose} takes a casualty with {who} at the front: he is wounded and leaves the field");
+    let text =
+        format!("{whose} takes a casualty with {who} at the front: he is wounded and leaves the field");
     events.push(Event::new(What::Note { text }, "Ch13 3.0, dotc D20"));
     morale::leader_struck_off(rules, state, leader, events)
 }

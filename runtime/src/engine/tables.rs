@@ -283,7 +283,8 @@ impl Tables {
             battle_cry: l.need("modifier battle_cry", RuleData::modifier)?,
             front_pips: {
                 let m = l.need("modifier general_at_the_front", RuleData::modifier)?;
-                u32::try_from(m.pips).map_err(|_| EngineError::MissingRuleData("general_at_the_front: pips"))?
+                u32::try_from(m.pips)
+                    .map_err(|_| EngineError::MissingRuleData("general_at_the_front: pips"))?
             },
             panic_check: has(
                 l.need("modifier panic_in_the_ranks", RuleData::modifier)?.check,

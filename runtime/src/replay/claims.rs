@@ -216,16 +216,22 @@ pub(super) fn check_number(r: &mut Replayer<'_>, claim: &Claim, value: f64, what
 /// `disordered` when its own die Disordered the regiment (`panicked`; None for another event).
 pub(super) fn check_friction(r: &mut Replayer<'_>, claim: &Claim, face: u8, panicked: Option<bool>) {
     for item in &claim.items {
-        match (words(item).as_str(), number(item)) {
-            ("", Some(n)) if n != f64::from(face) => {
-                differs(r, item, "friction roll", format!("{face}"), format!("{n}"), "Ch13 3.0");
+        if item.words.is_empty() {
+            match number(item) {
+                Some(n) if n != f64::from(face) => {
+                    differs(r, item, "friction roll", format!("{face}"), format!("{n}"), "Ch13 3.0");
+                }
+                Some(_) => {}
+                None => unknown(r, item),
             }
-            ("", Some(_)) => {}
-            ("disordered" | "disorder", None) if panicked != Some(true) => {
+            continue;
+        }
+        match words(item).as_str() {
+            "disordered" | "disorder" if item.numbers.is_empty() && panicked != Some(true) => {
                 let rules = if panicked.is_some() { "no Disorder" } else { "no panic roll" };
                 differs(r, item, "friction roll", rules.into(), "disordered".into(), "Ch13 3.0, dotc D19");
             }
-            ("disordered" | "disorder", None) => {}
+            "disordered" | "disorder" if item.numbers.is_empty() => {}
             _ => unknown(r, item),
         }
     }

@@ -35,8 +35,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use dotc_lang::library::{Order, OrderCost};
 
 use super::*;
-use crate::engine::{friction, guns};
 use crate::engine::state::{BrigadeId, GunsFate, LeaderId, LeaderRank, SideId};
+use crate::engine::{friction, guns};
 
 /// The module of Ch13 3.0.
 pub(super) const FRICTION_MODULE: &str = Module::FrictionOfWar.name();
@@ -1297,7 +1297,8 @@ impl Game {
             Ok(f) => f.first().copied().unwrap_or(1),
             Err(e) => return r.refused(&EngineError::Dice(e), RULE),
         };
-        let described = FRICTION_EVENTS.get(usize::from(face).saturating_sub(1)).copied().unwrap_or("no event");
+        let described =
+            FRICTION_EVENTS.get(usize::from(face).saturating_sub(1)).copied().unwrap_or("no event");
         r.emit([
             Event::new(What::Rolled { purpose: Purpose::Friction, faces: vec![face] }, RULE),
             Event::new(What::Note { text: format!("Friction of War, {face}: {described}") }, RULE),
@@ -1306,16 +1307,20 @@ impl Game {
         let active = self.state.sides.iter().position(|s| *s.name == *r.side).map(SideId);
         let Some(active) = active else { return r.dice_done(&dice, RULE) };
         let Some(pick) = Game::friction_pick(&self.state, r, action, event, active) else { return };
-        let report = match friction::play_friction(&self.rules, &mut self.state, active, event, pick, &mut dice) {
-            Ok(report) => report,
-            Err(e) => return r.refused(&e, RULE),
-        };
+        let report =
+            match friction::play_friction(&self.rules, &mut self.state, active, event, pick, &mut dice) {
+                Ok(report) => report,
+                Err(e) => return r.refused(&e, RULE),
+            };
         r.emit(report.events.iter().cloned());
         r.dice_done(&dice, RULE);
         if let Some((id, inches)) = report.march {
             self.misread_march(r, action, id, inches);
         } else if let Some(to) = super::maneuver::to_arg(action) {
-            let message = format!("only Misinterpreted Orders (a 3) marches a regiment: drop `to ({}, {})`", to.0, to.1);
+            let message = format!(
+                "only Misinterpreted Orders (a 3) marches a regiment: drop `to ({}, {})`",
+                to.0, to.1
+            );
             r.here(Level::Error, message, RULE);
         }
         if let Some(claim) = &action.claim {
@@ -1338,9 +1343,7 @@ impl Game {
             // dotc D20: the active brigadier is the one the line names; one brigade may go unnamed.
             let brigades: Vec<BrigadeId> = (0..state.brigades.len())
                 .map(BrigadeId)
-                .filter(|b| {
-                    state.brigade(*b).is_some_and(|br| br.side == active && br.brigadier.is_some())
-                })
+                .filter(|b| state.brigade(*b).is_some_and(|br| br.side == active && br.brigadier.is_some()))
                 .collect();
             let found = match named {
                 Some(n) => brigades.iter().copied().find(|b| {
@@ -1370,7 +1373,10 @@ impl Game {
             }
             (None, None) => Some(None),
             (Some(who), None) => {
-                let message = format!("{}: {who}, and the line names it (`friction roll [..] \"Unit\"`)", event.title());
+                let message = format!(
+                    "{}: {who}, and the line names it (`friction roll [..] \"Unit\"`)",
+                    event.title()
+                );
                 r.here(Level::Error, message, RULE);
                 None
             }
@@ -1403,7 +1409,9 @@ impl Game {
                 );
                 r.here(Level::Error, message, RULE);
             }
-            Some((x, y)) if (x - end.x).hypot(y - end.y) > crate::battlefield::movement::POSITION_TOLERANCE => {
+            Some((x, y))
+                if (x - end.x).hypot(y - end.y) > crate::battlefield::movement::POSITION_TOLERANCE =>
+            {
                 let message = format!(
                     "{name} marches {inches}\" straight ahead, keeping its facing, to {place}, not to ({x}, {y}); \
                      the replay puts it there"

@@ -68,7 +68,10 @@ fn ch13_3_0_ammunition_wagon_delayed_gives_low_ammo() {
     assert_eq!(after.to_hit, 5, "4+ with the marker's -1");
 
     let (mut t, _, red) = table();
-    assert_eq!(rule_of(play(&mut t, FrictionEvent::AmmunitionDelayed, Some(Pick::Unit(red)), &mut no_dice())), "Ch13 3.0");
+    assert_eq!(
+        rule_of(play(&mut t, FrictionEvent::AmmunitionDelayed, Some(Pick::Unit(red)), &mut no_dice())),
+        "Ch13 3.0"
+    );
     assert!(!t.unit(red).markers.low_ammo);
     let (mut t, blue, _) = table();
     let off = play_friction(
@@ -101,13 +104,17 @@ fn ch13_3_0_sudden_squall_halves_both_sides_pools_for_the_turn() {
 #[test]
 fn ch13_3_0_misinterpreted_orders_march_a_formed_regiment_six_inches() {
     let (mut t, blue, _) = table();
-    let r = play(&mut t, FrictionEvent::MisinterpretedOrders, Some(Pick::Unit(blue)), &mut no_dice()).unwrap();
+    let r =
+        play(&mut t, FrictionEvent::MisinterpretedOrders, Some(Pick::Unit(blue)), &mut no_dice()).unwrap();
     assert_eq!(r.march, Some((blue, 6.0)));
     let battery = t.state.unit_named("Blue Battery").unwrap();
     let skirmishers = t.state.unit_named("Blue Skirmishers").unwrap();
     for id in [battery, skirmishers] {
         let pick = Some(Pick::Unit(id));
-        assert_eq!(rule_of(play(&mut t, FrictionEvent::MisinterpretedOrders, pick, &mut no_dice())), "Ch13 3.0");
+        assert_eq!(
+            rule_of(play(&mut t, FrictionEvent::MisinterpretedOrders, pick, &mut no_dice())),
+            "Ch13 3.0"
+        );
     }
     assert_eq!(rule_of(play(&mut t, FrictionEvent::MisinterpretedOrders, None, &mut no_dice())), "Ch13 3.0");
 }
@@ -129,7 +136,11 @@ fn ch13_3_0_the_general_at_the_front_has_two_pips_more_and_falls_at_the_first_ca
     assert!(!t.state.leader(brig).unwrap().removed);
     morale::take_hits(&rules, &mut t.state, blue, 1, morale::Cause::Fire, &mut events, "test").unwrap();
     assert!(t.state.leader(brig).unwrap().removed);
-    assert!(events.iter().any(|e| matches!(&e.what, What::LeaderReplaced { leader, .. } if leader == "Brig. Blue")));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.what, What::LeaderReplaced { leader, .. } if leader == "Brig. Blue"))
+    );
     let colonel = t.state.brigades[t.blue_brigade.0].brigadier.and_then(|l| t.state.leader(l)).unwrap();
     assert_eq!(colonel.from_turn, 2);
     // Red's brigade is no legal pick for Blue's turn.
