@@ -206,6 +206,9 @@ pub struct FireArgs {
     /// The firer carries Low Ammo (-1, RULE-05-2.5b).
     #[arg(long)]
     low_ammo: bool,
+    /// A Sudden Squall was rolled this turn: the pool is halved, rounded down (Ch13 3.0).
+    #[arg(long)]
+    squall: bool,
     /// The volley is a closing volley at a charger (Ch16 6.0, 7.2; RULINGS C13, Ch13 20.0).
     #[arg(long)]
     closing: bool,
@@ -314,6 +317,7 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
         kind: if args.closing { FireKind::Closing } else { FireKind::Phase3 },
         pivoted: args.pivoted,
         low_ammo: args.low_ammo,
+        squall: args.squall,
         target_screened: args.target_screened,
         traits: args.traits.clone(),
         target_traits: args.target_trait.clone(),

@@ -599,3 +599,23 @@ fn odds_fire_target_supported_steadies_the_shock_save() {
     let supported = read(&["--target-supported"]);
     assert!((supported - 1.0 / 36.0).abs() < 1e-12, "{supported}");
 }
+
+/// Ch13 3.0 Sudden Squall: 5 stands of rifled musket at 10" (medium, 4+ to hit) roll 5 dice;
+/// halved and rounded down, 2. Two dice at 4+: P(0 hits) = 1/4, P(1) = 1/2, P(2) = 1/4, so 1
+/// hit expected; only two hits make a whole stand (P 1/4), and the expected stands, counted as
+/// Ch15's matrix counts them (hits / 2, a micro-hit half a stand), 0.5 (5 dice: 1.25).
+#[test]
+fn ch13_3_0_odds_fire_in_a_sudden_squall_halves_the_pool() {
+    let v = fire_json(&["--weapon", "rifled_musket", "--stands", "5", "--range", "10", "--squall"]);
+    assert_eq!(v["dice"], 2);
+    let hits: Vec<f64> = v["hits"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+    assert_eq!(hits.len(), 3, "{hits:?}");
+    for (p, want) in hits.iter().zip([0.25, 0.5, 0.25]) {
+        assert!((p - want).abs() < 1e-12, "{hits:?}");
+    }
+    assert!((num(&v, "expected_hits") - 1.0).abs() < 1e-12);
+    assert!((num(&v, "expected_stands_lost") - 0.5).abs() < 1e-12);
+    let lost: Vec<f64> = v["stands_lost"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).collect();
+    assert_eq!(lost.len(), 2, "{lost:?}");
+    assert!((lost[0] - 0.75).abs() < 1e-12 && (lost[1] - 0.25).abs() < 1e-12, "{lost:?}");
+}

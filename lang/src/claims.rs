@@ -53,6 +53,9 @@ pub const NUMBER_ON: &[&str] = &["pips", "bonus", "order", "friction"];
 const VOLLEY: &[&str] = &["fire", "concentrate", "react"];
 /// A volley's verbs and an assault's closing volley.
 const VOLLEY_AND_CLOSING: &[&str] = &["fire", "concentrate", "react", "closing_volley"];
+/// Where a Disorder marker may be claimed: a volley's target, a closing volley's charger, and the
+/// regiment of a Friction of War Panic in the Ranks (Ch13 3.0).
+const DISORDERED_ON: &[&str] = &["fire", "concentrate", "react", "closing_volley", "friction"];
 /// Where a leader casualty roll may be claimed: a volley, an assault's volley and melee.
 const LEADER_ON: &[&str] =
     &["fire", "concentrate", "react", "closing_volley", "discipline", "melee", "breakthrough"];
@@ -130,8 +133,8 @@ pub const CLAIM_WORDS: &[ClaimWord] = &[
         "disordered",
         &["disorder"],
         false,
-        VOLLEY_AND_CLOSING,
-        "The target (for a closing volley, the charger) took a Disorder marker.",
+        DISORDERED_ON,
+        "The target (for a closing volley, the charger; for a friction roll, the panicking regiment) took a Disorder marker.",
         "RULE-05-4.2, Ch16 5.5",
     ),
     claim(

@@ -1614,6 +1614,18 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch13 12.0", "RULE-05-1.4", "RULE-07-1.5", "RULINGS C5"],
     ),
     r(
+        "dotc D19",
+        "Panic in the Ranks (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 3.0's event 5 rolls for "a random active regiment" without saying how it is chosen. dotc leaves the drawing to the players, any fair way they like, and has the friction line name the regiment they drew, after the event's die and the regiment's own: `friction roll [5, 2] "Regiment" => 5, disordered`. The replay checks that it is a regiment (no battery) of the active side on the table; its die below the stdlib's 4+ (a 1, 2 or 3) gives it a Disorder marker. The other picks of the table name their unit the same way. No switch: every fair drawing gives the same log."#,
+        &["Ch13 3.0", "RULINGS G2"],
+    ),
+    r(
+        "dotc D20",
+        "The General at the Front (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 3.0's event 4 gives "the Active Brigadier" 2 more pips and removes him if his brigade suffers a casualty, without saying which brigadier, or what a casualty is. dotc: the active player names the brigadier on the friction line (a side with one brigade need not); his brigade has 2 pips more this turn. The first unsaved hit or lost stand of any unit of his brigade before the turn ends, in any phase, wounds him out of the game as the leader casualty table's row that removes a leader without killing him: his colonel commands from the next turn. No switch."#,
+        &["Ch13 3.0", "Ch16 2.4", "RULINGS G18", "RULINGS G2"],
+    ),
+    r(
         "dotc D14",
         "Desperate valor (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 17.0 gives Advantage on "Discipline and Morale checks", and the rules name no Morale check. dotc gives it to every one-die test of the regiment's own charge against its Discipline number: the Shock save, Seen the Elephant and Spent-under-fire checks its closing volley calls for, the pre-contact check, and a pursuit check after the melee; never to the melee roll. The log writes both dice of such a check. The 2 pips are an order, priced by command tier; a regiment that does not charge has spent them for nothing."#,

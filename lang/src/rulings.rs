@@ -332,8 +332,7 @@ modules! {
     // Ch13 2.0: the marker is placed at setup; the bonus is on a regiment's first volley.
     CleanBarrels = "clean_barrels", "Ch13 2.0", [Setup, Fire], Played;
     // Ch13 3.0: rolled at the start of Phase 1, before any order.
-    FrictionOfWar = "friction_of_war", "Ch13 3.0", [Command],
-        InPart { missing: "records its friction rolls without applying their effects" };
+    FrictionOfWar = "friction_of_war", "Ch13 3.0", [Command], Played;
     // Ch13 4.0: blinds deployed at setup, moved in Phase 2.
     HiddenDeployment = "hidden_deployment", "Ch13 4.0", [Setup, Maneuver], NotPlayed;
     // Ch13 5.0: assigned in scenario design; they act on fire (Sharpshooters, Buck & Ball,

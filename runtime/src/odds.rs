@@ -105,6 +105,8 @@ pub struct FireQuery {
     pub pivoted: bool,
     /// The firer carries Low Ammo (RULE-05-2.5b, Ch16 11.0).
     pub low_ammo: bool,
+    /// A Sudden Squall was rolled this turn: the pool is halved, rounded down (Ch13 3.0).
+    pub squall: bool,
     /// The target has its own skirmish screen ahead of it (Ch16 3.4, RULINGS G12).
     pub target_screened: bool,
     /// The firer's traits by rule data id (Ch16 9.0: sharpshooters, buck_and_ball...).
@@ -140,6 +142,7 @@ impl FireQuery {
             kind: FireKind::Phase3,
             pivoted: false,
             low_ammo: false,
+            squall: false,
             target_screened: false,
             traits: Vec::new(),
             target_traits: Vec::new(),
@@ -336,6 +339,7 @@ fn check_query(q: &FireQuery, data: &RuleData, rulings: &Rulings) -> Result<Chec
     input.enfilade = q.enfilade;
     input.concentrated = q.concentrated;
     input.pivoted = q.pivoted;
+    input.squall = q.squall;
     Ok(Checked { rules, arm, target_stands, input })
 }
 

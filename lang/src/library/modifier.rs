@@ -40,6 +40,7 @@ pub const MODIFIER_PROPS: &[PropSpec] = &[
         "behind <inches>",
         "How far behind a unit's centre a supporting regiment may stand (Ch13 19.0).",
     ),
+    opt("pips", "pips <+n|-n>", "Change to a brigadier's staff pips this turn (Ch13 3.0)."),
 ];
 
 /// A situational modifier that belongs to no formation, terrain, marker or trait (Ch16 2.4,
@@ -69,6 +70,9 @@ pub struct Modifier {
     /// How far behind a unit's centre a supporting regiment may stand (Ch13 19.0: 3").
     #[serde(default)]
     pub behind: Option<f64>,
+    /// Change to a brigadier's staff pips this turn (Ch13 3.0: the General at the Front, +2).
+    #[serde(default)]
+    pub pips: i32,
 }
 
 pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier {
@@ -89,6 +93,7 @@ pub(super) fn read_modifier(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Modifier
         check: r.read("check", |c| c.target()),
         dice: r.read("dice", |c| c.modifier()).unwrap_or(0),
         behind: r.read("behind", |c| c.inches()),
+        pips: r.read("pips", |c| c.modifier()).unwrap_or(0),
     }
 }
 
@@ -127,6 +132,9 @@ impl Describe for Modifier {
         }
         if let Some(d) = self.behind {
             parts.push(format!("with a formed friend up to {}\" behind", fmt_num(d)));
+        }
+        if self.pips != 0 {
+            parts.push(format!("staff pips {}", fmt_mod(self.pips)));
         }
         if parts.is_empty() {
             parts.push(String::from("modifier"));

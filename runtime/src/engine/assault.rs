@@ -375,7 +375,9 @@ fn declare(
         }
         cost => cost.factor().unwrap_or(1),
     };
-    let cost = base * factor;
+    // Ch13 3.0 Heroic Momentum (module friction_of_war): the regiment picked assaults for no pips.
+    let heroic = c.turn.heroic && rules.module(super::friction::FRICTION_OF_WAR);
+    let cost = if heroic { 0 } else { base * factor };
     let brigade = c
         .brigade
         .ok_or_else(|| illegal("assault: it has no brigadier to pay the pips".into(), "Ch16 2.3, 7.1"))?;
@@ -383,6 +385,10 @@ fn declare(
     let rule = if factor > 1 { "Ch16 2.2, 2.3, 7.1, RULINGS G8" } else { "Ch16 2.3, 7.1" };
     let what = format!("assault ({})", order.meta.title());
     match payment {
+        Payment::Pay if heroic => events.push(Event::new(
+            What::Note { text: format!("{name} assaults on Heroic Momentum: no pips") },
+            "Ch13 3.0",
+        )),
         Payment::Pay => morale::spend_pips(state, brigade, cost, &name, &what, events, rule)?,
         // Ch16 2.3: the coordinated push was paid for once, by its first regiment.
         Payment::PaidByThePush => events.push(Event::new(
@@ -662,7 +668,13 @@ pub(crate) fn after_the_volley(
         PreContactTrigger::HitOrSix => report.hits >= 1 || report.sixes >= 1,
         PreContactTrigger::LossOrSix => report.stands_lost >= 1 || report.sixes >= 1,
     };
-    if triggered {
+    // Ch13 3.0 Heroic Momentum (module friction_of_war): the check to close is passed, no die.
+    let heroic =
+        state.unit(charger).is_some_and(|u| u.turn.heroic) && rules.module(super::friction::FRICTION_OF_WAR);
+    if triggered && heroic {
+        let text = format!("{c_name} passes its check to close on Heroic Momentum, without a die");
+        events.push(Event::new(What::Note { text }, "Ch13 3.0"));
+    } else if triggered {
         let (base, modifiers) =
             morale::discipline_terms(rules, state, charger, Some(CheckCause::ClosingVolley), Vec::new())?;
         // Ch13 17.0: a charger under Desperate Valor tests with Advantage.

@@ -348,6 +348,8 @@ fn target_side(state: &GameState, target: UnitId) -> GameState {
         weather: state.weather,
         // What became of captured guns (Ch13 15.0) no volley's casualties read.
         guns: Vec::new(),
+        // A casualty may wound a brigadier at the front (Ch13 3.0).
+        friction: state.friction,
     }
 }
 

@@ -29,6 +29,7 @@ pub mod assault;
 pub mod events;
 pub mod fire;
 pub mod flank;
+pub mod friction;
 pub mod guns;
 pub mod melee;
 pub mod morale;

@@ -345,6 +345,8 @@ pub fn take_hits(
         u.micro_hit = micro;
         events.push(Event::new(What::MicroHit { unit: u.name.clone(), micro_hit: micro }, "RULE-05-3.3"));
     }
+    // Ch13 3.0, dotc D20: a casualty with the brigadier at the front.
+    super::friction::general_hit(rules, state, unit, events)?;
     remove_stands(rules, state, unit, stands, events, "RULE-05-3.3")
 }
 
@@ -456,6 +458,8 @@ pub fn take_stands(
     if let Some(b) = brigade.filter(|_| clock == OnTheClock::Yes) {
         tally(rules, state, b, clock_lost, events)?;
     }
+    // Ch13 3.0, dotc D20: a casualty with the brigadier at the front.
+    super::friction::general_hit(rules, state, unit, events)?;
     Ok(before - state.unit(unit).map_or(0, |u| u.stands))
 }
 
@@ -683,11 +687,27 @@ pub fn leader_captured(
         return Ok(());
     }
     let name = l.name.clone();
+    events.push(Event::new(What::Note { text: format!("{name} is captured") }, "RULE-07-4.5, Ch16 2.4"));
+    leader_struck_off(rules, state, leader, events)
+}
+
+/// A leader leaves the table as on the casualty table's row that removes a leader without
+/// killing him ("Severely Wounded / Captured", Ch16 2.4): a colonel on that row's replacement
+/// rating takes his brigade from the next turn (RULINGS G18). His capture (RULE-07-4.5) and the
+/// General at the Front's wound (Ch13 3.0) both come here.
+pub fn leader_struck_off(
+    rules: &Rules,
+    state: &mut GameState,
+    leader: LeaderId,
+    events: &mut Vec<Event>,
+) -> Result<(), EngineError> {
+    if state.leader(leader).is_none_or(|l| l.removed) {
+        return Ok(());
+    }
     let row =
         rules.tables.leader_results.iter().find(|r| r.removed && !r.permanent).cloned().ok_or(
             EngineError::MissingRuleData("a leader_result that removes a leader without killing him"),
         )?;
-    events.push(Event::new(What::Note { text: format!("{name} is captured") }, "RULE-07-4.5, Ch16 2.4"));
     replace_leader(state, leader, &row, events);
     Ok(())
 }

@@ -38,6 +38,27 @@ pub struct GameState {
     /// guns (Ch13 15.0, [`super::guns`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub guns: Vec<CapturedGuns>,
+    /// What this turn's Friction of War event left in force (Ch13 3.0, module
+    /// `friction_of_war`, [`super::friction`]); cleared by [`GameState::start_turn`].
+    #[serde(skip_serializing_if = "FrictionTurn::is_calm")]
+    pub friction: FrictionTurn,
+}
+
+/// What a Friction of War event leaves in force for the rest of its turn (Ch13 3.0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FrictionTurn {
+    /// Sudden Squall: every shooting pool of both sides is halved this turn, rounded down.
+    pub squall: bool,
+    /// The General is at the Front!: the brigade whose brigadier rode forward; the first
+    /// casualty it takes this turn wounds him out of the game (dotc D20).
+    pub general_at_the_front: Option<BrigadeId>,
+}
+
+impl FrictionTurn {
+    /// Nothing in force.
+    pub fn is_calm(&self) -> bool {
+        *self == FrictionTurn::default()
+    }
 }
 
 /// The guns of a battery an infantry regiment took in melee (Ch13 15.0, module
@@ -227,6 +248,9 @@ pub struct TurnFacts {
     /// Charged in this phase by a regiment of a brigade that raised the battle cry (Ch13 16.0):
     /// its Discipline checks take the `battle_cry` modifier until the phase ends.
     pub shaken_by_cry: bool,
+    /// The active player picked it for Heroic Momentum this turn (Ch13 3.0, module
+    /// `friction_of_war`): it assaults for no pips and passes its check to close.
+    pub heroic: bool,
     /// Firing units that have shot at it this phase, for crossfire (RULE-05-4.2, RULINGS G9).
     pub fired_on_by: Vec<UnitId>,
 }
@@ -456,6 +480,7 @@ impl GameState {
     /// Begin a new game turn: the per-turn facts of every unit are cleared.
     pub fn start_turn(&mut self, turn: u32) {
         self.turn = turn;
+        self.friction = FrictionTurn::default();
         for unit in &mut self.units {
             unit.turn = TurnFacts::default();
         }
@@ -478,8 +503,9 @@ impl GameState {
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns } = self;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction } = self;
         GameState {
+            friction: *friction,
             turn: *turn,
             sides: sides.clone(),
             brigades: brigades.clone(),
@@ -491,8 +517,9 @@ impl Clone for GameState {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns } = source;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction } = source;
         self.turn = *turn;
+        self.friction = *friction;
         self.sides.clone_from(sides);
         self.brigades.clone_from(brigades);
         self.leaders.clone_from(leaders);
@@ -662,6 +689,7 @@ mod copies {
             successor: "Col. B".into(),
         });
         source.turn = 7;
+        source.friction = FrictionTurn { squall: true, general_at_the_front: Some(BrigadeId(0)) };
         let mut copy = GameState::default();
         let other = copy.add_side("confederate");
         for name in ["a", "b", "c"] {

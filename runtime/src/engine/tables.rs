@@ -99,6 +99,13 @@ pub struct Tables {
     /// Ch13 16.0, the Psychological Shock module (dotc D15): an enemy unit charged by a brigade
     /// that raised the battle cry tests Discipline at `discipline` for that assault phase.
     pub battle_cry: Modifier,
+    /// Ch13 3.0, the Friction of War module: the General at the Front's extra pips (`modifier
+    /// general_at_the_front`, dotc D20), the Panic in the Ranks die a regiment must reach not to
+    /// be Disordered (`modifier panic_in_the_ranks`, dotc D19), and the inches of the forced
+    /// march of Misinterpreted Orders (`maneuver misinterpreted_orders`).
+    pub front_pips: u32,
+    pub panic_check: u32,
+    pub misread_march: f64,
     /// Ch13 20.0, the Plunging Fire module: the Closing Volley of the `weapons` it names hits
     /// on `hits`+.
     pub plunging_fire: Modifier,
@@ -284,6 +291,19 @@ impl Tables {
             premature_fire: l.need("modifier premature_fire", RuleData::modifier)?,
             second_line: l.need("modifier second_line", RuleData::modifier)?,
             battle_cry: l.need("modifier battle_cry", RuleData::modifier)?,
+            front_pips: {
+                let m = l.need("modifier general_at_the_front", RuleData::modifier)?;
+                u32::try_from(m.pips)
+                    .map_err(|_| EngineError::MissingRuleData("general_at_the_front: pips"))?
+            },
+            panic_check: has(
+                l.need("modifier panic_in_the_ranks", RuleData::modifier)?.check,
+                "panic_in_the_ranks: check",
+            )?,
+            misread_march: has(
+                l.need("maneuver misinterpreted_orders", RuleData::maneuver)?.most(),
+                "misinterpreted_orders: distance",
+            )?,
             plunging_fire: {
                 let m = l.need("modifier plunging_fire", RuleData::modifier)?;
                 has(m.hits, "plunging_fire: hits")?;

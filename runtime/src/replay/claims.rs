@@ -212,6 +212,31 @@ pub(super) fn check_number(r: &mut Replayer<'_>, claim: &Claim, value: f64, what
     }
 }
 
+/// A Friction of War roll (Ch13 3.0): the face as a bare number, and for Panic in the Ranks
+/// `disordered` when its own die Disordered the regiment (`panicked`; None for another event).
+pub(super) fn check_friction(r: &mut Replayer<'_>, claim: &Claim, face: u8, panicked: Option<bool>) {
+    for item in &claim.items {
+        if item.words.is_empty() {
+            match number(item) {
+                Some(n) if n != f64::from(face) => {
+                    differs(r, item, "friction roll", format!("{face}"), format!("{n}"), "Ch13 3.0");
+                }
+                Some(_) => {}
+                None => unknown(r, item),
+            }
+            continue;
+        }
+        match words(item).as_str() {
+            "disordered" | "disorder" if item.numbers.is_empty() && panicked != Some(true) => {
+                let rules = if panicked.is_some() { "no Disorder" } else { "no panic roll" };
+                differs(r, item, "friction roll", rules.into(), "disordered".into(), "Ch13 3.0, dotc D19");
+            }
+            "disordered" | "disorder" if item.numbers.is_empty() => {}
+            _ => unknown(r, item),
+        }
+    }
+}
+
 /// Saves made in a volley.
 fn saved(report: &VolleyReport) -> u32 {
     report.events.iter().map(|e| if let What::Saves { saved, .. } = &e.what { *saved } else { 0 }).sum()

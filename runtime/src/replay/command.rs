@@ -35,14 +35,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use dotc_lang::library::{Order, OrderCost};
 
 use super::*;
-use crate::engine::guns;
 use crate::engine::state::{BrigadeId, GunsFate, LeaderId, LeaderRank, SideId};
+use crate::engine::{friction, guns};
 
 /// The module of Ch13 3.0.
 pub(super) const FRICTION_MODULE: &str = Module::FrictionOfWar.name();
 
-/// Ch13 3.0: what each face of the friction die brings, in brief. The stdlib has no entry for the
-/// table; the replay records the event and applies none of it.
+/// Ch13 3.0: what each face of the friction die brings, in brief, as the replay says it when
+/// the die is rolled; the engine plays each event ([`crate::engine::friction`]), with its
+/// numbers from the rule data.
 const FRICTION_EVENTS: [&str; 6] = [
     "the ammunition wagons are late: the opponent gives one active battery or regiment Low Ammo",
     "a sudden squall: every shooting pool of both sides is halved this turn",
@@ -1272,7 +1273,11 @@ impl Game {
 
     /// Ch13 3.0, RULINGS G2: a Friction of War roll. Only with the `friction_of_war` module on; it
     /// is due when the two sides' unmodified pip rolls match (a warning when none of this turn's
-    /// rolls do). The event is recorded with its die; its effects are not applied.
+    /// rolls do). The event is played by the engine ([`crate::engine::friction`]) on the unit or
+    /// brigadier the line names: `friction roll [1] "Unit" => 1`; Panic in the Ranks rolls its
+    /// own die after the event's, `friction roll [5, 2] "Unit" => 5, disordered` (dotc D19); the
+    /// General at the Front names his brigadier when his side has more than one (dotc D20); and
+    /// Misinterpreted Orders records the forced march's end, `friction roll [3] "Unit" to (x, y)`.
     pub(super) fn friction(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch13 3.0";
         if !self.rules.module(FRICTION_MODULE) {
@@ -1294,16 +1299,132 @@ impl Game {
             Ok(f) => f.first().copied().unwrap_or(1),
             Err(e) => return r.refused(&EngineError::Dice(e), RULE),
         };
-        let event = FRICTION_EVENTS.get(usize::from(face).saturating_sub(1)).copied().unwrap_or("no event");
-        let text = format!("Friction of War, {face}: {event} (recorded, not applied)");
+        let described =
+            FRICTION_EVENTS.get(usize::from(face).saturating_sub(1)).copied().unwrap_or("no event");
         r.emit([
             Event::new(What::Rolled { purpose: Purpose::Friction, faces: vec![face] }, RULE),
-            Event::new(What::Note { text }, RULE),
+            Event::new(What::Note { text: format!("Friction of War, {face}: {described}") }, RULE),
         ]);
+        let Some(event) = friction::FrictionEvent::of_face(face) else { return r.dice_done(&dice, RULE) };
+        let active = self.state.sides.iter().position(|s| *s.name == *r.side).map(SideId);
+        let Some(active) = active else { return r.dice_done(&dice, RULE) };
+        let Some(pick) = Game::friction_pick(&self.state, r, action, event, active) else { return };
+        let report =
+            match friction::play_friction(&self.rules, &mut self.state, active, event, pick, &mut dice) {
+                Ok(report) => report,
+                Err(e) => return r.refused(&e, RULE),
+            };
+        r.emit(report.events.iter().cloned());
         r.dice_done(&dice, RULE);
-        if let Some(claim) = &action.claim {
-            claims::check_number(r, claim, f64::from(face), "friction roll", RULE);
+        if let Some((id, inches)) = report.march {
+            self.misread_march(r, action, id, inches);
+        } else if let Some(to) = super::maneuver::to_arg(action) {
+            let message = format!(
+                "only Misinterpreted Orders (a 3) marches a regiment: drop `to ({}, {})`",
+                to.0, to.1
+            );
+            r.here(Level::Error, message, RULE);
         }
+        if let Some(claim) = &action.claim {
+            claims::check_friction(r, claim, face, report.panicked);
+        }
+    }
+
+    /// Ch13 3.0: the unit or brigade a friction event falls on, as the line names it. The outer
+    /// None: the line cannot be played (said here).
+    fn friction_pick(
+        state: &crate::engine::state::GameState,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        event: friction::FrictionEvent,
+        active: SideId,
+    ) -> Option<Option<friction::Pick>> {
+        const RULE: &str = "Ch13 3.0";
+        let named = unit_arg(action);
+        if event == friction::FrictionEvent::GeneralAtTheFront {
+            // dotc D20: the active brigadier is the one the line names; one brigade may go unnamed.
+            let brigades: Vec<BrigadeId> = (0..state.brigades.len())
+                .map(BrigadeId)
+                .filter(|b| state.brigade(*b).is_some_and(|br| br.side == active && br.brigadier.is_some()))
+                .collect();
+            let found = match named {
+                Some(n) => brigades.iter().copied().find(|b| {
+                    let leader = state.brigade(*b).and_then(|br| br.brigadier);
+                    leader.and_then(|l| state.leader(l)).is_some_and(|l| l.name == n.value)
+                }),
+                None if brigades.len() == 1 => brigades.first().copied(),
+                None => None,
+            };
+            if found.is_none() {
+                let message = match named {
+                    Some(n) => format!("{} commands no brigade of the side whose turn it is", n.value),
+                    None => "the General at the Front: name the active brigadier who rides forward \
+                             (`friction roll [4] \"Brigadier\" => 4`)"
+                        .to_string(),
+                };
+                r.here(Level::Error, message, "Ch13 3.0, dotc D20");
+                return None;
+            }
+            return Some(found.map(friction::Pick::Brigade));
+        }
+        match (event.pick(), named) {
+            (None, Some(n)) => {
+                let message = format!("{} falls on no one unit: drop \"{}\"", event.title(), n.value);
+                r.find(n.span, Level::Error, message, RULE);
+                Some(None)
+            }
+            (None, None) => Some(None),
+            (Some(who), None) => {
+                let message = format!(
+                    "{}: {who}, and the line names it (`friction roll [..] \"Unit\"`)",
+                    event.title()
+                );
+                r.here(Level::Error, message, RULE);
+                None
+            }
+            (Some(_), Some(n)) => match state.unit_named(&n.value) {
+                Some(id) => Some(Some(friction::Pick::Unit(id))),
+                None => {
+                    r.find(n.span, Level::Error, format!("no unit \"{}\" in this game", n.value), "");
+                    None
+                }
+            },
+        }
+    }
+
+    /// Ch13 3.0 Misinterpreted Orders: the regiment marches `inches` straight ahead at once,
+    /// keeping its facing, whatever lies there. The line records where it ends (`to (x, y)`); a
+    /// line without it, or with another place, is an error naming the place, and the replay puts
+    /// the regiment where the rules do.
+    fn misread_march(&mut self, r: &mut Replayer<'_>, action: &Action, id: UnitId, inches: f64) {
+        const RULE: &str = "Ch13 3.0";
+        let Some(from) = self.bodies.get(&id).copied() else { return };
+        let end = from.frame().to_table(0.0, inches);
+        let round = |v: f64| (v * 100.0).round() / 100.0 + 0.0;
+        let place = format!("({}, {})", round(end.x), round(end.y));
+        let name = self.name(id);
+        match super::maneuver::to_arg(action) {
+            None => {
+                let message = format!(
+                    "{name} marches {inches}\" straight ahead, but the line does not say where it ends: \
+                     add `to {place}`; the replay puts it there"
+                );
+                r.here(Level::Error, message, RULE);
+            }
+            Some((x, y))
+                if (x - end.x).hypot(y - end.y) > crate::battlefield::movement::POSITION_TOLERANCE =>
+            {
+                let message = format!(
+                    "{name} marches {inches}\" straight ahead, keeping its facing, to {place}, not to ({x}, {y}); \
+                     the replay puts it there"
+                );
+                r.here(Level::Error, message, RULE);
+            }
+            Some(_) => {}
+        }
+        self.place(id, Body { position: (end.x, end.y), ..from });
+        let text = format!("{name} marches {inches}\" straight ahead to {place}");
+        r.emit([Event::new(What::Note { text }, RULE)]);
     }
 
     /// Ch13 21.0, dotc D18: `order "Brigadier" clear_fouling "Unit"` (paid already) takes the

@@ -2076,7 +2076,7 @@ scenario "Drill Field" {
     fn a_module_the_replay_does_not_play_is_said_once_at_the_header() {
         let scenario = DRILL.replace(
             "    first_side blue\n",
-            "    first_side blue\n    rules {\n        module july_sun, hidden_deployment, friction_of_war\n    }\n",
+            "    first_side blue\n    rules {\n        module july_sun, hidden_deployment\n    }\n",
         );
         let (replay, _) = play(&scenario, "turn 1 blue {\n}\n");
         let said: Vec<&str> = replay
@@ -2088,10 +2088,9 @@ scenario "Drill Field" {
         assert_eq!(
             said,
             [
-                "module friction_of_war is on, but the replay records its friction rolls without applying their effects",
                 "module hidden_deployment is on, but the replay does not play it yet: what it changes in setup and the maneuver phase is not checked",
             ],
-            "july_sun is played; the other two are not (wholly)"
+            "july_sun is played; hidden_deployment is not"
         );
     }
 

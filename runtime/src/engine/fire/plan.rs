@@ -165,7 +165,9 @@ pub fn plan_volley(
     let f = state.unit(firer).ok_or_else(|| unknown(firer))?;
     let t = state.unit(target).ok_or_else(|| unknown(target))?;
     let shot = Shot::check(rules, state, firer, target, f, t, input)?;
-    let (stands, dice, mut notes, pool) = dice_pool(rules, f, &shot, input)?;
+    // Ch13 3.0: a Sudden Squall rolled this turn halves every pool, as a squall asked for does.
+    let squall = input.squall || state.friction.squall;
+    let (stands, dice, mut notes, pool) = dice_pool(rules, f, &shot, input, squall)?;
     let (base, modifiers, to_hit) = to_hit(rules, state, firer, f, t, &shot, input)?;
     // Ch16 9.0: the Sharpshooters and Steady re-rolls are each side's to take or decline.
     let rerolls = if input.reroll_declined { 0 } else { missed_die_rerolls(&shot, to_hit) };
@@ -438,6 +440,7 @@ fn dice_pool(
     f: &Unit,
     shot: &Shot<'_>,
     input: &FireInput,
+    squall: bool,
 ) -> Result<(u32, u32, Vec<Event>, Vec<String>), EngineError> {
     let unit = if f.is_battery() { ("section", "sections") } else { ("stand", "stands") };
     let count = |n: u32| format!("{n} {}", if n == 1 { unit.0 } else { unit.1 });
@@ -528,7 +531,7 @@ fn dice_pool(
     }
     // Ch13 3.0 "Sudden Squall": pools halved, rounded down, after the bonus dice (RULINGS G16;
     // the rule sets no minimum, so one die becomes none).
-    if input.squall {
+    if squall {
         let halved = pool / 2;
         notes.push(Event::new(
             What::Note { text: format!("Sudden Squall: {}'s {pool} dice are halved to {halved}", f.name) },

@@ -27,6 +27,7 @@ const ENTRIES_READ: &[&str] = &[
     "maneuver horse_holders",
     "maneuver horse_holders_move",
     "maneuver horse_holders_road",
+    "maneuver misinterpreted_orders",
     "maneuver pursuit",
     "maneuver remount",
     "maneuver shaken_fall_back",
@@ -50,7 +51,9 @@ const ENTRIES_READ: &[&str] = &[
     "modifier crest_advantage",
     "modifier enfilade",
     "modifier flat_footed",
+    "modifier general_at_the_front",
     "modifier momentum",
+    "modifier panic_in_the_ranks",
     "modifier pivoted",
     "modifier plunging_fire",
     "modifier premature_fire",
@@ -136,6 +139,8 @@ fn stdlib_numbers() {
     assert_eq!(t.horse_holders, (2.0, 3.0));
     assert_eq!((t.holders_move, t.holders_road, t.holders_tether), (4.0, 8.0, 4.0));
     assert_eq!((t.pursuit_check, t.pursuit_move), (4, 4.0));
+    // Ch13 3.0: +2 pips for the General at the Front, Disordered on 1-3 (a 4+ holds), 6" march.
+    assert_eq!((t.front_pips, t.panic_check, t.misread_march), (2, 4, 6.0));
     assert_eq!(t.opportunity_fire_within, 8.0);
     assert_eq!((t.skirmish_evade_within, t.skirmish_evade_move), (6.0, (4.0, 6.0)));
     assert_eq!(t.refuse_flank_check, 4);
