@@ -767,7 +767,26 @@ const grammar = {
           ],
         },
         { include: '#rules' },
+        { include: '#bids' },
         { include: '#brace-block' },
+        { include: '#common' },
+      ],
+    },
+    bids: {
+      // Pre-game command bidding (Ch13 1.0): `bid SIDE CATEGORY N ...`, `scouting SIDE "Piece"
+      // by (dx, dy)` or `remove`, `logistics SIDE "Battery"`.
+      name: 'meta.block.bids.dotc',
+      begin: String.raw`\b(bids)\s*(\{)`,
+      end: String.raw`\}`,
+      beginCaptures: { 1: kw('bids'), 2: blockBegin },
+      endCaptures: blockEnd,
+      patterns: [
+        { include: '#comments' },
+        {
+          match: String.raw`\b(bid|scouting|logistics)\b(?:\s+(${IDENT}))?`,
+          captures: { 1: { name: 'keyword.other.$1.dotc' }, 2: { name: 'variable.other.side.dotc' } },
+        },
+        { match: String.raw`\b(by|remove)\b`, name: 'keyword.other.$1.dotc' },
         { include: '#common' },
       ],
     },
