@@ -90,7 +90,7 @@ fn the_unplayed_modules_notice_is_what_the_register_says() {
     expected.sort();
     assert_eq!(said, expected);
     let not_played = Module::ALL.iter().filter(|m| m.replayed() == dotc_lang::rulings::Replayed::NotPlayed);
-    assert!(not_played.clone().any(|m| *m == Module::CommandBidding));
+    assert!(not_played.clone().any(|m| *m == Module::WaveAttack));
     assert!(Module::JulySun.replay_notice().is_none());
 }
 
