@@ -313,4 +313,29 @@ mod tests {
         assert_eq!(o.problems.len(), 1);
         assert!(o.problems[0].message.contains("union did not win logistics: confederate bid more"));
     }
+
+    /// Ch13 1.0: `dotc render` builds a game's battlefield here: with the module on, the
+    /// Scouting winner's woods stand 6" north of the scenario's place; with it off, where the
+    /// scenario put them.
+    #[test]
+    fn ch13_1_0_a_games_battlefield_is_the_scenarios_after_scouting() {
+        let scenario = dotc_lang::parse(
+            "scenario \"S\" {\n    turns 4\n    first_side union\n    table 48 x 36\n    terrain {\n        light_woods \"Woods\" polygon (7, 19.5) (17, 19.5) (17, 26) (7, 26)\n    }\n    side union {\n        edge south\n    }\n    side confederate {\n        edge north\n    }\n}\n",
+        )
+        .document
+        .scenario
+        .expect("a scenario");
+        let log = |module: &str| {
+            let text = format!(
+                "game \"G\" {{\n    scenario \"s.dotc\"\n{module}    bids {{\n        bid union scouting 6 march 2 initiative 2 logistics 5\n        bid confederate scouting 3 march 2 initiative 6 logistics 4\n        scouting union \"Woods\" by (0, 6)\n    }}\n}}\n"
+            );
+            dotc_lang::parse(&text).document.game.expect("a header")
+        };
+        let south_edge = |game: &GameHeader| {
+            let field = game_battlefield(&scenario, Some(game), dotc_lang::stdlib());
+            field.area("Woods").expect("the woods").outline.exterior().0[0].y
+        };
+        assert_eq!(south_edge(&log("    rules { module command_bidding }\n")), 25.5);
+        assert_eq!(south_edge(&log("")), 19.5);
+    }
 }
