@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
-use dotc_runtime::battlefield::Battlefield;
 use dotc_runtime::engine::tables::Tables;
 use dotc_runtime::render::{self, Focus, MapState, RenderOptions};
 use dotc_runtime::replay::{Replay, ReplayOptions, Until, replay};
@@ -107,7 +106,8 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         }
     };
 
-    let field = Battlefield::from_scenario(scenario, data);
+    // Ch13 1.0: a game log's table is the scenario's after the Scouting winner's choice.
+    let field = dotc_runtime::engine::bidding::game_battlefield(scenario, game, data);
     let mut state = MapState::deployment(scenario, data, &tables_of(data)?);
     let mut options = RenderOptions { scale: args.scale, ..RenderOptions::default() };
     if let Some(game) = game {
@@ -209,7 +209,8 @@ pub fn replay_maps(
     let loaded = analysis.scenario.as_ref().ok_or("the game names no scenario to draw")?;
     let scenario = loaded.document.scenario.as_ref().ok_or("the game's scenario is empty")?;
     let data = &loaded.rule_data;
-    let field = Battlefield::from_scenario(scenario, data);
+    let field =
+        dotc_runtime::engine::bidding::game_battlefield(scenario, analysis.document.game.as_ref(), data);
     let options = RenderOptions::default();
     let mut base = MapState::deployment(scenario, data, &tables_of(data)?);
     if let Some(game) = &analysis.document.game {

@@ -233,7 +233,7 @@ pub fn check_in_stretches(
     let scenario = load_scenario(path, &head, loader, &mut setup);
     let mut checks = Vec::new();
     let context = check_game_header(&head, game_context(scenario.as_deref()), &mut checks);
-    let mut turns = TurnChecker::new(context);
+    let mut turns = TurnChecker::new(context).with_bids(&head);
     // What the composition needs of the whole document: its kind and its broken statements.
     let mut kept = Document { kind: head.kind, ..Document::default() };
     check_stretch(&mut turns, &mut kept, head);

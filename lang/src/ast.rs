@@ -525,7 +525,46 @@ pub struct GameHeader {
     pub played: Option<Spanned<Date>>,
     pub seed: Option<Spanned<u64>>,
     pub rules: Vec<RulesBlock>,
+    /// Pre-game command bidding (Ch13 1.0): the `bids { }` blocks, in order.
+    pub bids: Vec<BidsBlock>,
     pub notes: Vec<Spanned<String>>,
+}
+
+/// `bids { bid union scouting 5 march 3 ...; scouting union "Woods" by (3, -4); logistics union "Battery" }`:
+/// the staff points each side bid per category and the winners' choices (Ch13 1.0).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BidsBlock {
+    pub span: Span,
+    pub bids: Vec<Bid>,
+    pub scouting: Vec<ScoutingChoice>,
+    pub logistics: Vec<LogisticsChoice>,
+}
+
+/// `bid union scouting 5 march 3 initiative 4 logistics 3`: one side's split.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bid {
+    pub span: Span,
+    pub side: Ident,
+    /// Each category and the points on it, as written (the rules core judges the numbers).
+    pub points: Vec<(Ident, Spanned<f64>)>,
+}
+
+/// `scouting union "Herbst Woods" by (3, -4)` or `... remove`: the Scouting winner's choice.
+#[derive(Clone, Debug, Serialize)]
+pub struct ScoutingChoice {
+    pub span: Span,
+    pub side: Ident,
+    pub piece: Name,
+    /// How far it is moved (east, north), in inches; None: it is removed.
+    pub by: Option<Spanned<Point>>,
+}
+
+/// `logistics union "Cooper's Battery"`: the enemy battery the Logistics winner picks.
+#[derive(Clone, Debug, Serialize)]
+pub struct LogisticsChoice {
+    pub span: Span,
+    pub side: Ident,
+    pub battery: Name,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -1137,7 +1137,7 @@ pub type GameScenario<'s> = (&'s Scenario, &'s NameIndex, &'s [String]);
 /// one by one through a [`TurnChecker`].
 pub fn check_game(doc: &Document, scenario: Option<GameScenario<'_>>, diags: &mut Vec<Diagnostic>) {
     let scenario = check_game_header(doc, scenario, diags);
-    let mut turns = TurnChecker::new(scenario);
+    let mut turns = TurnChecker::new(scenario).with_bids(doc);
     for turn in &doc.turns {
         turns.check(turn);
     }
@@ -1253,6 +1253,24 @@ impl<'s> TurnChecker<'s> {
             diags: Vec::new(),
             by_order: Vec::new(),
         }
+    }
+
+    /// With pre-game command bidding on and bids written (Ch13 1.0), the first turn is the
+    /// Initiative winner's, which the rules core computes and the replay checks: the scenario's
+    /// `first_side` is then not required of turn 1 here.
+    pub fn with_bids(mut self, doc: &Document) -> Self {
+        let Some(game) = &doc.game else { return self };
+        let module_on = self
+            .scenario
+            .iter()
+            .flat_map(|(s, _, _)| s.rules.iter())
+            .chain(game.rules.iter())
+            .flat_map(|b| b.modules.iter())
+            .any(|m| m.value == crate::rulings::Module::CommandBidding.name());
+        if module_on && game.bids.iter().any(|b| !b.bids.is_empty()) {
+            self.first_side = None;
+        }
+        self
     }
 
     /// Check the next turn of the log.

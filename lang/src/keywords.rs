@@ -36,7 +36,8 @@ pub const STATEMENTS: &[(&str, &[&str])] = &[
     ("brigade", &["brigadier", "regiment", "battery", "cavalry", "losses"]),
     ("reinforcements", &["at", "turn"]),
     ("victory", &["objective", "broken", "vp", "when", "otherwise"]),
-    ("game", &["scenario", "players", "played", "seed", "rules", "notes"]),
+    ("game", &["scenario", "players", "played", "seed", "rules", "notes", "bids"]),
+    ("bids", &["bid", "scouting", "logistics"]),
     ("turn", &["command", "maneuver", "fire", "melee", "status"]),
 ];
 
@@ -115,6 +116,8 @@ pub const WORDS: &[&str] = &[
     "corps",
     "division",
     "within",
+    "by",
+    "remove",
 ];
 
 /// The statements a block takes (empty for a block not in [`STATEMENTS`]).

@@ -786,6 +786,7 @@ impl Lower<'_> {
                     }
                 }
                 Rule::rules_block => game.rules.push(self.rules_block(item)),
+                Rule::bids_block => game.bids.push(self.bids_block(item)),
                 Rule::notes_stmt => {
                     if let Some(t) = item.into_inner().next() {
                         game.notes.push(text(t));
@@ -799,6 +800,57 @@ impl Lower<'_> {
             self.diags.push(catalogue::repeated_statement(first, again));
         }
         game
+    }
+
+    /// `bids { ... }` (Ch13 1.0). A bid's points are read against their range (whole, not
+    /// negative: `ranges::BID_POINTS`); their sum and the winners are the rules core's.
+    fn bids_block(&mut self, pair: Pair<'_, Rule>) -> BidsBlock {
+        let mut block = BidsBlock { span: span(&pair), ..BidsBlock::default() };
+        for stmt in pair.into_inner() {
+            let sp = span(&stmt);
+            match stmt.as_rule() {
+                Rule::bid_stmt => {
+                    let mut parts = stmt.into_inner();
+                    let side = parts.next().map(ident).unwrap_or_default();
+                    let points = parts
+                        .filter_map(|p| {
+                            let mut pp = p.into_inner();
+                            let (category, n) = (pp.next()?, pp.next()?);
+                            Some((ident(category), ranged(&n, &ranges::BID_POINTS, self.diags)))
+                        })
+                        .collect();
+                    block.bids.push(Bid { span: sp, side, points });
+                }
+                Rule::scouting_stmt => {
+                    let mut parts = stmt.into_inner();
+                    let (Some(side), Some(piece)) = (parts.next(), parts.next()) else { continue };
+                    let by = parts
+                        .next()
+                        .filter(|p| p.as_rule() == Rule::scouting_by)
+                        .and_then(|p| p.into_inner().next())
+                        .map(|p| point(p, self.diags));
+                    block.scouting.push(ScoutingChoice {
+                        span: sp,
+                        side: ident(side),
+                        piece: name(piece),
+                        by,
+                    });
+                }
+                Rule::logistics_stmt => {
+                    let mut parts = stmt.into_inner();
+                    if let (Some(side), Some(battery)) = (parts.next(), parts.next()) {
+                        block.logistics.push(LogisticsChoice {
+                            span: sp,
+                            side: ident(side),
+                            battery: name(battery),
+                        });
+                    }
+                }
+                Rule::invalid => self.invalid(stmt, Rule::bids_line),
+                _ => {}
+            }
+        }
+        block
     }
 
     fn turn(&mut self, pair: Pair<'_, Rule>) -> Turn {

@@ -359,6 +359,7 @@ const HOMES: &[(Rule, &str)] = &[
     (Rule::reinforcement_line, "the `reinforcements { }` block"),
     (Rule::victory_line, "the `victory { }` block"),
     (Rule::game_line, "the `game { }` header"),
+    (Rule::bids_line, "a `bids { }` block"),
     (Rule::turn_line, "a `turn { }` block"),
     (Rule::top_line, "the top level of a file"),
 ];

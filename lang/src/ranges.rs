@@ -165,6 +165,13 @@ pub const WITHIN: NumberRange = inches_above_0("an objective's holding distance"
 
 // ------------------------------------------------------------------ victory
 
+/// The staff points a side bids on one category of the pre-game bidding (Ch13 1.0): whole and
+/// not negative; that a side's bids add up to its pool is the rules core's check.
+pub const BID_POINTS: NumberRange = NumberRange {
+    rule: Some("Ch13 1.0"),
+    ..whole("staff points bid", 0.0, 1000.0, "bid union scouting 5 march 3 initiative 4 logistics 3")
+};
+
 /// `vp SIDE >= N`.
 pub const VP_TOTAL: NumberRange = whole("a victory point total", 0.0, 100_000.0, "vp union >= 5");
 /// `broken SIDE >= N`: brigades broken.

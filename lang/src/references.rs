@@ -1626,6 +1626,18 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch13 3.0", "Ch16 2.4", "RULINGS G18", "RULINGS G2"],
     ),
     r(
+        "dotc D22",
+        "Scouting's terrain piece (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch13 1.0 lets the Scouting winner move or remove one non-river terrain piece up to 6", without saying what a piece is or how a move is measured. dotc moves a piece without turning it, every point by the same amount, at most 6"; a removal has no distance. A piece is any named terrain feature but a watercourse, a road that meets one (its crossing stays on the river) and an objective. The log writes `scouting SIDE "Piece" by (dx, dy)` or `remove`."#,
+        &["Ch13 1.0"],
+    ),
+    r(
+        "dotc D23",
+        "Initiative and The March (dotc's ruling)",
+        r#"Not in RULINGS.md: a tie gives a category of Ch13 1.0 to nobody, and dotc plays no deployment. dotc reads the standard first-turn roll as the scenario's first_side: with bids, turn 1 is the Initiative winner's, and on a tie (or bids that decide nothing) first_side's. The March's winner is said and the scenario's deployment stands. Logistics' battery must be an enemy battery; its Low Ammo marker is the ordinary one."#,
+        &["Ch13 1.0", "RULE-05-2.5b"],
+    ),
+    r(
         "dotc D14",
         "Desperate valor (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 17.0 gives Advantage on "Discipline and Morale checks", and the rules name no Morale check. dotc gives it to every one-die test of the regiment's own charge against its Discipline number: the Shock save, Seen the Elephant and Spent-under-fire checks its closing volley calls for, the pre-contact check, and a pursuit check after the melee; never to the melee roll. The log writes both dice of such a check. The 2 pips are an order, priced by command tier; a regiment that does not charge has spent them for nothing."#,

@@ -328,7 +328,7 @@ macro_rules! modules {
 
 modules! {
     // Ch13 1.0: the bids are made and won before deployment.
-    CommandBidding = "command_bidding", "Ch13 1.0", [Setup], NotPlayed;
+    CommandBidding = "command_bidding", "Ch13 1.0", [Setup], Played;
     // Ch13 2.0: the marker is placed at setup; the bonus is on a regiment's first volley.
     CleanBarrels = "clean_barrels", "Ch13 2.0", [Setup, Fire], Played;
     // Ch13 3.0: rolled at the start of Phase 1, before any order.

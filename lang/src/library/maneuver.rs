@@ -20,6 +20,11 @@ pub const MANEUVER_PROPS: &[PropSpec] = &[
         "With a check, how near an enemy in sight makes the move need it (Ch13 13.0); without, how near \
          the unit must stay (the horse holders to their line, Ch13 6.0).",
     ),
+    opt(
+        "staff_points",
+        "staff_points <count>",
+        "The pool of staff points each side splits across the pre-game bids (Ch13 1.0).",
+    ),
 ];
 
 /// A set move: how far it goes, what it costs, the check it takes.
@@ -34,6 +39,10 @@ pub struct Maneuver {
     pub check: Option<u32>,
     /// Inches: an enemy in sight this near makes the move need its check (`within 12`, Ch13 13.0).
     pub within: Option<f64>,
+    /// The staff points each side bids with before the game (`staff_points 15`, Ch13 1.0): kept
+    /// on the Scouting move, the first category of the bidding.
+    #[serde(default)]
+    pub staff_points: Option<u32>,
 }
 
 impl Maneuver {
@@ -65,6 +74,7 @@ pub(super) fn read_maneuver(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Maneuver
         cost: r.read("cost", read_cost),
         check: r.read("check", |c| c.target()),
         within: r.read("within", |c| c.inches()),
+        staff_points: r.read("staff_points", |c| c.count("a number of staff points")),
     }
 }
 
@@ -90,6 +100,9 @@ impl Describe for Maneuver {
             }
             (Some(within), None) => parts.push(format!("kept within {}\"", fmt_num(within))),
             _ => {}
+        }
+        if let Some(points) = self.staff_points {
+            parts.push(format!("after bids of {} a side", plural(points, "staff point")));
         }
         if parts.is_empty() {
             parts.push(String::from("maneuver"));

@@ -55,6 +55,7 @@ pub const TERRAIN_PROPS: &[PropSpec] = &[
     flag("line_moves_freely", "A line of battle moves through it without disorder."),
     flag("crossings_only", "Crossable only at fords and bridges the scenario places."),
     flag("no_hasty_works", "Hasty works cannot be dug in it (Ch13 14.0)."),
+    flag("river", "A watercourse: the Scouting winner cannot move or remove it (Ch13 1.0, dotc D22)."),
 ];
 
 /// Movement inside a terrain kind (Ch16 4.1).
@@ -110,6 +111,9 @@ pub struct TerrainKind {
     pub crossings_only: bool,
     /// Ch13 14.0: no hasty works in watercourses or buildings.
     pub no_hasty_works: bool,
+    /// A watercourse: not a piece the Scouting winner may move or remove (Ch13 1.0, dotc D22).
+    #[serde(default)]
+    pub river: bool,
 }
 
 impl TerrainKind {
@@ -169,6 +173,7 @@ pub(super) fn read_terrain(r: &mut Reader<'_, '_>, meta: EntryMeta) -> TerrainKi
         line_moves_freely: r.flag("line_moves_freely"),
         crossings_only: r.flag("crossings_only"),
         no_hasty_works: r.flag("no_hasty_works"),
+        river: r.flag("river"),
     }
 }
 

@@ -34,6 +34,7 @@ pub mod cover;
 pub mod elevation;
 pub mod movement;
 pub mod range;
+pub mod scouting;
 pub mod sight;
 pub mod support;
 pub mod tolerances;
@@ -52,6 +53,7 @@ pub use contact::{CONTACT_TOLERANCE, EDGE_CONTACT_MIN};
 pub use cover::OBSTACLE_REACH;
 pub use elevation::{DeadGround, OverheadBar, OverheadFire, Slope};
 pub use movement::{Ground, Move, MoveKind, MoveReport, Mover, Pose, check_move, interruption_point};
+pub use scouting::Scout;
 pub use sight::{Friend, Sight, SightBlock, SightQuery, Smoke, Smoker, smoke_walls};
 pub use works::HastyWorks;
 

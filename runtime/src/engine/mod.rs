@@ -26,6 +26,7 @@ use crate::dice::{DiceError, DiceSource};
 use crate::rulings::Rulings;
 
 pub mod assault;
+pub mod bidding;
 pub mod events;
 pub mod fire;
 pub mod flank;

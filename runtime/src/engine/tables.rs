@@ -137,6 +137,10 @@ pub struct Tables {
     /// Ch13 12.0: the frenzy check's target and the forced move's inches (`maneuver pursuit`).
     pub pursuit_check: u32,
     pub pursuit_move: f64,
+    /// Ch13 1.0: the staff points each side bids before the game, and how far the Scouting
+    /// winner may move a terrain piece (`maneuver scouting`).
+    pub staff_points: u32,
+    pub scouting_move: f64,
     /// Ch16 6.0 Reaction 2: inches within which an enemy crossing the front arc draws
     /// Opportunity Fire (`reaction opportunity_fire`).
     pub opportunity_fire_within: f64,
@@ -254,6 +258,7 @@ impl Tables {
         let holders_road = l.need("maneuver horse_holders_road", RuleData::maneuver)?;
         let shaken = l.need("maneuver shaken_fall_back", RuleData::maneuver)?;
         let pursuit = l.need("maneuver pursuit", RuleData::maneuver)?;
+        let scouting = l.need("maneuver scouting", RuleData::maneuver)?;
         let opportunity = l.need("reaction opportunity_fire", RuleData::reaction)?;
         let evade = l.need("reaction skirmish_evade", RuleData::reaction)?;
         let refuse = l.need("reaction refuse_flank", RuleData::reaction)?;
@@ -327,6 +332,8 @@ impl Tables {
             shaken_fall_back: has(shaken.most(), "shaken_fall_back: distance")?,
             pursuit_check: has(pursuit.check, "pursuit: check")?,
             pursuit_move: has(pursuit.most(), "pursuit: distance")?,
+            staff_points: has(scouting.staff_points, "scouting: staff_points")?,
+            scouting_move: has(scouting.most(), "scouting: distance")?,
             opportunity_fire_within: has(opportunity.within, "opportunity_fire: within")?,
             skirmish_evade_within: has(evade.within, "skirmish_evade: within")?,
             skirmish_evade_move: has(evade.moves, "skirmish_evade: move")?,

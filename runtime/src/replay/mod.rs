@@ -18,6 +18,7 @@
 //! fills only the rolls a line left out, and [`completed_log`] writes them into the log.
 
 mod assault;
+mod bidding;
 mod claims;
 mod command;
 mod complete;
@@ -346,6 +347,8 @@ struct Run<'a> {
     /// The outputs a resumed replay's replayer starts after: it holds only its own
     /// (`resume.rs`); zero for a replay from the start.
     base: resume::Counts,
+    /// Who must take turn 1 when command bidding decides it (Ch13 1.0).
+    initiative: Option<bidding::Initiative>,
 }
 
 impl<'a> Run<'a> {
@@ -444,8 +447,10 @@ impl<'a> Run<'a> {
             r.find(header_span, Level::Warning, message, "Ch13 21.0, dotc D18");
         }
         setup.state.weather = Weather::from_settings(settings.iter().copied());
+        // Ch13 1.0: the bids, and the battlefield after Scouting.
+        let (bf, bids) = bidding::start(&mut r, analysis.document.game.as_ref(), scenario, data, &rules);
         let mut game = Game {
-            bf: Battlefield::from_scenario(scenario, data),
+            bf,
             state: setup.state,
             bodies: BTreeMap::new(),
             leader_positions: BTreeMap::new(),
@@ -484,6 +489,8 @@ impl<'a> Run<'a> {
                 }
             }
         }
+        // Ch13 1.0: Logistics' Low Ammo marker, and whose turn 1 is.
+        let initiative = bidding::apply(&mut r, &mut game, bids.as_ref(), scenario);
         // Scenario scripts: compiled once for the whole replay (runtime/src/replay/scripted.rs).
         let seed =
             analysis.document.game.as_ref().and_then(|g| g.seed.as_ref()).map(|s| s.value).or(options.seed);
@@ -508,13 +515,14 @@ impl<'a> Run<'a> {
             tables: Vec::new(),
             actions: 0,
             base: resume::Counts::default(),
+            initiative,
         })
     }
 
     /// Play one turn of the log (RULINGS G7: one side's active sequence), its phases in order
     /// (Ch16 1.0), then its end.
     fn play_turn(&mut self, turn: &ast::Turn, options: &ReplayOptions<'_>) -> Flow {
-        let Run { r, game, scripted, keeping_pips, last_turn, tables, actions, .. } = self;
+        let Run { r, game, scripted, keeping_pips, last_turn, tables, actions, initiative, .. } = self;
         // Scenario scripts: a game a script ended plays no further turn.
         if scripted.ended() {
             let message = "the scenario's script ended the game: this turn and those after it are not played";
@@ -522,6 +530,7 @@ impl<'a> Run<'a> {
             return Flow::Stop;
         }
         *last_turn = turn.span;
+        bidding::check_first_turn(r, initiative.as_ref(), turn); // Ch13 1.0
         r.turn = turn.number.value;
         if *r.side != *turn.side.value {
             r.side = Arc::from(turn.side.value.as_str());

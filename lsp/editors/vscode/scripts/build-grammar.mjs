@@ -99,7 +99,8 @@ export const OTHER_IDS = [
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'horse_holders_move',
-  'horse_holders_road', 'downpour', 'light_fog',
+  'horse_holders_road', 'general_at_the_front', 'panic_in_the_ranks', 'misinterpreted_orders',
+  'downpour', 'light_fog',
   'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
   'premature_fire', 'bouncing_shot', 'second_line', 'desperate_valor', 'battle_cry',
   'spike_the_guns', 'haul_off_the_guns', 'drizzle', 'clear_fouling',
@@ -769,7 +770,26 @@ const grammar = {
           ],
         },
         { include: '#rules' },
+        { include: '#bids' },
         { include: '#brace-block' },
+        { include: '#common' },
+      ],
+    },
+    bids: {
+      // Pre-game command bidding (Ch13 1.0): `bid SIDE CATEGORY N ...`, `scouting SIDE "Piece"
+      // by (dx, dy)` or `remove`, `logistics SIDE "Battery"`.
+      name: 'meta.block.bids.dotc',
+      begin: String.raw`\b(bids)\s*(\{)`,
+      end: String.raw`\}`,
+      beginCaptures: { 1: kw('bids'), 2: blockBegin },
+      endCaptures: blockEnd,
+      patterns: [
+        { include: '#comments' },
+        {
+          match: String.raw`\b(bid|scouting|logistics)\b(?:\s+(${IDENT}))?`,
+          captures: { 1: { name: 'keyword.other.$1.dotc' }, 2: { name: 'variable.other.side.dotc' } },
+        },
+        { match: String.raw`\b(by|remove)\b`, name: 'keyword.other.$1.dotc' },
         { include: '#common' },
       ],
     },

@@ -30,6 +30,7 @@ const ENTRIES_READ: &[&str] = &[
     "maneuver misinterpreted_orders",
     "maneuver pursuit",
     "maneuver remount",
+    "maneuver scouting",
     "maneuver shaken_fall_back",
     "marker clean_barrels",
     "marker disorder",
@@ -141,6 +142,8 @@ fn stdlib_numbers() {
     assert_eq!((t.pursuit_check, t.pursuit_move), (4, 4.0));
     // Ch13 3.0: +2 pips for the General at the Front, Disordered on 1-3 (a 4+ holds), 6" march.
     assert_eq!((t.front_pips, t.panic_check, t.misread_march), (2, 4, 6.0));
+    // Ch13 1.0: 15 Pre-Battle Staff Points; Scouting moves a piece up to 6.0".
+    assert_eq!((t.staff_points, t.scouting_move), (15, 6.0));
     assert_eq!(t.opportunity_fire_within, 8.0);
     assert_eq!((t.skirmish_evade_within, t.skirmish_evade_move), (6.0, (4.0, 6.0)));
     assert_eq!(t.refuse_flank_check, 4);
