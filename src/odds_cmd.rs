@@ -110,6 +110,10 @@ pub struct AssaultArgs {
     /// its Discipline checks are at +1 (Ch13 19.0).
     #[arg(long)]
     charger_supported: bool,
+    /// Heroic Momentum fell on the charger (module friction_of_war, switched on): it passes its
+    /// check to close without a die (Ch13 3.0).
+    #[arg(long)]
+    heroic_momentum: bool,
     /// A friend stands in second line behind the defender (module second_line, switched on):
     /// its Discipline checks are at +1 (Ch13 19.0).
     #[arg(long)]
@@ -582,6 +586,7 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
             valor: args.valor,
             battle_cry: args.battle_cry,
             supported: args.charger_supported,
+            heroic: args.heroic_momentum,
         },
         defender: Defender {
             quality: args.defender_quality.clone(),

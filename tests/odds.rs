@@ -546,6 +546,10 @@ fn odds_assault_valor_and_a_second_line_help_a_4_plus_check() {
     // so the charge stalls 1/2 x 1/3 = 1/6.
     let (passes, stalled) = read(&["--charger-supported"]);
     assert!((passes - 2.0 / 3.0).abs() < 1e-12 && (stalled - 1.0 / 6.0).abs() < 1e-12, "{passes} {stalled}");
+    // Ch13 3.0 Heroic Momentum (`--heroic-momentum`): the check to close is passed
+    // without a die: passed always, so the charge never stalls.
+    let (passes, stalled) = read(&["--heroic-momentum"]);
+    assert!((passes - 1.0).abs() < 1e-12 && stalled.abs() < 1e-12, "{passes} {stalled}");
 }
 
 /// Ch13 16.0 (`--battle-cry`, dotc D15): a line of 5 charges a regular assault column of 5 with

@@ -55,6 +55,9 @@ pub struct Charger {
     /// A friend stands in second line behind it (Ch13 19.0, dotc D11): the `second_line` module
     /// is switched on, and its Discipline checks take the `second_line` modifier.
     pub supported: bool,
+    /// Heroic Momentum fell on it (Ch13 3.0, a friction event): the `friction_of_war` module is
+    /// switched on, and it closes without the pre-contact check.
+    pub heroic: bool,
 }
 
 impl Charger {
@@ -71,6 +74,7 @@ impl Charger {
             valor: false,
             battle_cry: false,
             supported: false,
+            heroic: false,
         }
     }
 }
@@ -210,6 +214,11 @@ pub fn plan_charge(
     if c.valor && !volley.modules.iter().any(|m| m == valor_module) {
         volley.modules.push(valor_module.to_string());
     }
+    // Ch13 3.0: Heroic Momentum is the Friction of War module's.
+    let friction_module = dotc_lang::rulings::Module::FrictionOfWar.name();
+    if c.heroic && !volley.modules.iter().any(|m| m == friction_module) {
+        volley.modules.push(friction_module.to_string());
+    }
     // Ch13 16.0: the battle cry is the module's.
     let cry_module = dotc_lang::rulings::Module::PsychologicalShock.name();
     if c.battle_cry && !volley.modules.iter().any(|m| m == cry_module) {
@@ -236,6 +245,7 @@ pub fn plan_charge(
         u.turn.valor = c.valor;
         u.turn.battle_cry = c.battle_cry;
         u.supported = c.supported;
+        u.turn.heroic = c.heroic;
         for t in &charger_quality.traits {
             if !u.traits.contains(t) {
                 u.traits.push(t.clone());

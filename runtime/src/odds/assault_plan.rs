@@ -78,10 +78,13 @@ impl Leaf {
     /// Read off the engine's report; `disordered_at_contact` is the charger's Disorder as it
     /// went in.
     pub(crate) fn of(report: &AssaultReport, disordered_at_contact: bool) -> Leaf {
-        let check_passed = report
-            .events
-            .iter()
-            .any(|e| matches!(&e.what, What::Test { test: TestKind::PreContact, passed: true, .. }));
+        let tested = report.events.iter().find_map(|e| match &e.what {
+            What::Test { test: TestKind::PreContact, passed, .. } => Some(*passed),
+            _ => None,
+        });
+        // A check called for and never rolled was passed without a die (Heroic Momentum,
+        // Ch13 3.0).
+        let check_passed = tested.unwrap_or(report.pre_contact_check);
         let contact =
             matches!(report.result, AssaultResult::Melee(_) | AssaultResult::Routed | AssaultResult::Overrun);
         Leaf {
