@@ -934,7 +934,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 23.0",
         "The wave attack",
         r#"For 2 pips, two or more regiments of one brigade in the same formation stack front to back, each no more than 1" behind the one ahead; they may not fire in Phase 3. If the lead regiment shatters, or fails its check and falls back, the next makes a free passage of lines and carries the charge home. Every solid shot or shell hit on the lead regiment also puts a stray hit on the regiment behind it."#,
-        &["Ch16 3.3", "Ch16 7.2"],
+        &["Ch16 3.3", "Ch16 7.2", "dotc D26"],
     ),
     // ---------------------------------------------------------- other chapters the code cites
     r(
@@ -1600,6 +1600,12 @@ pub const REFERENCES: &[Reference] = &[
         "Elite sharpshooters (dotc's ruling)",
         r#"Not in RULINGS.md: the sharpshooters fight in the stdlib's `sharpshooter_order`, skirmish order with 1" gaps, which only a regiment with the trait may take, and only with the module on; forming it or leaving it for a line takes half the move. It moves 8" over any passable ground with no terrain or obstacle cost, counts as light cover in the open and blocks no friend's sight; its charge goes at 9". Enemies fire at it at -1 and may fire past it at a formed line or column behind. It may not charge a formed line or column, and when charged and caught in the melee its Shock score is at -2."#,
         &["Ch13 9.0", "RULINGS C16", "Ch16 6.0"],
+    ),
+    r(
+        "dotc D26",
+        "The wave attack (dotc's ruling)",
+        r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,
+        &["Ch13 23.0", "Ch16 7.2", "RULE-05-3.3", "RULINGS C7"],
     ),
     r(
         "dotc D24",

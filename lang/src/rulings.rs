@@ -378,7 +378,7 @@ modules! {
     // Ch13 22.0: bought in Phase 1; moves, fire, saves and charges.
     OpenOrder = "open_order", "Ch13 22.0", [Command, Maneuver, Fire, Assault], Played;
     // Ch13 23.0: bought with pips; no fire in Phase 3; the charge and its stray hits.
-    WaveAttack = "wave_attack", "Ch13 23.0", [Command, Maneuver, Fire, Assault], NotPlayed;
+    WaveAttack = "wave_attack", "Ch13 23.0", [Command, Maneuver, Fire, Assault], Played;
     // RULE-05-2.5b: the marker comes from a volley; it goes with a turn spent resupplying.
     LowAmmo = "low_ammo", "RULE-05-2.5b, Ch16 11.0", [Fire, Status], Played;
 }

@@ -144,6 +144,14 @@ pub const VERBS: &[VerbSpec] = &[
         "A brigadier declares Desperate Valor on a regiment of his brigade that will charge this turn, for 2 pips (`valor \"Brigadier\" \"Regiment\" => 2`): in the assault its Discipline checks roll 2D6 and keep the higher.",
     ),
     verb(
+        "wave",
+        &[Command],
+        true,
+        false,
+        "Ch13 23.0",
+        "A brigadier authorises a Wave Attack for 2 pips (`wave \"Brigadier\" \"Lead\" \"Support\" => 2`): two or more regiments of his brigade in one formation, each within 1\" straight behind the one ahead. None of them fires this turn; the one behind completes a charge that stalls, and takes a stray hit for each hit of solid shot or shell on the one ahead.",
+    ),
+    verb(
         "battle_cry",
         &[Maneuver],
         true,
@@ -343,6 +351,8 @@ words! {
         Valor = "valor",
         /// Ch13 16.0 (module psychological_shock): the Rebel Yell / Union Huzzah of a brigade.
         BattleCry = "battle_cry",
+        /// Ch13 23.0 (module wave_attack): a brigadier authorises a Wave Attack.
+        Wave = "wave",
     }
 }
 

@@ -118,6 +118,9 @@ pub enum Payment {
     /// The charger joins a Dress on the Colors push whose price its brigade has already paid
     /// for an earlier regiment of the same push (Ch16 2.3: one price for the whole push).
     PaidByThePush,
+    /// A wave's next regiment completes a charge that ended short (Ch13 23.0): it is the same
+    /// charge carried on, already paid for.
+    Surge,
 }
 
 /// Resolve a charge from its declaration to the end of its melee. Changes nothing if it fails (an
@@ -394,6 +397,12 @@ fn declare(
         Payment::PaidByThePush => events.push(Event::new(
             What::Note { text: format!("{name} joins the {}: already paid for", order.meta.title()) },
             "Ch16 2.3, 7.1",
+        )),
+        Payment::Surge => events.push(Event::new(
+            What::Note {
+                text: format!("{name} surges through the wave's lead and carries its charge on: no pips"),
+            },
+            "Ch13 23.0, dotc D26",
         )),
     }
     if let Some(u) = state.unit_mut(charger) {

@@ -350,6 +350,8 @@ fn target_side(state: &GameState, target: UnitId) -> GameState {
         guns: Vec::new(),
         // A casualty may wound a brigadier at the front (Ch13 3.0).
         friction: state.friction,
+        // No volley's casualties read the waves (Ch13 23.0): the replay applies the stray hits.
+        waves: Vec::new(),
     }
 }
 

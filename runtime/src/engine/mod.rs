@@ -37,6 +37,7 @@ pub mod morale;
 pub mod setup;
 pub mod state;
 pub mod tables;
+pub mod wave;
 pub mod weather;
 
 pub use events::{Event, What};

@@ -42,6 +42,9 @@ pub struct GameState {
     /// `friction_of_war`, [`super::friction`]); cleared by [`GameState::start_turn`].
     #[serde(skip_serializing_if = "FrictionTurn::is_calm")]
     pub friction: FrictionTurn,
+    /// The waves authorised with the Wave Attack module (Ch13 23.0, [`super::wave`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub waves: Vec<super::wave::Wave>,
 }
 
 /// What a Friction of War event leaves in force for the rest of its turn (Ch13 3.0).
@@ -503,9 +506,10 @@ impl GameState {
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction } = self;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves } = self;
         GameState {
             friction: *friction,
+            waves: waves.clone(),
             turn: *turn,
             sides: sides.clone(),
             brigades: brigades.clone(),
@@ -517,8 +521,9 @@ impl Clone for GameState {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction } = source;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves } = source;
         self.turn = *turn;
+        self.waves.clone_from(waves);
         self.friction = *friction;
         self.sides.clone_from(sides);
         self.brigades.clone_from(brigades);

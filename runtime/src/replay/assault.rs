@@ -222,6 +222,21 @@ impl Game {
             action.args.iter().any(|a| matches!(a, Arg::Word(w) if PUSH_WORDS.contains(&w.value.as_str())));
         let brigade = self.state.unit(charger).and_then(|u| u.brigade);
         let mut payment = Payment::Pay;
+        // Ch13 23.0, dotc D26: `surge` completes the wave's stalled charge, free.
+        let surging =
+            action.args.iter().any(|a| matches!(a, Arg::Word(w) if w.value == super::wave::SURGE_WORD));
+        let surge = if surging {
+            let Some(surge) = self.surge(r, charger, target) else { return };
+            if step("closing_volley").is_some() {
+                let message =
+                    "the defender fired its closing volley at the wave's lead: the surge draws none";
+                return r.here(Level::Error, message, "Ch13 23.0, dotc D26");
+            }
+            payment = Payment::Surge;
+            Some(surge)
+        } else {
+            None
+        };
         if coordinated && let Some(b) = brigade {
             if let Some(push) = self.ledger.pushes.get(&(r.turn, b)) {
                 let within = self
@@ -276,8 +291,15 @@ impl Game {
             counter_charge: counter.is_some(),
             ..self.melee_input(r, charger, &cb, target, &tb)
         };
-        let input =
-            AssaultInput { distance, brigadier_distance, coordinated, closing_volley: closing, melee };
+        // A surge is the stalled charge carried on: measured as it was declared (dotc D26).
+        let declared = surge.map_or(distance, |s| s.distance);
+        let input = AssaultInput {
+            distance: declared,
+            brigadier_distance,
+            coordinated,
+            closing_volley: closing,
+            melee,
+        };
         if self.two_dice_without_valor(r, action, charger, &cname) {
             return;
         }
@@ -323,6 +345,9 @@ impl Game {
                 r.dice_done(&dice, RULE);
                 claims::check_assault(r, action, &report, &cname, &tname);
                 self.note_melee_results(r.turn, &report.events);
+                // Ch13 23.0: a wave's charge that ended short may be completed by the one behind.
+                let short = matches!(report.result, AssaultResult::Stalled | AssaultResult::Destroyed);
+                crate::engine::wave::after_charge(&mut self.state, charger, target, declared, short);
                 if let Some(i) = counter {
                     self.ledger.counter_charges.remove(i);
                 }

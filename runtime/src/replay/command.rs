@@ -76,6 +76,7 @@ const PAID_ELSEWHERE: &[(&str, &str)] = &[
     (guns::HAUL_ORDER, "haul"),
     (VALOR_ORDER, "valor"),
     (BATTLE_CRY_ORDER, "battle_cry"),
+    (super::wave::WAVE_ORDER, "wave"),
     ("regimental_assault", "assault"),
     ("dress_on_the_colors", "assault"),
     ("command_rally", "rally"),
@@ -321,6 +322,7 @@ impl Game {
             CommandVerb::Fog => self.fog(r, action),
             CommandVerb::Valor => self.valor(r, action),
             CommandVerb::BattleCry => self.battle_cry(r, action),
+            CommandVerb::Wave => self.wave(r, action),
         }
     }
 
@@ -349,6 +351,17 @@ impl Game {
         {
             let message = format!("{} is hauling off captured guns: it may not fire", name.value);
             r.here(Level::Error, message, "Ch13 15.0");
+        }
+        // Ch13 23.0: no regiment of a wave fires in the turn it is authorised.
+        if what == "fire"
+            && let Some(name) = unit_arg(action)
+            && self
+                .state
+                .unit_named(&name.value)
+                .is_some_and(|id| crate::engine::wave::may_not_fire(&self.state, id))
+        {
+            let message = format!("{} is in a wave this turn: it may not fire", name.value);
+            r.here(Level::Error, message, "Ch13 23.0, dotc D26");
         }
         let Some(record) = self.book.peek(r.turn).filter(|t| !t.dug_in.is_empty()) else { return };
         let Some(name) = unit_arg(action) else { return };

@@ -507,6 +507,7 @@ impl Game {
                 // volley's own results are out.
                 let faces = solid_shot.as_ref().and_then(|p| demolition::roll(r, p, report.hits, &mut dice));
                 Game::volley_done(r, action, &dice, &report, micro, &blocked);
+                self.magnet(r, firer, target, input.range, report.hits); // Ch13 23.0
                 let demolished = solid_shot.map(|p| self.demolish(r, p, faces.as_deref(), target));
                 if let Some(claim) = &action.claim {
                     demolition::check_claim(r, claim, demolished.as_ref());
@@ -816,6 +817,7 @@ impl Game {
                     (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
                     &blocked,
                 );
+                self.magnet(r, firer, target, input.range, report.hits); // Ch13 23.0
             }
             Err(e) => r.refused(&e, RULE),
         }

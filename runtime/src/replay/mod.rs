@@ -33,6 +33,7 @@ pub mod resume;
 mod scripted;
 mod status;
 pub mod streamed;
+mod wave;
 mod written;
 
 use std::collections::BTreeMap;

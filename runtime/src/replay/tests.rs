@@ -90,7 +90,7 @@ fn the_unplayed_modules_notice_is_what_the_register_says() {
     expected.sort();
     assert_eq!(said, expected);
     let not_played = Module::ALL.iter().filter(|m| m.replayed() == dotc_lang::rulings::Replayed::NotPlayed);
-    assert!(not_played.clone().any(|m| *m == Module::WaveAttack));
+    assert!(not_played.clone().any(|m| *m == Module::HiddenDeployment));
     assert!(Module::JulySun.replay_notice().is_none());
 }
 
@@ -130,11 +130,12 @@ fn a_what_if_switches_modules_on_and_off_over_the_files() {
         replay.findings.iter().filter(|f| f.message.starts_with("module ")).count()
     };
     assert_eq!(notices(GAME, &what_if(&[], &[])), 0);
-    // wave_attack (Ch13 23.0) is not played: its notice is the one said.
-    assert_eq!(notices(GAME, &what_if(&["wave_attack"], &[])), 1);
-    let with_waves = GAME.replacen("    seed 7\n", "    seed 7\n    rules { module wave_attack }\n", 1);
-    assert_eq!(notices(&with_waves, &what_if(&[], &[])), 1);
-    assert_eq!(notices(&with_waves, &what_if(&[], &["wave_attack"])), 0);
+    // hidden_deployment (Ch13 4.0) is not played: its notice is the one said.
+    assert_eq!(notices(GAME, &what_if(&["hidden_deployment"], &[])), 1);
+    let with_blinds =
+        GAME.replacen("    seed 7\n", "    seed 7\n    rules { module hidden_deployment }\n", 1);
+    assert_eq!(notices(&with_blinds, &what_if(&[], &[])), 1);
+    assert_eq!(notices(&with_blinds, &what_if(&[], &["hidden_deployment"])), 0);
     let both = crate::rulings::WhatIf::default().with_modules(&["low_ammo".into()], &["low_ammo".into()]);
     assert!(both.is_err());
     let typo = crate::rulings::WhatIf::default().with_modules(&["low_amo".into()], &[]);

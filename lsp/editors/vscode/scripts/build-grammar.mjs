@@ -27,7 +27,7 @@ export const VERBS = [
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
   'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token', 'fog', 'valor',
-  'battle_cry', 'lead_horses', 'pursue',
+  'battle_cry', 'lead_horses', 'pursue', 'wave',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
@@ -102,7 +102,7 @@ export const OTHER_IDS = [
   'horse_holders_road', 'general_at_the_front', 'panic_in_the_ranks', 'misinterpreted_orders',
   'downpour', 'light_fog',
   'dense_fog', 'severe', 'solitary_brigadier', 'dig_in', 'refuse_the_flank', 'refusing_the_flank',
-  'premature_fire', 'bouncing_shot', 'second_line', 'desperate_valor', 'battle_cry',
+  'premature_fire', 'bouncing_shot', 'second_line', 'desperate_valor', 'battle_cry', 'wave_attack',
   'spike_the_guns', 'haul_off_the_guns', 'drizzle', 'clear_fouling',
 ];
 export const PRESETS = ['defaults', 'as_printed'];
