@@ -227,3 +227,19 @@ fn wording_the_narratives_of_the_shipped_logs_say_nothing_a_player_cannot_read()
         6
     );
 }
+
+/// Ch13 1.0: a log whose header holds bids says before turn 1 what they decided, and the turns
+/// after it still show what the rules made of each action (the pre-game events once held the
+/// narrative up, so nothing after them was printed).
+#[test]
+fn a_log_with_bids_says_what_they_decided_before_turn_1() {
+    let (shown, out) = replay("tests/rules/modules/command_bidding-game.dotc");
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    let before = shown.find("Before the game").expect("the pre-game section");
+    let turn1 = shown.find("Turn 1 (confederate)").expect("turn 1");
+    assert!(before < turn1, "{shown}");
+    assert!(shown[before..turn1].contains("command bidding: confederate wins initiative"), "{shown}");
+    assert!(shown[before..turn1].contains("Herbst Woods"), "{shown}");
+    // Turn 1's volley, with what it did under its line.
+    assert!(shown[turn1..].contains("Cooper's Battery rolls [4, 5, 5, 3]"), "{shown}");
+}

@@ -140,6 +140,16 @@ impl Replay {
         let mut events = self.events.iter().peekable();
         let mut findings: Vec<_> = self.findings.iter().collect();
         findings.sort_by_key(|f| (f.span.start, f.span.end));
+        // What the game header did before turn 1 (the bids of Ch13 1.0, Scouting's terrain move,
+        // Logistics' marker): turn 0, before any step.
+        let mut first = true;
+        while let Some(e) = events.next_if(|e| e.turn == 0) {
+            if first {
+                let _ = writeln!(out, "Before the game");
+                first = false;
+            }
+            let _ = writeln!(out, "      {}", e.event);
+        }
         for step in &self.steps {
             match step {
                 Step::Turn { number, side } => {
