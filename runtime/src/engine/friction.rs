@@ -28,7 +28,7 @@ use super::{EngineError, Rules, roll, transact};
 use crate::dice::{DiceSource, Purpose};
 
 /// The module's name (`dotc_lang::rulings::Module::FrictionOfWar`).
-pub const FRICTION_OF_WAR: &str = "friction_of_war";
+pub const FRICTION_OF_WAR: &str = dotc_lang::rulings::Module::FrictionOfWar.name();
 
 const RULE: &str = "Ch13 3.0";
 
@@ -75,6 +75,37 @@ impl FrictionEvent {
             FrictionEvent::GeneralAtTheFront => "The General is at the Front!",
             FrictionEvent::PanicInTheRanks => "Panic in the Ranks",
             FrictionEvent::HeroicMomentum => "Heroic Momentum",
+        }
+    }
+
+    /// What the event brings, in brief, as the replay says it when the die is rolled, with the
+    /// rule data's numbers (`maneuver misinterpreted_orders`, `modifier general_at_the_front`,
+    /// `modifier panic_in_the_ranks`).
+    pub fn summary(self, t: &super::tables::Tables) -> String {
+        match self {
+            FrictionEvent::AmmunitionDelayed => {
+                "the ammunition wagons are late: the opponent gives one active battery or regiment Low Ammo"
+                    .into()
+            }
+            FrictionEvent::SuddenSquall => {
+                "a sudden squall: every shooting pool of both sides is halved this turn".into()
+            }
+            FrictionEvent::MisinterpretedOrders => format!(
+                "orders misread: one active formed regiment the opponent picks marches {}\" straight ahead",
+                t.misread_march
+            ),
+            FrictionEvent::GeneralAtTheFront => format!(
+                "the general rides to the front: the active brigadier has {} more pips this turn, and is lost \
+                 if his brigade takes a casualty",
+                t.front_pips
+            ),
+            FrictionEvent::PanicInTheRanks => format!(
+                "panic in the ranks: a random active regiment is disordered on a 1-{}",
+                t.panic_check.saturating_sub(1)
+            ),
+            FrictionEvent::HeroicMomentum => {
+                "heroic momentum: one regiment may assault for no pips and passes its check to close".into()
+            }
         }
     }
 

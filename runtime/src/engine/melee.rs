@@ -938,7 +938,7 @@ fn pursuit(
     dice: &mut dyn DiceSource,
     events: &mut Vec<Event>,
 ) -> Result<(), EngineError> {
-    if !rules.module("uncontrollable_pursuit") {
+    if !rules.module(dotc_lang::rulings::Module::UncontrollablePursuit.name()) {
         return Ok(());
     }
     let w = unit(state, winner)?;

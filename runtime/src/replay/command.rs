@@ -39,20 +39,7 @@ use crate::engine::state::{BrigadeId, GunsFate, LeaderId, LeaderRank, SideId};
 use crate::engine::{friction, guns};
 
 /// The module of Ch13 3.0.
-pub(super) const FRICTION_MODULE: &str = Module::FrictionOfWar.name();
-
-/// Ch13 3.0: what each face of the friction die brings, in brief, as the replay says it when
-/// the die is rolled; the engine plays each event ([`crate::engine::friction`]), with its
-/// numbers from the rule data.
-const FRICTION_EVENTS: [&str; 6] = [
-    "the ammunition wagons are late: the opponent gives one active battery or regiment Low Ammo",
-    "a sudden squall: every shooting pool of both sides is halved this turn",
-    "orders misread: one active formed regiment the opponent picks marches 6\" straight ahead",
-    "the general rides to the front: the active brigadier has 2 more pips this turn, and is lost \
-     if his brigade takes a casualty",
-    "panic in the ranks: a random active regiment is disordered on a 1-3",
-    "heroic momentum: one regiment may assault for no pips and passes its check to close",
-];
+pub(super) const FRICTION_MODULE: &str = friction::FRICTION_OF_WAR;
 
 /// The module of Ch13 14.0.
 pub(super) const DIGGING_IN_MODULE: &str = Module::DiggingIn.name();
@@ -1312,8 +1299,9 @@ impl Game {
             Ok(f) => f.first().copied().unwrap_or(1),
             Err(e) => return r.refused(&EngineError::Dice(e), RULE),
         };
-        let described =
-            FRICTION_EVENTS.get(usize::from(face).saturating_sub(1)).copied().unwrap_or("no event");
+        // Ch13 3.0: what the face brings, worded by the engine with the rule data's numbers.
+        let described = friction::FrictionEvent::of_face(face)
+            .map_or_else(|| "no event".to_string(), |e| e.summary(&self.rules.tables));
         r.emit([
             Event::new(What::Rolled { purpose: Purpose::Friction, faces: vec![face] }, RULE),
             Event::new(What::Note { text: format!("Friction of War, {face}: {described}") }, RULE),

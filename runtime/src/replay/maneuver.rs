@@ -1279,7 +1279,7 @@ impl Game {
         let Arm::Cavalry { mounted: true, can_remount, .. } = u.arm else {
             return r.here(Level::Error, format!("{} is not mounted cavalry", u.name), RULE);
         };
-        if self.rules.module("horse_holders") && (u.markers.disorder || u.turn.engaged) {
+        if self.rules.module(super::holders::MODULE) && (u.markers.disorder || u.turn.engaged) {
             let message = format!("{} must be unengaged and in good order to dismount", u.name);
             return r.here(Level::Error, message, "Ch13 6.0");
         }
