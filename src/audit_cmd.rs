@@ -244,8 +244,12 @@ fn audit_one(
     // A long log is replayed while it is still being parsed (issue 16); the replay is made only
     // for a game log that checks clean, as `game_of` below asks.
     let (analysis, replayed) = {
-        let options =
-            ReplayOptions { source: Some(&source), what_if: Some(what_if), ..ReplayOptions::default() };
+        let options = ReplayOptions {
+            source: Some(&source),
+            what_if: Some(what_if),
+            findings_only: true,
+            ..ReplayOptions::default()
+        };
         analyze_and_replay(path, &source, &crate::files::InputLoader, &options)
     };
     // In a folder, a scenario or library is not the audit's business; a file too broken to
@@ -261,8 +265,12 @@ fn audit_one(
     let replayed = match replayed {
         Some(replayed) => replayed,
         None => {
-            let options =
-                ReplayOptions { source: Some(&source), what_if: Some(what_if), ..ReplayOptions::default() };
+            let options = ReplayOptions {
+                source: Some(&source),
+                what_if: Some(what_if),
+                findings_only: true,
+                ..ReplayOptions::default()
+            };
             replay(&analysis, &options)
         }
     };

@@ -202,6 +202,7 @@ fn replay_options<'a>(
         tables: args.svg.is_some(),
         probe: &[],
         cancel: None,
+        findings_only: false,
     }
 }
 

@@ -308,7 +308,10 @@ async fn audit_later(client: Client, workspace: Arc<Mutex<Workspace>>, uri: Uri,
         return;
     };
     // The document changed while it ran: the replay stopped early, and a newer audit is due.
-    let Some(analyzed) = analyzed else { return };
+    let Some(analyzed) = analyzed else {
+        release(job);
+        return;
+    };
     let (converted, replaced) = {
         let mut ws = lock(&workspace);
         let max_audit = ws.max_audit_diagnostics;
@@ -322,12 +325,37 @@ async fn audit_later(client: Client, workspace: Arc<Mutex<Workspace>>, uri: Uri,
             None => (None, None),
         }
     };
-    // The replaced analysis of a long log takes a while to free: not while holding the lock.
-    drop(replaced);
     if let Some((diagnostics, version)) = converted {
         client.publish_diagnostics(uri, diagnostics, Some(version)).await;
     }
+    // The replaced analysis of a long log takes a while to free: not while holding the lock,
+    // nor on the async thread.
+    release((replaced, job));
 }
+
+/// Free what a whole audit let go of on a blocking thread, then hand the allocator's free pages
+/// back to the system. A whole audit of a long log builds and drops hundreds of megabytes (its
+/// peak is about twice what the server holds after it), and glibc's allocator keeps the freed
+/// pages in its arenas: in an hour of typing into a 100k-line log the server sat at 350 MB
+/// resident, of which a trim returned a third (issue 16).
+fn release<T: Send + 'static>(held: T) {
+    tokio::task::spawn_blocking(move || {
+        drop(held);
+        trim_heap();
+    });
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim_heap() {
+    // SAFETY: `malloc_trim` only returns free memory of the allocator's arenas to the system;
+    // it takes the arenas' own locks and touches no memory that is in use.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim_heap() {}
 
 /// What the server can do.
 pub fn capabilities() -> ServerCapabilities {

@@ -72,7 +72,8 @@ impl Body {
     /// error of placing a corner. For rejecting pairs of units too far apart to touch before
     /// any stand is built ([`super::contact::may_touch`]).
     pub fn reach(&self) -> f64 {
-        (self.layout.width() / 2.0).hypot(self.layout.depth()) + 1e-6
+        let (half, depth) = (self.layout.width() / 2.0, self.layout.depth());
+        (half * half + depth * depth).sqrt() + 1e-6
     }
 
     /// Whether `line` could pass over any of the unit's stands: false when the whole line keeps

@@ -616,7 +616,8 @@ impl Game {
     /// `fire_or_melee`). One roll answers one volley or melee.
     fn leader_trigger(&self, r: &Replayer<'_>, leader: &str, regiment: &str) -> bool {
         let fire_counts = self.rules.rulings.leader_casualty == LeaderCasualtyTrigger::FireOrMelee;
-        let this_turn: Vec<&ReplayEvent> = r.events.iter().filter(|e| e.turn == r.turn).collect();
+        // The turn's own events only, not a walk over the whole game's (issue 16).
+        let this_turn: Vec<&ReplayEvent> = r.events.get(r.turn_events..).unwrap_or(&[]).iter().collect();
         let melee_spans: Vec<Span> = this_turn
             .iter()
             .filter(|e| matches!(e.event.what, What::Melee { .. } | What::Contact { .. }))

@@ -86,6 +86,11 @@ pub struct ReplayOptions<'a> {
     /// when the text a replay is auditing has changed, so a stale audit stops at once instead
     /// of running to the end of a long log ([`Replay::cancelled`]).
     pub cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Keep only what an audit reports, the findings and the summary: each turn's events and
+    /// narrative steps are let go when the next turn starts (issue 16: the whole game's events,
+    /// a sixth of a long log's replay in page faults and copies, were kept for no reader). The
+    /// rules still read the turn's own events as they are played.
+    pub findings_only: bool,
 }
 
 /// A volley of the log as the replay planned it, with its exact odds and what its dice gave.
@@ -375,6 +380,8 @@ impl<'a> Run<'a> {
             assault_probes: Vec::new(),
             results: claims::Results::default(),
             in_steps: false,
+            findings_only: options.findings_only,
+            turn_events: 0,
         };
         let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
         let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
@@ -533,6 +540,12 @@ impl<'a> Run<'a> {
         *last_turn = turn.span;
         bidding::check_first_turn(r, initiative.as_ref(), turn); // Ch13 1.0
         r.turn = turn.number.value;
+        if r.findings_only {
+            // Every mark into the events or steps is taken and let go within a turn.
+            r.events.clear();
+            r.steps.clear();
+        }
+        r.turn_events = r.events.len();
         if *r.side != *turn.side.value {
             r.side = Arc::from(turn.side.value.as_str());
         }
@@ -660,6 +673,10 @@ struct Replayer<'a> {
     results: claims::Results,
     /// The current action is an assault with its steps: a missing die is added on a step.
     in_steps: bool,
+    /// [`ReplayOptions::findings_only`]: no narrative step is written for an action.
+    findings_only: bool,
+    /// Where the current turn's events start in `events`.
+    turn_events: usize,
 }
 
 /// A result the log states and the rules do not give. The replay reports it, then goes on from
@@ -712,6 +729,9 @@ impl<'a> Replayer<'a> {
         self.span = action.span;
         self.in_steps = !action.steps.is_empty();
         self.line = self.line_of(action.span.start);
+        if self.findings_only {
+            return;
+        }
         let text = match self.source.and_then(|s| s.get(action.span.start..action.span.end)) {
             Some(text) => text.lines().next().unwrap_or("").trim().trim_end_matches('{').trim().to_string(),
             None => action.verb.value.clone(),

@@ -161,6 +161,34 @@ fn replay_without_the_source_still_tells_every_event() {
     assert_eq!(bare.events.len(), with.events.len());
 }
 
+/// An audit's replay keeps only its findings (issue 16): the findings and the summary are the
+/// whole replay's, on a clean log and on one with mistakes, and of the events only the last
+/// turn's are left.
+#[test]
+fn a_findings_only_replay_finds_what_the_whole_replay_finds() {
+    let wrong = GAME.replacen("hits 2", "hits 3", 1);
+    assert_ne!(wrong, GAME, "the tutorial states a volley of 2 hits");
+    for game in [GAME, wrong.as_str()] {
+        let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), game, &Tutorial);
+        let whole = replay(&analysis, &ReplayOptions { source: Some(game), ..ReplayOptions::default() });
+        let lean = replay(
+            &analysis,
+            &ReplayOptions { source: Some(game), findings_only: true, ..ReplayOptions::default() },
+        );
+        assert_eq!(lean.findings, whole.findings);
+        assert_eq!(lean.summary, whole.summary);
+        let last = whole.events.last().map(|e| e.turn).unwrap_or_default();
+        assert!(last > 1, "the tutorial is played over several turns");
+        assert!(!lean.events.is_empty() && lean.events.iter().all(|e| e.turn == last));
+        assert!(lean.events.len() < whole.events.len());
+        assert!(lean.steps.len() < whole.steps.len());
+    }
+    let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), &wrong, &Tutorial);
+    let findings =
+        replay(&analysis, &ReplayOptions { findings_only: true, ..ReplayOptions::default() }).findings;
+    assert!(findings.iter().any(|f| f.level == Level::Error), "{findings:?}");
+}
+
 /// A set switch stops the replay before its first action and says so; an unset one changes
 /// nothing (the language server's cancellation of a stale audit, issue 16).
 #[test]
