@@ -199,7 +199,13 @@ pub fn check_scenario(
     // the blind is revealed (Ch13 4.0), so it too has no position at the start.
     let mut reinforced: Vec<&str> = s.reinforcements.iter().map(|r| r.name.value.as_str()).collect();
     check_blinds(s, doc, &reinforced, &on_table, diags);
-    reinforced.extend(s.sides.iter().flat_map(|side| &side.blinds).filter_map(|b| b.brigade.as_ref()).map(|b| b.value.as_str()));
+    reinforced.extend(
+        s.sides
+            .iter()
+            .flat_map(|side| &side.blinds)
+            .filter_map(|b| b.brigade.as_ref())
+            .map(|b| b.value.as_str()),
+    );
 
     for side in &s.sides {
         for c in &side.commanders {
@@ -947,7 +953,10 @@ fn check_blinds(
             if !side.brigades.iter().any(|b| b.name.value == brigade.value) {
                 diags.push(cat::blinds(
                     brigade.span,
-                    format!("side {} has no brigade \"{}\" to hide under a blind", side.id.value, brigade.value),
+                    format!(
+                        "side {} has no brigade \"{}\" to hide under a blind",
+                        side.id.value, brigade.value
+                    ),
                     "not a brigade of this side",
                     "a blind hides a brigade of its own side: name it as its `brigade` line does",
                 ));
@@ -975,11 +984,15 @@ fn check_blinds(
                 continue;
             }
             let placed = brigade.units.iter().filter_map(|u| u.position.as_ref().map(|p| (&u.name, p.span)));
-            let leaders = brigade.brigadiers.iter().filter_map(|b| b.position.as_ref().map(|p| (&b.name, p.span)));
+            let leaders =
+                brigade.brigadiers.iter().filter_map(|b| b.position.as_ref().map(|p| (&b.name, p.span)));
             for (who, span) in placed.chain(leaders) {
                 diags.push(cat::blinds(
                     span,
-                    format!("\"{}\" is hidden under a blind: it has no position until the blind is revealed", who.value),
+                    format!(
+                        "\"{}\" is hidden under a blind: it has no position until the blind is revealed",
+                        who.value
+                    ),
                     "hidden",
                     "remove its `at`: it is placed when its blind is revealed",
                 ));

@@ -50,7 +50,16 @@ pub struct Blind {
 impl Blind {
     /// A standing blind of `side` at `position`, hiding `hides`.
     pub fn new(name: &str, side: SideId, position: (f64, f64), hides: Hides) -> Blind {
-        Blind { name: name.to_string(), side, position, hides, revealed: false, owed: None, overlooked: false, moved: (0, 0.0) }
+        Blind {
+            name: name.to_string(),
+            side,
+            position,
+            hides,
+            revealed: false,
+            owed: None,
+            overlooked: false,
+            moved: (0, 0.0),
+        }
     }
 }
 
@@ -103,7 +112,10 @@ pub fn may_not_act(state: &GameState, unit: UnitId, what: &str) -> Result<(), En
     match still_hidden(state, unit) {
         Some(blind) => Err(EngineError::Illegal {
             unit: state.unit(unit).map(|u| u.name.clone()).unwrap_or_default(),
-            why: format!("{what} while hidden under the blind \"{}\": its owner unmasks it first", blind.name),
+            why: format!(
+                "{what} while hidden under the blind \"{}\": its owner unmasks it first",
+                blind.name
+            ),
             rule: RULE,
         }),
         None => Ok(()),
@@ -128,7 +140,9 @@ pub fn judge_move(rules: &Rules, blind: &Blind, turn: u32, length: f64) -> Resul
         let earlier = if before > 0.0 { format!(" after {before:.1}\" this turn") } else { String::new() };
         return Err(EngineError::Illegal {
             unit: format!("blind \"{}\"", blind.name),
-            why: format!("move {length:.1}\"{earlier}: a blind moves at most {most}\" a turn over any ground"),
+            why: format!(
+                "move {length:.1}\"{earlier}: a blind moves at most {most}\" a turn over any ground"
+            ),
             rule: RULE,
         });
     }
@@ -184,7 +198,10 @@ pub fn placement(rules: &Rules, blind: &Blind, unit: &str, distance: f64) -> Res
     if !blind.revealed {
         return Err(EngineError::Illegal {
             unit: unit.to_string(),
-            why: format!("come on: it is hidden under the blind \"{}\", which has not been revealed", blind.name),
+            why: format!(
+                "come on: it is hidden under the blind \"{}\", which has not been revealed",
+                blind.name
+            ),
             rule: RULE,
         });
     }

@@ -509,7 +509,8 @@ impl GameState {
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } = self;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } =
+            self;
         GameState {
             blinds: blinds.clone(),
             friction: *friction,
@@ -525,7 +526,8 @@ impl Clone for GameState {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } = source;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } =
+            source;
         self.turn = *turn;
         self.blinds.clone_from(blinds);
         self.waves.clone_from(waves);

@@ -21,14 +21,16 @@ use geo::{Distance, Euclidean, Intersects};
 
 use super::maneuver::{facing_arg, to_arg};
 use super::*;
-use crate::engine::blinds::{self, Hides};
+use crate::engine::blinds;
 
 const RULE: &str = blinds::RULE;
 
 /// An engine refusal as a finding.
 fn refusal(r: &mut Replayer<'_>, error: &EngineError) {
     match error {
-        EngineError::Illegal { unit, why, rule } => r.here(Level::Error, format!("{unit} may not {why}"), *rule),
+        EngineError::Illegal { unit, why, rule } => {
+            r.here(Level::Error, format!("{unit} may not {why}"), *rule)
+        }
         other => r.here(Level::Error, other.to_string(), RULE),
     }
 }
@@ -58,7 +60,8 @@ impl Game {
     /// Ch13 4.0: `move "B1" to (x, y) [via ...]`.
     pub(super) fn move_blind(&mut self, r: &mut Replayer<'_>, action: &Action, name: &str) {
         if !self.rules.module(blinds::HIDDEN_DEPLOYMENT) {
-            let message = format!("{name} is a blind, and the `hidden_deployment` module is off: it may not move");
+            let message =
+                format!("{name} is a blind, and the `hidden_deployment` module is off: it may not move");
             return r.here(Level::Error, message, RULE);
         }
         let Some(blind) = blinds::blind_named(&self.state, name).cloned() else { return };
@@ -66,7 +69,8 @@ impl Game {
             return r.here(Level::Error, format!("blind {name} moves only in Phase 2"), RULE);
         }
         if self.state.sides.get(blind.side.0).is_some_and(|s| *s.name != *r.side) {
-            let message = format!("blind {name} is not of the active side: in Phase 2 only {} maneuvers", r.side);
+            let message =
+                format!("blind {name} is not of the active side: in Phase 2 only {} maneuvers", r.side);
             return r.here(Level::Error, message, "Ch13 4.0, Ch16 1.0");
         }
         let Some(to) = to_arg(action) else {
@@ -110,19 +114,30 @@ impl Game {
             })
         };
         for leg in path.windows(2) {
-            let line = geo::Line::new(geo::coord! { x: leg[0].0, y: leg[0].1 }, geo::coord! { x: leg[1].0, y: leg[1].1 });
+            let line = geo::Line::new(
+                geo::coord! { x: leg[0].0, y: leg[0].1 },
+                geo::coord! { x: leg[1].0, y: leg[1].1 },
+            );
             let impassable_area = |a: &&crate::battlefield::TerrainArea| {
                 a.terrain.movement == TerrainMove::Impassable || a.flags.iter().any(|f| f == "impassable")
             };
-            if let Some(a) = self.bf.areas.iter().filter(impassable_area).find(|a| a.outline.intersects(&line)) {
+            if let Some(a) =
+                self.bf.areas.iter().filter(impassable_area).find(|a| a.outline.intersects(&line))
+            {
                 let name = a.name.clone().unwrap_or_else(|| a.terrain.meta.title().to_string());
                 return Some(format!("the way crosses impassable ground ({name})"));
             }
             for l in &self.bf.lines {
-                let impassable = l.terrain.movement == TerrainMove::Impassable || l.flags.iter().any(|f| f == "impassable");
-                if impassable && l.line.intersects(&line) && !crossing_near(&line, &[l.fords.as_slice(), l.bridges.as_slice()].concat()) {
+                let impassable = l.terrain.movement == TerrainMove::Impassable
+                    || l.flags.iter().any(|f| f == "impassable");
+                if impassable
+                    && l.line.intersects(&line)
+                    && !crossing_near(&line, &[l.fords.as_slice(), l.bridges.as_slice()].concat())
+                {
                     let name = l.name.clone().unwrap_or_else(|| l.terrain.meta.title().to_string());
-                    return Some(format!("the way crosses impassable ground ({name}) away from its fords and bridges"));
+                    return Some(format!(
+                        "the way crosses impassable ground ({name}) away from its fords and bridges"
+                    ));
                 }
             }
         }
@@ -150,7 +165,13 @@ impl Game {
 
     /// Ch13 4.0, dotc D28: `enter "Unit" to (x, y) facing F [formation]` of a unit hidden under a
     /// blind. False when the unit was never under one (a reinforcement: the caller goes on).
-    pub(super) fn enter_hidden(&mut self, r: &mut Replayer<'_>, action: &Action, id: UnitId, to: (f64, f64)) -> bool {
+    pub(super) fn enter_hidden(
+        &mut self,
+        r: &mut Replayer<'_>,
+        action: &Action,
+        id: UnitId,
+        to: (f64, f64),
+    ) -> bool {
         let Some(blind) = blinds::blind_of(&self.state, id).cloned() else { return false };
         let Some(u) = self.state.unit(id) else { return true };
         let name = u.name.clone();
@@ -170,7 +191,11 @@ impl Game {
         if let Some((w, h)) = self.bf.table
             && (!(0.0..=w).contains(&to.0) || !(0.0..=h).contains(&to.1))
         {
-            r.here(Level::Error, format!("{name} is placed off the {w} x {h} table at ({}, {})", to.0, to.1), RULE);
+            r.here(
+                Level::Error,
+                format!("{name} is placed off the {w} x {h} table at ({}, {})", to.0, to.1),
+                RULE,
+            );
             return true;
         }
         // In any legal facing and formation its owner chooses (Ch13 4.0): the line's, else its own.
@@ -194,16 +219,19 @@ impl Game {
     /// Before each action: an owed reveal this action does not make is an error (once); a unit
     /// under a blind may not fire or charge; a hidden brigadier rides out only after his
     /// blind's reveal, within its 6" (Ch13 4.0, dotc D28).
-    pub(super) fn blinds_before(&mut self, r: &mut Replayer<'_>, action: &Action) {
+    /// True when the action is refused whole (a hidden unit's fire or charge): it is not played.
+    pub(super) fn blinds_before(&mut self, r: &mut Replayer<'_>, action: &Action) -> bool {
         if self.state.blinds.is_empty() || !self.rules.module(blinds::HIDDEN_DEPLOYMENT) {
-            return;
+            return false;
         }
         let verb = Verb::from_word(&action.verb.value);
         let subject = super::unit_arg(action).map(|n| n.value.clone());
-        let revealing = (verb == Some(Verb::Maneuver(ManeuverVerb::Reveal))).then_some(subject.as_deref()).flatten();
+        // Reveals owed at once are written one after another, each with its units' placements
+        // (dotc D28): a `reveal` or an `enter` does not pass an owed reveal by.
+        let revealing = matches!(verb, Some(Verb::Maneuver(ManeuverVerb::Reveal | ManeuverVerb::Enter)));
         for blind in self.state.blinds.iter_mut() {
             let Some(by) = blind.owed.clone() else { continue };
-            if blind.overlooked || revealing == Some(blind.name.as_str()) {
+            if blind.overlooked || revealing {
                 continue;
             }
             blind.overlooked = true;
@@ -213,20 +241,23 @@ impl Game {
             );
             r.here(Level::Error, message, RULE);
         }
-        let Some(subject) = subject else { return };
+        let Some(subject) = subject else { return false };
         let what = match verb {
             Some(Verb::Fire(FireVerb::Fire | FireVerb::Concentrate | FireVerb::React)) => "fire",
             Some(Verb::Assault(AssaultVerb::Assault)) => "charge",
             Some(Verb::Maneuver(ManeuverVerb::Move)) => {
-                return self.hidden_brigadier(r, action, &subject);
+                self.hidden_brigadier(r, action, &subject);
+                return false;
             }
-            _ => return,
+            _ => return false,
         };
         if let Some(id) = self.state.unit_named(&subject)
             && let Err(e) = blinds::may_not_act(&self.state, id, what)
         {
             refusal(r, &e);
+            return true;
         }
+        false
     }
 
     /// dotc D28: a brigadier hidden with his brigade rides out only once its blind is revealed,
@@ -237,7 +268,10 @@ impl Game {
             return;
         }
         if blind.standing() {
-            let message = format!("{name} is hidden with his brigade under the blind \"{}\": reveal it first", blind.name);
+            let message = format!(
+                "{name} is hidden with his brigade under the blind \"{}\": reveal it first",
+                blind.name
+            );
             return r.here(Level::Error, message, RULE);
         }
         let Some(to) = to_arg(action) else { return };
@@ -251,7 +285,10 @@ impl Game {
     /// unit on the table (to the nearest of its stands) or of an enemy standing blind (centre to
     /// centre) is unmasked and owes its reveal (Ch13 4.0; spotting is mutual, dotc D28).
     pub(super) fn spot_blinds(&mut self, r: &mut Replayer<'_>) {
-        if self.state.blinds.is_empty() || r.phase != PhaseKind::Maneuver || !self.rules.module(blinds::HIDDEN_DEPLOYMENT) {
+        if self.state.blinds.is_empty()
+            || r.phase != PhaseKind::Maneuver
+            || !self.rules.module(blinds::HIDDEN_DEPLOYMENT)
+        {
             return;
         }
         let mut spotted: Vec<(usize, String, f64)> = Vec::new();
@@ -267,10 +304,16 @@ impl Game {
                 }
             };
             for (id, body) in &self.bodies {
-                let Some(u) = self.state.unit(*id).filter(|u| u.side != blind.side && u.on_table && !u.removed) else {
+                let Some(u) =
+                    self.state.unit(*id).filter(|u| u.side != blind.side && u.on_table && !u.removed)
+                else {
                     continue;
                 };
-                let d = body.stands().iter().map(|s| Euclidean.distance(&centre, s)).fold(f64::INFINITY, f64::min);
+                let d = body
+                    .stands()
+                    .iter()
+                    .map(|s| Euclidean.distance(&centre, s))
+                    .fold(f64::INFINITY, f64::min);
                 consider(u.name.clone(), d);
             }
             for other in self.state.blinds.iter().filter(|o| o.side != blind.side && o.standing()) {
@@ -291,42 +334,12 @@ impl Game {
 
     /// At the end of each phase, an owed reveal still not made is an error (once).
     pub(super) fn blinds_end_of_phase(&mut self, r: &mut Replayer<'_>, phase: Span) {
-        for blind in self.state.blinds.iter_mut().filter(|b| b.owed.is_some() && !b.overlooked && b.standing()) {
+        for blind in
+            self.state.blinds.iter_mut().filter(|b| b.owed.is_some() && !b.overlooked && b.standing())
+        {
             blind.overlooked = true;
             let message = format!("blind {} was unmasked and is never revealed in this phase", blind.name);
             r.find(phase, Level::Error, message, RULE);
         }
     }
-
-    /// The blinds each side sees (`dotc replay --as SIDE`): its own as they are, the enemy's
-    /// standing ones as plain tokens.
-    pub(super) fn blinds_seen(&self) -> Vec<BlindView> {
-        self.state
-            .blinds
-            .iter()
-            .filter(|b| b.standing())
-            .map(|b| BlindView {
-                name: b.name.clone(),
-                side: self.state.sides.get(b.side.0).map(|s| s.name.clone()).unwrap_or_default(),
-                position: b.position,
-                brigade: match b.hides {
-                    Hides::Real(id) => self.state.brigade(id).map(|br| br.name.clone()),
-                    Hides::Dummy => None,
-                },
-                dummy: b.is_dummy(),
-            })
-            .collect()
-    }
-}
-
-/// A standing blind as the replay's outputs show it (Ch13 4.0).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct BlindView {
-    pub name: String,
-    pub side: String,
-    pub position: (f64, f64),
-    /// The brigade under it (its owner's knowledge).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub brigade: Option<String>,
-    pub dummy: bool,
 }

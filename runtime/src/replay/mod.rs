@@ -940,8 +940,10 @@ impl Game {
     fn action(&mut self, r: &mut Replayer<'_>, action: &Action) {
         // What the optional modules forbid a unit this turn (Ch13 8.0, 14.0; `command.rs`).
         self.module_limits(r, action);
-        self.blinds_before(r, action); // Ch13 4.0
-
+        // Ch13 4.0: a unit under a blind neither fires nor charges; the line is not played.
+        if self.blinds_before(r, action) {
+            return;
+        }
         match Verb::from_word(&action.verb.value) {
             Some(Verb::Command(verb)) => self.command_verb(r, action, verb),
             Some(Verb::Maneuver(verb)) => self.maneuver_verb(r, action, verb),

@@ -141,7 +141,8 @@ fn a_what_if_switches_modules_on_and_off_over_the_files() {
         let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), game, &Tutorial);
         let options = ReplayOptions { source: Some(game), what_if: Some(w), ..ReplayOptions::default() };
         let replay = replay(&analysis, &options);
-        let finding = replay.findings.into_iter().find(|f| f.message.contains("reveal")).expect("the reveal refused");
+        let finding =
+            replay.findings.into_iter().find(|f| f.message.contains("reveal")).expect("the reveal refused");
         assert_eq!((finding.level, finding.rule.as_str()), (Level::Error, "Ch13 4.0"));
         finding.message
     };

@@ -30,7 +30,9 @@ fn ch13_4_0_a_blind_moves_a_flat_nine_inches() {
     // A 3-4-5 triangle scaled by 1.8: 5.4" east and 7.2" north is exactly 9".
     assert_eq!(judge_move(&rules, b1, 1, 5.4f64.hypot(7.2)), Ok(()));
     let far = judge_move(&rules, b1, 1, 9.5);
-    assert!(matches!(&far, Err(EngineError::Illegal { rule: "Ch13 4.0", why, .. }) if why.contains("at most 9\"")));
+    assert!(
+        matches!(&far, Err(EngineError::Illegal { rule: "Ch13 4.0", why, .. }) if why.contains("at most 9\""))
+    );
 }
 
 /// Ch13 4.0, dotc D28: two moves of one blind in a turn add up: 5" then 4" is its 9"; 5" then
@@ -78,7 +80,9 @@ fn ch13_4_0_a_hidden_unit_waits_for_its_reveal_and_comes_on_within_six_inches() 
     let rules = hidden_rules();
     assert!(still_hidden(&t.state, hidden).is_some());
     let refused = may_not_act(&t.state, hidden, "fire");
-    assert!(matches!(&refused, Err(EngineError::Illegal { rule: "Ch13 4.0", why, .. }) if why.contains("\"B1\"")));
+    assert!(
+        matches!(&refused, Err(EngineError::Illegal { rule: "Ch13 4.0", why, .. }) if why.contains("\"B1\""))
+    );
     let b1 = blind_named(&t.state, "B1").unwrap().clone();
     assert!(placement(&rules, &b1, "Hidden", 1.0).is_err(), "not revealed yet");
     reveal(&rules, &mut t.state, "B1").unwrap();
