@@ -916,7 +916,7 @@ fn check_blinds(
     s: &Scenario,
     doc: &Document,
     reinforced: &[&str],
-    on_table: &dyn Fn(&Spanned<Point>, &str, &mut Vec<Diagnostic>),
+    on_table: &OnTable<'_>,
     diags: &mut Vec<Diagnostic>,
 ) {
     let module = crate::rulings::Module::HiddenDeployment.name();
