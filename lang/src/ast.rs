@@ -277,6 +277,20 @@ pub struct Side {
     pub brigades: Vec<Brigade>,
     /// Units directly under the side (corps artillery, independent cavalry).
     pub units: Vec<Unit>,
+    /// Blinds deployed instead of the miniatures (Ch13 4.0, module hidden_deployment).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blinds: Vec<BlindDecl>,
+}
+
+/// `blind "B1" brigade "Ames" at (30, 20)` or `dummy "D1" at (40, 20)`: a blind token of a
+/// side (Ch13 4.0).
+#[derive(Clone, Debug, Serialize)]
+pub struct BlindDecl {
+    pub span: Span,
+    pub name: Name,
+    /// The brigade hidden under it; None for a dummy.
+    pub brigade: Option<Name>,
+    pub position: Spanned<Point>,
 }
 
 /// `commander "John F. Reynolds" corps at (10, 24)`

@@ -24,6 +24,8 @@ pub enum NameKind {
     /// named by the scenario's `replacement`, or "Col. replacing" and the brigadier's name.
     Replacement,
     Commander,
+    /// A blind token, real or dummy (Ch13 4.0, module hidden_deployment).
+    Blind,
 }
 
 impl NameKind {
@@ -34,6 +36,7 @@ impl NameKind {
             NameKind::Brigadier => "brigadier",
             NameKind::Replacement => "replacement colonel",
             NameKind::Commander => "commander",
+            NameKind::Blind => "blind",
         }
     }
 }
@@ -76,6 +79,9 @@ impl NameIndex {
             }
             for unit in &side.units {
                 index.insert(&unit.name, NameKind::Unit(unit.kind), &side_id, diags);
+            }
+            for blind in &side.blinds {
+                index.insert(&blind.name, NameKind::Blind, &side_id, diags);
             }
         }
         index
@@ -189,8 +195,17 @@ pub fn check_scenario(
         }
     };
 
-    // Which units and brigades arrive as reinforcements.
-    let reinforced: Vec<&str> = s.reinforcements.iter().map(|r| r.name.value.as_str()).collect();
+    // Which units and brigades arrive as reinforcements; a brigade under a blind comes on when
+    // the blind is revealed (Ch13 4.0), so it too has no position at the start.
+    let mut reinforced: Vec<&str> = s.reinforcements.iter().map(|r| r.name.value.as_str()).collect();
+    check_blinds(s, doc, &reinforced, &on_table, diags);
+    reinforced.extend(
+        s.sides
+            .iter()
+            .flat_map(|side| &side.blinds)
+            .filter_map(|b| b.brigade.as_ref())
+            .map(|b| b.value.as_str()),
+    );
 
     for side in &s.sides {
         for c in &side.commanders {
@@ -891,6 +906,98 @@ fn check_trait_module(
     if !on && !given {
         let section = crate::rulings::module(module_name).unwrap_or("Ch13");
         diags.push(cat::module_off(t.span, &t.value, module_name, section));
+    }
+}
+
+/// Ch13 4.0 (module hidden_deployment, dotc D27): blinds need the module; with it on, each side
+/// deploys exactly two dummies and one blind for every brigade of its own that starts on the
+/// table (not a reinforcement), whose units and brigadier have no position until the reveal.
+fn check_blinds(
+    s: &Scenario,
+    doc: &Document,
+    reinforced: &[&str],
+    on_table: &OnTable<'_>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let module = crate::rulings::Module::HiddenDeployment.name();
+    let on = s.rules.iter().flat_map(|r| &r.modules).any(|m| m.value == module)
+        || doc.broken_idents.iter().any(|w| w == module);
+    let any = s.sides.iter().any(|side| !side.blinds.is_empty());
+    if !on {
+        for blind in s.sides.iter().flat_map(|side| &side.blinds) {
+            diags.push(cat::blinds(
+                blind.span,
+                format!("the blind \"{}\" needs the `{module}` module, which is off", blind.name.value),
+                "needs the module",
+                "switch it on in the scenario's `rules` block (`module hidden_deployment`), or place the miniatures",
+            ));
+        }
+        return;
+    }
+    for side in &s.sides {
+        for blind in &side.blinds {
+            on_table(&blind.position, "blind", diags);
+        }
+        let dummies = side.blinds.iter().filter(|b| b.brigade.is_none()).count();
+        if any && dummies != 2 {
+            diags.push(cat::blinds(
+                side.id.span,
+                format!("side {} deploys {dummies} dummy blinds: each side deploys exactly 2", side.id.value),
+                "2 dummies a side",
+                "add or remove `dummy \"D1\" at (x, y)` lines in the side's block",
+            ));
+        }
+        let mut hidden: Vec<&str> = Vec::new();
+        for blind in &side.blinds {
+            let Some(brigade) = &blind.brigade else { continue };
+            if !side.brigades.iter().any(|b| b.name.value == brigade.value) {
+                diags.push(cat::blinds(
+                    brigade.span,
+                    format!(
+                        "side {} has no brigade \"{}\" to hide under a blind",
+                        side.id.value, brigade.value
+                    ),
+                    "not a brigade of this side",
+                    "a blind hides a brigade of its own side: name it as its `brigade` line does",
+                ));
+            } else if hidden.contains(&brigade.value.as_str()) {
+                diags.push(cat::blinds(
+                    brigade.span,
+                    format!("the brigade \"{}\" is under two blinds", brigade.value),
+                    "one blind a brigade",
+                    "each real brigade has one blind",
+                ));
+            }
+            hidden.push(&brigade.value);
+        }
+        for brigade in &side.brigades {
+            let name = brigade.name.value.as_str();
+            if !hidden.contains(&name) {
+                if !reinforced.contains(&name) {
+                    diags.push(cat::blinds(
+                        brigade.name.span,
+                        format!("the brigade \"{name}\" starts on the table but no blind hides it"),
+                        "needs a blind",
+                        "with hidden deployment every brigade deploys under a blind: add `blind \"B1\" brigade \"...\" at (x, y)`",
+                    ));
+                }
+                continue;
+            }
+            let placed = brigade.units.iter().filter_map(|u| u.position.as_ref().map(|p| (&u.name, p.span)));
+            let leaders =
+                brigade.brigadiers.iter().filter_map(|b| b.position.as_ref().map(|p| (&b.name, p.span)));
+            for (who, span) in placed.chain(leaders) {
+                diags.push(cat::blinds(
+                    span,
+                    format!(
+                        "\"{}\" is hidden under a blind: it has no position until the blind is revealed",
+                        who.value
+                    ),
+                    "hidden",
+                    "remove its `at`: it is placed when its blind is revealed",
+                ));
+            }
+        }
     }
 }
 

@@ -32,7 +32,7 @@ pub const STATEMENTS: &[(&str, &[&str])] = &[
         ],
     ),
     ("rules", &["module", "ruling", "preset", "weather", "option"]),
-    ("side", &["edge", "commander", "brigade", "regiment", "battery", "cavalry"]),
+    ("side", &["edge", "commander", "brigade", "regiment", "battery", "cavalry", "blind", "dummy"]),
     ("brigade", &["brigadier", "regiment", "battery", "cavalry", "losses"]),
     ("reinforcements", &["at", "turn"]),
     ("victory", &["objective", "broken", "vp", "when", "otherwise"]),

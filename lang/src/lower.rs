@@ -548,6 +548,7 @@ impl Lower<'_> {
             commanders: Vec::new(),
             brigades: Vec::new(),
             units: Vec::new(),
+            blinds: Vec::new(),
         };
         for item in inner {
             match item.as_rule() {
@@ -556,11 +557,36 @@ impl Lower<'_> {
                 Rule::commander => side.commanders.push(commander(item, self.diags)),
                 Rule::brigade => side.brigades.push(self.brigade(item)),
                 Rule::unit => side.units.push(unit(item, self.diags)),
+                Rule::blind_decl | Rule::dummy_decl => side.blinds.push(self.blind(item)),
                 Rule::invalid => self.invalid(item, Rule::side_line),
                 _ => {}
             }
         }
         side
+    }
+
+    /// `blind "B1" brigade "Ames" at (x, y)` or `dummy "D1" at (x, y)` (Ch13 4.0).
+    fn blind(&mut self, pair: Pair<'_, Rule>) -> BlindDecl {
+        let sp = span(&pair);
+        let mut blind = BlindDecl {
+            span: sp,
+            name: Name::default(),
+            brigade: None,
+            position: Spanned::new(Point::default(), sp),
+        };
+        let mut names = 0;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::string if names == 0 => {
+                    blind.name = name(part);
+                    names += 1;
+                }
+                Rule::string => blind.brigade = Some(name(part)),
+                Rule::at_attr => blind.position = first_point(part, self.diags),
+                _ => {}
+            }
+        }
+        blind
     }
 
     fn brigade(&mut self, pair: Pair<'_, Rule>) -> Brigade {

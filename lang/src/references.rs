@@ -820,7 +820,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch13 4.0",
         "Hidden deployment",
         r#"Players deploy blinds instead of troops: one per real brigade plus 2 dummies. Blinds move a flat 9" in Phase 2 over any passable ground and are revealed when an enemy unit or blind comes within 12", or when their owner reveals them to shoot or charge. A dummy is removed; a real blind is replaced by its regiments and batteries, facing as the owner chooses."#,
-        &["Ch16 11.0"],
+        &["Ch16 11.0", "dotc D27", "dotc D28"],
     ),
     r(
         "Ch13 5.0",
@@ -1600,6 +1600,18 @@ pub const REFERENCES: &[Reference] = &[
         "Elite sharpshooters (dotc's ruling)",
         r#"Not in RULINGS.md: the sharpshooters fight in the stdlib's `sharpshooter_order`, skirmish order with 1" gaps, which only a regiment with the trait may take, and only with the module on; forming it or leaving it for a line takes half the move. It moves 8" over any passable ground with no terrain or obstacle cost, counts as light cover in the open and blocks no friend's sight; its charge goes at 9". Enemies fire at it at -1 and may fire past it at a formed line or column behind. It may not charge a formed line or column, and when charged and caught in the melee its Shock score is at -2."#,
         &["Ch13 9.0", "RULINGS C16", "Ch16 6.0"],
+    ),
+    r(
+        "dotc D27",
+        "Hidden deployment's blinds (dotc's ruling)",
+        r#"Not in RULINGS.md: a scenario writes its blinds in each side's block, `blind "B1" brigade "Name" at (x, y)` for a real brigade and `dummy "D1" at (x, y)` for a dummy, and only with the module on. With it on, every brigade of a side that starts on the table goes under exactly one blind and each side has exactly two dummies; units outside any brigade deploy in sight. A hidden brigade's regiments, batteries and brigadier have no position: they are off the table, like reinforcements not yet arrived, until the blind is revealed."#,
+        &["Ch13 4.0"],
+    ),
+    r(
+        "dotc D28",
+        "Hidden deployment in play (dotc's ruling)",
+        r#"Not in RULINGS.md: a blind moves with `move "B1" to (x, y)` in its side's Phase 2, with no order or pip, at most 9" in a turn however its moves are split, across anything but impassable ground. After every Phase 2 action a blind within 12" of an enemy unit (to its nearest stand) or an enemy blind (centre to centre) is unmasked, whoever moved, so two blinds spot each other; the log writes `reveal "B1"` before its next other action. A dummy is then removed; a real blind's units are placed with `enter "Unit" to (x, y) facing F`, colours within 6" of the blind's centre, and its brigadier with `move`, within the same 6". Placing is not moving. A unit still hidden neither fires nor charges."#,
+        &["Ch13 4.0", "Ch16 1.0"],
     ),
     r(
         "dotc D26",

@@ -333,8 +333,8 @@ modules! {
     CleanBarrels = "clean_barrels", "Ch13 2.0", [Setup, Fire], Played;
     // Ch13 3.0: rolled at the start of Phase 1, before any order.
     FrictionOfWar = "friction_of_war", "Ch13 3.0", [Command], Played;
-    // Ch13 4.0: blinds deployed at setup, moved in Phase 2.
-    HiddenDeployment = "hidden_deployment", "Ch13 4.0", [Setup, Maneuver], NotPlayed;
+    // Ch13 4.0: blinds deployed at setup, moved in Phase 2, unmasked to shoot or charge.
+    HiddenDeployment = "hidden_deployment", "Ch13 4.0", [Setup, Maneuver, Fire, Assault], Played;
     // Ch13 5.0: assigned in scenario design; they act on fire (Sharpshooters, Buck & Ball,
     // Seen the Elephant), on charges and melee (Rebel Yell, Steady) and on Phase 5 rallies
     // (Iron Discipline).
@@ -392,7 +392,13 @@ impl Module {
     /// What a replay says, once at the game header, of this module when it is on and not
     /// played whole (cited to [`Module::section`]); None when it is played.
     pub fn replay_notice(self) -> Option<String> {
-        let what = match self.replayed() {
+        self.notice_of(self.replayed())
+    }
+
+    /// The notice [`Module::replay_notice`] gives of this module when the replay plays it as
+    /// `replayed` says: a word of its own, so the wording is tested whatever the register holds.
+    pub fn notice_of(self, replayed: Replayed) -> Option<String> {
+        let what = match replayed {
             Replayed::Played => return None,
             Replayed::InPart { missing } => format!("the replay {missing}"),
             Replayed::NotPlayed => {
@@ -489,11 +495,18 @@ mod tests {
         assert_eq!(Module::AdvancedArtillery.acts_in(), "the fire phase");
         assert_eq!(Module::DiggingIn.acts_in(), "the command and status phases");
         assert_eq!(Module::CleanBarrels.acts_in(), "setup and the fire phase");
+        // Issue 17: every module is played now; the notice a module not played (or played in
+        // part) would give is worded from the register all the same.
+        assert_eq!(Module::HiddenDeployment.replay_notice(), None);
         assert_eq!(
-            Module::HiddenDeployment.replay_notice().as_deref(),
+            Module::HiddenDeployment.notice_of(Replayed::NotPlayed).as_deref(),
             Some(
-                "module hidden_deployment is on, but the replay does not play it yet: what it changes in setup and the maneuver phase is not checked"
+                "module hidden_deployment is on, but the replay does not play it yet: what it changes in setup and the maneuver, fire and assault phases is not checked"
             )
+        );
+        assert_eq!(
+            Module::Weather.notice_of(Replayed::InPart { missing: "does not play the mud" }).as_deref(),
+            Some("module weather is on, but the replay does not play the mud")
         );
         assert_eq!(Module::DiggingIn.replay_notice(), None);
         assert_eq!(Module::JulySun.detail(), "Ch13 11.0; acts in the maneuver and assault phases; played");

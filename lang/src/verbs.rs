@@ -219,6 +219,14 @@ pub const VERBS: &[VerbSpec] = &[
     ),
     verb("enter", &[Maneuver], true, false, "scenario reinforcements", "A reinforcement enters the table."),
     verb("exit", &[Maneuver, Status], true, false, "RULINGS G5", "A unit leaves the table."),
+    verb(
+        "reveal",
+        &[Maneuver],
+        true,
+        false,
+        "Ch13 4.0",
+        "A blind is unmasked (`reveal \"B1\"`, module hidden_deployment): at once when an enemy unit or blind comes within 12\", or by its owner to shoot or charge. A dummy is removed; a real blind's brigade comes on with `enter \"Unit\" to (x, y) facing F`, each unit's colours within 6\" of the blind (dotc D28). A blind itself moves with `move \"B1\" to (x, y)`, a flat 9\" over any passable ground.",
+    ),
     verb("hold", &[Maneuver], true, false, "Ch16 2.3", "A unit holds its position (and may fire)."),
     verb(
         "assault",
@@ -384,6 +392,8 @@ words! {
         Refuse = "refuse",
         /// Ch13 12.0 (module uncontrollable_pursuit): a frenzied victor's forced move.
         Pursue = "pursue",
+        /// Ch13 4.0 (module hidden_deployment): a blind is unmasked.
+        Reveal = "reveal",
     }
 }
 

@@ -407,6 +407,8 @@ fn names(doc: &Doc, in_quotes: bool) -> Vec<Candidate> {
             let item_kind = match kind {
                 NameKind::Unit(_) => CompletionItemKind::VARIABLE,
                 NameKind::Brigade => CompletionItemKind::MODULE,
+                // Ch13 4.0: a blind token, moved and revealed by its name.
+                NameKind::Blind => CompletionItemKind::VALUE,
                 NameKind::Brigadier | NameKind::Replacement | NameKind::Commander => {
                     CompletionItemKind::CONSTANT
                 }

@@ -302,7 +302,7 @@ async fn completion_in_context() {
     );
     assert_eq!(
         detail("hidden_deployment").as_deref(),
-        Some("Ch13 4.0; acts in setup and the maneuver phase; not played yet"),
+        Some("Ch13 4.0; acts in setup and the maneuver, fire and assault phases; played"),
         "{modules:#}"
     );
     // A half-typed line at the end of a turn still completes: the verb, then a name.

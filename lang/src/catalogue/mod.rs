@@ -57,6 +57,10 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::module-off",
         "A unit is given a trait that belongs to an optional module (Ch13) the scenario does not switch on: the six historical traits are the Army Traits module (Ch13 5.0, dotc D8), the Elite Sharpshooter regiment its own (Ch13 9.0). The trait does nothing in a game until the module is on: add `module NAME` to the scenario's `rules` block (or to each game log's), or remove the trait. A trait a quality gives (Seen the Elephant for green troops, RULINGS C28) always counts.",
     ),
+    (
+        "dotc::blinds",
+        "A scenario's blinds (Ch13 4.0, module hidden_deployment, dotc D27) do not match its army: blinds need the module switched on; with it on, each side deploys exactly two dummy blinds and one blind for every brigade that starts on the table, naming a brigade of its own side, whose units and brigadier are given no position (they come on when the blind is revealed).",
+    ),
     ("dotc::unknown-rating", "A brigadier rating that is not aggressive, reliable or timid (Ch16 2.1)."),
     (
         "dotc::unknown-terrain",
@@ -376,6 +380,13 @@ pub fn module_off(span: Span, trait_id: &str, module: &str, section: &str) -> Di
          or remove the trait"
     ))
     .with_rule(format!("{section}, dotc D8"))
+}
+
+/// A scenario's blinds do not match its army or its modules (Ch13 4.0, dotc D27).
+pub fn blinds(span: Span, message: String, label: &str, help: &str) -> Diagnostic {
+    Diagnostic::error("dotc::blinds", message, span, label.to_string())
+        .with_help(help.to_string())
+        .with_rule("Ch13 4.0, dotc D27")
 }
 
 pub fn wrong_kind(span: Span, message: String, label: String, help: String) -> Diagnostic {

@@ -21,6 +21,11 @@ pub const MANEUVER_PROPS: &[PropSpec] = &[
          the unit must stay (the horse holders to their line, Ch13 6.0).",
     ),
     opt(
+        "spotting",
+        "spotting <inches>",
+        "How near an enemy unit or blind unmasks a blind (Ch13 4.0, visual spotting range).",
+    ),
+    opt(
         "staff_points",
         "staff_points <count>",
         "The pool of staff points each side splits across the pre-game bids (Ch13 1.0).",
@@ -43,6 +48,9 @@ pub struct Maneuver {
     /// on the Scouting move, the first category of the bidding.
     #[serde(default)]
     pub staff_points: Option<u32>,
+    /// Inches: an enemy unit or blind this near unmasks a blind (`spotting 12`, Ch13 4.0).
+    #[serde(default)]
+    pub spotting: Option<f64>,
 }
 
 impl Maneuver {
@@ -75,6 +83,7 @@ pub(super) fn read_maneuver(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Maneuver
         check: r.read("check", |c| c.target()),
         within: r.read("within", |c| c.inches()),
         staff_points: r.read("staff_points", |c| c.count("a number of staff points")),
+        spotting: r.read("spotting", |c| c.inches()),
     }
 }
 
@@ -98,8 +107,14 @@ impl Describe for Maneuver {
             (Some(within), Some(_)) => {
                 parts.push(format!("with an enemy in sight within {}\"", fmt_num(within)))
             }
+            (Some(within), None) if self.spotting.is_some() => {
+                parts.push(format!("units revealed within {}\" of it", fmt_num(within)))
+            }
             (Some(within), None) => parts.push(format!("kept within {}\"", fmt_num(within))),
             _ => {}
+        }
+        if let Some(spotting) = self.spotting {
+            parts.push(format!("unmasked by an enemy within {}\"", fmt_num(spotting)));
         }
         if let Some(points) = self.staff_points {
             parts.push(format!("after bids of {} a side", plural(points, "staff point")));

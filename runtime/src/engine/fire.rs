@@ -352,6 +352,8 @@ fn target_side(state: &GameState, target: UnitId) -> GameState {
         friction: state.friction,
         // No volley's casualties read the waves (Ch13 23.0): the replay applies the stray hits.
         waves: Vec::new(),
+        // Nor the blinds (Ch13 4.0): a hidden unit is no target.
+        blinds: Vec::new(),
     }
 }
 

@@ -27,6 +27,7 @@ use crate::rulings::Rulings;
 
 pub mod assault;
 pub mod bidding;
+pub mod blinds;
 pub mod events;
 pub mod fire;
 pub mod flank;

@@ -96,6 +96,19 @@ impl Setup {
                 let mut events = Vec::new();
                 let _ = super::morale::update_brigade(rules, &mut setup.state, b, &mut events);
             }
+            // Ch13 4.0: the blinds deployed instead of the miniatures (the module's absence is the
+            // replay's to report); a brigade under one is off the table until its reveal.
+            for blind in &side.blinds {
+                let hides = match &blind.brigade {
+                    Some(b) => match setup.state.brigade_named(&b.value) {
+                        Some(id) => super::blinds::Hides::Real(id),
+                        None => continue,
+                    },
+                    None => super::blinds::Hides::Dummy,
+                };
+                let at = (blind.position.value.x, blind.position.value.y);
+                setup.state.blinds.push(super::blinds::Blind::new(&blind.name.value, side_id, at, hides));
+            }
             for unit in &side.units {
                 setup.add_unit(unit, side_id, None, men_per_stand, rules);
             }

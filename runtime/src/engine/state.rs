@@ -45,6 +45,9 @@ pub struct GameState {
     /// The waves authorised with the Wave Attack module (Ch13 23.0, [`super::wave`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub waves: Vec<super::wave::Wave>,
+    /// The blinds of the Hidden Deployment module (Ch13 4.0, [`super::blinds`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blinds: Vec<super::blinds::Blind>,
 }
 
 /// What a Friction of War event leaves in force for the rest of its turn (Ch13 3.0).
@@ -506,8 +509,10 @@ impl GameState {
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves } = self;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } =
+            self;
         GameState {
+            blinds: blinds.clone(),
             friction: *friction,
             waves: waves.clone(),
             turn: *turn,
@@ -521,8 +526,10 @@ impl Clone for GameState {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves } = source;
+        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } =
+            source;
         self.turn = *turn;
+        self.blinds.clone_from(blinds);
         self.waves.clone_from(waves);
         self.friction = *friction;
         self.sides.clone_from(sides);

@@ -141,6 +141,12 @@ pub struct Tables {
     /// winner may move a terrain piece (`maneuver scouting`).
     pub staff_points: u32,
     pub scouting_move: f64,
+    /// Ch13 4.0 (module hidden_deployment): a blind's flat move in Phase 2, the visual spotting
+    /// range that unmasks it, and how near its centre a revealed brigade's units are placed
+    /// (dotc D28) (`maneuver blind`).
+    pub blind_move: f64,
+    pub blind_spotting: f64,
+    pub blind_reveal_within: f64,
     /// Ch16 6.0 Reaction 2: inches within which an enemy crossing the front arc draws
     /// Opportunity Fire (`reaction opportunity_fire`).
     pub opportunity_fire_within: f64,
@@ -259,6 +265,7 @@ impl Tables {
         let shaken = l.need("maneuver shaken_fall_back", RuleData::maneuver)?;
         let pursuit = l.need("maneuver pursuit", RuleData::maneuver)?;
         let scouting = l.need("maneuver scouting", RuleData::maneuver)?;
+        let blind = l.need("maneuver blind", RuleData::maneuver)?;
         let opportunity = l.need("reaction opportunity_fire", RuleData::reaction)?;
         let evade = l.need("reaction skirmish_evade", RuleData::reaction)?;
         let refuse = l.need("reaction refuse_flank", RuleData::reaction)?;
@@ -334,6 +341,9 @@ impl Tables {
             pursuit_move: has(pursuit.most(), "pursuit: distance")?,
             staff_points: has(scouting.staff_points, "scouting: staff_points")?,
             scouting_move: has(scouting.most(), "scouting: distance")?,
+            blind_move: has(blind.most(), "blind: distance")?,
+            blind_spotting: has(blind.spotting, "blind: spotting")?,
+            blind_reveal_within: has(blind.within, "blind: within")?,
             opportunity_fire_within: has(opportunity.within, "opportunity_fire: within")?,
             skirmish_evade_within: has(evade.within, "skirmish_evade: within")?,
             skirmish_evade_move: has(evade.moves, "skirmish_evade: move")?,

@@ -19,6 +19,7 @@
 
 mod assault;
 mod bidding;
+mod blinds;
 mod claims;
 mod command;
 mod complete;
@@ -513,6 +514,7 @@ impl<'a> Run<'a> {
             header_span,
         );
         let keeping_pips = game.sides_keeping_pips(&analysis.document.turns);
+        game.blinds_at_setup(&mut r, header_span); // Ch13 4.0
         game.sync_bodies();
         Ok(Run {
             r,
@@ -584,6 +586,7 @@ impl<'a> Run<'a> {
             game.flush_formation_changes(r);
             game.july_sun(r);
             game.holders_tether(r, phase.span);
+            game.blinds_end_of_phase(r, phase.span); // Ch13 4.0
             if let Some(until) = options.until
                 && until.turn == r.turn
                 && until.phase == Some(r.phase)
@@ -957,6 +960,10 @@ impl Game {
     fn action(&mut self, r: &mut Replayer<'_>, action: &Action) {
         // What the optional modules forbid a unit this turn (Ch13 8.0, 14.0; `command.rs`).
         self.module_limits(r, action);
+        // Ch13 4.0: a unit under a blind neither fires nor charges; the line is not played.
+        if self.blinds_before(r, action) {
+            return;
+        }
         match Verb::from_word(&action.verb.value) {
             Some(Verb::Command(verb)) => self.command_verb(r, action, verb),
             Some(Verb::Maneuver(verb)) => self.maneuver_verb(r, action, verb),
@@ -969,6 +976,7 @@ impl Game {
             None => r.not_replayed(action),
         }
         self.follow_the_log(r, action);
+        self.spot_blinds(r); // Ch13 4.0
         // Ch13 15.0, dotc D16: guns whose holder has left the table go back to their side.
         if !self.state.guns.is_empty() {
             let mut events = Vec::new();

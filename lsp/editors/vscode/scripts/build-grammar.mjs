@@ -27,7 +27,7 @@ export const VERBS = [
   'remount', 'screen', 'recall', 'garrison', 'enter', 'exit', 'hold', 'assault', 'react', 'fire',
   'concentrate', 'melee', 'retreat', 'consolidate', 'breakthrough', 'leader', 'clear_smoke',
   'reform', 'scripted', 'note', 'dig_in', 'refuse', 'spike', 'haul', 'token', 'fog', 'valor',
-  'battle_cry', 'lead_horses', 'pursue', 'wave',
+  'battle_cry', 'lead_horses', 'pursue', 'wave', 'reveal',
 ];
 /** Steps of an assault block (lang/src/verbs.rs, `step(...)`). */
 export const STEPS = [
@@ -550,6 +550,16 @@ const grammar = {
             2: named('entity.name.leader.dotc'),
             3: { name: 'support.constant.command-level.dotc' },
             4: { name: 'support.constant.rating.dotc' },
+          },
+        },
+        {
+          // blind "B1" brigade "Name" at POINT, dummy "D1" at POINT (Ch13 4.0)
+          match: String.raw`\b(blind|dummy)\b\s*(${STRING})?(?:\s*\b(brigade)\b\s*(${STRING})?)?`,
+          captures: {
+            1: { name: 'storage.type.blind.dotc' },
+            2: named('entity.name.blind.dotc'),
+            3: kw('brigade'),
+            4: named('entity.name.brigade.dotc'),
           },
         },
         { include: '#brigade' },

@@ -22,6 +22,7 @@ const ENTRIES_READ: &[&str] = &[
     "health spent",
     "health worn",
     "maneuver about_face",
+    "maneuver blind",
     "maneuver dismount",
     "maneuver fall_back",
     "maneuver horse_holders",
@@ -144,6 +145,9 @@ fn stdlib_numbers() {
     assert_eq!((t.front_pips, t.panic_check, t.misread_march), (2, 4, 6.0));
     // Ch13 1.0: 15 Pre-Battle Staff Points; Scouting moves a piece up to 6.0".
     assert_eq!((t.staff_points, t.scouting_move), (15, 6.0));
+    // Ch13 4.0: a blind moves a flat 9" and an enemy within 12" unmasks it; dotc D28 places a
+    // revealed brigade within 6" of its blind.
+    assert_eq!((t.blind_move, t.blind_spotting, t.blind_reveal_within), (9.0, 12.0, 6.0));
     assert_eq!(t.opportunity_fire_within, 8.0);
     assert_eq!((t.skirmish_evade_within, t.skirmish_evade_move), (6.0, (4.0, 6.0)));
     assert_eq!(t.refuse_flank_check, 4);
