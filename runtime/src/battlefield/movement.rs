@@ -153,9 +153,22 @@ impl Pose {
         self.position.0.is_finite() && self.position.1.is_finite() && self.facing.is_finite()
     }
 
+    /// How far `other` is from this pose: inches between the positions, and degrees (0 to 180)
+    /// between the facings. What a fixed move's check measures a logged end against.
+    pub fn gap_to(&self, other: &Pose) -> (f64, f64) {
+        let apart = (other.position.0 - self.position.0).hypot(other.position.1 - self.position.1);
+        (apart, bearing_gap(self.facing, other.facing))
+    }
+
     fn coord(&self) -> Coord<f64> {
         Coord { x: self.position.0, y: self.position.1 }
     }
+}
+
+/// The angle between two compass bearings, 0 to 180 degrees, whichever way round.
+pub fn bearing_gap(a: f64, b: f64) -> f64 {
+    let d = (b - a).rem_euclid(360.0);
+    d.min(360.0 - d)
 }
 
 /// The unit that moves, as the movement table and the movement rules tell units apart.

@@ -16,7 +16,7 @@
 //! where the rules put it. A `fall_back` line at the wrong place is an error too, and the unit
 //! goes where the rules put it.
 
-use super::maneuver::{facing_arg, named_friend, number_arg, to_arg};
+use super::maneuver::{facing_arg, named_friend, number_arg, point, to_arg};
 use super::*;
 use crate::battlefield::movement::{FACING_TOLERANCE, FindingKind, POSITION_TOLERANCE};
 
@@ -44,15 +44,6 @@ impl OwedFallBack {
         let back = self.from.frame().to_table(0.0, -self.inches);
         Pose::new((back.x, back.y), self.from.facing)
     }
-}
-
-/// A position as a log writes it: `(170, 18)`, `(12.25, 3.5)`.
-fn point(p: (f64, f64)) -> String {
-    let n = |v: f64| {
-        let v = (v * 100.0).round() / 100.0 + 0.0;
-        format!("{v}")
-    };
-    format!("({}, {})", n(p.0), n(p.1))
 }
 
 impl Game {
@@ -133,11 +124,7 @@ impl Game {
             }
             (None, None) => rules_end,
         };
-        let off = (logged.position.0 - rules_end.position.0).hypot(logged.position.1 - rules_end.position.1);
-        let turned = {
-            let d = (logged.facing - rules_end.facing).rem_euclid(360.0);
-            d.min(360.0 - d)
-        };
+        let (off, turned) = rules_end.gap_to(&logged);
         if off > POSITION_TOLERANCE || turned > FACING_TOLERANCE {
             let message = format!(
                 "{name} falls back {}\" straight back from where it stood, keeping its facing: to {} facing {}; \

@@ -95,6 +95,16 @@ fn waypoints(action: &Action, facing: f64) -> Vec<Pose> {
         .collect()
 }
 
+/// A position as a log writes it: `(170, 18)`, `(12.25, 3.5)` (the lines a finding tells the
+/// log to add: a fall back, a pursuit).
+pub(super) fn point(p: (f64, f64)) -> String {
+    let n = |v: f64| {
+        let v = (v * 100.0).round() / 100.0 + 0.0;
+        format!("{v}")
+    };
+    format!("({}, {})", n(p.0), n(p.1))
+}
+
 /// A bearing difference in (-180, 180]: positive turns clockwise (to the right).
 fn turn_between(from: f64, to: f64) -> f64 {
     let d = (to - from).rem_euclid(360.0);

@@ -18,9 +18,9 @@
 //! out is an error at the action that frenzied the unit, naming the line to add, and the replay
 //! makes the move itself; a `pursue` line for a unit that owes none is an error and moves nothing.
 
-use super::maneuver::{facing_arg, to_arg};
+use super::maneuver::{facing_arg, point, to_arg};
 use super::*;
-use crate::battlefield::movement::{FACING_TOLERANCE, POSITION_TOLERANCE};
+use crate::battlefield::movement::{FACING_TOLERANCE, POSITION_TOLERANCE, bearing_gap};
 use crate::battlefield::range::{distance_to, nearest_point};
 
 /// A pursuit the rules imposed and the log has yet to record (Ch13 12.0).
@@ -66,15 +66,6 @@ pub(super) fn pursuit_end(from: &Body, toward: Option<(f64, f64)>, inches: f64) 
     // Compass bearing: 0 = north (+y), 90 = east (+x).
     let facing = dx.atan2(dy).to_degrees().rem_euclid(360.0);
     Pose::new(position, facing)
-}
-
-/// A position as a log writes it: `(170, 18)`, `(12.25, 3.5)`.
-fn point(p: (f64, f64)) -> String {
-    let n = |v: f64| {
-        let v = (v * 100.0).round() / 100.0 + 0.0;
-        format!("{v}")
-    };
-    format!("({}, {})", n(p.0), n(p.1))
 }
 
 impl Game {
@@ -189,11 +180,7 @@ impl Game {
             Some(to) => Pose::new(to, facing_arg(action).unwrap_or(rules_end.facing)),
             None => rules_end,
         };
-        let off = (logged.position.0 - rules_end.position.0).hypot(logged.position.1 - rules_end.position.1);
-        let turned = {
-            let d = (logged.facing - rules_end.facing).rem_euclid(360.0);
-            d.min(360.0 - d)
-        };
+        let (off, turned) = rules_end.gap_to(&logged);
         if off > POSITION_TOLERANCE || turned > FACING_TOLERANCE {
             let start = owed.from.position;
             let rules_length = (rules_end.position.0 - start.0).hypot(rules_end.position.1 - start.1);
@@ -204,8 +191,7 @@ impl Game {
             }
             if length > POSITION_TOLERANCE && rules_length > POSITION_TOLERANCE {
                 let way = |p: (f64, f64)| (p.0 - start.0).atan2(p.1 - start.1).to_degrees();
-                let d = (way(logged.position) - way(rules_end.position)).rem_euclid(360.0);
-                let astray = d.min(360.0 - d);
+                let astray = bearing_gap(way(rules_end.position), way(logged.position));
                 if astray > FACING_TOLERANCE {
                     wrong.push(format!("it heads {astray:.0} degrees off the line to its quarry"));
                 }
