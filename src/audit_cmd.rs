@@ -359,7 +359,9 @@ fn audit_campaign(
             text.push_str(&render(&diagnostics, &name, source));
         }
         let verdict = if errors + warnings == 0 { "clean" } else { "has problems" };
-        text.push_str(&format!("{name}: {verdict}: {errors} error(s), {warnings} warning(s), 0 allowed by the umpire\n"));
+        text.push_str(&format!(
+            "{name}: {verdict}: {errors} error(s), {warnings} warning(s), 0 allowed by the umpire\n"
+        ));
     }
     let lines = LineIndex::new(source);
     let findings = diagnostics

@@ -73,7 +73,8 @@ pub fn status_text(state: &CampaignState) -> String {
             (true, None) => "nobody held the field".to_string(),
         };
         let result = b.result.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
-        let sequence = if b.played && !b.sequence_recorded { "; post-battle sequence not recorded" } else { "" };
+        let sequence =
+            if b.played && !b.sequence_recorded { "; post-battle sequence not recorded" } else { "" };
         out.push_str(&format!("  battle {} \"{}\": {field}{result}{sequence}\n", b.number, b.name));
     }
     let mut sides: Vec<&str> = Vec::new();
@@ -118,5 +119,9 @@ fn hospital(u: &UnitRecord) -> String {
     if u.hospital.is_empty() {
         return "-".to_string();
     }
-    u.hospital.iter().map(|h| format!("{} (battle {})", h.stands, h.returns_for)).collect::<Vec<_>>().join(", ")
+    u.hospital
+        .iter()
+        .map(|h| format!("{} (battle {})", h.stands, h.returns_for))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

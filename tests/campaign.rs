@@ -102,7 +102,11 @@ fn language_checks_of_a_campaign_are_located_errors() {
         ("fence-line-won-game.dotc\"", "fence-line-won.dotc\"", "is not a game log"),
         ("=> returns 1\n", "=> returns one\n", "each result of a Surgeon's roll is a word and a count"),
         ("ruling surgeon_prisoners = returners", "ruling surgeon_prisoners = some", "no value"),
-        ("after {\n            field union", "after {\n            surgeon \"19th Maine\" roll [1]\n            field union", "step 1"),
+        (
+            "after {\n            field union",
+            "after {\n            surgeon \"19th Maine\" roll [1]\n            field union",
+            "step 1",
+        ),
     ];
     for (from, to, expected) in cases {
         let (_dir, path) = scratch(|s| s.replacen(from, to, 1));
@@ -112,7 +116,11 @@ fn language_checks_of_a_campaign_are_located_errors() {
         assert!(said.contains(expected), "{to}: expected `{expected}` in {said}");
         assert!(!said.contains("panicked"), "{said}");
     }
-    for garbage in ["campaign \"x\" {\n  battle {\n}\n", "campaign \"x\" {\n battle \"b\" { scenario \"x\" after { } }\n}\n", "campaign"] {
+    for garbage in [
+        "campaign \"x\" {\n  battle {\n}\n",
+        "campaign \"x\" {\n battle \"b\" { scenario \"x\" after { } }\n}\n",
+        "campaign",
+    ] {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let path = dir.path().join("c.dotc");
         std::fs::write(&path, garbage).expect("written");
@@ -143,7 +151,10 @@ fn campaign_status_gives_the_hand_worked_roster() {
     assert_eq!(unit("12th New Jersey")["on_roster"], 5);
     assert_eq!(unit("19th Maine")["on_roster"], 4);
     assert_eq!(unit("19th Maine")["hospital"], serde_json::json!([{ "stands": 1, "returns_for": 4 }]));
-    assert_eq!((unit("9th Louisiana")["on_roster"].clone(), unit("9th Louisiana")["lost"].clone()), (2.into(), 1.into()));
+    assert_eq!(
+        (unit("9th Louisiana")["on_roster"].clone(), unit("9th Louisiana")["lost"].clone()),
+        (2.into(), 1.into())
+    );
     assert_eq!(unit("9th Louisiana")["captured"], 1);
     assert_eq!(unit("50th Georgia")["on_roster"], 4);
     assert_eq!(value["battles"][1]["field"], "union");

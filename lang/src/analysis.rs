@@ -523,7 +523,12 @@ fn load_battles(
             match loader.load(&log_path) {
                 Err(reason) => {
                     let reason = reason.find(" (os error").map_or(reason.as_str(), |cut| &reason[..cut]);
-                    diagnostics.push(cc::file_unreadable(reference.span, "game log", &reference.value, reason));
+                    diagnostics.push(cc::file_unreadable(
+                        reference.span,
+                        "game log",
+                        &reference.value,
+                        reason,
+                    ));
                 }
                 Ok(source) => {
                     let parsed = parse(&source);
@@ -547,7 +552,11 @@ fn load_battles(
                             && !same_file(&ours.path, &theirs.path)
                         {
                             let name = battle.scenario.as_ref().map_or("", |n| n.value.as_str());
-                            diagnostics.push(cc::log_of_other_scenario(reference.span, &reference.value, name));
+                            diagnostics.push(cc::log_of_other_scenario(
+                                reference.span,
+                                &reference.value,
+                                name,
+                            ));
                         }
                         loaded.log = Some(Box::new(log));
                     }

@@ -80,17 +80,17 @@ pub struct SurgeonClaim {
 
 impl<'a> Step<'a> {
     /// The step a line of an `after` block writes, or why it cannot be read.
-    pub fn read(action: &'a Action) -> Result<Step<'a>, Diagnostic> {
+    pub fn read(action: &'a Action) -> Result<Step<'a>, Box<Diagnostic>> {
         let word = action.verb.value.as_str();
         match word {
             "field" => match (action.args.as_slice(), &action.claim) {
                 ([Arg::Word(side)], None) => Ok(Step::Field { side }),
-                _ => Err(cat::malformed_step(
+                _ => Err(Box::new(cat::malformed_step(
                     action.span,
                     "a `field` step names one side, or `none`".to_string(),
                     "field union",
                     "Ch14 1.0",
-                )),
+                ))),
             },
             "surgeon" => {
                 let mut unit = None;
@@ -99,74 +99,73 @@ impl<'a> Step<'a> {
                     match arg {
                         Arg::Unit(n) if unit.is_none() => unit = Some(n),
                         Arg::Roll(r)
-                            if roll.is_none()
-                                && r.label.as_ref().is_none_or(|l| l.value == "roll") =>
+                            if roll.is_none() && r.label.as_ref().is_none_or(|l| l.value == "roll") =>
                         {
                             roll = Some(r)
                         }
                         _ => {
-                            return Err(cat::malformed_step(
+                            return Err(Box::new(cat::malformed_step(
                                 action.span,
                                 "a `surgeon` step names one unit and its dice".to_string(),
                                 "surgeon \"5th Texas\" roll [5, 2] => returns 1, hospital 1",
                                 "Ch14 2.0",
-                            ));
+                            )));
                         }
                     }
                 }
                 match unit {
                     Some(unit) => Ok(Step::Surgeon { unit, roll, claim: action.claim.as_ref() }),
-                    None => Err(cat::malformed_step(
+                    None => Err(Box::new(cat::malformed_step(
                         action.span,
                         "a `surgeon` step names the unit whose stands are rolled for".to_string(),
                         "surgeon \"5th Texas\" roll [5, 2] => returns 1, hospital 1",
                         "Ch14 2.0",
-                    )),
+                    ))),
                 }
             }
             _ => {
                 let known: Vec<&str> = STEPS.iter().map(|s| s.word).collect();
-                Err(cat::unknown_step(
+                Err(Box::new(cat::unknown_step(
                     action.verb.span,
                     word,
                     crate::names::suggest(word, known.iter().copied()),
                     &known.join(", "),
-                ))
+                )))
             }
         }
     }
 }
 
 /// A Surgeon's claim read: each result word once, with one whole number.
-pub fn surgeon_claim(claim: &Claim) -> Result<SurgeonClaim, Diagnostic> {
+pub fn surgeon_claim(claim: &Claim) -> Result<SurgeonClaim, Box<Diagnostic>> {
     let mut out = SurgeonClaim::default();
     let mut seen: HashMap<&str, Span> = HashMap::new();
     for item in &claim.items {
         let (Some(word), [n], 1) = (item.words.first(), item.numbers.as_slice(), item.words.len()) else {
-            return Err(cat::malformed_step(
+            return Err(Box::new(cat::malformed_step(
                 item.span,
                 "each result of a Surgeon's roll is a word and a count".to_string(),
                 "returns 1, hospital 2, lost 1",
                 "Ch14 2.0",
-            ));
+            )));
         };
         if n.value < 0.0 || n.value.fract() != 0.0 {
-            return Err(cat::malformed_step(
+            return Err(Box::new(cat::malformed_step(
                 n.span,
                 "a count of stands is a whole number, 0 or more".to_string(),
                 "returns 1",
                 "Ch14 2.0",
-            ));
+            )));
         }
         let slot = match word.value.as_str() {
             "returns" => &mut out.returns,
             "hospital" => &mut out.hospital,
             "lost" => &mut out.lost,
             "captured" => &mut out.captured,
-            other => return Err(cat::unknown_claim_word(word.span, other)),
+            other => return Err(Box::new(cat::unknown_claim_word(word.span, other))),
         };
         if let Some(first) = seen.insert(word.value.as_str(), item.span) {
-            return Err(cat::repeated_step(item.span, first, &format!("`{}`", word.value)));
+            return Err(Box::new(cat::repeated_step(item.span, first, &format!("`{}`", word.value))));
         }
         *slot = Some(n.value as u32);
     }
@@ -222,9 +221,14 @@ fn check_rules(block: &crate::ast::RulesBlock, diags: &mut Vec<Diagnostic>) {
                 let known: Vec<&str> = CAMPAIGN_RULINGS.iter().map(|s| s.name).collect();
                 diags.push(cat::unknown_campaign_ruling(r.name.span, &r.name.value, &known.join(", ")));
             }
-            Some(spec) if !spec.values.contains(&r.value.value.as_str()) => diags.push(
-                cat::bad_campaign_ruling_value(r.value.span, spec.name, &r.value.value, &spec.values.join(", ")),
-            ),
+            Some(spec) if !spec.values.contains(&r.value.value.as_str()) => {
+                diags.push(cat::bad_campaign_ruling_value(
+                    r.value.span,
+                    spec.name,
+                    &r.value.value,
+                    &spec.values.join(", "),
+                ))
+            }
             Some(_) => {}
         }
     }
@@ -242,7 +246,7 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
         let step = match Step::read(action) {
             Ok(step) => step,
             Err(d) => {
-                diags.push(d);
+                diags.push(*d);
                 continue;
             }
         };
@@ -271,7 +275,7 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                 if let Some(claim) = claim
                     && let Err(d) = surgeon_claim(claim)
                 {
-                    diags.push(d);
+                    diags.push(*d);
                 }
                 if let Some(s) = scenario {
                     let is_unit = matches!(s.names.get(&unit.value), Some((NameKind::Unit(_), _, _)));
@@ -283,7 +287,12 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                             .filter(|n| matches!(s.names.get(n), Some((NameKind::Unit(_), _, _))))
                             .map(String::as_str);
                         let suggestion = crate::names::suggest(&unit.value, candidates);
-                        diags.push(cat::unknown_battle_unit(unit.span, &unit.value, &battle.name.value, suggestion));
+                        diags.push(cat::unknown_battle_unit(
+                            unit.span,
+                            &unit.value,
+                            &battle.name.value,
+                            suggestion,
+                        ));
                     }
                 }
             }

@@ -26,14 +26,22 @@ fn step(message: impl Into<String>, span: Span, label: impl Into<String>, rule: 
 }
 
 pub fn file_unreadable(span: Span, what: &str, path: &str, reason: &str) -> Diagnostic {
-    Diagnostic::error(CAMPAIGN_FILE, format!("cannot read the {what} \"{path}\": {reason}"), span, "this path")
-        .with_help("paths are relative to the campaign file's own folder")
-        .with_rule("Ch14 1.0")
+    Diagnostic::error(
+        CAMPAIGN_FILE,
+        format!("cannot read the {what} \"{path}\": {reason}"),
+        span,
+        "this path",
+    )
+    .with_help("paths are relative to the campaign file's own folder")
+    .with_rule("Ch14 1.0")
 }
 
 pub fn file_not_kind(span: Span, what: &str, path: &str) -> Diagnostic {
     Diagnostic::error(CAMPAIGN_FILE, format!("\"{path}\" is not a {what}"), span, "this path")
-        .with_help(format!("point `{}` at a {what} file", if what == "scenario" { "scenario" } else { "log" }))
+        .with_help(format!(
+            "point `{}` at a {what} file",
+            if what == "scenario" { "scenario" } else { "log" }
+        ))
         .with_rule("Ch14 1.0")
 }
 
@@ -66,17 +74,13 @@ pub fn missing_scenario(span: Span) -> Diagnostic {
 }
 
 pub fn after_without_log(span: Span) -> Diagnostic {
-    step(
-        "a post-battle sequence for a battle that has no game log",
-        span,
-        "not played yet",
-        "Ch14 1.0",
-    )
-    .with_help("add the battle's `log \"...\"` line, or remove the `after` block until it is played")
+    step("a post-battle sequence for a battle that has no game log", span, "not played yet", "Ch14 1.0")
+        .with_help("add the battle's `log \"...\"` line, or remove the `after` block until it is played")
 }
 
 pub fn unknown_step(span: Span, word: &str, suggestion: Option<&str>, known: &str) -> Diagnostic {
-    let d = step(format!("`{word}` is no step of the post-battle sequence"), span, "unknown step", "Ch14 1.0");
+    let d =
+        step(format!("`{word}` is no step of the post-battle sequence"), span, "unknown step", "Ch14 1.0");
     match suggestion {
         Some(s) => d.with_help(format!("did you mean `{s}`?")),
         None => d.with_help(format!("the steps are: {known}")),
@@ -143,8 +147,13 @@ pub fn rules_not_in_campaign(span: Span, what: &str) -> Diagnostic {
 }
 
 pub fn unknown_campaign_ruling(span: Span, name: &str, known: &str) -> Diagnostic {
-    Diagnostic::error("dotc::unknown-ruling", format!("`{name}` is no campaign ruling"), span, "unknown ruling")
-        .with_help(format!("the campaign rulings are: {known}"))
+    Diagnostic::error(
+        "dotc::unknown-ruling",
+        format!("`{name}` is no campaign ruling"),
+        span,
+        "unknown ruling",
+    )
+    .with_help(format!("the campaign rulings are: {known}"))
 }
 
 pub fn bad_campaign_ruling_value(span: Span, name: &str, value: &str, values: &str) -> Diagnostic {

@@ -169,7 +169,12 @@ pub fn unmatched_suppression(span: Span, code: &str) -> Diagnostic {
 /// The explanation of a code, for `dotc explain`.
 pub fn explain(code: &str) -> Option<&'static str> {
     let code = if code.starts_with("dotc::") { code.to_string() } else { format!("dotc::{code}") };
-    CODES.iter().chain(library::CODES.iter()).chain(campaign::CODES.iter()).find(|(c, _)| *c == code).map(|(_, text)| *text)
+    CODES
+        .iter()
+        .chain(library::CODES.iter())
+        .chain(campaign::CODES.iter())
+        .find(|(c, _)| *c == code)
+        .map(|(_, text)| *text)
 }
 
 // ------------------------------------------------------------------ syntax
@@ -265,8 +270,13 @@ pub fn second_game_header(span: Span) -> Diagnostic {
 }
 
 pub fn second_campaign(span: Span) -> Diagnostic {
-    Diagnostic::error("dotc::mixed-file", "a campaign file has one `campaign` block", span, "a second campaign")
-        .with_help("put each campaign in its own file")
+    Diagnostic::error(
+        "dotc::mixed-file",
+        "a campaign file has one `campaign` block",
+        span,
+        "a second campaign",
+    )
+    .with_help("put each campaign in its own file")
 }
 
 pub fn mixed_file_kinds(span: Span, first: FileKind, this: FileKind) -> Diagnostic {

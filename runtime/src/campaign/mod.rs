@@ -236,11 +236,8 @@ fn play_battle(
     record.field = field::holder(summary, &sides);
     // The stands each unit lost in the battle: its stands at the start less at the end
     // (dotc D33).
-    let losses: Vec<(String, u32)> = summary
-        .units
-        .iter()
-        .map(|u| (u.name.clone(), u.starting_stands.saturating_sub(u.stands)))
-        .collect();
+    let losses: Vec<(String, u32)> =
+        summary.units.iter().map(|u| (u.name.clone(), u.starting_stands.saturating_sub(u.stands))).collect();
     for (name, lost) in &losses {
         if let Some(unit) = state.units.iter_mut().find(|u| &u.name == name) {
             unit.on_roster = unit.on_roster.saturating_sub(*lost);
@@ -271,7 +268,8 @@ fn play_after(
             Step::Field { side } => {
                 let claimed = (side.value != "none").then_some(side.value.as_str());
                 if claimed != holder {
-                    let says = holder.map_or("nobody holds the field".to_string(), |h| format!("{h} holds the field"));
+                    let says = holder
+                        .map_or("nobody holds the field".to_string(), |h| format!("{h} holds the field"));
                     played.findings.push(error(
                         side.span,
                         format!(
@@ -367,7 +365,13 @@ fn play_after(
 }
 
 /// How the roll was read, for a finding: the thresholds, the field's bonus, the prisoners.
-fn explain_roll(table: &SurgeonTable, field: Field, prisoners: Prisoners, side: &str, holder: Option<&str>) -> String {
+fn explain_roll(
+    table: &SurgeonTable,
+    field: Field,
+    prisoners: Prisoners,
+    side: &str,
+    holder: Option<&str>,
+) -> String {
     let returns = match field {
         Field::Ours => format!(
             "{side} holds the field: {:+} to each die, so {}+ returns",
@@ -378,7 +382,10 @@ fn explain_roll(table: &SurgeonTable, field: Field, prisoners: Prisoners, side: 
     };
     let captured = match (field, prisoners) {
         (Field::Theirs, Prisoners::Returners) => {
-            format!(", and {} holds the field: those that would return are captured (dotc D32)", holder.unwrap_or(""))
+            format!(
+                ", and {} holds the field: those that would return are captured (dotc D32)",
+                holder.unwrap_or("")
+            )
         }
         (Field::Theirs, Prisoners::All) => {
             format!(", and {} holds the field: every survivor is captured (dotc D32)", holder.unwrap_or(""))
@@ -403,7 +410,9 @@ fn back_from_hospital(units: &mut [UnitRecord], number: usize) {
 fn apply(record: &mut UnitRecord, number: usize, tally: &Tally, lost: u32, table: &SurgeonTable) {
     record.on_roster += tally.returns;
     if tally.hospital > 0 {
-        record.hospital.push(Hospitalised { stands: tally.hospital, returns_for: number + table.misses as usize + 1 });
+        record
+            .hospital
+            .push(Hospitalised { stands: tally.hospital, returns_for: number + table.misses as usize + 1 });
     }
     record.lost += tally.lost;
     record.captured += tally.captured;

@@ -100,12 +100,16 @@ impl Tally {
 
     /// As a claim is written: `returns 1, hospital 2, lost 1` (zeros left out; `none` if all are).
     pub fn claim_text(&self) -> String {
-        let parts: Vec<String> =
-            [("returns", self.returns), ("hospital", self.hospital), ("lost", self.lost), ("captured", self.captured)]
-                .iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(w, n)| format!("{w} {n}"))
-                .collect();
+        let parts: Vec<String> = [
+            ("returns", self.returns),
+            ("hospital", self.hospital),
+            ("lost", self.lost),
+            ("captured", self.captured),
+        ]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(w, n)| format!("{w} {n}"))
+        .collect();
         if parts.is_empty() { "nothing".to_string() } else { parts.join(", ") }
     }
 }
