@@ -252,6 +252,11 @@ fn audit_one(
         };
         analyze_and_replay(path, &source, &crate::files::InputLoader, &options)
     };
+    // A campaign (Ch14) named on the command line: its battles replayed and its post-battle
+    // sequences checked (`crate::campaign_cmd`).
+    if analysis.document.kind == Some(dotc_lang::ast::FileKind::Campaign) && file.named {
+        return Ok(Some(audit_campaign(name, &source, &analysis, args, render)));
+    }
     // In a folder, a scenario or library is not the audit's business; a file too broken to
     // tell what it is, is reported.
     let other_kind = analysis.document.kind.is_some_and(|k| k != dotc_lang::ast::FileKind::Game);
@@ -325,6 +330,56 @@ fn audit_one(
     let audit = FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed };
     drop_aside(source.len(), (analysis, replayed, source));
     Ok(Some((audit, text)))
+}
+
+/// Audit a campaign (Ch14 1.0, 2.0): its language checks, then each played battle's log
+/// replayed and each `after` block's steps checked against it (`dotc_runtime::campaign::play`);
+/// reported as a game log's audit is.
+fn audit_campaign(
+    name: String,
+    source: &str,
+    analysis: &dotc_lang::analysis::Analysis,
+    args: &AuditArgs,
+    render: &(impl Fn(&[Diagnostic], &str, &str) -> String + Sync),
+) -> (FileAudit, String) {
+    let mut text = String::new();
+    if analysis.has_errors() {
+        if args.format == AuditFormat::Text {
+            text.push_str(&render(&analysis.diagnostics, &name, source));
+            text.push_str(&format!("error: {name} has errors; not played\n"));
+        }
+        return (FileAudit::unreplayed(name), text);
+    }
+    let played = dotc_runtime::campaign::play(analysis);
+    let diagnostics: Vec<Diagnostic> = played.findings.iter().map(audit::finding_diagnostic).collect();
+    let errors = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Error).count();
+    let warnings = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Warning).count();
+    if args.format == AuditFormat::Text {
+        if !diagnostics.is_empty() {
+            text.push_str(&render(&diagnostics, &name, source));
+        }
+        let verdict = if errors + warnings == 0 { "clean" } else { "has problems" };
+        text.push_str(&format!(
+            "{name}: {verdict}: {errors} error(s), {warnings} warning(s), 0 allowed by the umpire\n"
+        ));
+    }
+    let lines = LineIndex::new(source);
+    let findings = diagnostics
+        .iter()
+        .map(|d| {
+            let (line, column) = lines.line_col(source, d.primary.span.start);
+            let level = audit::level_of(d);
+            JsonFinding {
+                line,
+                column,
+                level,
+                code: audit::finding_code(level),
+                message: d.message.clone(),
+                rule: d.rule.clone().unwrap_or_default(),
+            }
+        })
+        .collect();
+    (FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed: Vec::new() }, text)
 }
 
 /// Logs longer than this have their syntax tree and replay freed on a thread of their own.

@@ -9,6 +9,7 @@ use dotc_lang::diagnostic::{Diagnostic, render_plain, render_with};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
 mod audit_cmd;
+mod campaign_cmd;
 mod check_cmd;
 mod explain_cmd;
 mod export_cmd;
@@ -63,6 +64,11 @@ enum Command {
     /// Audit game logs: every illegal action and every claimed result the dice do not give, at
     /// its line with its rule; what the umpire allowed (`@allow`) listed apart; exit 1 if any.
     Audit(audit_cmd::AuditArgs),
+    /// Campaigns (Ch14): battles linked by the post-battle sequence.
+    Campaign {
+        #[command(subcommand)]
+        what: campaign_cmd::CampaignKind,
+    },
     /// How each side's dice compared with the odds in a logged game: each volley's percentile of
     /// hits, each test's chance, and a whole-game score.
     Luck(luck_cmd::LuckArgs),
@@ -106,6 +112,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
         Command::Audit(args) => audit_cmd::audit(&args, render),
         Command::Luck(args) => luck_cmd::luck(&args, render),
+        Command::Campaign { what } => campaign_cmd::campaign(&what, render),
         Command::Lsp => dotc_lsp::run_stdio(),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());

@@ -101,7 +101,7 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
             let scenario = loaded.document.scenario.as_ref().ok_or(format!("{name}'s scenario is empty"))?;
             (scenario, &loaded.rule_data, analysis.document.game.as_ref())
         }
-        Some(FileKind::Library) | None => {
+        Some(FileKind::Library | FileKind::Campaign) | None => {
             return Err(format!("{name} is not a scenario or a game log: there is no table to draw"));
         }
     };

@@ -134,6 +134,8 @@ pub struct Analysis {
     pub checks: Vec<Diagnostic>,
     /// The file's top-level items, for [`reanalyze`].
     pub items: Vec<TopItem>,
+    /// For a campaign (Ch14), its battles' scenarios and logs, in the campaign's order.
+    pub battles: Vec<crate::campaign::LoadedBattle>,
 }
 
 impl Analysis {
@@ -162,7 +164,12 @@ pub fn set_up(path: &Path, parsed: Parsed, loader: &dyn Loader) -> Analysis {
         Some(FileKind::Game) => load_scenario(path, &document, loader, &mut setup),
         _ => None,
     };
+    let battles = match (&document.kind, &document.campaign) {
+        (Some(FileKind::Campaign), Some(campaign)) => load_battles(path, campaign, loader, &mut setup),
+        _ => Vec::new(),
+    };
     Analysis {
+        battles,
         document,
         diagnostics: Vec::new(),
         rule_data,
@@ -200,6 +207,11 @@ impl Analysis {
             }
             Some(FileKind::Game) => {
                 check_game(&self.document, game_context(self.scenario.as_deref()), &mut checks);
+            }
+            Some(FileKind::Campaign) => {
+                if let Some(c) = &self.document.campaign {
+                    crate::campaign::check_campaign(c, &self.battles, &mut checks);
+                }
             }
             Some(FileKind::Library) | None => {}
         }
@@ -466,7 +478,128 @@ fn load_scenario(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Box<LoadedScenario>> {
     let reference = document.game.as_ref()?.scenario.as_ref()?;
-    let base = log_path.parent().unwrap_or(Path::new(""));
+    load_scenario_ref(log_path, reference, loader, diagnostics)
+}
+
+/// A campaign's battles (Ch14): each one's scenario and game log, read through the loader with
+/// paths relative to the campaign file. A log is analysed whole (with its own scenario); a file
+/// that cannot be read, is of another kind or does not check clean is one diagnostic at its
+/// path, and a log played on another scenario than its battle's is one more.
+fn load_battles(
+    path: &Path,
+    campaign: &crate::ast::Campaign,
+    loader: &dyn Loader,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<crate::campaign::LoadedBattle> {
+    use crate::catalogue::campaign as cc;
+    let base = path.parent().unwrap_or(Path::new(""));
+    let mut battles = Vec::new();
+    for battle in &campaign.battles {
+        let mut loaded = crate::campaign::LoadedBattle::default();
+        if let Some(reference) = &battle.scenario {
+            let mut found = Vec::new();
+            loaded.scenario = load_scenario_ref(path, reference, loader, &mut found);
+            // The wording of a game log's scenario errors, with the campaign's code.
+            for d in found {
+                let shown = base.join(&reference.value).display().to_string();
+                diagnostics.push(match d.code {
+                    "dotc::not-a-scenario" => cc::file_not_kind(reference.span, "scenario", &reference.value),
+                    _ if loaded.scenario.is_none() => {
+                        let reason = d.message.split_once(": ").map_or("", |(_, r)| r);
+                        cc::file_unreadable(reference.span, "scenario", &reference.value, reason)
+                    }
+                    _ => {
+                        let errors = loaded
+                            .scenario
+                            .as_ref()
+                            .map_or(0, |s| s.diagnostics.iter().filter(|d| d.is_error()).count());
+                        cc::file_has_errors(reference.span, "scenario", &reference.value, errors, &shown)
+                    }
+                });
+            }
+        }
+        if let Some(reference) = &battle.log {
+            let log_path = base.join(&reference.value);
+            match loader.load(&log_path) {
+                Err(reason) => {
+                    let reason = reason.find(" (os error").map_or(reason.as_str(), |cut| &reason[..cut]);
+                    diagnostics.push(cc::file_unreadable(
+                        reference.span,
+                        "game log",
+                        &reference.value,
+                        reason,
+                    ));
+                }
+                Ok(source) => {
+                    let parsed = parse(&source);
+                    if parsed.document.kind != Some(FileKind::Game) {
+                        diagnostics.push(cc::file_not_kind(reference.span, "game log", &reference.value));
+                    } else {
+                        let mut log = set_up(&log_path, parsed, loader);
+                        log.check();
+                        let errors = log.diagnostics.iter().filter(|d| d.is_error()).count();
+                        if errors > 0 {
+                            let shown = log_path.display().to_string();
+                            diagnostics.push(cc::file_has_errors(
+                                reference.span,
+                                "game log",
+                                &reference.value,
+                                errors,
+                                &shown,
+                            ));
+                        }
+                        if let (Some(ours), Some(theirs)) = (&loaded.scenario, &log.scenario)
+                            && !same_file(&ours.path, &theirs.path)
+                        {
+                            let name = battle.scenario.as_ref().map_or("", |n| n.value.as_str());
+                            diagnostics.push(cc::log_of_other_scenario(
+                                reference.span,
+                                &reference.value,
+                                name,
+                            ));
+                        }
+                        loaded.log = Some(Box::new(log));
+                    }
+                }
+            }
+        }
+        battles.push(loaded);
+    }
+    battles
+}
+
+/// Whether two paths name one file: the same once made canonical, or written the same.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => normal(a) == normal(b),
+    }
+}
+
+/// A path with its `.` and `dir/..` parts taken out (for paths the loader reads from memory).
+fn normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The scenario a `scenario "path"` line names, relative to the file at `from`.
+fn load_scenario_ref(
+    from: &Path,
+    reference: &crate::ast::Name,
+    loader: &dyn Loader,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Box<LoadedScenario>> {
+    let base = from.parent().unwrap_or(Path::new(""));
     let path = base.join(&reference.value);
     let source = match loader.load(&path) {
         Ok(source) => source,

@@ -64,6 +64,8 @@ pub enum FileKind {
     Scenario,
     Game,
     Library,
+    /// A campaign (Ch14): battles linked by the post-battle sequence.
+    Campaign,
 }
 
 /// A whole file.
@@ -74,6 +76,9 @@ pub struct Document {
     pub libraries: Vec<Library>,
     pub game: Option<GameHeader>,
     pub turns: Vec<Turn>,
+    /// A campaign file's one `campaign` block (Ch14).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub campaign: Option<Campaign>,
     /// Names of units whose declaration did not parse. References to them are not reported as
     /// unknown: the syntax error already covers them.
     #[serde(skip)]
@@ -704,4 +709,39 @@ pub struct ClaimItem {
     pub span: Span,
     pub words: Vec<Ident>,
     pub numbers: Vec<Spanned<f64>>,
+}
+
+// ------------------------------------------------------------------ campaign (Ch14)
+
+/// `campaign "Name" { rules { ... } battle "Name" { ... } ... }`: battles in the order they are
+/// fought, each with the post-battle sequence played after it (Ch14 1.0).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Campaign {
+    pub span: Span,
+    pub name: Name,
+    /// The campaign's rulings (`ruling surgeon_prisoners = ...`, see `crate::campaign`).
+    pub rules: Vec<RulesBlock>,
+    pub battles: Vec<Battle>,
+    pub notes: Vec<Spanned<String>>,
+}
+
+/// `battle "Name" { scenario "x.dotc"; log "x-game.dotc"; after { ... } }`: paths relative to
+/// the campaign file; no `log` while the battle is not played yet.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Battle {
+    pub span: Span,
+    pub name: Name,
+    pub scenario: Option<Name>,
+    pub log: Option<Name>,
+    /// The post-battle sequence (Ch14 1.0); None while it is not recorded.
+    pub after: Option<After>,
+}
+
+/// `after { field union; surgeon "Unit" roll [5, 2] => returns 1, hospital 1 }`: the steps of
+/// the post-battle sequence (Ch14 1.0), each written as a log's action; the step words are
+/// read by `crate::campaign::Step::read`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct After {
+    pub span: Span,
+    pub steps: Vec<Action>,
 }

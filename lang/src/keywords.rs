@@ -8,7 +8,7 @@
 /// a file). Blocks whose statements are not fixed words (terrain features, units, library
 /// entries, phases) are not here.
 pub const STATEMENTS: &[(&str, &[&str])] = &[
-    ("", &["scenario", "library", "game", "turn"]),
+    ("", &["scenario", "library", "game", "turn", "campaign"]),
     (
         "scenario",
         &[
@@ -39,6 +39,10 @@ pub const STATEMENTS: &[(&str, &[&str])] = &[
     ("game", &["scenario", "players", "played", "seed", "rules", "notes", "bids"]),
     ("bids", &["bid", "scouting", "logistics"]),
     ("turn", &["command", "maneuver", "fire", "melee", "status"]),
+    // A campaign file (Ch14): its battles, each with its post-battle sequence (`after`, whose
+    // step words are `crate::campaign::STEPS`, as a log's verbs are `crate::verbs::VERBS`).
+    ("campaign", &["rules", "battle", "notes"]),
+    ("battle", &["scenario", "log", "after"]),
 ];
 
 /// The labels of [`DICE_LABELS`] whose dice serve the action's own roll.

@@ -10,6 +10,7 @@
 
 pub mod analysis;
 pub mod ast;
+pub mod campaign;
 pub mod catalogue;
 pub mod check;
 pub mod claims;

@@ -250,6 +250,15 @@ impl Lower<'_> {
                 self.document.turns.push(turn);
                 FileKind::Game
             }
+            Rule::campaign => {
+                let campaign = self.campaign(pair);
+                if self.document.campaign.is_some() {
+                    self.diags.push(catalogue::second_campaign(campaign.span));
+                } else {
+                    self.document.campaign = Some(campaign);
+                }
+                FileKind::Campaign
+            }
             Rule::invalid_top => {
                 self.invalid(pair, Rule::top_line);
                 return;
@@ -269,6 +278,7 @@ impl Lower<'_> {
         match kind {
             FileKind::Scenario => self.document.scenario.as_ref().map(|s| s.span),
             FileKind::Library => self.document.libraries.last().map(|l| l.span),
+            FileKind::Campaign => self.document.campaign.as_ref().map(|c| c.span),
             FileKind::Game => {
                 self.document.turns.last().map(|t| t.span).or(self.document.game.as_ref().map(|g| g.span))
             }
@@ -924,6 +934,67 @@ impl Lower<'_> {
             .unwrap_or(Spanned::new(PhaseKind::Command, sp));
         let actions = self.actions(inner, false);
         Phase { span: sp, kind, actions }
+    }
+
+    // ------------------------------------------------------------ campaign (Ch14)
+
+    fn campaign(&mut self, pair: Pair<'_, Rule>) -> Campaign {
+        let mut campaign = Campaign { span: span(&pair), ..Campaign::default() };
+        let mut inner = pair.into_inner();
+        if let Some(n) = inner.next() {
+            campaign.name = name(n);
+        }
+        for item in inner {
+            match item.as_rule() {
+                Rule::rules_block => campaign.rules.push(self.rules_block(item)),
+                Rule::battle => campaign.battles.push(self.battle(item)),
+                Rule::notes_stmt => {
+                    if let Some(t) = item.into_inner().next() {
+                        campaign.notes.push(text(t));
+                    }
+                }
+                Rule::invalid => self.invalid(item, Rule::campaign_line),
+                _ => {}
+            }
+        }
+        campaign
+    }
+
+    fn battle(&mut self, pair: Pair<'_, Rule>) -> Battle {
+        let mut battle = Battle { span: span(&pair), ..Battle::default() };
+        let mut inner = pair.into_inner();
+        if let Some(n) = inner.next() {
+            battle.name = name(n);
+        }
+        let mut repeated = Vec::new();
+        for item in inner {
+            let sp = span(&item);
+            match item.as_rule() {
+                Rule::scenario_ref => {
+                    if let Some(n) = item.into_inner().next() {
+                        set_once(&mut battle.scenario, name(n), &mut repeated);
+                    }
+                }
+                Rule::log_ref => {
+                    if let Some(n) = item.into_inner().next() {
+                        set_once(&mut battle.log, name(n), &mut repeated);
+                    }
+                }
+                Rule::after_block => {
+                    let steps = self.actions(item.into_inner(), false);
+                    match &battle.after {
+                        Some(first) => repeated.push((first.span, sp)),
+                        None => battle.after = Some(After { span: sp, steps }),
+                    }
+                }
+                Rule::invalid => self.invalid(item, Rule::battle_line),
+                _ => {}
+            }
+        }
+        for (first, again) in repeated {
+            self.diags.push(catalogue::repeated_statement(first, again));
+        }
+        battle
     }
 
     fn actions(&mut self, pairs: Pairs<'_, Rule>, in_steps: bool) -> Vec<Action> {

@@ -20,7 +20,27 @@ pub enum Export {
     Scenario(Box<ScenarioModel>),
     Game(Box<GameModel>),
     Library(Box<LibraryModel>),
+    Campaign(Box<CampaignModel>),
     Empty,
+}
+
+/// A campaign (Ch14) as written: its rulings and its battles with their post-battle steps.
+#[derive(Debug, Serialize)]
+pub struct CampaignModel {
+    pub title: String,
+    /// `(name, value)` of each campaign ruling set.
+    pub rulings: Vec<(String, String)>,
+    pub battles: Vec<BattleModel>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct BattleModel {
+    pub line: usize,
+    pub name: String,
+    pub scenario: Option<String>,
+    pub log: Option<String>,
+    /// The post-battle steps (Ch14 1.0), as actions.
+    pub after: Vec<ActionModel>,
 }
 
 #[derive(Debug, Serialize)]
@@ -255,6 +275,34 @@ pub fn export(analysis: &Analysis, source: &str) -> Export {
                 entries: RuleData::from_libraries(doc.libraries.iter(), &mut diags),
             }))
         }
+        Some(ast::FileKind::Campaign) => match &doc.campaign {
+            Some(c) => Export::Campaign(Box::new(CampaignModel {
+                title: c.name.value.clone(),
+                rulings: c
+                    .rules
+                    .iter()
+                    .flat_map(|r| &r.rulings)
+                    .map(|r| (r.name.value.clone(), r.value.value.clone()))
+                    .collect(),
+                battles: c
+                    .battles
+                    .iter()
+                    .map(|b| BattleModel {
+                        line: lines.line(b.span.start),
+                        name: b.name.value.clone(),
+                        scenario: b.scenario.as_ref().map(|n| n.value.clone()),
+                        log: b.log.as_ref().map(|n| n.value.clone()),
+                        after: b
+                            .after
+                            .iter()
+                            .flat_map(|a| &a.steps)
+                            .map(|a| action_model(a, &lines))
+                            .collect(),
+                    })
+                    .collect(),
+            })),
+            None => Export::Empty,
+        },
         None => Export::Empty,
     }
 }

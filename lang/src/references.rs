@@ -1106,10 +1106,22 @@ pub const REFERENCES: &[Reference] = &[
         &["RULE-07-3.5"],
     ),
     r(
+        "Ch14 1.0",
+        "The post-battle sequence",
+        r#"After each battle of a campaign the players go through four steps in order: confirm the victory points and who holds the battlefield, roll the surgeon's check for the stands lost, award and spend experience, then settle the brigadiers' health and promotions. In a dotc campaign file each battle's `after` block records them, `field SIDE` first (dotc D31), checked against the replay of the battle's log."#,
+        &["Ch14 2.0", "Ch14 4.0", "dotc D31"],
+    ),
+    r(
         "Ch14 2.0",
         "The surgeon's roll",
         r#"After a campaign battle, roll 1D6 for every stand lost: on 5-6 (4+ for the side that held the field) it returns; on 2-4 it misses the next battle and returns for the one after; on 1 it is gone for the campaign. The side that held the field also takes surviving enemy casualties prisoner. By RULINGS G20 the victor's +1 also lifts a rolled 1."#,
         &["RULINGS G20", "Ch14 4.0"],
+    ),
+    r(
+        "Ch14 3.0",
+        "Regimental experience",
+        r#"Infantry and cavalry regiments keep an experience track from 0 to 4 across a campaign, earning one point a feat and two at most a battle: breaking a formed enemy unit with a charge, holding while Worn or Spent against two or more attacks without retreating, or taking two or more stands from enemy artillery or elite troops. The total sets the grade: 0 Green, 1 Regular, 2 Veteran (with a trait to pick), 4 Crack with Iron Discipline; RULINGS G20 reads 3 as Veteran."#,
+        &["Ch14 1.0", "RULINGS G20", "RULINGS C28"],
     ),
     r(
         "Ch14 4.0",
@@ -1612,6 +1624,30 @@ pub const REFERENCES: &[Reference] = &[
         "Hidden deployment in play (dotc's ruling)",
         r#"Not in RULINGS.md: a blind moves with `move "B1" to (x, y)` in its side's Phase 2, with no order or pip, at most 9" in a turn however its moves are split, across anything but impassable ground. After every Phase 2 action a blind within 12" of an enemy unit (to its nearest stand) or an enemy blind (centre to centre) is unmasked, whoever moved, so two blinds spot each other; the log writes `reveal "B1"` before its next other action. A dummy is then removed; a real blind's units are placed with `enter "Unit" to (x, y) facing F`, colours within 6" of the blind's centre, and its brigadier with `move`, within the same 6". Placing is not moving. A unit still hidden neither fires nor charges."#,
         &["Ch13 4.0", "Ch16 1.0"],
+    ),
+    r(
+        "dotc D31",
+        "Who holds the field (dotc's ruling)",
+        r#"Not in RULINGS.md: after a campaign battle the side holding the field is the winner the scenario's own victory conditions name when the log's replay ends (a major or minor win alike). A draw, or a game that ends with no condition met, leaves the field to nobody: neither side gets the surgeon's +1 and nobody takes prisoners."#,
+        &["Ch14 1.0", "Ch14 2.0"],
+    ),
+    r(
+        "dotc D32",
+        "Prisoners after a campaign battle (dotc's ruling)",
+        r#"Not in RULINGS.md: the side holding the field takes the other side's surviving casualties prisoner, which the table of the surgeon's roll does not show. By default (`surgeon_prisoners = returners`) the loser's stands whose roll would send them back to the ranks are captured instead and gone for the campaign, while its hospital cases still recover. `all` captures every surviving casualty, hospital cases too; `none` treats the note as colour. A captured stand is claimed as `captured N`."#,
+        &["Ch14 2.0", "dotc D31"],
+    ),
+    r(
+        "dotc D33",
+        "A unit's campaign roster (dotc's ruling)",
+        r#"Not in RULINGS.md: a regiment or battery is the same unit across a campaign's battles when its quoted name is the same; one that appears for the first time joins with the strength its scenario declares. The stands it lost in a battle are the replay's count, its stands at the start of the battle less those at the end, whatever the roster held; they leave the roster until the surgeon's roll sends some back."#,
+        &["Ch14 1.0", "Ch14 2.0"],
+    ),
+    r(
+        "dotc D34",
+        "When hospital cases return (dotc's ruling)",
+        r#"Not in RULINGS.md: campaign battles are counted in the order the campaign file lists them. A stand sent to hospital after battle N misses battle N+1 and is back on its regiment's roster before battle N+2, whether or not the regiment fights in battle N+1."#,
+        &["Ch14 2.0"],
     ),
     r(
         "dotc D26",

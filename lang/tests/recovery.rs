@@ -64,8 +64,14 @@ fn corrupt(source: &str, line: usize) -> String {
 }
 
 fn check_one_typo_one_diagnostic(source: &str, path: &str) {
+    check_typos(source, path, 20);
+}
+
+/// [`check_one_typo_one_diagnostic`] for a file of more than `at_least` code lines (the stdlib's
+/// campaign.dotc holds one entry so far, Ch14 2.0).
+fn check_typos(source: &str, path: &str, at_least: usize) {
     let lines = code_lines(source);
-    assert!(lines.len() > 20, "{path} has code lines");
+    assert!(lines.len() > at_least, "{path} has code lines");
     for line in lines {
         let broken = corrupt(source, line);
         let analysis = analyze(Path::new(path), &broken, &Tutorial);
@@ -158,7 +164,7 @@ proptest! {
 #[test]
 fn a_typo_on_any_line_of_a_stdlib_file_costs_one_diagnostic() {
     for (name, source) in dotc_lang::library::STDLIB_FILES {
-        check_one_typo_one_diagnostic(source, name);
+        check_typos(source, name, if *name == "campaign.dotc" { 5 } else { 20 });
     }
 }
 

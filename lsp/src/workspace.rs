@@ -833,6 +833,7 @@ fn analyze_guarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_
                     setup: Vec::new(),
                     checks: Vec::new(),
                     items: Vec::new(),
+                    battles: Vec::new(),
                 },
                 rules_checks: Vec::new(),
                 audit: Vec::new(),

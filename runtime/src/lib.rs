@@ -29,6 +29,7 @@
 
 pub mod audit;
 pub mod battlefield;
+pub mod campaign;
 pub mod check;
 pub mod dice;
 pub mod engine;

@@ -4,6 +4,7 @@
 //! text; the help line says what to do. Each code is listed in [`CODES`] with a summary that
 //! `dotc explain` and the language server show.
 
+pub mod campaign;
 pub mod library;
 
 use crate::ast::{FileKind, Span};
@@ -172,7 +173,12 @@ pub fn unmatched_suppression(span: Span, code: &str) -> Diagnostic {
 /// The explanation of a code, for `dotc explain`.
 pub fn explain(code: &str) -> Option<&'static str> {
     let code = if code.starts_with("dotc::") { code.to_string() } else { format!("dotc::{code}") };
-    CODES.iter().chain(library::CODES.iter()).find(|(c, _)| *c == code).map(|(_, text)| *text)
+    CODES
+        .iter()
+        .chain(library::CODES.iter())
+        .chain(campaign::CODES.iter())
+        .find(|(c, _)| *c == code)
+        .map(|(_, text)| *text)
 }
 
 // ------------------------------------------------------------------ syntax
@@ -267,11 +273,22 @@ pub fn second_game_header(span: Span) -> Diagnostic {
         .with_help("put each game in its own file")
 }
 
+pub fn second_campaign(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "dotc::mixed-file",
+        "a campaign file has one `campaign` block",
+        span,
+        "a second campaign",
+    )
+    .with_help("put each campaign in its own file")
+}
+
 pub fn mixed_file_kinds(span: Span, first: FileKind, this: FileKind) -> Diagnostic {
     let word = |k: FileKind| match k {
         FileKind::Scenario => "a scenario",
         FileKind::Game => "a game log",
         FileKind::Library => "a library",
+        FileKind::Campaign => "a campaign",
     };
     Diagnostic::error(
         "dotc::mixed-file",

@@ -35,6 +35,7 @@ pub const STDLIB_FILES: &[(&str, &str)] = &[
     ("command.dotc", include_str!("../../../stdlib/command.dotc")),
     ("morale.dotc", include_str!("../../../stdlib/morale.dotc")),
     ("combat.dotc", include_str!("../../../stdlib/combat.dotc")),
+    ("campaign.dotc", include_str!("../../../stdlib/campaign.dotc")),
 ];
 
 /// The stdlib's script libraries: (file name, contents). Each holds a `library` whose `script`
@@ -121,6 +122,7 @@ mod read;
 mod scale;
 mod schema;
 mod structure;
+mod surgeon;
 mod terrain;
 mod tier;
 mod values;
@@ -150,6 +152,7 @@ use read::*;
 pub use scale::*;
 pub use schema::*;
 pub use structure::*;
+pub use surgeon::*;
 pub use terrain::*;
 pub use tier::*;
 pub use values::*;
@@ -209,11 +212,13 @@ word_enum! {
         Weather = "weather",
         /// The scale of the table: a stand's frontage, yards to the inch (Ch15 8.0).
         Scale = "scale",
+        /// The Surgeon's roll of a campaign's post-battle sequence (Ch14 2.0).
+        Surgeon = "surgeon",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 24] = [
+    pub const ALL: [EntryKind; 25] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -238,6 +243,7 @@ impl EntryKind {
         EntryKind::Elevation,
         EntryKind::Weather,
         EntryKind::Scale,
+        EntryKind::Surgeon,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -267,6 +273,7 @@ impl EntryKind {
             EntryKind::Elevation => ELEVATION_PROPS,
             EntryKind::Weather => WEATHER_PROPS,
             EntryKind::Scale => SCALE_PROPS,
+            EntryKind::Surgeon => SURGEON_PROPS,
         }
     }
 
@@ -349,6 +356,8 @@ pub struct RuleData {
     elevations: Vec<Elevation>,
     weathers: Vec<WeatherCondition>,
     scales: Vec<Scale>,
+    #[serde(default)]
+    surgeons: Vec<Surgeon>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -414,6 +423,7 @@ impl RuleData {
         lay_over(&mut self.elevations, other.elevations);
         lay_over(&mut self.weathers, other.weathers);
         lay_over(&mut self.scales, other.scales);
+        lay_over(&mut self.surgeons, other.surgeons);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -471,6 +481,7 @@ impl RuleData {
             EntryKind::Elevation => metas(&self.elevations),
             EntryKind::Weather => metas(&self.weathers),
             EntryKind::Scale => metas(&self.scales),
+            EntryKind::Surgeon => metas(&self.surgeons),
         }
     }
 
@@ -583,6 +594,11 @@ impl RuleData {
 
     pub fn scale(&self, id: &str) -> Option<&Scale> {
         find(&self.scales, id)
+    }
+
+    /// The Surgeon's roll (Ch14 2.0); the stdlib's id is `roll`.
+    pub fn surgeon(&self, id: &str) -> Option<&Surgeon> {
+        find(&self.surgeons, id)
     }
 
     pub fn weapons(&self) -> &[Weapon] {
@@ -760,6 +776,7 @@ impl RuleData {
             EntryKind::Elevation => Typed::Elevation(read_elevation(&mut reader, meta)),
             EntryKind::Weather => Typed::Weather(read_weather(&mut reader, meta)),
             EntryKind::Scale => Typed::Scale(read_scale(&mut reader, meta)),
+            EntryKind::Surgeon => Typed::Surgeon(read_surgeon(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -798,6 +815,7 @@ impl RuleData {
             Typed::Elevation(e) => add(&mut self.elevations, e),
             Typed::Weather(e) => add(&mut self.weathers, e),
             Typed::Scale(e) => add(&mut self.scales, e),
+            Typed::Surgeon(e) => add(&mut self.surgeons, e),
         }
     }
 
@@ -832,6 +850,7 @@ enum Typed {
     Elevation(Elevation),
     Weather(WeatherCondition),
     Scale(Scale),
+    Surgeon(Surgeon),
 }
 
 macro_rules! rule_entry {
@@ -876,7 +895,8 @@ rule_entry!(
     Commander,
     Elevation,
     WeatherCondition,
-    Scale
+    Scale,
+    Surgeon
 );
 
 #[cfg(test)]

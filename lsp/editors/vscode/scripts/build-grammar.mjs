@@ -34,6 +34,8 @@ export const STEPS = [
   'closing_volley', 'discipline', 'contact', 'stall', 'rebel_yell', 'premature_fire', 'flat_footed', 'melee',
   'evade',
 ];
+/** Steps of a campaign's post-battle sequence (lang/src/campaign.rs, `STEPS`; Ch14 1.0). */
+export const CAMPAIGN_STEPS = ['field', 'surgeon'];
 /** The phases of a turn (grammar.pest, `phase_name`). */
 export const PHASES = ['command', 'maneuver', 'fire', 'melee', 'status'];
 /** Compass words, 16 points (docs/language.md, Facings). */
@@ -47,6 +49,7 @@ export const ENTRY_KINDS = [
   'weapon', 'terrain', 'obstacle', 'structure', 'movement', 'formation', 'rating', 'tier', 'order',
   'quality', 'trait', 'marker', 'health', 'brigade_state', 'leader_result', 'melee_result',
   'modifier', 'maneuver', 'reaction', 'ground', 'commander', 'elevation', 'weather', 'scale',
+  'surgeon',
 ];
 export const QUALITIES = ['green', 'regular', 'veteran', 'elite'];
 export const RATINGS = ['aggressive', 'reliable', 'timid'];
@@ -96,6 +99,7 @@ export const OTHER_IDS = [
   'infantry_assault_column', 'infantry_line', 'infantry_road_column', 'infantry_sharpshooter_order',
   'uphill', 'crest',
   'crest_advantage',
+  'roll',
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'horse_holders_move',
@@ -146,6 +150,7 @@ const grammar = {
     { include: '#library' },
     { include: '#game' },
     { include: '#turn' },
+    { include: '#campaign' },
     { include: '#brace-block' },
     { include: '#common' },
   ],
@@ -800,6 +805,72 @@ const grammar = {
           captures: { 1: { name: 'keyword.other.$1.dotc' }, 2: { name: 'variable.other.side.dotc' } },
         },
         { match: String.raw`\b(by|remove)\b`, name: 'keyword.other.$1.dotc' },
+        { include: '#common' },
+      ],
+    },
+    // ------------------------------------------------------------ campaign (Ch14)
+    campaign: {
+      name: 'meta.block.campaign.dotc',
+      begin: String.raw`\b(campaign)\s*(${STRING})?\s*(\{)`,
+      end: String.raw`\}`,
+      beginCaptures: {
+        1: { name: 'storage.type.campaign.dotc' },
+        2: named('entity.name.type.campaign.dotc'),
+        3: blockBegin,
+      },
+      endCaptures: blockEnd,
+      patterns: [
+        { include: '#comments' },
+        { match: String.raw`\b(notes)\b`, name: 'keyword.other.$1.dotc' },
+        { include: '#rules' },
+        { include: '#battle' },
+        { include: '#brace-block' },
+        { include: '#common' },
+      ],
+    },
+    battle: {
+      // `battle "Name" { scenario "x.dotc"; log "x-game.dotc"; after { field union; surgeon ... } }`
+      name: 'meta.block.battle.dotc',
+      begin: String.raw`\b(battle)\s*(${STRING})?\s*(\{)`,
+      end: String.raw`\}`,
+      beginCaptures: {
+        1: { name: 'storage.type.battle.dotc' },
+        2: named('entity.name.type.battle.dotc'),
+        3: blockBegin,
+      },
+      endCaptures: blockEnd,
+      patterns: [
+        { include: '#comments' },
+        { match: String.raw`\b(scenario|log)\b`, name: 'keyword.other.$1.dotc' },
+        { include: '#after' },
+        { include: '#brace-block' },
+        { include: '#common' },
+      ],
+    },
+    after: {
+      // The post-battle sequence (Ch14 1.0): one step a line, written as a log's action.
+      name: 'meta.block.after.dotc',
+      begin: String.raw`\b(after)\s*(\{)`,
+      end: String.raw`\}`,
+      beginCaptures: { 1: kw('after'), 2: blockBegin },
+      endCaptures: blockEnd,
+      patterns: [
+        { include: '#comments' },
+        { include: '#allow' },
+        {
+          name: 'meta.action.dotc',
+          begin: String.raw`(?:^|(?<=[;{)]))\s*(${IDENT})\b`,
+          end: LINE_END,
+          beginCaptures: {
+            1: {
+              patterns: [
+                { name: 'support.function.verb.dotc', match: words(CAMPAIGN_STEPS) },
+                { name: 'entity.name.function.verb.dotc', match: IDENT },
+              ],
+            },
+          },
+          patterns: [{ include: '#action-args' }],
+        },
         { include: '#common' },
       ],
     },

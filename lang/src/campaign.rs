@@ -1,0 +1,304 @@
+//! Campaign files (Ch14): the register of the post-battle sequence's steps and of the campaign
+//! rulings, the typed reading of a step, and the language checks of a campaign against its
+//! battles' scenarios and logs (loaded by [`crate::analysis`]). Playing the steps (who holds the
+//! field, the Surgeon's roll) is the rules core's: `dotc_runtime::campaign`.
+
+use std::collections::HashMap;
+
+use crate::analysis::{Analysis, LoadedScenario};
+use crate::ast::{Action, Arg, Battle, Campaign, Claim, Ident, Name, Roll, Span};
+use crate::catalogue::campaign as cat;
+use crate::check::NameKind;
+use crate::diagnostic::Diagnostic;
+use crate::rulings::RulingSpec;
+
+/// One step word of the post-battle sequence.
+#[derive(Clone, Copy, Debug)]
+pub struct StepSpec {
+    pub word: &'static str,
+    /// How it is written.
+    pub form: &'static str,
+    /// The Ch14 section it plays.
+    pub rule: &'static str,
+    /// One line in our own words.
+    pub summary: &'static str,
+}
+
+/// The steps of the post-battle sequence a campaign's `after` block takes, in their order
+/// (Ch14 1.0). Experience (3.0) and the officers (4.0) come in later slices of issue 18.
+pub const STEPS: &[StepSpec] = &[
+    StepSpec {
+        word: "field",
+        form: "field SIDE | field none",
+        rule: "Ch14 1.0",
+        summary: "Step 1, objective verification: the side that holds the field at the battle's end (dotc D31), checked against the replay of the battle's log.",
+    },
+    StepSpec {
+        word: "surgeon",
+        form: "surgeon \"Unit\" roll [d6, ...] => returns N, hospital N, lost N, captured N",
+        rule: "Ch14 2.0",
+        summary: "Step 2, the Surgeon's roll: one die for every stand the unit lost in the battle; each returns, goes to hospital for the next battle, is lost for good or is captured (dotc D32).",
+    },
+];
+
+/// The results a Surgeon's roll claims, in the order they are written (Ch14 2.0, dotc D32).
+pub const SURGEON_RESULTS: &[(&str, &str)] = &[
+    ("returns", "stands back on the roster for the next battle (5-6, 4+ with the field's +1)"),
+    ("hospital", "stands that miss the next battle and return for the one after it (2-4)"),
+    ("lost", "stands lost for good (1)"),
+    ("captured", "stands the side holding the field took prisoner (dotc D32): lost for good"),
+];
+
+/// The rulings a campaign's `rules` block may switch (`ruling surgeon_prisoners = none`); the
+/// first value is the default. Apart from [`crate::rulings::RULINGS`], which a scenario or game
+/// log switches: these act between battles only.
+pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[RulingSpec {
+    name: "surgeon_prisoners",
+    id: "D32",
+    values: &["returners", "all", "none"],
+    as_printed: "returners",
+    summary: "Ch14 2.0's prisoners: the side not holding the field loses for good the stands its Surgeon's roll would have returned (default), or every surviving casualty (hospital too), or none (the note is colour only).",
+}];
+
+/// One step of the post-battle sequence, read from its line.
+#[derive(Clone, Copy, Debug)]
+pub enum Step<'a> {
+    /// `field union`, `field none` (Ch14 1.0).
+    Field { side: &'a Ident },
+    /// `surgeon "Unit" roll [5, 2] => returns 1, hospital 1` (Ch14 2.0).
+    Surgeon { unit: &'a Name, roll: Option<&'a Roll>, claim: Option<&'a Claim> },
+}
+
+/// A Surgeon's roll's claimed results; a result not written is None (claimed 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SurgeonClaim {
+    pub returns: Option<u32>,
+    pub hospital: Option<u32>,
+    pub lost: Option<u32>,
+    pub captured: Option<u32>,
+}
+
+impl<'a> Step<'a> {
+    /// The step a line of an `after` block writes, or why it cannot be read.
+    pub fn read(action: &'a Action) -> Result<Step<'a>, Box<Diagnostic>> {
+        let word = action.verb.value.as_str();
+        match word {
+            "field" => match (action.args.as_slice(), &action.claim) {
+                ([Arg::Word(side)], None) => Ok(Step::Field { side }),
+                _ => Err(Box::new(cat::malformed_step(
+                    action.span,
+                    "a `field` step names one side, or `none`".to_string(),
+                    "field union",
+                    "Ch14 1.0",
+                ))),
+            },
+            "surgeon" => {
+                let mut unit = None;
+                let mut roll = None;
+                for arg in &action.args {
+                    match arg {
+                        Arg::Unit(n) if unit.is_none() => unit = Some(n),
+                        Arg::Roll(r)
+                            if roll.is_none() && r.label.as_ref().is_none_or(|l| l.value == "roll") =>
+                        {
+                            roll = Some(r)
+                        }
+                        _ => {
+                            return Err(Box::new(cat::malformed_step(
+                                action.span,
+                                "a `surgeon` step names one unit and its dice".to_string(),
+                                "surgeon \"5th Texas\" roll [5, 2] => returns 1, hospital 1",
+                                "Ch14 2.0",
+                            )));
+                        }
+                    }
+                }
+                match unit {
+                    Some(unit) => Ok(Step::Surgeon { unit, roll, claim: action.claim.as_ref() }),
+                    None => Err(Box::new(cat::malformed_step(
+                        action.span,
+                        "a `surgeon` step names the unit whose stands are rolled for".to_string(),
+                        "surgeon \"5th Texas\" roll [5, 2] => returns 1, hospital 1",
+                        "Ch14 2.0",
+                    ))),
+                }
+            }
+            _ => {
+                let known: Vec<&str> = STEPS.iter().map(|s| s.word).collect();
+                Err(Box::new(cat::unknown_step(
+                    action.verb.span,
+                    word,
+                    crate::names::suggest(word, known.iter().copied()),
+                    &known.join(", "),
+                )))
+            }
+        }
+    }
+}
+
+/// A Surgeon's claim read: each result word once, with one whole number.
+pub fn surgeon_claim(claim: &Claim) -> Result<SurgeonClaim, Box<Diagnostic>> {
+    let mut out = SurgeonClaim::default();
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for item in &claim.items {
+        let (Some(word), [n], 1) = (item.words.first(), item.numbers.as_slice(), item.words.len()) else {
+            return Err(Box::new(cat::malformed_step(
+                item.span,
+                "each result of a Surgeon's roll is a word and a count".to_string(),
+                "returns 1, hospital 2, lost 1",
+                "Ch14 2.0",
+            )));
+        };
+        if n.value < 0.0 || n.value.fract() != 0.0 {
+            return Err(Box::new(cat::malformed_step(
+                n.span,
+                "a count of stands is a whole number, 0 or more".to_string(),
+                "returns 1",
+                "Ch14 2.0",
+            )));
+        }
+        let slot = match word.value.as_str() {
+            "returns" => &mut out.returns,
+            "hospital" => &mut out.hospital,
+            "lost" => &mut out.lost,
+            "captured" => &mut out.captured,
+            other => return Err(Box::new(cat::unknown_claim_word(word.span, other))),
+        };
+        if let Some(first) = seen.insert(word.value.as_str(), item.span) {
+            return Err(Box::new(cat::repeated_step(item.span, first, &format!("`{}`", word.value))));
+        }
+        *slot = Some(n.value as u32);
+    }
+    Ok(out)
+}
+
+/// A battle as the analysis of a campaign loaded it: its scenario and its game log (analysed
+/// whole, with the log's own scenario), each when it could be read.
+#[derive(Debug, Default)]
+pub struct LoadedBattle {
+    pub scenario: Option<Box<LoadedScenario>>,
+    pub log: Option<Box<Analysis>>,
+}
+
+/// The language checks of a campaign (Ch14 1.0, 2.0): each battle names a scenario; a sequence
+/// only after a played battle; its steps readable, in order (`field` first, once), naming the
+/// battle's sides and units, each unit's Surgeon line once; the campaign rulings known.
+/// `battles` are the loaded battles, in the campaign's order (missing ones are None).
+pub fn check_campaign(campaign: &Campaign, battles: &[LoadedBattle], diags: &mut Vec<Diagnostic>) {
+    for block in &campaign.rules {
+        check_rules(block, diags);
+    }
+    for (i, battle) in campaign.battles.iter().enumerate() {
+        let loaded = battles.get(i);
+        if battle.scenario.is_none() {
+            diags.push(cat::missing_scenario(battle.name.span));
+        }
+        let Some(after) = &battle.after else { continue };
+        if battle.log.is_none() {
+            diags.push(cat::after_without_log(after.span));
+        }
+        let scenario = loaded.and_then(|l| l.scenario.as_deref());
+        check_after(battle, scenario, diags);
+    }
+}
+
+fn check_rules(block: &crate::ast::RulesBlock, diags: &mut Vec<Diagnostic>) {
+    for m in &block.modules {
+        diags.push(cat::rules_not_in_campaign(m.span, "optional modules"));
+    }
+    for p in &block.presets {
+        diags.push(cat::rules_not_in_campaign(p.span, "presets"));
+    }
+    for w in &block.weather {
+        diags.push(cat::rules_not_in_campaign(w.span, "the weather"));
+    }
+    for o in &block.options {
+        diags.push(cat::rules_not_in_campaign(o.span, "a scenario's options"));
+    }
+    for r in &block.rulings {
+        match CAMPAIGN_RULINGS.iter().find(|s| s.name == r.name.value) {
+            None => {
+                let known: Vec<&str> = CAMPAIGN_RULINGS.iter().map(|s| s.name).collect();
+                diags.push(cat::unknown_campaign_ruling(r.name.span, &r.name.value, &known.join(", ")));
+            }
+            Some(spec) if !spec.values.contains(&r.value.value.as_str()) => {
+                diags.push(cat::bad_campaign_ruling_value(
+                    r.value.span,
+                    spec.name,
+                    &r.value.value,
+                    &spec.values.join(", "),
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut Vec<Diagnostic>) {
+    let Some(after) = &battle.after else { return };
+    let mut field: Option<Span> = None;
+    let mut units: HashMap<&str, Span> = HashMap::new();
+    let sides: Vec<&str> = scenario
+        .and_then(|s| s.document.scenario.as_ref())
+        .map(|s| s.sides.iter().map(|side| side.id.value.as_str()).collect())
+        .unwrap_or_default();
+    for (i, action) in after.steps.iter().enumerate() {
+        let step = match Step::read(action) {
+            Ok(step) => step,
+            Err(d) => {
+                diags.push(*d);
+                continue;
+            }
+        };
+        match step {
+            Step::Field { side } => {
+                if let Some(first) = field {
+                    diags.push(cat::repeated_step(action.span, first, "`field`"));
+                    continue;
+                }
+                field = Some(action.span);
+                if i > 0 {
+                    diags.push(cat::field_first(action.span, after.steps[0].span));
+                }
+                if side.value != "none" && scenario.is_some() && !sides.contains(&side.value.as_str()) {
+                    diags.push(cat::unknown_field_side(side.span, &side.value, &sides.join(", ")));
+                }
+            }
+            Step::Surgeon { unit, claim, .. } => {
+                if let Some(first) = units.insert(unit.value.as_str(), action.span) {
+                    diags.push(cat::repeated_step(
+                        action.span,
+                        first,
+                        &format!("the Surgeon's roll of \"{}\"", unit.value),
+                    ));
+                }
+                if let Some(claim) = claim
+                    && let Err(d) = surgeon_claim(claim)
+                {
+                    diags.push(*d);
+                }
+                if let Some(s) = scenario {
+                    let is_unit = matches!(s.names.get(&unit.value), Some((NameKind::Unit(_), _, _)));
+                    if !is_unit {
+                        let candidates = s
+                            .names
+                            .order
+                            .iter()
+                            .filter(|n| matches!(s.names.get(n), Some((NameKind::Unit(_), _, _))))
+                            .map(String::as_str);
+                        let suggestion = crate::names::suggest(&unit.value, candidates);
+                        diags.push(cat::unknown_battle_unit(
+                            unit.span,
+                            &unit.value,
+                            &battle.name.value,
+                            suggestion,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if field.is_none() && !after.steps.is_empty() {
+        diags.push(cat::missing_field(after.span));
+    }
+}

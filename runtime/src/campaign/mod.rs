@@ -1,0 +1,423 @@
+//! Campaigns (Ch14): battles linked by the post-battle sequence (Ch14 1.0), played by the rules
+//! core. [`play`] walks a campaign's battles in order: the units each battle's scenario declares
+//! join the roster by name (dotc D33), the battle's log is replayed (the one replay of
+//! `crate::replay`), and its `after` block's steps are checked against it: who holds the field
+//! (`field`, Ch14 1.0, [`field`]) and each unit's Surgeon's roll (`surgeon`, Ch14 2.0,
+//! [`surgeon`]). What the rules give is what the roster carries on with; each step the file gets
+//! wrong is a [`Finding`] at its line citing its section.
+//!
+//! Experience (Ch14 3.0), the officers (4.0) and replacements (5.0) come in later slices of
+//! issue 18; [`UnitRecord`] and [`LeaderRecord`] already hold their fields.
+
+pub mod field;
+pub mod surgeon;
+#[cfg(test)]
+mod tests;
+
+use dotc_lang::analysis::Analysis;
+use dotc_lang::ast::{Battle, Campaign, Span};
+use dotc_lang::campaign::{CAMPAIGN_RULINGS, LoadedBattle, Step, surgeon_claim};
+use dotc_lang::check::starting_stands;
+use dotc_lang::library::EntryKind;
+use serde::Serialize;
+
+use crate::replay::{Finding, Level, ReplayOptions, replay};
+use surgeon::{Field, Prisoners, SurgeonTable, Tally};
+
+/// Stands of a unit in hospital, and the battle (1-based, in the campaign's order) they return
+/// for (Ch14 2.0, dotc D34).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Hospitalised {
+    pub stands: u32,
+    pub returns_for: usize,
+}
+
+/// A regiment's or battery's campaign state (Ch14): carried from battle to battle by its quoted
+/// name (dotc D33).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnitRecord {
+    pub name: String,
+    pub side: String,
+    /// `regiment`, `battery` or `cavalry`.
+    pub kind: String,
+    /// Stands able to fight.
+    pub on_roster: u32,
+    /// Stands in hospital, each lot with the battle it returns for (Ch14 2.0).
+    pub hospital: Vec<Hospitalised>,
+    /// Stands lost for good (the Surgeon's 1s, Ch14 2.0).
+    pub lost: u32,
+    /// Stands taken prisoner by the side holding the field (Ch14 2.0, dotc D32): lost for good.
+    pub captured: u32,
+    /// Stands lost in the last battle whose Surgeon's roll is not recorded yet.
+    pub awaiting_surgeon: u32,
+    /// Campaign experience (Ch14 3.0; earned from slice 2 of issue 18 on).
+    pub xp: u32,
+    /// The morale grade: the scenario's quality until experience changes it (Ch14 3.0).
+    pub grade: Option<String>,
+    /// The battle (1-based) the unit joined the campaign in.
+    pub joined: usize,
+}
+
+/// A brigadier's campaign state (Ch14 4.0; played from slice 2 of issue 18 on).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LeaderRecord {
+    pub name: String,
+    pub side: String,
+    pub rating: Option<String>,
+    /// The battle (1-based) he is back for, while he misses battles (Ch14 4.0).
+    pub back_for: Option<usize>,
+}
+
+/// One battle of the campaign as played.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BattleRecord {
+    pub number: usize,
+    pub name: String,
+    /// Whether its log was replayed.
+    pub played: bool,
+    /// The scenario's result, by its victory conditions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// The side holding the field as the replay gives it (Ch14 1.0, dotc D31); None: nobody.
+    pub field: Option<String>,
+    /// Whether its post-battle sequence is recorded.
+    pub sequence_recorded: bool,
+}
+
+/// The campaign's state: the roster after the last recorded step.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CampaignState {
+    pub name: String,
+    pub battles: Vec<BattleRecord>,
+    /// Every unit in the order it joined.
+    pub units: Vec<UnitRecord>,
+    pub leaders: Vec<LeaderRecord>,
+}
+
+/// A campaign played: its state and what the file got wrong.
+#[derive(Clone, Debug, Default)]
+pub struct Played {
+    pub state: CampaignState,
+    pub findings: Vec<Finding>,
+}
+
+fn error(span: Span, message: String, rule: &str) -> Finding {
+    Finding { span, level: Level::Error, message, rule: rule.to_string(), in_scenario: None }
+}
+
+/// The campaign rulings a campaign's `rules` blocks set (the last setting of each counts).
+fn prisoners_ruling(campaign: &Campaign) -> Prisoners {
+    let spec = &CAMPAIGN_RULINGS[0];
+    campaign
+        .rules
+        .iter()
+        .flat_map(|r| &r.rulings)
+        .filter(|r| r.name.value == spec.name)
+        .filter_map(|r| Prisoners::from_word(&r.value.value))
+        .next_back()
+        .unwrap_or_default()
+}
+
+/// Play a campaign's battles and post-battle sequences (Ch14 1.0, 2.0) from its analysis (a
+/// campaign file analysed by `dotc_lang::analysis::analyze`, its battles loaded). A campaign
+/// whose analysis has errors is played as far as its battles can be read.
+pub fn play(analysis: &Analysis) -> Played {
+    let mut played = Played::default();
+    let Some(campaign) = &analysis.document.campaign else { return played };
+    played.state.name = campaign.name.value.clone();
+    let table = match SurgeonTable::from_rule_data(dotc_lang::stdlib()) {
+        Ok(table) => table,
+        Err(message) => {
+            played.findings.push(error(campaign.name.span, message, "Ch14 2.0"));
+            return played;
+        }
+    };
+    let prisoners = prisoners_ruling(campaign);
+    for (i, battle) in campaign.battles.iter().enumerate() {
+        let loaded = analysis.battles.get(i);
+        play_battle(&mut played, i + 1, battle, loaded, &table, prisoners);
+    }
+    played
+}
+
+fn play_battle(
+    played: &mut Played,
+    number: usize,
+    battle: &Battle,
+    loaded: Option<&LoadedBattle>,
+    table: &SurgeonTable,
+    prisoners: Prisoners,
+) {
+    let state = &mut played.state;
+    back_from_hospital(&mut state.units, number);
+    let mut record = BattleRecord {
+        number,
+        name: battle.name.value.clone(),
+        played: false,
+        result: None,
+        field: None,
+        sequence_recorded: battle.after.is_some(),
+    };
+    let scenario = loaded.and_then(|l| l.scenario.as_deref());
+    // The units the scenario declares join by name; those already on the roster keep their
+    // state (dotc D33).
+    let mut sides: Vec<&str> = Vec::new();
+    if let Some(loaded) = scenario
+        && let Some(s) = &loaded.document.scenario
+    {
+        let per = s.men_per_stand.as_ref().map(|m| m.value);
+        for side in &s.sides {
+            sides.push(side.id.value.as_str());
+            for brigade in &side.brigades {
+                for b in &brigade.brigadiers {
+                    if !state.leaders.iter().any(|l| l.name == b.name.value) {
+                        state.leaders.push(LeaderRecord {
+                            name: b.name.value.clone(),
+                            side: side.id.value.clone(),
+                            rating: b.rating.as_ref().map(|r| r.value.clone()),
+                            back_for: None,
+                        });
+                    }
+                }
+            }
+            let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
+            for unit in units {
+                if state.units.iter().any(|u| u.name == unit.name.value) {
+                    continue;
+                }
+                let stands = starting_stands(unit, per).map_or(0, |s| s.max(0.0).round() as u32);
+                let grade = unit
+                    .words
+                    .iter()
+                    .find(|w| loaded.rule_data.contains(EntryKind::Quality, &w.value))
+                    .map(|w| w.value.clone());
+                state.units.push(UnitRecord {
+                    name: unit.name.value.clone(),
+                    side: side.id.value.clone(),
+                    kind: unit.kind.word().to_string(),
+                    on_roster: stands,
+                    hospital: Vec::new(),
+                    lost: 0,
+                    captured: 0,
+                    awaiting_surgeon: 0,
+                    xp: 0,
+                    grade,
+                    joined: number,
+                });
+            }
+        }
+    }
+    let log = loaded.and_then(|l| l.log.as_deref());
+    let Some(log) = log.filter(|log| !log.has_errors() && scenario.is_some()) else {
+        state.battles.push(record);
+        return;
+    };
+    // The battle's log, replayed (Ch14 1.0: the sequence follows the battle as played).
+    let replayed = replay(log, &ReplayOptions { findings_only: true, ..ReplayOptions::default() });
+    let errors = replayed.findings.iter().filter(|f| f.level == Level::Error).count();
+    if errors > 0
+        && let Some(path) = &battle.log
+    {
+        played.findings.push(Finding {
+            span: path.span,
+            level: Level::Warning,
+            message: format!(
+                "the log \"{}\" does not audit clean ({errors} error{}); the campaign goes on from its replay",
+                path.value,
+                if errors == 1 { "" } else { "s" }
+            ),
+            rule: "Ch14 1.0".to_string(),
+            in_scenario: None,
+        });
+    }
+    let summary = &replayed.summary;
+    record.played = true;
+    record.result = summary.result.as_ref().map(|r| r.result.clone());
+    record.field = field::holder(summary, &sides);
+    // The stands each unit lost in the battle: its stands at the start less at the end
+    // (dotc D33).
+    let losses: Vec<(String, u32)> =
+        summary.units.iter().map(|u| (u.name.clone(), u.starting_stands.saturating_sub(u.stands))).collect();
+    for (name, lost) in &losses {
+        if let Some(unit) = state.units.iter_mut().find(|u| &u.name == name) {
+            unit.on_roster = unit.on_roster.saturating_sub(*lost);
+            unit.awaiting_surgeon = *lost;
+        }
+    }
+    let holder = record.field.clone();
+    state.battles.push(record);
+    if let Some(after) = &battle.after {
+        play_after(played, number, after, holder.as_deref(), &losses, table, prisoners);
+    }
+}
+
+/// The steps of one `after` block against the replay (Ch14 1.0, 2.0).
+fn play_after(
+    played: &mut Played,
+    number: usize,
+    after: &dotc_lang::ast::After,
+    holder: Option<&str>,
+    losses: &[(String, u32)],
+    table: &SurgeonTable,
+    prisoners: Prisoners,
+) {
+    let mut rolled: Vec<&str> = Vec::new();
+    for action in &after.steps {
+        let Ok(step) = Step::read(action) else { continue };
+        match step {
+            Step::Field { side } => {
+                let claimed = (side.value != "none").then_some(side.value.as_str());
+                if claimed != holder {
+                    let says = holder
+                        .map_or("nobody holds the field".to_string(), |h| format!("{h} holds the field"));
+                    played.findings.push(error(
+                        side.span,
+                        format!(
+                            "the replay of the battle says {says} (the scenario's victory conditions), not {}",
+                            claimed.map_or("nobody".to_string(), str::to_string)
+                        ),
+                        "Ch14 1.0, dotc D31",
+                    ));
+                }
+            }
+            Step::Surgeon { unit, roll, claim } => {
+                rolled.push(unit.value.as_str());
+                let lost = losses.iter().find(|(n, _)| *n == unit.value).map_or(0, |(_, l)| *l);
+                let Some(record) = played.state.units.iter_mut().find(|u| u.name == unit.value) else {
+                    continue;
+                };
+                let side = record.side.clone();
+                let field = match holder {
+                    Some(h) if h == side => Field::Ours,
+                    Some(_) => Field::Theirs,
+                    None => Field::Nobody,
+                };
+                let dice = roll.map(|r| r.dice.value.as_slice()).unwrap_or_default();
+                let at = roll.map_or(action.span, |r| r.span);
+                if let Some(bad) = dice.iter().find(|d| !(1..=6).contains(&d.value)) {
+                    played.findings.push(error(
+                        bad.span,
+                        format!("a d6 shows 1 to 6, not {}", bad.value),
+                        "Ch14 2.0",
+                    ));
+                    continue;
+                }
+                let faces: Vec<u8> = dice.iter().take(lost as usize).map(|d| d.value as u8).collect();
+                if dice.len() != lost as usize {
+                    let what = if dice.len() < lost as usize { "too few" } else { "too many" };
+                    played.findings.push(error(
+                        at,
+                        format!(
+                            "{what} dice: \"{}\" lost {lost} stand{} in the battle, one Surgeon's die each, but {} {} rolled{}",
+                            unit.value,
+                            if lost == 1 { "" } else { "s" },
+                            dice.len(),
+                            if dice.len() == 1 { "was" } else { "were" },
+                            if dice.len() < lost as usize {
+                                "; the stands not rolled for stay off the roster"
+                            } else {
+                                ""
+                            }
+                        ),
+                        "Ch14 2.0",
+                    ));
+                }
+                let tally = surgeon::roll(table, &faces, field, prisoners);
+                if let Some(claim) = claim
+                    && let Ok(said) = surgeon_claim(claim)
+                {
+                    let said = Tally {
+                        returns: said.returns.unwrap_or(0),
+                        hospital: said.hospital.unwrap_or(0),
+                        lost: said.lost.unwrap_or(0),
+                        captured: said.captured.unwrap_or(0),
+                    };
+                    if said != tally && dice.len() == lost as usize {
+                        played.findings.push(error(
+                            claim.span,
+                            format!(
+                                "the dice give {} ({}), not {}",
+                                tally.claim_text(),
+                                explain_roll(table, field, prisoners, &side, holder),
+                                said.claim_text()
+                            ),
+                            "Ch14 2.0",
+                        ));
+                    }
+                }
+                apply(record, number, &tally, lost, table);
+            }
+        }
+    }
+    for (name, lost) in losses {
+        if *lost > 0 && !rolled.contains(&name.as_str()) {
+            played.findings.push(error(
+                after.span,
+                format!(
+                    "no Surgeon's roll for \"{name}\", which lost {lost} stand{} in the battle: add `surgeon \"{name}\" roll [{}] => ...`",
+                    if *lost == 1 { "" } else { "s" },
+                    vec!["_"; *lost as usize].join(", ")
+                ),
+                "Ch14 2.0",
+            ));
+        }
+    }
+}
+
+/// How the roll was read, for a finding: the thresholds, the field's bonus, the prisoners.
+fn explain_roll(
+    table: &SurgeonTable,
+    field: Field,
+    prisoners: Prisoners,
+    side: &str,
+    holder: Option<&str>,
+) -> String {
+    let returns = match field {
+        Field::Ours => format!(
+            "{side} holds the field: {:+} to each die, so {}+ returns",
+            table.field_bonus,
+            i64::from(table.returns) - i64::from(table.field_bonus)
+        ),
+        _ => format!("{}+ returns", table.returns),
+    };
+    let captured = match (field, prisoners) {
+        (Field::Theirs, Prisoners::Returners) => {
+            format!(
+                ", and {} holds the field: those that would return are captured (dotc D32)",
+                holder.unwrap_or("")
+            )
+        }
+        (Field::Theirs, Prisoners::All) => {
+            format!(", and {} holds the field: every survivor is captured (dotc D32)", holder.unwrap_or(""))
+        }
+        _ => String::new(),
+    };
+    format!("{returns}, {}+ hospital, below it lost{captured}", table.hospital)
+}
+
+/// The stands whose hospital stay ends come back to the roster before battle `number`
+/// (Ch14 2.0, dotc D34), whether or not their unit fights in it.
+fn back_from_hospital(units: &mut [UnitRecord], number: usize) {
+    for unit in units {
+        let back: u32 = unit.hospital.iter().filter(|h| h.returns_for <= number).map(|h| h.stands).sum();
+        unit.hospital.retain(|h| h.returns_for > number);
+        unit.on_roster += back;
+    }
+}
+
+/// A unit's Surgeon's roll carried onto the roster (Ch14 2.0, dotc D34): the returned stands
+/// back, the hospitalised ones due back after `misses` battles, the rest gone.
+fn apply(record: &mut UnitRecord, number: usize, tally: &Tally, lost: u32, table: &SurgeonTable) {
+    record.on_roster += tally.returns;
+    if tally.hospital > 0 {
+        record
+            .hospital
+            .push(Hospitalised { stands: tally.hospital, returns_for: number + table.misses as usize + 1 });
+    }
+    record.lost += tally.lost;
+    record.captured += tally.captured;
+    let resolved = tally.returns + tally.hospital + tally.lost + tally.captured;
+    // Stands not rolled for stay off the roster, lost (the finding says so).
+    record.lost += lost.saturating_sub(resolved);
+    record.awaiting_surgeon = 0;
+}

@@ -1,0 +1,127 @@
+//! `dotc campaign ...`: campaign files (Ch14). `status` prints the rosters after the last
+//! recorded step of the post-battle sequence, as the rules core plays the campaign
+//! (`dotc_runtime::campaign::play`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use dotc_lang::analysis::analyze;
+use dotc_lang::ast::FileKind;
+use dotc_lang::diagnostic::Diagnostic;
+use dotc_runtime::campaign::{CampaignState, UnitRecord, play};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatusFormat {
+    /// A table per side.
+    Text,
+    /// The campaign's state as JSON.
+    Json,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum CampaignKind {
+    /// The rosters after the last recorded step: per side, each unit's stands on the roster, in
+    /// hospital (and the battle they return for) and lost for good, its XP and grade.
+    Status {
+        /// The campaign file.
+        file: PathBuf,
+        #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
+        format: StatusFormat,
+    },
+}
+
+pub fn campaign(
+    what: &CampaignKind,
+    render: impl Fn(&[Diagnostic], &str, &str) -> String,
+) -> Result<ExitCode, String> {
+    let CampaignKind::Status { file, format } = what;
+    let source = crate::read(file)?;
+    let name = file.display().to_string();
+    let analysis = analyze(file, &source, &crate::files::InputLoader);
+    if analysis.document.kind != Some(FileKind::Campaign) {
+        return Err(format!("{name} is not a campaign (it does not start with `campaign \"...\" {{`)"));
+    }
+    if analysis.has_errors() {
+        eprint!("{}", render(&analysis.diagnostics, &name, &source));
+        return Err(format!("{name} has errors; run `dotc check {name}`"));
+    }
+    let played = play(&analysis);
+    let errors = played.findings.iter().filter(|f| f.level == dotc_runtime::replay::Level::Error).count();
+    match format {
+        StatusFormat::Json => {
+            println!("{}", serde_json::to_string_pretty(&played.state).map_err(|e| e.to_string())?)
+        }
+        StatusFormat::Text => print!("{}", status_text(&played.state)),
+    }
+    if errors > 0 {
+        eprintln!(
+            "{name}: {errors} step(s) disagree with the rules; the roster follows the rules (see `dotc audit {name}`)"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The rosters as a readable table, one per side in the order the sides first appear.
+pub fn status_text(state: &CampaignState) -> String {
+    let mut out = String::new();
+    let played = state.battles.iter().filter(|b| b.played).count();
+    out.push_str(&format!("{}: {} battle(s), {played} played\n", state.name, state.battles.len()));
+    for b in &state.battles {
+        let field = match (&b.played, &b.field) {
+            (false, _) => "not played".to_string(),
+            (true, Some(side)) => format!("{side} held the field"),
+            (true, None) => "nobody held the field".to_string(),
+        };
+        let result = b.result.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
+        let sequence =
+            if b.played && !b.sequence_recorded { "; post-battle sequence not recorded" } else { "" };
+        out.push_str(&format!("  battle {} \"{}\": {field}{result}{sequence}\n", b.number, b.name));
+    }
+    let mut sides: Vec<&str> = Vec::new();
+    for u in &state.units {
+        if !sides.contains(&u.side.as_str()) {
+            sides.push(&u.side);
+        }
+    }
+    let width = state.units.iter().map(|u| u.name.chars().count()).max().unwrap_or(4).max(4);
+    for side in sides {
+        out.push_str(&format!("\n{side}\n"));
+        out.push_str(&format!(
+            "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {}\n",
+            "unit", "kind", "roster", "hospital", "lost", "captured", "XP", "grade"
+        ));
+        for u in state.units.iter().filter(|u| u.side == side) {
+            out.push_str(&format!(
+                "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {}\n",
+                u.name,
+                u.kind,
+                roster(u),
+                hospital(u),
+                u.lost,
+                u.captured,
+                u.xp,
+                u.grade.as_deref().unwrap_or("-")
+            ));
+        }
+    }
+    out
+}
+
+fn roster(u: &UnitRecord) -> String {
+    if u.awaiting_surgeon > 0 {
+        format!("{} (+{} awaiting the surgeon)", u.on_roster, u.awaiting_surgeon)
+    } else {
+        u.on_roster.to_string()
+    }
+}
+
+fn hospital(u: &UnitRecord) -> String {
+    if u.hospital.is_empty() {
+        return "-".to_string();
+    }
+    u.hospital
+        .iter()
+        .map(|h| format!("{} (battle {})", h.stands, h.returns_for))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
