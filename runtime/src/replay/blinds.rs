@@ -158,8 +158,47 @@ impl Game {
             return r.find(name.span, Level::Error, message, RULE);
         }
         match blinds::reveal(&self.rules, &mut self.state, &name.value) {
-            Ok(events) => r.emit(events),
+            Ok(events) => {
+                r.emit(events);
+                if !r.findings_only {
+                    r.steps.push(Step::Reveal { blind: name.value.clone(), span: r.span });
+                }
+            }
             Err(e) => refusal(r, &e),
+        }
+    }
+
+    /// Ch13 4.0: the sides whose secrets `action` names (a unit, or a brigadier, of a brigade
+    /// still under one of their blinds), marked on its narrative step for the other sides' views
+    /// ([`Replay::as_seen_by`]). Asked before the action is played.
+    pub(super) fn mark_secrets(&self, r: &mut Replayer<'_>, action: &Action) {
+        if self.state.blinds.iter().all(|b| !b.standing() || b.is_dummy()) {
+            return;
+        }
+        let mut sides = Vec::new();
+        let mut look = |action: &Action| {
+            for arg in &action.args {
+                let (Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n)) = arg else { continue };
+                let under = match self.state.unit_named(&n.value) {
+                    Some(id) => blinds::still_hidden(&self.state, id),
+                    None => blinds::blind_of_leader(&self.state, &n.value).filter(|b| b.standing()),
+                };
+                if let Some(blind) = under
+                    && !sides.contains(&blind.side.0)
+                {
+                    sides.push(blind.side.0);
+                }
+            }
+        };
+        look(action);
+        action.steps.iter().for_each(&mut look);
+        if sides.is_empty() {
+            return;
+        }
+        if let Some(Step::Action { span, secret_of, .. }) = r.steps.last_mut()
+            && *span == action.span
+        {
+            *secret_of = sides;
         }
     }
 
