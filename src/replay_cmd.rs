@@ -58,7 +58,8 @@ pub struct ReplayArgs {
     /// Show the game as this side saw it (Hidden Deployment, Ch13 4.0): the narrative, the
     /// summary and the JSON/YAML leave out what an enemy blind not yet revealed hides (its
     /// brigade's units, brigadier and their actions; real or dummy), showing only the blind; its
-    /// own blinds in full. The findings are not filtered: they are the umpire's view.
+    /// own blinds in full; with --svg, the maps draw the enemy's blinds as plain "?" tokens. The
+    /// findings are not filtered: they are the umpire's view.
     #[arg(long = "as", value_name = "SIDE")]
     pub seen_by: Option<String>,
 }
@@ -298,7 +299,8 @@ pub fn replay_file(
         );
     }
     if let Some(dir) = &args.svg {
-        let written = crate::map::replay_maps(&game.analysis, &replay, dir, args.force)?;
+        let written =
+            crate::map::replay_maps(&game.analysis, &replay, dir, args.force, args.seen_by.as_deref())?;
         eprintln!("wrote {written} maps into {}", dir.display());
     }
     Ok(if replay.has_problems() { ExitCode::from(1) } else { ExitCode::SUCCESS })

@@ -139,6 +139,8 @@ pub struct Table {
     pub leaders: Vec<(String, Option<(f64, f64)>)>,
     /// The hasty works dug so far (module digging_in, Ch13 14.0).
     pub works: Vec<crate::battlefield::HastyWorks>,
+    /// The blinds of Hidden Deployment, each in full (Ch13 4.0).
+    pub blinds: Vec<BlindSummary>,
 }
 
 impl Table {
@@ -1112,7 +1114,8 @@ impl Game {
             .iter()
             .map(|l| (l.name.clone(), self.leader_positions.get(&l.name).copied().filter(|_| !l.removed)))
             .collect();
-        Table { turn, phase, units, leaders, works: self.bf.works.clone() }
+        let blinds = view::Sight::blinds_now(&self.state);
+        Table { turn, phase, units, leaders, works: self.bf.works.clone(), blinds }
     }
 
     /// Bodies follow the state's losses (RULE-05-3.3) and removals.
