@@ -493,6 +493,7 @@ impl<'a> Run<'a> {
             command_ranges: BTreeMap::new(),
             rest_sight: status::RestSight::default(),
             ground_cover: Kept::default(),
+            reveals: BTreeMap::new(),
             rules,
         };
         let men = scenario.men_per_stand.as_ref().map(|m| m.value);
@@ -896,6 +897,10 @@ struct Game {
     /// (issue 16). A pure function of the body, since the replay never changes the terrain, so
     /// it is never stale.
     ground_cover: Kept<Body, std::sync::Arc<[(dotc_lang::library::Cover, String)]>>,
+    /// Where each blind was revealed (Ch13 4.0): the span of its `reveal` line, where its units
+    /// not placed by the phase's end are reported (`blinds.rs`, dotc D28). Read only in the
+    /// phase of the reveal, so a checkpoint (a turn's start) need not keep it.
+    reveals: BTreeMap<String, Span>,
 }
 
 /// The last few answers of a pure function, by their key, kept behind `&self`
