@@ -427,7 +427,9 @@ impl Game {
             .blinds
             .iter()
             .filter(|b| b.placing)
-            .map(|b| (b.name.clone(), blinds::unplaced(&self.state, b).into_iter().map(str::to_string).collect()))
+            .map(|b| {
+                (b.name.clone(), blinds::unplaced(&self.state, b).into_iter().map(str::to_string).collect())
+            })
             .collect();
         // Said at the reveal that owes them, so a log may allow it there.
         for (name, missing) in owing {

@@ -125,5 +125,7 @@ fn ch13_4_0_a_revealed_unit_is_not_placed_on_a_unit_or_impassable_ground() {
     );
     let in_a_lake = Spot { overlaps: None, impassable: Some("Mill Pond".into()) };
     let refused = placement_spot("Hidden", &in_a_lake);
-    assert!(matches!(&refused, Err(EngineError::Illegal { why, .. }) if why.contains("impassable ground (Mill Pond)")));
+    assert!(
+        matches!(&refused, Err(EngineError::Illegal { why, .. }) if why.contains("impassable ground (Mill Pond)"))
+    );
 }
