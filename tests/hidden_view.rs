@@ -1,4 +1,5 @@
-//! `dotc replay --as SIDE`: the hidden-deployment suite log (Ch13 4.0) as each side saw it.
+//! `dotc replay --as SIDE`: the hidden-deployment suite log (Ch13 4.0) as each side saw it;
+//! and the blinds in `dotc export`.
 //!
 //! The log: the union's brigade Ames (the regiment U1, Col. Ames) under the blind B1 and the
 //! dummies UD1, UD2; the confederate brigade Doles (R1, Col. Doles) under CB and the dummies
@@ -151,4 +152,28 @@ fn an_unknown_side_is_an_error_that_lists_the_sides() {
 fn the_confederate_view_snapshot() {
     let (narrative, _, _) = replay(&["--as", "confederate", "--summary"]);
     insta::assert_snapshot!("hidden_deployment_as_confederate", narrative);
+}
+
+/// Ch13 4.0, dotc D27: `dotc export` gives each side's blinds: the brigade under a real one, a
+/// dummy's none, the token's centre and its line.
+#[test]
+fn export_gives_each_side_s_blinds() {
+    let out = dotc(&["export", "tests/rules/modules/hidden_deployment.dotc", "--to", "json"], &root());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let union = &json["sides"][0]["blinds"];
+    assert_eq!(union.as_array().map(Vec::len), Some(3), "{json:#}");
+    assert_eq!(union[0]["name"], "B1");
+    assert_eq!(union[0]["brigade"], "Ames");
+    assert_eq!(union[0]["dummy"], false);
+    assert_eq!(union[0]["position"]["x"], 20.0);
+    assert_eq!(union[0]["position"]["y"], 10.0);
+    assert_eq!(union[1]["name"], "UD1");
+    assert!(union[1]["brigade"].is_null() && union[1]["dummy"] == true);
+    let confederate = &json["sides"][1]["blinds"];
+    assert_eq!(confederate[0]["brigade"], "Doles");
+    assert_eq!(confederate[2]["name"], "CD2");
+    // A scenario without blinds exports none.
+    let tutorial = dotc(&["export", "scenarios/tutorial/fence-line.dotc", "--to", "json"], &root());
+    assert!(!text(&tutorial.stdout).contains("\"blinds\""));
 }
