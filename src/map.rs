@@ -48,6 +48,11 @@ pub struct RenderArgs {
     /// Draw the unit's lines of sight to enemy units within its weapon's range.
     #[arg(long, requires = "unit")]
     pub sight: bool,
+    /// Draw the table as this side saw it (Hidden Deployment, Ch13 4.0): the enemy's blinds not
+    /// yet revealed as plain "?" tokens, with no name, and what they hide left out of the legend.
+    /// Without it every blind shows its name and what it hides (the umpire's map).
+    #[arg(long = "as", value_name = "SIDE")]
+    pub seen_by: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +115,9 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     let field = dotc_runtime::engine::bidding::game_battlefield(scenario, game, data);
     let mut state = MapState::deployment(scenario, data, &tables_of(data)?);
     let mut options = RenderOptions { scale: args.scale, ..RenderOptions::default() };
+    if let Some(side) = &args.seen_by {
+        state.as_seen_by(side)?;
+    }
     if let Some(game) = game {
         // The game's name on top, its scenario's under it.
         state.subtitle = format!("{} \u{b7} {}", state.title, state.subtitle);
@@ -205,6 +213,7 @@ pub fn replay_maps(
     replay: &Replay,
     dir: &std::path::Path,
     force: bool,
+    seen_by: Option<&str>,
 ) -> Result<usize, String> {
     let loaded = analysis.scenario.as_ref().ok_or("the game names no scenario to draw")?;
     let scenario = loaded.document.scenario.as_ref().ok_or("the game's scenario is empty")?;
@@ -213,6 +222,10 @@ pub fn replay_maps(
         dotc_runtime::engine::bidding::game_battlefield(scenario, analysis.document.game.as_ref(), data);
     let options = RenderOptions::default();
     let mut base = MapState::deployment(scenario, data, &tables_of(data)?);
+    // Ch13 4.0: the maps as one side saw the table (`dotc replay --as`).
+    if let Some(side) = seen_by {
+        base.as_seen_by(side)?;
+    }
     if let Some(game) = &analysis.document.game {
         base.subtitle = format!("{} \u{b7} {}", base.title, base.subtitle);
         base.title = game.name.value.clone();

@@ -55,6 +55,13 @@ pub struct ReplayArgs {
     /// Replace read-only files among those --write-completed and --svg write.
     #[arg(long)]
     pub force: bool,
+    /// Show the game as this side saw it (Hidden Deployment, Ch13 4.0): the narrative, the
+    /// summary and the JSON/YAML leave out what an enemy blind not yet revealed hides (its
+    /// brigade's units, brigadier and their actions; real or dummy), showing only the blind; its
+    /// own blinds in full; with --svg, the maps draw the enemy's blinds as plain "?" tokens. The
+    /// findings are not filtered: they are the umpire's view.
+    #[arg(long = "as", value_name = "SIDE")]
+    pub seen_by: Option<String>,
 }
 
 /// Rulings to play by instead of the log's: a what-if replay or audit.
@@ -168,6 +175,9 @@ struct Output<'a> {
     events: &'a [dotc_runtime::replay::ReplayEvent],
     findings: &'a [Finding],
     summary: &'a dotc_runtime::replay::Summary,
+    /// The side whose view this is (`--as`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seen_by: Option<&'a str>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     filled: &'a [dotc_runtime::replay::Filled],
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,6 +190,7 @@ impl<'a> Output<'a> {
             events: &replay.events,
             findings: &replay.findings,
             summary: &replay.summary,
+            seen_by: replay.seen_by.as_deref(),
             filled: &replay.filled,
             stopped: replay.stopped,
         }
@@ -246,6 +257,11 @@ pub fn replay_file(
         Some(replayed) => replayed,
         None => replay(&game.analysis, &replay_options(args, &game.source, &what_if, &switches)),
     };
+    // Ch13 4.0: the game as one side saw it.
+    let replay = match &args.seen_by {
+        Some(side) => replay.as_seen_by(side)?,
+        None => replay,
+    };
     if let Some(until) = args.until
         && replay.stopped.is_none()
     {
@@ -283,7 +299,8 @@ pub fn replay_file(
         );
     }
     if let Some(dir) = &args.svg {
-        let written = crate::map::replay_maps(&game.analysis, &replay, dir, args.force)?;
+        let written =
+            crate::map::replay_maps(&game.analysis, &replay, dir, args.force, args.seen_by.as_deref())?;
         eprintln!("wrote {written} maps into {}", dir.display());
     }
     Ok(if replay.has_problems() { ExitCode::from(1) } else { ExitCode::SUCCESS })

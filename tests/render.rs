@@ -285,3 +285,102 @@ fn the_output_is_replaced_whole_and_no_temporary_file_is_left() {
         .collect();
     assert_eq!(names, vec!["map.png".to_string()]);
 }
+
+/// Hidden Deployment (Ch13 4.0): the suite scenario's blinds as tokens, each with its name and
+/// what it hides on the umpire's map; on the union's map at the end of turn 1 of its log, the
+/// confederate blinds are plain "?" tokens with no name, and their brigade is left out.
+#[test]
+fn blinds_are_drawn_as_tokens_and_a_side_sees_the_enemy_s_as_question_marks() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let umpire = dir.path().join("umpire.svg");
+    let out = dotc(
+        &["render", "tests/rules/modules/hidden_deployment.dotc", "-o", umpire.to_str().expect("utf-8")],
+        &root(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&umpire).expect("written");
+    // Six tokens, each named, each with what it hides under it; the hidden regiments are not
+    // drawn (off the table), the legend says where they are.
+    assert_eq!(svg.matches("class=\"blind\"").count(), 6, "{svg}");
+    assert!(
+        svg.contains("data-blind=\"B1\"") && svg.contains(">Ames</text>") && svg.contains(">dummy</text>")
+    );
+    assert!(!svg.contains("data-unit=\"U1\"") && !svg.contains("data-unit=\"R1\""), "{svg}");
+    assert!(svg.contains(">hidden under blind CB</text>"), "{svg}");
+    assert!(svg.contains(">Blind (Ch13 4.0): its name; under it, its brigade or dummy</text>"));
+    assert!(!svg.contains(">?</text>"), "{svg}");
+    insta::assert_snapshot!("hidden_deployment_svg", svg);
+
+    let union = dir.path().join("union.svg");
+    let out = dotc(
+        &[
+            "render",
+            "tests/rules/modules/hidden_deployment-game.dotc",
+            "--at",
+            "turn 1",
+            "--as",
+            "union",
+            "-o",
+            union.to_str().expect("utf-8"),
+        ],
+        &root(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let svg = std::fs::read_to_string(&union).expect("written");
+    // The union's three blinds in full (B1 moved to (20, 19)); the confederates' three as "?".
+    assert_eq!(svg.matches("class=\"blind\"").count(), 6, "{svg}");
+    assert_eq!(svg.matches(">?</text>").count(), 3 + 1, "three tokens and the legend's sample:\n{svg}");
+    for secret in
+        ["data-blind=\"CB\"", ">CB<", ">CD1<", ">Doles<", "R1", "Col. Doles", "hidden under blind CB"]
+    {
+        assert!(!svg.contains(secret), "{secret} on the union's map:\n{svg}");
+    }
+    assert!(svg.contains("data-blind=\"B1\"") && svg.contains(">hidden under blind B1</text>"));
+    assert!(svg.contains("End of turn 1, as union saw it"), "{svg}");
+    assert!(svg.contains(">Enemy blind, not yet revealed: real or dummy</text>"));
+    insta::assert_snapshot!("hidden_deployment_as_union_svg", svg);
+
+    // An unknown side is an error that lists the sides, and nothing is written.
+    let bad = dir.path().join("bad.svg");
+    let out = dotc(
+        &[
+            "render",
+            "tests/rules/modules/hidden_deployment.dotc",
+            "--as",
+            "north",
+            "-o",
+            bad.to_str().expect("utf-8"),
+        ],
+        &root(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no side `north`; its sides are union, confederate"));
+    assert!(!bad.exists());
+}
+
+/// `dotc replay --svg DIR --as SIDE`: the maps after each turn as that side saw the table.
+#[test]
+fn replay_maps_as_a_side_draw_the_enemy_s_blinds_as_question_marks() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dotc(
+        &[
+            "replay",
+            "tests/rules/modules/hidden_deployment-game.dotc",
+            "--as",
+            "confederate",
+            "--svg",
+            dir.path().to_str().expect("utf-8"),
+        ],
+        &root(),
+    );
+    assert!(text(&out.stderr).contains("wrote 3 maps"), "{}", text(&out.stderr));
+    let turn1 = std::fs::read_to_string(dir.path().join("turn-01.svg")).expect("turn 1");
+    // The union's B1, UD1, UD2 as "?"; the confederates' own in full.
+    assert_eq!(turn1.matches(">?</text>").count(), 3 + 1, "{turn1}");
+    assert!(!turn1.contains(">Ames<") && !turn1.contains("data-blind=\"B1\""), "{turn1}");
+    assert!(turn1.contains("data-blind=\"CB\"") && turn1.contains(">Doles</text>"), "{turn1}");
+    // At the end of turn 3, the union's dummies still stand, unknown; B1 is revealed and gone.
+    let turn3 = std::fs::read_to_string(dir.path().join("turn-03.svg")).expect("turn 3");
+    assert_eq!(turn3.matches(">?</text>").count(), 2 + 1, "{turn3}");
+    assert!(turn3.contains("data-unit=\"U1\""), "{turn3}");
+}

@@ -98,6 +98,21 @@ pub struct SideModel {
     pub commanders: Vec<LeaderModel>,
     pub brigades: Vec<BrigadeModel>,
     pub units: Vec<UnitModel>,
+    /// Blinds deployed instead of the miniatures (Ch13 4.0, module hidden_deployment).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blinds: Vec<BlindModel>,
+}
+
+/// A blind token (Ch13 4.0, dotc D27): a real brigade's, or a dummy.
+#[derive(Debug, Serialize)]
+pub struct BlindModel {
+    pub name: String,
+    /// The brigade hidden under it; None for a dummy.
+    pub brigade: Option<String>,
+    pub dummy: bool,
+    /// The centre of the token.
+    pub position: Point,
+    pub line: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -465,6 +480,17 @@ fn scenario_model(s: &Scenario, data: &RuleData, lines: &LineIndex) -> ScenarioM
                     })
                     .collect(),
                 units: side.units.iter().map(unit).collect(),
+                blinds: side
+                    .blinds
+                    .iter()
+                    .map(|b| BlindModel {
+                        name: b.name.value.clone(),
+                        brigade: b.brigade.as_ref().map(|n| n.value.clone()),
+                        dummy: b.brigade.is_none(),
+                        position: b.position.value,
+                        line: lines.line(b.span.start),
+                    })
+                    .collect(),
             })
             .collect(),
         reinforcements: s

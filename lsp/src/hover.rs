@@ -2,7 +2,8 @@
 //!
 //! - A unit's profile as the scenario declares it; in a game log, also its stands, health,
 //!   micro-hit and markers at that line of the game, folded from the replay's events up to it.
-//! - A leader's rating and post, a brigade's leaders and units.
+//! - A leader's rating and post, a brigade's leaders and units; a blind's side, place and what
+//!   it hides (Ch13 4.0).
 //! - A rule-data id's summary from its entry; a weapon's range bands and to-hit numbers.
 //! - A claim word after `=>` (`hits`, `disordered`, `attacker wins`): what it says, where it may
 //!   stand and the rule it is checked against (`dotc_lang::claims`).
@@ -162,6 +163,26 @@ fn profile(scenario: &ScenarioView<'_>, data: &RuleData, name: &str) -> Option<S
         }
         if let Some(unit) = side.units.iter().find(|u| u.name.value == name) {
             return Some(unit_profile(unit, side_name, None, data));
+        }
+        // Ch13 4.0: a blind token, its side, where it is deployed and what it hides.
+        if let Some(blind) = side.blinds.iter().find(|b| b.name.value == name) {
+            let (x, y) = (blind.position.value.x, blind.position.value.y);
+            let _ = write!(
+                out,
+                "**{name}**: blind of {side_name} (Hidden Deployment, Ch13 4.0)\n\nat ({x}, {y})"
+            );
+            match &blind.brigade {
+                Some(brigade) => {
+                    let _ = write!(
+                        out,
+                        "\n\nhides the brigade {}: its units and brigadier stay off the table until it is revealed",
+                        brigade.value
+                    );
+                }
+                None => out.push_str("\n\na dummy: it hides nothing, and is removed when revealed"),
+            }
+            out.push_str(&cited("Ch13 4.0, dotc D27"));
+            return Some(out);
         }
     }
     None

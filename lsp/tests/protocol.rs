@@ -1216,3 +1216,31 @@ async fn semantic_tokens_by_range_and_by_delta() {
     client.notify("textDocument/didClose", document).await;
     assert_eq!(client.service.inner().documents_with_tokens(), 0, "closing drops the kept tokens");
 }
+
+/// Ch13 4.0: hover on a blind's name, in its scenario and in a log's `move` and `reveal` lines:
+/// its side, where it is deployed, and the brigade it hides or that it is a dummy, citing the
+/// module's section.
+#[tokio::test]
+async fn ch13_4_0_hover_on_a_blind_says_its_side_place_and_what_it_hides() {
+    let read = |file: &str| {
+        let path = std::fs::canonicalize(repo().join("tests/rules/modules").join(file)).expect("suite file");
+        (format!("file://{}", path.display()), std::fs::read_to_string(&path).expect("readable"))
+    };
+    let (scenario_uri, scenario) = read("hidden_deployment.dotc");
+    let (game_uri, game) = read("hidden_deployment-game.dotc");
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &game).await;
+    let text = |hover: &Value| hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+    let real = client.at("textDocument/hover", &scenario_uri, at(&scenario, "blind \"B1\"", 0, 8)).await;
+    let real = text(&real);
+    assert!(real.starts_with("**B1**: blind of North (Hidden Deployment, Ch13 4.0)"), "{real}");
+    assert!(real.contains("at (20, 10)") && real.contains("hides the brigade Ames"), "{real}");
+    assert!(real.contains("`Ch13 4.0`"), "{real}");
+    let dummy = client.at("textDocument/hover", &game_uri, at(&game, "reveal \"CD1\"", 0, 9)).await;
+    let dummy = text(&dummy);
+    assert!(dummy.starts_with("**CD1**: blind of South"), "{dummy}");
+    assert!(dummy.contains("at (29, 34)") && dummy.contains("a dummy"), "{dummy}");
+    let moved = client.at("textDocument/hover", &game_uri, at(&game, "move \"CB\"", 0, 7)).await;
+    assert!(text(&moved).contains("hides the brigade Doles"), "{moved:#}");
+}

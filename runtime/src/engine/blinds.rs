@@ -45,6 +45,9 @@ pub struct Blind {
     pub overlooked: bool,
     /// The game turn of its last move, and the inches it has moved in that turn.
     pub moved: (u32, f64),
+    /// A real blind revealed in this phase: its units are owed their placement before the phase
+    /// ends ([`unplaced`], dotc D28).
+    pub placing: bool,
 }
 
 impl Blind {
@@ -59,6 +62,7 @@ impl Blind {
             owed: None,
             overlooked: false,
             moved: (0, 0.0),
+            placing: false,
         }
     }
 }
@@ -181,6 +185,7 @@ pub fn reveal(rules: &Rules, state: &mut GameState, name: &str) -> Result<Vec<Ev
     }
     blind.revealed = true;
     blind.owed = None;
+    blind.placing = !blind.is_dummy();
     let text = match blind.hides {
         Hides::Dummy => format!("blind {name} is revealed: a dummy, removed from the table"),
         Hides::Real(b) => {
@@ -216,6 +221,44 @@ pub fn placement(rules: &Rules, blind: &Blind, unit: &str, distance: f64) -> Res
         });
     }
     Ok(())
+}
+
+/// What the table shows where a revealed unit is to be placed, as the replay measures it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spot {
+    /// Another unit its stands would stand on, and the square inches they would share.
+    pub overlaps: Option<(String, f64)>,
+    /// The impassable ground it would stand on (an area, or a line across its stands).
+    pub impassable: Option<String>,
+}
+
+/// Ch13 4.0, dotc D28: a revealed unit is placed where a unit may stand: not on another unit
+/// (sharing more than the stacking tolerance, as the scenario check measures it) nor on
+/// impassable ground. Err when it may not stand there.
+pub fn placement_spot(unit: &str, spot: &Spot) -> Result<(), EngineError> {
+    let why = match spot {
+        Spot { overlaps: Some((other, area)), .. } => {
+            format!("be placed on {other}: its stands would cover {area:.2} sq in of it")
+        }
+        Spot { impassable: Some(ground), .. } => format!("be placed on impassable ground ({ground})"),
+        _ => return Ok(()),
+    };
+    Err(EngineError::Illegal { unit: unit.to_string(), why, rule: "Ch13 4.0, dotc D28" })
+}
+
+/// Ch13 4.0, dotc D28: the units of a revealed real blind still owed their placement: off the
+/// table and not removed. Empty for a dummy or a blind still standing.
+pub fn unplaced<'s>(state: &'s GameState, blind: &Blind) -> Vec<&'s str> {
+    let Hides::Real(brigade) = blind.hides else { return Vec::new() };
+    if !blind.revealed {
+        return Vec::new();
+    }
+    state
+        .units
+        .iter()
+        .filter(|u| u.brigade == Some(brigade) && !u.on_table && !u.removed)
+        .map(|u| u.name.as_str())
+        .collect()
 }
 
 #[cfg(test)]

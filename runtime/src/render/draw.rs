@@ -398,6 +398,44 @@ pub fn leader(w: &mut Writer, rank: MapRank, base: f64, c: P, colours: SideColou
     }
 }
 
+/// A blind token's size on the map, inches (width, depth): dotc's own drawing, not a rule. The
+/// module gives the token no size; a block as wide as a brigade's frontage would cover the
+/// table, so every blind is a 2" x 1" block with rounded corners, long side east-west (a blind
+/// has no facing).
+pub const BLIND_TOKEN: (f64, f64) = (2.0, 1.0);
+
+/// A blind token (Ch13 4.0) centred on `c`, `size` times life size (1 on the table, less in
+/// the legend): a dashed rounded block in its side's colours with `text` in it, its name or, for
+/// an enemy's blind not yet revealed, "?".
+pub fn blind_token(w: &mut Writer, c: P, colours: SideColours, text: &str, size: f64) {
+    let (width, depth) = (BLIND_TOKEN.0 * size, BLIND_TOKEN.1 * size);
+    w.empty(
+        "rect",
+        &[
+            ("x", &num(c.0 - width / 2.0)),
+            ("y", &num(c.1 - depth / 2.0)),
+            ("width", &num(width)),
+            ("height", &num(depth)),
+            ("rx", &num(0.25 * size)),
+            ("fill", colours.pale),
+            ("stroke", colours.dark),
+            ("stroke-width", "0.06"),
+            ("stroke-dasharray", "0.2 0.1"),
+        ],
+    );
+    let font = 0.5 * size;
+    w.text(
+        (c.0, c.1 + font * 0.35),
+        &[
+            ("font-size", &num(font)),
+            ("text-anchor", "middle"),
+            ("font-weight", "bold"),
+            ("fill", colours.dark),
+        ],
+        text,
+    );
+}
+
 // ------------------------------------------------------------------ the table
 
 /// Everything drawn on the table, in layers from the ground up. Labels come last so nothing
@@ -441,6 +479,7 @@ impl Table<'_> {
         self.arrivals(w, &mut labels);
         w.close("g");
         w.open("g", &[("id", "units")]);
+        self.blinds(w, &mut labels);
         self.units(w, &mut labels);
         self.leaders(w, &mut labels);
         w.close("g");
@@ -781,6 +820,36 @@ impl Table<'_> {
             }
             w.close("g");
             labels.push(self.unit_label(unit, body));
+        }
+    }
+
+    /// Each blind not yet revealed (Ch13 4.0) as a token: with its name and, under it, the
+    /// brigade it hides or "dummy" for a reader who may know ([`MapState::knows`]); a plain "?"
+    /// for an enemy's in a side's view. The units it hides are off the table, not drawn.
+    fn blinds(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+        for (index, blind) in self.state.blinds.iter().enumerate().filter(|(_, b)| !b.revealed) {
+            let colours = self.colours.get(blind.side).copied().unwrap_or(self.colours[0]);
+            let side = self.state.sides.get(blind.side).map_or("", |s| s.id.as_str());
+            let c = self.page.at(blind.at.0, blind.at.1);
+            let id = format!("blind-{index}");
+            let known = self.state.knows(blind);
+            let mut attrs = vec![("id", id.as_str()), ("class", "blind"), ("data-side", side)];
+            if known {
+                attrs.push(("data-blind", &blind.name));
+            }
+            w.open("g", &attrs);
+            blind_token(w, c, colours, if known { &blind.name } else { "?" }, 1.0);
+            w.close("g");
+            if known {
+                labels.push(Label {
+                    at: (c.0, c.1 + BLIND_TOKEN.1 / 2.0 + SMALL + 0.05),
+                    text: blind.brigade.clone().unwrap_or_else(|| "dummy".to_string()),
+                    size: SMALL,
+                    anchor: "middle",
+                    rotate: 0.0,
+                    colour: colours.dark,
+                });
+            }
         }
     }
 

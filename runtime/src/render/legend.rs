@@ -37,6 +37,11 @@ enum Swatch {
     /// A leader's rank and the size of his base (inches).
     Leader(MapRank, f64),
     Arrival,
+    /// A blind token (Ch13 4.0) of a side: with a name, or an enemy's plain "?".
+    Blind {
+        side: usize,
+        text: String,
+    },
     Marker(MarkerSymbol, String),
     FrontArc,
     FlankZone,
@@ -149,6 +154,19 @@ impl Legend {
         if !state.arrivals.is_empty() {
             rows.push(Row::Swatch(Swatch::Arrival, "Reinforcements enter here".into()));
         }
+        // Ch13 4.0: the blinds still on the table, known and unknown.
+        let mut standing = state.blinds.iter().filter(|b| !b.revealed);
+        if let Some(known) = standing.clone().find(|b| state.knows(b)) {
+            let sample = Swatch::Blind { side: known.side, text: known.name.clone() };
+            rows.push(Row::Swatch(
+                sample,
+                "Blind (Ch13 4.0): its name; under it, its brigade or dummy".into(),
+            ));
+        }
+        if let Some(unknown) = standing.find(|b| !state.knows(b)) {
+            let sample = Swatch::Blind { side: unknown.side, text: "?".into() };
+            rows.push(Row::Swatch(sample, "Enemy blind, not yet revealed: real or dummy".into()));
+        }
 
         rows.push(Row::Heading("Markers".into()));
         let mut markers: Vec<(String, String)> = vec![
@@ -213,13 +231,20 @@ impl Legend {
             }
         }
 
-        let off: Vec<_> = state.units.iter().filter(|u| u.body.is_none() && u.garrison.is_none()).collect();
+        // Ch13 4.0: what an enemy blind hides is not listed in a side's view.
+        let secret = |blind: Option<&super::MapBlind>| blind.is_some_and(|b| !state.knows(b));
+        let off: Vec<_> = state
+            .units
+            .iter()
+            .filter(|u| u.body.is_none() && u.garrison.is_none() && !secret(state.blind_over(u)))
+            .collect();
         let leaders_off: Vec<_> = state
             .leaders
             .iter()
             .filter(|l| {
                 l.position.is_none()
                     && l.attached.as_deref().and_then(|a| state.unit(a)).is_none_or(|u| u.body.is_none())
+                    && !secret(state.blind_over_leader(l))
             })
             .collect();
         if !off.is_empty() || !leaders_off.is_empty() {
@@ -230,9 +255,10 @@ impl Legend {
                     text.push_str(&format!(" ({brigade})"));
                 }
                 rows.push(Row::Text { text, indent: false, side: Some(unit.side) });
-                let mut detail = match state.arrival_of(unit) {
-                    Some(a) => format!("arrives {} at ({}, {})", a.when, num(a.at.0), num(a.at.1)),
-                    None => "not placed".to_string(),
+                let mut detail = match (state.blind_over(unit), state.arrival_of(unit)) {
+                    (Some(blind), _) => format!("hidden under blind {}", blind.name),
+                    (None, Some(a)) => format!("arrives {} at ({}, {})", a.when, num(a.at.0), num(a.at.1)),
+                    (None, None) => "not placed".to_string(),
                 };
                 if !unit.markers.is_empty() {
                     let titles: Vec<&str> = unit.markers.iter().map(|(_, t)| t.as_str()).collect();
@@ -242,7 +268,11 @@ impl Legend {
             }
             for leader in leaders_off {
                 rows.push(Row::Text { text: leader.name.clone(), indent: false, side: Some(leader.side) });
-                rows.push(Row::Text { text: "not placed".into(), indent: true, side: None });
+                let detail = match state.blind_over_leader(leader) {
+                    Some(blind) => format!("hidden under blind {}", blind.name),
+                    None => "not placed".to_string(),
+                };
+                rows.push(Row::Text { text: detail, indent: true, side: None });
             }
         }
         Legend { rows }
@@ -422,6 +452,7 @@ impl Legend {
                     ],
                 );
             }
+            Swatch::Blind { side: s, text } => draw::blind_token(w, c, side(*s), text, 0.6),
             Swatch::Marker(symbol, initial) => draw::marker(w, *symbol, c, initial),
             Swatch::FrontArc => {
                 w.path(

@@ -26,7 +26,7 @@ use dotc_lang::ranges::MAX_INCHES;
 
 use crate::battlefield::Battlefield;
 pub use draw::BRIGADIER_BASE;
-pub use state::{MapArrival, MapLeader, MapRank, MapSide, MapState, MapUnit};
+pub use state::{MapArrival, MapBlind, MapLeader, MapRank, MapSide, MapState, MapUnit};
 use style::AreaStyle;
 use svg::{Page, Writer, num};
 
@@ -189,9 +189,14 @@ fn table_size(field: &Battlefield, state: &MapState) -> (f64, f64) {
 
 /// The line under the subtitle: the moment shown and the caller's note.
 fn moment_line(state: &MapState, options: &RenderOptions) -> String {
-    match &options.note {
-        Some(note) => format!("{} \u{2014} {note}", state.moment),
+    // Ch13 4.0: whose view of the blinds the map is.
+    let moment = match state.seen_by.and_then(|s| state.sides.get(s)) {
+        Some(side) => format!("{}, as {} saw it", state.moment, side.id),
         None => state.moment.clone(),
+    };
+    match &options.note {
+        Some(note) => format!("{moment} \u{2014} {note}"),
+        None => moment,
     }
 }
 

@@ -29,6 +29,29 @@ pub struct MapState {
     pub yards_per_inch: f64,
     /// The hasty works dug so far (module digging_in, Ch13 14.0); none at deployment.
     pub works: Vec<crate::battlefield::HastyWorks>,
+    /// The blinds of Hidden Deployment (Ch13 4.0, module hidden_deployment), in the scenario's
+    /// order: a token each while it is not revealed.
+    pub blinds: Vec<MapBlind>,
+    /// The side whose view the map is ([`MapState::as_seen_by`], an index into `sides`): its
+    /// enemy's blinds not yet revealed are drawn as plain tokens, and what they hide is left
+    /// out. None: the umpire's map, every blind with its name and what it hides.
+    pub seen_by: Option<usize>,
+}
+
+/// A blind token of Hidden Deployment (Ch13 4.0) as the map draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapBlind {
+    pub name: String,
+    /// Index into [`MapState::sides`].
+    pub side: usize,
+    /// The centre of the token.
+    pub at: (f64, f64),
+    /// The brigade it hides; None for a dummy.
+    pub brigade: Option<String>,
+    /// The brigade's brigadiers, hidden with it (dotc D27).
+    pub brigadiers: Vec<String>,
+    /// Revealed: no longer on the table as a token.
+    pub revealed: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -107,7 +130,26 @@ impl MapState {
             .collect();
         let mut units = Vec::new();
         let mut leaders = Vec::new();
+        let mut blinds = Vec::new();
         for (index, side) in scenario.sides.iter().enumerate() {
+            // Ch13 4.0: the blinds deployed instead of the miniatures.
+            for blind in &side.blinds {
+                let brigade = blind.brigade.as_ref().map(|b| b.value.clone());
+                let brigadiers = side
+                    .brigades
+                    .iter()
+                    .filter(|b| brigade.as_ref() == Some(&b.name.value))
+                    .flat_map(|b| b.brigadiers.iter().map(|l| l.name.value.clone()))
+                    .collect();
+                blinds.push(MapBlind {
+                    name: blind.name.value.clone(),
+                    side: index,
+                    at: (blind.position.value.x, blind.position.value.y),
+                    brigade,
+                    brigadiers,
+                    revealed: false,
+                });
+            }
             for commander in &side.commanders {
                 leaders.push(MapLeader {
                     name: commander.name.value.clone(),
@@ -165,6 +207,22 @@ impl MapState {
             (Some(t), None) => facts.push(format!("{} turns", t.value)),
             _ => {}
         }
+        // A brigade under a blind is off the table, its brigadier with it, until its reveal.
+        for unit in &mut units {
+            let hidden = blinds
+                .iter()
+                .any(|b| b.side == unit.side && b.brigade.is_some() && b.brigade == unit.brigade);
+            if hidden {
+                unit.body = None;
+                unit.screen = None;
+                unit.holders = None;
+            }
+        }
+        for leader in &mut leaders {
+            if blinds.iter().any(|b| b.brigadiers.contains(&leader.name)) {
+                leader.position = None;
+            }
+        }
         MapState {
             title: scenario.name.value.clone(),
             subtitle: facts.join(" \u{b7} "),
@@ -178,7 +236,38 @@ impl MapState {
             arrivals,
             yards_per_inch: tables.yards_per_inch,
             works: Vec::new(),
+            blinds,
+            seen_by: None,
         }
+    }
+
+    /// The map as `side` (a side's id) saw the table (Ch13 4.0): its enemy's blinds not yet
+    /// revealed are plain tokens, and the brigades under them are left out. Err, listing the
+    /// sides, when there is no such side.
+    pub fn as_seen_by(&mut self, side: &str) -> Result<(), String> {
+        let Some(index) = self.sides.iter().position(|s| s.id == side) else {
+            let ids: Vec<&str> = self.sides.iter().map(|s| s.id.as_str()).collect();
+            return Err(format!("the scenario has no side `{side}`; its sides are {}", ids.join(", ")));
+        };
+        self.seen_by = Some(index);
+        Ok(())
+    }
+
+    /// Whether the map's reader knows what `blind` hides: its owner, the umpire, or anyone once
+    /// it is revealed.
+    pub fn knows(&self, blind: &MapBlind) -> bool {
+        blind.revealed || self.seen_by.is_none_or(|s| s == blind.side)
+    }
+
+    /// The blind not yet revealed that `unit` is hidden under, if it is.
+    pub fn blind_over(&self, unit: &MapUnit) -> Option<&MapBlind> {
+        let brigade = unit.brigade.as_ref()?;
+        self.blinds.iter().find(|b| !b.revealed && b.side == unit.side && b.brigade.as_ref() == Some(brigade))
+    }
+
+    /// The blind not yet revealed that a brigadier is hidden under with his brigade, if he is.
+    pub fn blind_over_leader(&self, leader: &MapLeader) -> Option<&MapBlind> {
+        self.blinds.iter().find(|b| !b.revealed && b.brigadiers.contains(&leader.name))
     }
 
     /// The forces as a replay left them at one moment: every unit's stands where the table puts
@@ -206,6 +295,13 @@ impl MapState {
         for leader in &mut self.leaders {
             if let Some((_, position)) = table.leaders.iter().find(|(name, _)| *name == leader.name) {
                 leader.position = *position;
+            }
+        }
+        // Ch13 4.0: where each blind stands, and whether it has been revealed.
+        for blind in &mut self.blinds {
+            if let Some(now) = table.blinds.iter().find(|b| b.name == blind.name) {
+                blind.at = now.at;
+                blind.revealed = now.revealed;
             }
         }
     }

@@ -13,7 +13,9 @@
 //! - `reveal "B1"`: a dummy is removed; a real blind's units come on with
 //!   `enter "Unit" to (x, y) facing F [formation]`, each with its colours within 6" of the
 //!   blind's centre (dotc D28), whichever side's Phase 2 it is ([`Game::enter_hidden`]); its
-//!   brigadier is placed with `move "Brigadier" to (x, y)`, within the same 6".
+//!   brigadier is placed with `move "Brigadier" to (x, y)`, within the same 6". A unit is not
+//!   placed on another unit nor on impassable ground ([`Game::placement_spot`]), and every unit
+//!   of a revealed brigade is placed before the phase ends ([`Game::blinds_end_of_phase`]).
 //! - A unit still under a blind may not fire or charge (said at the line, [`Game::blinds_before`]),
 //!   nor come on, nor its brigadier ride out.
 
@@ -158,8 +160,48 @@ impl Game {
             return r.find(name.span, Level::Error, message, RULE);
         }
         match blinds::reveal(&self.rules, &mut self.state, &name.value) {
-            Ok(events) => r.emit(events),
+            Ok(events) => {
+                r.emit(events);
+                self.reveals.insert(name.value.clone(), r.span);
+                if !r.findings_only {
+                    r.steps.push(Step::Reveal { blind: name.value.clone(), span: r.span });
+                }
+            }
             Err(e) => refusal(r, &e),
+        }
+    }
+
+    /// Ch13 4.0: the sides whose secrets `action` names (a unit, or a brigadier, of a brigade
+    /// still under one of their blinds), marked on its narrative step for the other sides' views
+    /// ([`Replay::as_seen_by`]). Asked before the action is played.
+    pub(super) fn mark_secrets(&self, r: &mut Replayer<'_>, action: &Action) {
+        if self.state.blinds.iter().all(|b| !b.standing() || b.is_dummy()) {
+            return;
+        }
+        let mut sides = Vec::new();
+        let mut look = |action: &Action| {
+            for arg in &action.args {
+                let (Arg::Unit(n) | Arg::At(n) | Arg::Against(n) | Arg::Pip(n)) = arg else { continue };
+                let under = match self.state.unit_named(&n.value) {
+                    Some(id) => blinds::still_hidden(&self.state, id),
+                    None => blinds::blind_of_leader(&self.state, &n.value).filter(|b| b.standing()),
+                };
+                if let Some(blind) = under
+                    && !sides.contains(&blind.side.0)
+                {
+                    sides.push(blind.side.0);
+                }
+            }
+        };
+        look(action);
+        action.steps.iter().for_each(&mut look);
+        if sides.is_empty() {
+            return;
+        }
+        if let Some(Step::Action { span, secret_of, .. }) = r.steps.last_mut()
+            && *span == action.span
+        {
+            *secret_of = sides;
         }
     }
 
@@ -203,14 +245,22 @@ impl Game {
             Arg::Word(w) if self.rules.data.formation(&w.value).is_some() => Some(w.value.clone()),
             _ => None,
         });
-        let Some(u) = self.state.unit_mut(id) else { return true };
+        let Some(u) = self.state.unit(id) else { return true };
+        let mut placed = u.clone();
         if let Some(f) = formation.filter(|_| !u.is_battery()) {
-            u.formation = f;
+            placed.formation = f;
         }
-        u.on_table = true;
-        let layout = layout_for(&self.rules, u);
         let facing = facing_arg(action).unwrap_or(0.0);
-        self.bodies.insert(id, Body::new(to, facing, layout));
+        let body = Body::new(to, facing, layout_for(&self.rules, &placed));
+        // dotc D28: where a unit may stand, as the scenario check and the ground say.
+        if let Err(e) = blinds::placement_spot(&name, &self.placement_spot(id, &body)) {
+            refusal(r, &e);
+            return true;
+        }
+        let Some(u) = self.state.unit_mut(id) else { return true };
+        u.formation = placed.formation;
+        u.on_table = true;
+        self.bodies.insert(id, body);
         let text = format!("{name} is placed at ({}, {}), revealed from blind {}", to.0, to.1, blind.name);
         r.emit([Event::new(What::Note { text }, "Ch13 4.0, dotc D28")]);
         true
@@ -332,8 +382,72 @@ impl Game {
         }
     }
 
-    /// At the end of each phase, an owed reveal still not made is an error (once).
+    /// dotc D28: what the table shows where `id` would stand as `body`: the first unit on the
+    /// table its stands would share more than the stacking tolerance with (as the scenario
+    /// check measures it, [`crate::geometry::overlap_area`]), and impassable ground under it (an
+    /// impassable area it touches, or an impassable line across it away from its fords and
+    /// bridges).
+    fn placement_spot(&self, id: UnitId, body: &Body) -> blinds::Spot {
+        use dotc_lang::library::TerrainMove;
+        let footprint = body.footprint();
+        let overlaps = self.bodies.iter().find_map(|(other, b)| {
+            let u = self.state.unit(*other).filter(|u| *other != id && u.on_table && !u.removed)?;
+            let area = crate::geometry::overlap_area(&footprint, &b.footprint());
+            (area > crate::geometry::OVERLAP_TOLERANCE).then(|| (u.name.clone(), area))
+        });
+        let impassable = |movement: &TerrainMove, flags: &[String]| {
+            *movement == TerrainMove::Impassable || flags.iter().any(|f| f == "impassable")
+        };
+        let area = self
+            .bf
+            .areas
+            .iter()
+            .filter(|a| impassable(&a.terrain.movement, &a.flags))
+            .find(|a| a.outline.intersects(&footprint))
+            .map(|a| a.name.clone().unwrap_or_else(|| a.terrain.meta.title().to_string()));
+        let line = || {
+            self.bf
+                .lines
+                .iter()
+                .filter(|l| impassable(&l.terrain.movement, &l.flags) && l.line.intersects(&footprint))
+                .find(|l| {
+                    let crossings = [l.fords.as_slice(), l.bridges.as_slice()].concat();
+                    !crossings.iter().any(|p| footprint.intersects(&geo::Point::new(p.0, p.1)))
+                })
+                .map(|l| l.name.clone().unwrap_or_else(|| l.terrain.meta.title().to_string()))
+        };
+        blinds::Spot { overlaps, impassable: area.or_else(line) }
+    }
+
+    /// At the end of each phase, an owed reveal still not made is an error (once); so is a
+    /// revealed brigade's unit not placed in the phase of its reveal (dotc D28).
     pub(super) fn blinds_end_of_phase(&mut self, r: &mut Replayer<'_>, phase: Span) {
+        let owing: Vec<(String, Vec<String>)> = self
+            .state
+            .blinds
+            .iter()
+            .filter(|b| b.placing)
+            .map(|b| {
+                (b.name.clone(), blinds::unplaced(&self.state, b).into_iter().map(str::to_string).collect())
+            })
+            .collect();
+        // Said at the reveal that owes them, so a log may allow it there.
+        for (name, missing) in owing {
+            let at = self.reveals.get(&name).copied().unwrap_or(phase);
+            if !missing.is_empty() {
+                let message = format!(
+                    "blind {name} was revealed and {} not placed before the end of the phase: each unit of a revealed brigade comes on at once",
+                    match missing.as_slice() {
+                        [one] => format!("{one} was"),
+                        more => format!("{} were", more.join(", ")),
+                    }
+                );
+                r.find(at, Level::Error, message, "Ch13 4.0, dotc D28");
+            }
+        }
+        for blind in self.state.blinds.iter_mut() {
+            blind.placing = false;
+        }
         for blind in
             self.state.blinds.iter_mut().filter(|b| b.owed.is_some() && !b.overlooked && b.standing())
         {

@@ -34,6 +34,7 @@ pub mod resume;
 mod scripted;
 mod status;
 pub mod streamed;
+mod view;
 mod wave;
 mod written;
 
@@ -63,6 +64,7 @@ pub use complete::completed_log;
 pub use log_dice::LogDice;
 pub use narrative::Summary;
 pub use scripted::GameResult;
+pub use view::{BlindHides, BlindSummary};
 
 /// How to replay. The source text is only used to give line numbers and quote the actions.
 #[derive(Clone, Copy, Debug, Default)]
@@ -137,6 +139,8 @@ pub struct Table {
     pub leaders: Vec<(String, Option<(f64, f64)>)>,
     /// The hasty works dug so far (module digging_in, Ch13 14.0).
     pub works: Vec<crate::battlefield::HastyWorks>,
+    /// The blinds of Hidden Deployment, each in full (Ch13 4.0).
+    pub blinds: Vec<BlindSummary>,
 }
 
 impl Table {
@@ -285,6 +289,13 @@ pub struct Replay {
     /// The replay was stopped by [`ReplayOptions::cancel`]: what it holds is partial.
     #[serde(skip)]
     pub cancelled: bool,
+    /// The blinds of Hidden Deployment and what each hides (Ch13 4.0), for a side's view of the
+    /// game ([`Replay::as_seen_by`]).
+    #[serde(skip)]
+    sight: view::Sight,
+    /// The side whose view this is ([`Replay::as_seen_by`]); None: the umpire's, everything.
+    #[serde(skip)]
+    pub seen_by: Option<String>,
 }
 
 /// One heading or action of the narrative, in log order.
@@ -299,9 +310,18 @@ enum Step {
         line: usize,
         span: Span,
         text: String,
+        /// The sides (by index) whose secrets the action names: a unit, brigade or brigadier
+        /// still hidden under one of their blinds (Ch13 4.0). Another side's view leaves it out.
+        secret_of: Vec<usize>,
     },
     /// The end of the turn whose span this is.
     EndOfTurn(Span),
+    /// The blind of this name was revealed by the action at `span` (Ch13 4.0): from there on,
+    /// every side sees what it hid.
+    Reveal {
+        blind: String,
+        span: Span,
+    },
 }
 
 impl Replay {
@@ -383,6 +403,7 @@ impl<'a> Run<'a> {
             in_steps: false,
             findings_only: options.findings_only,
             turn_events: 0,
+            sight: view::Sight::default(),
         };
         let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
         let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
@@ -472,6 +493,7 @@ impl<'a> Run<'a> {
             command_ranges: BTreeMap::new(),
             rest_sight: status::RestSight::default(),
             ground_cover: Kept::default(),
+            reveals: BTreeMap::new(),
             rules,
         };
         let men = scenario.men_per_stand.as_ref().map(|m| m.value);
@@ -515,6 +537,7 @@ impl<'a> Run<'a> {
         );
         let keeping_pips = game.sides_keeping_pips(&analysis.document.turns);
         game.blinds_at_setup(&mut r, header_span); // Ch13 4.0
+        r.sight = view::Sight::of(&game.state);
         game.sync_bodies();
         Ok(Run {
             r,
@@ -574,6 +597,7 @@ impl<'a> Run<'a> {
                 // Ch13 12.0, dotc D21: so is a frenzied victor's pursuit.
                 game.overdue_pursuits(r, Some(action));
                 r.begin_action(action);
+                game.mark_secrets(r, action); // Ch13 4.0
                 let mark = r.events.len(); // scenario scripts
                 game.action(r, action);
                 game.sync_bodies();
@@ -645,6 +669,7 @@ impl<'a> Run<'a> {
         self.scripted.game_end(&mut self.game, &mut self.r, &mut summary, self.last_turn); // scenario scripts
         let mut out = self.r.take(Some(summary));
         out.tables = std::mem::take(&mut self.tables);
+        out.sight.end = view::Sight::blinds_now(&self.game.state);
         out
     }
 }
@@ -680,6 +705,8 @@ struct Replayer<'a> {
     findings_only: bool,
     /// Where the current turn's events start in `events`.
     turn_events: usize,
+    /// The blinds at the start and what each hides (Ch13 4.0), for [`Replay::as_seen_by`].
+    sight: view::Sight,
 }
 
 /// A result the log states and the rules do not give. The replay reports it, then goes on from
@@ -739,7 +766,7 @@ impl<'a> Replayer<'a> {
             Some(text) => text.lines().next().unwrap_or("").trim().trim_end_matches('{').trim().to_string(),
             None => action.verb.value.clone(),
         };
-        self.steps.push(Step::Action { line: self.line, span: action.span, text });
+        self.steps.push(Step::Action { line: self.line, span: action.span, text, secret_of: Vec::new() });
     }
 
     fn emit(&mut self, events: impl IntoIterator<Item = Event>) {
@@ -826,6 +853,8 @@ impl<'a> Replayer<'a> {
             assault_probes: std::mem::take(&mut self.assault_probes),
             steps: std::mem::take(&mut self.steps),
             cancelled: false,
+            sight: self.sight.clone(),
+            seen_by: None,
         }
     }
 }
@@ -868,6 +897,10 @@ struct Game {
     /// (issue 16). A pure function of the body, since the replay never changes the terrain, so
     /// it is never stale.
     ground_cover: Kept<Body, std::sync::Arc<[(dotc_lang::library::Cover, String)]>>,
+    /// Where each blind was revealed (Ch13 4.0): the span of its `reveal` line, where its units
+    /// not placed by the phase's end are reported (`blinds.rs`, dotc D28). Read only in the
+    /// phase of the reveal, so a checkpoint (a turn's start) need not keep it.
+    reveals: BTreeMap<String, Span>,
 }
 
 /// The last few answers of a pure function, by their key, kept behind `&self`
@@ -1086,7 +1119,8 @@ impl Game {
             .iter()
             .map(|l| (l.name.clone(), self.leader_positions.get(&l.name).copied().filter(|_| !l.removed)))
             .collect();
-        Table { turn, phase, units, leaders, works: self.bf.works.clone() }
+        let blinds = view::Sight::blinds_now(&self.state);
+        Table { turn, phase, units, leaders, works: self.bf.works.clone(), blinds }
     }
 
     /// Bodies follow the state's losses (RULE-05-3.3) and removals.

@@ -26,6 +26,10 @@ pub struct Summary {
     /// (Ch13 15.0).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub guns: Vec<GunsSummary>,
+    /// The blinds of Hidden Deployment as a side saw them at the end (Ch13 4.0): only in a
+    /// side's view ([`Replay::as_seen_by`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blinds: Vec<super::BlindSummary>,
 }
 
 /// A battery's guns taken in melee and what became of them (Ch13 15.0, dotc D16).
@@ -128,7 +132,7 @@ impl Summary {
                 fate: g.fate.word().to_string(),
             })
             .collect();
-        Summary { units, brigades, victory_points: BTreeMap::new(), result: None, guns }
+        Summary { units, brigades, victory_points: BTreeMap::new(), result: None, guns, blinds: Vec::new() }
     }
 }
 
@@ -142,6 +146,11 @@ impl Replay {
         findings.sort_by_key(|f| (f.span.start, f.span.end));
         // What the game header did before turn 1 (the bids of Ch13 1.0, Scouting's terrain move,
         // Logistics' marker): turn 0, before any step.
+        // A side's view (Ch13 4.0) begins with whose it is and the blinds as that side saw them
+        // deployed.
+        if let Some(side) = &self.seen_by {
+            out.push_str(&self.view_heading(side));
+        }
         let mut first = true;
         while let Some(e) = events.next_if(|e| e.turn == 0) {
             if first {
@@ -161,7 +170,7 @@ impl Replay {
                 Step::Phase(kind) => {
                     let _ = writeln!(out, "  Phase {}, {}", kind.number(), kind.word());
                 }
-                Step::Action { line, span, text } => {
+                Step::Action { line, span, text, .. } => {
                     match line {
                         0 => {
                             let _ = writeln!(out, "    {text}");
@@ -201,6 +210,8 @@ impl Replay {
                         let _ = writeln!(out, "      {}", e.event);
                     }
                 }
+                // Said by the action before it.
+                Step::Reveal { .. } => {}
             }
         }
         out
@@ -245,6 +256,12 @@ impl Replay {
                     "  {} ({}): taken by {} in turn {}, {}",
                     g.battery, g.side, g.taken_by, g.turn, g.fate
                 );
+            }
+        }
+        if !self.summary.blinds.is_empty() {
+            out.push_str("Blinds\n");
+            for b in &self.summary.blinds {
+                let _ = writeln!(out, "  {b}");
             }
         }
         if !self.summary.victory_points.is_empty() {

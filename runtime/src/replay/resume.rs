@@ -467,7 +467,7 @@ impl Step {
     /// The span this heading or action stands for, if it has one.
     fn span(&self) -> Option<Span> {
         match self {
-            Step::Action { span, .. } | Step::EndOfTurn(span) => Some(*span),
+            Step::Action { span, .. } | Step::EndOfTurn(span) | Step::Reveal { span, .. } => Some(*span),
             Step::Turn { .. } | Step::Phase(_) => None,
         }
     }
@@ -475,7 +475,9 @@ impl Step {
     /// Move its span.
     fn map(&mut self, map: impl Fn(Span) -> Span) {
         match self {
-            Step::Action { span, .. } | Step::EndOfTurn(span) => *span = map(*span),
+            Step::Action { span, .. } | Step::EndOfTurn(span) | Step::Reveal { span, .. } => {
+                *span = map(*span)
+            }
             Step::Turn { .. } | Step::Phase(_) => {}
         }
     }

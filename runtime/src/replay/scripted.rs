@@ -435,7 +435,7 @@ impl Scripted {
         f(self, r);
         if r.events.len() > events || r.findings.len() > findings {
             let line = r.line_of(span.start);
-            r.steps.insert(steps, Step::Action { line, span, text });
+            r.steps.insert(steps, Step::Action { line, span, text, secret_of: Vec::new() });
         }
     }
 

@@ -93,3 +93,39 @@ fn ch13_4_0_a_hidden_unit_waits_for_its_reveal_and_comes_on_within_six_inches() 
     let far = placement(&rules, &b1, "Hidden", 6.5);
     assert!(matches!(far, Err(EngineError::Illegal { rule: "Ch13 4.0, dotc D28", .. })));
 }
+
+/// Ch13 4.0, dotc D28: a revealed real blind owes the placement of each of its units before the
+/// phase ends; a dummy owes none. Once placed (on the table) a unit is owed no more.
+#[test]
+fn ch13_4_0_a_revealed_brigade_owes_each_unit_s_placement() {
+    let (mut t, hidden) = table();
+    let rules = hidden_rules();
+    let b1 = blind_named(&t.state, "B1").unwrap().clone();
+    assert!(unplaced(&t.state, &b1).is_empty(), "not revealed: nothing owed yet");
+    assert!(!b1.placing);
+    reveal(&rules, &mut t.state, "B1").unwrap();
+    let b1 = blind_named(&t.state, "B1").unwrap().clone();
+    assert!(b1.placing);
+    assert_eq!(unplaced(&t.state, &b1), ["Hidden"]);
+    t.state.units[hidden.0].on_table = true;
+    assert!(unplaced(&t.state, &b1).is_empty());
+    reveal(&rules, &mut t.state, "D1").unwrap();
+    let d1 = blind_named(&t.state, "D1").unwrap().clone();
+    assert!(!d1.placing && unplaced(&t.state, &d1).is_empty());
+}
+
+/// Ch13 4.0, dotc D28: a revealed unit is not placed on another unit nor on impassable ground.
+#[test]
+fn ch13_4_0_a_revealed_unit_is_not_placed_on_a_unit_or_impassable_ground() {
+    assert_eq!(placement_spot("Hidden", &Spot::default()), Ok(()));
+    let on_a_unit = Spot { overlaps: Some(("R1".into(), 1.5)), impassable: None };
+    let refused = placement_spot("Hidden", &on_a_unit);
+    assert!(
+        matches!(&refused, Err(EngineError::Illegal { rule: "Ch13 4.0, dotc D28", why, .. }) if why.contains("on R1"))
+    );
+    let in_a_lake = Spot { overlaps: None, impassable: Some("Mill Pond".into()) };
+    let refused = placement_spot("Hidden", &in_a_lake);
+    assert!(
+        matches!(&refused, Err(EngineError::Illegal { why, .. }) if why.contains("impassable ground (Mill Pond)"))
+    );
+}
