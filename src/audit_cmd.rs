@@ -306,27 +306,9 @@ fn audit_one(
                 s.line, s.reason, s.message, s.code
             ));
         }
-        let verdict = if errors + warnings == 0 { "clean" } else { "has problems" };
-        text.push_str(&format!(
-            "{name}: {verdict}: {errors} error(s), {warnings} warning(s), {} allowed by the umpire\n",
-            suppressed.len()
-        ));
+        text.push_str(&verdict_line(&name, errors, warnings, suppressed.len()));
     }
-    let findings = diagnostics
-        .iter()
-        .map(|d| {
-            let (line, column) = lines.line_col(&source, d.primary.span.start);
-            let level = audit::level_of(d);
-            JsonFinding {
-                line,
-                column,
-                level,
-                code: audit::finding_code(level),
-                message: d.message.clone(),
-                rule: d.rule.clone().unwrap_or_default(),
-            }
-        })
-        .collect();
+    let findings = json_findings(diagnostics, &source, &lines);
     let audit = FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed };
     drop_aside(source.len(), (analysis, replayed, source));
     Ok(Some((audit, text)))
@@ -358,13 +340,17 @@ fn audit_campaign(
         if !diagnostics.is_empty() {
             text.push_str(&render(&diagnostics, &name, source));
         }
-        let verdict = if errors + warnings == 0 { "clean" } else { "has problems" };
-        text.push_str(&format!(
-            "{name}: {verdict}: {errors} error(s), {warnings} warning(s), 0 allowed by the umpire\n"
-        ));
+        text.push_str(&verdict_line(&name, errors, warnings, 0));
     }
     let lines = LineIndex::new(source);
-    let findings = diagnostics
+    let findings = json_findings(&diagnostics, source, &lines);
+    (FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed: Vec::new() }, text)
+}
+
+/// The findings of one file as `--format json` lists them, each placed by the file's one line
+/// index (a game log's and a campaign's alike).
+fn json_findings(diagnostics: &[Diagnostic], source: &str, lines: &LineIndex) -> Vec<JsonFinding> {
+    diagnostics
         .iter()
         .map(|d| {
             let (line, column) = lines.line_col(source, d.primary.span.start);
@@ -378,8 +364,13 @@ fn audit_campaign(
                 rule: d.rule.clone().unwrap_or_default(),
             }
         })
-        .collect();
-    (FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed: Vec::new() }, text)
+        .collect()
+}
+
+/// The last line of a file's text report: clean or not, and its counts.
+fn verdict_line(name: &str, errors: usize, warnings: usize, allowed: usize) -> String {
+    let verdict = if errors + warnings == 0 { "clean" } else { "has problems" };
+    format!("{name}: {verdict}: {errors} error(s), {warnings} warning(s), {allowed} allowed by the umpire\n")
 }
 
 /// Logs longer than this have their syntax tree and replay freed on a thread of their own.
