@@ -94,6 +94,11 @@ pub struct ReplayOptions<'a> {
     /// a sixth of a long log's replay in page faults and copies, were kept for no reader). The
     /// rules still read the turn's own events as they are played.
     pub findings_only: bool,
+    /// Write the narrative as the game is played ([`Replay::narrative`] then returns it) and let
+    /// each turn's events and steps go once the turn after it has been played too, by when the
+    /// findings about its actions are in (issue 16: a long log's replay held every event until
+    /// the end only to narrate them). The replay keeps no events: for `dotc replay`'s text.
+    pub narrate: bool,
 }
 
 /// A volley of the log as the replay planned it, with its exact odds and what its dice gave.
@@ -296,6 +301,9 @@ pub struct Replay {
     /// The side whose view this is ([`Replay::as_seen_by`]); None: the umpire's, everything.
     #[serde(skip)]
     pub seen_by: Option<String>,
+    /// The narrative, written as the game was played ([`ReplayOptions::narrate`]).
+    #[serde(skip)]
+    narrated: Option<String>,
 }
 
 /// One heading or action of the narrative, in log order.
@@ -402,6 +410,8 @@ impl<'a> Run<'a> {
             results: claims::Results::default(),
             in_steps: false,
             findings_only: options.findings_only,
+            narrated: (options.narrate && !options.findings_only).then(String::new),
+            marks: std::collections::VecDeque::new(),
             turn_events: 0,
             sight: view::Sight::default(),
         };
@@ -569,6 +579,8 @@ impl<'a> Run<'a> {
             // Every mark into the events or steps is taken and let go within a turn.
             r.events.clear();
             r.steps.clear();
+        } else {
+            r.narrate_settled();
         }
         r.turn_events = r.events.len();
         if *r.side != *turn.side.value {
@@ -703,10 +715,22 @@ struct Replayer<'a> {
     in_steps: bool,
     /// [`ReplayOptions::findings_only`]: no narrative step is written for an action.
     findings_only: bool,
+    /// The narrative so far, written as the game is played ([`ReplayOptions::narrate`]).
+    narrated: Option<String>,
+    /// With `narrated`: where each turn not yet narrated starts in the steps, events and findings.
+    marks: std::collections::VecDeque<TurnMark>,
     /// Where the current turn's events start in `events`.
     turn_events: usize,
     /// The blinds at the start and what each hides (Ch13 4.0), for [`Replay::as_seen_by`].
     sight: view::Sight,
+}
+
+/// Where a turn starts in the replayer's steps, events and findings.
+#[derive(Clone, Copy, Debug)]
+struct TurnMark {
+    steps: usize,
+    events: usize,
+    findings: usize,
 }
 
 /// A result the log states and the rules do not give. The replay reports it, then goes on from
@@ -836,12 +860,54 @@ impl<'a> Replayer<'a> {
         }
     }
 
+    /// [`ReplayOptions::narrate`], at a turn's start: the turn before the last one is settled
+    /// (what is found about its actions is found during it or the turn after), so its narrative
+    /// is written and its steps and events let go.
+    fn narrate_settled(&mut self) {
+        if self.narrated.is_none() {
+            return;
+        }
+        let now =
+            TurnMark { steps: self.steps.len(), events: self.events.len(), findings: self.findings.len() };
+        self.marks.push_back(now);
+        if self.marks.len() < 3 {
+            return;
+        }
+        let (Some(settled), Some(next)) = (self.marks.pop_front(), self.marks.front().copied()) else {
+            return;
+        };
+        self.narrate_up_to(settled.findings, next.steps, next.events);
+        for mark in &mut self.marks {
+            mark.steps -= next.steps;
+            mark.events -= next.events;
+        }
+    }
+
+    /// Narrate the first `steps` steps and `events` events, with the findings made since
+    /// `findings_from`, and let them go.
+    fn narrate_up_to(&mut self, findings_from: usize, steps: usize, events: usize) {
+        let Some(out) = self.narrated.as_mut() else {
+            return;
+        };
+        let mut findings: Vec<&Finding> = self.findings.get(findings_from..).unwrap_or(&[]).iter().collect();
+        findings.sort_by_key(|f| (f.span.start, f.span.end));
+        let (steps, events) = (steps.min(self.steps.len()), events.min(self.events.len()));
+        narrative::narrate(out, &self.steps[..steps], &self.events[..events], &findings);
+        self.steps.drain(..steps);
+        self.events.drain(..events);
+    }
+
     fn finish(mut self, summary: Option<Summary>) -> Replay {
         self.take(summary)
     }
 
     /// The replay so far, its outputs taken out of the replayer.
     fn take(&mut self, summary: Option<Summary>) -> Replay {
+        if self.narrated.is_some() {
+            let from = self.marks.front().map_or(0, |m| m.findings);
+            self.narrate_up_to(from, self.steps.len(), self.events.len());
+            self.marks.clear();
+        }
         Replay {
             events: std::mem::take(&mut self.events),
             findings: std::mem::take(&mut self.findings),
@@ -855,6 +921,7 @@ impl<'a> Replayer<'a> {
             cancelled: false,
             sight: self.sight.clone(),
             seen_by: None,
+            narrated: self.narrated.take(),
         }
     }
 }
@@ -1192,6 +1259,8 @@ impl Game {
     }
 }
 
+#[cfg(test)]
+mod narrate_tests;
 #[cfg(test)]
 mod sharpshooter_situations;
 #[cfg(test)]

@@ -3,9 +3,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use dotc_lang::ast::Span;
 use serde::Serialize;
 
-use super::{GameResult, Level, Replay, Step};
+use super::{Finding, GameResult, Level, Replay, ReplayEvent, Step};
 use crate::engine::state::GameState;
 use crate::engine::{Rules, morale};
 
@@ -138,82 +139,21 @@ impl Summary {
 
 impl Replay {
     /// The game turn by turn and phase by phase: each action as the log wrote it, what the rules
-    /// made of it, and the findings at it.
+    /// made of it, and the findings at it. A replay asked to narrate as it went
+    /// ([`super::ReplayOptions::narrate`]) already holds it.
     pub fn narrative(&self) -> String {
+        if let Some(text) = &self.narrated {
+            return text.clone();
+        }
         let mut out = String::new();
-        let mut events = self.events.iter().peekable();
-        let mut findings: Vec<_> = self.findings.iter().collect();
-        findings.sort_by_key(|f| (f.span.start, f.span.end));
-        // What the game header did before turn 1 (the bids of Ch13 1.0, Scouting's terrain move,
-        // Logistics' marker): turn 0, before any step.
         // A side's view (Ch13 4.0) begins with whose it is and the blinds as that side saw them
         // deployed.
         if let Some(side) = &self.seen_by {
             out.push_str(&self.view_heading(side));
         }
-        let mut first = true;
-        while let Some(e) = events.next_if(|e| e.turn == 0) {
-            if first {
-                let _ = writeln!(out, "Before the game");
-                first = false;
-            }
-            let _ = writeln!(out, "      {}", e.event);
-        }
-        for step in &self.steps {
-            match step {
-                Step::Turn { number, side } => {
-                    if !out.is_empty() {
-                        out.push('\n');
-                    }
-                    let _ = writeln!(out, "Turn {number} ({side})");
-                }
-                Step::Phase(kind) => {
-                    let _ = writeln!(out, "  Phase {}, {}", kind.number(), kind.word());
-                }
-                Step::Action { line, span, text, .. } => {
-                    match line {
-                        0 => {
-                            let _ = writeln!(out, "    {text}");
-                        }
-                        n => {
-                            let _ = writeln!(out, "    line {n}: {text}");
-                        }
-                    }
-                    while let Some(e) = events.next_if(|e| e.span == *span) {
-                        let _ = writeln!(out, "      {}", e.event);
-                    }
-                    // The findings within the action, found by a binary search of the sorted
-                    // list: walking the whole list for every action made a long log's
-                    // narrative quadratic (issue 16; counted as work for src/linear_tests.rs).
-                    let from = findings.partition_point(|f| f.span.start < span.start);
-                    let within = findings[from..].iter().take_while(|f| f.span.start <= span.end);
-                    let mut visited = 0u64;
-                    for f in within.inspect(|_| visited += 1).filter(|f| f.span.end <= span.end) {
-                        let mark = match f.level {
-                            Level::Error => "finding",
-                            Level::Warning => "warning",
-                            Level::Note => "note",
-                            Level::Followed => "follows the log",
-                        };
-                        let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
-                        let _ = writeln!(out, "      ! {mark}: {}{rule}", f.message);
-                    }
-                    dotc_lang::lines::work::add(visited);
-                }
-                Step::EndOfTurn(turn) => {
-                    let mut first = true;
-                    while let Some(e) = events.next_if(|e| e.span == *turn) {
-                        if first {
-                            let _ = writeln!(out, "  End of the turn");
-                            first = false;
-                        }
-                        let _ = writeln!(out, "      {}", e.event);
-                    }
-                }
-                // Said by the action before it.
-                Step::Reveal { .. } => {}
-            }
-        }
+        let mut findings: Vec<_> = self.findings.iter().collect();
+        findings.sort_by_key(|f| (f.span.start, f.span.end));
+        narrate(&mut out, &self.steps, &self.events, &findings);
         out
     }
 
@@ -273,5 +213,92 @@ impl Replay {
             let _ = writeln!(out, "Result: {} ({})", result.result, result.by);
         }
         out
+    }
+}
+
+/// Write the narrative of `steps` (a stretch of the game from a turn's start, or the whole game)
+/// onto `out`: `events` are the events those steps made, in order, and `findings` hold, sorted by
+/// span, at least every finding within their actions. What the game header did before turn 1
+/// (the bids of Ch13 1.0, Scouting's terrain move, Logistics' marker) comes first, as turn 0.
+///
+/// Each event is told once, in the order it happened: under the action it belongs to, or, when
+/// the rules judged an earlier action of the turn late (a change of formation with no move after
+/// it, judged at the phase's end), under the action being played then. An event left over from
+/// an earlier turn is told before the next turn's heading, so no event holds up the ones after it.
+pub(super) fn narrate(out: &mut String, steps: &[Step], events: &[ReplayEvent], findings: &[&Finding]) {
+    let mut events = events.iter().peekable();
+    let mut first = true;
+    while let Some(e) = events.next_if(|e| e.turn == 0) {
+        if first {
+            let _ = writeln!(out, "Before the game");
+            first = false;
+        }
+        let _ = writeln!(out, "      {}", e.event);
+    }
+    // The spans of the turn's actions told so far: their late events.
+    let mut told: Vec<Span> = Vec::new();
+    for step in steps {
+        match step {
+            Step::Turn { number, side } => {
+                while let Some(e) = events.next_if(|e| e.turn < *number) {
+                    let _ = writeln!(out, "      {}", e.event);
+                }
+                told.clear();
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                let _ = writeln!(out, "Turn {number} ({side})");
+            }
+            Step::Phase(kind) => {
+                let _ = writeln!(out, "  Phase {}, {}", kind.number(), kind.word());
+            }
+            Step::Action { line, span, text, .. } => {
+                match line {
+                    0 => {
+                        let _ = writeln!(out, "    {text}");
+                    }
+                    n => {
+                        let _ = writeln!(out, "    line {n}: {text}");
+                    }
+                }
+                told.push(*span);
+                while let Some(e) = events.next_if(|e| e.span == *span || told.contains(&e.span)) {
+                    let _ = writeln!(out, "      {}", e.event);
+                }
+                // The findings within the action, found by a binary search of the sorted
+                // list: walking the whole list for every action made a long log's
+                // narrative quadratic (issue 16; counted as work for src/linear_tests.rs).
+                let from = findings.partition_point(|f| f.span.start < span.start);
+                let within = findings[from..].iter().take_while(|f| f.span.start <= span.end);
+                let mut visited = 0u64;
+                for f in within.inspect(|_| visited += 1).filter(|f| f.span.end <= span.end) {
+                    let mark = match f.level {
+                        Level::Error => "finding",
+                        Level::Warning => "warning",
+                        Level::Note => "note",
+                        Level::Followed => "follows the log",
+                    };
+                    let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
+                    let _ = writeln!(out, "      ! {mark}: {}{rule}", f.message);
+                }
+                dotc_lang::lines::work::add(visited);
+            }
+            Step::EndOfTurn(turn) => {
+                let mut first = true;
+                while let Some(e) = events.next_if(|e| e.span == *turn || told.contains(&e.span)) {
+                    if first {
+                        let _ = writeln!(out, "  End of the turn");
+                        first = false;
+                    }
+                    let _ = writeln!(out, "      {}", e.event);
+                }
+            }
+            // Said by the action before it.
+            Step::Reveal { .. } => {}
+        }
+    }
+    // What is left: events of the last turn told, that no step of it claims.
+    for e in events {
+        let _ = writeln!(out, "      {}", e.event);
     }
 }

@@ -133,6 +133,9 @@ impl Replay {
     /// The replay as `side` saw the game (Ch13 4.0): see the module's doc. Err, listing the
     /// sides, when the game has no such side. Findings are kept whole (the umpire's).
     pub fn as_seen_by(&self, side: &str) -> Result<Replay, String> {
+        if self.narrated.is_some() {
+            return Err("a replay narrated as it was played keeps no events to take a side's view of".into());
+        }
         let Some(me) = self.sight.sides.iter().position(|s| s == side) else {
             return Err(format!(
                 "the game has no side `{side}`; its sides are {}",
@@ -211,6 +214,7 @@ impl Replay {
             cancelled: self.cancelled,
             sight: self.sight.clone(),
             seen_by: Some(side.to_string()),
+            narrated: None,
         })
     }
 
