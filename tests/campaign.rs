@@ -35,7 +35,7 @@ fn a_wrong_surgeon_claim_is_a_located_finding_citing_ch14_2_0() {
 }
 
 /// Ch14 2.0: the 9th Louisiana lost a stand in battle 2 and the copy leaves out its Surgeon's
-/// line: one finding at the `after` block (line 38) naming the line to add.
+/// line: one finding at the `after` block (line 43) naming the line to add.
 #[test]
 fn a_missing_surgeon_line_is_a_located_finding_citing_ch14_2_0() {
     let file = "tests/campaign/bad/missing-surgeon.dotc";
@@ -44,12 +44,28 @@ fn a_missing_surgeon_line_is_a_located_finding_citing_ch14_2_0() {
     let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
     let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
     assert_eq!(findings.len(), 1, "{findings:#?}");
-    assert_eq!(findings[0]["line"], 38);
+    assert_eq!(findings[0]["line"], 43);
     assert_eq!(findings[0]["rule"], "Ch14 2.0");
     assert!(
         findings[0]["message"].as_str().unwrap().contains("add `surgeon \"9th Louisiana\" roll [_] => ...`"),
         "{findings:#?}"
     );
+}
+
+/// Ch14 3.0, dotc D35: the copy claims `held` for the 19th Maine in battle 1, which the replay
+/// never saw (the Maine was charged once, while Fresh, and lost the melee): one finding at the
+/// feat's word, line 37, naming what the replay saw of the unit.
+#[test]
+fn xp_for_a_feat_the_replay_did_not_see_is_a_located_finding_citing_ch14_3_0() {
+    let file = "tests/campaign/bad/unseen-feat.dotc";
+    let out = dotc(&["audit", file], &root());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(said.contains("unseen-feat.dotc:37:37"), "{said}");
+    assert!(said.contains("did not see \"19th Maine\" do `held`"), "{said}");
+    assert!(said.contains("it held no"), "{said}");
+    assert!(said.contains("Ch14 3.0, dotc D35"), "{said}");
+    assert!(said.contains("1 error(s)"), "{said}");
 }
 
 /// A copy of road.dotc in a scratch folder beside the repository's files, with `edit` applied;
