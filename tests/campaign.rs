@@ -173,6 +173,16 @@ fn campaign_status_gives_the_hand_worked_roster() {
     );
     assert_eq!(unit("9th Louisiana")["captured"], 1);
     assert_eq!(unit("50th Georgia")["on_roster"], 4);
+    // Ch14 3.0, dotc D37: the 9th Louisiana joins Regular at 1 XP, breaks the 19th Maine with a
+    // charge in each battle (+1, +1): 3 XP, Veteran (RULINGS G20), with the Sharpshooters it
+    // chose; the 6th Louisiana joins Elite at 4 XP with Iron Discipline; a battery keeps none.
+    assert_eq!(unit("9th Louisiana")["xp"], 3);
+    assert_eq!(unit("9th Louisiana")["grade"], "veteran");
+    assert_eq!(unit("9th Louisiana")["traits"], serde_json::json!(["sharpshooters"]));
+    assert_eq!(unit("6th Louisiana")["xp"], 4);
+    assert_eq!(unit("6th Louisiana")["traits"], serde_json::json!(["iron_discipline"]));
+    assert_eq!(unit("51st Georgia")["xp"], 0);
+    assert_eq!(unit("Battery K, 4th U.S.")["xp"], 0);
     assert_eq!(value["battles"][1]["field"], "union");
     assert_eq!(value["battles"][0]["field"], serde_json::Value::Null);
 }
