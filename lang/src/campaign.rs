@@ -64,21 +64,32 @@ pub const SURGEON_RESULTS: &[(&str, &str)] = &[
 /// The feats of Ch14 3.0 an `experience` step names, as the replay of the battle finds them
 /// (dotc D35): the word and what it means.
 pub const FEATS: &[(&str, &str)] = &[
-    ("charged", "its charge came home on an enemy formed unit and broke it in the melee (or routed it on contact)"),
-    ("held", "it held its ground against two or more enemy charges that came home while it was Worn or Spent"),
+    (
+        "charged",
+        "its charge came home on an enemy formed unit and broke it in the melee (or routed it on contact)",
+    ),
+    (
+        "held",
+        "it held its ground against two or more enemy charges that came home while it was Worn or Spent",
+    ),
     ("inflicted", "its volleys and melees took two or more stands of enemy batteries or Elite regiments"),
 ];
 
 /// The rulings a campaign's `rules` block may switch (`ruling surgeon_prisoners = none`); the
 /// first value is the default. Apart from [`crate::rulings::RULINGS`], which a scenario or game
 /// log switches: these act between battles only.
-pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[RulingSpec {
-    name: "surgeon_prisoners",
-    id: "D32",
-    values: &["returners", "all", "none"],
-    as_printed: "returners",
-    summary: "Ch14 2.0's prisoners: the side not holding the field loses for good the stands its Surgeon's roll would have returned (default), or every surviving casualty (hospital too), or none (the note is colour only).",
-}, XP_CHARGE_BREAKS, XP_HELD_ATTACKS, XP_REPEAT_FEAT];
+pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[
+    RulingSpec {
+        name: "surgeon_prisoners",
+        id: "D32",
+        values: &["returners", "all", "none"],
+        as_printed: "returners",
+        summary: "Ch14 2.0's prisoners: the side not holding the field loses for good the stands its Surgeon's roll would have returned (default), or every surviving casualty (hospital too), or none (the note is colour only).",
+    },
+    XP_CHARGE_BREAKS,
+    XP_HELD_ATTACKS,
+    XP_REPEAT_FEAT,
+];
 
 /// Ch14 3.0's "breaks an enemy formed unit in melee" (dotc D35).
 pub const XP_CHARGE_BREAKS: RulingSpec = RulingSpec {
@@ -133,7 +144,12 @@ pub struct ExperienceClaim {
 pub fn experience_claim(claim: &Claim) -> Result<ExperienceClaim, Box<Diagnostic>> {
     let mut out = ExperienceClaim::default();
     let bad = |span: Span, message: &str| {
-        Box::new(cat::malformed_step(span, message.to_string(), "experience \"19th Maine\" charged => xp 2, veteran", "Ch14 3.0"))
+        Box::new(cat::malformed_step(
+            span,
+            message.to_string(),
+            "experience \"19th Maine\" charged => xp 2, veteran",
+            "Ch14 3.0",
+        ))
     };
     for item in &claim.items {
         match (item.words.as_slice(), item.numbers.as_slice()) {
@@ -217,7 +233,8 @@ impl<'a> Step<'a> {
             }
             "experience" => {
                 let example = "experience \"19th Maine\" charged held => xp 3";
-                let (Some(Arg::Unit(unit)), feats) = (action.args.first(), action.args.get(1..).unwrap_or_default())
+                let (Some(Arg::Unit(unit)), feats) =
+                    (action.args.first(), action.args.get(1..).unwrap_or_default())
                 else {
                     return Err(Box::new(cat::malformed_step(
                         action.span,
@@ -472,13 +489,22 @@ pub fn feat_words(feats: &[Arg]) -> impl Iterator<Item = &Ident> {
 }
 
 /// A unit an `experience` or `trait` step names must be one of the battle's scenario (Ch14 3.0).
-fn check_battle_unit(battle: &Battle, scenario: Option<&LoadedScenario>, unit: &Name, diags: &mut Vec<Diagnostic>) {
+fn check_battle_unit(
+    battle: &Battle,
+    scenario: Option<&LoadedScenario>,
+    unit: &Name,
+    diags: &mut Vec<Diagnostic>,
+) {
     let Some(s) = scenario else { return };
     if matches!(s.names.get(&unit.value), Some((NameKind::Unit(_), _, _))) {
         return;
     }
-    let candidates =
-        s.names.order.iter().filter(|n| matches!(s.names.get(n), Some((NameKind::Unit(_), _, _)))).map(String::as_str);
+    let candidates = s
+        .names
+        .order
+        .iter()
+        .filter(|n| matches!(s.names.get(n), Some((NameKind::Unit(_), _, _))))
+        .map(String::as_str);
     let suggestion = crate::names::suggest(&unit.value, candidates);
     diags.push(cat::unknown_battle_unit(unit.span, &unit.value, &battle.name.value, suggestion));
 }

@@ -83,7 +83,10 @@ pub(super) fn read_experience(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Experi
     }
     let lists = |v: Vec<(Spanned<String>, Vec<Spanned<String>>)>| {
         v.into_iter()
-            .map(|(q, ts)| GradeTraits { quality: q.value, traits: ts.into_iter().map(|t| t.value).collect() })
+            .map(|(q, ts)| GradeTraits {
+                quality: q.value,
+                traits: ts.into_iter().map(|t| t.value).collect(),
+            })
             .collect()
     };
     Experience {
@@ -110,7 +113,8 @@ impl Describe for Experience {
             parts.push(format!("{n} XP at most"));
         }
         if !self.grades.is_empty() {
-            let tiers: Vec<String> = self.grades.iter().map(|g| format!("{} from {}", g.quality, g.from_xp)).collect();
+            let tiers: Vec<String> =
+                self.grades.iter().map(|g| format!("{} from {}", g.quality, g.from_xp)).collect();
             parts.push(tiers.join(", "));
         }
         for c in &self.choose {

@@ -45,7 +45,8 @@ impl Track {
     pub fn from_rule_data(data: &RuleData) -> Result<Track, String> {
         let entry: &Experience =
             data.experience("track").ok_or("the rule data has no `experience track` (Ch14 3.0)")?;
-        let need = |v: Option<u32>, key: &str| v.ok_or(format!("`experience track` has no `{key}` (Ch14 3.0)"));
+        let need =
+            |v: Option<u32>, key: &str| v.ok_or(format!("`experience track` has no `{key}` (Ch14 3.0)"));
         let mut grades: Vec<(String, u32)> =
             entry.grades.iter().map(|g| (g.quality.clone(), g.from_xp)).collect();
         if grades.is_empty() {
@@ -265,9 +266,9 @@ pub fn seen(
                 }
             }
             What::StandsLost { unit, lost, by: Some(by), .. } => {
-                let guns_or_elite = units.get(unit).is_some_and(|u| {
-                    u.kind == "battery" || u.quality.as_deref() == Some(elite)
-                });
+                let guns_or_elite = units
+                    .get(unit)
+                    .is_some_and(|u| u.kind == "battery" || u.quality.as_deref() == Some(elite));
                 if guns_or_elite && enemies(unit, by) {
                     out.entry(by.clone()).or_default().stands_of_guns_or_elite += lost;
                 }
@@ -371,7 +372,10 @@ mod tests {
         assert_eq!((t.per_feat, t.per_battle, t.max_xp), (1, 2, 4));
         let tiers: Vec<(&str, u32)> = t.grades.iter().map(|(q, x)| (q.as_str(), *x)).collect();
         assert_eq!(tiers, [("green", 0), ("regular", 1), ("veteran", 2), ("elite", 4)]);
-        assert_eq!(t.choose, [("veteran".to_string(), vec!["steady".to_string(), "sharpshooters".to_string()])]);
+        assert_eq!(
+            t.choose,
+            [("veteran".to_string(), vec!["steady".to_string(), "sharpshooters".to_string()])]
+        );
         assert_eq!(t.gains, [("elite".to_string(), vec!["iron_discipline".to_string()])]);
         assert_eq!(t.elite(), "elite");
     }
@@ -389,7 +393,10 @@ mod tests {
         assert!(t.gained(3).is_empty());
         assert_eq!(t.gained(4), ["iron_discipline"]);
         // dotc D37: a unit joins with its quality's tier.
-        assert_eq!((t.xp_of("green"), t.xp_of("regular"), t.xp_of("veteran"), t.xp_of("elite")), (Some(0), Some(1), Some(2), Some(4)));
+        assert_eq!(
+            (t.xp_of("green"), t.xp_of("regular"), t.xp_of("veteran"), t.xp_of("elite")),
+            (Some(0), Some(1), Some(2), Some(4))
+        );
     }
 
     /// Ch14 3.0: +1 a feat, at most 2 in one battle, never past 4: three feats from 1 XP give

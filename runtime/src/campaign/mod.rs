@@ -18,11 +18,11 @@ mod tests;
 use dotc_lang::analysis::Analysis;
 use dotc_lang::ast::{Battle, Campaign, Span};
 use dotc_lang::campaign::{CAMPAIGN_RULINGS, LoadedBattle, Step, surgeon_claim};
-use experience::{FeatRulings, Seen, Track, UnitFacts};
-use std::collections::BTreeMap;
 use dotc_lang::check::starting_stands;
 use dotc_lang::library::EntryKind;
+use experience::{FeatRulings, Seen, Track, UnitFacts};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 use crate::replay::{Finding, Level, ReplayOptions, replay};
 use surgeon::{Field, Prisoners, SurgeonTable, Tally};
@@ -165,7 +165,13 @@ struct Xp<'t> {
 /// The campaign's rulings on the feats (dotc D35, D36): the last setting of each counts.
 fn feat_rulings(campaign: &Campaign) -> FeatRulings {
     let value = |name: &str| {
-        campaign.rules.iter().flat_map(|r| &r.rulings).filter(|r| r.name.value == name).next_back().map(|r| r.value.value.as_str())
+        campaign
+            .rules
+            .iter()
+            .flat_map(|r| &r.rulings)
+            .filter(|r| r.name.value == name)
+            .next_back()
+            .map(|r| r.value.value.as_str())
     };
     FeatRulings {
         breaks_only_when_removed: value("xp_charge_breaks") == Some("removed"),
@@ -422,7 +428,12 @@ fn play_after(
 /// Step 3, regimental experience (Ch14 3.0, dotc D35-D37): each `experience` line against the
 /// feats the replay saw, each `trait` line against the unit's grade; then every unit that earned
 /// XP by the replay and has no `experience` line. The roster takes the XP the rules give.
-fn play_experience(played: &mut Played, after: &dotc_lang::ast::After, seen: &BTreeMap<String, Seen>, xp: &Xp<'_>) {
+fn play_experience(
+    played: &mut Played,
+    after: &dotc_lang::ast::After,
+    seen: &BTreeMap<String, Seen>,
+    xp: &Xp<'_>,
+) {
     let track = xp.track;
     let none = Seen::default();
     let mut written: Vec<&str> = Vec::new();
@@ -450,7 +461,8 @@ fn play_experience(played: &mut Played, after: &dotc_lang::ast::After, seen: &BT
                 let mut claimed = [0u32; 3];
                 let mut unseen = false;
                 for feat in dotc_lang::campaign::feat_words(feats) {
-                    let Some(i) = dotc_lang::campaign::FEATS.iter().position(|(w, _)| *w == feat.value) else {
+                    let Some(i) = dotc_lang::campaign::FEATS.iter().position(|(w, _)| *w == feat.value)
+                    else {
                         continue;
                     };
                     claimed[i] += 1;
@@ -553,7 +565,11 @@ fn play_experience(played: &mut Played, after: &dotc_lang::ast::After, seen: &BT
                     let names: Vec<&str> = may.iter().map(|s| s.as_str()).collect();
                     played.findings.push(error(
                         chosen.span,
-                        format!("`{}` is no trait a {first_grade} may choose: {}", chosen.value, names.join(" or ")),
+                        format!(
+                            "`{}` is no trait a {first_grade} may choose: {}",
+                            chosen.value,
+                            names.join(" or ")
+                        ),
                         "Ch14 3.0, dotc D37",
                     ));
                 } else {

@@ -450,7 +450,13 @@ pub(crate) fn melee_in_place(
 fn losses_by(events: &mut [Event], attacker: &str, defender: &str) {
     for e in events {
         if let What::StandsLost { unit, by, .. } = &mut e.what {
-            let enemy = if unit == attacker { defender } else if unit == defender { attacker } else { continue };
+            let enemy = if unit == attacker {
+                defender
+            } else if unit == defender {
+                attacker
+            } else {
+                continue;
+            };
             *by = Some(enemy.to_string());
         }
     }
