@@ -169,8 +169,7 @@ fn feat_rulings(campaign: &Campaign) -> FeatRulings {
             .rules
             .iter()
             .flat_map(|r| &r.rulings)
-            .filter(|r| r.name.value == name)
-            .next_back()
+            .rfind(|r| r.name.value == name)
             .map(|r| r.value.value.as_str())
     };
     FeatRulings {
