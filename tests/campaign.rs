@@ -186,3 +186,53 @@ fn campaign_status_gives_the_hand_worked_roster() {
     assert_eq!(value["battles"][1]["field"], "union");
     assert_eq!(value["battles"][0]["field"], serde_json::Value::Null);
 }
+
+/// Ch14 3.0, dotc D36, D37: the experience step's checks against the replay and the track, each
+/// a located error: more than 2 XP in one battle, XP past 4, a battery given XP, a trait chosen
+/// below Veteran, and a unit whose feats earn XP with no experience line.
+#[test]
+fn experience_checks_are_located_findings_citing_ch14_3_0() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "charged => xp 2, veteran",
+            "charged => xp 4, veteran",
+            "at most 2 XP a battle: \"9th Louisiana\" had 1, so 3 at most, not 4",
+        ),
+        ("charged => xp 3, veteran", "charged => xp 5", "the experience track ends at 4 XP, not 5"),
+        (
+            "trait \"9th Louisiana\" sharpshooters\n",
+            "trait \"9th Louisiana\" sharpshooters\n            experience \"Battery K, 4th U.S.\" => xp 1\n",
+            "is a battery: only regiments and cavalry battalions keep an experience track",
+        ),
+        (
+            "trait \"9th Louisiana\" sharpshooters\n",
+            "trait \"9th Louisiana\" sharpshooters\n            trait \"12th New Jersey\" steady\n",
+            "only a veteran or better regiment chooses an Army Trait",
+        ),
+        (
+            "trait \"9th Louisiana\" sharpshooters\n",
+            "trait \"9th Louisiana\" steady\n",
+            "",
+        ),
+        (
+            "            experience \"9th Louisiana\" charged => xp 3, veteran\n",
+            "",
+            "add `experience \"9th Louisiana\" charged => xp 3`",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let (_dir, path) = scratch(|s| s.replacen(from, to, 1));
+        let out = dotc(&["audit", path.to_str().unwrap(), "--format", "json"], &root());
+        if expected.is_empty() {
+            assert_eq!(out.status.code(), Some(0), "{to}: {}", text(&out.stdout));
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "{to}: {}", text(&out.stderr));
+        let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
+        let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
+        assert_eq!(findings.len(), 1, "{to}: {findings:#?}");
+        let message = findings[0]["message"].as_str().unwrap();
+        assert!(message.contains(expected), "{to}: expected `{expected}` in {message}");
+        assert!(findings[0]["rule"].as_str().unwrap().starts_with("Ch14 3.0"), "{findings:#?}");
+    }
+}
