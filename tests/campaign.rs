@@ -209,11 +209,7 @@ fn experience_checks_are_located_findings_citing_ch14_3_0() {
             "trait \"9th Louisiana\" sharpshooters\n            trait \"12th New Jersey\" steady\n",
             "only a veteran or better regiment chooses an Army Trait",
         ),
-        (
-            "trait \"9th Louisiana\" sharpshooters\n",
-            "trait \"9th Louisiana\" steady\n",
-            "",
-        ),
+        ("trait \"9th Louisiana\" sharpshooters\n", "trait \"9th Louisiana\" steady\n", ""),
         (
             "            experience \"9th Louisiana\" charged => xp 3, veteran\n",
             "",
