@@ -97,6 +97,14 @@ for word in sorted(set(re.findall(r'name: "([a-z_]+)"', rulings))
                    | set(re.findall(r'"([a-z_]+)"', " ".join(re.findall(r"&\[[^\]]*\]", rulings))))):
     add(word)
 
+campaign = read("lang/src/campaign.rs")
+section("Campaign steps, feats and campaign rulings (lang/src/campaign.rs).")
+for word in sorted(set(re.findall(r'word: "([a-z_]+)"', campaign))
+                   | set(re.findall(r'^\s*\("([a-z_]+)", "', campaign, re.M))
+                   | set(re.findall(r'name: "([a-z_]+)"', campaign))
+                   | set(re.findall(r'"([a-z_]+)"', " ".join(re.findall(r"values: &\[[^\]]*\]", campaign))))):
+    add(word)
+
 section("Compass words (lang/src/names.rs).")
 for word in re.findall(r'\("([a-z_]+)", [0-9.]+\)', read("lang/src/names.rs")):
     add(word)

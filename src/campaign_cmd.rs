@@ -21,7 +21,8 @@ pub enum StatusFormat {
 #[derive(clap::Subcommand, Debug)]
 pub enum CampaignKind {
     /// The rosters after the last recorded step: per side, each unit's stands on the roster, in
-    /// hospital (and the battle they return for) and lost for good, its XP and grade.
+    /// hospital (and the battle they return for) and lost for good, its XP, grade and the traits
+    /// the campaign gave it (Ch14 3.0).
     Status {
         /// The campaign file.
         file: PathBuf,
@@ -87,24 +88,30 @@ pub fn status_text(state: &CampaignState) -> String {
     for side in sides {
         out.push_str(&format!("\n{side}\n"));
         out.push_str(&format!(
-            "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {}\n",
-            "unit", "kind", "roster", "hospital", "lost", "captured", "XP", "grade"
+            "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {:<8}  {}\n",
+            "unit", "kind", "roster", "hospital", "lost", "captured", "XP", "grade", "traits"
         ));
         for u in state.units.iter().filter(|u| u.side == side) {
             out.push_str(&format!(
-                "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {}\n",
+                "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {:<8}  {}\n",
                 u.name,
                 u.kind,
                 roster(u),
                 hospital(u),
                 u.lost,
                 u.captured,
-                u.xp,
-                u.grade.as_deref().unwrap_or("-")
+                xp(u),
+                u.grade.as_deref().unwrap_or("-"),
+                if u.traits.is_empty() { "-".to_string() } else { u.traits.join(", ") }
             ));
         }
     }
     out
+}
+
+/// A unit's XP; a battery keeps no experience track (Ch14 3.0): `-`.
+fn xp(u: &UnitRecord) -> String {
+    if u.kind == "battery" { "-".to_string() } else { u.xp.to_string() }
 }
 
 fn roster(u: &UnitRecord) -> String {

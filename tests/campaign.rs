@@ -35,7 +35,7 @@ fn a_wrong_surgeon_claim_is_a_located_finding_citing_ch14_2_0() {
 }
 
 /// Ch14 2.0: the 9th Louisiana lost a stand in battle 2 and the copy leaves out its Surgeon's
-/// line: one finding at the `after` block (line 38) naming the line to add.
+/// line: one finding at the `after` block (line 43) naming the line to add.
 #[test]
 fn a_missing_surgeon_line_is_a_located_finding_citing_ch14_2_0() {
     let file = "tests/campaign/bad/missing-surgeon.dotc";
@@ -44,12 +44,28 @@ fn a_missing_surgeon_line_is_a_located_finding_citing_ch14_2_0() {
     let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
     let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
     assert_eq!(findings.len(), 1, "{findings:#?}");
-    assert_eq!(findings[0]["line"], 38);
+    assert_eq!(findings[0]["line"], 43);
     assert_eq!(findings[0]["rule"], "Ch14 2.0");
     assert!(
         findings[0]["message"].as_str().unwrap().contains("add `surgeon \"9th Louisiana\" roll [_] => ...`"),
         "{findings:#?}"
     );
+}
+
+/// Ch14 3.0, dotc D35: the copy claims `held` for the 19th Maine in battle 1, which the replay
+/// never saw (the Maine was charged once, while Fresh, and lost the melee): one finding at the
+/// feat's word, line 37, naming what the replay saw of the unit.
+#[test]
+fn xp_for_a_feat_the_replay_did_not_see_is_a_located_finding_citing_ch14_3_0() {
+    let file = "tests/campaign/bad/unseen-feat.dotc";
+    let out = dotc(&["audit", file], &root());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(said.contains("unseen-feat.dotc:37:37"), "{said}");
+    assert!(said.contains("did not see \"19th Maine\" do `held`"), "{said}");
+    assert!(said.contains("it held no"), "{said}");
+    assert!(said.contains("Ch14 3.0, dotc D35"), "{said}");
+    assert!(said.contains("1 error(s)"), "{said}");
 }
 
 /// A copy of road.dotc in a scratch folder beside the repository's files, with `edit` applied;
@@ -157,6 +173,62 @@ fn campaign_status_gives_the_hand_worked_roster() {
     );
     assert_eq!(unit("9th Louisiana")["captured"], 1);
     assert_eq!(unit("50th Georgia")["on_roster"], 4);
+    // Ch14 3.0, dotc D37: the 9th Louisiana joins Regular at 1 XP, breaks the 19th Maine with a
+    // charge in each battle (+1, +1): 3 XP, Veteran (RULINGS G20), with the Sharpshooters it
+    // chose; the 6th Louisiana joins Elite at 4 XP with Iron Discipline; a battery keeps none.
+    assert_eq!(unit("9th Louisiana")["xp"], 3);
+    assert_eq!(unit("9th Louisiana")["grade"], "veteran");
+    assert_eq!(unit("9th Louisiana")["traits"], serde_json::json!(["sharpshooters"]));
+    assert_eq!(unit("6th Louisiana")["xp"], 4);
+    assert_eq!(unit("6th Louisiana")["traits"], serde_json::json!(["iron_discipline"]));
+    assert_eq!(unit("51st Georgia")["xp"], 0);
+    assert_eq!(unit("Battery K, 4th U.S.")["xp"], 0);
     assert_eq!(value["battles"][1]["field"], "union");
     assert_eq!(value["battles"][0]["field"], serde_json::Value::Null);
+}
+
+/// Ch14 3.0, dotc D36, D37: the experience step's checks against the replay and the track, each
+/// a located error: more than 2 XP in one battle, XP past 4, a battery given XP, a trait chosen
+/// below Veteran, and a unit whose feats earn XP with no experience line.
+#[test]
+fn experience_checks_are_located_findings_citing_ch14_3_0() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "charged => xp 2, veteran",
+            "charged => xp 4, veteran",
+            "at most 2 XP a battle: \"9th Louisiana\" had 1, so 3 at most, not 4",
+        ),
+        ("charged => xp 3, veteran", "charged => xp 5", "the experience track ends at 4 XP, not 5"),
+        (
+            "trait \"9th Louisiana\" sharpshooters\n",
+            "trait \"9th Louisiana\" sharpshooters\n            experience \"Battery K, 4th U.S.\" => xp 1\n",
+            "is a battery: only regiments and cavalry battalions keep an experience track",
+        ),
+        (
+            "trait \"9th Louisiana\" sharpshooters\n",
+            "trait \"9th Louisiana\" sharpshooters\n            trait \"12th New Jersey\" steady\n",
+            "only a veteran or better regiment chooses an Army Trait",
+        ),
+        ("trait \"9th Louisiana\" sharpshooters\n", "trait \"9th Louisiana\" steady\n", ""),
+        (
+            "            experience \"9th Louisiana\" charged => xp 3, veteran\n",
+            "",
+            "add `experience \"9th Louisiana\" charged => xp 3`",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let (_dir, path) = scratch(|s| s.replacen(from, to, 1));
+        let out = dotc(&["audit", path.to_str().unwrap(), "--format", "json"], &root());
+        if expected.is_empty() {
+            assert_eq!(out.status.code(), Some(0), "{to}: {}", text(&out.stdout));
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(1), "{to}: {}", text(&out.stderr));
+        let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
+        let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
+        assert_eq!(findings.len(), 1, "{to}: {findings:#?}");
+        let message = findings[0]["message"].as_str().unwrap();
+        assert!(message.contains(expected), "{to}: expected `{expected}` in {message}");
+        assert!(findings[0]["rule"].as_str().unwrap().starts_with("Ch14 3.0"), "{findings:#?}");
+    }
 }

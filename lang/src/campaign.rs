@@ -39,6 +39,18 @@ pub const STEPS: &[StepSpec] = &[
         rule: "Ch14 2.0",
         summary: "Step 2, the Surgeon's roll: one die for every stand the unit lost in the battle; each returns, goes to hospital for the next battle, is lost for good or is captured (dotc D32).",
     },
+    StepSpec {
+        word: "experience",
+        form: "experience \"Unit\" FEAT ... => xp N[, GRADE]",
+        rule: "Ch14 3.0",
+        summary: "Step 3, regimental experience: the feats the replay of the battle found for a regiment or cavalry battalion (charged, held, inflicted; dotc D35), then the XP it now has (at most 2 more a battle, 4 in all; dotc D36) and, if written, the grade that gives (dotc D37).",
+    },
+    StepSpec {
+        word: "trait",
+        form: "trait \"Unit\" TRAIT",
+        rule: "Ch14 3.0",
+        summary: "Step 3, regimental experience: a Veteran or better regiment chooses its one Army Trait, Steady or Sharpshooters (dotc D37).",
+    },
 ];
 
 /// The results a Surgeon's roll claims, in the order they are written (Ch14 2.0, dotc D32).
@@ -49,16 +61,62 @@ pub const SURGEON_RESULTS: &[(&str, &str)] = &[
     ("captured", "stands the side holding the field took prisoner (dotc D32): lost for good"),
 ];
 
+/// The feats of Ch14 3.0 an `experience` step names, as the replay of the battle finds them
+/// (dotc D35): the word and what it means.
+pub const FEATS: &[(&str, &str)] = &[
+    (
+        "charged",
+        "its charge came home on an enemy formed unit and broke it in the melee (or routed it on contact)",
+    ),
+    (
+        "held",
+        "it held its ground against two or more enemy charges that came home while it was Worn or Spent",
+    ),
+    ("inflicted", "its volleys and melees took two or more stands of enemy batteries or Elite regiments"),
+];
+
 /// The rulings a campaign's `rules` block may switch (`ruling surgeon_prisoners = none`); the
 /// first value is the default. Apart from [`crate::rulings::RULINGS`], which a scenario or game
 /// log switches: these act between battles only.
-pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[RulingSpec {
-    name: "surgeon_prisoners",
-    id: "D32",
-    values: &["returners", "all", "none"],
-    as_printed: "returners",
-    summary: "Ch14 2.0's prisoners: the side not holding the field loses for good the stands its Surgeon's roll would have returned (default), or every surviving casualty (hospital too), or none (the note is colour only).",
-}];
+pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[
+    RulingSpec {
+        name: "surgeon_prisoners",
+        id: "D32",
+        values: &["returners", "all", "none"],
+        as_printed: "returners",
+        summary: "Ch14 2.0's prisoners: the side not holding the field loses for good the stands its Surgeon's roll would have returned (default), or every surviving casualty (hospital too), or none (the note is colour only).",
+    },
+    XP_CHARGE_BREAKS,
+    XP_HELD_ATTACKS,
+    XP_REPEAT_FEAT,
+];
+
+/// Ch14 3.0's "breaks an enemy formed unit in melee" (dotc D35).
+pub const XP_CHARGE_BREAKS: RulingSpec = RulingSpec {
+    name: "xp_charge_breaks",
+    id: "D35",
+    values: &["beaten", "removed"],
+    as_printed: "beaten",
+    summary: "Ch14 3.0's charge feat: the charge breaks the enemy when the defender loses the melee (it gives a stand and retreats, or is routed, overrun or destroyed; default), or only when it leaves the table (`removed`).",
+};
+
+/// Ch14 3.0's "two or more enemy attacks" held while Worn or Spent (dotc D35).
+pub const XP_HELD_ATTACKS: RulingSpec = RulingSpec {
+    name: "xp_held_attacks",
+    id: "D35",
+    values: &["battle", "turn"],
+    as_printed: "battle",
+    summary: "Ch14 3.0's holding feat: the two or more enemy charges held while Worn or Spent may come at any time of the battle (default), or must come in one enemy turn (`turn`).",
+};
+
+/// Whether one feat done twice in a battle earns twice (dotc D36).
+pub const XP_REPEAT_FEAT: RulingSpec = RulingSpec {
+    name: "xp_repeat_feat",
+    id: "D36",
+    values: &["once", "each"],
+    as_printed: "once",
+    summary: "Ch14 3.0's +1 XP a feat: each of the three feats earns once a battle (default), or each time it is done (`each`: two charges that break the enemy are 2 XP), at most 2 a battle either way.",
+};
 
 /// One step of the post-battle sequence, read from its line.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +125,56 @@ pub enum Step<'a> {
     Field { side: &'a Ident },
     /// `surgeon "Unit" roll [5, 2] => returns 1, hospital 1` (Ch14 2.0).
     Surgeon { unit: &'a Name, roll: Option<&'a Roll>, claim: Option<&'a Claim> },
+    /// `experience "19th Maine" charged held => xp 3, veteran` (Ch14 3.0): the feats (words of
+    /// [`FEATS`]), then the XP the unit now has.
+    Experience { unit: &'a Name, feats: &'a [Arg], claim: Option<&'a Claim> },
+    /// `trait "19th Maine" steady` (Ch14 3.0, dotc D37).
+    Trait { unit: &'a Name, chosen: &'a Ident },
+}
+
+/// An `experience` step's claim read (Ch14 3.0): the XP the unit now has and, if written, its
+/// grade.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExperienceClaim {
+    pub xp: Option<u32>,
+    pub grade: Option<String>,
+}
+
+/// An `experience` claim read: `xp N` once, and at most one grade word.
+pub fn experience_claim(claim: &Claim) -> Result<ExperienceClaim, Box<Diagnostic>> {
+    let mut out = ExperienceClaim::default();
+    let bad = |span: Span, message: &str| {
+        Box::new(cat::malformed_step(
+            span,
+            message.to_string(),
+            "experience \"19th Maine\" charged => xp 2, veteran",
+            "Ch14 3.0",
+        ))
+    };
+    for item in &claim.items {
+        match (item.words.as_slice(), item.numbers.as_slice()) {
+            ([word], [n]) if word.value == "xp" => {
+                if out.xp.is_some() {
+                    return Err(bad(item.span, "the XP is claimed once"));
+                }
+                if n.value < 0.0 || n.value.fract() != 0.0 {
+                    return Err(bad(n.span, "XP is a whole number, 0 or more"));
+                }
+                out.xp = Some(n.value as u32);
+            }
+            ([word], []) => {
+                if out.grade.is_some() {
+                    return Err(bad(item.span, "the grade is claimed once"));
+                }
+                out.grade = Some(word.value.clone());
+            }
+            _ => return Err(bad(item.span, "an experience step claims `xp N` and, if you like, the grade")),
+        }
+    }
+    if out.xp.is_none() {
+        return Err(bad(claim.span, "an experience step claims the XP the unit now has, `xp N`"));
+    }
+    Ok(out)
 }
 
 /// A Surgeon's roll's claimed results; a result not written is None (claimed 0).
@@ -123,6 +231,42 @@ impl<'a> Step<'a> {
                     ))),
                 }
             }
+            "experience" => {
+                let example = "experience \"19th Maine\" charged held => xp 3";
+                let (Some(Arg::Unit(unit)), feats) =
+                    (action.args.first(), action.args.get(1..).unwrap_or_default())
+                else {
+                    return Err(Box::new(cat::malformed_step(
+                        action.span,
+                        "an `experience` step names the unit, then its feats".to_string(),
+                        example,
+                        "Ch14 3.0",
+                    )));
+                };
+                if let Some(odd) = feats.iter().find(|a| !matches!(a, Arg::Word(_))) {
+                    let span = match odd {
+                        Arg::Unit(n) => n.span,
+                        Arg::Roll(r) => r.span,
+                        _ => action.span,
+                    };
+                    return Err(Box::new(cat::malformed_step(
+                        span,
+                        "an `experience` step's feats are words: charged, held, inflicted".to_string(),
+                        example,
+                        "Ch14 3.0",
+                    )));
+                }
+                Ok(Step::Experience { unit, feats, claim: action.claim.as_ref() })
+            }
+            "trait" => match (action.args.as_slice(), &action.claim) {
+                ([Arg::Unit(unit), Arg::Word(chosen)], None) => Ok(Step::Trait { unit, chosen }),
+                _ => Err(Box::new(cat::malformed_step(
+                    action.span,
+                    "a `trait` step names the unit and the one Army Trait it chooses".to_string(),
+                    "trait \"19th Maine\" steady",
+                    "Ch14 3.0",
+                ))),
+            },
             _ => {
                 let known: Vec<&str> = STEPS.iter().map(|s| s.word).collect();
                 Err(Box::new(cat::unknown_step(
@@ -238,6 +382,8 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
     let Some(after) = &battle.after else { return };
     let mut field: Option<Span> = None;
     let mut units: HashMap<&str, Span> = HashMap::new();
+    let mut experienced: HashMap<&str, Span> = HashMap::new();
+    let mut chose: HashMap<&str, Span> = HashMap::new();
     let sides: Vec<&str> = scenario
         .and_then(|s| s.document.scenario.as_ref())
         .map(|s| s.sides.iter().map(|side| side.id.value.as_str()).collect())
@@ -296,9 +442,69 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                     }
                 }
             }
+            Step::Experience { unit, feats, claim } => {
+                if let Some(first) = experienced.insert(unit.value.as_str(), action.span) {
+                    let what = format!("the experience of \"{}\"", unit.value);
+                    diags.push(cat::repeated_step(action.span, first, &what));
+                }
+                for feat in feat_words(feats) {
+                    if !FEATS.iter().any(|(w, _)| *w == feat.value) {
+                        let known = FEATS.iter().map(|(w, _)| *w);
+                        let suggestion = crate::names::suggest(&feat.value, known);
+                        diags.push(cat::unknown_feat(feat.span, &feat.value, suggestion));
+                    }
+                }
+                if let Some(claim) = claim
+                    && let Err(d) = experience_claim(claim)
+                {
+                    diags.push(*d);
+                }
+                if claim.is_none() {
+                    diags.push(cat::malformed_step(
+                        action.span,
+                        "an experience step claims the XP the unit now has".to_string(),
+                        "experience \"19th Maine\" charged => xp 2",
+                        "Ch14 3.0",
+                    ));
+                }
+                check_battle_unit(battle, scenario, unit, diags);
+            }
+            Step::Trait { unit, .. } => {
+                if let Some(first) = chose.insert(unit.value.as_str(), action.span) {
+                    let what = format!("the trait of \"{}\"", unit.value);
+                    diags.push(cat::repeated_step(action.span, first, &what));
+                }
+                check_battle_unit(battle, scenario, unit, diags);
+            }
         }
     }
     if field.is_none() && !after.steps.is_empty() {
         diags.push(cat::missing_field(after.span));
     }
+}
+
+/// The feat words of an `experience` step's arguments (Ch14 3.0).
+pub fn feat_words(feats: &[Arg]) -> impl Iterator<Item = &Ident> {
+    feats.iter().filter_map(|a| if let Arg::Word(w) = a { Some(w) } else { None })
+}
+
+/// A unit an `experience` or `trait` step names must be one of the battle's scenario (Ch14 3.0).
+fn check_battle_unit(
+    battle: &Battle,
+    scenario: Option<&LoadedScenario>,
+    unit: &Name,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Some(s) = scenario else { return };
+    if matches!(s.names.get(&unit.value), Some((NameKind::Unit(_), _, _))) {
+        return;
+    }
+    let candidates = s
+        .names
+        .order
+        .iter()
+        .filter(|n| matches!(s.names.get(n), Some((NameKind::Unit(_), _, _))))
+        .map(String::as_str);
+    let suggestion = crate::names::suggest(&unit.value, candidates);
+    diags.push(cat::unknown_battle_unit(unit.span, &unit.value, &battle.name.value, suggestion));
 }

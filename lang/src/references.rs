@@ -1121,7 +1121,7 @@ pub const REFERENCES: &[Reference] = &[
         "Ch14 3.0",
         "Regimental experience",
         r#"Infantry and cavalry regiments keep an experience track from 0 to 4 across a campaign, earning one point a feat and two at most a battle: breaking a formed enemy unit with a charge, holding while Worn or Spent against two or more attacks without retreating, or taking two or more stands from enemy artillery or elite troops. The total sets the grade: 0 Green, 1 Regular, 2 Veteran (with a trait to pick), 4 Crack with Iron Discipline; RULINGS G20 reads 3 as Veteran."#,
-        &["Ch14 1.0", "RULINGS G20", "RULINGS C28"],
+        &["Ch14 1.0", "RULINGS G20", "RULINGS C28", "dotc D35", "dotc D36", "dotc D37"],
     ),
     r(
         "Ch14 4.0",
@@ -1648,6 +1648,24 @@ pub const REFERENCES: &[Reference] = &[
         "When hospital cases return (dotc's ruling)",
         r#"Not in RULINGS.md: campaign battles are counted in the order the campaign file lists them. A stand sent to hospital after battle N misses battle N+1 and is back on its regiment's roster before battle N+2, whether or not the regiment fights in battle N+1."#,
         &["Ch14 2.0"],
+    ),
+    r(
+        "dotc D35",
+        "The feats of regimental experience (dotc's ruling)",
+        r#"Not in RULINGS.md: the replay of the battle finds each regiment's and cavalry battalion's feats; batteries have none. `charged`: its charge came home on an enemy formed unit (a line or column of foot or horse, not a battery, open or skirmish order) and the defender lost the melee or was routed or overrun on contact; a Bloody Draw breaks nobody (`xp_charge_breaks = removed`: only a defender that leaves the table). `held`: two enemy charges came home on it while it was Worn or Spent and after neither did it retreat, fall back or leave the table; a charge stopped short is no attack held (`xp_held_attacks = turn`: both in one turn). `inflicted`: its volleys and melees took two or more stands of enemy batteries and enemy units of the Elite quality."#,
+        &["Ch14 3.0", "Ch16 7.4", "Ch16 8.1"],
+    ),
+    r(
+        "dotc D36",
+        "Experience points a battle (dotc's ruling)",
+        r#"Not in RULINGS.md: each feat earns 1 XP once a battle however often it is done (`xp_repeat_feat = each`: every time), 2 at most a battle and 4 in all. A campaign writes the feats and the XP the unit now has, `experience "19th Maine" charged held => xp 3`, checked against the replay; a unit whose feats earn XP needs its line."#,
+        &["Ch14 3.0", "dotc D35"],
+    ),
+    r(
+        "dotc D37",
+        "Grades and traits of experience (dotc's ruling)",
+        r#"Not in RULINGS.md: the grades of the experience table are the troop qualities: Green, Regular, Veteran and Elite, with their own discipline and rally numbers; 3 XP is Veteran. A regiment joins a campaign with the XP of the quality its scenario gives it (Regular 1, Veteran 2, Elite 4). From Veteran on it may choose one Army Trait, Steady or Sharpshooters, once, written `trait "19th Maine" steady` after the experience line that made it Veteran; Elite gains Iron Discipline."#,
+        &["Ch14 3.0", "RULINGS G20", "Ch16 9.0"],
     ),
     r(
         "dotc D26",

@@ -165,3 +165,11 @@ pub fn bad_campaign_ruling_value(span: Span, name: &str, value: &str, values: &s
     )
     .with_help(format!("its values are: {values}"))
 }
+
+pub fn unknown_feat(span: Span, word: &str, suggestion: Option<&str>) -> Diagnostic {
+    let d = step(format!("`{word}` is no feat of Ch14 3.0"), span, "unknown feat", "Ch14 3.0, dotc D35");
+    match suggestion {
+        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+        None => d.with_help("the feats are: charged, held, inflicted"),
+    }
+}

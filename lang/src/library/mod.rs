@@ -104,6 +104,7 @@ pub mod cache;
 mod commander;
 mod describe;
 mod elevation;
+mod experience;
 mod formation;
 mod ground;
 mod health;
@@ -134,6 +135,7 @@ pub use brigade_state::*;
 pub use commander::*;
 use describe::*;
 pub use elevation::*;
+pub use experience::*;
 pub use formation::*;
 pub use ground::*;
 pub use health::*;
@@ -214,11 +216,13 @@ word_enum! {
         Scale = "scale",
         /// The Surgeon's roll of a campaign's post-battle sequence (Ch14 2.0).
         Surgeon = "surgeon",
+        /// The experience track of a campaign: feats, tiers and unlocks (Ch14 3.0).
+        Experience = "experience",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 25] = [
+    pub const ALL: [EntryKind; 26] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -244,6 +248,7 @@ impl EntryKind {
         EntryKind::Weather,
         EntryKind::Scale,
         EntryKind::Surgeon,
+        EntryKind::Experience,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -274,6 +279,7 @@ impl EntryKind {
             EntryKind::Weather => WEATHER_PROPS,
             EntryKind::Scale => SCALE_PROPS,
             EntryKind::Surgeon => SURGEON_PROPS,
+            EntryKind::Experience => EXPERIENCE_PROPS,
         }
     }
 
@@ -358,6 +364,8 @@ pub struct RuleData {
     scales: Vec<Scale>,
     #[serde(default)]
     surgeons: Vec<Surgeon>,
+    #[serde(default)]
+    experiences: Vec<Experience>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -424,6 +432,7 @@ impl RuleData {
         lay_over(&mut self.weathers, other.weathers);
         lay_over(&mut self.scales, other.scales);
         lay_over(&mut self.surgeons, other.surgeons);
+        lay_over(&mut self.experiences, other.experiences);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -482,6 +491,7 @@ impl RuleData {
             EntryKind::Weather => metas(&self.weathers),
             EntryKind::Scale => metas(&self.scales),
             EntryKind::Surgeon => metas(&self.surgeons),
+            EntryKind::Experience => metas(&self.experiences),
         }
     }
 
@@ -599,6 +609,11 @@ impl RuleData {
     /// The Surgeon's roll (Ch14 2.0); the stdlib's id is `roll`.
     pub fn surgeon(&self, id: &str) -> Option<&Surgeon> {
         find(&self.surgeons, id)
+    }
+
+    /// The experience track (Ch14 3.0); the stdlib's id is `track`.
+    pub fn experience(&self, id: &str) -> Option<&Experience> {
+        find(&self.experiences, id)
     }
 
     pub fn weapons(&self) -> &[Weapon] {
@@ -777,6 +792,7 @@ impl RuleData {
             EntryKind::Weather => Typed::Weather(read_weather(&mut reader, meta)),
             EntryKind::Scale => Typed::Scale(read_scale(&mut reader, meta)),
             EntryKind::Surgeon => Typed::Surgeon(read_surgeon(&mut reader, meta)),
+            EntryKind::Experience => Typed::Experience(read_experience(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -816,6 +832,7 @@ impl RuleData {
             Typed::Weather(e) => add(&mut self.weathers, e),
             Typed::Scale(e) => add(&mut self.scales, e),
             Typed::Surgeon(e) => add(&mut self.surgeons, e),
+            Typed::Experience(e) => add(&mut self.experiences, e),
         }
     }
 
@@ -851,6 +868,7 @@ enum Typed {
     Weather(WeatherCondition),
     Scale(Scale),
     Surgeon(Surgeon),
+    Experience(Experience),
 }
 
 macro_rules! rule_entry {
@@ -896,7 +914,8 @@ rule_entry!(
     Elevation,
     WeatherCondition,
     Scale,
-    Surgeon
+    Surgeon,
+    Experience
 );
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! Experience (Ch14 3.0), the officers (4.0) and replacements (5.0) come in later slices of
 //! issue 18; [`UnitRecord`] and [`LeaderRecord`] already hold their fields.
 
+pub mod experience;
 pub mod field;
 pub mod surgeon;
 #[cfg(test)]
@@ -19,7 +20,9 @@ use dotc_lang::ast::{Battle, Campaign, Span};
 use dotc_lang::campaign::{CAMPAIGN_RULINGS, LoadedBattle, Step, surgeon_claim};
 use dotc_lang::check::starting_stands;
 use dotc_lang::library::EntryKind;
+use experience::{FeatRulings, Seen, Track, UnitFacts};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 use crate::replay::{Finding, Level, ReplayOptions, replay};
 use surgeon::{Field, Prisoners, SurgeonTable, Tally};
@@ -50,10 +53,15 @@ pub struct UnitRecord {
     pub captured: u32,
     /// Stands lost in the last battle whose Surgeon's roll is not recorded yet.
     pub awaiting_surgeon: u32,
-    /// Campaign experience (Ch14 3.0; earned from slice 2 of issue 18 on).
+    /// Campaign experience (Ch14 3.0): a regiment or cavalry battalion joins with its scenario
+    /// quality's tier (dotc D37) and earns by its feats; a battery keeps none (0).
     pub xp: u32,
-    /// The morale grade: the scenario's quality until experience changes it (Ch14 3.0).
+    /// The morale grade: the quality of the tier its XP reaches (Ch14 3.0, dotc D37); a battery
+    /// keeps its scenario's quality.
     pub grade: Option<String>,
+    /// The traits the campaign gave it: the Army Trait it chose as a Veteran and those its grade
+    /// gains (Ch14 3.0, dotc D37).
+    pub traits: Vec<String>,
     /// The battle (1-based) the unit joined the campaign in.
     pub joined: usize,
 }
@@ -133,11 +141,42 @@ pub fn play(analysis: &Analysis) -> Played {
         }
     };
     let prisoners = prisoners_ruling(campaign);
+    let track = match Track::from_rule_data(dotc_lang::stdlib()) {
+        Ok(track) => track,
+        Err(message) => {
+            played.findings.push(error(campaign.name.span, message, "Ch14 3.0"));
+            return played;
+        }
+    };
+    let xp = Xp { track: &track, rulings: feat_rulings(campaign) };
     for (i, battle) in campaign.battles.iter().enumerate() {
         let loaded = analysis.battles.get(i);
-        play_battle(&mut played, i + 1, battle, loaded, &table, prisoners);
+        play_battle(&mut played, i + 1, battle, loaded, &table, prisoners, &xp);
     }
     played
+}
+
+/// The experience track and the campaign's rulings on the feats (Ch14 3.0, dotc D35, D36).
+struct Xp<'t> {
+    track: &'t Track,
+    rulings: FeatRulings,
+}
+
+/// The campaign's rulings on the feats (dotc D35, D36): the last setting of each counts.
+fn feat_rulings(campaign: &Campaign) -> FeatRulings {
+    let value = |name: &str| {
+        campaign
+            .rules
+            .iter()
+            .flat_map(|r| &r.rulings)
+            .rfind(|r| r.name.value == name)
+            .map(|r| r.value.value.as_str())
+    };
+    FeatRulings {
+        breaks_only_when_removed: value("xp_charge_breaks") == Some("removed"),
+        held_within_a_turn: value("xp_held_attacks") == Some("turn"),
+        each_time: value("xp_repeat_feat") == Some("each"),
+    }
 }
 
 fn play_battle(
@@ -147,8 +186,11 @@ fn play_battle(
     loaded: Option<&LoadedBattle>,
     table: &SurgeonTable,
     prisoners: Prisoners,
+    xp: &Xp<'_>,
 ) {
     let state = &mut played.state;
+    // The battle's units as its scenario gives them, for the feats (Ch14 3.0).
+    let mut facts: BTreeMap<String, UnitFacts> = BTreeMap::new();
     back_from_hospital(&mut state.units, number);
     let mut record = BattleRecord {
         number,
@@ -182,15 +224,26 @@ fn play_battle(
             }
             let units = side.brigades.iter().flat_map(|b| b.units.iter()).chain(side.units.iter());
             for unit in units {
-                if state.units.iter().any(|u| u.name == unit.name.value) {
-                    continue;
-                }
-                let stands = starting_stands(unit, per).map_or(0, |s| s.max(0.0).round() as u32);
                 let grade = unit
                     .words
                     .iter()
                     .find(|w| loaded.rule_data.contains(EntryKind::Quality, &w.value))
                     .map(|w| w.value.clone());
+                facts.insert(
+                    unit.name.value.clone(),
+                    UnitFacts {
+                        side: side.id.value.clone(),
+                        kind: unit.kind.word().to_string(),
+                        quality: grade.clone(),
+                    },
+                );
+                if state.units.iter().any(|u| u.name == unit.name.value) {
+                    continue;
+                }
+                let stands = starting_stands(unit, per).map_or(0, |s| s.max(0.0).round() as u32);
+                // A regiment or cavalry battalion joins with its quality's tier (dotc D37).
+                let tracked = unit.kind.word() != "battery";
+                let joined_xp = grade.as_deref().filter(|_| tracked).and_then(|q| xp.track.xp_of(q));
                 state.units.push(UnitRecord {
                     name: unit.name.value.clone(),
                     side: side.id.value.clone(),
@@ -200,7 +253,8 @@ fn play_battle(
                     lost: 0,
                     captured: 0,
                     awaiting_surgeon: 0,
-                    xp: 0,
+                    xp: joined_xp.unwrap_or(0),
+                    traits: joined_xp.map(|x| xp.track.gained(x)).unwrap_or_default(),
                     grade,
                     joined: number,
                 });
@@ -213,7 +267,8 @@ fn play_battle(
         return;
     };
     // The battle's log, replayed (Ch14 1.0: the sequence follows the battle as played).
-    let replayed = replay(log, &ReplayOptions { findings_only: true, ..ReplayOptions::default() });
+    // The whole replay, its events kept: experience reads them (Ch14 3.0).
+    let replayed = replay(log, &ReplayOptions::default());
     let errors = replayed.findings.iter().filter(|f| f.level == Level::Error).count();
     if errors > 0
         && let Some(path) = &battle.log
@@ -246,8 +301,11 @@ fn play_battle(
     }
     let holder = record.field.clone();
     state.battles.push(record);
+    // The feats of every regiment and cavalry battalion, from the replay (Ch14 3.0, dotc D35).
+    let seen = experience::seen(&replayed.events, &facts, xp.track.elite(), xp.rulings);
     if let Some(after) = &battle.after {
         play_after(played, number, after, holder.as_deref(), &losses, table, prisoners);
+        play_experience(played, after, &seen, xp);
     }
 }
 
@@ -347,6 +405,8 @@ fn play_after(
                 }
                 apply(record, number, &tally, lost, table);
             }
+            // Step 3 is played by `play_experience` (Ch14 3.0).
+            Step::Experience { .. } | Step::Trait { .. } => {}
         }
     }
     for (name, lost) in losses {
@@ -360,6 +420,202 @@ fn play_after(
                 ),
                 "Ch14 2.0",
             ));
+        }
+    }
+}
+
+/// Step 3, regimental experience (Ch14 3.0, dotc D35-D37): each `experience` line against the
+/// feats the replay saw, each `trait` line against the unit's grade; then every unit that earned
+/// XP by the replay and has no `experience` line. The roster takes the XP the rules give.
+fn play_experience(
+    played: &mut Played,
+    after: &dotc_lang::ast::After,
+    seen: &BTreeMap<String, Seen>,
+    xp: &Xp<'_>,
+) {
+    let track = xp.track;
+    let none = Seen::default();
+    let mut written: Vec<&str> = Vec::new();
+    for action in &after.steps {
+        let Ok(step) = Step::read(action) else { continue };
+        match step {
+            Step::Experience { unit, feats, claim } => {
+                written.push(unit.value.as_str());
+                let Some(record) = played.state.units.iter_mut().find(|u| u.name == unit.value) else {
+                    continue;
+                };
+                if record.kind == "battery" {
+                    played.findings.push(error(
+                        unit.span,
+                        format!("\"{}\" is a battery: only regiments and cavalry battalions keep an experience track", unit.value),
+                        "Ch14 3.0",
+                    ));
+                    continue;
+                }
+                let saw = seen.get(&unit.value).unwrap_or(&none);
+                let done = saw.feats(xp.rulings);
+                let before = record.xp;
+                let rules_xp = track.after_battle(before, done.iter().sum());
+                // Each feat claimed must be one the replay saw, as often as it is claimed.
+                let mut claimed = [0u32; 3];
+                let mut unseen = false;
+                for feat in dotc_lang::campaign::feat_words(feats) {
+                    let Some(i) = dotc_lang::campaign::FEATS.iter().position(|(w, _)| *w == feat.value)
+                    else {
+                        continue;
+                    };
+                    claimed[i] += 1;
+                    if claimed[i] > done[i] {
+                        unseen = true;
+                        let message = if done[i] > 0 && !xp.rulings.each_time {
+                            format!(
+                                "`{}` earns once a battle (dotc D36, xp_repeat_feat = once); the replay saw: {}",
+                                feat.value,
+                                saw.describe()
+                            )
+                        } else {
+                            format!(
+                                "the replay of the battle did not see \"{}\" do `{}` ({}){}; it saw: {}",
+                                unit.value,
+                                feat.value,
+                                dotc_lang::campaign::FEATS[i].1,
+                                if claimed[i] > 1 { " that often" } else { "" },
+                                saw.describe()
+                            )
+                        };
+                        played.findings.push(error(feat.span, message, "Ch14 3.0, dotc D35"));
+                    }
+                }
+                let said = claim.and_then(|c| dotc_lang::campaign::experience_claim(c).ok());
+                if let Some(said) = said
+                    && let Some(claimed_xp) = said.xp
+                    && let Some(claim) = claim
+                {
+                    if claimed_xp > track.max_xp {
+                        played.findings.push(error(
+                            claim.span,
+                            format!("the experience track ends at {} XP, not {claimed_xp}", track.max_xp),
+                            "Ch14 3.0",
+                        ));
+                    } else if claimed_xp > before + track.per_battle {
+                        played.findings.push(error(
+                            claim.span,
+                            format!(
+                                "at most {} XP a battle: \"{}\" had {before}, so {} at most, not {claimed_xp}",
+                                track.per_battle,
+                                unit.value,
+                                (before + track.per_battle).min(track.max_xp)
+                            ),
+                            "Ch14 3.0",
+                        ));
+                    } else if claimed_xp != rules_xp && !unseen {
+                        played.findings.push(error(
+                            claim.span,
+                            format!(
+                                "\"{}\" had {before} XP and the replay saw: {}; that is {} feat(s), so xp {rules_xp}, not {claimed_xp}",
+                                unit.value,
+                                saw.describe(),
+                                done.iter().sum::<u32>()
+                            ),
+                            "Ch14 3.0, dotc D36",
+                        ));
+                    }
+                    if let Some(grade) = &said.grade
+                        && Some(grade.as_str()) != track.grade(rules_xp)
+                    {
+                        played.findings.push(error(
+                            claim.span,
+                            format!(
+                                "{rules_xp} XP is the grade {}, not {grade}",
+                                track.grade(rules_xp).unwrap_or("-")
+                            ),
+                            "Ch14 3.0, dotc D37",
+                        ));
+                    }
+                }
+                promote(record, rules_xp, track);
+            }
+            Step::Trait { unit, chosen } => {
+                let Some(record) = played.state.units.iter_mut().find(|u| u.name == unit.value) else {
+                    continue;
+                };
+                let all: Vec<&String> = track.choose.iter().flat_map(|(_, ts)| ts).collect();
+                let open = track.choosable(record.xp);
+                let may: Vec<&String> = open.iter().flat_map(|(_, ts)| ts.iter()).collect();
+                let first_grade = track.choose.first().map_or("", |(q, _)| q.as_str());
+                if let Some(had) = record.traits.iter().find(|t| all.contains(t)) {
+                    played.findings.push(error(
+                        action.span,
+                        format!("\"{}\" already chose its Army Trait ({had}): one only", unit.value),
+                        "Ch14 3.0, dotc D37",
+                    ));
+                } else if record.kind == "battery" || may.is_empty() {
+                    played.findings.push(error(
+                        action.span,
+                        format!(
+                            "\"{}\" is {} with {} XP: only a {first_grade} or better regiment chooses an Army Trait",
+                            unit.value,
+                            record.grade.as_deref().unwrap_or("ungraded"),
+                            record.xp
+                        ),
+                        "Ch14 3.0, dotc D37",
+                    ));
+                } else if !may.contains(&&chosen.value) {
+                    let names: Vec<&str> = may.iter().map(|s| s.as_str()).collect();
+                    played.findings.push(error(
+                        chosen.span,
+                        format!(
+                            "`{}` is no trait a {first_grade} may choose: {}",
+                            chosen.value,
+                            names.join(" or ")
+                        ),
+                        "Ch14 3.0, dotc D37",
+                    ));
+                } else {
+                    record.traits.push(chosen.value.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    for (name, saw) in seen {
+        let done: u32 = saw.feats(xp.rulings).iter().sum();
+        if done == 0 || written.contains(&name.as_str()) {
+            continue;
+        }
+        let Some(record) = played.state.units.iter_mut().find(|u| &u.name == name) else { continue };
+        let now = track.after_battle(record.xp, done);
+        if now == record.xp {
+            continue;
+        }
+        let feats: Vec<&str> = saw
+            .feats(xp.rulings)
+            .iter()
+            .zip(dotc_lang::campaign::FEATS)
+            .flat_map(|(n, (w, _))| std::iter::repeat_n(*w, *n as usize))
+            .collect();
+        played.findings.push(error(
+            after.span,
+            format!(
+                "no experience line for \"{name}\", whose feats the replay saw ({}): add `experience \"{name}\" {} => xp {now}`",
+                saw.describe(),
+                feats.join(" ")
+            ),
+            "Ch14 3.0",
+        ));
+        promote(record, now, track);
+    }
+}
+
+/// A unit's XP after the battle and the grade and traits it gives (Ch14 3.0, dotc D37).
+fn promote(record: &mut UnitRecord, xp: u32, track: &Track) {
+    record.xp = xp;
+    if let Some(grade) = track.grade(xp) {
+        record.grade = Some(grade.to_string());
+    }
+    for t in track.gained(xp) {
+        if !record.traits.contains(&t) {
+            record.traits.push(t);
         }
     }
 }

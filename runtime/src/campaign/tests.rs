@@ -84,6 +84,7 @@ fn unit(on_roster: u32) -> UnitRecord {
         awaiting_surgeon: 0,
         xp: 0,
         grade: None,
+        traits: Vec::new(),
         joined: 1,
     }
 }

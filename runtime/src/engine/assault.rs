@@ -720,8 +720,18 @@ fn contact(
     closing_volley: Option<Box<ClosingVolley>>,
     dice: &mut dyn DiceSource,
 ) -> Result<AssaultReport, EngineError> {
+    // What the campaign's experience reads of the defender at contact (Ch14 3.0, dotc D35).
+    let defender_health = morale::unit_health(rules, state, plan.target);
+    let defender_formed = state.unit(plan.target).is_some_and(|u| {
+        !u.is_battery() && rules.data.formation(&u.formation).is_some_and(super::melee::is_formed)
+    });
     events.push(Event::new(
-        What::Contact { attacker: plan.charger_name.clone(), defender: plan.target_name.clone() },
+        What::Contact {
+            attacker: plan.charger_name.clone(),
+            defender: plan.target_name.clone(),
+            defender_health,
+            defender_formed,
+        },
         "Ch16 7.2",
     ));
     let melee = melee_in_place(rules, state, plan.charger, plan.target, &plan.input.melee, dice)?;

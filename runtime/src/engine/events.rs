@@ -258,6 +258,11 @@ pub enum What {
         unit: String,
         lost: u32,
         remaining: u32,
+        /// The enemy unit whose volley or melee took them, where the engine knows it (set by
+        /// [`crate::engine::fire`] and [`crate::engine::melee`]; read by the campaign's
+        /// experience, Ch14 3.0, dotc D35). Not serialised: a replay's text is unchanged.
+        #[serde(skip)]
+        by: Option<String>,
     },
     /// The micro-hit marker behind the Color Stand (RULE-05-3.3): now 0 or 1.
     MicroHit {
@@ -325,6 +330,15 @@ pub enum What {
     Contact {
         attacker: String,
         defender: String,
+        /// The defender's health as the charge came home (Ch16 8.1); None for a battery. Read by
+        /// the campaign's experience (Ch14 3.0, dotc D35); not serialised.
+        #[serde(skip)]
+        defender_health: Option<Health>,
+        /// The defender was a formed unit as the charge came home: a regiment or cavalry in a
+        /// formation with no gap between its stands and no cover of its own (not a battery, not
+        /// open or skirmish order; Ch14 3.0, dotc D35). Not serialised.
+        #[serde(skip)]
+        defender_formed: bool,
     },
     /// Each side's Shock Score (Ch16 7.3).
     ShockScore {
@@ -479,7 +493,7 @@ impl fmt::Display for What {
             What::UnsavedHits { unit, hits, carried } => {
                 write!(f, "{unit} takes {} ({carried} carried on the micro-hit)", count(*hits, "unsaved hit"))
             }
-            What::StandsLost { unit, lost, remaining } => {
+            What::StandsLost { unit, lost, remaining, .. } => {
                 write!(f, "{unit} loses {lost} stand{}, {remaining} left", if *lost == 1 { "" } else { "s" })
             }
             What::MicroHit { unit, micro_hit } => write!(f, "{unit} micro-hit now {micro_hit}"),
@@ -503,7 +517,7 @@ impl fmt::Display for What {
             What::FallBack { unit, inches } => write!(f, "{unit} falls back {inches}\""),
             What::Retreat { unit, inches } => write!(f, "{unit} retreats {inches}\""),
             What::Stalled { unit, inches } => write!(f, "{unit}'s charge stalls {inches}\" short"),
-            What::Contact { attacker, defender } => write!(f, "{attacker} charges home into {defender}"),
+            What::Contact { attacker, defender, .. } => write!(f, "{attacker} charges home into {defender}"),
             What::ShockScore { unit, rolled, engaged, modifiers, score } => write!(
                 f,
                 "{unit} Shock Score {score}: rolled {rolled} + {engaged} engaged stands{}",

@@ -250,6 +250,16 @@ pub(crate) fn resolve_plan(
     disordered |= spent_under_fire(rules, state, plan, dice, &mut events)?;
     let stands_lost = stands_before - stands_now(state);
     disordered |= leader_roll(rules, state, plan, leader, stands_lost, sixes, dice, &mut events)?;
+    // The target's stands this volley took are the firer's doing (Ch14 3.0, dotc D35).
+    if stands_lost > 0 {
+        for e in &mut events {
+            if let What::StandsLost { unit, by, .. } = &mut e.what
+                && *unit == plan.target_name
+            {
+                *by = Some(plan.firer_name.clone());
+            }
+        }
+    }
     let target_removed = state.unit(plan.target).is_none_or(|u| u.removed);
     let disorder_placed = !disordered_before && state.unit(plan.target).is_some_and(|u| u.markers.disorder);
     Ok(VolleyReport {

@@ -244,7 +244,7 @@ pub(crate) fn remove_unit(
     u.turn.engaged = false;
     let name = u.name.clone();
     if lost > 0 {
-        events.push(Event::new(What::StandsLost { unit: name.clone(), lost, remaining: 0 }, rule));
+        events.push(Event::new(What::StandsLost { unit: name.clone(), lost, remaining: 0, by: None }, rule));
     }
     events.push(Event::new(What::Removed { unit: name, because: because.to_string() }, rule));
     for l in state.leaders.iter_mut().filter(|l| l.attached == Some(id)) {
@@ -329,6 +329,7 @@ pub(crate) fn melee_in_place(
     if let Some(kind) = no_melee {
         set_engaged(state, [attacker, defender], false);
         leader_rolls(rules, state, [attacker, defender], leaders, stands_before, dice, &mut events)?;
+        losses_by(&mut events, &a_name, &d_name);
         return Ok(MeleeReport {
             events,
             outcome: MeleeOutcome::AttackerWins,
@@ -420,6 +421,7 @@ pub(crate) fn melee_in_place(
             if loser_gone {
                 pursuit(rules, state, winner, dice, &mut events)?;
             }
+            losses_by(&mut events, &a_name, &d_name);
             return Ok(MeleeReport {
                 events,
                 outcome,
@@ -431,6 +433,7 @@ pub(crate) fn melee_in_place(
         }
     }
     leader_rolls(rules, state, [attacker, defender], leaders, stands_before, dice, &mut events)?;
+    losses_by(&mut events, &a_name, &d_name);
     Ok(MeleeReport {
         events,
         outcome,
@@ -439,6 +442,24 @@ pub(crate) fn melee_in_place(
         defender_score: d_score,
         no_melee: None,
     })
+}
+
+/// Each stand a melee took names the enemy that took it: the attacker's losses are the
+/// defender's doing and the other way round (read by the campaign's experience, Ch14 3.0,
+/// dotc D35).
+fn losses_by(events: &mut [Event], attacker: &str, defender: &str) {
+    for e in events {
+        if let What::StandsLost { unit, by, .. } = &mut e.what {
+            let enemy = if unit == attacker {
+                defender
+            } else if unit == defender {
+                attacker
+            } else {
+                continue;
+            };
+            *by = Some(enemy.to_string());
+        }
+    }
 }
 
 fn score(die: u8, engaged: u32, mods: &[Modifier]) -> i32 {

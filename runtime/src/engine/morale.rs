@@ -425,7 +425,10 @@ pub fn take_stands(
     let lost = n.min(u.stands);
     let loss = stands_after_loss(u.stands, n, u.is_infantry(), shatter_at);
     u.stands -= lost;
-    events.push(Event::new(What::StandsLost { unit: u.name.clone(), lost, remaining: u.stands }, rule));
+    events.push(Event::new(
+        What::StandsLost { unit: u.name.clone(), lost, remaining: u.stands, by: None },
+        rule,
+    ));
     let removed_all = loss.remaining == 0;
     if loss.shattered {
         events.push(Event::new(What::Shattered { unit: u.name.clone() }, "RULE-05-3.4, Ch16 5.4"));

@@ -274,7 +274,7 @@ fn names_of(event: &Event) -> Vec<&str> {
         What::Tally { brigade, .. } | What::BrigadeChanged { brigade, .. } | What::Pips { brigade, .. } => {
             vec![brigade]
         }
-        What::Contact { attacker, defender } | What::Melee { attacker, defender, .. } => {
+        What::Contact { attacker, defender, .. } | What::Melee { attacker, defender, .. } => {
             vec![attacker, defender]
         }
         What::LeaderCasualty { leader, .. } => vec![leader],

@@ -102,7 +102,7 @@ fn assert_e5_common(g: &Garnett, r: &AssaultReport) {
     assert!(has(r, |w| matches!(w, What::Hits { hits: 2, sixes: 1, to_hit: 2, .. })));
     assert!(has(
         r,
-        |w| matches!(w, What::StandsLost { unit, lost: 1, remaining: 1 } if unit == "33rd Virginia")
+        |w| matches!(w, What::StandsLost { unit, lost: 1, remaining: 1, .. } if unit == "33rd Virginia")
     ));
     let shattered =
         index_of(r, |w| matches!(w, What::Shattered { unit } if unit == "33rd Virginia")).unwrap();

@@ -1500,3 +1500,22 @@ fn ch13_6_0_fire_at_the_horse_holders_takes_no_save_and_two_hits_take_them() {
         volley_at_holders(&rules, &mut t.state, a, cav, &input, &mut dice(&[(Purpose::ToHit, &[3, 3])]));
     assert!(matches!(gone, Err(EngineError::Illegal { rule: "Ch16 10.2", .. })), "{gone:?}");
 }
+
+/// Ch14 3.0, dotc D35: the stand a volley takes names its firer, for the campaign's "inflicts
+/// two or more stand losses" feat (RULINGS E3's volley: 1 stand of the 28th North Carolina).
+#[test]
+fn ch14_3_0_a_volleys_stand_loss_names_the_firer() {
+    let rules = defaults();
+    let (mut t, b, nc) = e3();
+    let mut d = dice(&[(Purpose::ToHit, &[4, 2, 5, 6])]);
+    let r = fire(&rules, &mut t, b, nc, &FireInput::at(24.0, FireKind::Phase3), &mut d);
+    let by: Vec<Option<String>> = r
+        .events
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::StandsLost { unit, by, .. } if unit == "28th North Carolina" => Some(by.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(by, [Some("Battery B, 4th US".to_string())]);
+}

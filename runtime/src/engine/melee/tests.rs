@@ -694,3 +694,23 @@ fn illegal_melees() {
         resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut melee_dice(3, 3)).unwrap_err();
     assert!(matches!(err, EngineError::Illegal { rule: "RULE-07-2.4", .. }));
 }
+
+/// Ch14 3.0, dotc D35: the stand a melee's loser gives names the victor that took it, for the
+/// campaign's "inflicts two or more stand losses" feat; the loser losing the other way names
+/// the defender.
+#[test]
+fn ch14_3_0_a_melee_loss_names_the_enemy_that_took_it() {
+    let rules = defaults();
+    let by_of = |r: &MeleeReport, who: &str| {
+        r.events.iter().find_map(|e| match &e.what {
+            What::StandsLost { unit, by, .. } if unit == who => Some(by.clone()),
+            _ => None,
+        })
+    };
+    let (mut t, a, d) = two(5, "line", 5, "line");
+    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut melee_dice(5, 2)).unwrap();
+    assert_eq!(by_of(&r, "Red Regiment"), Some(Some("Blue Regiment".to_string())));
+    let (mut t, a, d) = two(5, "line", 5, "line");
+    let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut melee_dice(1, 6)).unwrap();
+    assert_eq!(by_of(&r, "Blue Regiment"), Some(Some("Red Regiment".to_string())));
+}
