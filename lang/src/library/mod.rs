@@ -103,6 +103,7 @@ mod brigade_state;
 pub mod cache;
 mod commander;
 mod describe;
+mod draft;
 mod elevation;
 mod formation;
 mod ground;
@@ -121,6 +122,7 @@ mod reaction;
 mod read;
 mod scale;
 mod schema;
+mod staff;
 mod structure;
 mod surgeon;
 mod terrain;
@@ -133,6 +135,7 @@ pub use army_trait::*;
 pub use brigade_state::*;
 pub use commander::*;
 use describe::*;
+pub use draft::*;
 pub use elevation::*;
 pub use formation::*;
 pub use ground::*;
@@ -151,6 +154,7 @@ pub use reaction::*;
 use read::*;
 pub use scale::*;
 pub use schema::*;
+pub use staff::*;
 pub use structure::*;
 pub use surgeon::*;
 pub use terrain::*;
@@ -214,11 +218,15 @@ word_enum! {
         Scale = "scale",
         /// The Surgeon's roll of a campaign's post-battle sequence (Ch14 2.0).
         Surgeon = "surgeon",
+        /// Brigadier promotion and officer casualties between campaign battles (Ch14 4.0).
+        Staff = "staff",
+        /// Replacement stands drafted between campaign battles, and their dilution (Ch14 5.0).
+        Draft = "draft",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 25] = [
+    pub const ALL: [EntryKind; 27] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -244,6 +252,8 @@ impl EntryKind {
         EntryKind::Weather,
         EntryKind::Scale,
         EntryKind::Surgeon,
+        EntryKind::Staff,
+        EntryKind::Draft,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -274,6 +284,8 @@ impl EntryKind {
             EntryKind::Weather => WEATHER_PROPS,
             EntryKind::Scale => SCALE_PROPS,
             EntryKind::Surgeon => SURGEON_PROPS,
+            EntryKind::Staff => STAFF_PROPS,
+            EntryKind::Draft => DRAFT_PROPS,
         }
     }
 
@@ -358,6 +370,10 @@ pub struct RuleData {
     scales: Vec<Scale>,
     #[serde(default)]
     surgeons: Vec<Surgeon>,
+    #[serde(default)]
+    staffs: Vec<Staff>,
+    #[serde(default)]
+    drafts: Vec<Draft>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -424,6 +440,8 @@ impl RuleData {
         lay_over(&mut self.weathers, other.weathers);
         lay_over(&mut self.scales, other.scales);
         lay_over(&mut self.surgeons, other.surgeons);
+        lay_over(&mut self.staffs, other.staffs);
+        lay_over(&mut self.drafts, other.drafts);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -482,6 +500,8 @@ impl RuleData {
             EntryKind::Weather => metas(&self.weathers),
             EntryKind::Scale => metas(&self.scales),
             EntryKind::Surgeon => metas(&self.surgeons),
+            EntryKind::Staff => metas(&self.staffs),
+            EntryKind::Draft => metas(&self.drafts),
         }
     }
 
@@ -599,6 +619,16 @@ impl RuleData {
     /// The Surgeon's roll (Ch14 2.0); the stdlib's id is `roll`.
     pub fn surgeon(&self, id: &str) -> Option<&Surgeon> {
         find(&self.surgeons, id)
+    }
+
+    /// Brigadier promotion and officer casualties (Ch14 4.0); the stdlib's id is `officers`.
+    pub fn staff(&self, id: &str) -> Option<&Staff> {
+        find(&self.staffs, id)
+    }
+
+    /// Replacements and dilution (Ch14 5.0); the stdlib's id is `replacements`.
+    pub fn draft(&self, id: &str) -> Option<&Draft> {
+        find(&self.drafts, id)
     }
 
     pub fn weapons(&self) -> &[Weapon] {
@@ -777,6 +807,8 @@ impl RuleData {
             EntryKind::Weather => Typed::Weather(read_weather(&mut reader, meta)),
             EntryKind::Scale => Typed::Scale(read_scale(&mut reader, meta)),
             EntryKind::Surgeon => Typed::Surgeon(read_surgeon(&mut reader, meta)),
+            EntryKind::Staff => Typed::Staff(read_staff(&mut reader, meta)),
+            EntryKind::Draft => Typed::Draft(read_draft(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -816,6 +848,8 @@ impl RuleData {
             Typed::Weather(e) => add(&mut self.weathers, e),
             Typed::Scale(e) => add(&mut self.scales, e),
             Typed::Surgeon(e) => add(&mut self.surgeons, e),
+            Typed::Staff(e) => add(&mut self.staffs, e),
+            Typed::Draft(e) => add(&mut self.drafts, e),
         }
     }
 
@@ -851,6 +885,8 @@ enum Typed {
     Weather(WeatherCondition),
     Scale(Scale),
     Surgeon(Surgeon),
+    Staff(Staff),
+    Draft(Draft),
 }
 
 macro_rules! rule_entry {
@@ -896,7 +932,9 @@ rule_entry!(
     Elevation,
     WeatherCondition,
     Scale,
-    Surgeon
+    Surgeon,
+    Staff,
+    Draft
 );
 
 #[cfg(test)]

@@ -85,6 +85,10 @@ fn unit(on_roster: u32) -> UnitRecord {
         xp: 0,
         grade: None,
         joined: 1,
+        strength: 5,
+        replacements: 0,
+        diluted_for: None,
+        diluted_grade: None,
     }
 }
 
