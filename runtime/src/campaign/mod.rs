@@ -12,6 +12,8 @@
 pub mod field;
 pub mod replacements;
 pub mod staff;
+#[cfg(test)]
+mod staff_tests;
 pub mod surgeon;
 #[cfg(test)]
 mod tests;
