@@ -1664,7 +1664,7 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "dotc D40",
         "When a campaign drafts replacements (dotc's ruling)",
-        r#"Not in RULINGS.md: campaigns here have battles, not operational turns, so a draft happens after the battles whose post-battle sequence writes one, for every army at once (`replacements = written`, the default), or after every played battle (`every_battle`)."#,
+        r#"Not in RULINGS.md: campaigns here have battles, not operational turns. By default (`replacements = written`) a draft happens after the battles whose post-battle sequence writes one, for every army at once. Under `every_battle` each played battle is followed by a draft for both armies."#,
         &["Ch14 5.0"],
     ),
     r(
