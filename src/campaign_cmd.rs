@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use dotc_lang::analysis::analyze;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
-use dotc_runtime::campaign::{CampaignState, UnitRecord, play};
+use dotc_runtime::campaign::{CampaignState, LeaderRecord, UnitRecord, play};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum StatusFormat {
@@ -101,10 +101,11 @@ pub fn status_text(state: &CampaignState) -> String {
                 u.lost,
                 u.captured,
                 xp(u),
-                u.grade.as_deref().unwrap_or("-"),
+                grade(u),
                 if u.traits.is_empty() { "-".to_string() } else { u.traits.join(", ") }
             ));
         }
+        leaders_text(&mut out, state, side);
     }
     out
 }
@@ -112,6 +113,67 @@ pub fn status_text(state: &CampaignState) -> String {
 /// A unit's XP; a battery keeps no experience track (Ch14 3.0): `-`.
 fn xp(u: &UnitRecord) -> String {
     if u.kind == "battery" { "-".to_string() } else { u.xp.to_string() }
+}
+
+/// A unit's grade, and the one it fights its next battle at when a draft diluted it (Ch14 5.0).
+fn grade(u: &UnitRecord) -> String {
+    let grade = u.grade.as_deref().unwrap_or("-");
+    let mut text = match (&u.diluted_grade, u.diluted_for) {
+        (Some(to), Some(battle)) => format!("{grade} ({to} for battle {battle}, diluted)"),
+        _ => grade.to_string(),
+    };
+    if u.replacements > 0 {
+        text.push_str(&format!(
+            "; {} replacement stand{}",
+            u.replacements,
+            if u.replacements == 1 { "" } else { "s" }
+        ));
+    }
+    text
+}
+
+/// A side's brigadiers (Ch14 4.0): rating, and whether he is out, who commands meanwhile, his
+/// promotions and wounds.
+fn leaders_text(out: &mut String, state: &CampaignState, side: &str) {
+    let leaders: Vec<&LeaderRecord> = state.leaders.iter().filter(|l| l.side == side).collect();
+    if leaders.is_empty() {
+        return;
+    }
+    let width = leaders.iter().map(|l| l.name.chars().count()).max().unwrap_or(9).max(9);
+    out.push_str(&format!("  {:<width$}  {:<10}  {}\n", "brigadier", "rating", "status"));
+    for l in leaders {
+        out.push_str(&format!(
+            "  {:<width$}  {:<10}  {}\n",
+            l.name,
+            l.rating.as_deref().unwrap_or("-"),
+            leader_status(l)
+        ));
+    }
+}
+
+fn leader_status(l: &LeaderRecord) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(battle) = l.killed_in {
+        parts.push(format!("killed in battle {battle}: a new brigadier commands"));
+    }
+    if let Some(back) = l.back_for {
+        let by = l
+            .commanded_by
+            .as_ref()
+            .map(|c| format!(", {} commands ({})", c.name, c.rating))
+            .unwrap_or_default();
+        parts.push(format!("out until battle {back}{by}"));
+    }
+    if let Some(c) = l.awaiting_officer {
+        parts.push(format!("{}: awaiting the officer roll", c.words()));
+    }
+    for b in &l.promoted_after {
+        parts.push(format!("promoted after battle {b}"));
+    }
+    for c in l.casualties.iter().filter(|c| c.casualty == dotc_runtime::campaign::staff::Casualty::Light) {
+        parts.push(format!("lightly wounded in battle {}", c.battle));
+    }
+    if parts.is_empty() { "-".to_string() } else { parts.join("; ") }
 }
 
 fn roster(u: &UnitRecord) -> String {

@@ -151,7 +151,9 @@ fn language_checks_of_a_campaign_are_located_errors() {
 /// The rosters after the last step, worked by hand from the three battles (Ch14 2.0):
 /// 12th New Jersey 5 (lost 1, returned on 5; lost 1, returned on 4 + 1);
 /// 19th Maine 4 and 1 in hospital for battle 4 (hospital on 3, back for battle 3; 1 + 1 = 2);
-/// 9th Louisiana 2 (4 from 310 men at 75; lost on 1; captured on 6, dotc D32);
+/// 9th Louisiana 4 (4 from 310 men at 75; lost on 1; captured on 6, dotc D32; then the 2 stands
+/// of the draft after battle 2, Ch14 5.0: a 3 is 1D3 = 2, and it had room for 2, dotc D41);
+/// Hollister aggressive (promoted on 5 after battle 2, Ch14 4.0), Ostrander timid (a 4);
 /// 50th Georgia 4 and 1 in hospital for battle 4 (hospital on 4 without the field, back for 3;
 /// hospital on 3); every other unit as its scenario declares it.
 #[test]
@@ -169,7 +171,7 @@ fn campaign_status_gives_the_hand_worked_roster() {
     assert_eq!(unit("19th Maine")["hospital"], serde_json::json!([{ "stands": 1, "returns_for": 4 }]));
     assert_eq!(
         (unit("9th Louisiana")["on_roster"].clone(), unit("9th Louisiana")["lost"].clone()),
-        (2.into(), 1.into())
+        (4.into(), 1.into())
     );
     assert_eq!(unit("9th Louisiana")["captured"], 1);
     assert_eq!(unit("50th Georgia")["on_roster"], 4);
@@ -230,5 +232,250 @@ fn experience_checks_are_located_findings_citing_ch14_3_0() {
         let message = findings[0]["message"].as_str().unwrap();
         assert!(message.contains(expected), "{to}: expected `{expected}` in {message}");
         assert!(findings[0]["rule"].as_str().unwrap().starts_with("Ch14 3.0"), "{findings:#?}");
+    }
+}
+
+// ------------------------------------------------------------------ staff and replacements
+// (Ch14 4.0, 5.0): tests/campaign/staff.dotc, worked by hand in its comments.
+
+const STAFF: &str = "tests/campaign/staff.dotc";
+
+/// A copy of staff.dotc in a scratch folder with `edit` applied; its paths point back into the
+/// repository.
+fn scratch_staff(edit: impl Fn(String) -> String) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let base = root().join("tests/campaign");
+    let source = std::fs::read_to_string(root().join(STAFF)).expect("staff.dotc");
+    let source = source.replace("\"staff-ride", &format!("\"{}/staff-ride", base.display()));
+    let path = dir.path().join("campaign.dotc");
+    std::fs::write(&path, edit(source)).expect("written");
+    (dir, path)
+}
+
+/// The findings of `dotc audit --format json` on a file, as (line, rule, message).
+fn findings(path: &str) -> Vec<(u64, String, String)> {
+    let out = dotc(&["audit", path, "--format", "json"], &root());
+    let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
+    value["files"][0]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["line"].as_u64().unwrap_or(0),
+                f["rule"].as_str().unwrap_or("").to_string(),
+                f["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_staff_campaign_checks_and_audits_clean() {
+    let out = dotc(&["check", STAFF], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = dotc(&["audit", STAFF], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("clean: 0 error(s), 0 warning(s)"), "{}", text(&out.stderr));
+}
+
+/// Ch14 4.0: Yates's officer roll of 4 is 1D3 = 2 battles (RULINGS G2); the copy claims out 3:
+/// one finding at the claim, line 33.
+#[test]
+fn a_wrong_officer_claim_is_a_located_finding_citing_ch14_4_0() {
+    let found = findings("tests/campaign/bad/wrong-officer.dotc");
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let (line, rule, message) = &found[0];
+    assert_eq!(*line, 33);
+    assert_eq!(rule, "Ch14 4.0, dotc D39");
+    assert!(message.starts_with("the die gives out 2"), "{message}");
+    assert!(message.ends_with("not out 3"), "{message}");
+}
+
+/// The staff campaign's roster, worked by hand: Ames promoted (5 on 5+: timid -> reliable);
+/// Yates out for battles 2 and 3 (4 -> 1D3 = 2), back for battle 4, Col. Ide (the scenario's
+/// replacement) commanding as timid; Kane killed, a timid successor (3 on 1-3); Vale lightly
+/// wounded, reliable still; C4 5 - 1 lost + 1 recruit = 5, not diluted (1 stand).
+#[test]
+fn campaign_status_shows_the_brigadiers_and_the_draft() {
+    let out = dotc(&["campaign", "status", STAFF, "--format", "json"], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("status JSON");
+    let leader = |name: &str| {
+        value["leaders"].as_array().unwrap().iter().find(|l| l["name"] == name).cloned().expect("the leader")
+    };
+    assert_eq!(leader("Brig. Ames")["rating"], "reliable");
+    assert_eq!(leader("Brig. Ames")["promoted_after"], serde_json::json!([1]));
+    assert_eq!(leader("Col. Yates")["rating"], "reliable");
+    assert_eq!(leader("Col. Yates")["back_for"], 4);
+    assert_eq!(
+        leader("Col. Yates")["commanded_by"],
+        serde_json::json!({ "name": "Col. Ide", "rating": "timid" })
+    );
+    assert_eq!(leader("Col. Kane")["rating"], "timid");
+    assert_eq!(leader("Col. Kane")["killed_in"], 1);
+    assert_eq!(leader("Col. Vale")["rating"], "reliable");
+    assert_eq!(leader("Col. Vale")["back_for"], serde_json::Value::Null);
+    let c4 = value["units"].as_array().unwrap().iter().find(|u| u["name"] == "C4").cloned().unwrap();
+    assert_eq!((c4["on_roster"].clone(), c4["replacements"].clone()), (5.into(), 1.into()));
+    assert_eq!(c4["diluted_for"], serde_json::Value::Null);
+    let out = dotc(&["campaign", "status", STAFF], &root());
+    let said = text(&out.stdout);
+    assert!(said.contains("out until battle 4, Col. Ide commands (timid)"), "{said}");
+    assert!(said.contains("killed in battle 1: a new brigadier commands"), "{said}");
+}
+
+/// Ch14 4.0 and 5.0: wrong or missing steps, each a located finding naming what the rules give.
+#[test]
+fn staff_and_draft_steps_against_the_rules_are_findings() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        // A 4 is below 5+.
+        (
+            "roll [5] => promoted",
+            "roll [4] => promoted",
+            "Ch14 4.0",
+            "the die gives not promoted (4 is below 5+), not promoted",
+        ),
+        // The promotion line left out: at the `after` block, naming the line to add.
+        (
+            "promotion \"Brig. Ames\" roll [5] => promoted\n",
+            "",
+            "Ch14 4.0, dotc D38",
+            "add `promotion \"Brig. Ames\" roll [_] => ...`",
+        ),
+        // Vale's side lost: no roll is due.
+        (
+            "officer \"Col. Kane\"",
+            "promotion \"Col. Vale\" roll [6] => promoted\n            officer \"Col. Kane\"",
+            "Ch14 4.0, dotc D38",
+            "no promotion roll is due for \"Col. Vale\"",
+        ),
+        // Vale was only lightly wounded: nothing to roll.
+        (
+            "officer \"Col. Kane\"",
+            "officer \"Col. Vale\" roll [6] => out 3\n            officer \"Col. Kane\"",
+            "Ch14 4.0, dotc D39",
+            "lightly wounded",
+        ),
+        // Kane's line left out.
+        (
+            "officer \"Col. Kane\" roll [3] => replaced timid\n",
+            "",
+            "Ch14 4.0, dotc D39",
+            "add `officer \"Col. Kane\" roll [_] => ...`",
+        ),
+        // A 4 gives a reliable successor.
+        (
+            "roll [3] => replaced timid",
+            "roll [4] => replaced timid",
+            "Ch14 4.0, dotc D39",
+            "the die gives replaced reliable",
+        ),
+        // Two dice for one roll.
+        (
+            "roll [3] => replaced timid",
+            "roll [3, 4] => replaced timid",
+            "Ch14 4.0",
+            "is one d6, but 2 were rolled",
+        ),
+        // Replacements over the die's total: a 1 is 1 stand, the line hands out 2.
+        (
+            "\"C4\" 1 => 1 stand",
+            "\"C4\" 1 \"C6\" 1 => 1 stand",
+            "Ch14 5.0",
+            "the draft gives union 1 stand, but the line hands out 2",
+        ),
+        // Over strength: C4 has room for 1 (a 3 is 2 stands).
+        (
+            "roll [1] \"C4\" 1 => 1 stand",
+            "roll [3] \"C4\" 2 => 2 stands",
+            "Ch14 5.0, dotc D41",
+            "has room for 1 stand only",
+        ),
+        // C5 lost nothing: not depleted.
+        ("\"C4\" 1 => 1 stand", "\"C5\" 1 => 1 stand", "Ch14 5.0, dotc D41", "\"C5\" is not depleted"),
+        // E4 is the other side's.
+        (
+            "\"C4\" 1 => 1 stand",
+            "\"E4\" 1 => 1 stand",
+            "Ch14 5.0, dotc D41",
+            "\"E4\" is a regiment of confederate, not of union",
+        ),
+        // A 1 is 1 stand, not 2.
+        ("\"C4\" 1 => 1 stand", "\"C4\" 1 => 2 stands", "Ch14 5.0", "the die gives 1 stand"),
+        // The stand left unallocated while C4 has room.
+        (
+            "roll [1] \"C4\" 1 => 1 stand",
+            "roll [1] => 1 stand",
+            "Ch14 5.0, dotc D41",
+            "not handed out while depleted regiments have room (\"C4\" 1, \"C6\" 1)",
+        ),
+        // One army's draft written, the other's left out (dotc D40).
+        (
+            "replacements confederate roll [6] => 3 stands\n",
+            "",
+            "Ch14 5.0, dotc D40",
+            "no draft for confederate",
+        ),
+        // `promotion_objective = unbroken`: Ames's brigade is not Broken, so he is still due.
+        ("promotion_objective = side_won", "promotion_objective = unbroken", "", ""),
+    ];
+    for (from, to, rule, expected) in cases {
+        let (_dir, path) = scratch_staff(|s| {
+            assert!(s.contains(from), "{from}");
+            s.replacen(from, to, 1)
+        });
+        let found = findings(path.to_str().unwrap());
+        if expected.is_empty() {
+            assert!(found.is_empty(), "{to}: {found:#?}");
+            continue;
+        }
+        assert_eq!(found.len(), 1, "{to}: {found:#?}");
+        assert_eq!(found[0].1, *rule, "{to}: {found:#?}");
+        assert!(found[0].2.contains(expected), "{to}: expected `{expected}` in {found:#?}");
+    }
+}
+
+/// dotc D40, `replacements = every_battle`: the road campaign's battle 1 writes no draft, so
+/// each army's is missing there, at its `after` block (line 20 with the ruling added; battle 2
+/// writes both).
+#[test]
+fn every_battle_drafts_are_required_under_dotc_d40s_switch() {
+    let (_dir, path) = scratch(|s| {
+        s.replacen(
+            "ruling surgeon_prisoners = returners",
+            "ruling surgeon_prisoners = returners\n        ruling replacements = every_battle",
+            1,
+        )
+    });
+    let found = findings(path.to_str().unwrap());
+    let rules: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
+    assert_eq!(rules, ["Ch14 5.0, dotc D40", "Ch14 5.0, dotc D40"], "{found:#?}");
+    assert!(found.iter().all(|f| f.0 == 20), "{found:#?}");
+}
+
+/// The language checks of the new steps: a brigadier not in the battle, a malformed claim, an
+/// allocation without its count: located errors, never a panic.
+#[test]
+fn language_checks_of_staff_and_draft_steps() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("promotion \"Brig. Ames\"", "promotion \"Brig. Amos\"", "did you mean \"Brig. Ames\"?"),
+        ("=> promoted", "=> promoted 2", "a promotion claims `promoted` or `not promoted`"),
+        ("=> out 2", "=> out", "an officer's roll claims `out N`"),
+        ("\"C4\" 1 =>", "\"C4\" =>", "each regiment of a draft is followed by its stands"),
+        ("\"C4\" 1 =>", "\"C44\" 1 =>", "is no regiment or battery of the battle"),
+        ("replacements union", "replacements yankees", "the battle's scenario has no side `yankees`"),
+        ("ruling replacements = written", "ruling replacements = sometimes", "no value"),
+    ];
+    for (from, to, expected) in cases {
+        let (_dir, path) = scratch_staff(|s| {
+            assert!(s.contains(from), "{from}");
+            s.replacen(from, to, 1)
+        });
+        let out = dotc(&["check", path.to_str().unwrap()], &root());
+        let said = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {said}");
+        assert!(said.contains(expected), "{to}: expected `{expected}` in {said}");
+        assert!(!said.contains("panicked"), "{said}");
     }
 }

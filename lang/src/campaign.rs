@@ -51,6 +51,24 @@ pub const STEPS: &[StepSpec] = &[
         rule: "Ch14 3.0",
         summary: "Step 3, regimental experience: a Veteran or better regiment chooses its one Army Trait, Steady or Sharpshooters (dotc D37).",
     },
+    StepSpec {
+        word: "promotion",
+        form: "promotion \"Brigadier\" roll [d6] => promoted | not promoted",
+        rule: "Ch14 4.0",
+        summary: "Step 4, a brigadier's promotion: one die for a brigadier who came through the battle in command and whose brigade achieved its objective (dotc D38); on 5+ his rating rises one tier (Timid -> Reliable -> Aggressive).",
+    },
+    StepSpec {
+        word: "officer",
+        form: "officer \"Brigadier\" roll [d6] => out N | replaced RATING",
+        rule: "Ch14 4.0",
+        summary: "Step 4, an officer casualty: a brigadier the replay saw severely wounded misses 1D3 campaign battles (a d3 read off the d6) under a Timid senior colonel; one killed is replaced for good, 1-3 Timid, 4-6 Reliable (dotc D39).",
+    },
+    StepSpec {
+        word: "replacements",
+        form: "replacements SIDE roll [d6] \"Regiment\" N ... => N stands",
+        rule: "Ch14 5.0",
+        summary: "A draft between battles: the side's army receives 1D3 replacement stands (a d3 read off the d6) for its depleted regiments, up to each one's starting strength (dotc D40, D41); a Veteran or Elite regiment taking 2 or more fights its next battle one grade lower.",
+    },
 ];
 
 /// The results a Surgeon's roll claims, in the order they are written (Ch14 2.0, dotc D32).
@@ -89,6 +107,20 @@ pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[
     XP_CHARGE_BREAKS,
     XP_HELD_ATTACKS,
     XP_REPEAT_FEAT,
+    RulingSpec {
+        name: "promotion_objective",
+        id: "D38",
+        values: &["side_won", "unbroken"],
+        as_printed: "side_won",
+        summary: "Ch14 4.0's \"his brigade achieved its primary scenario objective\": his side won the battle by the scenario's victory conditions (default), or won it with his brigade not Broken at the end.",
+    },
+    RulingSpec {
+        name: "replacements",
+        id: "D40",
+        values: &["written", "every_battle"],
+        as_printed: "written",
+        summary: "When Ch14 5.0's draft happens (\"between major campaign operational turns\"): after the battles whose post-battle sequence writes a `replacements` line (default), or after every played battle, both armies.",
+    },
 ];
 
 /// Ch14 3.0's "breaks an enemy formed unit in melee" (dotc D35).
@@ -130,6 +162,13 @@ pub enum Step<'a> {
     Experience { unit: &'a Name, feats: &'a [Arg], claim: Option<&'a Claim> },
     /// `trait "19th Maine" steady` (Ch14 3.0, dotc D37).
     Trait { unit: &'a Name, chosen: &'a Ident },
+    /// `promotion "Brigadier" roll [5] => promoted` (Ch14 4.0).
+    Promotion { leader: &'a Name, roll: Option<&'a Roll>, claim: Option<&'a Claim> },
+    /// `officer "Brigadier" roll [4] => out 2`, `=> replaced timid` (Ch14 4.0).
+    Officer { leader: &'a Name, roll: Option<&'a Roll>, claim: Option<&'a Claim> },
+    /// `replacements union roll [5] "19th Maine" 2 "12th New Jersey" 1 => 3 stands` (Ch14 5.0);
+    /// its allocation is [`draft_allocations`] of `action`.
+    Replacements { side: &'a Ident, roll: Option<&'a Roll>, claim: Option<&'a Claim>, action: &'a Action },
 }
 
 /// An `experience` step's claim read (Ch14 3.0): the XP the unit now has and, if written, its
@@ -267,6 +306,8 @@ impl<'a> Step<'a> {
                     "Ch14 3.0",
                 ))),
             },
+            "promotion" | "officer" => read_leader_step(action, word),
+            "replacements" => read_replacements(action),
             _ => {
                 let known: Vec<&str> = STEPS.iter().map(|s| s.word).collect();
                 Err(Box::new(cat::unknown_step(
@@ -384,6 +425,7 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
     let mut units: HashMap<&str, Span> = HashMap::new();
     let mut experienced: HashMap<&str, Span> = HashMap::new();
     let mut chose: HashMap<&str, Span> = HashMap::new();
+    let mut staff_seen: HashMap<String, Span> = HashMap::new();
     let sides: Vec<&str> = scenario
         .and_then(|s| s.document.scenario.as_ref())
         .map(|s| s.sides.iter().map(|side| side.id.value.as_str()).collect())
@@ -409,6 +451,9 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                 if side.value != "none" && scenario.is_some() && !sides.contains(&side.value.as_str()) {
                     diags.push(cat::unknown_field_side(side.span, &side.value, &sides.join(", ")));
                 }
+            }
+            Step::Promotion { .. } | Step::Officer { .. } | Step::Replacements { .. } => {
+                check_staff_step(battle, scenario, &step, action, &mut staff_seen, diags);
             }
             Step::Surgeon { unit, claim, .. } => {
                 if let Some(first) = units.insert(unit.value.as_str(), action.span) {
@@ -507,4 +552,304 @@ fn check_battle_unit(
         .map(String::as_str);
     let suggestion = crate::names::suggest(&unit.value, candidates);
     diags.push(cat::unknown_battle_unit(unit.span, &unit.value, &battle.name.value, suggestion));
+}
+
+// ------------------------------------------------------------------ staff and replacements
+// (Ch14 4.0, 5.0)
+
+/// What a `promotion` step claims (Ch14 4.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromotionClaim {
+    Promoted,
+    NotPromoted,
+}
+
+/// What an `officer` step claims (Ch14 4.0, dotc D39): a severely wounded brigadier is out N
+/// battles; a killed one is replaced by a new brigadier of that rating.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OfficerClaim {
+    Out(u32),
+    Replaced(String),
+}
+
+/// One regiment's share of a draft (Ch14 5.0): `"19th Maine" 2`.
+#[derive(Clone, Copy, Debug)]
+pub struct Allocation<'a> {
+    pub unit: &'a Name,
+    pub stands: u32,
+    /// The name and its count.
+    pub span: Span,
+}
+
+fn leader_example(word: &str) -> &'static str {
+    match word {
+        "promotion" => "promotion \"Brig. Ames\" roll [5] => promoted",
+        _ => "officer \"Brig. Ames\" roll [4] => out 2",
+    }
+}
+
+/// `promotion "Brigadier" roll [5] => promoted`, `officer "Brigadier" roll [4] => out 2`.
+fn read_leader_step<'a>(action: &'a Action, word: &str) -> Result<Step<'a>, Box<Diagnostic>> {
+    let mut leader = None;
+    let mut roll = None;
+    for arg in &action.args {
+        match arg {
+            Arg::Unit(n) if leader.is_none() => leader = Some(n),
+            Arg::Roll(r) if roll.is_none() && r.label.as_ref().is_none_or(|l| l.value == "roll") => {
+                roll = Some(r)
+            }
+            _ => {
+                return Err(Box::new(cat::malformed_step(
+                    action.span,
+                    format!("a `{word}` step names one brigadier and his die"),
+                    leader_example(word),
+                    "Ch14 4.0",
+                )));
+            }
+        }
+    }
+    let Some(leader) = leader else {
+        return Err(Box::new(cat::malformed_step(
+            action.span,
+            format!("a `{word}` step names the brigadier it rolls for"),
+            leader_example(word),
+            "Ch14 4.0",
+        )));
+    };
+    let claim = action.claim.as_ref();
+    Ok(if word == "promotion" {
+        Step::Promotion { leader, roll, claim }
+    } else {
+        Step::Officer { leader, roll, claim }
+    })
+}
+
+const DRAFT_EXAMPLE: &str = "replacements union roll [5] \"19th Maine\" 2 \"12th New Jersey\" 1 => 3 stands";
+
+/// `replacements union roll [5] "19th Maine" 2 "12th New Jersey" 1 => 3 stands`.
+fn read_replacements(action: &Action) -> Result<Step<'_>, Box<Diagnostic>> {
+    let mut side = None;
+    let mut roll = None;
+    for arg in &action.args {
+        match arg {
+            Arg::Word(w) if side.is_none() => side = Some(w),
+            Arg::Roll(r) if roll.is_none() && r.label.as_ref().is_none_or(|l| l.value == "roll") => {
+                roll = Some(r)
+            }
+            Arg::Unit(_) | Arg::Number(_) => {}
+            _ => {
+                return Err(Box::new(cat::malformed_step(
+                    action.span,
+                    "a `replacements` step names a side, its die, then each regiment and its stands"
+                        .to_string(),
+                    DRAFT_EXAMPLE,
+                    "Ch14 5.0",
+                )));
+            }
+        }
+    }
+    let Some(side) = side else {
+        return Err(Box::new(cat::malformed_step(
+            action.span,
+            "a `replacements` step names the side whose army drafts".to_string(),
+            DRAFT_EXAMPLE,
+            "Ch14 5.0",
+        )));
+    };
+    draft_allocations(action)?;
+    Ok(Step::Replacements { side, roll, claim: action.claim.as_ref(), action })
+}
+
+/// A draft's allocation: each quoted regiment followed by its whole number of stands.
+pub fn draft_allocations(action: &Action) -> Result<Vec<Allocation<'_>>, Box<Diagnostic>> {
+    let mut out: Vec<Allocation<'_>> = Vec::new();
+    let mut pending: Option<&Name> = None;
+    let malformed = |span: Span, message: &str| {
+        Box::new(cat::malformed_step(span, message.to_string(), DRAFT_EXAMPLE, "Ch14 5.0"))
+    };
+    for arg in &action.args {
+        match arg {
+            Arg::Unit(n) => {
+                if let Some(p) = pending {
+                    return Err(malformed(p.span, "each regiment of a draft is followed by its stands"));
+                }
+                pending = Some(n);
+            }
+            Arg::Number(n) => {
+                let Some(unit) = pending.take() else {
+                    return Err(malformed(n.span, "a count of stands follows the regiment it goes to"));
+                };
+                if n.value < 1.0 || n.value.fract() != 0.0 || n.value > 1_000.0 {
+                    return Err(malformed(
+                        n.span,
+                        "a regiment's share is a whole number of stands, 1 or more",
+                    ));
+                }
+                if let Some(first) = out.iter().find(|a| a.unit.value == unit.value) {
+                    return Err(Box::new(cat::repeated_step(
+                        unit.span,
+                        first.span,
+                        &format!("the share of \"{}\"", unit.value),
+                    )));
+                }
+                out.push(Allocation { unit, stands: n.value as u32, span: unit.span.join(n.span) });
+            }
+            _ => {}
+        }
+    }
+    if let Some(p) = pending {
+        return Err(malformed(p.span, "each regiment of a draft is followed by its stands"));
+    }
+    Ok(out)
+}
+
+/// A promotion's claim: `promoted` or `not promoted`.
+pub fn promotion_claim(claim: &Claim) -> Result<PromotionClaim, Box<Diagnostic>> {
+    let words: Vec<&str> =
+        claim.items.iter().flat_map(|i| i.words.iter().map(|w| w.value.as_str())).collect();
+    let numbers = claim.items.iter().any(|i| !i.numbers.is_empty());
+    match (words.as_slice(), numbers, claim.items.len()) {
+        (["promoted"], false, 1) => Ok(PromotionClaim::Promoted),
+        (["not", "promoted"], false, 1) => Ok(PromotionClaim::NotPromoted),
+        _ => Err(Box::new(cat::malformed_step(
+            claim.span,
+            "a promotion claims `promoted` or `not promoted`".to_string(),
+            "promotion \"Brig. Ames\" roll [5] => promoted",
+            "Ch14 4.0",
+        ))),
+    }
+}
+
+/// An officer's claim: `out N` (battles) or `replaced RATING`.
+pub fn officer_claim(claim: &Claim) -> Result<OfficerClaim, Box<Diagnostic>> {
+    let bad = || {
+        Box::new(cat::malformed_step(
+            claim.span,
+            "an officer's roll claims `out N` (battles missed) or `replaced RATING` (his successor)"
+                .to_string(),
+            "officer \"Brig. Ames\" roll [4] => out 2",
+            "Ch14 4.0",
+        ))
+    };
+    let [item] = claim.items.as_slice() else { return Err(bad()) };
+    match (item.words.as_slice(), item.numbers.as_slice()) {
+        ([w], [n]) if w.value == "out" && n.value >= 0.0 && n.value.fract() == 0.0 && n.value <= 100.0 => {
+            Ok(OfficerClaim::Out(n.value as u32))
+        }
+        ([w, rating], []) if w.value == "replaced" => Ok(OfficerClaim::Replaced(rating.value.clone())),
+        _ => Err(bad()),
+    }
+}
+
+/// A draft's claim: `N stands` (or `N`), the stands the die gives.
+pub fn draft_claim(claim: &Claim) -> Result<u32, Box<Diagnostic>> {
+    let ok = match claim.items.as_slice() {
+        [item] => match (item.words.as_slice(), item.numbers.as_slice()) {
+            ([], [n]) => Some(n),
+            ([w], [n]) if w.value == "stands" || w.value == "stand" => Some(n),
+            _ => None,
+        },
+        _ => None,
+    };
+    match ok {
+        Some(n) if n.value >= 0.0 && n.value.fract() == 0.0 && n.value <= 100.0 => Ok(n.value as u32),
+        _ => Err(Box::new(cat::malformed_step(
+            claim.span,
+            "a draft claims the stands its die gives: `N stands`".to_string(),
+            DRAFT_EXAMPLE,
+            "Ch14 5.0",
+        ))),
+    }
+}
+
+/// The language checks of a `promotion`, `officer` or `replacements` step: its claim readable,
+/// the brigadier one of the battle's (each step of a brigadier once), the side the battle's, the
+/// regiments its units, one draft a side (Ch14 4.0, 5.0).
+fn check_staff_step(
+    battle: &Battle,
+    scenario: Option<&LoadedScenario>,
+    step: &Step<'_>,
+    action: &Action,
+    seen: &mut HashMap<String, Span>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let declared = scenario.and_then(|s| s.document.scenario.as_ref());
+    match step {
+        Step::Promotion { leader, claim, .. } | Step::Officer { leader, claim, .. } => {
+            let (word, what) = match step {
+                Step::Promotion { .. } => ("promotion", "the promotion roll"),
+                _ => ("officer", "the officer roll"),
+            };
+            if let Some(first) = seen.insert(format!("{word} {}", leader.value), action.span) {
+                diags.push(cat::repeated_step(
+                    action.span,
+                    first,
+                    &format!("{what} of \"{}\"", leader.value),
+                ));
+            }
+            if let Some(claim) = claim {
+                let read = if word == "promotion" {
+                    promotion_claim(claim).err()
+                } else {
+                    officer_claim(claim).err()
+                };
+                if let Some(d) = read {
+                    diags.push(*d);
+                }
+            }
+            if let Some(s) = declared {
+                let brigadiers: Vec<&str> = s
+                    .sides
+                    .iter()
+                    .flat_map(|side| side.brigades.iter())
+                    .flat_map(|b| b.brigadiers.iter())
+                    .map(|b| b.name.value.as_str())
+                    .collect();
+                if !brigadiers.contains(&leader.value.as_str()) {
+                    let suggestion = crate::names::suggest(&leader.value, brigadiers.iter().copied());
+                    diags.push(cat::unknown_battle_brigadier(
+                        leader.span,
+                        &leader.value,
+                        &battle.name.value,
+                        suggestion,
+                    ));
+                }
+            }
+        }
+        Step::Replacements { side, claim, action, .. } => {
+            if let Some(first) = seen.insert(format!("replacements {}", side.value), action.span) {
+                diags.push(cat::repeated_step(action.span, first, &format!("the draft of `{}`", side.value)));
+            }
+            if let Some(claim) = claim
+                && let Err(d) = draft_claim(claim)
+            {
+                diags.push(*d);
+            }
+            let Some(s) = declared else { return };
+            let sides: Vec<&str> = s.sides.iter().map(|side| side.id.value.as_str()).collect();
+            if !sides.contains(&side.value.as_str()) {
+                diags.push(cat::unknown_draft_side(side.span, &side.value, &sides.join(", ")));
+            }
+            let Some(loaded) = scenario else { return };
+            for allocation in draft_allocations(action).unwrap_or_default() {
+                let unit = &allocation.unit.value;
+                if !matches!(loaded.names.get(unit), Some((NameKind::Unit(_), _, _))) {
+                    let candidates = loaded
+                        .names
+                        .order
+                        .iter()
+                        .filter(|n| matches!(loaded.names.get(n), Some((NameKind::Unit(_), _, _))))
+                        .map(String::as_str);
+                    let suggestion = crate::names::suggest(unit, candidates);
+                    diags.push(cat::unknown_battle_unit(
+                        allocation.unit.span,
+                        unit,
+                        &battle.name.value,
+                        suggestion,
+                    ));
+                }
+            }
+        }
+        Step::Field { .. } | Step::Surgeon { .. } | Step::Experience { .. } | Step::Trait { .. } => {}
+    }
 }

@@ -1668,6 +1668,30 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch14 3.0", "RULINGS G20", "Ch16 9.0"],
     ),
     r(
+        "dotc D38",
+        "Who may be promoted after a campaign battle (dotc's ruling)",
+        r#"Not in RULINGS.md: a brigadier rolls for promotion when his side won the battle by the scenario's victory conditions (the default `promotion_objective = side_won`; `unbroken` also asks that his brigade not end it Broken), he commanded in it and ended it still in command (unhurt or lightly wounded), and there is a rating above his. An Aggressive brigadier has nothing to rise to and rolls nothing."#,
+        &["Ch14 4.0", "dotc D31"],
+    ),
+    r(
+        "dotc D39",
+        "A battle's leader casualties in a campaign (dotc's ruling)",
+        r#"Not in RULINGS.md: the worst leader casualty result a brigadier took in the battle decides his campaign fate. A lost pip is a light wound: back next battle, nothing to roll. Being carried off or captured is a severe wound: a die read as 1D3 (1-2, 3-4, 5-6) gives the battles he misses, counted like hospital stays, while the brigade's senior colonel commands as Timid. Death calls a die for the new brigadier: 1-3 Timid, 4-6 Reliable; the roster keeps the command under the fallen man's name."#,
+        &["Ch14 4.0", "Ch16 2.4", "RULINGS C9", "RULINGS G2"],
+    ),
+    r(
+        "dotc D40",
+        "When a campaign drafts replacements (dotc's ruling)",
+        r#"Not in RULINGS.md: campaigns here have battles, not operational turns. By default (`replacements = written`) a draft happens after the battles whose post-battle sequence writes one, for every army at once. Under `every_battle` each played battle is followed by a draft for both armies."#,
+        &["Ch14 5.0"],
+    ),
+    r(
+        "dotc D41",
+        "Who takes replacement stands (dotc's ruling)",
+        r#"Not in RULINGS.md: any regiment or cavalry regiment below the strength it joined the campaign with may take recruits, whatever its grade; batteries take none. Stands in hospital or waiting for the surgeon hold their places, so only stands lost or captured make room, and nobody goes above his starting strength. All the die's stands must be handed out while some regiment of the side still has room."#,
+        &["Ch14 5.0", "dotc D33"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

@@ -173,3 +173,29 @@ pub fn unknown_feat(span: Span, word: &str, suggestion: Option<&str>) -> Diagnos
         None => d.with_help("the feats are: charged, held, inflicted"),
     }
 }
+
+/// A `promotion` or `officer` step names someone who is no brigadier of the battle's scenario
+/// (Ch14 4.0).
+pub fn unknown_battle_brigadier(
+    span: Span,
+    leader: &str,
+    battle: &str,
+    suggestion: Option<&str>,
+) -> Diagnostic {
+    let d = step(
+        format!("\"{leader}\" is no brigadier of the battle \"{battle}\""),
+        span,
+        "not a brigadier of this battle's scenario",
+        "Ch14 4.0",
+    );
+    match suggestion {
+        Some(s) => d.with_help(format!("did you mean \"{s}\"?")),
+        None => d.with_help("name a brigadier of one of the battle's brigades"),
+    }
+}
+
+/// A `replacements` step names a side the battle's scenario does not have (Ch14 5.0).
+pub fn unknown_draft_side(span: Span, side: &str, sides: &str) -> Diagnostic {
+    step(format!("the battle's scenario has no side `{side}`"), span, "unknown side", "Ch14 5.0")
+        .with_help(format!("write one of: {sides}"))
+}

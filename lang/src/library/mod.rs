@@ -103,6 +103,7 @@ mod brigade_state;
 pub mod cache;
 mod commander;
 mod describe;
+mod draft;
 mod elevation;
 mod experience;
 mod formation;
@@ -122,6 +123,7 @@ mod reaction;
 mod read;
 mod scale;
 mod schema;
+mod staff;
 mod structure;
 mod surgeon;
 mod terrain;
@@ -134,6 +136,7 @@ pub use army_trait::*;
 pub use brigade_state::*;
 pub use commander::*;
 use describe::*;
+pub use draft::*;
 pub use elevation::*;
 pub use experience::*;
 pub use formation::*;
@@ -153,6 +156,7 @@ pub use reaction::*;
 use read::*;
 pub use scale::*;
 pub use schema::*;
+pub use staff::*;
 pub use structure::*;
 pub use surgeon::*;
 pub use terrain::*;
@@ -218,11 +222,15 @@ word_enum! {
         Surgeon = "surgeon",
         /// The experience track of a campaign: feats, tiers and unlocks (Ch14 3.0).
         Experience = "experience",
+        /// Brigadier promotion and officer casualties between campaign battles (Ch14 4.0).
+        Staff = "staff",
+        /// Replacement stands drafted between campaign battles, and their dilution (Ch14 5.0).
+        Draft = "draft",
     }
 }
 
 impl EntryKind {
-    pub const ALL: [EntryKind; 26] = [
+    pub const ALL: [EntryKind; 28] = [
         EntryKind::Weapon,
         EntryKind::Terrain,
         EntryKind::Obstacle,
@@ -249,6 +257,8 @@ impl EntryKind {
         EntryKind::Scale,
         EntryKind::Surgeon,
         EntryKind::Experience,
+        EntryKind::Staff,
+        EntryKind::Draft,
     ];
 
     /// The properties this kind takes, besides the [`COMMON_PROPS`] every kind takes.
@@ -280,6 +290,8 @@ impl EntryKind {
             EntryKind::Scale => SCALE_PROPS,
             EntryKind::Surgeon => SURGEON_PROPS,
             EntryKind::Experience => EXPERIENCE_PROPS,
+            EntryKind::Staff => STAFF_PROPS,
+            EntryKind::Draft => DRAFT_PROPS,
         }
     }
 
@@ -366,6 +378,10 @@ pub struct RuleData {
     surgeons: Vec<Surgeon>,
     #[serde(default)]
     experiences: Vec<Experience>,
+    #[serde(default)]
+    staffs: Vec<Staff>,
+    #[serde(default)]
+    drafts: Vec<Draft>,
     /// Names of other entries not yet found.
     #[serde(skip)]
     unresolved: Vec<Reference>,
@@ -433,6 +449,8 @@ impl RuleData {
         lay_over(&mut self.scales, other.scales);
         lay_over(&mut self.surgeons, other.surgeons);
         lay_over(&mut self.experiences, other.experiences);
+        lay_over(&mut self.staffs, other.staffs);
+        lay_over(&mut self.drafts, other.drafts);
         self.unresolved.extend(other.unresolved);
         self.drop_resolved();
     }
@@ -492,6 +510,8 @@ impl RuleData {
             EntryKind::Scale => metas(&self.scales),
             EntryKind::Surgeon => metas(&self.surgeons),
             EntryKind::Experience => metas(&self.experiences),
+            EntryKind::Staff => metas(&self.staffs),
+            EntryKind::Draft => metas(&self.drafts),
         }
     }
 
@@ -614,6 +634,16 @@ impl RuleData {
     /// The experience track (Ch14 3.0); the stdlib's id is `track`.
     pub fn experience(&self, id: &str) -> Option<&Experience> {
         find(&self.experiences, id)
+    }
+
+    /// Brigadier promotion and officer casualties (Ch14 4.0); the stdlib's id is `officers`.
+    pub fn staff(&self, id: &str) -> Option<&Staff> {
+        find(&self.staffs, id)
+    }
+
+    /// Replacements and dilution (Ch14 5.0); the stdlib's id is `replacements`.
+    pub fn draft(&self, id: &str) -> Option<&Draft> {
+        find(&self.drafts, id)
     }
 
     pub fn weapons(&self) -> &[Weapon] {
@@ -793,6 +823,8 @@ impl RuleData {
             EntryKind::Scale => Typed::Scale(read_scale(&mut reader, meta)),
             EntryKind::Surgeon => Typed::Surgeon(read_surgeon(&mut reader, meta)),
             EntryKind::Experience => Typed::Experience(read_experience(&mut reader, meta)),
+            EntryKind::Staff => Typed::Staff(read_staff(&mut reader, meta)),
+            EntryKind::Draft => Typed::Draft(read_draft(&mut reader, meta)),
         };
         // The first definition wins; the repeat was read only for its own diagnostics.
         if first.is_none() {
@@ -833,6 +865,8 @@ impl RuleData {
             Typed::Scale(e) => add(&mut self.scales, e),
             Typed::Surgeon(e) => add(&mut self.surgeons, e),
             Typed::Experience(e) => add(&mut self.experiences, e),
+            Typed::Staff(e) => add(&mut self.staffs, e),
+            Typed::Draft(e) => add(&mut self.drafts, e),
         }
     }
 
@@ -869,6 +903,8 @@ enum Typed {
     Scale(Scale),
     Surgeon(Surgeon),
     Experience(Experience),
+    Staff(Staff),
+    Draft(Draft),
 }
 
 macro_rules! rule_entry {
@@ -915,7 +951,9 @@ rule_entry!(
     WeatherCondition,
     Scale,
     Surgeon,
-    Experience
+    Experience,
+    Staff,
+    Draft
 );
 
 #[cfg(test)]

@@ -11,6 +11,10 @@
 
 pub mod experience;
 pub mod field;
+pub mod replacements;
+pub mod staff;
+#[cfg(test)]
+mod staff_tests;
 pub mod surgeon;
 #[cfg(test)]
 mod tests;
@@ -25,6 +29,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use crate::replay::{Finding, Level, ReplayOptions, replay};
+use replacements::{DraftTable, DraftWhen};
+use staff::{BattleBrigadier, BattleStaff, Casualty, PromotionObjective, StaffTable};
 use surgeon::{Field, Prisoners, SurgeonTable, Tally};
 
 /// Stands of a unit in hospital, and the battle (1-based, in the campaign's order) they return
@@ -64,6 +70,15 @@ pub struct UnitRecord {
     pub traits: Vec<String>,
     /// The battle (1-based) the unit joined the campaign in.
     pub joined: usize,
+    /// Its starting strength: the stands it joined with, which replacements never exceed
+    /// (Ch14 5.0, dotc D41).
+    pub strength: u32,
+    /// Replacement stands it took in the campaign's drafts (Ch14 5.0).
+    pub replacements: u32,
+    /// The battle (1-based) it fights diluted, after taking too many recruits in one draft
+    /// (Ch14 5.0), and the grade it fights it at.
+    pub diluted_for: Option<usize>,
+    pub diluted_grade: Option<String>,
 }
 
 /// A brigadier's campaign state (Ch14 4.0; played from slice 2 of issue 18 on).
@@ -74,6 +89,34 @@ pub struct LeaderRecord {
     pub rating: Option<String>,
     /// The battle (1-based) he is back for, while he misses battles (Ch14 4.0).
     pub back_for: Option<usize>,
+    /// The brigade he commands, as his first scenario names it.
+    pub brigade: Option<String>,
+    /// Who commands his brigade while he is out: the senior colonel, Timid (Ch14 4.0).
+    pub commanded_by: Option<StandIn>,
+    /// The battle he was killed in (Ch14 4.0): a new brigadier holds his command for good, at
+    /// the rating the roll gave ([`LeaderRecord::rating`]), under his name in the roster
+    /// (dotc D39).
+    pub killed_in: Option<usize>,
+    /// A severe wound or death in the last battle whose officer roll is not recorded yet.
+    pub awaiting_officer: Option<Casualty>,
+    /// The battles after which he was promoted (Ch14 4.0).
+    pub promoted_after: Vec<usize>,
+    /// The casualties the replays saw, by battle (dotc D39).
+    pub casualties: Vec<LeaderCasualty>,
+}
+
+/// The officer commanding a brigade in its brigadier's place (Ch14 4.0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StandIn {
+    pub name: String,
+    pub rating: String,
+}
+
+/// A casualty of a brigadier in one battle (Ch14 4.0, dotc D39).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LeaderCasualty {
+    pub battle: usize,
+    pub casualty: Casualty,
 }
 
 /// One battle of the campaign as played.
@@ -149,9 +192,11 @@ pub fn play(analysis: &Analysis) -> Played {
         }
     };
     let xp = Xp { track: &track, rulings: feat_rulings(campaign) };
+    let staff = StaffRules::of(campaign, &mut played.findings);
     for (i, battle) in campaign.battles.iter().enumerate() {
         let loaded = analysis.battles.get(i);
-        play_battle(&mut played, i + 1, battle, loaded, &table, prisoners, &xp);
+        let rules = StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref() };
+        play_battle(&mut played, i + 1, battle, loaded, &rules);
     }
     played
 }
@@ -179,19 +224,65 @@ fn feat_rulings(campaign: &Campaign) -> FeatRulings {
     }
 }
 
+/// The rules of steps 4 and the draft (Ch14 4.0, 5.0): the rule data's tables and the campaign's
+/// rulings `promotion_objective` (dotc D38) and `replacements` (dotc D40).
+pub struct StaffRules {
+    pub staff: StaffTable,
+    pub draft: DraftTable,
+    pub objective: PromotionObjective,
+    pub when: DraftWhen,
+}
+
+impl StaffRules {
+    fn of(campaign: &Campaign, findings: &mut Vec<Finding>) -> Option<StaffRules> {
+        let staff = StaffTable::from_rule_data(dotc_lang::stdlib())
+            .map_err(|m| findings.push(error(campaign.name.span, m, "Ch14 4.0")))
+            .ok()?;
+        let draft = DraftTable::from_rule_data(dotc_lang::stdlib())
+            .map_err(|m| findings.push(error(campaign.name.span, m, "Ch14 5.0")))
+            .ok()?;
+        let objective = campaign_ruling(campaign, "promotion_objective")
+            .and_then(PromotionObjective::from_word)
+            .unwrap_or_default();
+        let when =
+            campaign_ruling(campaign, "replacements").and_then(DraftWhen::from_word).unwrap_or_default();
+        Some(StaffRules { staff, draft, objective, when })
+    }
+}
+
+/// The value a campaign's `rules` blocks give the campaign ruling `name` (the last setting).
+fn campaign_ruling<'a>(campaign: &'a Campaign, name: &str) -> Option<&'a str> {
+    campaign
+        .rules
+        .iter()
+        .flat_map(|r| &r.rulings)
+        .filter(|r| r.name.value == name)
+        .map(|r| r.value.value.as_str())
+        .next_back()
+}
+
+/// What plays the post-battle steps: the rule data's tables and the campaign's rulings.
+struct StepRules<'a> {
+    surgeon: &'a SurgeonTable,
+    prisoners: Prisoners,
+    xp: &'a Xp<'a>,
+    staff: Option<&'a StaffRules>,
+}
+
 fn play_battle(
     played: &mut Played,
     number: usize,
     battle: &Battle,
     loaded: Option<&LoadedBattle>,
-    table: &SurgeonTable,
-    prisoners: Prisoners,
-    xp: &Xp<'_>,
+    rules: &StepRules<'_>,
 ) {
+    let (table, prisoners, xp, staff_rules) = (rules.surgeon, rules.prisoners, rules.xp, rules.staff);
     let state = &mut played.state;
     // The battle's units as its scenario gives them, for the feats (Ch14 3.0).
     let mut facts: BTreeMap<String, UnitFacts> = BTreeMap::new();
     back_from_hospital(&mut state.units, number);
+    back_to_command(&mut state.leaders, &mut state.units, number);
+    let mut battle_staff = BattleStaff::default();
     let mut record = BattleRecord {
         number,
         name: battle.name.value.clone(),
@@ -212,12 +303,24 @@ fn play_battle(
             sides.push(side.id.value.as_str());
             for brigade in &side.brigades {
                 for b in &brigade.brigadiers {
+                    battle_staff.brigadiers.push(BattleBrigadier {
+                        name: b.name.value.clone(),
+                        side: side.id.value.clone(),
+                        brigade: brigade.name.value.clone(),
+                        colonel: b.replacement_name(),
+                    });
                     if !state.leaders.iter().any(|l| l.name == b.name.value) {
                         state.leaders.push(LeaderRecord {
                             name: b.name.value.clone(),
                             side: side.id.value.clone(),
                             rating: b.rating.as_ref().map(|r| r.value.clone()),
                             back_for: None,
+                            brigade: Some(brigade.name.value.clone()),
+                            commanded_by: None,
+                            killed_in: None,
+                            awaiting_officer: None,
+                            promoted_after: Vec::new(),
+                            casualties: Vec::new(),
                         });
                     }
                 }
@@ -257,6 +360,10 @@ fn play_battle(
                     traits: joined_xp.map(|x| xp.track.gained(x)).unwrap_or_default(),
                     grade,
                     joined: number,
+                    strength: stands,
+                    replacements: 0,
+                    diluted_for: None,
+                    diluted_grade: None,
                 });
             }
         }
@@ -303,10 +410,101 @@ fn play_battle(
     state.battles.push(record);
     // The feats of every regiment and cavalry battalion, from the replay (Ch14 3.0, dotc D35).
     let seen = experience::seen(&replayed.events, &facts, xp.track.elite(), xp.rulings);
+    if let Some(rules) = staff_rules {
+        staff_after_replay(&mut state.leaders, &mut battle_staff, summary, number, &holder, &rules.staff);
+    }
     if let Some(after) = &battle.after {
         play_after(played, number, after, holder.as_deref(), &losses, table, prisoners);
         play_experience(played, after, &seen, xp);
+        if let Some(rules) = staff_rules {
+            play_staff_after(played, number, after, &battle_staff, rules, &sides);
+        }
     }
+}
+
+/// Before battle `number`: brigadiers whose time out is over take their brigades back from the
+/// colonels (Ch14 4.0), and a dilution that was for an earlier battle is over (Ch14 5.0).
+fn back_to_command(leaders: &mut [LeaderRecord], units: &mut [UnitRecord], number: usize) {
+    for leader in leaders {
+        if leader.back_for.is_some_and(|b| b <= number) {
+            leader.back_for = None;
+            leader.commanded_by = None;
+        }
+    }
+    for unit in units {
+        if unit.diluted_for.is_some_and(|b| b < number) {
+            unit.diluted_for = None;
+            unit.diluted_grade = None;
+        }
+    }
+}
+
+/// The battle's leader casualties as the replay left them (Ch16 2.4), turned into Ch14 4.0's
+/// (dotc D39) for the brigadiers in command; who was out (a colonel fought under his name).
+fn staff_after_replay(
+    leaders: &mut [LeaderRecord],
+    battle_staff: &mut BattleStaff,
+    summary: &crate::replay::Summary,
+    number: usize,
+    holder: &Option<String>,
+    table: &StaffTable,
+) {
+    battle_staff.holder = holder.clone();
+    battle_staff.broken = summary
+        .brigades
+        .iter()
+        .filter(|b| b.state.eq_ignore_ascii_case("broken"))
+        .map(|b| b.name.clone())
+        .collect();
+    for b in &battle_staff.brigadiers {
+        let Some(leader) = leaders.iter_mut().find(|l| l.name == b.name) else { continue };
+        if leader.back_for.is_some_and(|back| back > number) {
+            battle_staff.absent.push(b.name.clone());
+            continue;
+        }
+        let Some(hit) = summary.leader_casualties.iter().find(|c| c.leader == b.name) else { continue };
+        let casualty = table.casualty(&hit.result);
+        battle_staff.casualties.push((b.name.clone(), casualty));
+        leader.casualties.push(LeaderCasualty { battle: number, casualty });
+        if casualty != Casualty::Light {
+            leader.awaiting_officer = Some(casualty);
+        }
+    }
+}
+
+/// Step 4 and the draft of one `after` block (Ch14 4.0, 5.0): each `promotion`, `officer` and
+/// `replacements` line against the replay and the roster, then the lines the block lacks.
+fn play_staff_after(
+    played: &mut Played,
+    number: usize,
+    after: &dotc_lang::ast::After,
+    battle_staff: &BattleStaff,
+    rules: &StaffRules,
+    sides: &[&str],
+) {
+    let mut promoted: Vec<String> = Vec::new();
+    let mut officers: Vec<String> = Vec::new();
+    let mut drafts: Vec<String> = Vec::new();
+    for action in &after.steps {
+        let Ok(step) = Step::read(action) else { continue };
+        match step {
+            Step::Promotion { leader, roll, claim } => {
+                promoted.push(leader.value.clone());
+                staff::play_promotion(played, number, action, leader, roll, claim, battle_staff, rules);
+            }
+            Step::Officer { leader, roll, claim } => {
+                officers.push(leader.value.clone());
+                staff::play_officer(played, number, action, leader, roll, claim, battle_staff, rules);
+            }
+            Step::Replacements { side, roll, claim, action } => {
+                drafts.push(side.value.clone());
+                replacements::play_draft(played, number, action, side, roll, claim, rules);
+            }
+            Step::Field { .. } | Step::Surgeon { .. } | Step::Experience { .. } | Step::Trait { .. } => {}
+        }
+    }
+    staff::missing_lines(played, after, battle_staff, rules, &promoted, &officers);
+    replacements::missing_drafts(played, after, rules.when, sides, &drafts);
 }
 
 /// The steps of one `after` block against the replay (Ch14 1.0, 2.0).
@@ -407,6 +605,8 @@ fn play_after(
             }
             // Step 3 is played by `play_experience` (Ch14 3.0).
             Step::Experience { .. } | Step::Trait { .. } => {}
+            // Step 4 and the draft: `play_staff_after` (Ch14 4.0, 5.0).
+            Step::Promotion { .. } | Step::Officer { .. } | Step::Replacements { .. } => {}
         }
     }
     for (name, lost) in losses {

@@ -86,6 +86,10 @@ fn unit(on_roster: u32) -> UnitRecord {
         grade: None,
         traits: Vec::new(),
         joined: 1,
+        strength: 5,
+        replacements: 0,
+        diluted_for: None,
+        diluted_grade: None,
     }
 }
 

@@ -616,6 +616,9 @@ pub fn leader_casualty(
     if result.pips < 0 {
         if let Some(l) = state.leaders.get_mut(leader.0) {
             l.pip_penalty += result.pips.unsigned_abs();
+            // Ch14 4.0, dotc D39: the campaign reads his worst result of the battle; a removal
+            // below overwrites a light wound.
+            l.casualty = Some(result.meta.id.clone());
         }
     }
     if result.disorders_unit {
@@ -645,6 +648,9 @@ fn replace_leader(
     let Some(l) = state.leaders.get_mut(leader.0) else { return };
     let (name, side, successor) = (l.name.clone(), l.side, l.successor.clone());
     l.removed = true;
+    // Ch14 4.0, dotc D39: the result that took him off (his capture is the row that removes
+    // without killing).
+    l.casualty = Some(result.meta.id.clone());
     l.attached = None;
     let brigade = state.brigades.iter().position(|b| b.brigadier == Some(leader)).map(BrigadeId);
     if let Some(b) = brigade {
@@ -663,6 +669,7 @@ fn replace_leader(
             removed: false,
             from_turn: turn,
             successor: dotc_lang::names::replacing(&colonel),
+            casualty: None,
         });
         let id = LeaderId(state.leaders.len() - 1);
         if let Some(b) = state.brigades.get_mut(b.0) {

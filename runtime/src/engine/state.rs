@@ -171,6 +171,10 @@ pub struct Leader {
     /// The name of the colonel who takes over his brigade if he falls (Ch16 2.4): the
     /// scenario's `replacement`, or `dotc_lang::names::replacing` of his name.
     pub successor: String,
+    /// The id of the worst leader casualty result that struck him (Ch16 2.4): a light wound,
+    /// or the result that took him off the table; None while unhurt. A campaign reads it after
+    /// the battle (Ch14 4.0, dotc D39).
+    pub casualty: Option<String>,
 }
 
 /// What arm a unit is, and the facts only that arm has.
@@ -410,6 +414,7 @@ impl GameState {
             removed: false,
             from_turn: 0,
             successor: dotc_lang::names::replacing(name),
+            casualty: None,
         });
         let id = LeaderId(self.leaders.len() - 1);
         if let Some(b) = brigade.and_then(|b| self.brigades.get_mut(b.0)) {
@@ -571,7 +576,18 @@ impl Clone for Brigade {
 
 impl Clone for Leader {
     fn clone(&self) -> Self {
-        let Leader { name, side, rank, rating, attached, pip_penalty, removed, from_turn, successor } = self;
+        let Leader {
+            name,
+            side,
+            rank,
+            rating,
+            attached,
+            pip_penalty,
+            removed,
+            from_turn,
+            successor,
+            casualty,
+        } = self;
         Leader {
             name: name.clone(),
             side: *side,
@@ -582,12 +598,23 @@ impl Clone for Leader {
             removed: *removed,
             from_turn: *from_turn,
             successor: successor.clone(),
+            casualty: casualty.clone(),
         }
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let Leader { name, side, rank, rating, attached, pip_penalty, removed, from_turn, successor } =
-            source;
+        let Leader {
+            name,
+            side,
+            rank,
+            rating,
+            attached,
+            pip_penalty,
+            removed,
+            from_turn,
+            successor,
+            casualty,
+        } = source;
         self.name.clone_from(name);
         self.side = *side;
         self.rank = *rank;
@@ -597,6 +624,7 @@ impl Clone for Leader {
         self.removed = *removed;
         self.from_turn = *from_turn;
         self.successor.clone_from(successor);
+        self.casualty.clone_from(casualty);
     }
 }
 
@@ -699,6 +727,7 @@ mod copies {
             removed: false,
             from_turn: 3,
             successor: "Col. B".into(),
+            casualty: Some("lightly_wounded".into()),
         });
         source.turn = 7;
         source.friction = FrictionTurn { squall: true, general_at_the_front: Some(BrigadeId(0)) };

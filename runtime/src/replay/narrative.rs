@@ -31,6 +31,18 @@ pub struct Summary {
     /// side's view ([`Replay::as_seen_by`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blinds: Vec<super::BlindSummary>,
+    /// The leaders the leader casualty table struck (Ch16 2.4), each with his worst result: what
+    /// a campaign's officer casualties read (Ch14 4.0, dotc D39).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub leader_casualties: Vec<LeaderCasualtySummary>,
+}
+
+/// A leader struck by the leader casualty table (Ch16 2.4) and his worst result of the battle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LeaderCasualtySummary {
+    pub leader: String,
+    /// The stdlib `leader_result` id: `lightly_wounded`, `severely_wounded`, `killed`.
+    pub result: String,
 }
 
 /// A battery's guns taken in melee and what became of them (Ch13 15.0, dotc D16).
@@ -133,7 +145,23 @@ impl Summary {
                 fate: g.fate.word().to_string(),
             })
             .collect();
-        Summary { units, brigades, victory_points: BTreeMap::new(), result: None, guns, blinds: Vec::new() }
+        let leader_casualties = state
+            .leaders
+            .iter()
+            .filter_map(|l| {
+                let result = l.casualty.clone()?;
+                Some(LeaderCasualtySummary { leader: l.name.clone(), result })
+            })
+            .collect();
+        Summary {
+            units,
+            brigades,
+            victory_points: BTreeMap::new(),
+            result: None,
+            guns,
+            blinds: Vec::new(),
+            leader_casualties,
+        }
     }
 }
 

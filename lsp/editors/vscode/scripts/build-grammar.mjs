@@ -35,7 +35,7 @@ export const STEPS = [
   'evade',
 ];
 /** Steps of a campaign's post-battle sequence (lang/src/campaign.rs, `STEPS`; Ch14 1.0). */
-export const CAMPAIGN_STEPS = ['field', 'surgeon', 'experience', 'trait'];
+export const CAMPAIGN_STEPS = ['field', 'surgeon', 'experience', 'trait', 'promotion', 'officer', 'replacements'];
 /** The phases of a turn (grammar.pest, `phase_name`). */
 export const PHASES = ['command', 'maneuver', 'fire', 'melee', 'status'];
 /** Compass words, 16 points (docs/language.md, Facings). */
@@ -49,7 +49,7 @@ export const ENTRY_KINDS = [
   'weapon', 'terrain', 'obstacle', 'structure', 'movement', 'formation', 'rating', 'tier', 'order',
   'quality', 'trait', 'marker', 'health', 'brigade_state', 'leader_result', 'melee_result',
   'modifier', 'maneuver', 'reaction', 'ground', 'commander', 'elevation', 'weather', 'scale',
-  'surgeon', 'experience',
+  'surgeon', 'experience', 'staff', 'draft',
 ];
 export const QUALITIES = ['green', 'regular', 'veteran', 'elite'];
 export const RATINGS = ['aggressive', 'reliable', 'timid'];
