@@ -196,10 +196,12 @@ fn experience_steps(played: &mut Played, pending: &Pending, track: &Track, steps
         steps.push(DueStep {
             rule: "Ch14 3.0",
             comments: vec![format!(
-                "Ch14 3.0: the replay saw: {}; {} XP before, at most {} a battle: {now}.",
+                "Ch14 3.0: the replay saw: {}; {} at {} XP each, at most {} a battle: {} -> {now}.",
                 saw.describe(),
-                record.xp,
-                track.per_battle
+                plural(total, "feat"),
+                track.per_feat,
+                track.per_battle,
+                record.xp
             )],
             line: Some(format!("experience \"{}\" {} => xp {now}{grade}", record.name, feats.join(" "))),
         });
