@@ -3,7 +3,6 @@
 //! on copies of tests/campaign/road.dotc and staff.dotc in scratch folders (their paths pointed
 //! back into the repository), with `after` blocks taken out.
 
-#[allow(dead_code)]
 mod common;
 
 use common::{dotc, root, text};
@@ -110,7 +109,10 @@ fn the_printed_block_for_seed_7() {
 fn nothing_due_says_so() {
     let (code, out, err) = run(&["campaign", "next", "tests/campaign/road.dotc"]);
     assert_eq!(code, Some(0), "{err}");
-    assert_eq!(out, "tests/campaign/road.dotc: nothing is due: every played battle has its post-battle sequence\n");
+    assert_eq!(
+        out,
+        "tests/campaign/road.dotc: nothing is due: every played battle has its post-battle sequence\n"
+    );
 }
 
 /// An incomplete `after` block is refused, located, naming the line it lacks: `next` writes
@@ -159,7 +161,10 @@ fn a_log_with_errors_is_named() {
 fn officer_rolls_and_drafts_are_written_and_audit_clean() {
     for seed in ["0", "1", "2", "3"] {
         let (_dir, path) = scratch("staff.dotc", |s| {
-            without_after(s.replace("replacements = written", "replacements = every_battle"), "        after {")
+            without_after(
+                s.replace("replacements = written", "replacements = every_battle"),
+                "        after {",
+            )
         });
         let (code, _, err) = run(&["campaign", "next", path.to_str().unwrap(), "--seed", seed, "--write"]);
         assert_eq!(code, Some(0), "{err}");

@@ -157,7 +157,8 @@ fn surgeon_steps(
         };
         let faces: Vec<u8> = (0..*lost).map(|_| dice.next_d6()).collect();
         let tally = surgeon::roll(table, &faces, field, pending.prisoners);
-        let why = super::explain_roll(table, field, pending.prisoners, &record.side, pending.holder.as_deref());
+        let why =
+            super::explain_roll(table, field, pending.prisoners, &record.side, pending.holder.as_deref());
         steps.push(DueStep {
             rule: "Ch14 2.0",
             comments: vec![format!("Ch14 2.0: one die a stand lost ({}); {why}.", plural(*lost, "stand"))],
@@ -242,13 +243,19 @@ fn staff_steps(
             let up = rules.staff.promotes(die);
             let rating = rating.unwrap_or_default();
             let how = if up {
-                format!("{die} on {}+: {rating} -> {}", rules.staff.promotion, rules.staff.above(&rating).unwrap_or(""))
+                format!(
+                    "{die} on {}+: {rating} -> {}",
+                    rules.staff.promotion,
+                    rules.staff.above(&rating).unwrap_or("")
+                )
             } else {
                 format!("{die} is below {}+: he stays {rating}", rules.staff.promotion)
             };
             steps.push(DueStep {
                 rule: "Ch14 4.0, dotc D38",
-                comments: vec![format!("Ch14 4.0: his side won and he came through in command (dotc D38); {how}.")],
+                comments: vec![format!(
+                    "Ch14 4.0: his side won and he came through in command (dotc D38); {how}."
+                )],
                 line: Some(format!(
                     "promotion \"{}\" roll [{die}] => {}",
                     b.name,
@@ -320,11 +327,14 @@ fn draft_steps(
             if shares.is_empty() {
                 "no regiment of the side has room for them".to_string()
             } else {
-                "handed to the depleted regiments in roster order, each up to its starting strength".to_string()
+                "handed to the depleted regiments in roster order, each up to its starting strength"
+                    .to_string()
             }
         )];
         if !shares.is_empty() {
-            comments.push("choose: the stands may go to other depleted regiments of the side instead".to_string());
+            comments.push(
+                "choose: the stands may go to other depleted regiments of the side instead".to_string(),
+            );
         }
         steps.push(DueStep {
             rule: "Ch14 5.0, dotc D40",
