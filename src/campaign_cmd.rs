@@ -1,13 +1,16 @@
 //! `dotc campaign ...`: campaign files (Ch14). `status` prints the rosters after the last
 //! recorded step of the post-battle sequence, as the rules core plays the campaign
-//! (`dotc_runtime::campaign::play`).
+//! (`dotc_runtime::campaign::play`); `next` works out the post-battle sequence due after the
+//! first played battle without one (`dotc_runtime::campaign::next::next_steps`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use dotc_lang::analysis::analyze;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
+use dotc_lang::lines::line_col;
+use dotc_runtime::campaign::next::{NextError, next_steps};
 use dotc_runtime::campaign::{CampaignState, LeaderRecord, UnitRecord, play};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -29,13 +32,32 @@ pub enum CampaignKind {
         #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
         format: StatusFormat,
     },
+    /// The post-battle sequence due after the first played battle with no `after` block
+    /// (Ch14 1.0): its dice rolled from the seed, each claim the result the rules give. Prints
+    /// the `after { ... }` block; `--write` adds it to the battle in the file.
+    Next {
+        /// The campaign file.
+        file: PathBuf,
+        /// The seed of the dice (the same seed gives the same block).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Add the block to the battle in the file (written atomically, every comment kept).
+        #[arg(long)]
+        write: bool,
+        /// Write even if the file is read-only.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 pub fn campaign(
     what: &CampaignKind,
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
-    let CampaignKind::Status { file, format } = what;
+    let (file, format) = match what {
+        CampaignKind::Status { file, format } => (file, format),
+        CampaignKind::Next { file, seed, write, force } => return next(file, *seed, *write, *force, render),
+    };
     let source = crate::read(file)?;
     let name = file.display().to_string();
     let analysis = analyze(file, &source, &crate::files::InputLoader);
@@ -59,6 +81,96 @@ pub fn campaign(
             "{name}: {errors} step(s) disagree with the rules; the roster follows the rules (see `dotc audit {name}`)"
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `dotc campaign next`: the due `after` block, printed or written into the battle.
+fn next(
+    file: &Path,
+    seed: u64,
+    write: bool,
+    force: bool,
+    render: impl Fn(&[Diagnostic], &str, &str) -> String,
+) -> Result<ExitCode, String> {
+    let source = crate::read(file)?;
+    let name = file.display().to_string();
+    let analysis = analyze(file, &source, &crate::files::InputLoader);
+    if analysis.document.kind != Some(FileKind::Campaign) {
+        return Err(format!("{name} is not a campaign (it does not start with `campaign \"...\" {{`)"));
+    }
+    if analysis.has_errors() {
+        eprint!("{}", render(&analysis.diagnostics, &name, &source));
+        return Err(format!("{name} has errors; run `dotc check {name}`"));
+    }
+    let Some(campaign) = &analysis.document.campaign else { return Err(format!("{name} has no campaign")) };
+    // A battle whose log has errors is not played: say so rather than skip it.
+    for (i, battle) in campaign.battles.iter().enumerate() {
+        let bad = analysis.battles.get(i).and_then(|b| b.log.as_deref()).is_some_and(|l| l.has_errors());
+        if bad && let Some(log) = &battle.log {
+            let (line, col) = line_col(&source, log.span.start);
+            return Err(format!(
+                "{name}:{line}:{col}: battle {} \"{}\": its log \"{}\" has errors; run `dotc check` on it",
+                i + 1,
+                battle.name.value,
+                log.value
+            ));
+        }
+    }
+    let due = match next_steps(&analysis, seed) {
+        Ok(Some(due)) => due,
+        Ok(None) => {
+            println!("{name}: nothing is due: every played battle has its post-battle sequence");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(NextError::RuleData(message)) => return Err(message),
+        Err(NextError::Findings(findings)) => {
+            for f in &findings {
+                let (line, col) = line_col(&source, f.span.start);
+                eprintln!("{name}:{line}:{col}: error: {} ({})", f.message, f.rule);
+            }
+            return Err(format!(
+                "{name}: the recorded post-battle steps have {} error(s) (see `dotc audit {name}`); `campaign next` writes a missing `after` block only: complete or fix the written ones by hand",
+                findings.len()
+            ));
+        }
+    };
+    let battle = &campaign.battles[due.number - 1];
+    // The block goes before the line of the battle's closing brace, one level in.
+    let close = source[..battle.span.end].rfind('}').unwrap_or(battle.span.end);
+    let line_start = source[..close].rfind('\n').map_or(0, |i| i + 1);
+    let battle_line = source[..battle.span.start].rfind('\n').map_or(0, |i| i + 1);
+    let indent: String = source[battle_line..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+    let block = due.block(&format!("{indent}    "));
+    if !write {
+        eprintln!("{name}: battle {} \"{}\", dice from seed {seed}:", due.number, due.name);
+        print!("{block}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let text = if source[line_start..close].trim().is_empty() {
+        format!("{}{block}{}", &source[..line_start], &source[line_start..])
+    } else {
+        // `battle "X" { scenario "..." log "..." }` on one line: the brace on a line of its own.
+        format!("{}\n{block}{indent}{}", source[..close].trim_end(), &source[close..])
+    };
+    // The written file must audit clean: play it again before writing.
+    let check = analyze(file, &text, &crate::files::InputLoader);
+    let played = play(&check);
+    let errors: Vec<_> =
+        played.findings.iter().filter(|f| f.level == dotc_runtime::replay::Level::Error).collect();
+    if check.has_errors() || !errors.is_empty() {
+        let first = errors.first().map(|f| f.message.clone()).unwrap_or_default();
+        return Err(format!(
+            "{name}: the block worked out for battle {} does not audit clean ({first}); nothing written",
+            due.number
+        ));
+    }
+    crate::files::write(file, text.as_bytes(), crate::files::WriteOptions { force, in_place: true })?;
+    eprintln!(
+        "wrote {name}: the post-battle sequence of battle {} \"{}\" ({} step(s), dice from seed {seed})",
+        due.number,
+        due.name,
+        due.steps.iter().filter(|s| s.line.is_some()).count()
+    );
     Ok(ExitCode::SUCCESS)
 }
 

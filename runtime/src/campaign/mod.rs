@@ -11,6 +11,7 @@
 
 pub mod experience;
 pub mod field;
+pub mod next;
 pub mod replacements;
 pub mod staff;
 #[cfg(test)]
@@ -173,14 +174,21 @@ fn prisoners_ruling(campaign: &Campaign) -> Prisoners {
 /// campaign file analysed by `dotc_lang::analysis::analyze`, its battles loaded). A campaign
 /// whose analysis has errors is played as far as its battles can be read.
 pub fn play(analysis: &Analysis) -> Played {
+    play_until(analysis, false).0
+}
+
+/// Play a campaign as [`play`] does; with `stop_at_due`, stop after the replay of the first
+/// played battle whose `after` block is missing and return what its post-battle sequence needs
+/// (the roster then holds its losses awaiting the Surgeon), for [`next::next_steps`].
+pub(crate) fn play_until(analysis: &Analysis, stop_at_due: bool) -> (Played, Option<next::Pending>) {
     let mut played = Played::default();
-    let Some(campaign) = &analysis.document.campaign else { return played };
+    let Some(campaign) = &analysis.document.campaign else { return (played, None) };
     played.state.name = campaign.name.value.clone();
     let table = match SurgeonTable::from_rule_data(dotc_lang::stdlib()) {
         Ok(table) => table,
         Err(message) => {
             played.findings.push(error(campaign.name.span, message, "Ch14 2.0"));
-            return played;
+            return (played, None);
         }
     };
     let prisoners = prisoners_ruling(campaign);
@@ -188,7 +196,7 @@ pub fn play(analysis: &Analysis) -> Played {
         Ok(track) => track,
         Err(message) => {
             played.findings.push(error(campaign.name.span, message, "Ch14 3.0"));
-            return played;
+            return (played, None);
         }
     };
     let xp = Xp { track: &track, rulings: feat_rulings(campaign) };
@@ -196,9 +204,12 @@ pub fn play(analysis: &Analysis) -> Played {
     for (i, battle) in campaign.battles.iter().enumerate() {
         let loaded = analysis.battles.get(i);
         let rules = StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref() };
-        play_battle(&mut played, i + 1, battle, loaded, &rules);
+        let pending = play_battle(&mut played, i + 1, battle, loaded, &rules);
+        if stop_at_due && let Some(pending) = pending {
+            return (played, Some(pending));
+        }
     }
-    played
+    (played, None)
 }
 
 /// The experience track and the campaign's rulings on the feats (Ch14 3.0, dotc D35, D36).
@@ -275,7 +286,7 @@ fn play_battle(
     battle: &Battle,
     loaded: Option<&LoadedBattle>,
     rules: &StepRules<'_>,
-) {
+) -> Option<next::Pending> {
     let (table, prisoners, xp, staff_rules) = (rules.surgeon, rules.prisoners, rules.xp, rules.staff);
     let state = &mut played.state;
     // The battle's units as its scenario gives them, for the feats (Ch14 3.0).
@@ -371,7 +382,7 @@ fn play_battle(
     let log = loaded.and_then(|l| l.log.as_deref());
     let Some(log) = log.filter(|log| !log.has_errors() && scenario.is_some()) else {
         state.battles.push(record);
-        return;
+        return None;
     };
     // The battle's log, replayed (Ch14 1.0: the sequence follows the battle as played).
     // The whole replay, its events kept: experience reads them (Ch14 3.0).
@@ -419,7 +430,18 @@ fn play_battle(
         if let Some(rules) = staff_rules {
             play_staff_after(played, number, after, &battle_staff, rules, &sides);
         }
+        return None;
     }
+    Some(next::Pending {
+        number,
+        holder,
+        sides: sides.iter().map(|s| s.to_string()).collect(),
+        losses,
+        seen,
+        battle_staff,
+        prisoners,
+        feat_rulings: xp.rulings,
+    })
 }
 
 /// Before battle `number`: brigadiers whose time out is over take their brigades back from the
