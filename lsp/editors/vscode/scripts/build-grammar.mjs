@@ -99,7 +99,7 @@ export const OTHER_IDS = [
   'infantry_assault_column', 'infantry_line', 'infantry_road_column', 'infantry_sharpshooter_order',
   'uphill', 'crest',
   'crest_advantage',
-  'roll',
+  'roll', 'track', 'officers', 'replacements',
   'flat_footed', 'pivoted', 'opportunity_fire', 'skirmish_evade', 'refuse_flank',
   'counter_charge', 'fall_back', 'about_face', 'dismount', 'remount', 'shaken_fall_back',
   'pursuit', 'firm', 'soft', 'mud', 'plunging_fire', 'horse_holders', 'horse_holders_move',
