@@ -479,3 +479,31 @@ fn language_checks_of_staff_and_draft_steps() {
         assert!(!said.contains("panicked"), "{said}");
     }
 }
+
+/// A step naming a unit its battle lacks is located and cites the step's own section: the
+/// Surgeon's roll Ch14 2.0, experience 3.0, a draft 5.0.
+#[test]
+fn an_unknown_unit_cites_the_section_of_its_step() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("surgeon \"9th Louisiana\" roll [1]", "surgeon \"9th Lousiana\" roll [1]", "Ch14 2.0"),
+        (
+            "experience \"9th Louisiana\" charged => xp 2",
+            "experience \"9th Lousiana\" charged => xp 2",
+            "Ch14 3.0",
+        ),
+        ("trait \"9th Louisiana\" sharpshooters", "trait \"9th Lousiana\" sharpshooters", "Ch14 3.0"),
+        ("roll [3] \"9th Louisiana\" 2", "roll [3] \"9th Lousiana\" 2", "Ch14 5.0"),
+    ];
+    for (from, to, rule) in cases {
+        let (_dir, path) = scratch(|s| {
+            assert!(s.contains(from), "{from}");
+            s.replacen(from, to, 1)
+        });
+        let out = dotc(&["check", path.to_str().unwrap()], &root());
+        let said = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{to}: {said}");
+        assert!(said.contains("\"9th Lousiana\" is no regiment or battery of the battle"), "{said}");
+        assert!(said.contains("did you mean \"9th Louisiana\"?"), "{said}");
+        assert!(said.contains(rule), "{to}: expected {rule} in {said}");
+    }
+}

@@ -468,24 +468,7 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                 {
                     diags.push(*d);
                 }
-                if let Some(s) = scenario {
-                    let is_unit = matches!(s.names.get(&unit.value), Some((NameKind::Unit(_), _, _)));
-                    if !is_unit {
-                        let candidates = s
-                            .names
-                            .order
-                            .iter()
-                            .filter(|n| matches!(s.names.get(n), Some((NameKind::Unit(_), _, _))))
-                            .map(String::as_str);
-                        let suggestion = crate::names::suggest(&unit.value, candidates);
-                        diags.push(cat::unknown_battle_unit(
-                            unit.span,
-                            &unit.value,
-                            &battle.name.value,
-                            suggestion,
-                        ));
-                    }
-                }
+                check_battle_unit(battle, scenario, unit, "Ch14 2.0", diags);
             }
             Step::Experience { unit, feats, claim } => {
                 if let Some(first) = experienced.insert(unit.value.as_str(), action.span) {
@@ -512,14 +495,14 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                         "Ch14 3.0",
                     ));
                 }
-                check_battle_unit(battle, scenario, unit, diags);
+                check_battle_unit(battle, scenario, unit, "Ch14 3.0", diags);
             }
             Step::Trait { unit, .. } => {
                 if let Some(first) = chose.insert(unit.value.as_str(), action.span) {
                     let what = format!("the trait of \"{}\"", unit.value);
                     diags.push(cat::repeated_step(action.span, first, &what));
                 }
-                check_battle_unit(battle, scenario, unit, diags);
+                check_battle_unit(battle, scenario, unit, "Ch14 3.0", diags);
             }
         }
     }
@@ -533,11 +516,13 @@ pub fn feat_words(feats: &[Arg]) -> impl Iterator<Item = &Ident> {
     feats.iter().filter_map(|a| if let Arg::Word(w) = a { Some(w) } else { None })
 }
 
-/// A unit an `experience` or `trait` step names must be one of the battle's scenario (Ch14 3.0).
+/// A unit a step names must be one of the battle's scenario; `rule` is the step's section (the
+/// Surgeon's roll Ch14 2.0, experience 3.0, a draft 5.0).
 fn check_battle_unit(
     battle: &Battle,
     scenario: Option<&LoadedScenario>,
     unit: &Name,
+    rule: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
     let Some(s) = scenario else { return };
@@ -551,7 +536,7 @@ fn check_battle_unit(
         .filter(|n| matches!(s.names.get(n), Some((NameKind::Unit(_), _, _))))
         .map(String::as_str);
     let suggestion = crate::names::suggest(&unit.value, candidates);
-    diags.push(cat::unknown_battle_unit(unit.span, &unit.value, &battle.name.value, suggestion));
+    diags.push(cat::unknown_battle_unit(unit.span, &unit.value, &battle.name.value, suggestion, rule));
 }
 
 // ------------------------------------------------------------------ staff and replacements
@@ -830,24 +815,8 @@ fn check_staff_step(
             if !sides.contains(&side.value.as_str()) {
                 diags.push(cat::unknown_draft_side(side.span, &side.value, &sides.join(", ")));
             }
-            let Some(loaded) = scenario else { return };
             for allocation in draft_allocations(action).unwrap_or_default() {
-                let unit = &allocation.unit.value;
-                if !matches!(loaded.names.get(unit), Some((NameKind::Unit(_), _, _))) {
-                    let candidates = loaded
-                        .names
-                        .order
-                        .iter()
-                        .filter(|n| matches!(loaded.names.get(n), Some((NameKind::Unit(_), _, _))))
-                        .map(String::as_str);
-                    let suggestion = crate::names::suggest(unit, candidates);
-                    diags.push(cat::unknown_battle_unit(
-                        allocation.unit.span,
-                        unit,
-                        &battle.name.value,
-                        suggestion,
-                    ));
-                }
+                check_battle_unit(battle, scenario, allocation.unit, "Ch14 5.0", diags);
             }
         }
         Step::Field { .. } | Step::Surgeon { .. } | Step::Experience { .. } | Step::Trait { .. } => {}

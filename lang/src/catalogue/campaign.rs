@@ -118,12 +118,20 @@ pub fn unknown_field_side(span: Span, side: &str, sides: &str) -> Diagnostic {
         .with_help(format!("write one of: {sides}, or `none`"))
 }
 
-pub fn unknown_battle_unit(span: Span, unit: &str, battle: &str, suggestion: Option<&str>) -> Diagnostic {
+/// A step names a unit the battle's scenario does not have; `rule` is the step's section (the
+/// Surgeon's roll 2.0, experience 3.0, a draft 5.0).
+pub fn unknown_battle_unit(
+    span: Span,
+    unit: &str,
+    battle: &str,
+    suggestion: Option<&str>,
+    rule: &str,
+) -> Diagnostic {
     let d = step(
         format!("\"{unit}\" is no regiment or battery of the battle \"{battle}\""),
         span,
         "not in this battle's scenario",
-        "Ch14 2.0",
+        rule,
     );
     match suggestion {
         Some(s) => d.with_help(format!("did you mean \"{s}\"?")),
