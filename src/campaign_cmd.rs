@@ -199,23 +199,30 @@ pub fn status_text(state: &CampaignState) -> String {
     let width = state.units.iter().map(|u| u.name.chars().count()).max().unwrap_or(4).max(4);
     for side in sides {
         out.push_str(&format!("\n{side}\n"));
-        out.push_str(&format!(
-            "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {:<8}  {}\n",
-            "unit", "kind", "roster", "hospital", "lost", "captured", "XP", "grade", "traits"
-        ));
+        let row = |cells: [&str; 10]| {
+            let [unit, kind, on, hospital, lost, captured, xp, grade, traits, draft] = cells;
+            let line = format!(
+                "  {unit:<width$}  {kind:<8}  {on:>6}  {hospital:<20}  {lost:>4}  {captured:>8}  {xp:>2}  {grade:<8}  {traits:<15}  {draft}"
+            );
+            format!("{}\n", line.trim_end())
+        };
+        out.push_str(&row([
+            "unit", "kind", "roster", "hospital", "lost", "captured", "XP", "grade", "traits", "draft",
+        ]));
         for u in state.units.iter().filter(|u| u.side == side) {
-            out.push_str(&format!(
-                "  {:<width$}  {:<8}  {:>6}  {:<20}  {:>4}  {:>8}  {:>2}  {:<8}  {}\n",
-                u.name,
-                u.kind,
-                roster(u),
-                hospital(u),
-                u.lost,
-                u.captured,
-                xp(u),
-                grade(u),
-                if u.traits.is_empty() { "-".to_string() } else { u.traits.join(", ") }
-            ));
+            let traits = if u.traits.is_empty() { "-".to_string() } else { u.traits.join(", ") };
+            out.push_str(&row([
+                &u.name,
+                &u.kind,
+                &roster(u),
+                &hospital(u),
+                &u.lost.to_string(),
+                &u.captured.to_string(),
+                &xp(u),
+                u.grade.as_deref().unwrap_or("-"),
+                &traits,
+                &draft(u),
+            ]));
         }
         leaders_text(&mut out, state, side);
     }
@@ -227,21 +234,18 @@ fn xp(u: &UnitRecord) -> String {
     if u.kind == "battery" { "-".to_string() } else { u.xp.to_string() }
 }
 
-/// A unit's grade, and the one it fights its next battle at when a draft diluted it (Ch14 5.0).
-fn grade(u: &UnitRecord) -> String {
-    let grade = u.grade.as_deref().unwrap_or("-");
-    let mut text = match (&u.diluted_grade, u.diluted_for) {
-        (Some(to), Some(battle)) => format!("{grade} ({to} for battle {battle}, diluted)"),
-        _ => grade.to_string(),
-    };
+/// The replacement stands a unit took and, when a draft diluted it, the grade it fights its next
+/// battle at (Ch14 5.0).
+fn draft(u: &UnitRecord) -> String {
+    let mut parts = Vec::new();
     if u.replacements > 0 {
-        text.push_str(&format!(
-            "; {} replacement stand{}",
-            u.replacements,
-            if u.replacements == 1 { "" } else { "s" }
-        ));
+        let s = if u.replacements == 1 { "" } else { "s" };
+        parts.push(format!("{} replacement stand{s}", u.replacements));
     }
-    text
+    if let (Some(to), Some(battle)) = (&u.diluted_grade, u.diluted_for) {
+        parts.push(format!("diluted: {to} for battle {battle}"));
+    }
+    parts.join("; ")
 }
 
 /// A side's brigadiers (Ch14 4.0): rating, and whether he is out, who commands meanwhile, his
