@@ -58,16 +58,7 @@ pub fn campaign(
         CampaignKind::Status { file, format } => (file, format),
         CampaignKind::Next { file, seed, write, force } => return next(file, *seed, *write, *force, render),
     };
-    let source = crate::read(file)?;
-    let name = file.display().to_string();
-    let analysis = analyze(file, &source, &crate::files::InputLoader);
-    if analysis.document.kind != Some(FileKind::Campaign) {
-        return Err(format!("{name} is not a campaign (it does not start with `campaign \"...\" {{`)"));
-    }
-    if analysis.has_errors() {
-        eprint!("{}", render(&analysis.diagnostics, &name, &source));
-        return Err(format!("{name} has errors; run `dotc check {name}`"));
-    }
+    let (name, _, analysis) = load(file, &render)?;
     let played = play(&analysis);
     let errors = played.findings.iter().filter(|f| f.level == dotc_runtime::replay::Level::Error).count();
     match format {
@@ -84,14 +75,12 @@ pub fn campaign(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `dotc campaign next`: the due `after` block, printed or written into the battle.
-fn next(
+/// Read and analyse a campaign file: an error when it is not one, or when it has errors (they
+/// are printed first).
+fn load(
     file: &Path,
-    seed: u64,
-    write: bool,
-    force: bool,
-    render: impl Fn(&[Diagnostic], &str, &str) -> String,
-) -> Result<ExitCode, String> {
+    render: &impl Fn(&[Diagnostic], &str, &str) -> String,
+) -> Result<(String, String, dotc_lang::analysis::Analysis), String> {
     let source = crate::read(file)?;
     let name = file.display().to_string();
     let analysis = analyze(file, &source, &crate::files::InputLoader);
@@ -102,6 +91,18 @@ fn next(
         eprint!("{}", render(&analysis.diagnostics, &name, &source));
         return Err(format!("{name} has errors; run `dotc check {name}`"));
     }
+    Ok((name, source, analysis))
+}
+
+/// `dotc campaign next`: the due `after` block, printed or written into the battle.
+fn next(
+    file: &Path,
+    seed: u64,
+    write: bool,
+    force: bool,
+    render: impl Fn(&[Diagnostic], &str, &str) -> String,
+) -> Result<ExitCode, String> {
+    let (name, source, analysis) = load(file, &render)?;
     let Some(campaign) = &analysis.document.campaign else { return Err(format!("{name} has no campaign")) };
     // A battle whose log has errors is not played: say so rather than skip it.
     for (i, battle) in campaign.battles.iter().enumerate() {

@@ -256,6 +256,15 @@ pub fn d3(face: u8) -> Option<u8> {
     }
 }
 
+/// A die of `sides` (the rule data's `d3` or `d6`) read off one d6 face: a d3 as [`d3`] reads
+/// it (RULINGS G2), any other size as the face itself. `None` for a face outside 1..=6.
+pub fn read_off_d6(sides: u32, face: u8) -> Option<u32> {
+    match sides {
+        3 => d3(face).map(u32::from),
+        _ => (1..=6).contains(&face).then_some(u32::from(face)),
+    }
+}
+
 // ------------------------------------------------------------------ recorded dice
 
 /// One dice list of a log line (`roll [3, 5, 2]`, `saves [4, 2]`) and how much of it was used.
@@ -584,6 +593,15 @@ mod tests {
     }
 
     /// RULINGS G2.
+    #[test]
+    fn a_d3_and_a_d6_read_off_one_d6_face() {
+        // RULINGS G2: 1-2, 3-4, 5-6 give 1, 2, 3; a d6 is its face; no face past 6.
+        let d3s: Vec<Option<u32>> = (1..=7).map(|f| read_off_d6(3, f)).collect();
+        assert_eq!(d3s, [Some(1), Some(1), Some(2), Some(2), Some(3), Some(3), None]);
+        assert_eq!(read_off_d6(6, 5), Some(5));
+        assert_eq!(read_off_d6(6, 0), None);
+    }
+
     #[test]
     fn d3_reads_a_d6_in_pairs() {
         let read: Vec<Option<u8>> = (0..=7).map(d3).collect();

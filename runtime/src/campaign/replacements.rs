@@ -7,7 +7,7 @@
 use dotc_lang::library::RuleData;
 
 use super::UnitRecord;
-use crate::dice::d3;
+use crate::dice::read_off_d6;
 
 /// The draft as the rule data states it (`draft replacements`, Ch14 5.0).
 #[derive(Clone, Debug, PartialEq)]
@@ -39,10 +39,7 @@ impl DraftTable {
     /// The stands a d6 of `die` gives an army (Ch14 5.0: 1D3, read off the d6 as RULINGS G2
     /// reads every D3: 1-2 one, 3-4 two, 5-6 three).
     pub fn stands_for(&self, die: u8) -> Option<u32> {
-        match self.stands {
-            3 => d3(die).map(u32::from),
-            _ => (1..=6).contains(&die).then_some(u32::from(die)),
-        }
+        read_off_d6(self.stands, die)
     }
 
     /// The grade a regiment of `grade` that took `stands` in one draft fights its next battle

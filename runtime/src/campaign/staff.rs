@@ -7,7 +7,7 @@
 use dotc_lang::library::RuleData;
 use serde::Serialize;
 
-use crate::dice::d3;
+use crate::dice::read_off_d6;
 
 /// The staff rules as the rule data states them (`staff officers`, Ch14 4.0).
 #[derive(Clone, Debug, PartialEq)]
@@ -82,10 +82,7 @@ impl StaffTable {
     /// The campaign battles a severely wounded brigadier misses for a d6 of `die` (Ch14 4.0:
     /// 1D3, read off the d6 as RULINGS G2 reads every D3: 1-2 one, 3-4 two, 5-6 three).
     pub fn battles_out(&self, die: u8) -> Option<u32> {
-        match self.out {
-            3 => d3(die).map(u32::from),
-            _ => (1..=6).contains(&die).then_some(u32::from(die)),
-        }
+        read_off_d6(self.out, die)
     }
 
     /// The new brigadier's rating for a d6 of `die` (Ch14 4.0: 1-3 Timid, 4-6 Reliable).
