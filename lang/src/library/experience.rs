@@ -11,6 +11,16 @@ pub const EXPERIENCE_PROPS: &[PropSpec] = &[
     req("per_feat", "per_feat <xp>", "The XP one feat earns (Ch14 3.0)."),
     req("per_battle", "per_battle <xp>", "The most XP a unit may earn in one battle (Ch14 3.0)."),
     req("max_xp", "max_xp <xp>", "The top of the experience track (Ch14 3.0)."),
+    req(
+        "held_attacks",
+        "held_attacks <count>",
+        "The enemy charges a Worn or Spent unit must hold for the holding feat (Ch14 3.0, dotc D35).",
+    ),
+    req(
+        "inflicted_stands",
+        "inflicted_stands <count>",
+        "The stands of enemy guns or Elite units a unit must take for the third feat (Ch14 3.0, dotc D35).",
+    ),
     PropSpec {
         key: "grade",
         usage: "grade <quality id> <xp>",
@@ -52,6 +62,12 @@ pub struct Experience {
     pub per_feat: Option<u32>,
     pub per_battle: Option<u32>,
     pub max_xp: Option<u32>,
+    /// Enemy charges held while Worn or Spent that make the holding feat.
+    #[serde(default)]
+    pub held_attacks: Option<u32>,
+    /// Stands of enemy guns or Elite units taken that make the third feat.
+    #[serde(default)]
+    pub inflicted_stands: Option<u32>,
     /// The tier table, as written.
     pub grades: Vec<Grade>,
     pub choose: Vec<GradeTraits>,
@@ -94,6 +110,8 @@ pub(super) fn read_experience(r: &mut Reader<'_, '_>, meta: EntryMeta) -> Experi
         per_feat: r.read("per_feat", |c| c.count("an amount of XP")),
         per_battle: r.read("per_battle", |c| c.count("an amount of XP")),
         max_xp: r.read("max_xp", |c| c.count("an amount of XP")),
+        held_attacks: r.read("held_attacks", |c| c.count("a number of charges")),
+        inflicted_stands: r.read("inflicted_stands", |c| c.count("a number of stands")),
         grades: grades.into_iter().map(|(q, xp)| Grade { quality: q.value, from_xp: xp }).collect(),
         choose: lists(choose),
         gains: lists(gains),
@@ -111,6 +129,12 @@ impl Describe for Experience {
         }
         if let Some(n) = self.max_xp {
             parts.push(format!("{n} XP at most"));
+        }
+        if let Some(n) = self.held_attacks {
+            parts.push(format!("{n} charges held"));
+        }
+        if let Some(n) = self.inflicted_stands {
+            parts.push(format!("{n} stands of guns or Elite taken"));
         }
         if !self.grades.is_empty() {
             let tiers: Vec<String> =

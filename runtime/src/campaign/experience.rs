@@ -32,6 +32,10 @@ pub struct Track {
     pub per_feat: u32,
     pub per_battle: u32,
     pub max_xp: u32,
+    /// Enemy charges held while Worn or Spent that make the holding feat (dotc D35).
+    pub held_attacks: u32,
+    /// Stands of enemy guns or Elite units taken that make the third feat (dotc D35).
+    pub inflicted_stands: u32,
     /// The tiers: (quality, from XP), lowest first.
     pub grades: Vec<(String, u32)>,
     /// The traits a unit may choose one of, from a grade on: (quality, traits).
@@ -60,6 +64,8 @@ impl Track {
             per_feat: need(entry.per_feat, "per_feat")?,
             per_battle: need(entry.per_battle, "per_battle")?,
             max_xp: need(entry.max_xp, "max_xp")?,
+            held_attacks: need(entry.held_attacks, "held_attacks")?.max(1),
+            inflicted_stands: need(entry.inflicted_stands, "inflicted_stands")?.max(1),
             grades,
             choose: pairs(&entry.choose),
             gains: pairs(&entry.gains),
@@ -145,18 +151,18 @@ pub struct Seen {
 impl Seen {
     /// How many times it did each feat, `[charged, held, inflicted]`: each counted once a battle
     /// (`xp_repeat_feat = once`) or each time (`each`, dotc D36).
-    pub fn feats(&self, rulings: FeatRulings) -> [u32; 3] {
+    pub fn feats(&self, track: &Track, rulings: FeatRulings) -> [u32; 3] {
         let charged = self.charges_that_broke;
         let held = if rulings.held_within_a_turn {
             let mut by_turn: BTreeMap<u32, u32> = BTreeMap::new();
             for t in &self.held_turns {
                 *by_turn.entry(*t).or_default() += 1;
             }
-            by_turn.values().map(|n| n / 2).sum::<u32>()
+            by_turn.values().map(|n| n / track.held_attacks).sum::<u32>()
         } else {
-            self.held_turns.len() as u32 / 2
+            self.held_turns.len() as u32 / track.held_attacks
         };
-        let inflicted = self.stands_of_guns_or_elite / 2;
+        let inflicted = self.stands_of_guns_or_elite / track.inflicted_stands;
         let done = [charged, held, inflicted];
         if rulings.each_time { done } else { done.map(|n| n.min(1)) }
     }
@@ -370,6 +376,8 @@ mod tests {
     fn ch14_3_0_the_stdlib_numbers() {
         let t = track();
         assert_eq!((t.per_feat, t.per_battle, t.max_xp), (1, 2, 4));
+        // Ch14 3.0: "two or more" enemy attacks held, "two or more" stands of guns or Elite taken.
+        assert_eq!((t.held_attacks, t.inflicted_stands), (2, 2));
         let tiers: Vec<(&str, u32)> = t.grades.iter().map(|(q, x)| (q.as_str(), *x)).collect();
         assert_eq!(tiers, [("green", 0), ("regular", 1), ("veteran", 2), ("elite", 4)]);
         assert_eq!(
@@ -426,7 +434,7 @@ mod tests {
             ONCE,
         );
         assert_eq!(won["A"].charges_that_broke, 1);
-        assert_eq!(won["A"].feats(ONCE), [1, 0, 0]);
+        assert_eq!(won["A"].feats(&track(), ONCE), [1, 0, 0]);
         for (outcome, formed) in [
             (MeleeOutcome::BloodyDraw, true),
             (MeleeOutcome::DefenderWins, true),
@@ -480,11 +488,11 @@ mod tests {
         ];
         let s = seen_of(events.clone(), ONCE);
         assert_eq!(s["R"].held_turns, [1, 3]);
-        assert_eq!(s["R"].feats(ONCE), [0, 1, 0]);
+        assert_eq!(s["R"].feats(&track(), ONCE), [0, 1, 0]);
         // Under `xp_held_attacks = turn` the two came in different turns: no feat.
         let turn = FeatRulings { held_within_a_turn: true, ..ONCE };
-        assert_eq!(seen_of(events[..2].to_vec(), ONCE)["R"].feats(ONCE), [0, 0, 0]);
-        assert_eq!(s["R"].feats(turn), [0, 0, 0]);
+        assert_eq!(seen_of(events[..2].to_vec(), ONCE)["R"].feats(&track(), ONCE), [0, 0, 0]);
+        assert_eq!(s["R"].feats(&track(), turn), [0, 0, 0]);
     }
 
     /// Ch14 3.0 (c), dotc D35: A's volleys take 1 stand of the battery H and 1 of the elite E:
@@ -503,11 +511,11 @@ mod tests {
             ONCE,
         );
         assert_eq!(s["A"].stands_of_guns_or_elite, 2);
-        assert_eq!(s["A"].feats(ONCE), [0, 0, 1]);
+        assert_eq!(s["A"].feats(&track(), ONCE), [0, 0, 1]);
         assert_eq!(s["C"].stands_of_guns_or_elite, 2);
         assert_eq!(s["S"].stands_of_guns_or_elite, 2, "a battery of the other side is guns");
         let one = seen_of(vec![(1, 10, lost("H", 1, "A")), (1, 11, lost("R", 1, "A"))], ONCE);
-        assert_eq!(one["A"].feats(ONCE), [0, 0, 0]);
+        assert_eq!(one["A"].feats(&track(), ONCE), [0, 0, 0]);
     }
 
     /// Ch14 3.0: a battery keeps no experience track: its melee win and its stands taken from an
@@ -544,7 +552,7 @@ mod tests {
             ],
             ONCE,
         );
-        let done = s["A"].feats(ONCE);
+        let done = s["A"].feats(&track(), ONCE);
         assert_eq!(done, [1, 1, 1]);
         assert_eq!(track().after_battle(1, done.iter().sum()), 3);
     }
@@ -562,8 +570,8 @@ mod tests {
         let events = [charge(10, "R"), charge(11, "S")].concat();
         let s = seen_of(events, ONCE);
         let each = FeatRulings { each_time: true, ..ONCE };
-        assert_eq!(s["A"].feats(ONCE), [1, 0, 0]);
-        assert_eq!(s["A"].feats(each), [2, 0, 0]);
+        assert_eq!(s["A"].feats(&track(), ONCE), [1, 0, 0]);
+        assert_eq!(s["A"].feats(&track(), each), [2, 0, 0]);
         assert_eq!(track().after_battle(0, 2), 2);
     }
 }

@@ -675,7 +675,7 @@ fn play_experience(
                     continue;
                 }
                 let saw = seen.get(&unit.value).unwrap_or(&none);
-                let done = saw.feats(xp.rulings);
+                let done = saw.feats(track, xp.rulings);
                 let before = record.xp;
                 let rules_xp = track.after_battle(before, done.iter().sum());
                 // Each feat claimed must be one the replay saw, as often as it is claimed.
@@ -801,7 +801,7 @@ fn play_experience(
         }
     }
     for (name, saw) in seen {
-        let done: u32 = saw.feats(xp.rulings).iter().sum();
+        let done: u32 = saw.feats(xp.track, xp.rulings).iter().sum();
         if done == 0 || written.contains(&name.as_str()) {
             continue;
         }
@@ -811,7 +811,7 @@ fn play_experience(
             continue;
         }
         let feats: Vec<&str> = saw
-            .feats(xp.rulings)
+            .feats(xp.track, xp.rulings)
             .iter()
             .zip(dotc_lang::campaign::FEATS)
             .flat_map(|(n, (w, _))| std::iter::repeat_n(*w, *n as usize))

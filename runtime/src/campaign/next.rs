@@ -182,7 +182,7 @@ fn experience_steps(played: &mut Played, pending: &Pending, track: &Track, steps
         if record.kind == "battery" {
             continue;
         }
-        let done = saw.feats(pending.feat_rulings);
+        let done = saw.feats(track, pending.feat_rulings);
         let total: u32 = done.iter().sum();
         let now = track.after_battle(record.xp, total);
         if total == 0 || now == record.xp {
