@@ -3,6 +3,10 @@
 side by side (issue 16: the audit of a legal log against its check).
 
 Usage: tools/check_audit.py DIR RUNS BIN [BIN...]
+       DOTC_COMMANDS=check,audit,replay tools/check_audit.py DIR RUNS BIN
+
+DOTC_COMMANDS names the commands to time (default `check,audit`); every ratio is against the
+first. `replay` writes its text narrative to /dev/null, as a user's `dotc replay > file` does.
 
 DIR holds `game.dotc` and its scenario (e.g. `target/size-table/legal-100000`, made by
 `tools/size_table.py` or `target/release/examples/gen_log legal 100000 DIR`). Each round runs
@@ -22,10 +26,11 @@ def main():
         sys.exit(__doc__)
     folder, runs = sys.argv[1], int(sys.argv[2])
     builds = [os.path.abspath(b) for b in sys.argv[3:]]
+    commands = os.environ.get("DOTC_COMMANDS", "check,audit").split(",")
     results = {}
     for _ in range(runs):
         for build in builds:
-            for command in ["check", "audit"]:
+            for command in commands:
                 start = time.perf_counter()
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 subprocess.run([build, command, "game.dotc"], cwd=folder,
@@ -33,13 +38,15 @@ def main():
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
                 results.setdefault((build, command), []).append((time.perf_counter() - start, cpu))
+    base = commands[0]
     for build in builds:
-        wall = {c: statistics.median(r[0] for r in results[(build, c)]) for c in ["check", "audit"]}
-        cpu = {c: statistics.median(r[1] for r in results[(build, c)]) for c in ["check", "audit"]}
-        print(f"{os.path.basename(build):14} check {wall['check']:.3f}s audit {wall['audit']:.3f}s "
-              f"ratio {wall['audit'] / wall['check']:.2f}  (cpu: {cpu['check']:.3f} {cpu['audit']:.3f} "
-              f"ratio {cpu['audit'] / cpu['check']:.2f})")
-
+        wall = {c: statistics.median(r[0] for r in results[(build, c)]) for c in commands}
+        cpu = {c: statistics.median(r[1] for r in results[(build, c)]) for c in commands}
+        line = f"{os.path.basename(build):14} {base} {wall[base]:.3f}s (cpu {cpu[base]:.3f}s)"
+        for c in commands[1:]:
+            line += (f"  {c} {wall[c]:.3f}s ratio {wall[c] / wall[base]:.2f}"
+                     f" (cpu {cpu[c]:.3f}s ratio {cpu[c] / cpu[base]:.2f})")
+        print(line)
 
 if __name__ == "__main__":
     main()

@@ -151,6 +151,17 @@ pub struct CampaignState {
 pub struct Played {
     pub state: CampaignState,
     pub findings: Vec<Finding>,
+    /// The roster as each battle began, in the campaign's order: after the stands back from
+    /// hospital and the brigadiers back in command, with the units its scenario brought in
+    /// (Ch14 1.0). What a battle's order of battle is taken from, and what the editor shows.
+    pub before: Vec<Roster>,
+}
+
+/// The roster at one moment of the campaign.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Roster {
+    pub units: Vec<UnitRecord>,
+    pub leaders: Vec<LeaderRecord>,
 }
 
 fn error(span: Span, message: String, rule: &str) -> Finding {
@@ -379,6 +390,7 @@ fn play_battle(
             }
         }
     }
+    played.before.push(Roster { units: state.units.clone(), leaders: state.leaders.clone() });
     let log = loaded.and_then(|l| l.log.as_deref());
     let Some(log) = log.filter(|log| !log.has_errors() && scenario.is_some()) else {
         state.battles.push(record);

@@ -121,3 +121,27 @@ fn ch14_2_0_stands_not_rolled_for_stay_off_the_roster() {
     apply(&mut u, 1, &tally, 3, &t);
     assert_eq!((u.on_roster, u.lost), (3, 2));
 }
+
+/// Ch14 1.0, 2.0, 5.0 and dotc D34: the roster as each battle of tests/campaign/road.dotc began,
+/// hand-worked from its `after` blocks. The 19th Maine (5 stands) lost one in battle 1 to
+/// hospital (back for battle 3) and one in battle 2 to hospital (back for battle 4); the 9th
+/// Louisiana (310 men: 4 stands) lost one for good in battle 1, one captured in battle 2, and drafted 2 for
+/// battle 3, diluted to Regular for it.
+#[test]
+fn ch14_the_roster_as_each_battle_began() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/campaign/road.dotc");
+    let text = std::fs::read_to_string(&path).expect("road.dotc");
+    let analysis = dotc_lang::analyze(&path, &text, &dotc_lang::FsLoader);
+    let played = play(&analysis);
+    assert_eq!(played.before.len(), 3);
+    let unit = |battle: usize, name: &str| {
+        played.before[battle - 1].units.iter().find(|u| u.name == name).cloned().expect(name)
+    };
+    let maine: Vec<u32> = (1..=3).map(|b| unit(b, "19th Maine").on_roster).collect();
+    assert_eq!(maine, [5, 4, 4], "battle 2 misses the stand in hospital; battle 3 has it back");
+    let louisiana: Vec<u32> = (1..=3).map(|b| unit(b, "9th Louisiana").on_roster).collect();
+    assert_eq!(louisiana, [4, 3, 4], "1 lost, then 1 captured and 2 drafted");
+    let third = unit(3, "9th Louisiana");
+    assert_eq!((third.xp, third.diluted_for, third.diluted_grade.as_deref()), (3, Some(3), Some("regular")));
+    assert_eq!(unit(1, "9th Louisiana").xp, 1, "a Regular joins at 1 XP (dotc D37)");
+}

@@ -168,10 +168,11 @@ impl Summary {
 impl Replay {
     /// The game turn by turn and phase by phase: each action as the log wrote it, what the rules
     /// made of it, and the findings at it. A replay asked to narrate as it went
-    /// ([`super::ReplayOptions::narrate`]) already holds it.
-    pub fn narrative(&self) -> String {
+    /// ([`super::ReplayOptions::narrate`]) already holds it, and lends it: a 1M-line game's
+    /// text is 170 MB, not worth a copy (issue 16).
+    pub fn narrative(&self) -> std::borrow::Cow<'_, str> {
         if let Some(text) = &self.narrated {
-            return text.clone();
+            return std::borrow::Cow::Borrowed(text);
         }
         let mut out = String::new();
         // A side's view (Ch13 4.0) begins with whose it is and the blinds as that side saw them
@@ -182,7 +183,7 @@ impl Replay {
         let mut findings: Vec<_> = self.findings.iter().collect();
         findings.sort_by_key(|f| (f.span.start, f.span.end));
         narrate(&mut out, &self.steps, &self.events, &findings);
-        out
+        std::borrow::Cow::Owned(out)
     }
 
     /// Each regiment's stands, health and markers; each brigade's tally and state.
