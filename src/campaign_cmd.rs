@@ -1,7 +1,8 @@
 //! `dotc campaign ...`: campaign files (Ch14). `status` prints the rosters after the last
 //! recorded step of the post-battle sequence, as the rules core plays the campaign
 //! (`dotc_runtime::campaign::play`); `next` works out the post-battle sequence due after the
-//! first played battle without one (`dotc_runtime::campaign::next::next_steps`).
+//! first played battle whose sequence is missing or incomplete
+//! (`dotc_runtime::campaign::next::next_steps`), and adds it or completes the written block.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +11,7 @@ use dotc_lang::analysis::analyze;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::line_col;
-use dotc_runtime::campaign::next::{NextError, next_steps};
+use dotc_runtime::campaign::next::{DueBattle, NextError, Written, next_steps};
 use dotc_runtime::campaign::{CampaignState, LeaderRecord, UnitRecord, play};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -32,16 +33,19 @@ pub enum CampaignKind {
         #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
         format: StatusFormat,
     },
-    /// The post-battle sequence due after the first played battle with no `after` block
-    /// (Ch14 1.0): its dice rolled from the seed, each claim the result the rules give. Prints
-    /// the `after { ... }` block; `--write` adds it to the battle in the file.
+    /// The post-battle sequence due after the first played battle whose `after` block is
+    /// missing or incomplete (Ch14 1.0): the dice not written rolled from the seed, each claim
+    /// the result the rules give. Prints the `after { ... }` block; `--write` adds it to the
+    /// battle in the file. A block begun by hand is completed: its whole steps are kept (what
+    /// follows is worked from their dice), a step without dice or claim is completed, a missing
+    /// step is added.
     Next {
         /// The campaign file.
         file: PathBuf,
         /// The seed of the dice (the same seed gives the same block).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Add the block to the battle in the file (written atomically, every comment kept).
+        /// Add the block (or complete it) in the file, written atomically, every comment kept.
         #[arg(long)]
         write: bool,
         /// Write even if the file is read-only.
@@ -136,22 +140,27 @@ fn next(
         }
     };
     let battle = &campaign.battles[due.number - 1];
-    // The block goes before the line of the battle's closing brace, one level in.
-    let close = source[..battle.span.end].rfind('}').unwrap_or(battle.span.end);
-    let line_start = source[..close].rfind('\n').map_or(0, |i| i + 1);
-    let battle_line = source[..battle.span.start].rfind('\n').map_or(0, |i| i + 1);
-    let indent: String = source[battle_line..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-    let block = due.block(&format!("{indent}    "));
-    if !write {
-        eprintln!("{name}: battle {} \"{}\", dice from seed {seed}:", due.number, due.name);
-        print!("{block}");
-        return Ok(ExitCode::SUCCESS);
-    }
-    let text = if source[line_start..close].trim().is_empty() {
-        format!("{}{block}{}", &source[..line_start], &source[line_start..])
-    } else {
-        // `battle "X" { scenario "..." log "..." }` on one line: the brace on a line of its own.
-        format!("{}\n{block}{indent}{}", source[..close].trim_end(), &source[close..])
+    let text = match &battle.after {
+        Some(after) => completed(&source, after, &due),
+        None => {
+            // The block goes before the line of the battle's closing brace, one level in.
+            let close = source[..battle.span.end].rfind('}').unwrap_or(battle.span.end);
+            let line_start = source[..close].rfind('\n').map_or(0, |i| i + 1);
+            let indent = indent_of(&source, battle.span.start);
+            let block = due.block(&format!("{indent}    "));
+            if !write {
+                eprintln!("{name}: battle {} \"{}\", dice from seed {seed}:", due.number, due.name);
+                print!("{block}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            if source[line_start..close].trim().is_empty() {
+                format!("{}{block}{}", &source[..line_start], &source[line_start..])
+            } else {
+                // `battle "X" { scenario "..." log "..." }` on one line: the brace on a line of
+                // its own.
+                format!("{}\n{block}{indent}{}", source[..close].trim_end(), &source[close..])
+            }
+        }
     };
     // The written file must audit clean: play it again before writing.
     let check = analyze(file, &text, &crate::files::InputLoader);
@@ -159,20 +168,113 @@ fn next(
     let errors: Vec<_> =
         played.findings.iter().filter(|f| f.level == dotc_runtime::replay::Level::Error).collect();
     if check.has_errors() || !errors.is_empty() {
-        let first = errors.first().map(|f| f.message.clone()).unwrap_or_default();
+        let first = match errors.first() {
+            Some(f) => {
+                let (line, _) = line_col(&text, f.span.start);
+                format!("at line {line} of the completed file, {} ({})", f.message, f.rule)
+            }
+            None => "the file does not parse".to_string(),
+        };
         return Err(format!(
-            "{name}: the block worked out for battle {} does not audit clean ({first}); nothing written",
+            "{name}: the block worked out for battle {} does not audit clean: {first}; nothing written",
             due.number
         ));
     }
+    if !write {
+        // A block begun by hand: the whole block as it would be completed.
+        let after =
+            check.document.campaign.as_ref().and_then(|c| c.battles.get(due.number - 1)?.after.as_ref());
+        if let Some(after) = after {
+            let from = text[..after.span.start].rfind('\n').map_or(0, |i| i + 1);
+            let to = text[after.span.end..].find('\n').map_or(text.len(), |i| after.span.end + i + 1);
+            eprintln!(
+                "{name}: battle {} \"{}\", its written block completed, dice from seed {seed}:",
+                due.number, due.name
+            );
+            print!("{}", &text[from..to]);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     crate::files::write(file, text.as_bytes(), crate::files::WriteOptions { force, in_place: true })?;
     eprintln!(
-        "wrote {name}: the post-battle sequence of battle {} \"{}\" ({} step(s), dice from seed {seed})",
+        "wrote {name}: the post-battle sequence of battle {} \"{}\" ({} step(s) written, dice from seed {seed})",
         due.number,
         due.name,
-        due.steps.iter().filter(|s| s.line.is_some()).count()
+        due.steps.iter().filter(|s| s.line.is_some() && !matches!(s.written, Written::Kept(_))).count()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The spaces and tabs that begin the line holding `at`.
+fn indent_of(source: &str, at: usize) -> String {
+    let line = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    source[line..].chars().take_while(|c| *c == ' ' || *c == '\t').collect()
+}
+
+/// `source` with the written `after` block completed by `due`: a step written without its dice
+/// or claim is replaced by its whole line; a missing step is added, with its comments, before
+/// the first written step that comes after it in Ch14 1.0's order (above that step's own
+/// comments), or at the block's end.
+fn completed(source: &str, after: &dotc_lang::ast::After, due: &DueBattle) -> String {
+    let indent = match after.steps.first() {
+        Some(step) => indent_of(source, step.span.start),
+        None => format!("{}    ", indent_of(source, after.span.start)),
+    };
+    // Where the block's closing brace is, and whether it has a line of its own.
+    let close = source[..after.span.end].rfind('}').unwrap_or(after.span.end);
+    let close_line = source[..close].rfind('\n').map_or(0, |i| i + 1);
+    let at_end = if source[close_line..close].trim().is_empty() { close_line } else { close };
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for (i, step) in due.steps.iter().enumerate() {
+        match step.written {
+            Written::Kept(_) => {}
+            Written::Complete(span) => {
+                if let Some(line) = &step.line {
+                    edits.push((span.start, span.end, line.clone()));
+                }
+            }
+            Written::New => {
+                let next_written = due.steps[i + 1..].iter().find_map(|s| match s.written {
+                    Written::Kept(span) | Written::Complete(span) => Some(span),
+                    Written::New => None,
+                });
+                let at = match next_written {
+                    Some(span) => above_comments(source, span.start),
+                    None => at_end,
+                };
+                let mut text: String =
+                    DueBattle::lines(step).iter().map(|l| format!("{indent}{l}\n")).collect();
+                if at == close {
+                    text = format!("\n{text}{}", indent.get(4..).unwrap_or(""));
+                }
+                edits.push((at, at, text));
+            }
+        }
+    }
+    // Applied from the end so each edit's offsets hold; insertions at one place keep their order.
+    let mut out = source.to_string();
+    let mut order: Vec<usize> = (0..edits.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(edits[i].0), std::cmp::Reverse(i)));
+    for i in order {
+        let (from, to, text) = &edits[i];
+        out.replace_range(*from..*to, text);
+    }
+    out
+}
+
+/// The start of the line holding `at`, moved up over the comment lines right above it (they
+/// belong to that step).
+fn above_comments(source: &str, at: usize) -> usize {
+    let mut line = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    while line > 0 {
+        let prev = source[..line - 1].rfind('\n').map_or(0, |i| i + 1);
+        if source[prev..line].trim_start().starts_with("//") {
+            line = prev;
+        } else {
+            break;
+        }
+    }
+    line
 }
 
 /// The rosters as a readable table, one per side in the order the sides first appear.

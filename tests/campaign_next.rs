@@ -1,5 +1,6 @@
 //! `dotc campaign next` (Ch14 1.0, issue 18): the post-battle sequence due after the first played
-//! battle with no `after` block, its dice from a seed, each claim the result the rules give. Run
+//! battle whose `after` block is missing or begun by hand, its missing dice from a seed, each
+//! claim the result the rules give. Run
 //! on copies of tests/campaign/road.dotc and staff.dotc in scratch folders (their paths pointed
 //! back into the repository), with `after` blocks taken out.
 
@@ -115,19 +116,115 @@ fn nothing_due_says_so() {
     );
 }
 
-/// An incomplete `after` block is refused, located, naming the line it lacks: `next` writes
-/// only a missing block.
+/// road.dotc with battle 2's block begun by hand: the 12th New Jersey's Surgeon's line and the
+/// 9th Louisiana's experience line not written, the 50th Georgia's roll written without its
+/// claim, and Ostrander's promotion without its die.
+fn road_with_battle_2_begun() -> (tempfile::TempDir, std::path::PathBuf) {
+    scratch("road.dotc", |s| {
+        s.replacen("            surgeon \"12th New Jersey\" roll [4] => returns 1\n", "", 1)
+            .replacen("            experience \"9th Louisiana\" charged => xp 3, veteran\n", "", 1)
+            .replacen(
+                "surgeon \"50th Georgia\" roll [3] => hospital 1",
+                "surgeon \"50th Georgia\" roll [3]",
+                1,
+            )
+            .replacen(
+                "promotion \"Col. Jacob Ostrander\" roll [4] => not promoted",
+                "promotion \"Col. Jacob Ostrander\"",
+                1,
+            )
+    })
+}
+
+/// The one die of the step line of `word` naming `subject` in `text`, and its claim.
+fn die_and_claim(text: &str, step: &str) -> (u8, String) {
+    let line = text.lines().find(|l| l.trim_start().starts_with(step)).unwrap_or_else(|| panic!("{step}"));
+    let die = line.split('[').nth(1).and_then(|r| r.split(']').next()).expect("a die");
+    let claim = line.split("=> ").nth(1).expect("a claim");
+    (die.parse().expect("one die"), claim.to_string())
+}
+
+/// Ch14 1.0: `next` completes a block begun by hand. What is written whole is kept; the 50th
+/// Georgia's written 3 gets its claim (Ch14 2.0: the Union holds the field, so a Confederate
+/// stand has no +1, and 3 is hospital); the 12th New Jersey's missing roll is rolled (Union,
+/// holding the field: +1, so 4+ returns and anything else is hospital, RULINGS G20); the 9th
+/// Louisiana's charge gives +1 XP, 2 -> 3, still Veteran (Ch14 3.0); Ostrander's die promotes
+/// on 5+ (Ch14 4.0). The file audits clean, keeps every other line, and the same seed gives the
+/// same bytes.
 #[test]
-fn an_incomplete_block_is_refused_with_its_findings() {
+fn a_block_begun_by_hand_is_completed_keeping_what_is_written() {
+    let (_a, first) = road_with_battle_2_begun();
+    let (_b, second) = road_with_battle_2_begun();
+    let begun = std::fs::read_to_string(&first).unwrap();
+    for path in [&first, &second] {
+        let (code, out, err) = run(&["campaign", "next", path.to_str().unwrap(), "--seed", "7", "--write"]);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("battle 2 \"The Fence Line again\" (4 step(s) written"), "{err}");
+    }
+    let written = std::fs::read_to_string(&first).unwrap();
+    assert_eq!(written, std::fs::read_to_string(&second).unwrap());
+    audit_clean(first.to_str().unwrap());
+    // Every line begun by hand is still there, but the two completed in place.
+    for line in begun.lines().filter(|l| !l.ends_with("roll [3]") && !l.ends_with("Ostrander\"")) {
+        assert!(written.contains(line), "lost: {line}");
+    }
+    assert!(written.contains("            surgeon \"50th Georgia\" roll [3] => hospital 1\n"), "{written}");
+    assert!(
+        written.contains("            experience \"9th Louisiana\" charged => xp 3, veteran\n"),
+        "{written}"
+    );
+    let (die, claim) = die_and_claim(&written, "surgeon \"12th New Jersey\"");
+    assert_eq!(claim, if die >= 4 { "returns 1" } else { "hospital 1" }, "{die}");
+    let (die, claim) = die_and_claim(&written, "promotion \"Col. Jacob Ostrander\"");
+    assert_eq!(claim, if die >= 5 { "promoted" } else { "not promoted" }, "{die}");
+    // In Ch14 1.0's order: the added Surgeon's line comes before the 19th Maine's (whose
+    // comment stays with it), the experience line after the Surgeon's lines.
+    let at = |needle: &str| written.find(needle).unwrap_or_else(|| panic!("{needle}"));
+    assert!(at("surgeon \"12th New Jersey\"") < at("// 1 + 1 = 2: hospital (RULINGS G20)"));
+    assert!(at("surgeon \"50th Georgia\"") < at("experience \"9th Louisiana\""));
+    assert!(at("experience \"9th Louisiana\"") < at("promotion \"Col. Asa Hollister\""));
+    // Complete, nothing more is due.
+    let (code, out, _) = run(&["campaign", "next", first.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("nothing is due"), "{out}");
+}
+
+/// Without `--write`, the block as it would be completed is printed, and nothing is written.
+#[test]
+fn a_block_begun_by_hand_is_printed_completed() {
+    let (_dir, path) = road_with_battle_2_begun();
+    let before = std::fs::read(&path).unwrap();
+    let (code, out, err) = run(&["campaign", "next", path.to_str().unwrap(), "--seed", "7"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("battle 2 \"The Fence Line again\", its written block completed, dice from seed 7"),
+        "{err}"
+    );
+    assert!(out.starts_with("        after {\n            field union\n"), "{out}");
+    assert!(out.ends_with("            replacements union roll [2] => 1 stand\n        }\n"), "{out}");
+    assert!(out.contains("surgeon \"50th Georgia\" roll [3] => hospital 1"), "{out}");
+    assert_eq!(before, std::fs::read(&path).unwrap());
+}
+
+/// A block begun by hand with a claim the rules do not give is not completed: the players fix
+/// what they wrote first (Ch14 2.0), and the file is left as it was.
+#[test]
+fn a_begun_block_with_a_wrong_claim_is_refused() {
     let (_dir, path) = scratch("road.dotc", |s| {
-        s.replacen("            surgeon \"9th Louisiana\" roll [6] => captured 1\n", "", 1)
+        s.replacen("            experience \"9th Louisiana\" charged => xp 3, veteran\n", "", 1).replacen(
+            "surgeon \"50th Georgia\" roll [3] => hospital 1",
+            "surgeon \"50th Georgia\" roll [3] => returns 1",
+            1,
+        )
     });
     let before = std::fs::read(&path).unwrap();
     let (code, out, err) = run(&["campaign", "next", path.to_str().unwrap(), "--write"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(out.is_empty(), "{out}");
-    assert!(err.contains("campaign.dotc:42:9: error: no Surgeon's roll for \"9th Louisiana\""), "{err}");
-    assert!(err.contains("writes a missing `after` block only"), "{err}");
+    assert!(err.contains("does not audit clean"), "{err}");
+    assert!(err.contains("the dice give hospital 1"), "{err}");
+    assert!(err.contains("(Ch14 2.0); nothing written"), "{err}");
     assert_eq!(before, std::fs::read(&path).unwrap());
 }
 

@@ -185,13 +185,25 @@ fn prisoners_ruling(campaign: &Campaign) -> Prisoners {
 /// campaign file analysed by `dotc_lang::analysis::analyze`, its battles loaded). A campaign
 /// whose analysis has errors is played as far as its battles can be read.
 pub fn play(analysis: &Analysis) -> Played {
-    play_until(analysis, false).0
+    play_until(analysis, Stop::Never).0
 }
 
-/// Play a campaign as [`play`] does; with `stop_at_due`, stop after the replay of the first
-/// played battle whose `after` block is missing and return what its post-battle sequence needs
-/// (the roster then holds its losses awaiting the Surgeon), for [`next::next_steps`].
-pub(crate) fn play_until(analysis: &Analysis, stop_at_due: bool) -> (Played, Option<next::Pending>) {
+/// Where [`play_until`] stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Plays the whole campaign.
+    Never,
+    /// After the replay of the first played battle with no `after` block.
+    AtDue,
+    /// After the replay of battle N (1-based), before its `after` block is played, if it has
+    /// one and its log was played: what `campaign next` completes a written block from.
+    Before(usize),
+}
+
+/// Play a campaign as [`play`] does, as far as `stop` says, and return what the post-battle
+/// sequence of the battle it stopped at needs (the roster then holds its losses awaiting the
+/// Surgeon), for [`next::next_steps`].
+pub(crate) fn play_until(analysis: &Analysis, stop: Stop) -> (Played, Option<next::Pending>) {
     let mut played = Played::default();
     let Some(campaign) = &analysis.document.campaign else { return (played, None) };
     played.state.name = campaign.name.value.clone();
@@ -215,8 +227,11 @@ pub(crate) fn play_until(analysis: &Analysis, stop_at_due: bool) -> (Played, Opt
     for (i, battle) in campaign.battles.iter().enumerate() {
         let loaded = analysis.battles.get(i);
         let rules = StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref() };
-        let pending = play_battle(&mut played, i + 1, battle, loaded, &rules);
-        if stop_at_due && let Some(pending) = pending {
+        let stop_before = stop == Stop::Before(i + 1);
+        let pending = play_battle(&mut played, i + 1, battle, loaded, &rules, stop_before);
+        if let Some(pending) = pending
+            && (stop == Stop::AtDue || stop_before)
+        {
             return (played, Some(pending));
         }
     }
@@ -297,6 +312,7 @@ fn play_battle(
     battle: &Battle,
     loaded: Option<&LoadedBattle>,
     rules: &StepRules<'_>,
+    stop_before: bool,
 ) -> Option<next::Pending> {
     let (table, prisoners, xp, staff_rules) = (rules.surgeon, rules.prisoners, rules.xp, rules.staff);
     let state = &mut played.state;
@@ -436,7 +452,9 @@ fn play_battle(
     if let Some(rules) = staff_rules {
         staff_after_replay(&mut state.leaders, &mut battle_staff, summary, number, &holder, &rules.staff);
     }
-    if let Some(after) = &battle.after {
+    if let Some(after) = &battle.after
+        && !stop_before
+    {
         play_after(played, number, after, holder.as_deref(), &losses, table, prisoners);
         play_experience(played, after, &seen, xp);
         if let Some(rules) = staff_rules {
