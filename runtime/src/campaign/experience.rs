@@ -495,6 +495,31 @@ mod tests {
         assert_eq!(s["R"].feats(&track(), turn), [0, 0, 0]);
     }
 
+    /// Ch14 3.0 (b) under `xp_held_attacks = turn` (dotc D35): R, Worn then Spent, holds two
+    /// charges in turn 2 (a draw on line 5, a win on line 9) and a third in turn 4: the two of
+    /// turn 2 are the feat, once (dotc D36); the lone one of turn 4 adds nothing. Under `each`,
+    /// still one: turn 4 has one charge, not two.
+    #[test]
+    fn ch14_3_0_held_twice_within_one_turn_under_the_turn_switch() {
+        let events = vec![
+            (2, 5, contact("A", "R", Health::Worn, true)),
+            (2, 5, melee("A", "R", MeleeOutcome::BloodyDraw)),
+            (2, 9, contact("C", "R", Health::Spent, true)),
+            (2, 9, melee("C", "R", MeleeOutcome::DefenderWins)),
+            (4, 3, contact("A", "R", Health::Spent, true)),
+            (4, 3, melee("A", "R", MeleeOutcome::DefenderWins)),
+        ];
+        let turn = FeatRulings { held_within_a_turn: true, ..ONCE };
+        let s = seen_of(events.clone(), turn);
+        assert_eq!(s["R"].held_turns, [2, 2, 4]);
+        assert_eq!(s["R"].feats(&track(), turn), [0, 1, 0]);
+        let each = FeatRulings { each_time: true, ..turn };
+        assert_eq!(s["R"].feats(&track(), each), [0, 1, 0]);
+        // The charge of turn 2 alone with that of turn 4: no two in one turn, no feat.
+        let apart: Vec<_> = events[..2].iter().chain(&events[4..]).cloned().collect();
+        assert_eq!(seen_of(apart, turn)["R"].feats(&track(), turn), [0, 0, 0]);
+    }
+
     /// Ch14 3.0 (c), dotc D35: A's volleys take 1 stand of the battery H and 1 of the elite E:
     /// 2, one feat. Stands of the regular R, of its own side's units, or taken by another unit
     /// do not count.
