@@ -1,0 +1,120 @@
+//! The worked campaign shipped in scenarios/campaign/road-to-gettysburg.dotc (issue 18): three
+//! battles from the shipped scenarios (the tutorial, Gettysburg's morning and afternoon of July
+//! 1), each with its shipped game log and its post-battle sequence (Ch14 1.0-5.0) recorded. It
+//! audits clean, its roster is the hand-computed one, and its rolled steps are what `dotc
+//! campaign next --seed 1863` rolls.
+
+mod common;
+
+use common::{dotc, root, text};
+
+const EXAMPLE: &str = "scenarios/campaign/road-to-gettysburg.dotc";
+
+#[test]
+fn the_worked_campaign_audits_clean_and_nothing_is_due() {
+    let out = dotc(&["audit", EXAMPLE], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("clean: 0 error(s), 0 warning(s)"), "{}", text(&out.stderr));
+    let out = dotc(&["campaign", "next", EXAMPLE], &root());
+    assert!(text(&out.stdout).contains("nothing is due"), "{}", text(&out.stdout));
+}
+
+/// The roster after the three sequences, hand-computed (Ch14 2.0-5.0, dotc D31-D41):
+/// - the 19th Maine's stand in hospital after battle 1 (a 2, no field) is back for battle 3: 5;
+/// - the 7th Tennessee lost its 3 stands in the morning, rolled [5, 2, 6] with nobody holding the
+///   field: 2 back, 1 in hospital for battle 4;
+/// - the 55th North Carolina's [3, 2]: both to hospital until battle 4, 7 on the roster;
+/// - the 26th Alabama (the Union holds the afternoon's field) rolls 2: hospital until battle 5;
+/// - the 4th Georgia rolls 6: a stand that would return is captured (dotc D32, `returners`),
+///   and the written draft gives it 1 stand back (dotc D41): 5, 1 captured, 1 replacement;
+/// - the 74th Pennsylvania, on the side holding the field, rolls 5 + 1: back, 4;
+/// - the 9th Louisiana's charge broke the 19th Maine: Regular 1 XP + 1 = 2, Veteran, and the
+///   players chose steady (Ch14 3.0, dotc D37); the 55th North Carolina is Green, 0 XP;
+/// - Baxter and Paul rolled 5 after the Union won: reliable to aggressive (Ch14 4.0).
+#[test]
+fn the_worked_campaigns_roster_is_the_hand_computed_one() {
+    let out = dotc(&["campaign", "status", EXAMPLE], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    insta::assert_snapshot!("road_to_gettysburg_status", text(&out.stdout));
+    let out = dotc(&["campaign", "status", EXAMPLE, "--format", "json"], &root());
+    let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("status JSON");
+    let unit = |name: &str| {
+        let u = value["units"].as_array().unwrap().iter().find(|u| u["name"] == name).cloned();
+        u.unwrap_or_else(|| panic!("{name}"))
+    };
+    let stands = |name: &str| {
+        let u = unit(name);
+        (
+            u["on_roster"].as_u64().unwrap(),
+            u["hospital"].clone(),
+            u["lost"].as_u64().unwrap(),
+            u["captured"].as_u64().unwrap(),
+        )
+    };
+    use serde_json::json;
+    assert_eq!(stands("19th Maine"), (5, json!([]), 0, 0));
+    assert_eq!(stands("7th Tennessee"), (2, json!([{ "stands": 1, "returns_for": 4 }]), 0, 0));
+    assert_eq!(stands("55th North Carolina"), (7, json!([{ "stands": 2, "returns_for": 4 }]), 0, 0));
+    assert_eq!(stands("26th Alabama"), (3, json!([{ "stands": 1, "returns_for": 5 }]), 0, 0));
+    assert_eq!(stands("4th Georgia"), (5, json!([]), 0, 1));
+    assert_eq!(unit("4th Georgia")["replacements"], 1);
+    assert_eq!(stands("74th Pennsylvania"), (4, json!([]), 0, 0));
+    assert_eq!(
+        (unit("9th Louisiana")["xp"].clone(), unit("9th Louisiana")["grade"].clone()),
+        (json!(2), json!("veteran"))
+    );
+    assert_eq!(unit("9th Louisiana")["traits"], json!(["steady"]));
+    assert_eq!(unit("55th North Carolina")["xp"], 0);
+    let leader = |name: &str| {
+        let l = value["leaders"].as_array().unwrap().iter().find(|l| l["name"] == name).cloned();
+        l.unwrap_or_else(|| panic!("{name}"))
+    };
+    assert_eq!(leader("Brig. Gen. Henry Baxter")["rating"], "aggressive");
+    assert_eq!(leader("Brig. Gen. Gabriel R. Paul")["rating"], "aggressive");
+    assert_eq!(leader("Brig. Gen. Adelbert Ames")["rating"], "reliable");
+    let fields: Vec<&serde_json::Value> =
+        value["battles"].as_array().unwrap().iter().map(|b| &b["field"]).collect();
+    assert_eq!(fields, [&json!(null), &json!(null), &json!("union")]);
+}
+
+/// Every rolled step of the shipped file is what `campaign next --seed 1863` rolls: with the three
+/// `after` blocks taken out, three runs write the same steps back (the trait and the drafts are
+/// the players' own lines and are not rolled).
+#[test]
+fn the_worked_campaigns_rolls_are_the_seeds() {
+    let shipped = std::fs::read_to_string(root().join(EXAMPLE)).unwrap();
+    let mut bare = String::new();
+    let mut inside = false;
+    for line in shipped.lines() {
+        if line.trim() == "after {" {
+            inside = true;
+        }
+        if !inside {
+            bare.push_str(line);
+            bare.push('\n');
+        }
+        if inside && line.trim() == "}" {
+            inside = false;
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let base = root().join("scenarios");
+    let path = dir.path().join("campaign.dotc");
+    std::fs::write(&path, bare.replace("\"../", &format!("\"{}/", base.display()))).unwrap();
+    for _ in 0..3 {
+        let out = dotc(&["campaign", "next", path.to_str().unwrap(), "--seed", "1863", "--write"], &root());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let steps = |source: &str| -> Vec<String> {
+        let words = ["field ", "surgeon ", "experience ", "promotion ", "officer "];
+        source
+            .lines()
+            .map(str::trim)
+            .filter(|l| words.iter().any(|w| l.starts_with(w)))
+            .map(String::from)
+            .collect()
+    };
+    let rolled = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(steps(&rolled), steps(&shipped));
+    assert!(steps(&shipped).len() >= 18, "{:?}", steps(&shipped));
+}
