@@ -351,9 +351,12 @@ fn ch14_definition_goes_to_the_battles_scenario_and_files() {
     );
 }
 
-/// A rename's edits, by file name: (line, start, end, new text).
-fn edits_by_file(edit: WorkspaceEdit) -> Vec<(String, Vec<(u32, u32, u32, String)>)> {
-    let mut out: Vec<(String, Vec<(u32, u32, u32, String)>)> = edit
+/// One edit of a rename: (line, start, end, new text).
+type Placed = (u32, u32, u32, String);
+
+/// A rename's edits, by file name.
+fn edits_by_file(edit: WorkspaceEdit) -> Vec<(String, Vec<Placed>)> {
+    let mut out: Vec<(String, Vec<Placed>)> = edit
         .changes
         .unwrap_or_default()
         .into_iter()
@@ -373,7 +376,7 @@ fn edits_by_file(edit: WorkspaceEdit) -> Vec<(String, Vec<(u32, u32, u32, String
 
 /// The (line, start, end) of every quoted `name` in a file of the folder, inside the quotes,
 /// in characters (the names here are ASCII up to them on their lines).
-fn mentions(dir: &Path, file: &str, name: &str, new: &str) -> Vec<(u32, u32, u32, String)> {
+fn mentions(dir: &Path, file: &str, name: &str, new: &str) -> Vec<Placed> {
     let text = std::fs::read_to_string(dir.join(file)).expect("readable");
     let quoted = format!("\"{name}\"");
     // A name inside a scenario's script is Rhai's, which a rename leaves alone (as before).
