@@ -756,6 +756,58 @@ pub fn rename(
     Some(Ok(Some(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() })))
 }
 
+/// Every place a unit or brigadier named in a campaign document is written: the rename's
+/// places (the campaign, its battles' scenarios that declare it, their logs). None: not a
+/// campaign.
+pub fn references(ws: &Workspace, doc: &Doc, offset: usize) -> Option<Option<Vec<Location>>> {
+    campaign_of(doc)?;
+    let Ok(Some((name, _))) = prepare_rename(doc, offset) else { return Some(None) };
+    let files = CampaignFiles {
+        path: doc.path.clone(),
+        text: doc.text.to_string(),
+        document: doc.analyzed.analysis.document.clone(),
+    };
+    let mut changes = HashMap::new();
+    campaign_rename(ws, &files, &name, &name, &mut changes);
+    Some(Some(locations(changes)))
+}
+
+/// The places of a set of edits, sorted by file and position.
+fn locations(changes: HashMap<Uri, Vec<TextEdit>>) -> Vec<Location> {
+    let mut out: Vec<Location> = changes
+        .into_iter()
+        .flat_map(|(uri, edits)| {
+            edits.into_iter().map(move |e| {
+                // The whole string, quotes included, as the references of a scenario give it
+                // (a quote is one UTF-16 unit, on the name's line).
+                let mut range = e.range;
+                range.start.character = range.start.character.saturating_sub(1);
+                range.end.character += 1;
+                Location { uri: uri.clone(), range }
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        (a.uri.as_str(), a.range.start.line, a.range.start.character).cmp(&(
+            b.uri.as_str(),
+            b.range.start.line,
+            b.range.start.character,
+        ))
+    });
+    out
+}
+
+/// The places in the campaigns that play a scenario where a name of it is written, for the
+/// references asked for in the scenario or one of its logs (files already listed left out).
+pub fn extend_references(ws: &Workspace, scenario: &Path, name: &str, out: &mut Vec<Location>) {
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    for files in campaigns_using(ws, &normalize(scenario)) {
+        campaign_rename(ws, &files, name, name, &mut changes);
+    }
+    changes.retain(|uri, _| !out.iter().any(|l| &l.uri == uri));
+    out.extend(locations(changes));
+}
+
 /// The campaigns that play a scenario (open campaign documents, and the campaign files on disk
 /// under the workspace folders and the scenario's folder), for a rename made in the scenario or
 /// one of its logs.

@@ -283,6 +283,9 @@ pub fn references(
     offset: usize,
     include_declaration: bool,
 ) -> Option<Vec<Location>> {
+    if let Some(campaign) = crate::campaign::references(ws, doc, offset) {
+        return campaign;
+    }
     let mut out = Vec::new();
     match target_at(doc, offset)? {
         Target::Name(name, _) => {
@@ -302,6 +305,8 @@ pub fn references(
                     });
                 }
             }
+            // The campaigns that play this scenario name it too (Ch14, dotc D33).
+            crate::campaign::extend_references(ws, scenario.path, &name, &mut out);
         }
         Target::Word(word, _) => {
             let mut sources = vec![Source { uri: doc.uri.clone(), text: doc.text.to_string() }];

@@ -417,6 +417,23 @@ fn ch14_rename_edits_the_campaign_its_scenarios_and_logs() {
     assert!(expected.iter().all(|(_, e)| !e.is_empty()));
     assert_eq!(edits_by_file(edit), expected);
 
+    // The references are the same places, each string whole.
+    let found = navigate::references(&ws, doc, at(&text, "\"19th Maine\" roll", 1, 2), true).expect("some");
+    let mut places: Vec<(String, u32, u32, u32)> = found
+        .iter()
+        .map(|l| {
+            let file = l.uri.path().as_str().rsplit('/').next().unwrap_or("").to_string();
+            (file, l.range.start.line, l.range.start.character + 1, l.range.end.character - 1)
+        })
+        .collect();
+    places.sort();
+    let mut wanted: Vec<(String, u32, u32, u32)> = expected
+        .iter()
+        .flat_map(|(f, edits)| edits.iter().map(move |(l, s, e, _)| (f.clone(), *l, *s, *e)))
+        .collect();
+    wanted.sort();
+    assert_eq!(places, wanted);
+
     // Prepare-rename refuses, with a reason, what is not a unit or brigadier.
     for (needle, why) in [
         ("\"fence-line-won.dotc\"", "a file path is not a name: rename the file"),
@@ -443,6 +460,15 @@ fn ch14_rename_edits_the_campaign_its_scenarios_and_logs() {
     let expected: Vec<_> = files.iter().map(|f| (f.to_string(), mentions(&dir, f, name, new))).collect();
     assert!(expected.iter().all(|(_, e)| !e.is_empty()));
     assert_eq!(edits_by_file(edit), expected);
+    // Its references reach the campaign too.
+    let found =
+        navigate::references(&ws, doc, at(&doc.text, "\"Col. Jacob Ostrander\"", 0, 2), true).expect("some");
+    let road_line = expected.iter().find(|(f, _)| f == "road.dotc").map(|(_, e)| e[0].0);
+    assert!(
+        found
+            .iter()
+            .any(|l| l.uri.path().as_str().ends_with("/road.dotc") && Some(l.range.start.line) == road_line)
+    );
 }
 
 /// Every feature at every offset of a text, and past its end: none may panic.
