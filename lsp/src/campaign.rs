@@ -101,6 +101,15 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
     }
 }
 
+/// A note when the play the hover reads is of the text before the latest edits.
+fn stale_note(doc: &Doc) -> &'static str {
+    if doc.analyzed.audit_due || doc.analyzed.analysis.has_errors() {
+        "\n\n(as last played, before the latest edits)"
+    } else {
+        ""
+    }
+}
+
 /// Where the campaign's state is not known yet, why.
 fn not_played(doc: &Doc) -> &'static str {
     if doc.analyzed.analysis.has_errors() {
@@ -121,6 +130,7 @@ fn battle_hover(doc: &Doc, i: usize) -> Option<String> {
     let Some(record) = played.state.battles.get(i) else { return Some(out) };
     out.push_str("\n\n");
     out.push_str(&battle_lines(record));
+    out.push_str(stale_note(doc));
     out.push_str(&crate::hover::cited("Ch14 1.0"));
     Some(out)
 }
@@ -165,6 +175,7 @@ fn name_hover(doc: &Doc, campaign: &Campaign, i: usize, name: &str, kind: NameKi
     };
     let Some(before) = played.before.get(i) else { return Some(out) };
     let (after_label, after) = after_roster(played, i, battle);
+    let stale = stale_note(doc);
     match kind {
         NameKind::Unit(_) => {
             let at_start = before.units.iter().find(|u| u.name == name);
@@ -179,6 +190,7 @@ fn name_hover(doc: &Doc, campaign: &Campaign, i: usize, name: &str, kind: NameKi
                     out.push_str("\n\n(with the stands back from hospital for that battle, Ch14 2.0)");
                 }
             }
+            out.push_str(stale);
             out.push_str(&crate::hover::cited("Ch14 2.0, Ch14 3.0, Ch14 5.0"));
         }
         _ => {
@@ -190,6 +202,7 @@ fn name_hover(doc: &Doc, campaign: &Campaign, i: usize, name: &str, kind: NameKi
             if let Some(l) = later {
                 let _ = write!(out, "\n\n*{after_label}*:\n{}", leader_lines(l, i + 2));
             }
+            out.push_str(stale);
             out.push_str(&crate::hover::cited("Ch14 4.0"));
         }
     }

@@ -113,11 +113,12 @@ impl Analyzed {
         self.analysis.document.kind == Some(FileKind::Campaign)
     }
 
-    /// A campaign analysed afresh after an edit, its play due: until it is played again, the
-    /// last play's findings stay, moved with the text (those the edit touched dropped), and so
-    /// does the play the hovers read, so they do not blink out at every keystroke.
+    /// A campaign analysed afresh after an edit, not played: until it is played again (after
+    /// a pause, once it checks clean), the last play's findings stay, moved with the text (those
+    /// the edit touched dropped), and so does the play the hovers and completions read, so they
+    /// do not blink out at every keystroke or half-typed step.
     fn keep_campaign(&mut self, old: &Analyzed, edit: Edit) {
-        if !(self.is_campaign() && self.audit_due && old.is_campaign()) {
+        if !(self.is_campaign() && self.campaign.is_none() && old.is_campaign()) {
             return;
         }
         self.campaign = old.campaign.clone();

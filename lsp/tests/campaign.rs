@@ -311,6 +311,41 @@ fn ch14_completion_offers_steps_names_and_claim_words() {
     assert_eq!(labels(&ws, &road, offset("    battle \"The Fence Line again", 4)), ["battle", "rules"]);
 }
 
+/// Ch14 2.0: while the post-battle sequence of the last played battle is being written, the
+/// units that lost stands in it (awaiting the Surgeon, as the last play found them) come first
+/// after `surgeon`; the play is kept while the half-typed step has errors.
+#[test]
+fn ch14_2_0_surgeon_completes_the_units_awaiting_the_surgeon_first() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let dir = road(dir.path());
+    let text = std::fs::read_to_string(dir.join("road.dotc")).expect("road");
+    // Battle 2 without its sequence, and without battle 3.
+    let start = at(&text, "        after {\n            field union", 0, 0);
+    let cut = text[..start].to_string() + "    }\n}\n";
+    std::fs::write(dir.join("due.dotc"), &cut).expect("written");
+    let mut ws = Workspace::new();
+    let due = open_played(&mut ws, &dir, "due.dotc");
+    // Type the start of the sequence: `after {` and a `surgeon ` step.
+    let typed = "        after {\n            surgeon \n        }\n";
+    let line = cut[..start].matches('\n').count() as u32;
+    let here = Position { line, character: 0 };
+    let change = TextDocumentContentChangeEvent {
+        range: Some(Range { start: here, end: here }),
+        range_length: None,
+        text: typed.to_string(),
+    };
+    ws.change(&due, 2, vec![change]).expect("a newer version");
+    let doc = ws.get(&due).expect("open");
+    assert!(doc.analyzed.campaign.is_some(), "the last play is kept");
+    let offset = at(&doc.text, "surgeon \n", 0, 8);
+    let units = labels(&ws, &due, offset);
+    // The replay of battle 2 loses one stand each of these four (road.dotc's comment).
+    let mut first: Vec<String> = units[..4].to_vec();
+    first.sort();
+    assert_eq!(first, ["12th New Jersey", "19th Maine", "50th Georgia", "9th Louisiana"], "{units:?}");
+    assert_eq!(units.len(), 12);
+}
+
 #[test]
 fn ch14_definition_goes_to_the_battles_scenario_and_files() {
     let dir = tempfile::tempdir().expect("a temporary folder");
