@@ -91,7 +91,8 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
         Target::Name(name, token) => {
             let text = match quoted(doc, campaign, &name, &token) {
                 Quoted::BattleName(i) => battle_hover(doc, i)?,
-                Quoted::Scenario(_) | Quoted::Log(_) => return None,
+                Quoted::Scenario(b) => path_hover(doc, campaign, b, "scenario")?,
+                Quoted::Log(b) => path_hover(doc, campaign, b, "log")?,
                 Quoted::Name(i, kind) => name_hover(doc, campaign, i, &name, kind)?,
                 Quoted::Other => return None,
             };
@@ -99,6 +100,27 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
         }
         Target::Word(word, span) => word_hover(&word).map(|text| (text, span)),
     }
+}
+
+/// A battle's scenario or log path: the file, and whether it was read.
+fn path_hover(doc: &Doc, campaign: &Campaign, battle: &Battle, what: &str) -> Option<String> {
+    let i = campaign.battles.iter().position(|b| std::ptr::eq(b, battle))?;
+    let named = if what == "log" { battle.log.as_ref() } else { battle.scenario.as_ref() }?;
+    let path = normalize(&doc.path.parent().unwrap_or(Path::new("")).join(&named.value));
+    let loaded = loaded(doc, i);
+    let read = if what == "log" {
+        loaded.is_some_and(|l| l.log.is_some())
+    } else {
+        loaded.is_some_and(|l| l.scenario.is_some())
+    };
+    let state = if read { "read" } else { "not read (missing, or not a file dotc can read)" };
+    Some(format!(
+        "**{}** of battle {} \"{}\"\n\n`{}`: {state}",
+        what,
+        i + 1,
+        battle.name.value,
+        path.display()
+    ))
 }
 
 /// A note when the play the hover reads is of the text before the latest edits.
@@ -303,6 +325,12 @@ fn word_hover(word: &str) -> Option<String> {
     if let Some((w, meaning)) = SURGEON_RESULTS.iter().find(|(w, _)| *w == word) {
         let mut out = format!("**{w} N** (Surgeon's result, Ch14 2.0)\n\n{meaning}");
         out.push_str(&crate::hover::cited("Ch14 2.0"));
+        return Some(out);
+    }
+    let claim = if word == "not" { "not promoted" } else { word };
+    if let Some((step, w, meaning, rule)) = STEP_CLAIMS.iter().find(|(_, w, ..)| *w == claim) {
+        let mut out = format!("**{w}** (claim of `{step}`, {rule})\n\n{meaning}");
+        out.push_str(&crate::hover::cited(rule));
         return Some(out);
     }
     if let Some((w, meaning)) = FEATS.iter().find(|(w, _)| *w == word) {
@@ -599,33 +627,42 @@ fn step_candidates(
     }
 }
 
+/// The claim words of the steps other than the Surgeon's ([`SURGEON_RESULTS`]): the step, the
+/// word, what it claims, the section.
+const STEP_CLAIMS: &[(&str, &str, &str, &str)] = &[
+    ("experience", "xp", "xp N: the XP the unit has after the battle, at most 2 more a battle", "Ch14 3.0"),
+    ("promotion", "promoted", "the roll made 5+: his rating rises one tier", "Ch14 4.0"),
+    ("promotion", "not promoted", "the roll fell short of 5+: his rating stays", "Ch14 4.0"),
+    ("officer", "out", "out N: the severely wounded brigadier misses N campaign battles (1D3)", "Ch14 4.0"),
+    ("officer", "replaced", "replaced RATING: a killed brigadier's successor, for good", "Ch14 4.0"),
+    ("replacements", "stands", "N stands: the replacement stands the draft gives (1D3)", "Ch14 5.0"),
+];
+
 /// The claim words of a step after `=>` (`item`: the words of the claim item so far, last first).
 fn claim_candidates(step: &str, item: &[&str], track: Option<&Track>) -> Vec<Candidate> {
     let word = |w: &str, d: &str| candidate(w, CompletionItemKind::VALUE, Some(d.to_string()));
+    let claims = |step: &str| -> Vec<Candidate> {
+        STEP_CLAIMS
+            .iter()
+            .filter(|(s, ..)| *s == step)
+            .map(|(_, w, d, rule)| word(w, &format!("{d} ({rule})")))
+            .collect()
+    };
     match step {
         "surgeon" if item.is_empty() => SURGEON_RESULTS.iter().map(|(w, d)| word(w, d)).collect(),
         "experience" if item.is_empty() => {
-            let mut out = vec![word("xp", "the XP the unit now has (Ch14 3.0)")];
+            let mut out = claims("experience");
             for (q, xp) in track.iter().flat_map(|t| t.grades.iter()) {
                 out.push(word(q, &format!("the grade from {xp} XP (Ch14 3.0)")));
             }
             out
         }
-        "promotion" if item.is_empty() => {
-            vec![
-                word("promoted", "5+: his rating rises one tier (Ch14 4.0)"),
-                word("not promoted", "below 5+ (Ch14 4.0)"),
-            ]
-        }
-        "officer" if item.is_empty() => vec![
-            word("out", "out N: misses N campaign battles (Ch14 4.0)"),
-            word("replaced", "replaced RATING: a new brigadier for good (Ch14 4.0)"),
-        ],
+        "promotion" | "officer" if item.is_empty() => claims(step),
         "officer" if item == ["replaced"] => ["timid", "reliable"]
             .iter()
             .map(|r| word(r, "the new brigadier's rating (Ch14 4.0, dotc D39)"))
             .collect(),
-        "replacements" if item.len() == 1 => vec![word("stands", "the stands the draft gives (Ch14 5.0)")],
+        "replacements" if item.len() == 1 => claims("replacements"),
         _ => Vec::new(),
     }
 }

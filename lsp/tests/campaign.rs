@@ -239,6 +239,11 @@ fn ch14_hover_shows_a_units_a_brigadiers_and_a_battles_campaign_state() {
     assert!(feat.starts_with("**charged** (feat, Ch14 3.0)"), "{feat}");
     let ruling = hover_at(&ws, &road, "surgeon_prisoners = returners", 0, 1).expect("a hover");
     assert!(ruling.starts_with("**surgeon_prisoners**: campaign ruling (dotc D32)"), "{ruling}");
+    let claim = hover_at(&ws, &road, "=> not promoted", 0, 4).expect("a hover");
+    assert!(claim.starts_with("**not promoted** (claim of `promotion`, Ch14 4.0)"), "{claim}");
+    let path = hover_at(&ws, &road, "\"fence-line-won-game.dotc\"", 0, 1).expect("a hover");
+    assert!(path.starts_with("**log** of battle 2 \"The Fence Line again\""), "{path}");
+    assert!(path.ends_with("fence-line-won-game.dotc`: read"), "{path}");
     let id = hover_at(&ws, &road, "sharpshooters\n", 0, 1).expect("a hover");
     assert!(id.contains("(trait `sharpshooters`)"), "{id}");
 }
