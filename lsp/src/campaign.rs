@@ -796,6 +796,17 @@ pub fn rename(
     if new_name.is_empty() || new_name.contains(['\n', '\r']) {
         return Some(Err("a name must be one non-empty line".to_string()));
     }
+    // A name another unit or leader of one of the battles already has would merge the two
+    // (dotc D33).
+    let battles = &doc.analyzed.analysis.battles;
+    let taken =
+        battles.iter().filter_map(|b| b.scenario.as_deref()).find(|s| s.names.get(new_name).is_some());
+    if new_name != name
+        && let Some(scenario) = taken
+    {
+        let file = scenario.path.file_name().map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+        return Some(Err(format!("{file} already has a \"{new_name}\"")));
+    }
     let files = CampaignFiles {
         path: doc.path.clone(),
         text: doc.text.to_string(),

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use dotc_lang::Span;
 use dotc_lsp::ls_types::{
     CompletionTextEdit, Position, Range, TextDocumentContentChangeEvent, Uri, WorkspaceEdit,
 };
@@ -457,6 +458,10 @@ fn ch14_rename_edits_the_campaign_its_scenarios_and_logs() {
     assert!(expected.iter().all(|(_, e)| !e.is_empty()));
     assert_eq!(edits_by_file(edit), expected);
 
+    // A name a battle's scenario already has is refused.
+    let taken = navigate::rename(&ws, doc, at(&text, "\"19th Maine\" roll", 1, 2), "12th New Jersey");
+    assert_eq!(taken, Err("fence-line.dotc already has a \"12th New Jersey\"".to_string()));
+
     // The references are the same places, each string whole.
     let found = navigate::references(&ws, doc, at(&text, "\"19th Maine\" roll", 1, 2), true).expect("some");
     let mut places: Vec<(String, u32, u32, u32)> = found
@@ -520,7 +525,14 @@ fn poke_everywhere(ws: &Workspace, uri: &Uri) {
         let _ = navigate::definition(ws, doc, offset);
         let _ = campaign::prepare_rename(doc, offset);
         let _ = navigate::rename(ws, doc, offset, "New Name");
+        let _ = navigate::references(ws, doc, offset, true);
     }
+    let whole = Span::new(0, doc.text.len());
+    let _ = dotc_lsp::hints::inlay_hints(doc, whole);
+    let _ = dotc_lsp::hints::code_actions(doc, whole);
+    let _ = dotc_lsp::outline::symbols(doc);
+    let _ = dotc_lsp::outline::folding_of(&doc.text, &doc.index);
+    let _ = dotc_lsp::outline::format(doc);
 }
 
 #[test]
