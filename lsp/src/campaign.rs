@@ -290,20 +290,21 @@ fn leader_lines(l: &LeaderRecord, next: usize) -> String {
     if let Some(brigade) = &l.brigade {
         lines.push(format!("- brigade: {brigade}"));
     }
-    for c in &l.casualties {
-        lines.push(format!("- {:?} in battle {} (Ch14 4.0)", c.casualty, c.battle).to_lowercase());
+    // A death is said once, below.
+    for c in l.casualties.iter().filter(|c| c.casualty != dotc_runtime::campaign::staff::Casualty::Killed) {
+        lines.push(format!("- {} in battle {} (Ch14 4.0)", c.casualty.words(), c.battle));
     }
     if let Some(killed) = l.killed_in {
-        lines.push(format!("- killed in battle {killed}: a new brigadier holds the command (Ch14 4.0)"));
+        lines.push(format!("- killed in battle {killed}: a new brigadier holds his command for good, at the rating above, under his name in the roster (Ch14 4.0, dotc D39)"));
     }
-    if let Some(back) = l.back_for.filter(|b| *b > next.saturating_sub(1)) {
+    if let Some(back) = l.back_for.filter(|b| *b >= next) {
         lines.push(format!("- out with his wound: back for battle {back} (Ch14 4.0)"));
     }
     if let Some(stand_in) = &l.commanded_by {
         lines.push(format!("- {} commands in his place, {}", stand_in.name, stand_in.rating));
     }
     if let Some(c) = &l.awaiting_officer {
-        lines.push(format!("- {c:?}, awaiting the officer's roll (Ch14 4.0)").to_lowercase());
+        lines.push(format!("- {}, awaiting the officer's roll (Ch14 4.0)", c.words()));
     }
     if !l.promoted_after.is_empty() {
         let after: Vec<String> = l.promoted_after.iter().map(|b| format!("battle {b}")).collect();

@@ -563,3 +563,46 @@ fn nothing_panics_on_a_broken_campaign() {
         poke_everywhere(&ws, &uri);
     }
 }
+
+/// Ch14 4.0: a severely wounded brigadier's battles out and who commands in his place; a killed
+/// one's successor (tests/campaign/staff.dotc).
+#[test]
+fn ch14_4_0_hover_on_a_wounded_and_a_killed_brigadier() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for file in ["staff.dotc", "staff-ride.dotc", "staff-ride-game.dotc"] {
+        let text = std::fs::read_to_string(repo().join("tests/campaign").join(file)).expect("readable");
+        std::fs::write(dir.path().join(file), text).expect("written");
+    }
+    let mut ws = Workspace::new();
+    let staff = open_played(&mut ws, dir.path(), "staff.dotc");
+    let (yates, _) = split_hover(&hover_at(&ws, &staff, "\"Col. Yates\" roll", 0, 1).expect("a hover"));
+    // Yates: severely wounded in battle 1 (Ch16 2.4's 5), out 2 on a 4 (RULINGS G2): he
+    // misses battles 2 and 3; Col. Ide, the scenario's replacement, commands as timid.
+    assert_eq!(
+        yates,
+        "**Col. Yates**: brigadier, union, in battle 1 \"The Staff Ride\"\n\n\
+         *As battle 1 began*:\n\
+         - rating reliable\n\
+         - brigade: Yates' Brigade\n\n\
+         *After its post-battle sequence, as battle 2 began*:\n\
+         - rating reliable\n\
+         - brigade: Yates' Brigade\n\
+         - severely wounded in battle 1 (Ch14 4.0)\n\
+         - out with his wound: back for battle 4 (Ch14 4.0)\n\
+         - Col. Ide commands in his place, timid"
+    );
+    let (kane, _) = split_hover(&hover_at(&ws, &staff, "\"Col. Kane\" roll", 0, 1).expect("a hover"));
+    // Kane: killed in battle 1, his successor rolled 3: timid (Ch14 4.0, dotc D39).
+    assert_eq!(
+        kane,
+        "**Col. Kane**: brigadier, union, in battle 1 \"The Staff Ride\"\n\n\
+         *As battle 1 began*:\n\
+         - rating aggressive\n\
+         - brigade: Kane's Brigade\n\n\
+         *After its post-battle sequence, as battle 2 began*:\n\
+         - rating timid\n\
+         - brigade: Kane's Brigade\n\
+         - killed in battle 1: a new brigadier holds his command for good, at the rating above, \
+         under his name in the roster (Ch14 4.0, dotc D39)"
+    );
+}
