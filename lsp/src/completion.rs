@@ -44,6 +44,9 @@ fn candidate(label: impl Into<String>, kind: CompletionItemKind, detail: Option<
 
 /// The completions at a byte offset.
 pub fn completion(doc: &Doc, offset: usize) -> Vec<CompletionItem> {
+    if let Some(campaign) = crate::campaign::completion(doc, offset) {
+        return campaign;
+    }
     let offset = offset.min(doc.text.len());
     let text = &doc.text;
     let start = context_start(doc, offset);

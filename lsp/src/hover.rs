@@ -32,6 +32,9 @@ use crate::workspace::Doc;
 
 /// The hover text and the span it is about.
 pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
+    if let Some(campaign) = crate::campaign::hover(doc, offset) {
+        return Some(campaign);
+    }
     let (mut text, span) = match target_at(doc, offset)? {
         Target::Name(name, token) => {
             let scenario = scenario_of(doc)?;
@@ -443,7 +446,7 @@ fn entry_hover(data: &RuleData, word: &str) -> Option<String> {
 }
 
 /// The summaries of the references a rule string cites (`RULE-05-1.1, Ch16 5.0`).
-fn cited(rule: &str) -> String {
+pub(crate) fn cited(rule: &str) -> String {
     let mut out = String::new();
     for part in rule.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         if let Some(reference) = references::lookup(part) {

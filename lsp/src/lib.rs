@@ -6,6 +6,7 @@
 //! - [`replay_view`]: what hovers and inlay hints read of a game log's replay.
 //! - [`line_index`]: byte offsets to lines and UTF-16 columns, used only at the protocol edge.
 //! - [`lex`]: a forgiving tokenizer for questions about half-typed text.
+//! - [`campaign`]: hover, completion, definition and rename in campaign files (Ch14).
 //! - the features, each a plain function of a document: [`completion`], [`hover`],
 //!   [`navigate`] (definition, references, rename), [`outline`] (symbols, folding,
 //!   formatting), [`semantic`] (semantic tokens: whole, by range, by delta), [`hints`] (inlay
@@ -13,6 +14,7 @@
 //! - [`server`]: the `tower-lsp-server` backend that routes requests to them, catching panics.
 //! - [`stdio`]: the framing in front of it: malformed messages answered per JSON-RPC, exit codes.
 
+pub mod campaign;
 pub mod completion;
 pub mod convert;
 pub mod hints;

@@ -77,6 +77,9 @@ fn location(uri: Uri, text: &str, span: Span) -> Location {
 
 /// Where the thing under the cursor is declared or defined.
 pub fn definition(ws: &Workspace, doc: &Doc, offset: usize) -> Option<Location> {
+    if doc.analyzed.is_campaign() {
+        return crate::campaign::definition(ws, doc, offset);
+    }
     match target_at(doc, offset)? {
         Target::Name(name, _) => {
             let scenario = scenario_of(doc)?;
@@ -205,11 +208,10 @@ fn family(ws: &Workspace, doc: &Doc) -> Vec<Source> {
 /// directory opened by mistake) cannot stall a rename.
 const MAX_VISITED: usize = 20_000;
 
-/// The game logs under `roots` (recursively; hidden folders, `target` and `node_modules` left
-/// out) whose header names `scenario`, with their text.
-pub fn logs_on_disk(roots: &[PathBuf], scenario: &Path) -> Vec<(PathBuf, String)> {
-    let file_name = scenario.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut out: Vec<(PathBuf, String)> = Vec::new();
+/// The `.dotc` files under `roots` (recursively; hidden folders, `target` and `node_modules`
+/// left out), at most [`MAX_VISITED`] files and folders looked at.
+pub fn dotc_files(roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
     let mut visited = 0;
     let mut stack: Vec<PathBuf> = roots.iter().map(|r| normalize(r)).collect();
     stack.sort();
@@ -235,20 +237,31 @@ pub fn logs_on_disk(roots: &[PathBuf], scenario: &Path) -> Vec<(PathBuf, String)
                 }
                 continue;
             }
-            if !name.ends_with(".dotc") || out.iter().any(|(p, _)| *p == path) {
-                continue;
+            let path = normalize(&path);
+            if name.ends_with(".dotc") && !out.contains(&path) {
+                out.push(path);
             }
-            let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            // Cheap first: a log that names this scenario has its file name in it.
-            if !text.contains(&file_name) || !text.contains("game") {
-                continue;
-            }
-            let document = parse(&text).document;
-            let Some(reference) = document.game.as_ref().and_then(|g| g.scenario.as_ref()) else { continue };
-            let base = path.parent().unwrap_or(Path::new(""));
-            if normalize(&base.join(&reference.value)) == normalize(scenario) {
-                out.push((normalize(&path), text));
-            }
+        }
+    }
+    out
+}
+
+/// The game logs under `roots` (see [`dotc_files`]) whose header names `scenario`, with their
+/// text.
+pub fn logs_on_disk(roots: &[PathBuf], scenario: &Path) -> Vec<(PathBuf, String)> {
+    let file_name = scenario.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut out: Vec<(PathBuf, String)> = Vec::new();
+    for path in dotc_files(roots) {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        // Cheap first: a log that names this scenario has its file name in it.
+        if !text.contains(&file_name) || !text.contains("game") {
+            continue;
+        }
+        let document = parse(&text).document;
+        let Some(reference) = document.game.as_ref().and_then(|g| g.scenario.as_ref()) else { continue };
+        let base = path.parent().unwrap_or(Path::new(""));
+        if normalize(&base.join(&reference.value)) == normalize(scenario) {
+            out.push((path, text));
         }
     }
     out
@@ -270,6 +283,9 @@ pub fn references(
     offset: usize,
     include_declaration: bool,
 ) -> Option<Vec<Location>> {
+    if let Some(campaign) = crate::campaign::references(ws, doc, offset) {
+        return campaign;
+    }
     let mut out = Vec::new();
     match target_at(doc, offset)? {
         Target::Name(name, _) => {
@@ -289,6 +305,8 @@ pub fn references(
                     });
                 }
             }
+            // The campaigns that play this scenario name it too (Ch14, dotc D33).
+            crate::campaign::extend_references(ws, scenario.path, &name, &mut out);
         }
         Target::Word(word, _) => {
             let mut sources = vec![Source { uri: doc.uri.clone(), text: doc.text.to_string() }];
@@ -334,6 +352,9 @@ pub fn rename(
     offset: usize,
     new_name: &str,
 ) -> Result<Option<WorkspaceEdit>, String> {
+    if let Some(answer) = crate::campaign::rename(ws, doc, offset, new_name) {
+        return answer;
+    }
     let Some((name, _, _)) = prepare_rename(doc, offset) else {
         return Ok(None);
     };
@@ -358,5 +379,10 @@ pub fn rename(
             changes.insert(source.uri, edits);
         }
     }
-    Ok(Some(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() }))
+    let mut edit = WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() };
+    // The campaigns that play this scenario name the unit too (Ch14, dotc D33).
+    if let Some(scenario) = scenario_of(doc) {
+        crate::campaign::extend_rename(ws, scenario.path, &name, new_name, &mut edit);
+    }
+    Ok(Some(edit))
 }

@@ -537,14 +537,22 @@ impl LanguageServer for Backend {
     ) -> Result<Option<PrepareRenameResponse>> {
         let answer = self.on_doc(&params.text_document.uri, "prepareRename", |_, doc| {
             let offset = doc.index.offset(&doc.text, params.position);
-            navigate::prepare_rename(doc, offset).map(|(name, _, span)| {
-                PrepareRenameResponse::RangeWithPlaceholder {
-                    range: doc.index.range(&doc.text, span),
-                    placeholder: name,
-                }
-            })
+            let found = match crate::campaign::prepare_rename(doc, offset) {
+                Ok(None) => navigate::prepare_rename(doc, offset).map(|(name, _, span)| (name, span)),
+                Ok(Some(found)) => Some(found),
+                // A campaign refuses what it cannot rename, saying why.
+                Err(why) => return Err(why),
+            };
+            Ok(found.map(|(name, span)| PrepareRenameResponse::RangeWithPlaceholder {
+                range: doc.index.range(&doc.text, span),
+                placeholder: name,
+            }))
         })?;
-        Ok(answer.flatten())
+        match answer {
+            None => Ok(None),
+            Some(Ok(found)) => Ok(found),
+            Some(Err(reason)) => Err(Error::invalid_params(reason)),
+        }
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {

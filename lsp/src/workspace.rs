@@ -98,11 +98,49 @@ pub struct Analyzed {
     pub resume_due: bool,
     /// The analysis panicked; the message says where. Diagnostics are then only this report.
     pub crashed: Option<String>,
+    /// For a campaign (Ch14) that checks clean, its battles and post-battle sequences as the
+    /// rules core plays them (`dotc_runtime::campaign::play`); its findings are [`Analyzed::audit`].
+    /// Always played off the editing path ([`AuditJob`]): it replays every battle's log.
+    pub campaign: Option<Arc<dotc_runtime::campaign::Played>>,
 }
 
 impl Analyzed {
     pub fn is_game(&self) -> bool {
         self.analysis.document.kind == Some(FileKind::Game)
+    }
+
+    pub fn is_campaign(&self) -> bool {
+        self.analysis.document.kind == Some(FileKind::Campaign)
+    }
+
+    /// A campaign analysed afresh after an edit, not played: until it is played again (after
+    /// a pause, once it checks clean), the last play's findings stay, moved with the text (those
+    /// the edit touched dropped), and so does the play the hovers and completions read, so they
+    /// do not blink out at every keystroke or half-typed step.
+    fn keep_campaign(&mut self, old: &Analyzed, edit: Edit) {
+        if !(self.is_campaign() && self.campaign.is_none() && old.is_campaign()) {
+            return;
+        }
+        self.campaign = old.campaign.clone();
+        self.audit = old
+            .audit
+            .iter()
+            .filter(|d| d.primary.span.end < edit.start || d.primary.span.start >= edit.old_end)
+            .cloned()
+            .map(|mut d| {
+                dotc_lang::incremental::shift_diagnostic(&mut d, edit.delta(), edit.old_end);
+                d
+            })
+            .collect();
+    }
+
+    /// Play a campaign that checks clean and keep its findings as the audit (Ch14).
+    fn play_campaign(&mut self) {
+        let played = dotc_runtime::campaign::play(&self.analysis);
+        self.audit = played.findings.iter().map(dotc_runtime::audit::finding_diagnostic).collect();
+        self.audit.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+        self.campaign = Some(Arc::new(played));
+        self.audit_due = false;
     }
 
     /// The scenario file a game log was checked against.
@@ -391,6 +429,15 @@ struct Resuming {
     done: Receiver<ResumeOutcome>,
 }
 
+/// The scenarios and logs a campaign document names (Ch14), `.` and `..` resolved: a change to
+/// one of them plays the campaign again.
+pub fn campaign_files(doc: &Doc) -> Vec<PathBuf> {
+    let Some(campaign) = &doc.analyzed.analysis.document.campaign else { return Vec::new() };
+    let base = doc.path.parent().unwrap_or(Path::new(""));
+    let named = campaign.battles.iter().flat_map(|b| b.scenario.iter().chain(b.log.iter()));
+    named.map(|n| normalize(&base.join(&n.value))).collect()
+}
+
 /// A game log is replayed when it checks clean against a loaded scenario.
 fn can_replay(analysis: &Analysis) -> bool {
     analysis.document.kind == Some(FileKind::Game) && !analysis.has_errors() && analysis.scenario.is_some()
@@ -427,6 +474,9 @@ impl AuditJob {
 enum Audit<'a> {
     /// Now, stopping if the switch is set.
     Now(Option<&'a AtomicBool>),
+    /// Now for a game log, stopping if the switch is set; later for a campaign (the analysis
+    /// made at an edit or an open).
+    Edit(Option<&'a AtomicBool>),
     /// Later ([`AuditJob`]): the analysis is left with its audit due.
     Later,
 }
@@ -603,9 +653,12 @@ impl Workspace {
         doc.text = Arc::new(text);
         if !in_place {
             let (path, text) = (doc.path.clone(), doc.text.clone());
-            let analyzed = Arc::new(self.analyze(&path, &text));
+            let mut analyzed = self.analyze(&path, &text);
+            if let Some(doc) = self.docs.get(uri.as_str()) {
+                analyzed.keep_campaign(&doc.analyzed, edit);
+            }
             if let Some(doc) = self.docs.get_mut(uri.as_str()) {
-                doc.analyzed = analyzed;
+                doc.analyzed = Arc::new(analyzed);
             }
         }
         Some(self.after_change(uri))
@@ -769,7 +822,9 @@ impl Workspace {
             .docs
             .iter()
             .filter(|(_, d)| {
-                d.path != scenario && d.analyzed.scenario_path().map(normalize).as_deref() == Some(scenario)
+                d.path != scenario
+                    && (d.analyzed.scenario_path().map(normalize).as_deref() == Some(scenario)
+                        || campaign_files(d).iter().any(|f| f == scenario))
             })
             .map(|(k, _)| k.clone())
             .collect();
@@ -791,7 +846,8 @@ impl Workspace {
     /// Analyse a text as the file at `path`, catching any panic. A game log longer than
     /// [`Workspace::deferred_audit_bytes`] is left with its audit due.
     pub fn analyze(&self, path: &Path, text: &str) -> Analyzed {
-        analyze_text(path, text, &self.loader(), text.len() <= self.deferred_audit_bytes)
+        let audit = if text.len() <= self.deferred_audit_bytes { Audit::Edit(None) } else { Audit::Later };
+        analyze_guarded(path, text, &self.loader(), audit)
     }
 
     /// Reads the open buffers first, then the disk.
@@ -845,6 +901,7 @@ fn analyze_guarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_
                 audit_due: false,
                 resume_due: false,
                 crashed: Some(message),
+                campaign: None,
             }
         }
     }
@@ -864,11 +921,18 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
         audit_due: false,
         resume_due: false,
         crashed: None,
+        campaign: None,
     };
     if can_replay(&analyzed.analysis) {
         match audit {
-            Audit::Now(cancel) => analyzed.replay_now(text, cancel),
+            Audit::Now(cancel) | Audit::Edit(cancel) => analyzed.replay_now(text, cancel),
             Audit::Later => analyzed.audit_due = true,
+        }
+    } else if analyzed.is_campaign() && !analyzed.analysis.has_errors() {
+        // A campaign replays every battle's log: never at a keystroke (issue 18).
+        match audit {
+            Audit::Now(_) => analyzed.play_campaign(),
+            Audit::Edit(_) | Audit::Later => analyzed.audit_due = true,
         }
     }
     analyzed

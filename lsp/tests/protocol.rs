@@ -1244,3 +1244,38 @@ async fn ch13_4_0_hover_on_a_blind_says_its_side_place_and_what_it_hides() {
     let moved = client.at("textDocument/hover", &game_uri, at(&game, "move \"CB\"", 0, 7)).await;
     assert!(text(&moved).contains("hides the brigade Doles"), "{moved:#}");
 }
+
+/// Issue 18: a campaign's findings come after a pause (it is never played at a keystroke), and
+/// prepare-rename on what a campaign cannot rename is refused with the reason.
+#[tokio::test]
+async fn ch14_a_campaigns_findings_are_published_after_a_pause() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let copy = |from: &str, to: &str| {
+        let text = std::fs::read_to_string(repo().join(from)).expect("a file of the repository");
+        std::fs::write(dir.path().join(to), text).expect("written");
+    };
+    copy("scenarios/tutorial/fence-line.dotc", "fence-line.dotc");
+    copy("scenarios/tutorial/fence-line-game.dotc", "fence-line-game.dotc");
+    copy("tests/campaign/fence-line-won.dotc", "fence-line-won.dotc");
+    copy("tests/campaign/fence-line-won-game.dotc", "fence-line-won-game.dotc");
+    let road = std::fs::read_to_string(repo().join("tests/campaign/road.dotc")).expect("road");
+    // A wrong Surgeon's claim (Ch14 2.0): the 1 is lost for good, not returned.
+    let text =
+        road.replace("../../scenarios/tutorial/", "").replace("roll [1] => lost 1", "roll [1] => returns 1");
+    let path = dir.path().join("road.dotc");
+    std::fs::write(&path, &text).expect("written");
+    let uri = format!("file://{}", path.display());
+    let mut client = Client::start().await;
+    client.open(&uri, &text).await;
+    let first = client.diagnostics(&uri).await.expect("diagnostics on open");
+    assert_eq!(codes_and_lines(&first), [], "{first:#}");
+    let played = client.next_diagnostics(&uri).await;
+    let line = text[..text.find("roll [1] => returns 1").expect("the claim")].matches('\n').count() as u64;
+    let found = codes_and_lines(&played);
+    assert_eq!(found.len(), 1, "{played:#}");
+    assert_eq!(found[0].1, line);
+    assert!(played["diagnostics"][0]["message"].as_str().unwrap_or("").contains("Ch14 2.0"), "{played:#}");
+    let refused =
+        client.at("textDocument/prepareRename", &uri, at(&text, "\"The Fence Line again\"", 0, 2)).await;
+    assert_eq!(refused["error"], "a battle's name is the campaign's own: edit it in place");
+}
