@@ -2,11 +2,13 @@
 //!
 //! Codes come from the diagnostic catalogue; every rule reference from
 //! `dotc_lang::references`, which accepts the usual spellings (`RULE-05-3.3`, `16.5.4`,
-//! `ch16-5.4`, `c3`). A ruling switch's or module's name (`suppression`, `open_order`) explains
-//! the reference behind it.
+//! `ch16-5.4`, `c3`). A ruling switch's or module's name (`suppression`, `open_order`), a
+//! campaign's ruling switch (`surgeon_prisoners`) or one of its post-battle steps (`surgeon`,
+//! Ch14) explains the reference behind it.
 
 use std::process::ExitCode;
 
+use dotc_lang::campaign::{CAMPAIGN_RULINGS, STEPS, StepSpec};
 use dotc_lang::references::{self, Reference};
 use dotc_lang::rulings::{self, RulingSpec};
 
@@ -21,6 +23,10 @@ pub fn explain(id: &str) -> Result<ExitCode, String> {
             "{}\n\n{text}",
             if id.starts_with("dotc::") { id.to_string() } else { format!("dotc::{id}") }
         );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(step) = STEPS.iter().find(|s| s.word == id.trim()) {
+        print!("{}", step_text(step));
         return Ok(ExitCode::SUCCESS);
     }
     match reference_for(id) {
@@ -38,7 +44,7 @@ fn reference_for(id: &str) -> Option<&'static Reference> {
         return Some(reference);
     }
     let name = id.trim();
-    if let Some(ruling) = rulings::ruling(name) {
+    if let Some(ruling) = rulings::ruling(name).or(CAMPAIGN_RULINGS.iter().find(|r| r.name == name)) {
         return references::lookup(ruling.id);
     }
     rulings::module(name).and_then(|section| references::lookup(first_reference(section)))
@@ -48,7 +54,7 @@ fn reference_for(id: &str) -> Option<&'static Reference> {
 /// ruling or module) and the related references.
 fn render(reference: &Reference) -> String {
     let mut out = format!("{}: {}\n\n{}\n", reference.id, reference.title, wrap(reference.summary));
-    if let Some(switch) = switch_of(reference) {
+    for switch in switches_of(reference) {
         out.push_str(&format!("\n{}\n", wrap(&switch_text(switch))));
     }
     let modules: Vec<&str> = rulings::Module::ALL
@@ -68,12 +74,21 @@ fn render(reference: &Reference) -> String {
     out
 }
 
-fn switch_of(reference: &Reference) -> Option<&'static RulingSpec> {
-    rulings::RULINGS.iter().find(|r| reference.id == r.citation())
+/// The switches of a ruling (dotc D35 has two).
+fn switches_of(reference: &Reference) -> impl Iterator<Item = &'static RulingSpec> {
+    rulings::RULINGS.iter().chain(CAMPAIGN_RULINGS).filter(|r| reference.id == r.citation())
 }
 
 fn switch_text(r: &RulingSpec) -> String {
     let others: Vec<&str> = r.values.iter().skip(1).copied().collect();
+    if CAMPAIGN_RULINGS.iter().any(|c| c.name == r.name) {
+        return format!(
+            "Switch: a campaign's `rules` block sets it; ruling {} = {} is the default; other values: {}.",
+            r.name,
+            r.default_value(),
+            others.join(", ")
+        );
+    }
     format!(
         "Switch: ruling {} = {} is the default; other values: {}. The as_printed preset uses {}.",
         r.name,
@@ -81,6 +96,23 @@ fn switch_text(r: &RulingSpec) -> String {
         others.join(", "),
         r.as_printed
     )
+}
+
+/// A campaign's post-battle step (Ch14 1.0): how it is written, what it does, and the section
+/// it plays.
+fn step_text(step: &StepSpec) -> String {
+    let mut out = format!(
+        "{}: a step of a campaign's post-battle sequence ({})\n\n{}\n\n{}\n",
+        step.word,
+        step.rule,
+        wrap(&format!("Written: {}", step.form)),
+        wrap(step.summary)
+    );
+    if let Some(reference) = references::lookup(step.rule) {
+        out.push('\n');
+        out.push_str(&render(reference));
+    }
+    out
 }
 
 /// The first reference of a module's section text: `Ch13 10.0` of `Ch13 10.0 (RULINGS C28)`.
@@ -100,8 +132,12 @@ fn unknown(id: &str) -> String {
             .chain(dotc_lang::catalogue::library::CODES.iter())
             .chain(crate::files::CODES.iter());
         let suffixes: Vec<&str> = codes.filter_map(|(code, _)| code.strip_prefix("dotc::")).collect();
-        let names =
-            rulings::RULINGS.iter().map(|r| r.name).chain(rulings::Module::ALL.iter().map(|m| m.name()));
+        let names = rulings::RULINGS
+            .iter()
+            .chain(CAMPAIGN_RULINGS)
+            .map(|r| r.name)
+            .chain(rulings::Module::ALL.iter().map(|m| m.name()))
+            .chain(STEPS.iter().map(|s| s.word));
         let bare = word.strip_prefix("dotc::").unwrap_or(word);
         match dotc_lang::names::suggest(bare, suffixes.iter().copied().chain(names)) {
             Some(near) if suffixes.contains(&near) => Some(format!("dotc::{near}")),
@@ -110,7 +146,8 @@ fn unknown(id: &str) -> String {
         }
     };
     let hint = "`dotc explain` knows diagnostic codes (dotc::unknown-weapon), RULE ids (RULE-05-3.3), \
-                chapter sections (\"Ch16 5.4\", 16.5.4) and RULINGS ids (C3, G9, E1)";
+                chapter sections (\"Ch16 5.4\", 16.5.4), RULINGS ids (C3, G9, E1), ruling switches \
+                and modules (suppression, open_order) and a campaign's steps (surgeon)";
     match suggestion {
         Some(near) => format!("no explanation for `{word}`; did you mean `{near}`? {hint}"),
         None => format!("no explanation for `{word}`; {hint}"),
@@ -154,5 +191,8 @@ mod tests {
         assert_eq!(reference_for("open_order").map(|r| r.id), Some("Ch13 22.0"));
         assert_eq!(reference_for("low_ammo").map(|r| r.id), Some("RULE-05-2.5b"));
         assert_eq!(reference_for("premature_fire").map(|r| r.id), Some("Ch13 10.0"));
+        // A campaign's switches (Ch14; dotc D32, D40).
+        assert_eq!(reference_for("surgeon_prisoners").map(|r| r.id), Some("dotc D32"));
+        assert_eq!(reference_for("replacements").map(|r| r.id), Some("dotc D40"));
     }
 }

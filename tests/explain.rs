@@ -148,6 +148,45 @@ fn explain_rulings_gaps_modules_and_switch_names() {
     assert!(text(&dotc(&["explain", "suppression"], &root()).stdout).starts_with("RULINGS C3: "));
 }
 
+/// Issue 18: every step of a campaign's post-battle sequence explains itself (how it is
+/// written, what it does) and the Ch14 section it plays; a campaign's ruling switch explains
+/// its dotc ruling and says a campaign's `rules` block sets it.
+#[test]
+fn explain_campaign_steps_and_campaign_switches() {
+    for step in dotc_lang::campaign::STEPS {
+        let out = dotc(&["explain", step.word], &root());
+        assert!(out.status.success(), "{}", step.word);
+        let said = text(&out.stdout);
+        assert!(
+            said.starts_with(&format!(
+                "{}: a step of a campaign's post-battle sequence ({})",
+                step.word, step.rule
+            )),
+            "{said}"
+        );
+        assert!(said.contains("Written: "), "{said}");
+        // The section's own explanation follows.
+        assert!(said.contains(&format!("\n{}: ", step.rule)), "{said}");
+    }
+    for switch in dotc_lang::campaign::CAMPAIGN_RULINGS {
+        // `replacements` is also a step's word: its switch is found by its ruling's id.
+        let id = if switch.name == "replacements" { switch.id } else { switch.name };
+        let said = text(&dotc(&["explain", id], &root()).stdout);
+        assert!(said.starts_with(&format!("dotc {}: ", switch.id)), "{id}: {said}");
+        // Compared with the lines joined: the text is wrapped at 80 columns.
+        let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains(&format!(
+                "a campaign's `rules` block sets it; ruling {} = {}",
+                switch.name, switch.values[0]
+            )),
+            "{said}"
+        );
+    }
+    let out = dotc(&["explain", "surgon"], &root());
+    assert!(text(&out.stderr).contains("did you mean `surgeon`?"), "{}", text(&out.stderr));
+}
+
 #[test]
 fn unknown_ids_exit_2_with_the_nearest_known_id() {
     for (id, near) in [
