@@ -333,7 +333,10 @@ fn audit_campaign(
         return (FileAudit::unreplayed(name), text);
     }
     let played = dotc_runtime::campaign::play(analysis);
-    let diagnostics: Vec<Diagnostic> = played.findings.iter().map(audit::finding_diagnostic).collect();
+    let mut diagnostics: Vec<Diagnostic> = played.findings.iter().map(audit::finding_diagnostic).collect();
+    // What the roster changes in each battle's order of battle (Ch14 1.0): notes.
+    diagnostics.extend(played.notes.iter().map(dotc_runtime::campaign::note_diagnostic));
+    diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     let errors = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Error).count();
     let warnings = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Warning).count();
     if args.format == AuditFormat::Text {
@@ -359,7 +362,11 @@ fn json_findings(diagnostics: &[Diagnostic], source: &str, lines: &LineIndex) ->
                 line,
                 column,
                 level,
-                code: audit::finding_code(level),
+                code: if d.code == dotc_lang::catalogue::CAMPAIGN_ROSTER {
+                    d.code
+                } else {
+                    audit::finding_code(level)
+                },
                 message: d.message.clone(),
                 rule: d.rule.clone().unwrap_or_default(),
             }
