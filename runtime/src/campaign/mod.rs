@@ -13,6 +13,8 @@ pub mod experience;
 pub mod field;
 pub mod next;
 pub mod order;
+#[cfg(test)]
+mod order_tests;
 pub mod replacements;
 pub mod staff;
 #[cfg(test)]
