@@ -517,3 +517,68 @@ fn an_unknown_unit_cites_the_section_of_its_step() {
         assert!(said.contains(rule), "{to}: expected {rule} in {said}");
     }
 }
+
+/// Ch14 1.0 (dotc D42, D44): each battle of road.dotc is fought with the roster as it began, and
+/// `dotc check` and `dotc audit` say what it changed in a note at the battle's `scenario` line,
+/// never an error (exit 0). Hand-worked from the `after` blocks: battle 2 misses the 19th Maine's
+/// and the 50th Georgia's stands in hospital since battle 1 (5 - 1 = 4 each) and the 9th
+/// Louisiana's stand lost for good (4 - 1 = 3), which is Veteran (1 XP + 1 for its charge = 2,
+/// dotc D37) with the Sharpshooters it chose. Battle 3: the Maine's battle-1 stand is back and
+/// its battle-2 stand is in hospital (4); the Georgians' likewise (4); the 9th Louisiana has
+/// 3 - 1 captured + 2 drafted = 4, the scenario's 4, and fights diluted (2 recruits in one
+/// draft): Veteran -> Regular; Hollister rolled 5 on 5+ after battle 2: reliable -> aggressive.
+#[test]
+fn each_battle_notes_the_roster_it_is_fought_with() {
+    let out = dotc(&["check", ROAD, "--format", "json"], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("check JSON");
+    let notes: Vec<(u64, String, String, String)> = value
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["primary"]["start"]["line"].as_u64().unwrap_or(0),
+                d["severity"].as_str().unwrap_or("").to_string(),
+                d["rule"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        (
+            40,
+            "advice".to_string(),
+            "Ch14 1.0, 2.0, 3.0, dotc D42, dotc D44".to_string(),
+            "battle 2 \"The Fence Line again\" is fought with the roster: \"19th Maine\" 4 stands (the scenario: 5); \"9th Louisiana\" 3 stands (the scenario: 4), veteran (the scenario: regular), adds sharpshooters; \"50th Georgia\" 4 stands (the scenario: 5)".to_string(),
+        ),
+        (
+            73,
+            "advice".to_string(),
+            "Ch14 1.0, 2.0, 3.0, 4.0, 5.0, dotc D42, dotc D44".to_string(),
+            "battle 3 \"Falling Waters\" is fought with the roster: \"19th Maine\" 4 stands (the scenario: 5); \"9th Louisiana\" regular, diluted from veteran (the scenario: regular), adds sharpshooters; \"50th Georgia\" 4 stands (the scenario: 5); Col. Asa Hollister aggressive, promoted (the scenario: reliable)".to_string(),
+        ),
+    ];
+    assert_eq!(notes, expected);
+    // The audit gives the same notes, and stays clean.
+    let out = dotc(&["audit", ROAD], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("clean: 0 error(s), 0 warning(s)"), "{stderr}");
+    assert_eq!(stderr.matches("dotc::campaign-roster").count(), 2, "{stderr}");
+    assert!(stderr.contains("fought with the roster"), "{stderr}");
+}
+
+/// Ch14 4.0 (dotc D44): staff.dotc's battles 2 and 3 note who commands: Yates is out until
+/// battle 4 (officer roll 4: 1D3 = 2), Col. Ide, the scenario's `replacement`, stands in as
+/// Timid; Kane's successor rolled 3 (1-3: Timid); Ames promoted (5 on 5+: timid -> reliable);
+/// C6 has 5 - 1 captured = 4 stands (C4's stand lost for good is made good by the draft's 1).
+#[test]
+fn the_staff_campaign_notes_who_commands() {
+    let out = dotc(&["check", STAFF], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr).split_whitespace().collect::<Vec<_>>().join(" ");
+    let expected = "\"C6\" 4 stands (the scenario: 5); Col. Yates is out (back for battle 4): Col. Ide commands his brigade, timid; Col. Kane was killed in battle 1: his successor commands, timid (the scenario: aggressive); Brig. Ames reliable, promoted (the scenario: timid)";
+    let stripped = stderr.replace(" │ ", " ");
+    assert_eq!(stripped.matches(expected).count(), 2, "{stderr}");
+}

@@ -6,7 +6,7 @@
 //! table, the replay's summary (its `starting_stands`) and `dotc_lang::check::starting_stands`
 //! all read one strength, grade and set of traits.
 //!
-//! - Strength (Ch14 2.0, 5.0, dotc D42): each unit of the roster fights with its stands on the
+//! - Strength (Ch14 2.0, 5.0, dotc D42; health counts from it, dotc D43): each unit of the roster fights with its stands on the
 //!   roster: stands in hospital, lost or captured are absent, replacements present; the roster
 //!   replaces the scenario's `stands`, `men` or `sections` (a battery's stands are its guns).
 //! - Grade and traits (Ch14 3.0, 5.0, dotc D44): its grade (the diluted one for the battle it is
@@ -209,7 +209,7 @@ impl OrderOfBattle {
                 ));
             }
             if !u.traits.is_empty() {
-                parts.push(format!("+ {}", u.traits.join(", ")));
+                parts.push(format!("adds {}", u.traits.join(", ")));
             }
             if !parts.is_empty() {
                 out.push(format!("\"{}\" {}", u.name, parts.join(", ")));
@@ -255,7 +255,12 @@ impl OrderOfBattle {
         if self.units.iter().any(|u| u.diluted) {
             rule.push("5.0");
         }
-        rule.push("dotc D42");
+        if rule.contains(&"2.0") {
+            rule.push("dotc D42");
+        }
+        if rule.iter().any(|r| ["3.0", "4.0", "5.0"].contains(r)) {
+            rule.push("dotc D44");
+        }
         rule.join(", ")
     }
 }
