@@ -84,11 +84,19 @@ impl OrderOfBattle {
                 let Some(record) = roster.units.iter().find(|u| u.name == unit.name.value) else { continue };
                 let scenario_grade = quality_word(unit, data).map(|w| w.value.clone());
                 let diluted = record.diluted_for == Some(number) && record.diluted_grade.is_some();
-                let grade = if diluted { record.diluted_grade.clone() } else { record.grade.clone() };
+                // A battery keeps the scenario's quality (dotc D44).
+                let grade = match (record.kind == "battery", diluted) {
+                    (true, _) => scenario_grade.clone(),
+                    (false, true) => record.diluted_grade.clone(),
+                    (false, false) => record.grade.clone(),
+                };
+                // The campaign's traits the scenario and the grade's quality do not give it.
+                let of_grade = grade.as_deref().and_then(|g| data.quality(g)).map(|q| q.traits.as_slice());
                 let traits = record
                     .traits
                     .iter()
                     .filter(|t| !unit.traits.iter().any(|u| &u.value == *t))
+                    .filter(|t| !of_grade.unwrap_or_default().contains(t))
                     .cloned()
                     .collect();
                 order.units.push(UnitOrder {
