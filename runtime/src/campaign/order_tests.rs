@@ -139,3 +139,22 @@ fn dotc_d42_a_unit_with_no_stand_on_the_roster_stays_off_the_table() {
     assert_eq!(jersey.stands, 5, "340 men at 75 a stand");
     assert!(order.changes().iter().any(|c| c.starts_with("\"19th Maine\" no stands on the roster")));
 }
+
+/// dotc D42: a reinforcement with no stand on the roster stays off the table; the log that
+/// brings it on gets a finding at that line, nothing panics, the rest of the battle is played.
+#[test]
+fn dotc_d42_a_reinforcement_with_no_stand_left_is_a_finding_not_a_panic() {
+    let analysis = analysed(&fixture("road.dotc"));
+    let mut played = play(&analysis);
+    let scenario = analysis.battles[1].scenario.as_deref().expect("battle 2's scenario");
+    let s = scenario.document.scenario.as_ref().expect("a scenario");
+    let roster = &mut played.before[1];
+    let battery = roster.units.iter_mut().find(|u| u.name == "Hart’s Georgia Battery").expect("the battery");
+    battery.on_roster = 0;
+    let order = OrderOfBattle::of(roster, s, &scenario.rule_data, 2);
+    let log = analysis.battles[1].log.as_deref().expect("battle 2's log");
+    let fought = replay(log, &ReplayOptions { order_of_battle: Some(&order), ..ReplayOptions::default() });
+    assert!(!errors(&fought).is_empty(), "the battery's entry and move are refused");
+    assert!(fought.summary.units.iter().all(|u| u.name != "Hart’s Georgia Battery"));
+    assert!(fought.summary.units.iter().any(|u| u.name == "9th Louisiana"));
+}
