@@ -6,8 +6,9 @@
 //! [`surgeon`]). What the rules give is what the roster carries on with; each step the file gets
 //! wrong is a [`Finding`] at its line citing its section.
 //!
-//! Experience (Ch14 3.0), the officers (4.0) and replacements (5.0) come in later slices of
-//! issue 18; [`UnitRecord`] and [`LeaderRecord`] already hold their fields.
+//! Experience (Ch14 3.0), the officers (4.0) and replacements (5.0) are played by
+//! [`experience`], [`staff`] and [`replacements`]. Each battle is fought with the roster as it
+//! began ([`Played::before`]): [`order::OrderOfBattle`] (dotc D42-D44), handed to the replay.
 
 pub mod experience;
 pub mod field;
