@@ -582,3 +582,42 @@ fn the_staff_campaign_notes_who_commands() {
     let stripped = stderr.replace(" │ ", " ");
     assert_eq!(stripped.matches(expected).count(), 2, "{stderr}");
 }
+
+/// Ch14 1.0: a game log whose header names its campaign battle (`campaign "road.dotc" battle
+/// "The Fence Line again"`) is audited alone with the campaign's roster as that battle began:
+/// tests/campaign/fence-line-won-game.dotc, written for the roster (the 50th Georgia's 4 dice,
+/// the 19th Maine's 4), audits clean by itself; without the line it is fought with the
+/// scenario's strengths and its volleys by those units are short of dice. A battle the campaign
+/// lacks is a located error.
+#[test]
+fn a_log_naming_its_campaign_battle_is_audited_with_the_roster() {
+    let log = "tests/campaign/fence-line-won-game.dotc";
+    let out = dotc(&["audit", log], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let text_of = |edit: &dyn Fn(String) -> String| {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let base = root().join("tests/campaign");
+        for f in ["road.dotc", "fence-line-won.dotc", "fence-line-won-game.dotc"] {
+            let text = std::fs::read_to_string(base.join(f)).expect("fixture");
+            let text = text.replace("\"../../scenarios/", &format!("\"{}/scenarios/", root().display()));
+            let text = if f == "fence-line-won-game.dotc" { edit(text) } else { text };
+            std::fs::write(dir.path().join(f), text).expect("write");
+        }
+        let out = dotc(
+            &["audit", dir.path().join("fence-line-won-game.dotc").to_str().unwrap(), "--format", "json"],
+            &root(),
+        );
+        serde_json::from_str::<serde_json::Value>(&text(&out.stdout)).expect("audit JSON")
+    };
+    let alone = text_of(&|t| t.replace("    campaign \"road.dotc\" battle \"The Fence Line again\"\n", ""));
+    let messages: Vec<String> =
+        not_notes(&alone).iter().map(|f| f["message"].as_str().unwrap_or("").to_string()).collect();
+    assert!(
+        messages.iter().any(|m| m.contains("needs 5 to_hit dice, but the log records 4")),
+        "{messages:#?}"
+    );
+    let wrong = text_of(&|t| t.replace("battle \"The Fence Line again\"", "battle \"Antietam\""));
+    let findings = not_notes(&wrong);
+    assert_eq!(findings[0]["rule"], "Ch14 1.0", "{findings:#?}");
+    assert_eq!(findings[0]["message"], "the campaign \"road.dotc\" has no battle \"Antietam\"");
+}
