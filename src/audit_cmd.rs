@@ -267,9 +267,25 @@ fn audit_one(
         Ok(game) => game,
         Err(report) => return Ok(Some((FileAudit::unreplayed(name), report))),
     };
-    let replayed = match replayed {
-        Some(replayed) => replayed,
-        None => {
+    // A log that names its campaign battle (Ch14 1.0) is fought with the campaign's roster.
+    let order = campaign_order(path, &analysis);
+    let replayed = match (replayed, &order) {
+        (_, Some(order)) => {
+            let options = ReplayOptions {
+                source: Some(&source),
+                what_if: Some(what_if),
+                findings_only: true,
+                order_of_battle: order.as_ref().ok(),
+                ..ReplayOptions::default()
+            };
+            let mut replayed = replay(&analysis, &options);
+            if let Err(finding) = order {
+                replayed.findings.insert(0, finding.clone());
+            }
+            replayed
+        }
+        (Some(replayed), None) => replayed,
+        (None, None) => {
             let options = ReplayOptions {
                 source: Some(&source),
                 what_if: Some(what_if),
@@ -314,6 +330,47 @@ fn audit_one(
     Ok(Some((audit, text)))
 }
 
+/// The order of battle of the campaign battle a game log names (`campaign "FILE" battle "NAME"`
+/// in its header, Ch14 1.0): the campaign (its path relative to the log) played up to it. None:
+/// the log names none; an error finding at the header's line when it cannot be had.
+fn campaign_order(
+    path: &std::path::Path,
+    analysis: &dotc_lang::analysis::Analysis,
+) -> Option<Result<dotc_runtime::campaign::order::OrderOfBattle, dotc_runtime::replay::Finding>> {
+    let (file, battle) = analysis.document.game.as_ref()?.campaign.as_ref()?;
+    let fail = |message: String| dotc_runtime::replay::Finding {
+        span: file.span,
+        level: Level::Error,
+        message,
+        rule: "Ch14 1.0".to_string(),
+        in_scenario: None,
+    };
+    let campaign_path = path.parent().unwrap_or(std::path::Path::new("")).join(&file.value);
+    let Ok(text) = crate::files::read(&campaign_path) else {
+        return Some(Err(fail(format!("the campaign \"{}\" could not be read", file.value))));
+    };
+    let campaign = dotc_lang::analyze(&campaign_path, &text, &crate::files::InputLoader);
+    let Some(index) = campaign
+        .document
+        .campaign
+        .as_ref()
+        .and_then(|c| c.battles.iter().position(|b| b.name.value == battle.value))
+    else {
+        return Some(Err(fail(format!(
+            "the campaign \"{}\" has no battle \"{}\"",
+            file.value, battle.value
+        ))));
+    };
+    let played = dotc_runtime::campaign::play(&campaign);
+    match played.orders.into_iter().nth(index).flatten() {
+        Some(order) => Some(Ok(order)),
+        None => Some(Err(fail(format!(
+            "the scenario of battle \"{}\" of the campaign could not be read",
+            battle.value
+        )))),
+    }
+}
+
 /// Audit a campaign (Ch14 1.0, 2.0): its language checks, then each played battle's log
 /// replayed and each `after` block's steps checked against it (`dotc_runtime::campaign::play`);
 /// reported as a game log's audit is.
@@ -333,7 +390,10 @@ fn audit_campaign(
         return (FileAudit::unreplayed(name), text);
     }
     let played = dotc_runtime::campaign::play(analysis);
-    let diagnostics: Vec<Diagnostic> = played.findings.iter().map(audit::finding_diagnostic).collect();
+    let mut diagnostics: Vec<Diagnostic> = played.findings.iter().map(audit::finding_diagnostic).collect();
+    // What the roster changes in each battle's order of battle (Ch14 1.0): notes.
+    diagnostics.extend(played.notes.iter().map(dotc_runtime::campaign::note_diagnostic));
+    diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     let errors = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Error).count();
     let warnings = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Warning).count();
     if args.format == AuditFormat::Text {
@@ -359,7 +419,11 @@ fn json_findings(diagnostics: &[Diagnostic], source: &str, lines: &LineIndex) ->
                 line,
                 column,
                 level,
-                code: audit::finding_code(level),
+                code: if d.code == dotc_lang::catalogue::CAMPAIGN_ROSTER {
+                    d.code
+                } else {
+                    audit::finding_code(level)
+                },
                 message: d.message.clone(),
                 rule: d.rule.clone().unwrap_or_default(),
             }

@@ -217,6 +217,7 @@ fn replay_options<'a>(
         // The text narrative, written as the game is played: the events are kept only where
         // something reads them after the replay (JSON and YAML, a side's view, the maps).
         narrate: args.format == ReplayFormat::Text && args.seen_by.is_none() && args.svg.is_none(),
+        order_of_battle: None,
     }
 }
 

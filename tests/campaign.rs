@@ -8,6 +8,18 @@ use common::{dotc, root, text};
 
 const ROAD: &str = "tests/campaign/road.dotc";
 
+/// The findings of an audit's JSON but its notes on each battle's order of battle
+/// (`dotc::campaign-roster`, Ch14 1.0), which every campaign with a changed roster has.
+fn not_notes(value: &serde_json::Value) -> Vec<serde_json::Value> {
+    value["files"][0]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["code"] != "dotc::campaign-roster")
+        .cloned()
+        .collect()
+}
+
 #[test]
 fn the_hand_worked_campaign_checks_and_audits_clean() {
     let out = dotc(&["check", ROAD], &root());
@@ -25,7 +37,7 @@ fn a_wrong_surgeon_claim_is_a_located_finding_citing_ch14_2_0() {
     let out = dotc(&["audit", file, "--format", "json"], &root());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
-    let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
+    let findings = not_notes(&value);
     assert_eq!(findings.len(), 1, "{findings:#?}");
     assert_eq!(findings[0]["line"], 29);
     assert_eq!(findings[0]["rule"], "Ch14 2.0");
@@ -42,7 +54,7 @@ fn a_missing_surgeon_line_is_a_located_finding_citing_ch14_2_0() {
     let out = dotc(&["audit", file, "--format", "json"], &root());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
-    let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
+    let findings = not_notes(&value);
     assert_eq!(findings.len(), 1, "{findings:#?}");
     assert_eq!(findings[0]["line"], 43);
     assert_eq!(findings[0]["rule"], "Ch14 2.0");
@@ -89,7 +101,7 @@ fn a_wrong_field_is_a_located_finding_citing_ch14_1_0() {
     let out = dotc(&["audit", path.to_str().unwrap(), "--format", "json"], &root());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
-    let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
+    let findings = not_notes(&value);
     assert_eq!(findings.len(), 1, "{findings:#?}");
     assert_eq!(findings[0]["line"], 20);
     assert_eq!(findings[0]["rule"], "Ch14 1.0, dotc D31");
@@ -102,7 +114,7 @@ fn too_few_or_too_many_surgeon_dice_are_findings() {
     let out = dotc(&["audit", path.to_str().unwrap(), "--format", "json"], &root());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
-    let message = value["files"][0]["findings"][0]["message"].as_str().unwrap().to_string();
+    let message = not_notes(&value)[0]["message"].as_str().unwrap().to_string();
     assert!(message.starts_with("too many dice: \"12th New Jersey\" lost 1 stand"), "{message}");
 }
 
@@ -227,7 +239,7 @@ fn experience_checks_are_located_findings_citing_ch14_3_0() {
         }
         assert_eq!(out.status.code(), Some(1), "{to}: {}", text(&out.stderr));
         let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
-        let findings = value["files"][0]["findings"].as_array().expect("findings").clone();
+        let findings = not_notes(&value);
         assert_eq!(findings.len(), 1, "{to}: {findings:#?}");
         let message = findings[0]["message"].as_str().unwrap();
         assert!(message.contains(expected), "{to}: expected `{expected}` in {message}");
@@ -256,9 +268,7 @@ fn scratch_staff(edit: impl Fn(String) -> String) -> (tempfile::TempDir, std::pa
 fn findings(path: &str) -> Vec<(u64, String, String)> {
     let out = dotc(&["audit", path, "--format", "json"], &root());
     let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("audit JSON");
-    value["files"][0]["findings"]
-        .as_array()
-        .expect("findings")
+    not_notes(&value)
         .iter()
         .map(|f| {
             (
@@ -506,4 +516,108 @@ fn an_unknown_unit_cites_the_section_of_its_step() {
         assert!(said.contains("did you mean \"9th Louisiana\"?"), "{said}");
         assert!(said.contains(rule), "{to}: expected {rule} in {said}");
     }
+}
+
+/// Ch14 1.0 (dotc D42, D44): each battle of road.dotc is fought with the roster as it began, and
+/// `dotc check` and `dotc audit` say what it changed in a note at the battle's `scenario` line,
+/// never an error (exit 0). Hand-worked from the `after` blocks: battle 2 misses the 19th Maine's
+/// and the 50th Georgia's stands in hospital since battle 1 (5 - 1 = 4 each) and the 9th
+/// Louisiana's stand lost for good (4 - 1 = 3), which is Veteran (1 XP + 1 for its charge = 2,
+/// dotc D37) with the Sharpshooters it chose. Battle 3: the Maine's battle-1 stand is back and
+/// its battle-2 stand is in hospital (4); the Georgians' likewise (4); the 9th Louisiana has
+/// 3 - 1 captured + 2 drafted = 4, the scenario's 4, and fights diluted (2 recruits in one
+/// draft): Veteran -> Regular; Hollister rolled 5 on 5+ after battle 2: reliable -> aggressive.
+#[test]
+fn each_battle_notes_the_roster_it_is_fought_with() {
+    let out = dotc(&["check", ROAD, "--format", "json"], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("check JSON");
+    let notes: Vec<(u64, String, String, String)> = value
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["primary"]["start"]["line"].as_u64().unwrap_or(0),
+                d["severity"].as_str().unwrap_or("").to_string(),
+                d["rule"].as_str().unwrap_or("").to_string(),
+                d["message"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        (
+            40,
+            "advice".to_string(),
+            "Ch14 1.0, 2.0, 3.0, dotc D42, dotc D44".to_string(),
+            "battle 2 \"The Fence Line again\" is fought with the roster: \"19th Maine\" 4 stands (the scenario: 5); \"9th Louisiana\" 3 stands (the scenario: 4), veteran (the scenario: regular), adds sharpshooters; \"50th Georgia\" 4 stands (the scenario: 5)".to_string(),
+        ),
+        (
+            73,
+            "advice".to_string(),
+            "Ch14 1.0, 2.0, 3.0, 4.0, 5.0, dotc D42, dotc D44".to_string(),
+            "battle 3 \"Falling Waters\" is fought with the roster: \"19th Maine\" 4 stands (the scenario: 5); \"9th Louisiana\" regular, diluted from veteran (the scenario: regular), adds sharpshooters; \"50th Georgia\" 4 stands (the scenario: 5); Col. Asa Hollister aggressive, promoted (the scenario: reliable)".to_string(),
+        ),
+    ];
+    assert_eq!(notes, expected);
+    // The audit gives the same notes, and stays clean.
+    let out = dotc(&["audit", ROAD], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("clean: 0 error(s), 0 warning(s)"), "{stderr}");
+    assert_eq!(stderr.matches("dotc::campaign-roster").count(), 2, "{stderr}");
+    assert!(stderr.contains("fought with the roster"), "{stderr}");
+}
+
+/// Ch14 4.0 (dotc D44): staff.dotc's battles 2 and 3 note who commands: Yates is out until
+/// battle 4 (officer roll 4: 1D3 = 2), Col. Ide, the scenario's `replacement`, stands in as
+/// Timid; Kane's successor rolled 3 (1-3: Timid); Ames promoted (5 on 5+: timid -> reliable);
+/// C6 has 5 - 1 captured = 4 stands (C4's stand lost for good is made good by the draft's 1).
+#[test]
+fn the_staff_campaign_notes_who_commands() {
+    let out = dotc(&["check", STAFF], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr).split_whitespace().collect::<Vec<_>>().join(" ");
+    let expected = "\"C6\" 4 stands (the scenario: 5); Col. Yates is out (back for battle 4): Col. Ide commands his brigade, timid; Col. Kane was killed in battle 1: his successor commands, timid (the scenario: aggressive); Brig. Ames reliable, promoted (the scenario: timid)";
+    let stripped = stderr.replace(" │ ", " ");
+    assert_eq!(stripped.matches(expected).count(), 2, "{stderr}");
+}
+
+/// Ch14 1.0: a game log whose header names its campaign battle (`campaign "road.dotc" battle
+/// "The Fence Line again"`) is audited alone with the campaign's roster as that battle began:
+/// tests/campaign/fence-line-won-game.dotc, written for the roster (the 50th Georgia's 4 dice,
+/// the 19th Maine's 4), audits clean by itself; without the line it is fought with the
+/// scenario's strengths and its volleys by those units are short of dice. A battle the campaign
+/// lacks is a located error.
+#[test]
+fn a_log_naming_its_campaign_battle_is_audited_with_the_roster() {
+    let log = "tests/campaign/fence-line-won-game.dotc";
+    let out = dotc(&["audit", log], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let text_of = |edit: &dyn Fn(String) -> String| {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let base = root().join("tests/campaign");
+        for f in ["road.dotc", "fence-line-won.dotc", "fence-line-won-game.dotc"] {
+            let text = std::fs::read_to_string(base.join(f)).expect("fixture");
+            let text = text.replace("\"../../scenarios/", &format!("\"{}/scenarios/", root().display()));
+            let text = if f == "fence-line-won-game.dotc" { edit(text) } else { text };
+            std::fs::write(dir.path().join(f), text).expect("write");
+        }
+        let out = dotc(
+            &["audit", dir.path().join("fence-line-won-game.dotc").to_str().unwrap(), "--format", "json"],
+            &root(),
+        );
+        serde_json::from_str::<serde_json::Value>(&text(&out.stdout)).expect("audit JSON")
+    };
+    let alone = text_of(&|t| t.replace("    campaign \"road.dotc\" battle \"The Fence Line again\"\n", ""));
+    let messages: Vec<String> =
+        not_notes(&alone).iter().map(|f| f["message"].as_str().unwrap_or("").to_string()).collect();
+    assert!(
+        messages.iter().any(|m| m.contains("needs 5 to_hit dice, but the log records 4")),
+        "{messages:#?}"
+    );
+    let wrong = text_of(&|t| t.replace("battle \"The Fence Line again\"", "battle \"Antietam\""));
+    let findings = not_notes(&wrong);
+    assert_eq!(findings[0]["rule"], "Ch14 1.0", "{findings:#?}");
+    assert_eq!(findings[0]["message"], "the campaign \"road.dotc\" has no battle \"Antietam\"");
 }

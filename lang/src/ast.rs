@@ -540,6 +540,9 @@ pub struct GameHeader {
     pub span: Span,
     pub name: Name,
     pub scenario: Option<Name>,
+    /// `campaign "road.dotc" battle "Name"`: the campaign (its path) and battle the log is of
+    /// (Ch14 1.0): its audit fights the battle with the campaign's roster.
+    pub campaign: Option<(Name, Name)>,
     pub players: Vec<Player>,
     pub played: Option<Spanned<Date>>,
     pub seed: Option<Spanned<u64>>,

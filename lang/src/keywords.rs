@@ -36,7 +36,7 @@ pub const STATEMENTS: &[(&str, &[&str])] = &[
     ("brigade", &["brigadier", "regiment", "battery", "cavalry", "losses"]),
     ("reinforcements", &["at", "turn"]),
     ("victory", &["objective", "broken", "vp", "when", "otherwise"]),
-    ("game", &["scenario", "players", "played", "seed", "rules", "notes", "bids"]),
+    ("game", &["scenario", "players", "played", "seed", "rules", "notes", "bids", "campaign"]),
     ("bids", &["bid", "scouting", "logistics"]),
     ("turn", &["command", "maneuver", "fire", "melee", "status"]),
     // A campaign file (Ch14): its battles, each with its post-battle sequence (`after`, whose

@@ -795,6 +795,16 @@ impl Lower<'_> {
                         }
                     }
                 }
+                Rule::campaign_ref => {
+                    let mut parts = item.into_inner();
+                    if let (Some(path), Some(battle)) = (parts.next(), parts.next()) {
+                        let (path, battle) = (name(path), name(battle));
+                        match &game.campaign {
+                            Some((first, _)) => repeated.push((first.span, path.span)),
+                            None => game.campaign = Some((path, battle)),
+                        }
+                    }
+                }
                 Rule::players => {
                     for p in item.into_inner() {
                         let psp = span(&p);

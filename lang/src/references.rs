@@ -1692,6 +1692,24 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch14 5.0", "dotc D33"],
     ),
     r(
+        "dotc D42",
+        "The strength a unit takes a campaign battle with (dotc's ruling)",
+        r#"Not in RULINGS.md: in a campaign a unit fights with its stands on the roster as the battle begins, however the scenario states its strength (stands, men, a battery's sections): stands in hospital, lost or captured are missing, replacements are there. A unit first met in the battle joins at the scenario's strength; one with no stands left stays off the table. The battle's losses are counted from the stands it began with, and check and audit note what the roster changed."#,
+        &["Ch14 1.0", "Ch14 2.0", "Ch14 5.0", "dotc D33"],
+    ),
+    r(
+        "dotc D43",
+        "Health and the brigade clock in a campaign battle (dotc's ruling)",
+        r#"Not in RULINGS.md: a campaign battle's starting stands, for a regiment's health and its brigade's clock, are the stands it takes the field with, so a regiment thinned in earlier battles begins Fresh. A scenario's `lost` can still start it lower."#,
+        &["Ch14 1.0", "Ch16 8.1", "Ch16 8.2", "dotc D42"],
+    ),
+    r(
+        "dotc D44",
+        "Grades, traits and commanders in a campaign battle (dotc's ruling)",
+        r#"Not in RULINGS.md: a regiment fights at its experience grade instead of the scenario's quality, one grade lower in the battle it is diluted for; batteries keep the scenario's. The campaign's traits join the scenario's and need their module like any trait. A brigadier commands at his campaign rating; while he is out the senior colonel commands as Timid under his own name; a killed brigadier's successor commands at the rating rolled."#,
+        &["Ch14 3.0", "Ch14 4.0", "Ch14 5.0", "dotc D8", "dotc D37", "dotc D39"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

@@ -77,6 +77,11 @@ pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
     if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
         out.extend(check_scenario(scenario, names, &analysis.rule_data));
     }
+    // A campaign's battles fought with the roster (Ch14 1.0): a note at each battle's
+    // `scenario` line saying what the roster changes (advice; the audit reports the rest).
+    if analysis.document.campaign.is_some() && !analysis.has_errors() {
+        out.extend(crate::campaign::play(analysis).notes.iter().map(crate::campaign::note_diagnostic));
+    }
     if analysis.document.kind == Some(FileKind::Library) {
         out.extend(crate::script::check_library(&analysis.document));
     }

@@ -147,6 +147,10 @@ pub const CODES: &[(&str, &str)] = &[
         "Where the log states a result the rules do not give (stands lost, a micro-hit, a Disorder, a rally, pips), the replay reports the disagreement once and then goes on from the log's result, the table as the players left it, so later lines are judged against the game actually played and one mistake is not reported again at every line after it.",
     ),
     (
+        "dotc::campaign-roster",
+        "A note on a battle of a campaign (Ch14 1.0): the battle is fought with the roster as it began, not with the scenario's order of battle, and the note lists what the roster changes: a unit's stands (those in hospital, lost or captured are absent, replacements present), its grade (diluted after a draft), the traits the campaign gave it, a brigadier's campaign rating or who commands his brigade while he is out. It is advice: it never fails `dotc check`.",
+    ),
+    (
         "dotc::script-error",
         "A scenario script (a `script` block, a trigger's condition or body, or a victory `when` expression) does not compile, or stopped with an error while a game was replayed: a syntax error, a disabled feature (`import`, `eval`), an unknown name or call, or a sandbox limit (too much work, too long, a string, array or map too large). The label points at the place in the scenario file; the message names the hook or trigger.",
     ),
@@ -159,6 +163,8 @@ pub const REPLAY_DISAGREES: &str = "dotc::replay-disagrees";
 pub const REPLAY_DOUBTFUL: &str = "dotc::replay-doubtful";
 pub const REPLAY_NOT_REPLAYED: &str = "dotc::replay-not-replayed";
 pub const REPLAY_FOLLOWS_LOG: &str = "dotc::replay-follows-log";
+/// A campaign's battle fought with the roster (Ch14 1.0): what it changes in the scenario.
+pub const CAMPAIGN_ROSTER: &str = "dotc::campaign-roster";
 
 /// An `@allow(CODE, "reason")` that suppresses no finding of its line or assault step.
 pub fn unmatched_suppression(span: Span, code: &str) -> Diagnostic {

@@ -6,12 +6,16 @@
 //! [`surgeon`]). What the rules give is what the roster carries on with; each step the file gets
 //! wrong is a [`Finding`] at its line citing its section.
 //!
-//! Experience (Ch14 3.0), the officers (4.0) and replacements (5.0) come in later slices of
-//! issue 18; [`UnitRecord`] and [`LeaderRecord`] already hold their fields.
+//! Experience (Ch14 3.0), the officers (4.0) and replacements (5.0) are played by
+//! [`experience`], [`staff`] and [`replacements`]. Each battle is fought with the roster as it
+//! began ([`Played::before`]): [`order::OrderOfBattle`] (dotc D42-D44), handed to the replay.
 
 pub mod experience;
 pub mod field;
 pub mod next;
+pub mod order;
+#[cfg(test)]
+mod order_tests;
 pub mod replacements;
 pub mod staff;
 #[cfg(test)]
@@ -155,6 +159,24 @@ pub struct Played {
     /// hospital and the brigadiers back in command, with the units its scenario brought in
     /// (Ch14 1.0). What a battle's order of battle is taken from, and what the editor shows.
     pub before: Vec<Roster>,
+    /// The order of battle each battle is fought with (Ch14 1.0, dotc D42), in the campaign's
+    /// order (None: its scenario could not be read).
+    pub orders: Vec<Option<order::OrderOfBattle>>,
+    /// For each battle whose roster changes its scenario, a note at its `scenario` line saying
+    /// what (`dotc check`, `dotc audit`; [`note_diagnostic`]).
+    pub notes: Vec<Finding>,
+}
+
+/// A note of [`Played::notes`] as a diagnostic: advice, never an error (`dotc::campaign-roster`).
+pub fn note_diagnostic(f: &Finding) -> dotc_lang::diagnostic::Diagnostic {
+    let mut d = dotc_lang::diagnostic::Diagnostic::error(
+        dotc_lang::catalogue::CAMPAIGN_ROSTER,
+        f.message.clone(),
+        f.span,
+        "fought with the roster",
+    );
+    d.severity = dotc_lang::diagnostic::Severity::Advice;
+    d.with_rule(f.rule.clone())
 }
 
 /// The roster at one moment of the campaign.
@@ -407,6 +429,34 @@ fn play_battle(
         }
     }
     played.before.push(Roster { units: state.units.clone(), leaders: state.leaders.clone() });
+    // The order of battle it is fought with (Ch14 1.0, dotc D42), said at its `scenario` line.
+    let order = scenario.and_then(|l| {
+        let s = l.document.scenario.as_ref()?;
+        played.before.last().map(|roster| order::OrderOfBattle::of(roster, s, &l.rule_data, number))
+    });
+    if let Some(order) = &order {
+        for u in &order.units {
+            if let Some(f) = facts.get_mut(&u.name) {
+                f.quality = u.grade.clone();
+            }
+        }
+        let changes = order.changes();
+        if let Some(at) = battle.scenario.as_ref().filter(|_| !changes.is_empty()) {
+            played.notes.push(Finding {
+                span: at.span,
+                level: Level::Note,
+                message: format!(
+                    "battle {number} \"{}\" is fought with the roster: {}",
+                    battle.name.value,
+                    changes.join("; ")
+                ),
+                rule: order.rule(),
+                in_scenario: None,
+            });
+        }
+    }
+    played.orders.push(order);
+    let state = &mut played.state;
     let log = loaded.and_then(|l| l.log.as_deref());
     let Some(log) = log.filter(|log| !log.has_errors() && scenario.is_some()) else {
         state.battles.push(record);
@@ -414,7 +464,11 @@ fn play_battle(
     };
     // The battle's log, replayed (Ch14 1.0: the sequence follows the battle as played).
     // The whole replay, its events kept: experience reads them (Ch14 3.0).
-    let replayed = replay(log, &ReplayOptions::default());
+    let options = ReplayOptions {
+        order_of_battle: played.orders.last().and_then(Option::as_ref),
+        ..ReplayOptions::default()
+    };
+    let replayed = replay(log, &options);
     let errors = replayed.findings.iter().filter(|f| f.level == Level::Error).count();
     if errors > 0
         && let Some(path) = &battle.log

@@ -49,6 +49,7 @@ use dotc_lang::verbs::{AssaultStep, AssaultVerb, CommandVerb, FireVerb, Maneuver
 use serde::Serialize;
 
 use crate::battlefield::{self, Battlefield, Body, Move, MoveKind, Mover, Pose, SightQuery, Smoke};
+use crate::campaign::order::OrderOfBattle;
 use crate::dice::{DiceError, Purpose, RecordedDice, SeededDice, d3};
 use crate::engine::assault::{AssaultInput, AssaultResult, resolve_assault};
 use crate::engine::fire::{FireInput, FireKind, resolve_volley};
@@ -99,6 +100,10 @@ pub struct ReplayOptions<'a> {
     /// findings about its actions are in (issue 16: a long log's replay held every event until
     /// the end only to narrate them). The replay keeps no events: for `dotc replay`'s text.
     pub narrate: bool,
+    /// The order of battle a campaign's roster gives the battle (Ch14 1.0, dotc D42): the game
+    /// is set up from the scenario as it rewrites it ([`OrderOfBattle::apply`]). None: the
+    /// scenario's own.
+    pub order_of_battle: Option<&'a OrderOfBattle>,
 }
 
 /// A volley of the log as the replay planned it, with its exact odds and what its dice gave.
@@ -426,6 +431,16 @@ impl<'a> Run<'a> {
             return Err(Box::new(r.finish(None)));
         };
         let data = &loaded.rule_data;
+        // A campaign's battle is fought with the roster (Ch14 1.0): every reader below sees
+        // the scenario as the roster makes it.
+        let fought;
+        let scenario = match options.order_of_battle {
+            Some(order) => {
+                fought = order.apply(scenario, data);
+                &fought
+            }
+            None => scenario,
+        };
         let settings = dotc_lang::model::effective_rulings(scenario.rules.iter().chain(game_rules.iter()));
         let files = match options.what_if.and_then(|w| w.preset) {
             // A what-if preset stands in for the files' rulings (`Rulings::preset`).
