@@ -19,6 +19,23 @@ fn the_worked_campaign_audits_clean_and_nothing_is_due() {
     assert!(text(&out.stdout).contains("nothing is due"), "{}", text(&out.stdout));
 }
 
+/// Ch14 1.0, dotc D33, D42, D44: the tutorial's 6th and 9th Louisiana are Hays' regiments of the
+/// afternoon, and battle 3 fights them as the roster has them. The 6th: 5 stands, Elite (4 XP)
+/// with Iron Discipline, against the scenario's 218 men at 75 a stand (3) and Veteran. The 9th:
+/// 310 men at 75 (4 stands) at the fence line, its one lost stand back on a 6, so 4 against the
+/// scenario's 347 men (5); Veteran both ways; it adds the Steady its players chose. `dotc check`
+/// says so at the battle's scenario line, as a note (exit 0).
+#[test]
+fn the_worked_campaign_fights_hays_louisianans_with_the_roster() {
+    let out = dotc(&["check", EXAMPLE], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said = format!("{}{}", text(&out.stdout), text(&out.stderr));
+    // The message as one line: the lines joined, the renderer's gutter taken out.
+    let said = said.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ");
+    assert!(said.contains("battle 3 \"Barlow's Knoll\" is fought with the roster: \"6th Louisiana\" 5 stands (the scenario: 3), elite (the scenario: veteran), adds iron_discipline; \"9th Louisiana\" 4 stands (the scenario: 5), adds steady"), "{said}");
+    assert!(said.contains("road-to-gettysburg.dotc:61:18"), "{said}");
+}
+
 /// The roster after the three sequences, hand-computed (Ch14 2.0-5.0, dotc D31-D41):
 /// - the 19th Maine's stand in hospital after battle 1 (a 2, no field) is back for battle 3: 5;
 /// - the 7th Tennessee lost its 3 stands in the morning, rolled [5, 2, 6] with nobody holding the

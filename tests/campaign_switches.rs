@@ -85,9 +85,11 @@ fn every_campaign_switch_value_is_played_by_a_campaign_that_audits_clean() {
 fn flipped(file: &str, from: &str, to: &str) -> String {
     let source = std::fs::read_to_string(root().join("tests/campaign/switches").join(file)).unwrap();
     assert!(source.contains(from), "{from}");
+    let dir = root().join("tests/campaign");
     let source = source
         .replacen(from, to, 1)
-        .replace("\"../fence-line-won", &format!("\"{}/tests/campaign/fence-line-won", root().display()));
+        .replace("\"../fence-line-won", &format!("\"{}/fence-line-won", dir.display()))
+        .replace("\"fence-line-won-game", &format!("\"{}/switches/fence-line-won-game", dir.display()));
     let scratch = tempfile::tempdir().unwrap();
     let path = scratch.path().join(file);
     std::fs::write(&path, source).unwrap();

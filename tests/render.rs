@@ -19,7 +19,10 @@ fn shipped() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in std::fs::read_dir(root().join("scenarios")).expect("scenarios/").flatten() {
         for file in std::fs::read_dir(dir.path()).into_iter().flatten().flatten() {
-            if file.path().extension().is_some_and(|e| e == "dotc") {
+            // A campaign file (scenarios/campaign/) has no table of its own to draw.
+            let campaign = std::fs::read_to_string(file.path())
+                .is_ok_and(|t| t.lines().any(|l| l.trim_start().starts_with("campaign \"")));
+            if file.path().extension().is_some_and(|e| e == "dotc") && !campaign {
                 files.push(file.path());
             }
         }

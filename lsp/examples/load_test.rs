@@ -15,7 +15,8 @@
 //!   up at once from the replay's checkpoint before the edit (issue 16), each checked to leave
 //!   no audit due (no second publication of its version follows), and hovers after them.
 //!
-//! The server's memory (resident now and at its peak) is read from `/proc` at the end.
+//! The server's memory (resident now and at its peak) is read from `/proc` at the end, and its
+//! resident memory after each round.
 //!
 //! Each request is also timed, from its sending to its answer's arrival. A round for a request
 //! the server does not offer (an older build) is left out.
@@ -319,6 +320,13 @@ fn main() {
         at
     };
 
+    // The server's resident memory after each round, from `/proc`.
+    let resident = || -> String {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+        let kb = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).map(|v| v.trim().to_string());
+        kb.unwrap_or_else(|| "?".to_string())
+    };
+    let mut after_rounds: Vec<(&str, String)> = Vec::new();
     let mut idle = Vec::new();
     for _ in 0..keystrokes {
         let sent = type_one(&mut client, &mut version);
@@ -345,10 +353,12 @@ fn main() {
         }
         Round { typed, answered, bytes: bytes / keystrokes.max(1) }
     };
+    after_rounds.push(("idle", resident()));
     let document = json!({ "uri": log_uri });
     let full = under(&mut client, &mut version, None, &|c, _| {
         c.request("textDocument/semanticTokens/full", json!({ "textDocument": document }))
     });
+    after_rounds.push(("full", resident()));
     // A whole file's answer first (not timed), to go on from.
     let delta = offers_delta.then(|| {
         let id = client.request("textDocument/semanticTokens/full", json!({ "textDocument": document }));
@@ -358,6 +368,7 @@ fn main() {
             c.request("textDocument/semanticTokens/full/delta", params)
         })
     });
+    after_rounds.push(("full/delta", resident()));
     // One screen: 30 lines either side of the typing.
     let screen = json!({
         "start": { "line": comment.saturating_sub(30), "character": 0 },
@@ -386,7 +397,9 @@ fn main() {
         }
         times
     };
+    after_rounds.push(("range", resident()));
     let hovers = hovers_while_typing(&mut client, &mut version);
+    after_rounds.push(("hovers", resident()));
     // After a pause the audit is replayed (its diagnostics come again at the same version);
     // then hovers while typing carry the replay's events through the edits made since.
     let audited = client.diagnostics.iter().filter(|(u, v, _)| *u == log_uri && *v == version).count();
@@ -412,7 +425,9 @@ fn main() {
         resumed_audit.push(audit.unwrap_or(first) - sent);
         std::thread::sleep(PAUSE);
     }
+    after_rounds.push(("after the audit", resident()));
     let replayed_hovers = hovers_while_typing(&mut client, &mut version);
+    after_rounds.push(("hovers after the audit", resident()));
     // A keystroke in a comment changes no finding: each publication holds them all, which it
     // does only with the audit taken up (otherwise the findings of the edited turn are dropped
     // until the replay).
@@ -451,6 +466,9 @@ fn main() {
         field("VmRSS:"),
         field("VmHWM:")
     );
+
+    let rounds: Vec<String> = after_rounds.iter().map(|(r, m)| format!("{r} {m}")).collect();
+    println!("the server's resident memory after each round: {}", rounds.join(", "));
 
     let id = client.request("shutdown", json!(null));
     client.response(id);

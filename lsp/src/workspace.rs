@@ -137,7 +137,10 @@ impl Analyzed {
     /// Play a campaign that checks clean and keep its findings as the audit (Ch14).
     fn play_campaign(&mut self) {
         let played = dotc_runtime::campaign::play(&self.analysis);
-        self.audit = played.findings.iter().map(dotc_runtime::audit::finding_diagnostic).collect();
+        // The findings, and the notes of what the roster changes in each battle (Ch14 1.0).
+        let notes = played.notes.iter().map(dotc_runtime::campaign::note_diagnostic);
+        self.audit =
+            played.findings.iter().map(dotc_runtime::audit::finding_diagnostic).chain(notes).collect();
         self.audit.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
         self.campaign = Some(Arc::new(played));
         self.audit_due = false;

@@ -95,7 +95,21 @@ fn ch14_a_campaign_is_played_off_the_editing_path_and_its_findings_are_diagnosti
     ws.finish_audit(&road, &job, analyzed).expect("taken");
     let doc = ws.get(&road).expect("open");
     assert!(doc.analyzed.campaign.is_some() && !doc.analyzed.audit_due);
-    assert!(doc.analyzed.diagnostics().is_empty(), "{:?}", doc.analyzed.diagnostics());
+    // Played: no finding, only the notes of what the roster changes in battles 2 and 3 (Ch14
+    // 1.0, dotc D42), advice at each battle's scenario line.
+    let notes: Vec<_> =
+        doc.analyzed.diagnostics().into_iter().map(|d| (d.code, d.severity, d.message.clone())).collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes.iter().all(
+            |(code, severity, _)| *code == "dotc::campaign-roster" && format!("{severity:?}") == "Advice"
+        ),
+        "{notes:?}"
+    );
+    assert!(
+        notes[0].2.starts_with("battle 2 \"The Fence Line again\" is fought with the roster"),
+        "{notes:?}"
+    );
 
     // The wrong claim: one error on its line, citing Ch14 2.0.
     let wrong_uri = open_played(&mut ws, &dir, "wrong.dotc");
@@ -103,12 +117,14 @@ fn ch14_a_campaign_is_played_off_the_editing_path_and_its_findings_are_diagnosti
     let found: Vec<(String, u32, Option<String>)> = dotc_lsp::convert::diagnostics(doc, usize::MAX)
         .into_iter()
         .map(|d| (format!("{:?}", d.severity), d.range.start.line, d.code.map(|c| format!("{c:?}"))))
+        .filter(|(_, _, code)| !code.as_deref().is_some_and(|c| c.contains("campaign-roster")))
         .collect();
     let line = doc.text[..at(&doc.text, "roll [1] => returns 1", 0, 0)].matches('\n').count() as u32;
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].1, line);
     assert_eq!(found[0].0, "Some(Error)");
-    let rule = doc.analyzed.audit[0].rule.clone().unwrap_or_default();
+    let error = doc.analyzed.audit.iter().find(|d| d.code != "dotc::campaign-roster").expect("the finding");
+    let rule = error.rule.clone().unwrap_or_default();
     assert!(rule.contains("Ch14 2.0"), "{rule}");
 
     // A comment typed above it: the finding moves down a line at once, the play due again.
@@ -125,9 +141,14 @@ fn ch14_a_campaign_is_played_off_the_editing_path_and_its_findings_are_diagnosti
     ws.change(&wrong_uri, 2, comment("// a note\n")).expect("a newer version");
     let doc = ws.get(&wrong_uri).expect("open");
     assert!(doc.analyzed.audit_due);
+    // The finding and the two roster notes (battles 2 and 3), each a line down.
     let lines: Vec<u32> =
         dotc_lsp::convert::diagnostics(doc, usize::MAX).iter().map(|d| d.range.start.line).collect();
-    assert_eq!(lines, [line + 1]);
+    let battle = |name: &str| doc.text[..at(&doc.text, name, 0, 0)].matches('\n').count() as u32 + 1;
+    assert_eq!(
+        lines,
+        [line + 1, battle("battle \"The Fence Line again\""), battle("battle \"Falling Waters\"")]
+    );
 
     // An edit while its play runs: stopped, its result refused.
     let job = ws.audit_job(&wrong_uri, 2).expect("due");

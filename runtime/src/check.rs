@@ -66,8 +66,29 @@ pub fn check_diagnostics_in(
     // diagnostics are all of them, already sorted.
     match dotc_lang::analysis::check_in_stretches(path, source, loader, stretch) {
         Some(diagnostics) => diagnostics,
-        None => check_file(path, source, loader).diagnostics(),
+        None => {
+            let checked = check_file(path, source, loader);
+            let mut all = checked.diagnostics();
+            let notes = campaign_notes(&checked.analysis);
+            if !notes.is_empty() {
+                all.extend(notes);
+                all.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+            }
+            all
+        }
     }
+}
+
+/// A campaign's battles fought with the roster (Ch14 1.0): a note at each battle's `scenario`
+/// line saying what the roster changes (advice; the audit reports the rest), for `dotc check`.
+/// It plays the campaign, replaying every battle's log, so it is not one of [`rules_checks`],
+/// which the language server runs at every keystroke: the server gives these notes with the
+/// campaign's play, after a pause.
+pub fn campaign_notes(analysis: &Analysis) -> Vec<Diagnostic> {
+    if analysis.document.campaign.is_none() || analysis.has_errors() {
+        return Vec::new();
+    }
+    crate::campaign::play(analysis).notes.iter().map(crate::campaign::note_diagnostic).collect()
 }
 
 /// The checks of an analysed file that need the runtime: a scenario's geometry and scripts, a
@@ -76,11 +97,6 @@ pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
         out.extend(check_scenario(scenario, names, &analysis.rule_data));
-    }
-    // A campaign's battles fought with the roster (Ch14 1.0): a note at each battle's
-    // `scenario` line saying what the roster changes (advice; the audit reports the rest).
-    if analysis.document.campaign.is_some() && !analysis.has_errors() {
-        out.extend(crate::campaign::play(analysis).notes.iter().map(crate::campaign::note_diagnostic));
     }
     if analysis.document.kind == Some(FileKind::Library) {
         out.extend(crate::script::check_library(&analysis.document));
@@ -196,7 +212,8 @@ mod tests {
 
     /// `dotc check`'s way ([`check_diagnostics`]: a game log read in stretches, without the
     /// rules checks) gives what [`check_file`] gives, on every `.dotc` file of the repository,
-    /// cut small so that the short logs are read in stretches too (issue 16).
+    /// cut small so that the short logs are read in stretches too (issue 16); for a campaign,
+    /// with its roster notes ([`campaign_notes`]) besides.
     #[test]
     fn check_diagnostics_are_those_of_check_file_on_every_file() {
         let mut files = Vec::new();
@@ -204,7 +221,10 @@ mod tests {
         assert!(files.len() > 250, "the .dotc files moved: {} found", files.len());
         for path in &files {
             let Ok(text) = std::fs::read_to_string(path) else { continue };
-            let whole = check_file(path, &text, &dotc_lang::FsLoader).diagnostics();
+            let checked = check_file(path, &text, &dotc_lang::FsLoader);
+            let mut whole = checked.diagnostics();
+            whole.extend(campaign_notes(&checked.analysis));
+            whole.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
             for stretch in [1, 2048] {
                 let streamed = check_diagnostics_in(path, &text, &dotc_lang::FsLoader, stretch);
                 assert_eq!(streamed, whole, "{}, stretch {stretch}", path.display());
