@@ -115,6 +115,13 @@ pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[
         summary: "Ch14 4.0's \"his brigade achieved its primary scenario objective\": his side won the battle by the scenario's victory conditions (default), or won it with his brigade not Broken at the end.",
     },
     RulingSpec {
+        name: "roster_health",
+        id: "D43",
+        values: &["fresh", "depleted"],
+        as_printed: "fresh",
+        summary: "What a regiment's health (Ch16 8.1) and its brigade's clock (8.2) count from in a campaign battle: the stands it takes the field with, so a thinned regiment begins Fresh (default), or the strength it joined the campaign with, the stands it is short of counted as lost before the battle (`depleted`).",
+    },
+    RulingSpec {
         name: "replacements",
         id: "D40",
         values: &["written", "every_battle"],

@@ -1700,7 +1700,7 @@ pub const REFERENCES: &[Reference] = &[
     r(
         "dotc D43",
         "Health and the brigade clock in a campaign battle (dotc's ruling)",
-        r#"Not in RULINGS.md: a campaign battle's starting stands, for a regiment's health and its brigade's clock, are the stands it takes the field with, so a regiment thinned in earlier battles begins Fresh. A scenario's `lost` can still start it lower."#,
+        r#"Not in RULINGS.md: by default (`roster_health = fresh`) a campaign battle's starting stands, for a regiment's health and its brigade's clock, are the stands it takes the field with, so a regiment thinned in earlier battles begins Fresh. Under `depleted` they are the strength it joined the campaign with, the stands it is short counted as lost before the battle, so it may begin Worn; those are not losses of the battle for the Surgeon. A scenario's `lost` can still start it lower."#,
         &["Ch14 1.0", "Ch16 8.1", "Ch16 8.2", "dotc D42"],
     ),
     r(

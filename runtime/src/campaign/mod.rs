@@ -245,10 +245,18 @@ pub(crate) fn play_until(analysis: &Analysis, stop: Stop) -> (Played, Option<nex
         }
     };
     let xp = Xp { track: &track, rulings: feat_rulings(campaign) };
+    // dotc D43: a regiment's health counts from the stands it takes the field with, or from the
+    // strength it joined with (`roster_health = depleted`); the last setting counts.
+    let depleted = campaign
+        .rules
+        .iter()
+        .flat_map(|r| &r.rulings)
+        .rfind(|r| r.name.value == "roster_health")
+        .is_some_and(|r| r.value.value == "depleted");
     let staff = StaffRules::of(campaign, &mut played.findings);
     for (i, battle) in campaign.battles.iter().enumerate() {
         let loaded = analysis.battles.get(i);
-        let rules = StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref() };
+        let rules = StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref(), depleted };
         let stop_before = stop == Stop::Before(i + 1);
         let pending = play_battle(&mut played, i + 1, battle, loaded, &rules, stop_before);
         if let Some(pending) = pending
@@ -326,6 +334,8 @@ struct StepRules<'a> {
     prisoners: Prisoners,
     xp: &'a Xp<'a>,
     staff: Option<&'a StaffRules>,
+    /// `roster_health = depleted` (dotc D43).
+    depleted: bool,
 }
 
 fn play_battle(
@@ -432,7 +442,10 @@ fn play_battle(
     // The order of battle it is fought with (Ch14 1.0, dotc D42), said at its `scenario` line.
     let order = scenario.and_then(|l| {
         let s = l.document.scenario.as_ref()?;
-        played.before.last().map(|roster| order::OrderOfBattle::of(roster, s, &l.rule_data, number))
+        played
+            .before
+            .last()
+            .map(|roster| order::OrderOfBattle::of(roster, s, &l.rule_data, number, rules.depleted))
     });
     if let Some(order) = &order {
         for u in &order.units {
@@ -491,8 +504,16 @@ fn play_battle(
     record.field = field::holder(summary, &sides);
     // The stands each unit lost in the battle: its stands at the start less at the end
     // (dotc D33).
-    let losses: Vec<(String, u32)> =
-        summary.units.iter().map(|u| (u.name.clone(), u.starting_stands.saturating_sub(u.stands))).collect();
+    // Under `roster_health = depleted` the stands it was short at the start count in its
+    // starting stands but were not lost in this battle (dotc D43).
+    let order = played.orders.last().and_then(Option::as_ref);
+    let short =
+        |name: &str| order.and_then(|o| o.units.iter().find(|u| u.name == name)).map_or(0, |u| u.short);
+    let losses: Vec<(String, u32)> = summary
+        .units
+        .iter()
+        .map(|u| (u.name.clone(), u.starting_stands.saturating_sub(u.stands).saturating_sub(short(&u.name))))
+        .collect();
     for (name, lost) in &losses {
         if let Some(unit) = state.units.iter_mut().find(|u| &u.name == name) {
             unit.on_roster = unit.on_roster.saturating_sub(*lost);

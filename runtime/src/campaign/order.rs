@@ -46,6 +46,10 @@ pub struct UnitOrder {
     pub roster_grade: Option<String>,
     /// The campaign's traits the scenario does not give it (Ch14 3.0).
     pub traits: Vec<String>,
+    /// Under `roster_health = depleted` (dotc D43): the stands it is short of the strength it
+    /// joined with, counted as lost before the battle (Ch16 8.1's `lost`), so its health and its
+    /// brigade's clock count from that strength; 0 under `fresh`.
+    pub short: u32,
 }
 
 /// A brigade's command as the roster makes it (Ch14 4.0).
@@ -74,8 +78,15 @@ pub enum Command {
 }
 
 impl OrderOfBattle {
-    /// The order of battle of battle `number` from the roster as it began and its scenario.
-    pub fn of(roster: &Roster, scenario: &ast::Scenario, data: &RuleData, number: usize) -> OrderOfBattle {
+    /// The order of battle of battle `number` from the roster as it began and its scenario;
+    /// `depleted`: the campaign's `roster_health = depleted` (dotc D43).
+    pub fn of(
+        roster: &Roster,
+        scenario: &ast::Scenario,
+        data: &RuleData,
+        number: usize,
+        depleted: bool,
+    ) -> OrderOfBattle {
         let mut order = OrderOfBattle { battle: number, ..OrderOfBattle::default() };
         let per = scenario.men_per_stand.as_ref().map(|m| m.value);
         for side in &scenario.sides {
@@ -110,6 +121,7 @@ impl OrderOfBattle {
                     diluted,
                     roster_grade: record.grade.clone(),
                     traits,
+                    short: if depleted { record.strength.saturating_sub(record.on_roster) } else { 0 },
                 });
             }
             for b in side.brigades.iter().flat_map(|b| b.brigadiers.iter()) {
@@ -178,6 +190,14 @@ impl OrderOfBattle {
                 unit.stands = Some(stands);
             }
             unit.men = None;
+            // dotc D43, `depleted`: the stands it is short counted as lost before the battle,
+            // with any the scenario states (Ch16 8.1).
+            if order.short > 0 {
+                let had = unit.lost.as_ref().map_or(0.0, |l| l.value);
+                let had = if had.fract() == 0.0 && (0.0..=1000.0).contains(&had) { had } else { 0.0 };
+                unit.lost =
+                    Some(ast::Spanned { value: had + f64::from(order.short), span: strength_span(unit) });
+            }
             if let Some(grade) = &order.grade {
                 match unit.words.iter().position(|w| data.quality(&w.value).is_some()) {
                     Some(i) => unit.words[i].value = grade.clone(),
@@ -218,6 +238,13 @@ impl OrderOfBattle {
             }
             if !u.traits.is_empty() {
                 parts.push(format!("adds {}", u.traits.join(", ")));
+            }
+            if u.short > 0 {
+                parts.push(format!(
+                    "its health counted from {} ({} short, lost before the battle)",
+                    stands(u.stands + u.short),
+                    u.short
+                ));
             }
             if !parts.is_empty() {
                 out.push(format!("\"{}\" {}", u.name, parts.join(", ")));
@@ -265,6 +292,9 @@ impl OrderOfBattle {
         }
         if rule.contains(&"2.0") {
             rule.push("dotc D42");
+        }
+        if self.units.iter().any(|u| u.short > 0) {
+            rule.push("dotc D43");
         }
         if rule.iter().any(|r| ["3.0", "4.0", "5.0"].contains(r)) {
             rule.push("dotc D44");

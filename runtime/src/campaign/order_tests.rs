@@ -130,7 +130,7 @@ fn dotc_d42_a_unit_with_no_stand_on_the_roster_stays_off_the_table() {
     if let Some(u) = roster.units.iter_mut().find(|u| u.name == "19th Maine") {
         u.on_roster = 0;
     }
-    let order = OrderOfBattle::of(roster, s, &scenario.rule_data, 3);
+    let order = OrderOfBattle::of(roster, s, &scenario.rule_data, 3, false);
     let fought = order.apply(s, &scenario.rule_data);
     let rules = rules_for(&fought, &scenario.rule_data).expect("rules");
     let state = Setup::from_scenario(&fought, &rules).state;
@@ -151,10 +151,44 @@ fn dotc_d42_a_reinforcement_with_no_stand_left_is_a_finding_not_a_panic() {
     let roster = &mut played.before[1];
     let battery = roster.units.iter_mut().find(|u| u.name == "Hart’s Georgia Battery").expect("the battery");
     battery.on_roster = 0;
-    let order = OrderOfBattle::of(roster, s, &scenario.rule_data, 2);
+    let order = OrderOfBattle::of(roster, s, &scenario.rule_data, 2, false);
     let log = analysis.battles[1].log.as_deref().expect("battle 2's log");
     let fought = replay(log, &ReplayOptions { order_of_battle: Some(&order), ..ReplayOptions::default() });
     assert!(!errors(&fought).is_empty(), "the battery's entry and move are refused");
     assert!(fought.summary.units.iter().all(|u| u.name != "Hart’s Georgia Battery"));
     assert!(fought.summary.units.iter().any(|u| u.name == "9th Louisiana"));
+}
+
+/// dotc D43 and Ch16 8.1's table: in battle 2 of road.dotc the 9th Louisiana takes the field with
+/// 3 of the 4 stands it joined with (one lost for good in battle 1). Under `roster_health =
+/// fresh` (the default) its health counts from those 3: 3 of 3 is Fresh. Under `depleted` the
+/// missing stand counts as lost before the battle: 3 of 4 is Worn (a 4-stand regiment is Fresh
+/// only at 4). The 19th Maine, 4 of 5, is Fresh either way (5-4 Fresh). The note says so.
+#[test]
+fn dotc_d43_depleted_counts_health_from_the_strength_the_regiment_joined_with() {
+    let analysis = analysed(&fixture("road.dotc"));
+    let played = play(&analysis);
+    let scenario = analysis.battles[1].scenario.as_deref().expect("battle 2's scenario");
+    let s = scenario.document.scenario.as_ref().expect("a scenario");
+    let roster = &played.before[1];
+    let health = |depleted: bool, name: &str| {
+        let order = OrderOfBattle::of(roster, s, &scenario.rule_data, 2, depleted);
+        let fought = order.apply(s, &scenario.rule_data);
+        let rules = rules_for(&fought, &scenario.rule_data).expect("rules");
+        let state = Setup::from_scenario(&fought, &rules).state;
+        let unit = &state.units[state.unit_named(name).expect("on the table").0];
+        let health = crate::engine::morale::health(&rules, unit.stands, unit.starting_stands);
+        (unit.stands, unit.starting_stands, format!("{health:?}"), order.changes())
+    };
+    let (stands, starting, fresh, _) = health(false, "9th Louisiana");
+    assert_eq!((stands, starting, fresh.as_str()), (3, 3, "Fresh"));
+    let (stands, starting, worn, changes) = health(true, "9th Louisiana");
+    assert_eq!((stands, starting, worn.as_str()), (3, 4, "Worn"));
+    assert!(
+        changes.iter().any(|c| c.starts_with("\"9th Louisiana\" 3 stands (the scenario: 4)")
+            && c.ends_with("its health counted from 4 stands (1 short, lost before the battle)")),
+        "{changes:?}"
+    );
+    let (stands, starting, maine, _) = health(true, "19th Maine");
+    assert_eq!((stands, starting, maine.as_str()), (4, 5, "Fresh"));
 }
