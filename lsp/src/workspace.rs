@@ -134,9 +134,19 @@ impl Analyzed {
             .collect();
     }
 
-    /// Play a campaign that checks clean and keep its findings as the audit (Ch14).
-    fn play_campaign(&mut self) {
-        let played = dotc_runtime::campaign::play(&self.analysis);
+    /// Play a campaign that checks clean and keep its findings as the audit (Ch14). An edit meanwhile
+    /// sets `cancel`: the play stops at its next battle or action, and its audit stays due.
+    fn play_campaign(&mut self, cancel: Option<&std::sync::atomic::AtomicBool>) {
+        let played = match cancel {
+            Some(cancel) => match dotc_runtime::campaign::play_cancellable(&self.analysis, cancel) {
+                Some(played) => played,
+                None => {
+                    self.audit_due = true;
+                    return;
+                }
+            },
+            None => dotc_runtime::campaign::play(&self.analysis),
+        };
         // The findings, and the notes of what the roster changes in each battle (Ch14 1.0).
         let notes = played.notes.iter().map(dotc_runtime::campaign::note_diagnostic);
         self.audit =
@@ -934,7 +944,7 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
     } else if analyzed.is_campaign() && !analyzed.analysis.has_errors() {
         // A campaign replays every battle's log: never at a keystroke (issue 18).
         match audit {
-            Audit::Now(_) => analyzed.play_campaign(),
+            Audit::Now(cancel) => analyzed.play_campaign(cancel),
             Audit::Edit(_) | Audit::Later => analyzed.audit_due = true,
         }
     }

@@ -207,7 +207,15 @@ fn prisoners_ruling(campaign: &Campaign) -> Prisoners {
 /// campaign file analysed by `dotc_lang::analysis::analyze`, its battles loaded). A campaign
 /// whose analysis has errors is played as far as its battles can be read.
 pub fn play(analysis: &Analysis) -> Played {
-    play_until(analysis, Stop::Never).0
+    play_until(analysis, Stop::Never, None).0
+}
+
+/// [`play`], stopped as soon as `cancel` is set (before each battle, and within a battle's
+/// replay before each action, `ReplayOptions::cancel`): the language server sets it when the
+/// campaign's text changes. None: stopped, what was played is of no use.
+pub fn play_cancellable(analysis: &Analysis, cancel: &std::sync::atomic::AtomicBool) -> Option<Played> {
+    let played = play_until(analysis, Stop::Never, Some(cancel)).0;
+    (!cancel.load(std::sync::atomic::Ordering::Relaxed)).then_some(played)
 }
 
 /// Where [`play_until`] stops.
@@ -225,7 +233,11 @@ pub(crate) enum Stop {
 /// Play a campaign as [`play`] does, as far as `stop` says, and return what the post-battle
 /// sequence of the battle it stopped at needs (the roster then holds its losses awaiting the
 /// Surgeon), for [`next::next_steps`].
-pub(crate) fn play_until(analysis: &Analysis, stop: Stop) -> (Played, Option<next::Pending>) {
+pub(crate) fn play_until(
+    analysis: &Analysis,
+    stop: Stop,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> (Played, Option<next::Pending>) {
     let mut played = Played::default();
     let Some(campaign) = &analysis.document.campaign else { return (played, None) };
     played.state.name = campaign.name.value.clone();
@@ -255,8 +267,12 @@ pub(crate) fn play_until(analysis: &Analysis, stop: Stop) -> (Played, Option<nex
         .is_some_and(|r| r.value.value == "depleted");
     let staff = StaffRules::of(campaign, &mut played.findings);
     for (i, battle) in campaign.battles.iter().enumerate() {
+        if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            break;
+        }
         let loaded = analysis.battles.get(i);
-        let rules = StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref(), depleted };
+        let rules =
+            StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref(), depleted, cancel };
         let stop_before = stop == Stop::Before(i + 1);
         let pending = play_battle(&mut played, i + 1, battle, loaded, &rules, stop_before);
         if let Some(pending) = pending
@@ -336,6 +352,8 @@ struct StepRules<'a> {
     staff: Option<&'a StaffRules>,
     /// `roster_health = depleted` (dotc D43).
     depleted: bool,
+    /// Stop the battles' replays when set ([`play_cancellable`]).
+    cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 fn play_battle(
@@ -479,6 +497,7 @@ fn play_battle(
     // The whole replay, its events kept: experience reads them (Ch14 3.0).
     let options = ReplayOptions {
         order_of_battle: played.orders.last().and_then(Option::as_ref),
+        cancel: rules.cancel,
         ..ReplayOptions::default()
     };
     let replayed = replay(log, &options);

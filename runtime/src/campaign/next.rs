@@ -214,7 +214,7 @@ fn due_at(
     written: Option<&After>,
     seed: u64,
 ) -> Result<Option<DueBattle>, NextError> {
-    let (mut played, pending) = super::play_until(analysis, stop);
+    let (mut played, pending) = super::play_until(analysis, stop, None);
     let errors: Vec<Finding> = played.findings.iter().filter(|f| f.level == Level::Error).cloned().collect();
     if !errors.is_empty() {
         return Err(NextError::Findings(errors));

@@ -145,3 +145,18 @@ fn ch14_the_roster_as_each_battle_began() {
     assert_eq!((third.xp, third.diluted_for, third.diluted_grade.as_deref()), (3, Some(3), Some("regular")));
     assert_eq!(unit(1, "9th Louisiana").xp, 1, "a Regular joins at 1 XP (dotc D37)");
 }
+
+/// The language server's play of a campaign stops when its text changes: set, nothing comes
+/// back; unset, the same play as [`play`].
+#[test]
+fn a_cancelled_play_gives_nothing_and_an_uncancelled_one_the_whole_play() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/campaign/road.dotc");
+    let text = std::fs::read_to_string(&path).expect("road.dotc");
+    let analysis = dotc_lang::analyze(&path, &text, &dotc_lang::FsLoader);
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    assert!(play_cancellable(&analysis, &stop).is_none());
+    let go = std::sync::atomic::AtomicBool::new(false);
+    let played = play_cancellable(&analysis, &go).expect("played");
+    let whole = play(&analysis);
+    assert_eq!((played.state, played.findings, played.before), (whole.state, whole.findings, whole.before));
+}
