@@ -83,8 +83,10 @@ pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
     out
 }
 
-/// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`), and
-/// scenario scripts that do not compile (`dotc::script-error`, see [`crate::script::check`]).
+/// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`),
+/// scenario scripts that do not compile (`dotc::script-error`, see [`crate::script::check`]),
+/// and the time-and-motion warnings of [`crate::analyze::warnings`]
+/// (`dotc::unreachable-victory`, `dotc::reinforcement-too-late`).
 ///
 /// Units without a position (reinforcements) or with an unreadable facing are skipped: the
 /// language checks already report those.
@@ -127,6 +129,11 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
                 ));
             }
         }
+    }
+    // Time and motion (issue 19): a victory condition out of the favoured side's reach, a
+    // reinforcement that cannot reach the fight (`dotc analyze` gives the whole report).
+    if let Some(report) = crate::analyze::analyze_with(scenario, data, crate::analyze::Depth::CHECK) {
+        diagnostics.extend(crate::analyze::warnings(scenario, &report));
     }
     diagnostics
 }
