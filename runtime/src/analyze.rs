@@ -541,7 +541,7 @@ fn judge_condition(
                 contacts.len(),
                 match turn {
                     Some(t) => format!(
-                        ": the {needed}th in contact on turn {t} at the earliest, then broken in the fighting"
+                        ": {needed} of them in contact by turn {t} at the earliest, to be broken after it"
                     ),
                     None => String::new(),
                 }
@@ -773,14 +773,13 @@ pub fn warnings(scenario: &Scenario, report: &Report) -> Vec<Diagnostic> {
         let objectives: Vec<String> =
             force.objectives.iter().filter(|g| g.turn.is_some()).map(|g| format!("\"{}\"", g.name)).collect();
         let mut what = format!(
-            "on the table turn {}, with {} move(s) before the end ({}), it can reach no enemy force",
+            "on the table turn {}, with {} move(s) before the end (turn {}), it can come into contact with no enemy force",
             force.arrival.as_ref().and_then(|a| a.enters).unwrap_or(0),
             force.moves.len(),
             report.turns
         );
-        match range {
-            Some(t) => what.push_str(&format!("; it can be within effective range of one on turn {t}")),
-            None => what.push_str("; nor come within effective range of one"),
+        if let Some(t) = range {
+            what.push_str(&format!("; it can be within effective range of one on turn {t}"));
         }
         if objectives.is_empty() {
             what.push_str("; and no objective");

@@ -422,14 +422,34 @@ pub fn reach(grid: &Grid, rows: &[Row], sources: &[(f64, f64)], placed: u16, mov
     }
     let mut dist = vec![f64::INFINITY; grid.len()];
     let mut touched: Vec<usize> = Vec::new();
+    // The first move starts from the units' own points, not their cells' centres: a unit's
+    // cell starts at its distance from the centre (what the grid cannot follow exactly, it
+    // makes a little longer, never shorter).
+    let seeds: Vec<(usize, f64)> = sources
+        .iter()
+        .map(|&(x, y)| {
+            let c = grid.cell_of((x, y));
+            let (cx, cy) = grid.centre(c);
+            let d = (cx - x).hypot(cy - y);
+            (c, if d.is_finite() { d } else { 0.0 })
+        })
+        .collect();
+    let mut seeds = Some(seeds);
+    let mut first = true;
     for &turn in moves.iter().filter(|&&t| t > placed) {
         // Only the edge of the ground already reached can take a move further (every path from
         // inside leaves through it, and is longer).
-        let edge: Vec<usize> = (0..grid.len())
-            .filter(|&c| {
-                turns[c] < turn && (0..8).any(|k| grid.neighbour(c, k).is_some_and(|n| turns[n] == NEVER))
-            })
-            .collect();
+        let first_move = std::mem::take(&mut first);
+        let edge: Vec<(usize, f64)> = if first_move {
+            seeds.take().unwrap_or_default()
+        } else {
+            (0..grid.len())
+                .filter(|&c| {
+                    turns[c] < turn && (0..8).any(|k| grid.neighbour(c, k).is_some_and(|n| turns[n] == NEVER))
+                })
+                .map(|c| (c, 0.0))
+                .collect()
+        };
         if edge.is_empty() {
             break;
         }
@@ -440,15 +460,19 @@ pub fn reach(grid: &Grid, rows: &[Row], sources: &[(f64, f64)], placed: u16, mov
                     if class.road { grid.road[c] } else { row.cell_rate[c] >= class.threshold - 1e-9 }
                 };
                 let mut heap = BinaryHeap::new();
-                for &c in edge.iter().filter(|&&c| allowed(c)) {
-                    dist[c] = 0.0;
-                    touched.push(c);
-                    heap.push(Reverse((0u64, c)));
+                for &(c, d) in edge.iter().filter(|(c, _)| allowed(*c)) {
+                    if d < dist[c] {
+                        if dist[c].is_infinite() {
+                            touched.push(c);
+                        }
+                        dist[c] = d;
+                        heap.push(Reverse((d.to_bits(), c)));
+                    }
                 }
                 let limit = class.limit + MEASURE_PRECISION;
                 while let Some(Reverse((bits, c))) = heap.pop() {
                     let d = f64::from_bits(bits);
-                    if d > dist[c] {
+                    if d > dist[c] || d > limit {
                         continue;
                     }
                     if new[c] > turn {

@@ -15,7 +15,8 @@ fn data() -> &'static RuleData {
 fn infantry(terrain: &str, formation: &str, from: (f64, f64), to: (f64, f64)) -> u16 {
     let bf = field(terrain);
     let grid = Grid::new(&bf, CELL).expect("a table");
-    let rows = Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some(formation));
+    let rows =
+        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some(formation));
     let turns = reach(&grid, &rows, &[from], 0, &MOVES);
     grid.earliest_near(&turns, to, 0.0)
 }
@@ -116,7 +117,8 @@ fn units_placed_later_move_only_after_their_arrival() {
     // A reinforcement placed on turn 5 moves on turns 7, 9, ...: 8" east on turn 7.
     let bf = field("");
     let grid = Grid::new(&bf, CELL).expect("a table");
-    let rows = Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
+    let rows =
+        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
     let turns = reach(&grid, &rows, &[(2.25, 10.25)], 5, &MOVES);
     assert_eq!(grid.earliest_near(&turns, (2.25, 10.25), 0.0), 5);
     assert_eq!(grid.earliest_near(&turns, (10.25, 10.25), 0.0), 7);
@@ -128,7 +130,8 @@ fn contact_is_the_first_turn_both_reaches_meet() {
     // they are 40 - 16k apart, within 0.5" after 3 moves (turn 5: 40 - 48 < 0).
     let bf = field("");
     let grid = Grid::new(&bf, CELL).expect("a table");
-    let rows = Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
+    let rows =
+        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
     let a = reach(&grid, &rows, &[(2.25, 10.25)], 0, &MOVES);
     let b = reach(&grid, &rows, &[(42.25, 10.25)], 0, &MOVES);
     assert_eq!(first_within(&grid, &a, &b, CELL), 5);
