@@ -27,6 +27,9 @@ use crate::engine::weather::Weather;
 const LIMBERED: &str = "limbered";
 const UNLIMBERED: &str = "(unlimbered)";
 
+/// The most cells a table is cut into (a 250" x 250" table in 0.5" cells).
+const MAX_CELLS: f64 = 250_000.0;
+
 /// How many turns past the last the search goes on, to say how late an unreachable goal is.
 const OVERTIME: u32 = 6;
 
@@ -155,13 +158,16 @@ pub struct Depth {
     pub overtime: bool,
     /// Work out effective range as well as contact between enemy forces.
     pub ranges: bool,
+    /// The most work to do: cells searched times forces times turns. A scenario beyond it is
+    /// not analysed (None), so no input makes a check slow.
+    pub budget: f64,
 }
 
 impl Depth {
     /// Everything: `dotc analyze`.
-    pub const FULL: Depth = Depth { cell: CELL, overtime: true, ranges: true };
+    pub const FULL: Depth = Depth { cell: CELL, overtime: true, ranges: true, budget: 2.0e9 };
     /// What `dotc check`'s warnings need: the same cells, no overtime, no ranges.
-    pub const CHECK: Depth = Depth { cell: CELL, overtime: false, ranges: false };
+    pub const CHECK: Depth = Depth { cell: CELL, overtime: false, ranges: false, budget: 5.0e7 };
 }
 
 /// The report of a scenario, None when it has no usable table or clock.
@@ -177,6 +183,14 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
         return None;
     }
     let bf = Battlefield::from_scenario(scenario, data);
+    // A large table is searched in larger cells: never more than MAX_CELLS of them.
+    let (w, d) = bf.table?;
+    let cell = cell.max((w * d / MAX_CELLS).sqrt());
+    let forces_count = scenario.sides.iter().map(|s| s.brigades.len() + s.units.len()).sum::<usize>();
+    let work = (w * d / (cell * cell)) * forces_count as f64 * f64::from(turns + OVERTIME);
+    if !(work <= depth.budget) {
+        return None;
+    }
     let grid = Grid::new(&bf, cell)?;
     let rules = crate::engine::setup::rules_for(scenario, data).ok()?;
     let weather = Weather::from_settings(
