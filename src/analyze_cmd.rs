@@ -23,8 +23,8 @@ pub struct AnalyzeArgs {
     /// Output format: a readable table per force, or JSON (docs/cli.md lists its fields).
     #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
     pub format: AnalyzeFormat,
-    /// Also write a map (SVG) with the reach of the force named by --brigade, turn by turn,
-    /// and arrows to the reinforcements' entry points.
+    /// Also write a map (SVG, or PNG when OUT ends in .png) with the reach of the force named
+    /// by --brigade, turn by turn, and arrows to the reinforcements' entry points.
     #[arg(long, value_name = "OUT", requires = "brigade")]
     pub svg: Option<PathBuf>,
     /// The brigade (or unit outside a brigade) whose reach the --svg map shows.
@@ -103,7 +103,12 @@ pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
             Some(at) => format!("{}{overlay}{}", &svg[..at], &svg[at..]),
             None => svg,
         };
-        super::write_atomically(out, svg, args.force)?;
+        let bytes = if out.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+            crate::map::png(&svg, page.pixels(options.scale))?
+        } else {
+            svg.into_bytes()
+        };
+        super::write_atomically(out, bytes, args.force)?;
         eprintln!("wrote {}", out.display());
     }
     Ok(ExitCode::SUCCESS)

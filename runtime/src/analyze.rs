@@ -188,7 +188,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
     let cell = cell.max((w * d / MAX_CELLS).sqrt());
     let forces_count = scenario.sides.iter().map(|s| s.brigades.len() + s.units.len()).sum::<usize>();
     let work = (w * d / (cell * cell)) * forces_count as f64 * f64::from(turns + OVERTIME);
-    if !(work <= depth.budget) {
+    if work.is_nan() || work > depth.budget {
         return None;
     }
     let grid = Grid::new(&bf, cell)?;
@@ -205,7 +205,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
     // The rows of each kind of unit and the formation it starts in, built once.
     let mut rows: Vec<((MoverKind, Option<String>), Vec<Row>)> = Vec::new();
 
-    let clock = Clock::of(scenario, turns);
+    let clock = Clock::of(scenario);
     let horizon = if depth.overtime { turns + OVERTIME } else { turns };
     let mut forces = Vec::new();
     for side in &scenario.sides {
@@ -410,7 +410,7 @@ struct Clock {
 }
 
 impl Clock {
-    fn of(scenario: &Scenario, _turns: u32) -> Clock {
+    fn of(scenario: &Scenario) -> Clock {
         let first = scenario
             .first_side
             .as_ref()
@@ -509,7 +509,8 @@ fn judge_condition(
                 Some(n) => format!("objective \"{}\" held_by {side} for {} turns", objective.value, n.value),
                 None => format!("objective \"{}\" held_by {side} at_end", objective.value),
             };
-            let (best, goal) = nearest_goal(forces, side, &objective.value);
+            let best = nearest_goal(forces, side, &objective.value);
+            let goal = best;
             let Some(o) = bf.objective(&objective.value) else {
                 report.needs = format!("no objective \"{}\" on the table", objective.value);
                 return report;
@@ -573,7 +574,7 @@ fn judge_condition(
                 .objectives
                 .iter()
                 .filter_map(|o| {
-                    let (best, _) = nearest_goal(forces, side, &o.name);
+                    let best = nearest_goal(forces, side, &o.name);
                     best.and_then(|(_, g)| g.turn).map(|t| (t, o.vp.unwrap_or(0.0), o.name.clone()))
                 })
                 .collect();
@@ -609,7 +610,7 @@ fn judge_condition(
                 .iter()
                 .filter(|o| script.code.contains(&o.name))
                 .map(|o| {
-                    let (best, _) = nearest_goal(forces, winner, &o.name);
+                    let best = nearest_goal(forces, winner, &o.name);
                     match best.and_then(|(_, g)| g.turn) {
                         Some(t) => format!("\"{}\" reachable by {winner} on turn {t}", o.name),
                         None => format!("\"{}\" not reachable by {winner} before the end", o.name),
@@ -646,23 +647,14 @@ fn compare_word(c: Compare) -> &'static str {
     }
 }
 
-/// The side's force that reaches the objective first (by turn, then distance), and the one
-/// nearest it in a straight line.
-#[allow(clippy::type_complexity)]
-fn nearest_goal<'f>(
-    forces: &'f [Force],
-    side: &str,
-    objective: &str,
-) -> (Option<(&'f Force, &'f Goal)>, Option<(&'f Force, &'f Goal)>) {
-    let goals = || {
-        forces
-            .iter()
-            .filter(move |f| f.side == side)
-            .filter_map(move |f| f.objectives.iter().find(|g| g.name == objective).map(|g| (f, g)))
-    };
+/// The side's force that reaches the objective first (by turn, then distance).
+fn nearest_goal<'f>(forces: &'f [Force], side: &str, objective: &str) -> Option<(&'f Force, &'f Goal)> {
     let key = |g: &Goal| g.turn.or(g.late).unwrap_or(u32::MAX);
-    let first = goals().min_by(|a, b| key(a.1).cmp(&key(b.1)).then(a.1.distance.total_cmp(&b.1.distance)));
-    (first, first)
+    forces
+        .iter()
+        .filter(|f| f.side == side)
+        .filter_map(|f| f.objectives.iter().find(|g| g.name == objective).map(|g| (f, g)))
+        .min_by(|a, b| key(a.1).cmp(&key(b.1)).then(a.1.distance.total_cmp(&b.1.distance)))
 }
 
 fn fmt(x: f64) -> String {
@@ -821,7 +813,7 @@ const BAND_COLOURS: [&str; 8] =
 
 /// An SVG group to lay over a map whose table lies at `page` (see [`crate::render::layout`]):
 /// the force's reach, one shaded band per move it makes (the turn written in the band's colour
-/// in a key above the table), and an arrow to each reinforcement's entry point with its time.
+/// in a key under the table), and an arrow to each reinforcement's entry point with its time.
 pub fn overlay_svg(report: &Report, force: &Force, page: crate::render::svg::Page) -> String {
     use std::fmt::Write;
     let (w, h) = report.grid;
@@ -861,13 +853,13 @@ pub fn overlay_svg(report: &Report, force: &Force, page: crate::render::svg::Pag
         let _ = write!(out, "</g>");
     }
     let _ = write!(out, "</g>");
-    // The key: one swatch per band, above the table.
+    // The key: one swatch per band, under the table's scale bar.
     let _ = write!(out, "<g id=\"reach-key\" font-size=\"0.7\">");
     let _ = write!(
         out,
         "<text x=\"{:.2}\" y=\"{:.2}\">{}: earliest reach, by turn</text>",
         page.left,
-        page.top - 1.6,
+        page.top + page.depth + 2.45,
         escape(&force.name)
     );
     for (n, level) in levels.iter().enumerate() {
@@ -876,9 +868,9 @@ pub fn overlay_svg(report: &Report, force: &Force, page: crate::render::svg::Pag
         let _ = write!(
             out,
             "<rect x=\"{left:.2}\" y=\"{:.2}\" width=\"0.8\" height=\"0.6\" fill=\"{colour}\" fill-opacity=\"0.6\"/><text x=\"{:.2}\" y=\"{:.2}\">{}</text>",
-            page.top - 1.1,
+            page.top + page.depth + 2.7,
             left + 1.0,
-            page.top - 0.55,
+            page.top + page.depth + 3.25,
             if *level == 0 { "start".to_string() } else { format!("turn {level}") }
         );
     }

@@ -85,7 +85,10 @@ fn check_warns_at_the_condition_and_the_reinforcement_out_of_reach() {
     let report = analyze_with(&s, data(), Depth::CHECK).expect("a report");
     let warnings = warnings(&s, &report);
     let codes: Vec<&str> = warnings.iter().map(|d| d.code).collect();
-    assert_eq!(codes, vec!["dotc::unreachable-victory", "dotc::unreachable-victory", "dotc::reinforcement-too-late"]);
+    assert_eq!(
+        codes,
+        vec!["dotc::unreachable-victory", "dotc::unreachable-victory", "dotc::reinforcement-too-late"]
+    );
     assert!(warnings[0].message.contains("25\" away"), "{}", warnings[0].message);
     assert!(warnings[0].message.contains("with 3 blue moves in 6 turns"), "{}", warnings[0].message);
     assert!(warnings.iter().all(|d| !d.is_error()));

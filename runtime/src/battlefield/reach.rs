@@ -97,7 +97,8 @@ impl Grid {
     /// The grid of a battlefield, None when it has no table (or one too large to cut up).
     pub fn new(bf: &Battlefield, cell: f64) -> Option<Grid> {
         let (w, d) = bf.table?;
-        if !(cell > 0.0) || !(w > 0.0) || !(d > 0.0) || w / cell > 2000.0 || d / cell > 2000.0 {
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        if !positive(cell) || !positive(w) || !positive(d) || w / cell > 2000.0 || d / cell > 2000.0 {
             return None;
         }
         let width = (w / cell).ceil().max(1.0) as usize;
