@@ -23,6 +23,9 @@ use crate::battlefield::Battlefield;
 use crate::battlefield::reach::{self, CELL, Grid, MoverKind, NEVER, Row};
 use crate::engine::weather::Weather;
 
+/// Units that move alike: their kind and the formation they start in.
+type GroupKey = (MoverKind, Option<String>);
+
 /// A battery's word for guns hitched to their limbers, and the key of guns that are not.
 const LIMBERED: &str = "limbered";
 const UNLIMBERED: &str = "(unlimbered)";
@@ -203,7 +206,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
     let ground =
         if rules.module("weather") { weather.ground.and_then(|g| data.ground(g.id())) } else { None };
     // The rows of each kind of unit and the formation it starts in, built once.
-    let mut rows: Vec<((MoverKind, Option<String>), Vec<Row>)> = Vec::new();
+    let mut rows: Vec<(GroupKey, Vec<Row>)> = Vec::new();
 
     let clock = Clock::of(scenario);
     let horizon = if depth.overtime { turns + OVERTIME } else { turns };
@@ -253,7 +256,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
             let mut origins = Vec::new();
             let mut range: f64 = 0.0;
             // Units that move alike (kind and starting formation) are searched together.
-            let mut groups: Vec<((MoverKind, Option<String>), Vec<(f64, f64)>)> = Vec::new();
+            let mut groups: Vec<(GroupKey, Vec<(f64, f64)>)> = Vec::new();
             for u in &units {
                 let formation = match &placed_report {
                     Some(a) if u.kind != UnitKind::Battery => a.formation.clone(),

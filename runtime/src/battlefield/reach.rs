@@ -547,7 +547,7 @@ pub fn widen(grid: &Grid, turns: &[u16], radius: f64, last: u16) -> Vec<u16> {
             .filter(|(di, dj)| (di * di + dj * dj) as f64 <= r2)
             .collect();
         let (w, h) = (grid.width as i64, grid.height as i64);
-        for c in 0..grid.len() {
+        for (c, slot) in out.iter_mut().enumerate() {
             let (i, j) = ((c % grid.width) as i64, (c / grid.width) as i64);
             let mut best = NEVER;
             for (di, dj) in &offsets {
@@ -559,7 +559,7 @@ pub fn widen(grid: &Grid, turns: &[u16], radius: f64, last: u16) -> Vec<u16> {
                     }
                 }
             }
-            out[c] = best;
+            *slot = best;
         }
         return out;
     }
