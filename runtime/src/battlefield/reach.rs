@@ -3,7 +3,8 @@
 //!
 //! The table is cut into square cells ([`CELL`] inches a side) and a unit's colours move from
 //! cell centre to cell centre in 16 directions (the 8 neighbours and the knight's steps, so a
-//! straight line is followed within 3% of its length). One move is judged as
+//! straight line is followed within 2.75% of its length, which each move is given back:
+//! [`GRID_SLACK`]). One move is judged as
 //! [`check_move`](super::check_move) judges an ordinary advance, from the same rule data and functions:
 //!
 //! - **The row** of each formation the unit may take (Ch16 3.1, 3.2): [`movement_row`] of every
@@ -48,6 +49,12 @@ use crate::rulings::Rulings;
 
 /// The side of a cell, inches.
 pub const CELL: f64 = 0.5;
+/// A path in the grid's 16 directions is at most this much longer than the straight line it
+/// follows (half the widest angle between two directions, 26.57 degrees: 1 / cos 13.28). Each
+/// move is given it back, so the grid never judges a move longer than the rules would: on the
+/// axes and the diagonals a move may then gain up to 2.75% (0.2" of an 8" move), which the
+/// cells' snapping mostly takes away again. Earliest possible, never later than possible.
+pub const GRID_SLACK: f64 = 1.0275;
 /// A cell never reached.
 pub const NEVER: u16 = u16::MAX;
 
@@ -470,7 +477,7 @@ pub fn reach(grid: &Grid, rows: &[Row], sources: &[(f64, f64)], placed: u16, mov
                         heap.push(Reverse((d.to_bits(), c)));
                     }
                 }
-                let limit = class.limit + MEASURE_PRECISION;
+                let limit = class.limit * GRID_SLACK + MEASURE_PRECISION;
                 while let Some(Reverse((bits, c))) = heap.pop() {
                     let d = f64::from_bits(bits);
                     if d > dist[c] || d > limit {

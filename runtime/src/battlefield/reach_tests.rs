@@ -145,3 +145,16 @@ fn the_squared_distance_transform_is_exact_on_a_line() {
     transform(&[1e20, 0.0, 1e20, 1e20, 0.0], &mut d);
     assert_eq!(d, vec![1.0, 0.0, 1.0, 1.0, 0.0]);
 }
+
+#[test]
+fn ch16_3_1_a_move_off_the_grids_directions_is_not_made_longer() {
+    // Ch16 3.1, RULINGS G4: 8" a move. From (30.25, 14.25) to within 3" of (25.25, 32.25):
+    // hypot(5, 18) - 3 = 15.68" <= 16", two moves (turn 3), though the grid's nearest
+    // directions make the path up to 2.75% longer (GRID_SLACK gives it back).
+    let bf = field("");
+    let grid = Grid::new(&bf, CELL).expect("a table");
+    let rows =
+        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
+    let turns = reach(&grid, &rows, &[(30.25, 14.25)], 0, &MOVES);
+    assert_eq!(grid.earliest_near(&turns, (25.25, 32.25), 3.0), 3);
+}
