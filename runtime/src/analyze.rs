@@ -161,6 +161,9 @@ pub struct Depth {
     pub overtime: bool,
     /// Work out effective range as well as contact between enemy forces.
     pub ranges: bool,
+    /// A table too large for `cell` inches may be searched in larger cells (else it is not
+    /// analysed: a warning is never given from coarse cells).
+    pub coarsen: bool,
     /// The most work to do: cells searched times forces times turns. A scenario beyond it is
     /// not analysed (None), so no input makes a check slow.
     pub budget: f64,
@@ -168,9 +171,10 @@ pub struct Depth {
 
 impl Depth {
     /// Everything: `dotc analyze`.
-    pub const FULL: Depth = Depth { cell: CELL, overtime: true, ranges: true, budget: 2.0e9 };
+    pub const FULL: Depth = Depth { cell: CELL, overtime: true, ranges: true, coarsen: true, budget: 2.0e9 };
     /// What `dotc check`'s warnings need: the same cells, no overtime, no ranges.
-    pub const CHECK: Depth = Depth { cell: CELL, overtime: false, ranges: false, budget: 5.0e7 };
+    pub const CHECK: Depth =
+        Depth { cell: CELL, overtime: false, ranges: false, coarsen: false, budget: 5.0e7 };
 }
 
 /// The report of a scenario, None when it has no usable table or clock.
@@ -189,6 +193,9 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
     // A large table is searched in larger cells: never more than MAX_CELLS of them.
     let (w, d) = bf.table?;
     let cell = cell.max((w * d / MAX_CELLS).sqrt());
+    if cell > depth.cell && !depth.coarsen {
+        return None;
+    }
     let forces_count = scenario.sides.iter().map(|s| s.brigades.len() + s.units.len()).sum::<usize>();
     let work = (w * d / (cell * cell)) * forces_count as f64 * f64::from(turns + OVERTIME);
     if work.is_nan() || work > depth.budget {
@@ -381,11 +388,12 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
         forces[i].first_contact = forces[i].enemies.iter().filter_map(|m| m.contact).min();
     }
 
+    let scripted = !scenario.scripts.is_empty() || !scenario.triggers.is_empty();
     let conditions = scenario
         .victory
         .iter()
         .filter(|v| !matches!(v.condition, Condition::Otherwise))
-        .map(|v| judge_condition(v, &forces, &bf, &clock, turns))
+        .map(|v| judge_condition(v, &forces, &bf, &clock, turns, scripted))
         .collect();
     Some(Report {
         scenario: scenario.name.value.clone(),
@@ -485,6 +493,7 @@ fn judge_condition(
     bf: &Battlefield,
     clock: &Clock,
     turns: u32,
+    scripted: bool,
 ) -> ConditionReport {
     let outcome = match &v.level {
         Some(level) => format!("{} {}", v.winner.value, level.value),
@@ -565,6 +574,11 @@ fn judge_condition(
                 }
             );
             set(&mut report, turn);
+            if turn.is_none() && scripted {
+                // A script may break brigades (or end the game) by other means.
+                report.status = "not-judged".into();
+                report.needs.push_str("; the scenario's scripts may do it otherwise");
+            }
         }
         Condition::VictoryPoints { side, compare, value } => {
             let side = &side.value;
@@ -604,6 +618,11 @@ fn judge_condition(
                 }
             );
             set(&mut report, if met { turn } else { None });
+            if !met && scripted {
+                // Scripts may award points (`game.add_vp`) as well as objectives.
+                report.status = "not-judged".into();
+                report.needs.push_str("; the scenario's scripts may award more");
+            }
         }
         Condition::Script(script) => {
             report.condition = format!("when `{}`", shorten(script.code.trim()));

@@ -70,12 +70,23 @@ pub fn check_diagnostics_in(
     }
 }
 
-/// The checks of an analysed file that need the runtime: a scenario's geometry and scripts, a
-/// library file's scripts (`stdlib/scripts.dotc`).
+/// The checks of an analysed file that need the runtime: a scenario's geometry and scripts, its
+/// time and motion when it has no error ([`crate::analyze::warnings`]:
+/// `dotc::unreachable-victory`, `dotc::reinforcement-too-late`), a library file's scripts
+/// (`stdlib/scripts.dotc`).
 pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
         out.extend(check_scenario(scenario, names, &analysis.rule_data));
+        // Time and motion (issue 19), of a scenario without errors (one with errors is not
+        // what will be played): a victory condition out of the favoured side's reach, a
+        // reinforcement that cannot reach the fight (`dotc analyze` gives the whole report).
+        if !analysis.diagnostics.iter().chain(&out).any(Diagnostic::is_error)
+            && let Some(report) =
+                crate::analyze::analyze_with(scenario, &analysis.rule_data, crate::analyze::Depth::CHECK)
+        {
+            out.extend(crate::analyze::warnings(scenario, &report));
+        }
     }
     if analysis.document.kind == Some(FileKind::Library) {
         out.extend(crate::script::check_library(&analysis.document));
@@ -83,10 +94,8 @@ pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
     out
 }
 
-/// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`),
-/// scenario scripts that do not compile (`dotc::script-error`, see [`crate::script::check`]),
-/// and the time-and-motion warnings of [`crate::analyze::warnings`]
-/// (`dotc::unreachable-victory`, `dotc::reinforcement-too-late`).
+/// Units whose footprints overlap at the start of the scenario (`dotc::stacked-units`), and
+/// scenario scripts that do not compile (`dotc::script-error`, see [`crate::script::check`]).
 ///
 /// Units without a position (reinforcements) or with an unreadable facing are skipped: the
 /// language checks already report those.
@@ -129,11 +138,6 @@ pub fn check_scenario(scenario: &Scenario, _names: &NameIndex, data: &RuleData) 
                 ));
             }
         }
-    }
-    // Time and motion (issue 19): a victory condition out of the favoured side's reach, a
-    // reinforcement that cannot reach the fight (`dotc analyze` gives the whole report).
-    if let Some(report) = crate::analyze::analyze_with(scenario, data, crate::analyze::Depth::CHECK) {
-        diagnostics.extend(crate::analyze::warnings(scenario, &report));
     }
     diagnostics
 }
