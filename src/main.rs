@@ -8,6 +8,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use dotc_lang::diagnostic::{Diagnostic, render_plain, render_with};
 use miette::{GraphicalReportHandler, GraphicalTheme};
 
+mod analyze_cmd;
 mod audit_cmd;
 mod campaign_cmd;
 mod check_cmd;
@@ -58,6 +59,11 @@ enum Command {
     /// Draw a map of a scenario or a game log's scenario: the table to scale, its terrain, every
     /// unit as its stands, a legend; -o map.svg or map.png.
     Render(map::RenderArgs),
+    /// A scenario's time and motion, for its designer: the clock; per brigade and reinforcement
+    /// the earliest turn it can reach each objective, contact and effective range with each enemy
+    /// brigade; the earliest first contact; whether and when each victory condition can be met.
+    /// Text, --format json, or --svg OUT --brigade NAME for a map of one force's reach.
+    Analyze(analyze_cmd::AnalyzeArgs),
     /// Replay a game log through the rules: a narrative turn by turn, and every place where the
     /// log's dice, claims or moves disagree with the rules; exit 1 if there is any.
     Replay(replay_cmd::ReplayArgs),
@@ -109,6 +115,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Odds { what: Some(what), .. } => odds_cmd::odds(&what),
         Command::Odds { what: None, at } => odds_at::odds_at(&at, render),
         Command::Render(args) => map::render_map(&args),
+        Command::Analyze(args) => analyze_cmd::analyze_file(&args),
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
         Command::Audit(args) => audit_cmd::audit(&args, render),
         Command::Luck(args) => luck_cmd::luck(&args, render),

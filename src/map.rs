@@ -181,7 +181,7 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
 }
 
 /// The SVG drawn at its own size (`width` x `height` pixels) as PNG bytes.
-fn png(svg: &str, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
+pub(crate) fn png(svg: &str, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
     use resvg::{tiny_skia, usvg};
     let mut fonts = usvg::fontdb::Database::new();
     fonts.load_font_data(FONT.to_vec());

@@ -9,11 +9,12 @@ use std::process::{Command, Output};
 use dotc_lang::FsLoader;
 use dotc_lang::diagnostic::{Diagnostic, render_plain};
 
-/// Every diagnostic `dotc check` gives for a file (`dotc_runtime::check::check_file`, the one
-/// the CLI and the language server use), sorted by position.
+/// Every diagnostic `dotc check` gives for a file (`dotc_runtime::check::check_diagnostics`:
+/// `check_file`'s, which the language server gives at each keystroke, and the slow checks it
+/// gives after a pause), sorted by position.
 pub fn check_file(path: &Path) -> (String, Vec<Diagnostic>) {
     let source = std::fs::read_to_string(path).expect("fixture is readable");
-    let diagnostics = dotc_runtime::check::check_file(path, &source, &FsLoader).diagnostics();
+    let diagnostics = dotc_runtime::check::check_diagnostics(path, &source, &FsLoader);
     (source, diagnostics)
 }
 

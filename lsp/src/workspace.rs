@@ -113,12 +113,19 @@ impl Analyzed {
         self.analysis.document.kind == Some(FileKind::Campaign)
     }
 
-    /// A campaign analysed afresh after an edit, not played: until it is played again (after
+    pub fn is_scenario(&self) -> bool {
+        self.analysis.document.kind == Some(FileKind::Scenario)
+    }
+
+    /// A campaign (or a scenario, whose time and motion is also judged after a pause) analysed
+    /// afresh after an edit, not played: until it is played again (after
     /// a pause, once it checks clean), the last play's findings stay, moved with the text (those
     /// the edit touched dropped), and so does the play the hovers and completions read, so they
     /// do not blink out at every keystroke or half-typed step.
     fn keep_campaign(&mut self, old: &Analyzed, edit: Edit) {
-        if !(self.is_campaign() && self.campaign.is_none() && old.is_campaign()) {
+        // A scenario's time-and-motion warnings, made after a pause too, move the same way.
+        let scenario = self.is_scenario() && old.is_scenario() && self.audit_due && self.audit.is_empty();
+        if !(scenario || self.is_campaign() && self.campaign.is_none() && old.is_campaign()) {
             return;
         }
         self.campaign = old.campaign.clone();
@@ -945,6 +952,16 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
         // A campaign replays every battle's log: never at a keystroke (issue 18).
         match audit {
             Audit::Now(cancel) => analyzed.play_campaign(cancel),
+            Audit::Edit(_) | Audit::Later => analyzed.audit_due = true,
+        }
+    } else if analyzed.is_scenario() && !analyzed.analysis.has_errors() {
+        // A scenario's time and motion searches the table (a few hundred milliseconds on a
+        // Gettysburg scenario): never at a keystroke either (issue 19).
+        match audit {
+            Audit::Now(_) => {
+                analyzed.audit = dotc_runtime::check::motion_warnings(&analyzed.analysis);
+                analyzed.audit_due = false;
+            }
             Audit::Edit(_) | Audit::Later => analyzed.audit_due = true,
         }
     }

@@ -69,13 +69,41 @@ pub fn check_diagnostics_in(
         None => {
             let checked = check_file(path, source, loader);
             let mut all = checked.diagnostics();
-            let notes = campaign_notes(&checked.analysis);
-            if !notes.is_empty() {
-                all.extend(notes);
+            let slow = slow_checks(&checked.analysis);
+            if !slow.is_empty() {
+                all.extend(slow);
                 all.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
             }
             all
         }
+    }
+}
+
+/// The checks of `dotc check` that cost more than a keystroke may (a campaign replays its
+/// battles; a scenario's time and motion searches the table): [`campaign_notes`] and
+/// [`motion_warnings`]. They are not [`rules_checks`], which the language server runs at every
+/// keystroke: the server runs these after a pause, as it audits a long log.
+pub fn slow_checks(analysis: &Analysis) -> Vec<Diagnostic> {
+    let mut out = campaign_notes(analysis);
+    out.extend(motion_warnings(analysis));
+    out
+}
+
+/// Time and motion (issue 19), of a scenario without errors (one with errors is not what will be
+/// played): a victory condition out of the favoured side's reach (`dotc::unreachable-victory`),
+/// a reinforcement that cannot reach the fight (`dotc::reinforcement-too-late`); `dotc analyze`
+/// gives the whole report. A few hundred milliseconds on a Gettysburg scenario.
+pub fn motion_warnings(analysis: &Analysis) -> Vec<Diagnostic> {
+    let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) else {
+        return Vec::new();
+    };
+    let data = &analysis.rule_data;
+    if analysis.diagnostics.iter().chain(&check_scenario(scenario, names, data)).any(Diagnostic::is_error) {
+        return Vec::new();
+    }
+    match crate::analyze::analyze_with(scenario, data, crate::analyze::Depth::CHECK) {
+        Some(report) => crate::analyze::warnings(scenario, &report),
+        None => Vec::new(),
     }
 }
 
@@ -91,8 +119,9 @@ pub fn campaign_notes(analysis: &Analysis) -> Vec<Diagnostic> {
     crate::campaign::play(analysis).notes.iter().map(crate::campaign::note_diagnostic).collect()
 }
 
-/// The checks of an analysed file that need the runtime: a scenario's geometry and scripts, a
-/// library file's scripts (`stdlib/scripts.dotc`).
+/// The checks of an analysed file that need the runtime and are quick enough for every
+/// keystroke: a scenario's geometry and scripts, a library file's scripts
+/// (`stdlib/scripts.dotc`). See [`slow_checks`] for the rest of `dotc check`'s.
 pub fn rules_checks(analysis: &Analysis) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let (Some(scenario), Some(names)) = (&analysis.document.scenario, analysis.names.as_ref()) {
@@ -213,7 +242,7 @@ mod tests {
     /// `dotc check`'s way ([`check_diagnostics`]: a game log read in stretches, without the
     /// rules checks) gives what [`check_file`] gives, on every `.dotc` file of the repository,
     /// cut small so that the short logs are read in stretches too (issue 16); for a campaign,
-    /// with its roster notes ([`campaign_notes`]) besides.
+    /// with [`slow_checks`] besides.
     #[test]
     fn check_diagnostics_are_those_of_check_file_on_every_file() {
         let mut files = Vec::new();
@@ -223,7 +252,7 @@ mod tests {
             let Ok(text) = std::fs::read_to_string(path) else { continue };
             let checked = check_file(path, &text, &dotc_lang::FsLoader);
             let mut whole = checked.diagnostics();
-            whole.extend(campaign_notes(&checked.analysis));
+            whole.extend(slow_checks(&checked.analysis));
             whole.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
             for stretch in [1, 2048] {
                 let streamed = check_diagnostics_in(path, &text, &dotc_lang::FsLoader, stretch);

@@ -27,6 +27,7 @@
 //!
 //! Replay builds on these.
 
+pub mod analyze;
 pub mod audit;
 pub mod battlefield;
 pub mod campaign;

@@ -119,6 +119,14 @@ pub const CODES: &[(&str, &str)] = &[
         "dotc::late-reinforcement",
         "A reinforcement arrives after the last turn of the scenario, so it can never enter.",
     ),
+    (
+        "dotc::unreachable-victory",
+        "A victory condition the side it favours cannot meet before the last turn: by the rules' movement rates (Ch16 3.1), terrain and roads, no unit of that side can get to the objective, the contact or the points it needs in time, even with no enemy in the way (`dotc analyze` shows the numbers). A warning: move the start or entry points, add turns, or shorten them.",
+    ),
+    (
+        "dotc::reinforcement-too-late",
+        "A reinforcement that, entering when its line says, cannot reach base contact with any enemy force before the game ends, even with no enemy in the way and both sides moving toward each other (`dotc analyze` shows the numbers). A warning: bring it on earlier or nearer the fight, or add turns.",
+    ),
     ("dotc::scenario-not-found", "A game log's `scenario` path does not lead to a readable scenario file."),
     (
         "dotc::turn-order",
@@ -485,6 +493,30 @@ pub fn late_reinforcement(span: Span, arrives: u32, last: u32, turns: Span) -> D
     )
     .with_label(turns, "the scenario ends here")
     .with_help("bring it on earlier, or add turns")
+}
+
+/// A victory condition the side it favours cannot meet before the last turn (`dotc analyze`).
+pub fn unreachable_victory(span: Span, condition: &str, outcome: &str, needs: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "dotc::unreachable-victory",
+        format!("`{condition} => {outcome}` cannot be met before the last turn: it needs {needs}"),
+        span,
+        "out of reach by the movement rules (Ch16 3.1)",
+    )
+    .with_help("move the starting or entry positions nearer, add turns or shorten them; `dotc analyze` shows every force's reach")
+}
+
+/// A reinforcement that cannot reach contact with any enemy before the end (`dotc analyze`).
+pub fn reinforcement_too_late(span: Span, name: &str, what: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "dotc::reinforcement-too-late",
+        format!("\"{name}\" cannot reach the fight before the game ends: {what}"),
+        span,
+        "no contact with any enemy before the last turn",
+    )
+    .with_help(
+        "bring it on earlier or nearer the fight, or add turns; `dotc analyze` shows every force's reach",
+    )
 }
 
 pub fn scenario_not_found(span: Span, path: &str, reason: &str) -> Diagnostic {

@@ -34,6 +34,7 @@ pub mod cover;
 pub mod elevation;
 pub mod movement;
 pub mod range;
+pub mod reach;
 pub mod scouting;
 pub mod sight;
 pub mod support;

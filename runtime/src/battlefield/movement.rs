@@ -1219,7 +1219,7 @@ fn row_state(mover: &Mover<'_>, kind: MoveKind<'_>) -> Option<MoveState> {
 
 /// The movement row (Ch16 3.1). A formation with its own speed and no row moves by the row of
 /// the formation it re-forms into, at its own speeds (open order, Ch13 22.0).
-fn movement_row(
+pub(super) fn movement_row(
     data: &RuleData,
     mover: &Mover<'_>,
     kind: MoveKind<'_>,
@@ -1241,7 +1241,7 @@ fn movement_row(
 }
 
 /// A unit's rate inside a terrain kind, None if it cannot enter (Ch16 4.1, RULINGS C24).
-fn terrain_rate(
+pub(super) fn terrain_rate(
     kind: &TerrainKind,
     row: &MovementRate,
     formation: Option<&Formation>,
@@ -1263,7 +1263,7 @@ fn terrain_rate(
 
 /// Inches lost crossing an obstacle, None if the row cannot cross it (Ch16 3.1, 4.2, RULINGS
 /// C25).
-fn obstacle_cost(obstacle: &Obstacle, row: &MovementRate, rulings: &Rulings) -> Option<f64> {
+pub(super) fn obstacle_cost(obstacle: &Obstacle, row: &MovementRate, rulings: &Rulings) -> Option<f64> {
     match rulings.obstacle_cost {
         ObstacleCost::Higher => obstacle.crossing_cost(row),
         ObstacleCost::FormationRate => match row.obstacle {
@@ -1335,7 +1335,7 @@ fn terrain_basis(
     basis
 }
 
-fn flagged_impassable(flags: &[String]) -> bool {
+pub(super) fn flagged_impassable(flags: &[String]) -> bool {
     flags.iter().any(|f| f == "impassable")
 }
 
@@ -1347,7 +1347,7 @@ fn impassable_line(line: &super::TerrainLine) -> bool {
     line.terrain.movement == TerrainMove::Impassable || flagged_impassable(&line.flags)
 }
 
-fn is_road(kind: &TerrainKind) -> bool {
+pub(super) fn is_road(kind: &TerrainKind) -> bool {
     matches!(kind.movement, TerrainMove::Passable { column: MoveColumn::Road, .. })
 }
 

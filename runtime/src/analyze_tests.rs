@@ -1,0 +1,95 @@
+//! The time-and-motion report on a small hand-worked scenario.
+
+use super::*;
+
+/// Blue's line regiment at (2.25, 10.25) and an objective 28" east with a 3" radius: 25" to go
+/// at 8" a move (a line's best, as an assault column, Ch16 3.1, 3.2). Blue moves on the odd
+/// turns. Red's brigade is due at 11:00, turn 5 (15-minute turns from 10:00, RULINGS G7), a
+/// blue turn, so it enters on turn 6, its `enter` being that turn's maneuver.
+fn scenario(turns: u32) -> Scenario {
+    let source = format!(
+        r#"scenario "T" {{
+    start 10:00
+    turn_length 15 min
+    turns {turns}
+    first_side blue
+    table 48 x 36
+    terrain {{
+        objective "Hill" at (30.25, 10.25) vp 2
+    }}
+    side blue {{
+        edge west
+        brigade "A" {{
+            brigadier "Col. A" reliable at (1, 5)
+            regiment "1st" {{ stands 4 veteran rifled_musket line at (2.25, 10.25) facing east }}
+        }}
+    }}
+    side red {{
+        edge east
+        brigade "B" {{
+            brigadier "Col. B" reliable
+            regiment "2nd" {{ stands 4 veteran rifled_musket line }}
+        }}
+    }}
+    reinforcements {{
+        at 11:00 red brigade "B" enters at (46, 30) road_column
+    }}
+    victory {{
+        objective "Hill" held_by blue at_end => blue decisive
+        vp blue >= 2 => blue marginal
+        otherwise => draw
+    }}
+}}
+"#
+    );
+    let parsed = dotc_lang::parse(&source);
+    parsed.document.scenario.expect("a scenario")
+}
+
+fn data() -> &'static RuleData {
+    dotc_lang::stdlib()
+}
+
+#[test]
+fn an_objective_25_inches_away_needs_4_moves_at_8_inches() {
+    // 6 turns: blue moves on 1, 3, 5: 24" < 25", so the condition cannot be met; the search
+    // goes on past the end and finds the 4th move, turn 7.
+    let short = analyze(&scenario(6), data()).expect("a report");
+    let a = short.forces.iter().find(|f| f.name == "A").expect("brigade A");
+    assert_eq!(a.moves, vec![1, 3, 5]);
+    let hill = &a.objectives[0];
+    assert_eq!((hill.distance, hill.turn, hill.late), (25.0, None, Some(7)));
+    assert_eq!(short.conditions[0].status, "unreachable");
+    assert_eq!(short.conditions[1].status, "unreachable");
+    // 8 turns: the 4th move, turn 7, gets there.
+    let long = analyze(&scenario(8), data()).expect("a report");
+    assert_eq!(long.conditions[0].status, "reachable");
+    assert_eq!(long.conditions[0].turn, Some(7));
+    assert_eq!(long.conditions[1].turn, Some(7));
+}
+
+#[test]
+fn a_reinforcement_enters_on_its_sides_first_turn_from_its_time_and_moves_after() {
+    let report = analyze(&scenario(8), data()).expect("a report");
+    let b = report.forces.iter().find(|f| f.name == "B").expect("brigade B");
+    let arrival = b.arrival.as_ref().expect("an arrival");
+    assert_eq!((arrival.due, arrival.enters), (Some(5), Some(6)));
+    assert_eq!(b.moves, vec![8]);
+    assert_eq!(report.clock[4].time.as_deref(), Some("11:00"));
+    assert_eq!(report.clock[5].side.as_deref(), Some("red"));
+}
+
+#[test]
+fn check_warns_at_the_condition_and_the_reinforcement_out_of_reach() {
+    let s = scenario(6);
+    let report = analyze_with(&s, data(), Depth::CHECK).expect("a report");
+    let warnings = warnings(&s, &report);
+    let codes: Vec<&str> = warnings.iter().map(|d| d.code).collect();
+    assert_eq!(
+        codes,
+        vec!["dotc::unreachable-victory", "dotc::unreachable-victory", "dotc::reinforcement-too-late"]
+    );
+    assert!(warnings[0].message.contains("25\" away"), "{}", warnings[0].message);
+    assert!(warnings[0].message.contains("with 3 blue moves in 6 turns"), "{}", warnings[0].message);
+    assert!(warnings.iter().all(|d| !d.is_error()));
+}

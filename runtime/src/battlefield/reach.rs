@@ -1,0 +1,653 @@
+//! Reach: the earliest turn a unit can get to each point of the table, for `dotc analyze`
+//! (issue 19, the designer's time-and-motion report).
+//!
+//! The table is cut into square cells ([`CELL`] inches a side) and a unit's colours move from
+//! cell centre to cell centre in 16 directions (the 8 neighbours and the knight's steps, so a
+//! straight line is followed within 2.75% of its length, which each move is given back:
+//! [`GRID_SLACK`]). One move is judged as
+//! [`check_move`](super::check_move) judges an ordinary advance, from the same rule data and functions:
+//!
+//! - **The row** of each formation the unit may take (Ch16 3.1, 3.2): [`movement_row`] of every
+//!   formation of the rule data that no optional module gates (line, assault column, road column;
+//!   mounted line and column and dismounted skirmish order for cavalry; limbered guns). One move
+//!   is made in one formation; the search tries each.
+//! - **The most restrictive terrain crossed sets the rate for the whole move** (Ch16 4.1,
+//!   RULINGS C24): a move at rate `r` may only cross cells whose terrain rate ([`terrain_rate`]) is
+//!   at least `r`, and may go `r` inches; the search tries every rate the terrain gives. A cell
+//!   is in an area when its centre is.
+//! - **Roads** (Ch16 3.1): the row's road rate, when every cell of the move lies within
+//!   [`ROAD_TOLERANCE`] of a road (areas under the road are then ignored, streams are not).
+//! - **Water** drawn as a line (Ch16 4.1): crossing it away from a ford or bridge (within
+//!   [`CROSSING_TOLERANCE`] of the crossing) sets the move's rate to the water's, and impassable
+//!   water (a major river) cannot be crossed at all.
+//! - **Obstacles** (Ch16 4.2, RULINGS C25): each crossing costs [`obstacle_cost`] inches, or cannot
+//!   be made.
+//! - **The allowance**: the rate less the ground condition's penalty when the weather module
+//!   sets one (Ch13 21.0), raised to the row's `minimum` (Ch16 3.1, in command).
+//!
+//! What it ignores, so each turn it gives is the *earliest possible*: enemy units in the way and
+//! friends (passage of lines), command (pips, activation, a unit out of command losing its
+//! minimum move), the cost of changing formation (Ch16 3.2: half or all of a move) or of
+//! limbering, Double-Time (Ch16 2.3, it costs a Discipline check), Disorder from terrain or
+//! obstacles, the table edge's footprint (only the colours' point is followed), hills (the rules
+//! give slopes no movement cost) and buildings.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use dotc_lang::library::{Formation, GroundCondition, MoveColumn, MovementRate, RuleData};
+use geo::line_intersection::{LineIntersection, line_intersection};
+use geo::{Contains, Coord, Distance, Euclidean, Line, Point};
+
+use super::Battlefield;
+use super::movement::{
+    CROSSING_TOLERANCE, MoveKind, Mover, ROAD_TOLERANCE, flagged_impassable, is_road, movement_row,
+    obstacle_cost, terrain_rate,
+};
+use crate::geometry::MEASURE_PRECISION;
+use crate::rulings::Rulings;
+
+/// The side of a cell, inches.
+pub const CELL: f64 = 0.5;
+/// A path in the grid's 16 directions is at most this much longer than the straight line it
+/// follows (half the widest angle between two directions, 26.57 degrees: 1 / cos 13.28). Each
+/// move is given it back, so the grid never judges a move longer than the rules would: on the
+/// axes and the diagonals a move may then gain up to 2.75% (0.2" of an 8" move), which the
+/// cells' snapping mostly takes away again. Earliest possible, never later than possible.
+pub const GRID_SLACK: f64 = 1.0275;
+/// A cell never reached.
+pub const NEVER: u16 = u16::MAX;
+
+/// The 16 steps from a cell: the 8 neighbours and the knight's steps.
+const STEPS: [(i32, i32); 16] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+    (2, 1),
+    (2, -1),
+    (-2, 1),
+    (-2, -1),
+    (1, 2),
+    (1, -2),
+    (-1, 2),
+    (-1, -2),
+];
+
+/// What a step crosses: water lines away from their fords and bridges, and obstacles.
+#[derive(Clone, Debug, Default)]
+struct Crossing {
+    lines: Vec<usize>,
+    obstacles: Vec<usize>,
+}
+
+/// The table in cells, with what each cell and each step meets.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub width: usize,
+    pub height: usize,
+    pub cell: f64,
+    /// Per cell: the indices of the battlefield's areas its centre lies in.
+    areas: Vec<Vec<usize>>,
+    /// Per cell: its centre is within [`ROAD_TOLERANCE`] of a road.
+    road: Vec<bool>,
+    /// Per cell and step (`cell * 16 + step`): an index into `crossings`, or `u32::MAX`.
+    steps: Vec<u32>,
+    crossings: Vec<Crossing>,
+}
+
+impl Grid {
+    /// The grid of a battlefield, None when it has no table (or one too large to cut up).
+    pub fn new(bf: &Battlefield, cell: f64) -> Option<Grid> {
+        let (w, d) = bf.table?;
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        if !positive(cell) || !positive(w) || !positive(d) || w / cell > 2000.0 || d / cell > 2000.0 {
+            return None;
+        }
+        let width = (w / cell).ceil().max(1.0) as usize;
+        let height = (d / cell).ceil().max(1.0) as usize;
+        let mut grid = Grid {
+            width,
+            height,
+            cell,
+            areas: vec![Vec::new(); width * height],
+            road: vec![false; width * height],
+            steps: vec![u32::MAX; width * height * STEPS.len()],
+            crossings: Vec::new(),
+        };
+        let roads: Vec<&geo::LineString<f64>> =
+            bf.lines.iter().filter(|l| is_road(&l.terrain)).map(|l| &l.line).collect();
+        for c in 0..width * height {
+            let (x, y) = grid.centre(c);
+            let p = Point::new(x, y);
+            for (i, area) in bf.areas.iter().enumerate() {
+                if area.outline.contains(&p) {
+                    grid.areas[c].push(i);
+                }
+            }
+            grid.road[c] =
+                roads.iter().any(|r| Euclidean.distance(&p, *r) <= ROAD_TOLERANCE + MEASURE_PRECISION);
+        }
+        // The steps that cross a water line or an obstacle: only cells near each segment.
+        let water: Vec<(usize, &super::TerrainLine)> =
+            bf.lines.iter().enumerate().filter(|(_, l)| !is_road(&l.terrain)).collect();
+        for (index, line) in water {
+            for seg in line.line.lines() {
+                grid.mark(seg, |cross, at| {
+                    let near = |points: &[(f64, f64)]| {
+                        points.iter().any(|&(x, y)| (x - at.x).hypot(y - at.y) <= CROSSING_TOLERANCE)
+                    };
+                    if !near(&line.bridges) && !near(&line.fords) && !cross.lines.contains(&index) {
+                        cross.lines.push(index);
+                    }
+                });
+            }
+        }
+        for (index, obstacle) in bf.obstacles.iter().enumerate() {
+            for seg in obstacle.line.lines() {
+                grid.mark(seg, |cross, _| {
+                    if !cross.obstacles.contains(&index) {
+                        cross.obstacles.push(index);
+                    }
+                });
+            }
+        }
+        Some(grid)
+    }
+
+    /// Calls `f` on the crossing of every step that crosses `seg`, with the crossing point.
+    fn mark(&mut self, seg: Line<f64>, mut f: impl FnMut(&mut Crossing, Coord<f64>)) {
+        let pad = 2.5 * self.cell;
+        let (x0, x1) = (seg.start.x.min(seg.end.x) - pad, seg.start.x.max(seg.end.x) + pad);
+        let (y0, y1) = (seg.start.y.min(seg.end.y) - pad, seg.start.y.max(seg.end.y) + pad);
+        let clamp_x = |v: f64| ((v / self.cell).floor().max(0.0) as usize).min(self.width - 1);
+        let clamp_y = |v: f64| ((v / self.cell).floor().max(0.0) as usize).min(self.height - 1);
+        for j in clamp_y(y0)..=clamp_y(y1) {
+            for i in clamp_x(x0)..=clamp_x(x1) {
+                let c = j * self.width + i;
+                for (k, _) in STEPS.iter().enumerate() {
+                    let Some(n) = self.neighbour(c, k) else { continue };
+                    let (ax, ay) = self.centre(c);
+                    let (bx, by) = self.centre(n);
+                    let step = Line::new(Coord { x: ax, y: ay }, Coord { x: bx, y: by });
+                    let at = match line_intersection(step, seg) {
+                        Some(LineIntersection::SinglePoint { intersection, .. }) => intersection,
+                        Some(LineIntersection::Collinear { .. }) | None => continue,
+                    };
+                    let slot = c * STEPS.len() + k;
+                    if self.steps[slot] == u32::MAX {
+                        self.steps[slot] = self.crossings.len() as u32;
+                        self.crossings.push(Crossing::default());
+                    }
+                    let index = self.steps[slot] as usize;
+                    f(&mut self.crossings[index], at);
+                }
+            }
+        }
+    }
+
+    /// The centre of cell `c`.
+    pub fn centre(&self, c: usize) -> (f64, f64) {
+        let (i, j) = (c % self.width, c / self.width);
+        ((i as f64 + 0.5) * self.cell, (j as f64 + 0.5) * self.cell)
+    }
+
+    /// The cell a point lies in (clamped to the table).
+    pub fn cell_of(&self, (x, y): (f64, f64)) -> usize {
+        let i =
+            if x.is_finite() { ((x / self.cell).floor().max(0.0) as usize).min(self.width - 1) } else { 0 };
+        let j =
+            if y.is_finite() { ((y / self.cell).floor().max(0.0) as usize).min(self.height - 1) } else { 0 };
+        j * self.width + i
+    }
+
+    fn neighbour(&self, c: usize, k: usize) -> Option<usize> {
+        let (i, j) = ((c % self.width) as i64, (c / self.width) as i64);
+        let (di, dj) = STEPS[k];
+        let (ni, nj) = (i + i64::from(di), j + i64::from(dj));
+        (ni >= 0 && nj >= 0 && (ni as usize) < self.width && (nj as usize) < self.height)
+            .then(|| nj as usize * self.width + ni as usize)
+    }
+
+    fn len(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The earliest turn any cell whose centre lies within `radius` of `at` is reached.
+    pub fn earliest_near(&self, turns: &[u16], at: (f64, f64), radius: f64) -> u16 {
+        let r = radius + MEASURE_PRECISION;
+        let span = (r / self.cell).ceil() as i64 + 1;
+        let centre = self.cell_of(at);
+        let (ci, cj) = ((centre % self.width) as i64, (centre / self.width) as i64);
+        let mut best = NEVER;
+        for j in (cj - span).max(0)..=(cj + span).min(self.height as i64 - 1) {
+            for i in (ci - span).max(0)..=(ci + span).min(self.width as i64 - 1) {
+                let c = j as usize * self.width + i as usize;
+                let (x, y) = self.centre(c);
+                if (x - at.0).hypot(y - at.1) <= r {
+                    best = best.min(turns[c]);
+                }
+            }
+        }
+        // A point closer to its own cell's centre than to any other still counts.
+        best.min(if radius < self.cell { turns[centre] } else { NEVER })
+    }
+}
+
+/// One movement row as the search uses it: its rate in each cell, at each water line, its cost
+/// at each obstacle, and the moves (rate classes) to try.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The rule data id of the row (`infantry_road_column`).
+    pub id: String,
+    /// Per cell: the rate of the terrain there (Ch16 4.1), negative where it cannot go.
+    cell_rate: Vec<f64>,
+    /// Per battlefield line: the rate of crossing it away from a ford or bridge; None if it
+    /// cannot be crossed (roads are never crossings).
+    line_rate: Vec<Option<f64>>,
+    /// Per obstacle: the inches a crossing costs, None if the row cannot cross it.
+    obstacle_cost: Vec<Option<f64>>,
+    classes: Vec<Class>,
+}
+
+/// One kind of move: every cell and crossing at a rate of at least `threshold`, at most `limit`
+/// inches; `road` when it must stay on roads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Class {
+    threshold: f64,
+    limit: f64,
+    road: bool,
+}
+
+impl Row {
+    /// A row over a grid (see the module doc). `ground` is the weather's ground condition when
+    /// the weather module sets one (Ch13 21.0).
+    pub fn new(
+        grid: &Grid,
+        bf: &Battlefield,
+        row: &MovementRate,
+        formation: Option<&Formation>,
+        rulings: &Rulings,
+        ground: Option<&GroundCondition>,
+    ) -> Row {
+        let area_rate: Vec<Option<f64>> = bf
+            .areas
+            .iter()
+            .map(|a| {
+                if flagged_impassable(&a.flags) {
+                    None
+                } else {
+                    terrain_rate(&a.terrain, row, formation, rulings)
+                }
+            })
+            .collect();
+        let open = row.rate(MoveColumn::Open);
+        // The most restrictive area there sets the rate; an impassable one stops it.
+        let cell_rate: Vec<f64> = (0..grid.len())
+            .map(|c| {
+                grid.areas[c]
+                    .iter()
+                    .try_fold(open, |rate, &a| area_rate[a].map(|r| rate.min(r)))
+                    .unwrap_or(-1.0)
+            })
+            .collect();
+        let line_rate: Vec<Option<f64>> = bf
+            .lines
+            .iter()
+            .map(|l| {
+                if flagged_impassable(&l.flags) {
+                    None
+                } else {
+                    terrain_rate(&l.terrain, row, formation, rulings)
+                }
+            })
+            .collect();
+        let obstacle_cost: Vec<Option<f64>> =
+            bf.obstacles.iter().map(|o| obstacle_cost(&o.obstacle, row, rulings)).collect();
+        let penalty = ground.map_or(0.0, |g| g.penalty(row.arm));
+        let allowance = |rate: f64| {
+            let a = (rate - penalty).max(0.0);
+            row.minimum.map_or(a, |m| a.max(m))
+        };
+        let mut thresholds: Vec<f64> = cell_rate.iter().copied().filter(|r| *r >= 0.0).collect();
+        thresholds.extend(line_rate.iter().flatten().copied());
+        thresholds.sort_by(f64::total_cmp);
+        thresholds.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+        let mut classes: Vec<Class> = thresholds
+            .into_iter()
+            .map(|t| Class { threshold: t, limit: allowance(t), road: false })
+            .collect();
+        if grid.road.iter().any(|r| *r) {
+            let road = row.rate(MoveColumn::Road);
+            classes.push(Class { threshold: road, limit: allowance(road), road: true });
+        }
+        classes.retain(|c| c.limit > 0.0);
+        Row { id: row.meta.id.clone(), cell_rate, line_rate, obstacle_cost, classes }
+    }
+
+    /// The rows a unit of this kind may move by: one per formation it may take from
+    /// `formation` (its own, or the one it arrives in) by the formations' `change` lines (Ch16
+    /// 3.2; a line never becomes a road column), each over the grid. Dismounted cavalry may also
+    /// remount (Ch16 10.2) into a mounted line and what a line may become; guns move limbered.
+    #[allow(clippy::too_many_arguments)]
+    pub fn for_unit(
+        grid: &Grid,
+        bf: &Battlefield,
+        data: &RuleData,
+        rulings: &Rulings,
+        ground: Option<&GroundCondition>,
+        kind: MoverKind,
+        formation: Option<&str>,
+    ) -> Vec<Row> {
+        let mut movers: Vec<(Mover<'_>, Option<&Formation>)> = Vec::new();
+        match kind {
+            MoverKind::Infantry => {
+                let start = formation.unwrap_or(LINE);
+                movers.extend(
+                    formations_from(data, start).into_iter().map(|f| (Mover::infantry(&f.meta.id), Some(f))),
+                );
+            }
+            MoverKind::Cavalry if formation == Some(SKIRMISH) || formation.is_none() => {
+                movers.push((Mover::dismounted_cavalry(), data.formation(SKIRMISH)));
+                if data.maneuver(REMOUNT).is_some() {
+                    movers.extend(
+                        formations_from(data, LINE)
+                            .into_iter()
+                            .map(|f| (Mover::mounted_cavalry(&f.meta.id), Some(f))),
+                    );
+                }
+            }
+            MoverKind::Cavalry => {
+                let start = formation.unwrap_or(LINE);
+                movers.extend(
+                    formations_from(data, start)
+                        .into_iter()
+                        .map(|f| (Mover::mounted_cavalry(&f.meta.id), Some(f))),
+                );
+            }
+            MoverKind::Battery => movers.push((Mover::battery(true), None)),
+            MoverKind::HorseBattery => movers.push((Mover::horse_battery(true), None)),
+        }
+        let mut rows: Vec<Row> = Vec::new();
+        for (mover, formation) in movers {
+            let Some(row) = movement_row(data, &mover, MoveKind::Advance, formation) else { continue };
+            // A formation without a row of its own falls back on a general row: once is enough.
+            if rows.iter().any(|r| r.id == row.meta.id) {
+                continue;
+            }
+            rows.push(Row::new(grid, bf, &row, formation, rulings, ground));
+        }
+        rows
+    }
+}
+
+/// The formation a unit stands in when its declaration names none, and the ones a mounted
+/// cavalry regiment and dismounted cavalry take (rule data ids).
+const LINE: &str = "line";
+const SKIRMISH: &str = "skirmish";
+/// The `remount` maneuver (Ch16 10.2).
+const REMOUNT: &str = dotc_lang::verbs::ManeuverVerb::Remount.word();
+
+/// Every formation `start` may become by its `change` lines, itself first; none an optional
+/// module gates.
+fn formations_from<'d>(data: &'d RuleData, start: &str) -> Vec<&'d Formation> {
+    let mut out: Vec<&Formation> = Vec::new();
+    let mut queue = vec![start.to_string()];
+    while let Some(id) = queue.pop() {
+        let Some(f) = data.formation(&id) else { continue };
+        if f.module.is_some() || out.iter().any(|o| o.meta.id == f.meta.id) {
+            continue;
+        }
+        out.push(f);
+        queue.extend(f.changes.iter().map(|c| c.to.clone()));
+    }
+    out
+}
+
+/// How a unit moves, as the movement table tells units apart (Ch16 3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoverKind {
+    Infantry,
+    Cavalry,
+    Battery,
+    HorseBattery,
+}
+
+/// The earliest turn each cell is reached by units that stand at `sources` on turn `placed` (0:
+/// at the start) and move on each turn of `moves` after it, by any of `rows`.
+pub fn reach(grid: &Grid, rows: &[Row], sources: &[(f64, f64)], placed: u16, moves: &[u16]) -> Vec<u16> {
+    let mut turns = vec![NEVER; grid.len()];
+    for &s in sources {
+        let c = grid.cell_of(s);
+        turns[c] = turns[c].min(placed);
+    }
+    if sources.is_empty() {
+        return turns;
+    }
+    let mut dist = vec![f64::INFINITY; grid.len()];
+    let mut touched: Vec<usize> = Vec::new();
+    // The first move starts from the units' own points, not their cells' centres: a unit's
+    // cell starts at its distance from the centre (what the grid cannot follow exactly, it
+    // makes a little longer, never shorter).
+    let seeds: Vec<(usize, f64)> = sources
+        .iter()
+        .map(|&(x, y)| {
+            let c = grid.cell_of((x, y));
+            let (cx, cy) = grid.centre(c);
+            let d = (cx - x).hypot(cy - y);
+            (c, if d.is_finite() { d } else { 0.0 })
+        })
+        .collect();
+    let mut seeds = Some(seeds);
+    let mut first = true;
+    for &turn in moves.iter().filter(|&&t| t > placed) {
+        // Only the edge of the ground already reached can take a move further (every path from
+        // inside leaves through it, and is longer).
+        let first_move = std::mem::take(&mut first);
+        let edge: Vec<(usize, f64)> = if first_move {
+            seeds.take().unwrap_or_default()
+        } else {
+            (0..grid.len())
+                .filter(|&c| {
+                    turns[c] < turn && (0..8).any(|k| grid.neighbour(c, k).is_some_and(|n| turns[n] == NEVER))
+                })
+                .map(|c| (c, 0.0))
+                .collect()
+        };
+        if edge.is_empty() {
+            break;
+        }
+        let mut new = turns.clone();
+        for row in rows {
+            for class in &row.classes {
+                let allowed = |c: usize| {
+                    if class.road { grid.road[c] } else { row.cell_rate[c] >= class.threshold - 1e-9 }
+                };
+                let mut heap = BinaryHeap::new();
+                for &(c, d) in edge.iter().filter(|(c, _)| allowed(*c)) {
+                    if d < dist[c] {
+                        if dist[c].is_infinite() {
+                            touched.push(c);
+                        }
+                        dist[c] = d;
+                        heap.push(Reverse((d.to_bits(), c)));
+                    }
+                }
+                let limit = class.limit * GRID_SLACK + MEASURE_PRECISION;
+                while let Some(Reverse((bits, c))) = heap.pop() {
+                    let d = f64::from_bits(bits);
+                    if d > dist[c] || d > limit {
+                        continue;
+                    }
+                    if new[c] > turn {
+                        new[c] = turn;
+                    }
+                    for (k, &(di, dj)) in STEPS.iter().enumerate() {
+                        let Some(n) = grid.neighbour(c, k) else { continue };
+                        // Ground reached before: a path back out of it leaves by its edge, a
+                        // source of its own and nearer.
+                        if turns[n] < turn || !allowed(n) {
+                            continue;
+                        }
+                        let mut cost = grid.cell * f64::from(di * di + dj * dj).sqrt();
+                        let slot = grid.steps[c * STEPS.len() + k];
+                        if slot != u32::MAX {
+                            let cross = &grid.crossings[slot as usize];
+                            let water_ok = cross
+                                .lines
+                                .iter()
+                                .all(|&l| row.line_rate[l].is_some_and(|r| r >= class.threshold - 1e-9));
+                            if !water_ok {
+                                continue;
+                            }
+                            let mut blocked = false;
+                            for &o in &cross.obstacles {
+                                match row.obstacle_cost[o] {
+                                    Some(extra) => cost += extra,
+                                    None => blocked = true,
+                                }
+                            }
+                            if blocked {
+                                continue;
+                            }
+                        }
+                        let nd = d + cost;
+                        if nd <= limit && nd < dist[n] {
+                            if dist[n].is_infinite() {
+                                touched.push(n);
+                            }
+                            dist[n] = nd;
+                            heap.push(Reverse((nd.to_bits(), n)));
+                        }
+                    }
+                }
+                for &c in &touched {
+                    dist[c] = f64::INFINITY;
+                }
+                touched.clear();
+            }
+        }
+        turns = new;
+    }
+    turns
+}
+
+/// For each cell, the earliest turn some cell within `radius` inches of it is reached (the
+/// reach of `turns` widened by `radius`), for the turns up to `last`: exact Euclidean distances
+/// between cell centres.
+pub fn widen(grid: &Grid, turns: &[u16], radius: f64, last: u16) -> Vec<u16> {
+    let mut levels: Vec<u16> = turns.iter().copied().filter(|t| *t <= last).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut out = vec![NEVER; grid.len()];
+    let r = (radius + MEASURE_PRECISION) / grid.cell;
+    let r2 = r * r;
+    if r < 4.0 {
+        // A small disc: the earliest turn among the cells whose centres lie in it.
+        let span = r.floor() as i64;
+        let offsets: Vec<(i64, i64)> = (-span..=span)
+            .flat_map(|dj| (-span..=span).map(move |di| (di, dj)))
+            .filter(|(di, dj)| (di * di + dj * dj) as f64 <= r2)
+            .collect();
+        let (w, h) = (grid.width as i64, grid.height as i64);
+        for (c, slot) in out.iter_mut().enumerate() {
+            let (i, j) = ((c % grid.width) as i64, (c / grid.width) as i64);
+            let mut best = NEVER;
+            for (di, dj) in &offsets {
+                let (ni, nj) = (i + di, j + dj);
+                if ni >= 0 && nj >= 0 && ni < w && nj < h {
+                    let t = turns[(nj * w + ni) as usize];
+                    if t <= last {
+                        best = best.min(t);
+                    }
+                }
+            }
+            *slot = best;
+        }
+        return out;
+    }
+    for level in levels {
+        let d2 = squared_distance(grid.width, grid.height, |c| turns[c] <= level);
+        for c in 0..grid.len() {
+            if out[c] == NEVER && d2[c] <= r2 {
+                out[c] = level;
+            }
+        }
+    }
+    out
+}
+
+/// Squared Euclidean distance (in cells) from each cell to the nearest cell in the set
+/// (Felzenszwalb and Huttenlocher's two passes).
+fn squared_distance(w: usize, h: usize, inside: impl Fn(usize) -> bool) -> Vec<f64> {
+    const INF: f64 = 1e20;
+    let mut f: Vec<f64> = (0..w * h).map(|c| if inside(c) { 0.0 } else { INF }).collect();
+    let mut column = vec![0.0; h];
+    let mut out = vec![0.0; h.max(w)];
+    for i in 0..w {
+        for j in 0..h {
+            column[j] = f[j * w + i];
+        }
+        transform(&column, &mut out[..h]);
+        for j in 0..h {
+            f[j * w + i] = out[j];
+        }
+    }
+    let mut row = vec![0.0; w];
+    for j in 0..h {
+        row.copy_from_slice(&f[j * w..(j + 1) * w]);
+        transform(&row, &mut out[..w]);
+        f[j * w..(j + 1) * w].copy_from_slice(&out[..w]);
+    }
+    f
+}
+
+/// The 1D squared distance transform of a sampled function.
+fn transform(f: &[f64], d: &mut [f64]) {
+    let n = f.len();
+    if n == 0 {
+        return;
+    }
+    let mut v = vec![0usize; n];
+    let mut z = vec![0.0f64; n + 1];
+    let mut k = 0usize;
+    z[0] = f64::NEG_INFINITY;
+    z[1] = f64::INFINITY;
+    let inter = |q: usize, p: usize| {
+        ((f[q] + (q * q) as f64) - (f[p] + (p * p) as f64)) / (2.0 * q as f64 - 2.0 * p as f64)
+    };
+    for q in 1..n {
+        let mut s = inter(q, v[k]);
+        while k > 0 && s <= z[k] {
+            k -= 1;
+            s = inter(q, v[k]);
+        }
+        k += 1;
+        v[k] = q;
+        z[k] = s;
+        z[k + 1] = f64::INFINITY;
+    }
+    k = 0;
+    for (q, out) in d.iter_mut().enumerate() {
+        while z[k + 1] < q as f64 {
+            k += 1;
+        }
+        let p = v[k];
+        let dq = q as f64 - p as f64;
+        *out = dq * dq + f[p];
+    }
+}
+
+/// The first turn on which both reaches have cells within `radius` of each other.
+pub fn first_within(grid: &Grid, a: &[u16], b: &[u16], radius: f64) -> u16 {
+    let wide = widen(grid, b, radius, NEVER - 1);
+    a.iter().zip(&wide).map(|(x, y)| (*x).max(*y)).min().unwrap_or(NEVER)
+}
+
+#[cfg(test)]
+#[path = "reach_tests.rs"]
+mod tests;
