@@ -95,6 +95,15 @@ fn issue_16_a_view_taken_up_with_the_audit_is_the_view_of_its_replay() {
             compared += 1;
             taken_up += usize::from(!resumed.is_empty());
         }
+        // The moment a hover finds (the last event ending by an offset, by a binary search)
+        // is the one a walk back over every event finds, edits since the replay or not.
+        if let Some(view) = &ws.get(&log_uri).expect("open").analyzed.view {
+            let len = ws.get(&log_uri).expect("open").text.len();
+            for offset in (0..40).map(|_| next(len + 2)).chain([0, len, usize::MAX]) {
+                let walked = view.events().iter().rev().find(|e| e.span().is_some_and(|s| s.end <= offset));
+                assert_eq!(view.last_ending_by(offset), walked, "offset {offset} after edit {version}");
+            }
+        }
         // An audit the resume could not take up is replayed whole, as the server does after a pause.
         if let Some(job) = ws.audit_job(&log_uri, version)
             && let Some(analyzed) = job.run()
