@@ -636,11 +636,13 @@ fn play_staff_after(
         match step {
             Step::Promotion { leader, roll, claim } => {
                 promoted.push(leader.value.clone());
-                staff::play_promotion(played, number, action, leader, roll, claim, battle_staff, rules);
+                let step = staff::LeaderStep { action, leader, roll, claim };
+                staff::play_promotion(played, number, step, battle_staff, rules);
             }
             Step::Officer { leader, roll, claim } => {
                 officers.push(leader.value.clone());
-                staff::play_officer(played, number, action, leader, roll, claim, battle_staff, rules);
+                let step = staff::LeaderStep { action, leader, roll, claim };
+                staff::play_officer(played, number, step, battle_staff, rules);
             }
             Step::Replacements { side, roll, claim, action } => {
                 drafts.push(side.value.clone());

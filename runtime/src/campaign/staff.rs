@@ -255,19 +255,26 @@ pub(super) fn one_die(
 
 const PROMOTION_RULE: &str = "Ch14 4.0, dotc D38";
 
+/// A `promotion` or `officer` line of an `after` block as read (Ch14 4.0): the line, the
+/// brigadier it names, its dice and its claim.
+#[derive(Clone, Copy)]
+pub(super) struct LeaderStep<'a> {
+    pub action: &'a Action,
+    pub leader: &'a Name,
+    pub roll: Option<&'a Roll>,
+    pub claim: Option<&'a Claim>,
+}
+
 /// A brigadier's promotion roll (Ch14 4.0): due only when [`BattleStaff::promotion_due`] says
 /// so; from the table's roll his rating climbs one tier.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn play_promotion(
     played: &mut Played,
     number: usize,
-    action: &Action,
-    leader: &Name,
-    roll: Option<&Roll>,
-    claim: Option<&Claim>,
+    step: LeaderStep<'_>,
     battle_staff: &BattleStaff,
     rules: &StaffRules,
 ) {
+    let LeaderStep { action, leader, roll, claim } = step;
     let Some(record) = played.state.leaders.iter().find(|l| l.name == leader.value) else { return };
     let rating = record.rating.clone();
     if let Err(why) =
@@ -316,17 +323,14 @@ const OFFICER_RULE: &str = "Ch14 4.0, dotc D39";
 /// An officer casualty's roll (Ch14 4.0, dotc D39): a severely wounded brigadier misses 1D3
 /// campaign battles under a Timid senior colonel; a killed one's command goes for good to a new
 /// brigadier whose rating the d6 gives.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn play_officer(
     played: &mut Played,
     number: usize,
-    action: &Action,
-    leader: &Name,
-    roll: Option<&Roll>,
-    claim: Option<&Claim>,
+    step: LeaderStep<'_>,
     battle_staff: &BattleStaff,
     rules: &StaffRules,
 ) {
+    let LeaderStep { action, leader, roll, claim } = step;
     let name = leader.value.as_str();
     if !played.state.leaders.iter().any(|l| l.name == name) {
         return;
