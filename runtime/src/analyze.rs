@@ -369,9 +369,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
                 let wide = widened
                     .entry((j, radius.to_bits()))
                     .or_insert_with(|| reach::widen(&grid, &forces[j].reach, radius, turns as u16));
-                let t =
-                    forces[i].reach.iter().zip(wide.iter()).map(|(x, y)| (*x).max(*y)).min().unwrap_or(NEVER);
-                within_game(t)
+                within_game(reach::first_together(&forces[i].reach, wide))
             };
             let contact = first_within(grid.cell);
             let in_range = if depth.ranges { first_within(range) } else { None };

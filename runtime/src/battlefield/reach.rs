@@ -644,8 +644,13 @@ fn transform(f: &[f64], d: &mut [f64]) {
 
 /// The first turn on which both reaches have cells within `radius` of each other.
 pub fn first_within(grid: &Grid, a: &[u16], b: &[u16], radius: f64) -> u16 {
-    let wide = widen(grid, b, radius, NEVER - 1);
-    a.iter().zip(&wide).map(|(x, y)| (*x).max(*y)).min().unwrap_or(NEVER)
+    first_together(a, &widen(grid, b, radius, NEVER - 1))
+}
+
+/// The first turn on which some cell is reached by both `a` and `wide` (one reach, the other
+/// already widened by [`widen`]: a caller asking many times widens each once).
+pub fn first_together(a: &[u16], wide: &[u16]) -> u16 {
+    a.iter().zip(wide).map(|(x, y)| (*x).max(*y)).min().unwrap_or(NEVER)
 }
 
 #[cfg(test)]

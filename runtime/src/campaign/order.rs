@@ -193,10 +193,8 @@ impl OrderOfBattle {
             // dotc D43, `depleted`: the stands it is short counted as lost before the battle,
             // with any the scenario states (Ch16 8.1).
             if order.short > 0 {
-                let had = unit.lost.as_ref().map_or(0.0, |l| l.value);
-                let had = if had.fract() == 0.0 && (0.0..=1000.0).contains(&had) { had } else { 0.0 };
-                unit.lost =
-                    Some(ast::Spanned { value: had + f64::from(order.short), span: strength_span(unit) });
+                let value = f64::from(crate::engine::setup::lost_before(unit) + order.short);
+                unit.lost = Some(ast::Spanned { value, span: strength_span(unit) });
             }
             if let Some(grade) = &order.grade {
                 match unit.words.iter().position(|w| data.quality(&w.value).is_some()) {

@@ -27,6 +27,13 @@ pub struct Setup {
 
 /// The rules a scenario plays by: its rule data, the rulings its `rules` blocks set (defaults,
 /// presets, `ruling` lines) and its modules.
+/// The stands a scenario says a unit lost before the table (its `lost`, Ch16 8.1, RULE-07-2.2):
+/// a whole number from 0 to 1,000, else none (the language checks report it).
+pub fn lost_before(unit: &ast::Unit) -> u32 {
+    let lost = unit.lost.as_ref().map_or(0.0, |l| l.value);
+    if lost.fract() == 0.0 && (0.0..=1000.0).contains(&lost) { lost as u32 } else { 0 }
+}
+
 pub fn rules_for(scenario: &ast::Scenario, data: &RuleData) -> Result<Rules, EngineError> {
     let settings = dotc_lang::model::effective_rulings(scenario.rules.iter());
     let rulings =
@@ -166,8 +173,7 @@ impl Setup {
         let mut u = Unit::new(&name, side, arm, stands, quality, weapon, formation);
         // Ch16 8.1, RULE-07-2.2: stands lost before the scenario count for its health and its
         // brigade's tally.
-        let lost = unit.lost.as_ref().map_or(0.0, |l| l.value);
-        let lost = if lost.fract() == 0.0 && (0.0..=1000.0).contains(&lost) { lost as u32 } else { 0 };
+        let lost = lost_before(unit);
         u.starting_stands = stands + lost;
         if let Some(q) = data.quality(quality) {
             u.traits.extend(q.traits.iter().cloned());
