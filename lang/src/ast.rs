@@ -397,7 +397,8 @@ pub struct Reinforcement {
     pub span: Span,
     pub arrival: Spanned<Arrival>,
     pub side: Option<Ident>,
-    /// `brigade`, `regiment`, `battery` or `cavalry`.
+    /// `brigade`, `regiment`, `battery`, `cavalry`, or `commander` for a senior commander who
+    /// rides on at that time and place (dotc D45).
     pub kind: Ident,
     pub name: Name,
     pub position: Spanned<Point>,

@@ -6,8 +6,10 @@
 //! obstacles, each move at the earliest possible (see that module for what it ignores: enemies
 //! in the way, command, the cost of changing formation, Double-Time). From that it tells, per
 //! force, the earliest turn it can reach each objective, base contact and effective range with
-//! each enemy force (both moving toward each other), the earliest first contact, and for each
-//! victory condition whether and when the side it favours can first meet it.
+//! each enemy force (both moving toward each other), the earliest turn it can reach each enemy
+//! force where that one stands (an attack on a defender holding still), the earliest first
+//! contact and first attack, and for each victory condition whether and when the side it
+//! favours can first meet it.
 //!
 //! Turns follow the scenario's clock (docs/language.md): a turn is one side's sequence (RULINGS
 //! G7), turn 1 the `first_side`'s; a reinforcement is due on the turn its time falls in, enters
@@ -55,6 +57,10 @@ pub struct Report {
     pub forces: Vec<Force>,
     /// The earliest turn any two enemy forces can be in base contact, and which.
     pub first_contact: Option<FirstContact>,
+    /// For each side that can attack before the end, in the order of the scenario's sides: the
+    /// earliest turn one of its forces can reach an enemy force where that one stands (holding
+    /// still at its start or entry point), and which attacks which.
+    pub first_attacks: Vec<FirstAttack>,
     pub conditions: Vec<ConditionReport>,
 }
 
@@ -122,6 +128,9 @@ pub struct Goal {
 pub struct Meeting {
     pub enemy: String,
     pub contact: Option<u32>,
+    /// The earliest turn this force can reach the enemy where it stands (at its start, or at its
+    /// entry point once it has come on), the enemy holding still: an attack on a defender.
+    pub where_it_stands: Option<u32>,
     /// The range used: the longer of the two forces' effective ranges.
     pub range: f64,
     pub in_range: Option<u32>,
@@ -129,6 +138,15 @@ pub struct Meeting {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct FirstContact {
+    pub turn: u32,
+    pub forces: (String, String),
+}
+
+/// A side's first attack on an enemy force holding still: the first of `forces` attacks the
+/// second.
+#[derive(Clone, Debug, Serialize)]
+pub struct FirstAttack {
+    pub side: String,
     pub turn: u32,
     pub forces: (String, String),
 }
@@ -357,6 +375,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
         }
     }
     let mut first_contact: Option<FirstContact> = None;
+    let mut first_attacks: Vec<FirstAttack> = Vec::new();
     // Each force's reach widened by each distance asked, once.
     let mut widened: std::collections::BTreeMap<(usize, u64), Vec<u16>> = std::collections::BTreeMap::new();
     for i in 0..forces.len() {
@@ -374,7 +393,29 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
             let contact = first_within(grid.cell);
             let in_range = if depth.ranges { first_within(range) } else { None };
             let enemy = forces[j].name.clone();
-            forces[i].enemies.push(Meeting { enemy, contact, range, in_range });
+            // The enemy holding still: its places from the turn it is on the table.
+            let on = forces[j].arrival.as_ref().and_then(|a| a.enters).unwrap_or(0);
+            let reached = forces[j]
+                .origins
+                .iter()
+                .map(|p| grid.earliest_near(&forces[i].reach, *p, grid.cell))
+                .min()
+                .unwrap_or(NEVER);
+            let where_it_stands = within_game(if reached == NEVER { NEVER } else { reached.max(on as u16) });
+            let side = &forces[i].side;
+            if let Some(t) = where_it_stands {
+                let attack = FirstAttack {
+                    side: side.clone(),
+                    turn: t,
+                    forces: (forces[i].name.clone(), enemy.clone()),
+                };
+                match first_attacks.iter_mut().find(|a| a.side == *side) {
+                    Some(first) if t < first.turn => *first = attack,
+                    Some(_) => {}
+                    None => first_attacks.push(attack),
+                }
+            }
+            forces[i].enemies.push(Meeting { enemy, contact, where_it_stands, range, in_range });
             if let Some(t) = contact
                 && i < j
                 && first_contact.as_ref().is_none_or(|f| t < f.turn)
@@ -406,6 +447,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
         grid: (grid.width, grid.height),
         forces,
         first_contact,
+        first_attacks,
         conditions,
     })
 }
@@ -742,9 +784,10 @@ pub fn render_text(report: &Report) -> String {
             let turn = |t: Option<u32>| t.map_or("-".to_string(), |t| format!("turn {t}"));
             let _ = writeln!(
                 out,
-                "  vs {:<40} contact {:<8} within {}\" {}",
+                "  vs {:<40} contact {:<8} where it stands {:<8} within {}\" {}",
                 m.enemy,
                 turn(m.contact),
+                turn(m.where_it_stands),
                 fmt(m.range),
                 turn(m.in_range)
             );
@@ -758,6 +801,13 @@ pub fn render_text(report: &Report) -> String {
         None => {
             let _ = writeln!(out, "first contact: none possible before the end");
         }
+    }
+    for a in &report.first_attacks {
+        let _ = writeln!(
+            out,
+            "first {} attack on a force holding still: turn {}, {} on {}",
+            a.side, a.turn, a.forces.0, a.forces.1
+        );
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "victory conditions:");

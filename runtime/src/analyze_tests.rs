@@ -93,3 +93,23 @@ fn check_warns_at_the_condition_and_the_reinforcement_out_of_reach() {
     assert!(warnings[0].message.contains("with 3 blue moves in 6 turns"), "{}", warnings[0].message);
     assert!(warnings.iter().all(|d| !d.is_error()));
 }
+
+/// An attack on a force holding still: blue's regiment, 48.0" from red's entry point (43.75"
+/// east and 19.75" north), needs six moves at 8" (turns 1 to 11) to stand on it; red is there
+/// from turn 6, so the first blue attack on red where it stands is turn 11. Red needs five moves
+/// in road column at 10" off the road (turns 8 to 16), after the end of a 14-turn game.
+#[test]
+fn a_force_reaches_an_enemy_where_it_stands_no_earlier_than_the_enemy_is_there() {
+    let report = analyze(&scenario(14), data()).expect("a report");
+    let a = report.forces.iter().find(|f| f.name == "A").expect("brigade A");
+    let b = report.forces.iter().find(|f| f.name == "B").expect("brigade B");
+    assert_eq!(a.enemies[0].where_it_stands, Some(11));
+    assert_eq!(b.enemies[0].where_it_stands, None);
+    let firsts: Vec<(&str, u32)> = report.first_attacks.iter().map(|f| (f.side.as_str(), f.turn)).collect();
+    assert_eq!(firsts, vec![("blue", 11)]);
+    assert_eq!(report.first_attacks[0].forces, ("A".to_string(), "B".to_string()));
+    // In the text: the column and the line.
+    let text = render_text(&report);
+    assert!(text.contains("where it stands turn 11"), "{text}");
+    assert!(text.contains("first blue attack on a force holding still: turn 11, A on B"), "{text}");
+}

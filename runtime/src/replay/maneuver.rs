@@ -831,7 +831,8 @@ impl Game {
 
     /// Ride a leader to `to` through `via` (Ch16 3.1: the mounted brigadier's row, the same for
     /// every leader): each violation is an error; rides within a turn share one allowance. Returns
-    /// whether he rode. A leader with no known position is placed where he goes.
+    /// whether he rode. A leader with no known position comes on with his arrival (dotc D45, see
+    /// [`Game::leader_arrival`]); one with none is placed where he goes.
     pub(super) fn move_leader(
         &mut self,
         r: &mut Replayer<'_>,
@@ -840,11 +841,40 @@ impl Game {
         via: &[(f64, f64)],
     ) -> bool {
         const RULE: &str = "Ch16 3.1";
-        let Some(&from) = self.leader_positions.get(name) else {
-            self.leader_positions.insert(name.to_string(), to);
-            let text = format!("{name} had no position: placed at ({}, {})", to.0, to.1);
-            r.emit([Event::new(What::Note { text }, RULE)]);
-            return true;
+        let from = match self.leader_positions.get(name) {
+            Some(&from) => from,
+            None => match self.leader_arrival(name) {
+                Some((arrival, with)) => {
+                    if let Some(due) = arrival.turn
+                        && r.turn < due
+                    {
+                        let message = format!(
+                            "{name} comes on with {with}, due on turn {due} (the scenario says {}): he may \
+                             not ride onto the table on turn {}",
+                            arrival.written, r.turn
+                        );
+                        r.here(Level::Error, message, "dotc D45, scenario reinforcements");
+                        return false;
+                    }
+                    if let Some(entry) = arrival.at.or(arrival.brigade.map(|(_, at)| at)) {
+                        let text = format!("{name} comes on with {with} at ({}, {})", entry.0, entry.1);
+                        r.emit([Event::new(What::Note { text }, "dotc D45")]);
+                        entry
+                    } else {
+                        // Called up by a script, with no entry point of his own: where he goes.
+                        self.leader_positions.insert(name.to_string(), to);
+                        let text = format!("{name} comes on at ({}, {})", to.0, to.1);
+                        r.emit([Event::new(What::Note { text }, "dotc D45")]);
+                        return true;
+                    }
+                }
+                None => {
+                    self.leader_positions.insert(name.to_string(), to);
+                    let text = format!("{name} had no position: placed at ({}, {})", to.0, to.1);
+                    r.emit([Event::new(What::Note { text }, RULE)]);
+                    return true;
+                }
+            },
         };
         // A leader's stand, always facing north so that every leg is a straight ride, never a wheel.
         let start = Body::new(from, 0.0, Layout::new(1, None, 0.0, self.rules.tables.stand_width));
@@ -883,6 +913,23 @@ impl Game {
         let text = format!("{name} rides {:.1}\" of an allowed {:.1}\"", report.used, report.allowance);
         r.emit([Event::new(What::Note { text }, RULE)]);
         true
+    }
+
+    /// dotc D45: the arrival a leader with no place at the start comes on with, and what it is:
+    /// a commander's own `reinforcements` line, or his brigade's for a brigadier (the arrival of
+    /// any of its regiments that come on with it). None for a leader with neither.
+    fn leader_arrival(&self, name: &str) -> Option<(super::command::Arrival, String)> {
+        if let Some(own) = self.book.arrivals.get(name) {
+            return Some((own.clone(), "his own arrival".to_string()));
+        }
+        let brigade = self.state.brigades.get(self.brigade_of_leader(name)?)?;
+        let arrival = self
+            .book
+            .arrivals
+            .values()
+            .filter(|a| a.brigade.as_ref().is_some_and(|(b, _)| *b == brigade.name))
+            .min_by_key(|a| a.turn.unwrap_or(u32::MAX))?;
+        Some((arrival.clone(), format!("his brigade, {}", brigade.name)))
     }
 
     /// Ch16 2.3: `wheel "Unit" facing F` (or `+30` / `-30` degrees, positive to the right),
@@ -1969,6 +2016,58 @@ scenario "Drill Field" {
         let (replay, _) = play(DRILL, &on_time);
         assert!(errors(&replay).is_empty(), "{:#?}", replay.findings);
         assert!(unit(&replay, "Late Foot").on_table);
+    }
+
+    /// dotc D45: a commander with an arrival of his own comes on no earlier than it is due, his
+    /// first ride measured from its entry point; a brigadier with no place comes on with his
+    /// brigade's arrival; a leader with neither is placed where he is first moved.
+    #[test]
+    fn dotc_d45_a_leader_with_no_place_comes_on_with_his_arrival() {
+        let scenario = DRILL
+            .replace(
+                "        commander \"Gen. Blue\" division at (10, 18)\n",
+                "        commander \"Gen. Blue\" division at (10, 18)\n        commander \"Gen. Late\" corps\n        commander \"Gen. Loose\" corps\n",
+            )
+            .replace(
+                "        regiment \"Late Foot\" { stands 4 regular rifled_musket line }",
+                "        brigade \"Reserve Brigade\" {\n            brigadier \"Col. Late\" reliable\n            regiment \"1st Reserve\" { stands 4 regular rifled_musket line }\n        }",
+            )
+            .replace(
+                "        at 11:00 blue regiment \"Late Foot\" enters at (1, 20) facing east\n",
+                "        at 11:00 blue brigade \"Reserve Brigade\" enters at (1, 20) facing east\n        at 11:00 blue commander \"Gen. Late\" enters at (1, 24)\n",
+            );
+        let quiet = "turn 2 red {\n}\nturn 3 blue {\n}\nturn 4 red {\n}\n";
+        // Turn 1: too early for both; the loose commander (no place, no arrival) is placed.
+        let early = "turn 1 blue {\n    maneuver {\n        move \"Gen. Late\" to (3, 24)\n        move \"Col. Late\" to (3, 20)\n        move \"Gen. Loose\" to (30, 30)\n    }\n}\n";
+        let (replay, game) = play(&scenario, early);
+        let late = errors_at(&replay, &game, "move \"Gen. Late\"");
+        assert!(
+            late.iter().any(|f| f.rule.contains("dotc D45") && f.message.contains("due on turn 5")),
+            "{:#?}",
+            replay.findings
+        );
+        let brigadier = errors_at(&replay, &game, "move \"Col. Late\"");
+        assert!(
+            brigadier
+                .iter()
+                .any(|f| f.message.contains("his brigade, Reserve Brigade") && f.message.contains("turn 5")),
+            "{brigadier:#?}"
+        );
+        assert!(errors_at(&replay, &game, "move \"Gen. Loose\"").is_empty(), "{:#?}", replay.findings);
+        // Turn 5: on time, each rides from his entry point; a ride longer than a leader's move
+        // from it is refused (the brigadier's row, Ch16 3.1), one within it is not.
+        let on_time = format!(
+            "turn 1 blue {{\n}}\n{quiet}turn 5 blue {{\n    maneuver {{\n        move \"Gen. Late\" to (5, 24)\n        move \"Col. Late\" to (40, 20)\n    }}\n}}\n"
+        );
+        let (replay, game) = play(&scenario, &on_time);
+        assert!(errors_at(&replay, &game, "move \"Gen. Late\"").is_empty(), "{:#?}", replay.findings);
+        let far = errors_at(&replay, &game, "move \"Col. Late\"");
+        assert!(far.iter().any(|f| f.rule == "Ch16 3.1"), "{:#?}", replay.findings);
+        assert!(
+            replay.events.iter().any(|e| matches!(&e.event.what, What::Note { text }
+                if text.contains("Gen. Late comes on with his own arrival at (1, 24)"))),
+            "the narrative says where he came on"
+        );
     }
 
     #[test]

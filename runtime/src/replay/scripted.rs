@@ -826,7 +826,7 @@ impl Scripted {
             }
         }
         if has(part::LEADERS) {
-            Self::leaders_view(view, state);
+            Self::leaders_view(view, game);
         }
         if has(part::OBJECTIVES) {
             view.objectives.resize_with(self.objectives.len(), ObjectiveView::default);
@@ -902,7 +902,8 @@ impl Scripted {
     }
 
     /// The leaders' part of the snapshot.
-    fn leaders_view(view: &mut Snapshot, state: &crate::engine::state::GameState) {
+    fn leaders_view(view: &mut Snapshot, game: &Game) {
+        let state = &game.state;
         let side_name =
             |id: crate::engine::state::SideId| state.sides.get(id.0).map_or("", |s| s.name.as_str());
         view.leaders.resize_with(state.leaders.len(), LeaderView::default);
@@ -919,6 +920,7 @@ impl Scripted {
             );
             v.removed = l.removed;
             set(&mut v.attached, l.attached.and_then(|u| state.unit(u)).map_or("", |u| u.name.as_str()));
+            v.position = game.leader_positions.get(&l.name).copied().filter(|_| !l.removed);
         }
     }
 }

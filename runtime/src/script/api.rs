@@ -142,6 +142,9 @@ pub struct LeaderView {
     pub removed: bool,
     /// The regiment whose Color Stand he is with, or "".
     pub attached: String,
+    /// Where he stands, while he is on the table (dotc D45: a leader with no place at the start
+    /// has none until he comes on).
+    pub position: Option<(f64, f64)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -456,6 +459,13 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     engine.register_get("rank", |l: &mut LeaderView| l.rank.clone());
     engine.register_get("removed", |l: &mut LeaderView| l.removed);
     engine.register_get("attached", |l: &mut LeaderView| l.attached.clone());
+    engine.register_get("on_table", |l: &mut LeaderView| l.position.is_some() && !l.removed);
+    engine.register_get("x", |l: &mut LeaderView| {
+        l.position.map_or(Dynamic::UNIT, |(x, _)| Dynamic::from_float(x))
+    });
+    engine.register_get("y", |l: &mut LeaderView| {
+        l.position.map_or(Dynamic::UNIT, |(_, y)| Dynamic::from_float(y))
+    });
     let c = ctx.clone();
     engine.register_fn("casualty_check", move |l: &mut LeaderView| -> Fallible<String> {
         let mut ctx = lock(&c);
@@ -474,8 +484,10 @@ pub(crate) fn register(engine: &mut Engine, ctx: &Arc<Mutex<Ctx>>) {
     engine.register_fn("reinforce", move |_: &mut GameHandle, name: &str| -> Fallible<()> {
         let mut ctx = lock(&c);
         let s = ctx.read(part::UNITS | part::BRIGADES);
-        if !s.units.iter().any(|u| u.name == name) && !s.brigades.iter().any(|b| b.name == name) {
-            return Err(no_such("unit or brigade", name));
+        let known = s.units.iter().any(|u| u.name == name) || s.brigades.iter().any(|b| b.name == name);
+        if !known && !ctx.read(part::LEADERS).leaders.iter().any(|l| l.name == name && l.rank == "commander")
+        {
+            return Err(no_such("unit, brigade or commander", name));
         }
         ctx.record(Effect::Reinforce(name.to_string()))
     });

@@ -67,6 +67,7 @@ fn snapshot() -> Arc<Snapshot> {
             rank: "brigadier".into(),
             removed: false,
             attached: String::new(),
+            position: Some((2.0, 2.0)),
         }],
         objectives: vec![ObjectiveView {
             name: "Hill".into(),
@@ -532,9 +533,16 @@ fn the_stdlib_scripts_compile_and_their_functions_are_callable() {
     let (_, s) = scenario("");
     let scripts = Scripts::compile(&s, Limits::default());
     assert!(scripts.errors.is_empty(), "{:?}", scripts.errors);
-    for f in
-        ["reinforce_on_schedule", "held_for", "holder_for", "army_broken", "army_breaks", "clock_minutes"]
-    {
+    for f in [
+        "reinforce_on_schedule",
+        "held_for",
+        "holder_for",
+        "army_broken",
+        "army_breaks",
+        "clock_minutes",
+        "leader_nearest_enemy",
+        "leader_at_the_front",
+    ] {
         assert!(scripts.library_functions().iter().any(|n| n == f), "{f} is not in the stdlib");
     }
     // And `dotc check` of the file itself is clean.
@@ -559,6 +567,37 @@ fn held_for_counts_the_turns_in_a_row_an_objective_is_held() {
     let (_, s) = scenario(extra);
     let mut scripts = Scripts::compile(&s, Limits::default());
     assert_eq!(scripts.condition(0, &snapshot()), Some(Ok(true)));
+}
+
+/// dotc D45 and the Gettysburg morning's trigger: a leader's place, and his distance to the
+/// nearest enemy unit, while he is on the table; none while he is not.
+#[test]
+fn a_leaders_place_and_the_nearest_enemy_are_read_while_he_is_on_the_table() {
+    let mut view = (*snapshot()).clone();
+    view.units.push(UnitView {
+        name: "2nd".into(),
+        side: "confederate".into(),
+        position: Some((8.0, 10.0)),
+        brigade: "D".into(),
+        ..view.units[0].clone()
+    });
+    let (_, s) = scenario(&hook_script(
+        "            let l = game.leader(\"Col. A\");\n            \
+         game.log(`${l.on_table} ${l.x} ${l.y} ${leader_nearest_enemy(game, \"Col. A\")} \
+         ${leader_at_the_front(game, \"Col. A\", 10.0)} ${leader_at_the_front(game, \"Col. A\", 9.9)}`);",
+    ));
+    let mut scripts = Scripts::compile(&s, Limits::default());
+    let call = |scripts: &mut Scripts, view: &Snapshot| {
+        scripts.call_hook("on_turn_start", &[], &Arc::new(view.clone()), &mut VecDeque::new())
+    };
+    // Col. A at (2, 2), the enemy's 2nd at (8, 10): 10" away (the union's own 1st is not counted).
+    let outcome = call(&mut scripts, &view);
+    assert_eq!(outcome.error, None);
+    assert_eq!(logs(&outcome), vec!["true 2.0 2.0 10.0 true false"]);
+    // Not yet come on: no place (`()`, which prints as nothing), and never at the front.
+    view.leaders[0].position = None;
+    let outcome = call(&mut scripts, &view);
+    assert_eq!(logs(&outcome), vec!["false   -1.0 false false"]);
 }
 
 #[test]

@@ -655,7 +655,7 @@ const grammar = {
         { include: '#comments' },
         {
           // at 10:30 | turn 3, then SIDE? KIND "Name"
-          match: String.raw`${START}(?:(at)\s+(\d{1,2}:\d{2})|(turn)\s+(\d+))(?:\s+(?!(?:brigade|regiment|battery|cavalry)\b)(${IDENT}))?(?:\s+(brigade|regiment|battery|cavalry)\b)?(?:\s*(${STRING}))?`,
+          match: String.raw`${START}(?:(at)\s+(\d{1,2}:\d{2})|(turn)\s+(\d+))(?:\s+(?!(?:brigade|regiment|battery|cavalry|commander)\b)(${IDENT}))?(?:\s+(brigade|regiment|battery|cavalry|commander)\b)?(?:\s*(${STRING}))?`,
           captures: {
             1: kw('at'),
             2: { name: 'constant.numeric.time.dotc' },
