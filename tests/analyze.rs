@@ -104,3 +104,51 @@ fn the_svg_shows_the_chosen_brigades_reach() {
         text(&wrong.stderr)
     );
 }
+
+/// The reworked scenarios (issue 19): every victory condition can be met by the side it favours
+/// (a `when` script is not judged), and the first moves of the day come within one turn (ten
+/// minutes) of when they happened, as the README's time-and-motion table says. Each row: the
+/// scenario, the force, what it reaches (an objective, or an enemy force where it stands), and
+/// the clock time it happened (the README gives the sources).
+#[test]
+fn the_reworked_scenarios_can_play_their_history() {
+    let rows: &[(&str, &str, &str, &str)] = &[
+        ("gettysburg-day1-morning.dotc", "Archer’s Brigade", "enemy:Gamble’s Brigade", "9:30"),
+        ("gettysburg-day1-morning.dotc", "Cutler’s Brigade", "The Railroad Cut", "10:30"),
+        ("gettysburg-day1-morning.dotc", "Meredith’s Iron Brigade", "Herbst Woods", "10:45"),
+        ("gettysburg-day1-afternoon.dotc", "O’Neal’s Brigade", "enemy:Baxter’s Brigade", "14:30"),
+        ("gettysburg-day1-afternoon.dotc", "Iverson’s Brigade", "enemy:Baxter’s Brigade", "14:30"),
+        ("gettysburg-day1-afternoon.dotc", "Gordon’s Brigade", "Blocher’s Knoll", "15:30"),
+    ];
+    let minutes = |t: &str| {
+        let (h, m) = t.split_once(':').expect("a clock time");
+        h.parse::<i64>().expect("hours") * 60 + m.parse::<i64>().expect("minutes")
+    };
+    for file in ["gettysburg-day1-morning.dotc", "gettysburg-day1-afternoon.dotc"] {
+        let path = format!("scenarios/gettysburg-day1/{file}");
+        let out = dotc(&["analyze", &path, "--format", "json"], &root());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let report: serde_json::Value = serde_json::from_str(&text(&out.stdout)).expect("JSON");
+        for c in report["conditions"].as_array().expect("conditions") {
+            assert_ne!(c["status"], "unreachable", "{file}: {}", c["condition"]);
+        }
+        let time_of = |turn: &serde_json::Value| {
+            let t = turn.as_u64().unwrap_or_else(|| panic!("{file}: not reached: {turn}"));
+            report["clock"][(t - 1) as usize]["time"].as_str().expect("a clock").to_string()
+        };
+        for (_, name, what, happened) in rows.iter().filter(|r| r.0 == file) {
+            let f = force(&report, name);
+            let turn = match what.strip_prefix("enemy:") {
+                Some(enemy) => f["enemies"]
+                    .as_array()
+                    .and_then(|m| m.iter().find(|m| m["enemy"] == enemy))
+                    .map(|m| m["where_it_stands"].clone())
+                    .expect("the enemy"),
+                None => goal(f, what)["turn"].clone(),
+            };
+            let at = time_of(&turn);
+            let off = (minutes(&at) - minutes(happened)).abs();
+            assert!(off <= 10, "{file}: {name} reaches {what} at {at}; it happened at {happened}");
+        }
+    }
+}

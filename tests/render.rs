@@ -387,3 +387,36 @@ fn replay_maps_as_a_side_draw_the_enemy_s_blinds_as_question_marks() {
     assert_eq!(turn3.matches(">?</text>").count(), 2 + 1, "{turn3}");
     assert!(turn3.contains("data-unit=\"U1\""), "{turn3}");
 }
+
+/// The deployment maps the Gettysburg README shows are the scenarios as they stand: each is
+/// drawn again by `dotc render` and must be the committed SVG byte for byte (issue 19: never
+/// stale). `DOTC_BLESS_MAPS=1` writes them anew after a scenario changes; review the picture.
+#[test]
+fn deployment_maps_are_current() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let folder = root().join("scenarios/gettysburg-day1");
+    for (scenario, map) in [
+        ("gettysburg-day1-morning.dotc", "deployment.svg"),
+        ("gettysburg-day1-afternoon.dotc", "afternoon-deployment.svg"),
+    ] {
+        let (out, source) = (dir.path().join(map), folder.join(scenario));
+        let args = ["render", source.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")];
+        let run = dotc(&args, dir.path());
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let drawn = std::fs::read_to_string(&out).expect("drawn");
+        let committed = folder.join(map);
+        if std::env::var_os("DOTC_BLESS_MAPS").is_some() {
+            std::fs::write(&committed, &drawn).expect("write the map");
+            continue;
+        }
+        let kept = std::fs::read_to_string(&committed).unwrap_or_default();
+        assert!(
+            kept == drawn,
+            "{map} is not the map of {scenario} as it stands: redraw it with \
+             `DOTC_BLESS_MAPS=1 cargo test --test render deployment_maps_are_current` and review it"
+        );
+        // The README shows it.
+        let readme = std::fs::read_to_string(folder.join("README.md")).expect("README");
+        assert!(readme.contains(&format!("]({map})")), "the README does not show {map}");
+    }
+}

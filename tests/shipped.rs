@@ -10,26 +10,11 @@ fn there_are_shipped_files() {
     assert!(files.iter().any(|f| f.starts_with(concat!(env!("CARGO_MANIFEST_DIR"), "/scenarios"))));
 }
 
-/// The time-and-motion warnings (`dotc analyze`, issue 19) the Gettysburg scenarios have until
-/// issue 19's next slice reworks them: each file's expected codes, no more and no fewer.
-const UNTIL_THE_REWORK: &[(&str, &[&str])] =
-    &[("gettysburg-day1-morning.dotc", &["dotc::reinforcement-too-late", "dotc::unreachable-victory"])];
-
 #[test]
 fn every_shipped_file_checks_clean() {
     for path in common::shipped_files() {
         let (source, mut diagnostics) = common::check_file(&path);
         let file = path.file_name().and_then(|f| f.to_str()).unwrap_or_default();
-        if let Some((_, codes)) = UNTIL_THE_REWORK.iter().find(|(f, _)| *f == file) {
-            let found: Vec<&str> = diagnostics.iter().filter(|d| !d.is_error()).map(|d| d.code).collect();
-            assert_eq!(
-                &found[..],
-                *codes,
-                "{} has other time-and-motion warnings than expected",
-                path.display()
-            );
-            diagnostics.retain(|d| d.is_error() || !codes.contains(&d.code));
-        }
         // The worked campaign's note of what the roster changes in its battle 3 (Hays'
         // Louisianans, Ch14 1.0) is advice it means to give (tests/campaign_example.rs).
         if file == "road-to-gettysburg.dotc" {

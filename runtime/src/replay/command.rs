@@ -414,6 +414,22 @@ impl Game {
         self.state.brigades.iter().position(|b| b.brigadier == Some(l))
     }
 
+    /// Ch16 2.4: the brigade a leader who is out commanded, and who commands it now: his
+    /// successor, or the successor's successor if he fell too. None for a leader who is not out
+    /// or never commanded a brigade.
+    fn commanding_after(&self, out: LeaderId) -> Option<(usize, LeaderId)> {
+        let mut leader = self.state.leader(out).filter(|l| l.removed)?;
+        // Each colonel is a later leader than the one he replaced: the chain ends.
+        for _ in 0..self.state.leaders.len() {
+            let next = self.state.leader_named(&leader.successor)?;
+            if let Some(b) = self.state.brigades.iter().position(|b| b.brigadier == Some(next)) {
+                return Some((b, next));
+            }
+            leader = self.state.leader(next)?;
+        }
+        None
+    }
+
     /// The leader an action names first, reported when the game has none of that name.
     fn leader_subject(&self, r: &mut Replayer<'_>, action: &Action) -> Option<LeaderId> {
         let name = unit_arg(action)?;
@@ -430,13 +446,43 @@ impl Game {
     pub(super) fn pips(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch16 2.1, RULINGS G2";
         let Some(name) = unit_arg(action) else { return };
-        let Some(lid) = self.state.leader_named(&name.value) else {
+        let Some(mut lid) = self.state.leader_named(&name.value) else {
             r.find(name.span, Level::Error, format!("no leader \"{}\" in this game", name.value), "");
             return;
         };
-        let Some(b) = self.brigade_of_leader(&name.value) else {
-            r.here(Level::Note, format!("{} commands no brigade: pips not replayed", name.value), RULE);
-            return;
+        let b = match self.brigade_of_leader(&name.value) {
+            Some(b) => b,
+            None => match self.commanding_after(lid) {
+                // Ch16 2.4, RULINGS G18: a brigadier who is out is followed by his colonel from
+                // the next Phase 1. A log that still names him (or a what-if replay that switched
+                // on a scenario's option taking him off) has the roll read as his successor's.
+                Some((b, now)) => {
+                    let Some(colonel) = self.state.leader(now) else { return };
+                    if colonel.from_turn > r.turn {
+                        let message = format!(
+                            "{} is out and {} takes his brigade from turn {}: no pips for it this turn",
+                            name.value, colonel.name, colonel.from_turn
+                        );
+                        return r.here(Level::Note, message, "Ch16 2.1, 2.4, RULINGS G18");
+                    }
+                    let message = format!(
+                        "{} is out: the roll is read as that of {}, who commands his brigade now (write his \
+                         name)",
+                        name.value, colonel.name
+                    );
+                    r.here(Level::Warning, message, "Ch16 2.4, RULINGS G18");
+                    lid = now;
+                    b
+                }
+                None => {
+                    r.here(
+                        Level::Note,
+                        format!("{} commands no brigade: pips not replayed", name.value),
+                        RULE,
+                    );
+                    return;
+                }
+            },
         };
         if self.book.peek(r.turn).is_some_and(|t| t.pip_rolls.contains_key(&BrigadeId(b))) {
             let message = format!("{} has already rolled his pips this turn: one roll a turn", name.value);
@@ -536,7 +582,12 @@ impl Game {
             .flat_map(|p| &p.actions)
             .filter(|a| a.verb.value == "pips")
             .filter_map(unit_arg)
-            .filter_map(|name| self.brigade_of_leader(&name.value))
+            .filter_map(|name| {
+                self.brigade_of_leader(&name.value).or_else(|| {
+                    let out = self.state.leader_named(&name.value)?;
+                    self.commanding_after(out).map(|(b, _)| b)
+                })
+            })
             .collect();
         let at = Span::new(turn.span.start, turn.side.span.end);
         for (i, brigade) in self.state.brigades.iter().enumerate() {

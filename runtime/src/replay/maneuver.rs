@@ -788,9 +788,25 @@ impl Game {
             u.formation = f.clone();
         }
         let layout = layout_for(&self.rules, u);
+        let brigade = u.brigade;
         self.mark_moved(r, id, Moved::Advance, None);
         self.bodies.insert(id, Body::new(to, facing, layout));
         r.emit([Event::new(What::Note { text: format!("{name} enters at ({}, {})", to.0, to.1) }, RULE)]);
+        // dotc D45: a brigadier with no place comes on with his brigade, at its entry point, when
+        // its first unit enters (from there his rides are measured, and his command range).
+        if let Some((_, at)) = &arrival.brigade
+            && let Some(leader) = brigade
+                .and_then(|b| self.state.brigades.get(b.0))
+                .and_then(|b| b.brigadier)
+                .and_then(|l| self.state.leader(l))
+            && !leader.removed
+            && !self.leader_positions.contains_key(&leader.name)
+        {
+            let leader = leader.name.clone();
+            self.leader_positions.insert(leader.clone(), *at);
+            let text = format!("{leader} comes on with his brigade at ({}, {})", at.0, at.1);
+            r.emit([Event::new(What::Note { text }, "dotc D45")]);
+        }
     }
 
     /// Ch16 3.1: `move "Leader" to (x, y)`: a leader rides at the brigadier's rates. An attached
@@ -2057,17 +2073,18 @@ scenario "Drill Field" {
         // Turn 5: on time, each rides from his entry point; a ride longer than a leader's move
         // from it is refused (the brigadier's row, Ch16 3.1), one within it is not.
         let on_time = format!(
-            "turn 1 blue {{\n}}\n{quiet}turn 5 blue {{\n    maneuver {{\n        move \"Gen. Late\" to (5, 24)\n        move \"Col. Late\" to (40, 20)\n    }}\n}}\n"
+            "turn 1 blue {{\n}}\n{quiet}turn 5 blue {{\n    maneuver {{\n        move \"Gen. Late\" to (5, 24)\n        enter \"1st Reserve\" to (1, 20) facing east\n        move \"Col. Late\" to (40, 20)\n    }}\n}}\n"
         );
         let (replay, game) = play(&scenario, &on_time);
         assert!(errors_at(&replay, &game, "move \"Gen. Late\"").is_empty(), "{:#?}", replay.findings);
         let far = errors_at(&replay, &game, "move \"Col. Late\"");
         assert!(far.iter().any(|f| f.rule == "Ch16 3.1"), "{:#?}", replay.findings);
-        assert!(
-            replay.events.iter().any(|e| matches!(&e.event.what, What::Note { text }
-                if text.contains("Gen. Late comes on with his own arrival at (1, 24)"))),
-            "the narrative says where he came on"
-        );
+        let noted = |words: &str| {
+            replay.events.iter().any(|e| matches!(&e.event.what, What::Note { text } if text.contains(words)))
+        };
+        assert!(noted("Gen. Late comes on with his own arrival at (1, 24)"), "{:#?}", replay.events);
+        // The brigadier came on with his brigade's first regiment, at its entry point.
+        assert!(noted("Col. Late comes on with his brigade at (1, 20)"), "{:#?}", replay.events);
     }
 
     #[test]
