@@ -17,6 +17,7 @@ use dotc_runtime::render::{self, MapState, RenderOptions};
 use crate::files;
 
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("map").args(["svg", "png"])))]
 pub struct AnalyzeArgs {
     /// The scenario (or a game log, whose scenario is analysed).
     pub file: PathBuf,
@@ -25,10 +26,13 @@ pub struct AnalyzeArgs {
     pub format: AnalyzeFormat,
     /// Also write a map (SVG, or PNG when OUT ends in .png) with the reach of the force named
     /// by --brigade, turn by turn, and arrows to the reinforcements' entry points.
-    #[arg(long, value_name = "OUT", requires = "brigade")]
+    #[arg(long, value_name = "OUT", requires = "brigade", conflicts_with = "png")]
     pub svg: Option<PathBuf>,
-    /// The brigade (or unit outside a brigade) whose reach the --svg map shows.
-    #[arg(long, value_name = "NAME", requires = "svg")]
+    /// The same map as a PNG, whatever OUT ends in.
+    #[arg(long, value_name = "OUT", requires = "brigade")]
+    pub png: Option<PathBuf>,
+    /// The brigade (or unit outside a brigade) whose reach the --svg or --png map shows.
+    #[arg(long, value_name = "NAME", requires = "map")]
     pub brigade: Option<String>,
     /// Replace OUT even if it is read-only.
     #[arg(long)]
@@ -80,7 +84,8 @@ pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
             println!("{json}");
         }
     }
-    if let (Some(out), Some(brigade)) = (&args.svg, &args.brigade) {
+    let map = args.svg.as_ref().map(|out| (out, false)).or(args.png.as_ref().map(|out| (out, true)));
+    if let (Some((out, png)), Some(brigade)) = (map, &args.brigade) {
         let Some(force) = report.forces.iter().find(|f| &f.name == brigade) else {
             let names = report.forces.iter().map(|f| f.name.as_str());
             let hint = match dotc_lang::names::suggest(brigade, names) {
@@ -103,7 +108,7 @@ pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
             Some(at) => format!("{}{overlay}{}", &svg[..at], &svg[at..]),
             None => svg,
         };
-        let bytes = if out.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+        let bytes = if png || out.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")) {
             crate::map::png(&svg, page.pixels(options.scale))?
         } else {
             svg.into_bytes()

@@ -95,6 +95,13 @@ fn the_svg_shows_the_chosen_brigades_reach() {
     assert!(drawn.contains("<g id=\"reach\""));
     assert!(drawn.contains("data-turn=\"12\""));
     assert!(drawn.contains("10:15 Meredith’s Iron Brigade"));
+    // `--png` draws the same map as a PNG, whatever the file is called.
+    let png = dir.join("iron.map");
+    let png_arg = png.display().to_string();
+    let out = dotc(&["analyze", MORNING, "--png", &png_arg, "--brigade", "Meredith’s Iron Brigade"], &root());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&png).expect("the PNG is written");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     let _ = std::fs::remove_dir_all(&dir);
     let wrong = dotc(&["analyze", MORNING, "--svg", &svg_arg, "--brigade", "Meredith"], &root());
     assert_eq!(wrong.status.code(), Some(2));
