@@ -438,12 +438,15 @@ pub fn take_stands(
     let (from, to) = (health(rules, before, u.starting_stands), health(rules, u.stands, u.starting_stands));
     let clock_lost = clock_before - u.clock_stands();
     let brigade = u.brigade;
+    // A battery has no health state (Ch16 8.1 is a regiment's; RULINGS G19: the Shatter rule is
+    // infantry only): its lost sections are said, never a health it does not have.
+    let battery = u.is_battery();
     if removed_all {
         u.removed = true;
         u.micro_hit = 0;
         u.screen = None;
     }
-    if from != to && !removed_all {
+    if from != to && !removed_all && !battery {
         events.push(Event::new(What::HealthChanged { unit: name.clone(), from, to }, "Ch16 8.1, RULINGS C4"));
     }
     if removed_all {

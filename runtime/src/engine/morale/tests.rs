@@ -545,3 +545,20 @@ fn ch13_19_0_second_line_gives_plus_one_to_discipline_checks() {
     assert!(check(&on, &t), "3 passes at 3+");
     assert!(!check(&defaults(), &t), "3 fails at 4+");
 }
+
+/// RULINGS G19, Ch16 8.1: a battery has no health state. Losing a section is said (its stands
+/// lost), but never as a regiment's health changing: a 2-section battery down to 1 is not
+/// "Shattered" (the Gettysburg morning log's Calef, issue 19); the last section lost removes it.
+#[test]
+fn g19_a_battery_losing_a_section_has_no_health_to_change() {
+    let rules = defaults();
+    let mut t = Table::new();
+    let guns = t.battery("Calef", t.blue, 2, "ordnance_rifle");
+    let mut events = Vec::new();
+    remove_stands(&rules, &mut t.state, guns, 1, &mut events, "test").unwrap();
+    assert!(events.iter().any(|e| matches!(&e.what, What::StandsLost { lost: 1, remaining: 1, .. })));
+    assert!(!events.iter().any(|e| matches!(&e.what, What::HealthChanged { .. })), "{events:#?}");
+    assert!(!t.unit(guns).removed);
+    remove_stands(&rules, &mut t.state, guns, 1, &mut events, "test").unwrap();
+    assert!(t.unit(guns).removed);
+}
