@@ -94,7 +94,9 @@ use crate::rulings::{DisorderedMovement, ObstacleCost, PassageOfLines, Rulings, 
 /// `formations` list names the formations.
 pub const DOUBLE_TIME_ARM: Arm = Arm::Infantry;
 
-pub use super::tolerances::{CROSSING_TOLERANCE, FACING_TOLERANCE, POSITION_TOLERANCE, ROAD_TOLERANCE};
+pub use super::tolerances::{
+    CROSSING_TOLERANCE, EXIT_CLEARANCE, FACING_TOLERANCE, POSITION_TOLERANCE, ROAD_TOLERANCE,
+};
 
 // Rule data entries this module reads, by id. The orders and maneuvers a log line names by its
 // verb have the verb's word as their id, so they are read through the typed verb.
@@ -364,6 +366,9 @@ pub enum FindingKind {
     Impassable { terrain: String, feature: Option<String> },
     /// The row cannot cross this obstacle at all.
     CannotCross { obstacle: String, feature: Option<String> },
+    /// A voluntary move climbs out of ground that takes a full turn to leave (Ch16 4.1) and goes
+    /// on beyond it: `beyond` inches clear, where [`EXIT_CLEARANCE`] is the most.
+    ExitTakesTheTurn { terrain: String, feature: Option<String>, beyond: f64 },
     /// A voluntary move takes stands off the table.
     OffTable,
     /// The move ends on top of a friendly unit ([`Move::friends`] index).
@@ -456,6 +461,16 @@ impl fmt::Display for FindingKind {
             FindingKind::CannotCross { obstacle, feature } => {
                 write!(f, "cannot cross {obstacle}")?;
                 named(f, feature)
+            }
+            FindingKind::ExitTakesTheTurn { terrain, feature, beyond } => {
+                write!(f, "climbing out of {terrain}")?;
+                named(f, feature)?;
+                write!(
+                    f,
+                    " takes the whole move: it may end at most {}\" clear of it, not {}\"",
+                    inches(EXIT_CLEARANCE),
+                    inches(*beyond)
+                )
             }
             FindingKind::OffTable => write!(f, "leaves the table"),
             FindingKind::EndsOnFriend { friend } => write!(f, "ends on top of friendly unit {friend}"),
@@ -1086,6 +1101,22 @@ impl Judge<'_> {
     /// What the ground crossed does to the unit, and where it ends.
     fn effects(&mut self, survey: &Survey, measure: &Measure) {
         let (bf, mv) = (self.bf, self.mv);
+        // Ch16 4.1: climbing out of a sunken road (or a scenario's cut) is the whole move. A
+        // leader rides out freely; a retreat or fall back is a fixed move (dotc D46); a
+        // consolidation never goes farther than its few inches.
+        let climbs = mv.mover.arm != Arm::Leader
+            && !matches!(mv.kind, MoveKind::Retreat { .. } | MoveKind::FallBack | MoveKind::Consolidate);
+        for &(index, beyond) in survey.exits.iter().filter(|_| climbs) {
+            if measured(beyond) > EXIT_CLEARANCE {
+                let area = &bf.areas[index];
+                let kind = FindingKind::ExitTakesTheTurn {
+                    terrain: area.terrain.meta.title().to_string(),
+                    feature: area.name.clone(),
+                    beyond,
+                };
+                self.add(kind, source(&area.terrain.meta.source));
+            }
+        }
         let formed =
             mv.mover.arm != Arm::Leader && !self.formation.is_some_and(|f| f.ignores_terrain_disorder);
         for &(index, entered) in &survey.areas {
@@ -1624,6 +1655,9 @@ struct Survey {
     /// Areas ([`Battlefield::areas`] indices) the stands sweep into, and whether the unit
     /// entered (it did not start in it).
     areas: Vec<(usize, bool)>,
+    /// Areas that take a full turn to leave (Ch16 4.1) the unit starts in and ends out of, with
+    /// how far its end footprint is from each.
+    exits: Vec<(usize, f64)>,
     lines: Vec<LineMeet>,
     /// One [`Battlefield::obstacles`] index per crossing.
     obstacles: Vec<usize>,
@@ -1653,9 +1687,18 @@ fn survey(bf: &Battlefield, path: &Path, friends: &[Body]) -> Survey {
     let start = Path::footprint(&path.trace[0]);
     let end = Path::footprint(&path.trace[path.trace.len() - 1]);
     let mut areas = Vec::new();
+    let mut exits = Vec::new();
     for (index, area) in bf.areas.iter().enumerate() {
         if hulls.iter().any(|h| crate::geometry::overlap_area(h, &area.outline) > AREA_NOISE) {
-            areas.push((index, crate::geometry::overlap_area(&start, &area.outline) <= AREA_NOISE));
+            let started_in = crate::geometry::overlap_area(&start, &area.outline) > AREA_NOISE;
+            areas.push((index, !started_in));
+            if started_in
+                && area.terrain.exit_full_turn
+                && crate::geometry::overlap_area(&end, &area.outline) <= AREA_NOISE
+            {
+                use geo::{Distance, Euclidean};
+                exits.push((index, Euclidean.distance(&end, &area.outline)));
+            }
         }
     }
     let mut lines = Vec::new();
@@ -1698,7 +1741,7 @@ fn survey(bf: &Battlefield, path: &Path, friends: &[Body]) -> Survey {
             friends_at_end.push(index);
         }
     }
-    Survey { areas, lines, obstacles, on_road, off_table, friends_passed, friends_at_end }
+    Survey { areas, exits, lines, obstacles, on_road, off_table, friends_passed, friends_at_end }
 }
 
 /// Every point of the colours' path is within [`ROAD_TOLERANCE`] of a road.

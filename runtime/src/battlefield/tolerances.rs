@@ -26,6 +26,11 @@ pub const OBSTACLE_REACH: f64 = 1.0;
 /// is still on a road drawn as a line.
 pub const ROAD_TOLERANCE: f64 = 0.5;
 
+/// A unit climbing out of ground that takes a full turn to leave (Ch16 4.1: the Sunken Road,
+/// a scenario's railroad cut) may end at most this many inches clear of it: the move that leaves
+/// is the whole move, and it takes the unit just out. dotc's own, not a rule: a stand's width.
+pub const EXIT_CLEARANCE: f64 = 1.0;
+
 /// A ford or bridge placed as a point serves a crossing of the water within this many inches of
 /// it. dotc's own, not a rule: a stand's width.
 pub const CROSSING_TOLERANCE: f64 = 1.0;

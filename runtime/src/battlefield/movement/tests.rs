@@ -898,3 +898,43 @@ proptest! {
         prop_assert!(r.used >= 0.0 && r.used.is_finite());
     }
 }
+
+/// Ch16 4.1 (the Sunken Road: "Full Turn to Exit"): a move that climbs out of ground that takes
+/// a full turn to leave is the whole move, ending at most EXIT_CLEARANCE (1") clear of it. A road
+/// 3" deep from y = 10 to 13; a line facing north with its front at y = 12.5 is in it. Its
+/// front goes 1" ahead plus its depth: its rear ends 0.5" clear, legal. 5" ahead: its rear
+/// is 4.5" clear, refused. Moving along the road leaves nothing; a leader rides out freely;
+/// a retreat is a fixed move (dotc D46).
+#[test]
+fn ch16_4_1_climbing_out_of_a_sunken_road_is_the_whole_move() {
+    let bf = field("sunken_road \"The Lane\" polygon (0, 10) (48, 10) (48, 13) (0, 13)");
+    let start = line((10.0, 12.5), 0.0, 5);
+    let depth = start.layout.depth();
+    let exits = |r: &MoveReport| has(r, |k| matches!(k, FindingKind::ExitTakesTheTurn { .. }));
+    let infantry = Mover::infantry("line");
+    let r = check(&bf, &mv(infantry, MoveKind::Advance, start, ahead(&start, 1.0 + depth)));
+    assert!(!exits(&r) && r.is_legal(), "{:?}", r.findings);
+    let r = check(&bf, &mv(infantry, MoveKind::Advance, start, ahead(&start, 5.0)));
+    assert!(
+        has(&r, |k| matches!(k, FindingKind::ExitTakesTheTurn { beyond, feature: Some(f), .. }
+            if close(*beyond, 5.0 - 0.5 - depth) && f == "The Lane")),
+        "{:?}",
+        r.findings
+    );
+    assert!(!r.is_legal());
+    let refused = r.findings.iter().find(|f| matches!(f.kind, FindingKind::ExitTakesTheTurn { .. })).unwrap();
+    assert_eq!(refused.rule, "Ch16 4.1");
+    assert!(refused.kind.to_string().contains("climbing out of Sunken Road"), "{}", refused.kind);
+    // Along the road, staying in it: nothing to climb.
+    let along = Pose::new((14.0, 12.5), 0.0);
+    assert!(!exits(&check(&bf, &mv(infantry, MoveKind::Advance, start, along))));
+    // A charge out of it is a move of the unit's own: the same.
+    let r = check(&bf, &mv(infantry, MoveKind::Charge { target: None }, start, ahead(&start, 5.0)));
+    assert!(exits(&r), "{:?}", r.findings);
+    // A leader rides out as he pleases; a retreat is the melee result's distance.
+    let rider = Body::new((10.0, 12.0), 0.0, Layout::new(1, None, 0.0, 1.0));
+    assert!(!exits(&check(&bf, &mv(Mover::brigadier(), MoveKind::Advance, rider, ahead(&rider, 5.0)))));
+    let backs = line((10.0, 10.5), 180.0, 5);
+    let r = check(&bf, &mv(infantry, MoveKind::Retreat { cavalry_melee: false }, backs, ahead(&backs, -6.0)));
+    assert!(!exits(&r), "{:?}", r.findings);
+}
