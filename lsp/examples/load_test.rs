@@ -261,7 +261,8 @@ fn main() {
         .arg("lsp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        // With `DOTC_LSP_TRACE=1` the server's timing trace goes to this program's stderr.
+        .stderr(if std::env::var_os("DOTC_LSP_TRACE").is_some() { Stdio::inherit() } else { Stdio::null() })
         .spawn()
         .expect("start dotc lsp");
     let incoming = read_messages(child.stdout.take().expect("stdout"));
