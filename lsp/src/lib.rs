@@ -13,6 +13,7 @@
 //!   hints, quick fixes), [`convert`] (diagnostics).
 //! - [`server`]: the `tower-lsp-server` backend that routes requests to them, catching panics.
 //! - [`stdio`]: the framing in front of it: malformed messages answered per JSON-RPC, exit codes.
+//! - [`trace`]: a timing trace to standard error, on with `DOTC_LSP_TRACE=1` (issue 16).
 
 pub mod campaign;
 pub mod completion;
