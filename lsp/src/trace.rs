@@ -4,6 +4,7 @@
 //! length (both in milliseconds), the thread, and what it was. Nothing the server answers
 //! depends on it.
 
+use std::io::Write as _;
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -24,7 +25,9 @@ pub fn line(start: Instant, what: &str) {
     let end = Instant::now();
     let thread = std::thread::current();
     let name = thread.name().map_or_else(|| format!("{:?}", thread.id()), str::to_string);
-    eprintln!(
+    // Not `eprintln!`, which panics when standard error cannot be written to.
+    let _ = writeln!(
+        std::io::stderr(),
         "trace {:.3} {:.3} {name} {what}",
         since_start(start),
         end.saturating_duration_since(start).as_secs_f64() * 1000.0
