@@ -24,7 +24,8 @@
 //! Run with `cargo build --release && cargo run --release -p dotc-lsp --example load_test
 //! [KEYSTROKES] [legal]` (default 200, on the benchmarks' log of random dice; `legal` types
 //! into the rules-legal log of `tools/legal_log.rs` instead). It starts `target/release/dotc
-//! lsp`, or the build `DOTC_BIN` names. Results: BENCHMARKS.md, "The language server under
+//! lsp`, or the build `DOTC_BIN` names; with `DOTC_LSP_TRACE=1` the server's timing trace
+//! (`dotc_lsp::trace`) goes to this program's stderr. Results: BENCHMARKS.md, "The language server under
 //! load".
 
 use std::collections::HashMap;
@@ -261,7 +262,8 @@ fn main() {
         .arg("lsp")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        // With `DOTC_LSP_TRACE=1` the server's timing trace goes to this program's stderr.
+        .stderr(if std::env::var_os("DOTC_LSP_TRACE").is_some() { Stdio::inherit() } else { Stdio::null() })
         .spawn()
         .expect("start dotc lsp");
     let incoming = read_messages(child.stdout.take().expect("stdout"));

@@ -13,6 +13,7 @@
 //!   hints, quick fixes), [`convert`] (diagnostics).
 //! - [`server`]: the `tower-lsp-server` backend that routes requests to them, catching panics.
 //! - [`stdio`]: the framing in front of it: malformed messages answered per JSON-RPC, exit codes.
+//! - [`trace`]: a timing trace to standard error, on with `DOTC_LSP_TRACE=1` (issue 16).
 
 pub mod campaign;
 pub mod completion;
@@ -27,6 +28,7 @@ pub mod replay_view;
 pub mod semantic;
 pub mod server;
 pub mod stdio;
+pub mod trace;
 pub mod workspace;
 
 use std::process::ExitCode;
@@ -39,15 +41,59 @@ pub use tower_lsp_server::ls_types;
 /// end: exit code 0 if it asked for `shutdown` first, 1 otherwise (see [`stdio`]).
 pub fn run_stdio() -> Result<ExitCode, String> {
     few_arenas();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the language server: {e}"))?;
+    let runtime = runtime().map_err(|e| format!("cannot start the language server: {e}"))?;
     let code = runtime.block_on(stdio::serve(std::io::stdin(), std::io::stdout()));
     // A replay still running off the editing path is of no use any more: do not wait for it.
     runtime.shutdown_background();
     Ok(code)
 }
+
+/// The server's runtime: one thread that applies edits and answers requests, and tokio's
+/// blocking threads for the work done off it (whole-file semantic tokens, audits taken up or
+/// replayed, memory freed), which run [`BACKGROUND_NICE`] steps less favoured than the thread
+/// that builds the runtime.
+///
+/// On two cores that work, the editor and the server's own thread all want a core at once
+/// after a keystroke: with the same priority the scheduler let an audit being taken up, or a
+/// whole file's tokens, keep the core while the keystroke or a hover waited several
+/// milliseconds for one (issue 16: the hovers after the audit at p99, the keystrokes under
+/// whole-file tokens). Priority decides only who runs first, never a result.
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    let background = nice_of_this_thread().saturating_add(BACKGROUND_NICE).min(19);
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        // A blocking thread may be started by another one, whose niceness it inherits: the
+        // level is set, not added to.
+        .on_thread_start(move || set_nice_of_this_thread(background))
+        .build()
+}
+
+/// How much nicer than the server's own thread its blocking threads are (see [`runtime`]).
+pub const BACKGROUND_NICE: i32 = 10;
+
+/// The niceness of the calling thread (Linux sets it per thread).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn nice_of_this_thread() -> i32 {
+    // SAFETY: `gettid` and `getpriority` only read the calling thread's id and priority.
+    unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn nice_of_this_thread() -> i32 {
+    0
+}
+
+/// Set the calling thread's niceness (a failure, such as a lower one refused, leaves it as is).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn set_nice_of_this_thread(nice: i32) {
+    // SAFETY: `setpriority` on the calling thread's own id changes only its scheduling weight.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, nice);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn set_nice_of_this_thread(_nice: i32) {}
 
 /// Two glibc malloc arenas for the whole server. By default glibc gives each thread that
 /// allocates at once with another an arena of its own, up to eight per core, and pages freed in
@@ -64,3 +110,32 @@ fn few_arenas() {
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn few_arenas() {}
+
+#[cfg(test)]
+mod tests {
+    /// The blocking threads run at the server's thread's niceness plus [`super::BACKGROUND_NICE`]
+    /// (at most 19), also those a blocking thread starts; the server's own thread is left as it
+    /// was (issue 16).
+    #[test]
+    fn blocking_threads_are_less_favoured_than_the_servers_thread() {
+        let own = super::nice_of_this_thread();
+        let runtime = super::runtime().expect("a runtime");
+        let (first, nested) = runtime.block_on(async {
+            let first = tokio::task::spawn_blocking(super::nice_of_this_thread).await.expect("a thread");
+            // Asked for on a blocking thread: one started from there inherits its niceness.
+            let nested = tokio::task::spawn_blocking(|| {
+                let handle = tokio::runtime::Handle::current();
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                handle.block_on(tokio::task::spawn_blocking(super::nice_of_this_thread)).expect("a thread")
+            })
+            .await
+            .expect("a thread");
+            (first, nested)
+        });
+        if cfg!(all(target_os = "linux", target_env = "gnu")) {
+            let want = (own + super::BACKGROUND_NICE).min(19);
+            assert_eq!((first, nested), (want, want));
+        }
+        assert_eq!(super::nice_of_this_thread(), own);
+    }
+}

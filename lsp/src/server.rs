@@ -24,7 +24,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use crate::semantic::{self, TokenInputs, TokenStore};
 use crate::workspace::{Doc, Publication, ResumeJob, Workspace, panic_message};
-use crate::{completion, convert, hints, hover, navigate, outline};
+use crate::{completion, convert, hints, hover, navigate, outline, trace};
 
 /// How long typing must pause before a long game log is replayed again.
 pub const AUDIT_PAUSE: Duration = Duration::from_millis(300);
@@ -113,7 +113,7 @@ impl Backend {
 
     /// The current text of an open document (for tests and tools).
     pub fn document_text(&self, uri: &Uri) -> Option<String> {
-        self.lock().get(uri).map(|doc| doc.text.to_string())
+        self.lock("document_text").get(uri).map(|doc| doc.text.to_string())
     }
 
     /// How many documents have semantic tokens kept between requests (for tests).
@@ -121,8 +121,8 @@ impl Backend {
         self.tokens.len()
     }
 
-    fn lock(&self) -> MutexGuard<'_, Workspace> {
-        lock(&self.workspace)
+    fn lock(&self, what: &'static str) -> Locked<'_> {
+        lock(&self.workspace, what)
     }
 
     /// Answer a semantic tokens request from the document's kept tokens, brought up to date
@@ -144,10 +144,10 @@ impl Backend {
     fn on_doc<T>(
         &self,
         uri: &Uri,
-        request: &str,
+        request: &'static str,
         feature: impl FnOnce(&Workspace, &Doc) -> T,
     ) -> Result<Option<T>> {
-        let ws = self.lock();
+        let ws = self.lock(request);
         let Some(doc) = ws.get(uri) else { return Ok(None) };
         match catch_unwind(AssertUnwindSafe(|| feature(&ws, doc))) {
             Ok(answer) => Ok(Some(answer)),
@@ -173,13 +173,17 @@ impl Backend {
         feature: impl FnOnce(S) -> T + Send + 'static,
     ) -> Result<Option<T>> {
         let taken = {
-            let ws = self.lock();
+            let ws = self.lock(request);
             let Some(doc) = ws.get(uri) else { return Ok(None) };
             catch_unwind(AssertUnwindSafe(|| snapshot(doc)))
         };
         let answer = match taken {
             Ok(inputs) => {
-                tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(|| feature(inputs)))).await
+                tokio::task::spawn_blocking(move || {
+                    let _traced = trace::Stretch::new(request);
+                    catch_unwind(AssertUnwindSafe(|| feature(inputs)))
+                })
+                .await
             }
             Err(panic) => Ok(Err(panic)),
         };
@@ -207,9 +211,9 @@ impl Backend {
     }
 
     /// Change the workspace, catching any panic (reported in the client's log).
-    async fn mutate(&self, what: &str, change: impl FnOnce(&mut Workspace) -> Vec<Publication>) {
+    async fn mutate(&self, what: &'static str, change: impl FnOnce(&mut Workspace) -> Vec<Publication>) {
         let result = {
-            let mut ws = self.lock();
+            let mut ws = self.lock(what);
             catch_unwind(AssertUnwindSafe(|| change(&mut ws)))
         };
         match result {
@@ -222,10 +226,46 @@ impl Backend {
     }
 }
 
-fn lock(workspace: &Mutex<Workspace>) -> MutexGuard<'_, Workspace> {
+/// The workspace, locked for `what` (the name under which the trace shows how long the lock
+/// was waited for and held, [`crate::trace`]).
+fn lock<'a>(workspace: &'a Mutex<Workspace>, what: &'static str) -> Locked<'a> {
+    let asked = trace::on().then(std::time::Instant::now);
     // A panic never happens while the lock is held outside `catch_unwind`, but if one did the
     // workspace is still the best state there is.
-    workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    let guard = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(asked) = asked {
+        trace::line(asked, &format!("lock-wait {what}"));
+    }
+    Locked { guard, held: asked.map(|_| std::time::Instant::now()), what }
+}
+
+/// The locked workspace; with the trace on, how long it was held is traced when it is let go.
+struct Locked<'a> {
+    guard: MutexGuard<'a, Workspace>,
+    held: Option<std::time::Instant>,
+    what: &'static str,
+}
+
+impl std::ops::Deref for Locked<'_> {
+    type Target = Workspace;
+
+    fn deref(&self) -> &Workspace {
+        &self.guard
+    }
+}
+
+impl std::ops::DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut Workspace {
+        &mut self.guard
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        if let Some(held) = self.held {
+            trace::line(held, &format!("lock-held {}", self.what));
+        }
+    }
 }
 
 /// Send the diagnostics of each document a change touched; for each whose audit is to be taken
@@ -242,7 +282,7 @@ async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publication
     // After the keystroke's own diagnostics are out (issue 16).
     let mut running = Vec::new();
     for (uri, version) in resume {
-        match catch_unwind(AssertUnwindSafe(|| lock(workspace).start_resume(&uri, version))) {
+        match catch_unwind(AssertUnwindSafe(|| lock(workspace, "start_resume").start_resume(&uri, version))) {
             Ok(Ok(job)) => running.push((uri, job.ticket(), run_resume(job))),
             Ok(Err(publications)) => send(client, workspace, publications, &mut due, &mut Vec::new()).await,
             Err(_) => {}
@@ -251,7 +291,8 @@ async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publication
     for (uri, ticket, job) in running {
         // A job that panicked or was lost leaves its document's audit due: `finish_resume` sees it.
         let _ = job.await;
-        let finished = catch_unwind(AssertUnwindSafe(|| lock(workspace).finish_resume(&uri, ticket)));
+        let finished =
+            catch_unwind(AssertUnwindSafe(|| lock(workspace, "finish_resume").finish_resume(&uri, ticket)));
         send(client, workspace, finished.unwrap_or_default(), &mut due, &mut Vec::new()).await;
     }
     for (uri, version) in due {
@@ -264,7 +305,9 @@ async fn publish(client: &Client, workspace: &Arc<Mutex<Workspace>>, publication
 /// when it ends.
 fn run_resume(job: ResumeJob) -> tokio::task::JoinHandle<()> {
     tokio::task::spawn_blocking(move || {
+        let traced = trace::Stretch::new("resume-job");
         job.run();
+        drop(traced);
         trim_now_and_then();
     })
 }
@@ -279,7 +322,7 @@ async fn send(
     resume: &mut Vec<(Uri, i32)>,
 ) {
     let batches: Vec<(Uri, Vec<Diagnostic>, i32)> = {
-        let ws = lock(workspace);
+        let ws = lock(workspace, "send");
         let max_audit = ws.max_audit_diagnostics;
         publications
             .into_iter()
@@ -298,6 +341,7 @@ async fn send(
             .collect()
     };
     for (uri, diagnostics, version) in batches {
+        let _traced = trace::Stretch::new("publish_diagnostics");
         client.publish_diagnostics(uri, diagnostics, Some(version)).await;
     }
 }
@@ -306,7 +350,7 @@ async fn send(
 /// thread, and publish the findings if it is at `version` still when the replay ends.
 async fn audit_later(client: Client, workspace: Arc<Mutex<Workspace>>, uri: Uri, version: i32) {
     tokio::time::sleep(AUDIT_PAUSE).await;
-    let Some(job) = lock(&workspace).audit_job(&uri, version) else { return };
+    let Some(job) = lock(&workspace, "audit_job").audit_job(&uri, version) else { return };
     let job = Arc::new(job);
     let running = job.clone();
     let Ok(analyzed) = tokio::task::spawn_blocking(move || running.run()).await else {
@@ -319,7 +363,7 @@ async fn audit_later(client: Client, workspace: Arc<Mutex<Workspace>>, uri: Uri,
         return;
     };
     let (converted, replaced) = {
-        let mut ws = lock(&workspace);
+        let mut ws = lock(&workspace, "finish_audit");
         let max_audit = ws.max_audit_diagnostics;
         match ws.finish_audit(&uri, &job, analyzed) {
             Some((p, replaced)) => {
@@ -379,6 +423,7 @@ const TRIM_EVERY_MS: u64 = 2_000;
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn trim_heap() {
+    let _traced = trace::Stretch::new("malloc_trim");
     // SAFETY: `malloc_trim` only returns free memory of the allocator's arenas to the system;
     // it takes the arenas' own locks and touches no memory that is in use.
     unsafe {
@@ -448,7 +493,7 @@ impl LanguageServer for Backend {
             .as_ref()
             .and_then(|o| o.get("maxAuditFindings"))
             .and_then(serde_json::Value::as_u64);
-        let mut ws = self.lock();
+        let mut ws = self.lock("initialize");
         ws.roots = roots;
         if let Some(max) = max_audit {
             ws.max_audit_diagnostics = usize::try_from(max).unwrap_or(usize::MAX);
@@ -501,6 +546,7 @@ impl LanguageServer for Backend {
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let _traced = trace::Stretch::new("hover");
         let at = params.text_document_position_params;
         let answer = self.on_doc(&at.text_document.uri, "hover", |_, doc| {
             let offset = doc.index.offset(&doc.text, at.position);

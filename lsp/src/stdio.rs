@@ -385,6 +385,14 @@ fn read_loop(
                 Frame::Body(body) => match classify(&body) {
                     Incoming::Answer(answer) => answer,
                     Incoming::Forward { message, method, id } => {
+                        if crate::trace::on() {
+                            let what = format!(
+                                "in {} {}",
+                                method.as_deref().unwrap_or("-"),
+                                id.as_deref().unwrap_or("-")
+                            );
+                            crate::trace::line(Instant::now(), &what);
+                        }
                         let is_request = method.is_some() && id.is_some();
                         if is_request && method.as_deref() == Some("shutdown") {
                             shutdown.store(true, Ordering::SeqCst);
@@ -439,9 +447,15 @@ fn relay_loop(
             let Frame::Body(body) = found else { continue };
             let Some(Head { method: None, id: Some(id) }) = serde_json::from_slice::<Head>(&body).ok() else {
                 // A request or notification of the server's own.
+                if crate::trace::on() {
+                    crate::trace::line(Instant::now(), &format!("out notification {}", body.len()));
+                }
                 let _ = out.send(Out::Frame(frame(&body)));
                 continue;
             };
+            if crate::trace::on() {
+                crate::trace::line(Instant::now(), &format!("out answer {id} {}", body.len()));
+            }
             let message = large_answer(&body, &id, answers).unwrap_or_else(|| Out::Frame(frame(&body)));
             let _ = out.send(message);
             // An answer (not a request of the server's own) settles its request.
@@ -477,6 +491,7 @@ const LARGE_END: &[u8] = b"}";
 fn write_loop(mut output: impl Write, frames: mpsc::Receiver<Out>) {
     let mut broken = false;
     for out in frames {
+        let _traced = crate::trace::Stretch::new("write");
         match out {
             Out::Frame(bytes) if !broken => {
                 broken = output.write_all(&bytes).and_then(|()| output.flush()).is_err();
