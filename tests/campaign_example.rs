@@ -133,9 +133,10 @@ fn the_worked_campaigns_rolls_are_the_seeds() {
     let dir = tempfile::tempdir().unwrap();
     let base = root().join("scenarios");
     let path = dir.path().join("campaign.dotc");
-    let bare = bare
-        .replace("\"../", &format!("\"{}/", base.display()))
-        .replace("\"barlows-knoll-game.dotc\"", &format!("\"{}/campaign/barlows-knoll-game.dotc\"", base.display()));
+    let bare = bare.replace("\"../", &format!("\"{}/", base.display())).replace(
+        "\"barlows-knoll-game.dotc\"",
+        &format!("\"{}/campaign/barlows-knoll-game.dotc\"", base.display()),
+    );
     std::fs::write(&path, bare).unwrap();
     for _ in 0..3 {
         let out = dotc(&["campaign", "next", path.to_str().unwrap(), "--seed", "1863", "--write"], &root());

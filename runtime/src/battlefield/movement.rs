@@ -111,6 +111,8 @@ const CAVALRY_DEFEATED: &str = "cavalry_defeated";
 const VICTOR: &str = "victor";
 /// Ch16 3.3 (`maneuver fall_back`, `about_face`) and Ch16 10.2 (`dismount`, `remount`).
 const FALL_BACK: &str = ManeuverVerb::FallBack.word();
+/// The rule data's brigade state whose `retreat` a Broken brigade's units make (RULE-07-2.4).
+const BROKEN: &str = "broken";
 const ABOUT_FACE: &str = ManeuverVerb::AboutFace.word();
 const DISMOUNT: &str = ManeuverVerb::Dismount.word();
 const REMOUNT: &str = ManeuverVerb::Remount.word();
@@ -249,6 +251,10 @@ pub enum MoveKind<'a> {
     Retreat { cavalry_melee: bool },
     /// Fall Back in Good Order (Ch16 3.3).
     FallBack,
+    /// A Broken brigade's unit retreating the brigade state's `retreat` straight toward its own
+    /// table edge, whose bearing (the way to the edge) this is, facing as it will (RULE-07-2.4,
+    /// Ch16 8.2, RULINGS G14).
+    BrokenRetreat { bearing: f64 },
     /// The victor's free consolidation move (Ch16 7.4).
     Consolidate,
     /// Changing to formation `to`, then moving on with what is left (Ch16 3.2).
@@ -270,7 +276,11 @@ impl MoveKind<'_> {
     fn at_terrain_rate(self) -> bool {
         !matches!(
             self,
-            MoveKind::Charge { .. } | MoveKind::Retreat { .. } | MoveKind::FallBack | MoveKind::Consolidate
+            MoveKind::Charge { .. }
+                | MoveKind::Retreat { .. }
+                | MoveKind::BrokenRetreat { .. }
+                | MoveKind::FallBack
+                | MoveKind::Consolidate
         )
     }
 
@@ -281,7 +291,7 @@ impl MoveKind<'_> {
 
     /// The moves a unit makes of its own will: leaving the table is a violation, not an effect.
     fn voluntary(self) -> bool {
-        !matches!(self, MoveKind::Retreat { .. } | MoveKind::FallBack)
+        !matches!(self, MoveKind::Retreat { .. } | MoveKind::BrokenRetreat { .. } | MoveKind::FallBack)
     }
 }
 
@@ -382,6 +392,9 @@ pub enum FindingKind {
     NotStraightBack { drift: f64, turned: f64 },
     /// A retreat of the wrong length.
     WrongDistance { moved: f64, required: f64 },
+    /// A Broken brigade's retreat that does not go straight toward its table edge: it strays
+    /// `drift` inches from the line to the edge.
+    NotTowardItsEdge { drift: f64 },
     /// A consolidation that goes backward.
     NotForward,
     /// A consolidation that turns too far.
@@ -487,6 +500,11 @@ impl fmt::Display for FindingKind {
             FindingKind::WrongDistance { moved, required } => {
                 write!(f, "retreated {}\" of the {}\" required", inches(*moved), inches(*required))
             }
+            FindingKind::NotTowardItsEdge { drift } => write!(
+                f,
+                "a Broken brigade's retreat goes straight toward its own table edge; this one strays {}\" from that line",
+                inches(*drift)
+            ),
             FindingKind::NotForward => write!(f, "a consolidation may not go backward"),
             FindingKind::OverPivot { degrees, max } => {
                 write!(f, "turns {} degrees, more than {}", inches(*degrees), inches(*max))
@@ -711,6 +729,20 @@ impl Judge<'_> {
                     )],
                     None => {
                         self.add(FindingKind::MissingRuleData { entry: format!("{id} retreat") }, "Ch16 7.4");
+                        Vec::new()
+                    }
+                }
+            }
+            MoveKind::BrokenRetreat { .. } => {
+                match self.data.brigade_state(BROKEN).and_then(|b| b.retreat.map(|inches| (b, inches))) {
+                    Some((state, inches)) => vec![Part::new(
+                        format!("{}: retreat toward its table edge", state.meta.title()),
+                        inches,
+                        source(&state.meta.source),
+                    )],
+                    None => {
+                        let entry = format!("brigade_state {BROKEN} retreat");
+                        self.add(FindingKind::MissingRuleData { entry }, "RULE-07-2.4");
                         Vec::new()
                     }
                 }
@@ -1014,7 +1046,27 @@ impl Judge<'_> {
     /// Too far, and what each kind of move demands of its path.
     fn check_kind(&mut self, path: &Path, measure: &Measure) {
         let report = &self.report;
-        if let MoveKind::Retreat { .. } = self.mv.kind {
+        if let MoveKind::BrokenRetreat { bearing } = self.mv.kind {
+            // The colours go the allowance straight toward the edge; the facing is free.
+            let required = report.allowance;
+            let known = !report.allowance_parts.is_empty();
+            let (ex, ey) = crate::geometry::bearing_vector(bearing);
+            let (dx, dy) = (
+                self.mv.end.position.0 - self.mv.start.position.0,
+                self.mv.end.position.1 - self.mv.start.position.1,
+            );
+            let (along, drift) = (dx * ex + dy * ey, (dx * ey - dy * ex).abs());
+            if drift > POSITION_TOLERANCE {
+                self.add(FindingKind::NotTowardItsEdge { drift: measured(drift) }, "RULE-07-2.4, Ch16 8.2");
+            }
+            if known && (along - required).abs() > POSITION_TOLERANCE {
+                let moved = measured(along.max(0.0));
+                self.add(
+                    FindingKind::WrongDistance { moved, required },
+                    "RULE-07-2.4, Ch16 8.2, RULINGS G14",
+                );
+            }
+        } else if let MoveKind::Retreat { .. } = self.mv.kind {
             let required = report.allowance;
             let known = !report.allowance_parts.is_empty();
             straight_back(path, &mut self.report, "Ch16 7.4");
@@ -1105,7 +1157,13 @@ impl Judge<'_> {
         // leader rides out freely; a retreat or fall back is a fixed move (dotc D46); a
         // consolidation never goes farther than its few inches.
         let climbs = mv.mover.arm != Arm::Leader
-            && !matches!(mv.kind, MoveKind::Retreat { .. } | MoveKind::FallBack | MoveKind::Consolidate);
+            && !matches!(
+                mv.kind,
+                MoveKind::Retreat { .. }
+                    | MoveKind::BrokenRetreat { .. }
+                    | MoveKind::FallBack
+                    | MoveKind::Consolidate
+            );
         for &(index, beyond) in survey.exits.iter().filter(|_| climbs) {
             if measured(beyond) > EXIT_CLEARANCE {
                 let area = &bf.areas[index];

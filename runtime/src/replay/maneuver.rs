@@ -566,7 +566,15 @@ impl Game {
         let double_time = self.book.unit_turn(r.turn, id).double_time;
         let (report, kind_share) = match &pending {
             _ if verb == ManeuverVerb::Retreat => {
-                let kind = MoveKind::Retreat { cavalry_melee: false };
+                // RULE-07-2.4, Ch16 8.2: a Broken brigade's unit retreats toward its own edge,
+                // not straight back from its front; a melee's loser retreats straight back.
+                let side = self.state.unit(id).and_then(|u| self.state.sides.get(u.side.0));
+                let edge = side.and_then(|s| self.book.edges.get(s.name.as_str())).copied();
+                let broken = self.state.brigade_status(id) == crate::engine::events::BrigadeStatus::Broken;
+                let kind = match edge.filter(|_| broken && r.phase == PhaseKind::Maneuver) {
+                    Some(bearing) => MoveKind::BrokenRetreat { bearing },
+                    None => MoveKind::Retreat { cavalry_melee: false },
+                };
                 (self.judge_move(r, id, &current, kind, start, end, &via), None)
             }
             Some((old, old_body, _)) => {
@@ -2243,6 +2251,38 @@ scenario "Drill Field" {
         assert!(!unit(&replay, "7th Foot").on_table);
         let closing = errors_at(&replay, &game, "move \"6th Foot\"");
         assert!(closing.iter().any(|f| f.rule == "RULE-07-2.4, Ch16 8.2"), "{:#?}", replay.findings);
+    }
+
+    /// RULE-07-2.4, Ch16 8.2, RULINGS G14: a Broken brigade's unit retreats 6" straight toward
+    /// its own table edge (blue's is west), whatever way it faces: the 6th Foot, facing north,
+    /// goes from (16, 22) to (10, 22). Straight back from its front (south) is not toward the
+    /// edge, and is refused; so is a retreat short of 6". The turn-end check is then satisfied.
+    /// Found by the Gettysburg afternoon log (issue 19), where Iverson's regiments faced 110.
+    #[test]
+    fn rule_07_2_4_a_broken_brigade_retreats_toward_its_edge_whatever_its_facing() {
+        let scenario = DRILL.replace(
+            "regiment \"6th Foot\" { stands 4 regular rifled_musket line at (16, 22) facing east }",
+            "regiment \"6th Foot\" { stands 4 regular rifled_musket line at (16, 22) facing north }",
+        );
+        let first = "turn 1 blue {\n    maneuver {\n        exit \"7th Foot\"\n    }\n}\nturn 2 red {\n}\n";
+        let toward = format!(
+            "{first}turn 3 blue {{\n    maneuver {{\n        retreat \"6th Foot\" to (10, 22) facing north\n    }}\n}}\n"
+        );
+        let (replay, game) = play(&scenario, &toward);
+        assert!(errors_at(&replay, &game, "retreat").is_empty(), "{:#?}", replay.findings);
+        assert!(
+            !replay.findings.iter().any(|f| f.level == Level::Error && f.rule.contains("RULE-07-2.4")),
+            "{:#?}",
+            replay.findings
+        );
+        let back = toward.replace("to (10, 22)", "to (16, 16)");
+        let (replay, game) = play(&scenario, &back);
+        let refused = errors_at(&replay, &game, "retreat");
+        assert!(refused.iter().any(|f| f.message.contains("toward its own table edge")), "{refused:#?}");
+        let short = toward.replace("to (10, 22)", "to (12, 22)");
+        let (replay, game) = play(&scenario, &short);
+        let refused = errors_at(&replay, &game, "retreat");
+        assert!(refused.iter().any(|f| f.rule.contains("RULINGS G14")), "{refused:#?}");
     }
 
     #[test]

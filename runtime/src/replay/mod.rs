@@ -512,6 +512,7 @@ impl<'a> Run<'a> {
             pending: BTreeMap::new(),
             owed: Vec::new(),
             pursuits: Vec::new(),
+            retreats: Vec::new(),
             seeded: options.seed.map(SeededDice::new),
             ledger: status::Ledger::default(),
             book: command::Book::from_scenario(scenario, data),
@@ -630,6 +631,7 @@ impl<'a> Run<'a> {
                 game.sync_bodies();
                 game.owe_fall_backs(r, mark);
                 game.owe_pursuits(r, mark);
+                game.owe_retreats(r, mark, action);
                 scripted.after(game, r, mark); // scenario scripts
             }
             game.overdue_fall_backs(r, None);
@@ -958,6 +960,9 @@ struct Game {
     /// Pursuits of frenzied melee victors the log has yet to record (Ch13 12.0, dotc D21;
     /// `pursuit.rs`).
     pursuits: Vec<pursuit::OwedPursuit>,
+    /// Melee losers' retreats (Ch16 7.4) the log has yet to record this turn: the unit, the
+    /// inches, the action whose melee it lost. Empty at every turn's start (`status.rs`).
+    retreats: Vec<(UnitId, f64, Span)>,
     /// The seeded source of a what-if replay, for rolls the log left out.
     seeded: Option<SeededDice>,
     /// What the fire, assault and status replays remember between actions and turns (reactions,

@@ -176,6 +176,8 @@ impl Run<'_> {
         g.pending.clone_from(&m.pending);
         g.owed.clone_from(&m.owed);
         g.pursuits.clone_from(&m.pursuits);
+        // Owed retreats are settled or reported at each turn's end: none at a turn's start.
+        g.retreats.clear();
         g.seeded.clone_from(&m.seeded);
         g.ledger.clone_from(&m.ledger);
         g.book.clone_from(&m.book);

@@ -367,6 +367,7 @@ impl Game {
         }
         r.phase = PhaseKind::Status;
         r.emit(events);
+        self.unmade_retreats(r);
         self.broken_retreats(r);
         self.pushes_complete(r);
         self.count_rest(r);
@@ -423,6 +424,38 @@ impl Game {
             {
                 r.emit(events);
             }
+        }
+    }
+
+    /// Ch16 7.4: the loser of a melee retreats. After each action, the retreats its melees owe
+    /// (the engine's `What::Retreat`) are noted, and a `retreat` line for the unit, later in the
+    /// same turn, settles its own.
+    pub(super) fn owe_retreats(&mut self, r: &Replayer<'_>, mark: usize, action: &Action) {
+        if action.verb.value == ManeuverVerb::Retreat.word()
+            && let Some(id) = unit_arg(action).and_then(|n| self.state.unit_named(&n.value))
+        {
+            self.retreats.retain(|(owed, _, _)| *owed != id);
+        }
+        for e in r.events.get(mark..).unwrap_or(&[]) {
+            let What::Retreat { unit, inches } = &e.event.what else { continue };
+            let Some(id) = self.state.unit_named(unit) else { continue };
+            self.retreats.retain(|(owed, _, _)| *owed != id);
+            self.retreats.push((id, *inches, e.span));
+        }
+    }
+
+    /// Ch16 7.4: at the turn's end, each melee loser still on the table whose retreat the log did
+    /// not record is an error at the action whose melee it lost (found by the Gettysburg
+    /// afternoon log, issue 19: a loser left in contact was never flagged).
+    fn unmade_retreats(&mut self, r: &mut Replayer<'_>) {
+        for (id, inches, span) in std::mem::take(&mut self.retreats) {
+            let Some(u) = self.state.unit(id).filter(|u| u.on_table && !u.removed) else { continue };
+            let message = format!(
+                "{} lost this melee and must retreat {inches}\" straight back, but the log records no retreat \
+                 for it this turn: add `retreat \"{}\" to (x, y)` after the melee",
+                u.name, u.name
+            );
+            r.find(span, Level::Error, message, "Ch16 7.4");
         }
     }
 
