@@ -603,6 +603,7 @@ impl<'a> Run<'a> {
             r.side = Arc::from(turn.side.value.as_str());
         }
         r.steps.push(Step::Turn { number: r.turn, side: turn.side.value.clone() });
+        game.unmade_retreats(r); // Ch16 7.4: the turn before's
         game.state.start_turn(r.turn);
         // RULINGS G8, Ch16 2.1: a new Phase 1; unspent pips are lost, the one banked pip stays.
         for b in &mut game.state.brigades {
@@ -961,7 +962,7 @@ struct Game {
     /// `pursuit.rs`).
     pursuits: Vec<pursuit::OwedPursuit>,
     /// Melee losers' retreats (Ch16 7.4) the log has yet to record this turn: the unit, the
-    /// inches, the action whose melee it lost. Empty at every turn's start (`status.rs`).
+    /// inches, the action whose melee it lost; reported when the next turn starts (`status.rs`).
     retreats: Vec<(UnitId, f64, Span)>,
     /// The seeded source of a what-if replay, for rolls the log left out.
     seeded: Option<SeededDice>,

@@ -52,6 +52,7 @@ struct Moment {
     pending: BTreeMap<UnitId, (String, Body, Span)>,
     owed: Vec<OwedFallBack>,
     pursuits: Vec<super::pursuit::OwedPursuit>,
+    retreats: Vec<(UnitId, f64, Span)>,
     seeded: Option<SeededDice>,
     ledger: status::Ledger,
     book: command::Book,
@@ -85,6 +86,12 @@ impl Moment {
         for owed in &mut self.pursuits {
             match owed.mapped(map) {
                 Some(moved) => *owed = moved,
+                None => return false,
+            }
+        }
+        for (_, _, span) in &mut self.retreats {
+            match map(*span) {
+                Some(moved) => *span = moved,
                 None => return false,
             }
         }
@@ -154,6 +161,7 @@ impl Run<'_> {
             pending: g.pending.clone(),
             owed: g.owed.clone(),
             pursuits: g.pursuits.clone(),
+            retreats: g.retreats.clone(),
             seeded: g.seeded.clone(),
             ledger: g.ledger.clone(),
             book: g.book.clone(),
@@ -176,8 +184,7 @@ impl Run<'_> {
         g.pending.clone_from(&m.pending);
         g.owed.clone_from(&m.owed);
         g.pursuits.clone_from(&m.pursuits);
-        // Owed retreats are settled or reported at each turn's end: none at a turn's start.
-        g.retreats.clear();
+        g.retreats.clone_from(&m.retreats);
         g.seeded.clone_from(&m.seeded);
         g.ledger.clone_from(&m.ledger);
         g.book.clone_from(&m.book);

@@ -367,7 +367,6 @@ impl Game {
         }
         r.phase = PhaseKind::Status;
         r.emit(events);
-        self.unmade_retreats(r);
         self.broken_retreats(r);
         self.pushes_complete(r);
         self.count_rest(r);
@@ -444,16 +443,24 @@ impl Game {
         }
     }
 
-    /// Ch16 7.4: at the turn's end, each melee loser still on the table whose retreat the log did
-    /// not record is an error at the action whose melee it lost (found by the Gettysburg
-    /// afternoon log, issue 19: a loser left in contact was never flagged).
-    fn unmade_retreats(&mut self, r: &mut Replayer<'_>) {
+    /// Ch16 7.4: when the log goes on to another turn, each melee loser of the turn before still
+    /// on the table whose retreat the log did not record is an error at the action whose melee
+    /// it lost (found by the Gettysburg afternoon log, issue 19: a loser left in contact was
+    /// never flagged). A log that ends after a melee has not yet said where its loser went.
+    pub(super) fn unmade_retreats(&mut self, r: &mut Replayer<'_>) {
         for (id, inches, span) in std::mem::take(&mut self.retreats) {
             let Some(u) = self.state.unit(id).filter(|u| u.on_table && !u.removed) else { continue };
+            // Where straight back from where it stands now puts it (the log did not move it).
+            let to = self.bodies.get(&id).map(|b| {
+                let p = b.frame().to_table(0.0, -inches);
+                super::maneuver::point((p.x, p.y))
+            });
             let message = format!(
                 "{} lost this melee and must retreat {inches}\" straight back, but the log records no retreat \
-                 for it this turn: add `retreat \"{}\" to (x, y)` after the melee",
-                u.name, u.name
+                 for it this turn: add `retreat \"{}\" to {}` after the melee",
+                u.name,
+                u.name,
+                to.unwrap_or_else(|| "(x, y)".to_string())
             );
             r.find(span, Level::Error, message, "Ch16 7.4");
         }

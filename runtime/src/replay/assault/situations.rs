@@ -76,6 +76,7 @@ fn ch13_11_0_july_sun_counts_an_assault_without_a_melee_block() {
         assault "1st Blue" -> "1st Red" pip "Col. Blue" {
             melee roll [6] vs [1] => attacker wins
         }
+        retreat "1st Red" to (24, 18) facing west
     }
 }
 turn 2 red {
@@ -420,4 +421,51 @@ fn rulings_g17_ch16_7_3_crestline_behind_a_stone_wall_keeps_the_walls_two() {
     assert_eq!(shock_score(&replay, "1st Blue").1, 10);
     assert_eq!(red_score, 9);
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+}
+
+/// Ch16 7.4: the loser of a melee retreats, recorded in the same turn. A log that goes on to
+/// another turn without the loser's `retreat` line has an error at the assault, naming the line
+/// to add with its point (6" straight back); a log that ends after the melee is not yet wrong.
+/// Found by the Gettysburg afternoon log (issue 19), where a loser left in contact went unflagged.
+#[test]
+fn ch16_7_4_a_melee_loser_without_its_retreat_is_an_error_when_the_turn_is_over() {
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 5 regular rifled_musket line at (12, 18) facing east }",
+        "            regiment \"1st Red\" { stands 5 regular rifled_musket line at (18, 18) facing west }",
+    );
+    let melee = r#"turn 1 blue {
+    command {
+        pips "Col. Blue" roll [6] => 3
+    }
+    maneuver {
+        assault "1st Blue" -> "1st Red" pip "Col. Blue" {
+            melee roll [6] vs [1] => attacker wins
+        }
+    }
+}
+"#;
+    let unretreated = |replay: &crate::replay::Replay| -> Vec<String> {
+        replay
+            .findings
+            .iter()
+            .filter(|f| f.rule == "Ch16 7.4" && f.level == crate::replay::Level::Error)
+            .map(|f| f.message.clone())
+            .collect()
+    };
+    // The log ends after the melee: nothing yet.
+    let (replay, _) = play(&scenario, melee);
+    assert!(unretreated(&replay).is_empty(), "{:#?}", replay.findings);
+    // It goes on to turn 2 without the retreat: an error, with the point to write.
+    let (replay, _) = play(&scenario, &format!("{melee}turn 2 red {{\n}}\n"));
+    let found = unretreated(&replay);
+    assert_eq!(found.len(), 1, "{:#?}", replay.findings);
+    assert!(found[0].contains("add `retreat \"1st Red\" to (24, 18)`"), "{found:?}");
+    // With the retreat: nothing.
+    let with = melee.replace(
+        "        }\n    }\n}\n",
+        "        }\n        retreat \"1st Red\" to (24, 18) facing west\n    }\n}\n",
+    );
+    let (replay, _) = play(&scenario, &format!("{with}turn 2 red {{\n}}\n"));
+    assert!(unretreated(&replay).is_empty(), "{:#?}", replay.findings);
 }
