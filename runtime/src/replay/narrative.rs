@@ -213,8 +213,14 @@ impl Replay {
         for b in &self.summary.brigades {
             let _ = writeln!(
                 out,
-                "  {}: {} of {} stands lost, {}, {} pips, {} banked",
-                b.name, b.losses, b.starting_stands, b.state, b.pips, b.banked
+                "  {}: {} of {} stands lost, {}, {} pip{}, {} banked",
+                b.name,
+                b.losses,
+                b.starting_stands,
+                b.state,
+                b.pips,
+                if b.pips == 1 { "" } else { "s" },
+                b.banked
             );
         }
         if !self.summary.guns.is_empty() {
