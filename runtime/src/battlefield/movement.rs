@@ -713,6 +713,18 @@ impl Judge<'_> {
         self.row.meta.title()
     }
 
+    /// A fixed move's one part (a retreat, a fall back, a consolidation): the rule data's
+    /// distance, or a finding that the rule data lacks `entry`.
+    fn fixed(&mut self, part: Option<Part>, entry: String, rule: &str) -> Vec<Part> {
+        match part {
+            Some(part) => vec![part],
+            None => {
+                self.add(FindingKind::MissingRuleData { entry }, rule);
+                Vec::new()
+            }
+        }
+    }
+
     /// The allowance and its parts (see the module doc), and the impassable ground met.
     fn allowance(&mut self, survey: &Survey) {
         let mut impassable = Vec::new();
@@ -721,55 +733,32 @@ impl Judge<'_> {
             MoveKind::Charge { .. } => self.charge_allowance(survey),
             MoveKind::Retreat { cavalry_melee } => {
                 let id = if cavalry_melee { CAVALRY_DEFEATED } else { DEFEATED };
-                match self.data.melee_result(id).and_then(|r| r.retreat.map(|inches| (r, inches))) {
-                    Some((result, inches)) => vec![Part::new(
-                        format!("{}: retreat straight back", result.meta.title()),
-                        inches,
-                        source(&result.meta.source),
-                    )],
-                    None => {
-                        self.add(FindingKind::MissingRuleData { entry: format!("{id} retreat") }, "Ch16 7.4");
-                        Vec::new()
-                    }
-                }
+                let part = self.data.melee_result(id).and_then(|r| {
+                    let what = format!("{}: retreat straight back", r.meta.title());
+                    r.retreat.map(|inches| Part::new(what, inches, source(&r.meta.source)))
+                });
+                self.fixed(part, format!("{id} retreat"), "Ch16 7.4")
             }
             MoveKind::BrokenRetreat { .. } => {
-                match self.data.brigade_state(BROKEN).and_then(|b| b.retreat.map(|inches| (b, inches))) {
-                    Some((state, inches)) => vec![Part::new(
-                        format!("{}: retreat toward its table edge", state.meta.title()),
-                        inches,
-                        source(&state.meta.source),
-                    )],
-                    None => {
-                        let entry = format!("brigade_state {BROKEN} retreat");
-                        self.add(FindingKind::MissingRuleData { entry }, "RULE-07-2.4");
-                        Vec::new()
-                    }
-                }
+                let part = self.data.brigade_state(BROKEN).and_then(|b| {
+                    let what = format!("{}: retreat toward its table edge", b.meta.title());
+                    b.retreat.map(|inches| Part::new(what, inches, source(&b.meta.source)))
+                });
+                self.fixed(part, format!("brigade_state {BROKEN} retreat"), "RULE-07-2.4")
             }
-            MoveKind::FallBack => match self.data.maneuver(FALL_BACK).and_then(|m| m.most()) {
-                Some(inches) => vec![Part::new("fall back in good order, straight back", inches, "Ch16 3.3")],
-                None => {
-                    self.add(
-                        FindingKind::MissingRuleData { entry: format!("{FALL_BACK} distance") },
-                        "Ch16 3.3",
-                    );
-                    Vec::new()
-                }
-            },
+            MoveKind::FallBack => {
+                let part =
+                    self.data.maneuver(FALL_BACK).and_then(|m| m.most()).map(|inches| {
+                        Part::new("fall back in good order, straight back", inches, "Ch16 3.3")
+                    });
+                self.fixed(part, format!("{FALL_BACK} distance"), "Ch16 3.3")
+            }
             MoveKind::Consolidate => {
-                match self.data.melee_result(VICTOR).and_then(|r| r.consolidate.map(|inches| (r, inches))) {
-                    Some((result, inches)) => vec![Part::new(
-                        format!("{}: consolidation", result.meta.title()),
-                        inches,
-                        source(&result.meta.source),
-                    )],
-                    None => {
-                        let entry = format!("{VICTOR} consolidate");
-                        self.add(FindingKind::MissingRuleData { entry }, "Ch16 7.4");
-                        Vec::new()
-                    }
-                }
+                let part = self.data.melee_result(VICTOR).and_then(|r| {
+                    let what = format!("{}: consolidation", r.meta.title());
+                    r.consolidate.map(|inches| Part::new(what, inches, source(&r.meta.source)))
+                });
+                self.fixed(part, format!("{VICTOR} consolidate"), "Ch16 7.4")
             }
             _ => self.rate_allowance(basis, survey.on_road),
         };
@@ -1050,12 +1039,9 @@ impl Judge<'_> {
             // The colours go the allowance straight toward the edge; the facing is free.
             let required = report.allowance;
             let known = !report.allowance_parts.is_empty();
-            let (ex, ey) = crate::geometry::bearing_vector(bearing);
-            let (dx, dy) = (
-                self.mv.end.position.0 - self.mv.start.position.0,
-                self.mv.end.position.1 - self.mv.start.position.1,
-            );
-            let (along, drift) = (dx * ex + dy * ey, (dx * ey - dy * ex).abs());
+            let (across, along) =
+                crate::geometry::Frame::new(self.mv.start.position, bearing).to_local(self.mv.end.coord());
+            let drift = across.abs();
             if drift > POSITION_TOLERANCE {
                 self.add(FindingKind::NotTowardItsEdge { drift: measured(drift) }, "RULE-07-2.4, Ch16 8.2");
             }
