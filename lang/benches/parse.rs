@@ -45,8 +45,7 @@ fn bench_parse(c: &mut Criterion) {
         .document
         .turns
         .iter()
-        .flat_map(|t| t.phases.iter())
-        .map(|p| p.actions.len())
+        .map(|t| t.phases().iter().map(|p| p.actions.len()).sum::<usize>())
         .sum();
     eprintln!(
         "input: {lines} lines, {turns} turns, {actions} actions; .dotc {} bytes, JSON {} bytes ({:.2}x the .dotc)",

@@ -342,6 +342,14 @@ pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: 
     analysis.items = parsed.items;
     let reparsed = reparsed?;
     let context = game_context(analysis.scenario.as_deref());
+    {
+        // The turns checked again below, settled in place (the edit left the later turns'
+        // phases to be moved when read, `Turn::phases`): the next keystroke reads them again.
+        let first = reparsed.first_turn;
+        let lo = first.saturating_sub(1);
+        let hi = (first + reparsed.new_turns + 1).min(analysis.document.turns.len());
+        analysis.document.turns.get_mut(lo..hi).into_iter().flatten().for_each(Turn::settle);
+    }
     let document = &analysis.document;
     let now_known = order_known(document);
     {
@@ -387,12 +395,7 @@ pub fn reanalyze(analysis: &mut Analysis, old_text: &str, new_text: &str, edit: 
             turns: document
                 .turns
                 .iter()
-                .map(|t| Turn {
-                    span: t.span,
-                    number: t.number.clone(),
-                    side: t.side.clone(),
-                    phases: Vec::new(),
-                })
+                .map(|t| Turn::new(t.span, t.number.clone(), t.side.clone(), Vec::new()))
                 .collect(),
             broken_words: if now_known { Vec::new() } else { vec!["turn".to_string()] },
             ..Document::default()

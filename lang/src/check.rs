@@ -1486,7 +1486,8 @@ impl<'s> TurnChecker<'s> {
     /// The phases come in their order, and each action is checked.
     fn check_phases(&mut self, turn: &Turn) {
         let mut last_phase: Option<&Phase> = None;
-        for phase in &turn.phases {
+        let phases = turn.phases();
+        for phase in phases.iter() {
             if let Some(prev) = last_phase
                 && phase.kind.value <= prev.kind.value
             {

@@ -510,6 +510,8 @@ fn parse_stretch(text: &str, base: usize, ends_file: bool, braces: bool) -> Opti
     let delta = base as isize;
     for turn in &mut document.turns {
         turn.shift(delta);
+        // A stretch read afresh is moved whole: its parse touched every span anyway.
+        turn.settle();
     }
     for d in &mut diagnostics {
         shift_diagnostic(d, delta, 0);
@@ -575,12 +577,10 @@ impl<T: Shift> Shift for Option<T> {
     }
 }
 
+/// A turn moves its header at once and its phases when they are read ([`Turn::phases`]): O(1).
 impl Shift for Turn {
     fn shift(&mut self, delta: isize) {
-        self.span.shift(delta);
-        self.number.shift(delta);
-        self.side.shift(delta);
-        self.phases.shift(delta);
+        self.shift_lazily(delta);
     }
 }
 

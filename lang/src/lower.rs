@@ -915,15 +915,15 @@ impl Lower<'_> {
             None => Spanned::new(0, sp),
         };
         let side = inner.next().map(ident).unwrap_or_default();
-        let mut turn = Turn { span: sp, number, side, phases: Vec::new() };
+        let mut phases = Vec::new();
         for item in inner {
             match item.as_rule() {
-                Rule::phase => turn.phases.push(self.phase(item)),
+                Rule::phase => phases.push(self.phase(item)),
                 Rule::invalid => self.invalid(item, Rule::turn_line),
                 _ => {}
             }
         }
-        turn
+        Turn::new(sp, number, side, phases)
     }
 
     fn phase(&mut self, pair: Pair<'_, Rule>) -> Phase {

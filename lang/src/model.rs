@@ -657,7 +657,7 @@ fn game_model(doc: &ast::Document, lines: &LineIndex) -> GameModel {
                 number: t.number.value,
                 side: t.side.value.clone(),
                 phases: t
-                    .phases
+                    .phases()
                     .iter()
                     .map(|p| PhaseModel {
                         phase: p.kind.value,

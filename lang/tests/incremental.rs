@@ -223,6 +223,44 @@ fn typing_in_a_turn_reparses_only_that_turn() {
     assert!(reanalyze(&mut analysis, &text, &new, Edit::between(&text, &new)).is_none());
 }
 
+/// Issue 16: a keystroke moves the turns after it in O(1) each, their headers at once and
+/// their phases when they are read (`Turn::phases`); what they then give is what a whole parse
+/// of the new text gives, keystroke after keystroke.
+#[test]
+fn issue_16_a_keystroke_leaves_the_later_turns_phases_to_be_moved_when_read() {
+    let path = repo().join("scenarios/gettysburg-day1/gettysburg-day1-game.dotc");
+    let mut text = std::fs::read_to_string(&path).expect("the shipped log");
+    let mut analysis = analyze(&path, &text, &FsLoader);
+    let at = text.find("pips \"Brig. Gen. James J. Archer\"").expect("a pips line");
+    for typed in ["//", " a", " remark\n        "] {
+        let new = format!("{}{typed}{}", &text[..at], &text[at..]);
+        let reparsed =
+            reanalyze(&mut analysis, &text, &new, Edit::between(&text, &new)).expect("incremental");
+        assert_eq!(reparsed.first_turn, 0);
+        text = new;
+    }
+    let whole = analyze(&path, &text, &FsLoader);
+    let turns = &analysis.document.turns;
+    assert!(turns.len() > 3);
+    // The turn re-read and the one after it (checked again with it) are settled; the rest lag.
+    assert!(turns[0].is_settled() && turns[1].is_settled());
+    assert!(turns[2..].iter().all(|t| !t.is_settled()), "the later turns' phases were moved at once");
+    for (got, want) in turns.iter().zip(&whole.document.turns) {
+        assert_eq!(got.span, want.span);
+        assert_eq!(got.number.span, want.number.span);
+        let spans = |t: &dotc_lang::ast::Turn| -> Vec<_> {
+            t.phases().iter().flat_map(|p| p.actions.iter().map(|a| a.span)).collect()
+        };
+        assert_eq!(spans(got), spans(want));
+    }
+    // Settling a turn moves its stored phases for good.
+    let mut turn = turns[3].clone();
+    let read = format!("{:?}", turn.phases());
+    turn.settle();
+    assert!(turn.is_settled());
+    assert_eq!(format!("{:?}", turn.stored_phases().0), read);
+}
+
 /// Type `typed` one character at a time at `at`, comparing after every keystroke; every
 /// keystroke must take the incremental path.
 fn type_slowly(log: &str, at: impl Fn(&str) -> usize, typed: &str) {

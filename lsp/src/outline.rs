@@ -109,12 +109,14 @@ fn outline(doc: &Doc) -> Vec<Outline> {
         ));
     }
     for turn in &document.turns {
-        let children = turn
-            .phases
+        // Two spans a phase: moved here, not by copying a turn an edit moved (`Turn::phases`).
+        let (phases, lag) = turn.stored_phases();
+        let children = phases
             .iter()
             .map(|p| {
                 let detail = format!("{} actions", p.actions.len());
-                symbol(p.kind.value.word(), Some(detail), SymbolKind::EVENT, p.span, p.kind.span, Vec::new())
+                let (span, word) = (p.span.shifted(lag), p.kind.span.shifted(lag));
+                symbol(p.kind.value.word(), Some(detail), SymbolKind::EVENT, span, word, Vec::new())
             })
             .collect();
         let name = format!("turn {} {}", turn.number.value, turn.side.value);

@@ -12,6 +12,7 @@
 use dotc_lang::ast::{Action, Allow, Document, Span};
 use dotc_lang::catalogue;
 use dotc_lang::diagnostic::{Diagnostic, Severity};
+use dotc_lang::incremental::Shift as _;
 use serde::Serialize;
 
 use crate::replay::{Finding, Level};
@@ -96,22 +97,29 @@ pub fn finding_diagnostic(f: &Finding) -> Diagnostic {
 
 /// Every action and assault step of a log that carries suppressions, with the span each covers:
 /// a step's own cover the step, the action's the whole action (an assault with its steps).
-pub fn suppressions(document: &Document) -> Vec<(Span, &Allow)> {
-    let actions = document.turns.iter().flat_map(|t| &t.phases).flat_map(|p| &p.actions);
+/// Suppressions are few: each is copied out, with its spans where the text has them (a turn
+/// an edit moved may not have moved its phases yet, `Turn::stored_phases`).
+pub fn suppressions(document: &Document) -> Vec<(Span, Allow)> {
     let mut out = Vec::new();
-    for action in actions {
-        out.extend(allows_of(action));
+    for turn in &document.turns {
+        let (phases, lag) = turn.stored_phases();
+        for action in phases.iter().flat_map(|p| &p.actions) {
+            allows_of(action, lag, &mut out);
+        }
     }
     out
 }
 
-fn allows_of(action: &Action) -> Vec<(Span, &Allow)> {
-    let mut out: Vec<(Span, &Allow)> = Vec::new();
+fn allows_of(action: &Action, lag: isize, out: &mut Vec<(Span, Allow)>) {
+    let moved = |span: Span, allow: &Allow| {
+        let mut allow = allow.clone();
+        allow.shift(lag);
+        (span.shifted(lag), allow)
+    };
     for step in &action.steps {
-        out.extend(step.allows.iter().map(|a| (step.span, a)));
+        out.extend(step.allows.iter().map(|a| moved(step.span, a)));
     }
-    out.extend(action.allows.iter().map(|a| (action.span, a)));
-    out
+    out.extend(action.allows.iter().map(|a| moved(action.span, a)));
 }
 
 /// Whether a suppression's code names this code (with or without its `dotc::`).
@@ -128,7 +136,7 @@ pub fn audit(document: &Document, findings: &[Finding], options: AuditOptions) -
 
 /// [`audit`] against the log's suppressions as [`suppressions`] gathered them (a caller that
 /// knows the log has none passes none).
-pub fn audit_with(allows: Vec<(Span, &Allow)>, findings: &[Finding], options: AuditOptions) -> Audit {
+pub fn audit_with(allows: Vec<(Span, Allow)>, findings: &[Finding], options: AuditOptions) -> Audit {
     let mut used = vec![false; allows.len()];
     let mut out = Audit::default();
     for finding in findings {
@@ -192,7 +200,7 @@ mod tests {
                    @allow(dotc::replay-disagrees, \"umpire's call\")\n        pips \"A\" roll [5] => 3\n        \
                    @allow(dotc::replay-doubtful, \"nothing here\")\n        pips \"B\" roll [2] => 1\n    }\n}\n";
         let document = dotc_lang::parse(log).document;
-        let actions: Vec<Span> = document.turns[0].phases[0].actions.iter().map(|a| a.span).collect();
+        let actions: Vec<Span> = document.turns[0].phases()[0].actions.iter().map(|a| a.span).collect();
         assert_eq!(actions.len(), 2, "{document:#?}");
         let on = |level, span: Span| finding(level, span.start, span.end);
         let findings = [on(Level::Error, actions[0]), on(Level::Error, actions[1])];

@@ -525,9 +525,10 @@ impl Game {
     /// its command out altogether; any pip it spends is then overspent, and says why.
     pub(super) fn sides_keeping_pips(&self, turns: &[ast::Turn]) -> BTreeSet<SideId> {
         let mut keeping = BTreeSet::new();
+        // Names only: the phases as stored, whatever their spans.
         let sides = turns
             .iter()
-            .flat_map(|t| &t.phases)
+            .flat_map(|t| t.stored_phases().0)
             .flat_map(|p| &p.actions)
             .filter(|a| a.verb.value == "pips")
             .filter_map(unit_arg)
@@ -577,7 +578,8 @@ impl Game {
         let number = turn.number.value;
         // A `pips` line counts even when its dice are missing or wrong: that line has its own finding.
         let rolled: BTreeSet<usize> = turn
-            .phases
+            .stored_phases()
+            .0
             .iter()
             .flat_map(|p| &p.actions)
             .filter(|a| a.verb.value == "pips")

@@ -16,7 +16,8 @@ use crate::dice::Purpose;
 
 /// The log text with the filled rolls inserted.
 pub fn completed_log(source: &str, document: &Document, filled: &[Filled]) -> String {
-    let phases: Vec<&Phase> = document.turns.iter().flat_map(|t| t.phases.iter()).collect();
+    let settled: Vec<_> = document.turns.iter().map(|t| t.phases()).collect();
+    let phases: Vec<&Phase> = settled.iter().flat_map(|p| p.iter()).collect();
     let actions: Vec<&Action> = phases.iter().flat_map(|p| p.actions.iter()).collect();
     // (offset, text) insertions, applied from the end so earlier offsets stay true.
     let mut inserts: Vec<(usize, String)> = Vec::new();
@@ -170,7 +171,8 @@ mod tests {
     fn a_scripts_seeded_dice_become_a_scripted_line_at_the_top_of_its_phase() {
         let source = "game \"G\" {\n    scenario \"s.dotc\"\n}\n\nturn 2 confederate {\n    fire {\n        note \"x\"\n    }\n}\n";
         let document = dotc_lang::parse(source).document;
-        let phase = &document.turns[0].phases[0];
+        let phases = document.turns[0].phases();
+        let phase = &phases[0];
         let fill = |faces: Vec<u8>| Filled {
             span: phase.span,
             rolls: vec![(format!("{SCRIPTED_LABEL}The \"colonel\""), faces)],
@@ -185,7 +187,7 @@ mod tests {
         // It reads back as one `scripted` action of that phase, with both dice.
         let again = dotc_lang::parse(&out);
         assert!(again.diagnostics.is_empty(), "{:?}", again.diagnostics);
-        let action = &again.document.turns[0].phases[0].actions[0];
+        let action = &again.document.turns[0].phases()[0].actions[0];
         assert_eq!(action.verb.value, "scripted");
     }
 

@@ -610,8 +610,10 @@ impl<'a> Run<'a> {
             b.pips = 0;
         }
         let commanding = game.brigades_on_table();
-        scripted.turn_start(game, r, turn); // scenario scripts
-        for phase in &turn.phases {
+        // A turn an edit moved has its phases moved here (the server's resumed replay).
+        let phases = turn.phases();
+        scripted.turn_start(game, r, turn, &phases); // scenario scripts
+        for phase in phases.iter() {
             r.phase = phase.kind.value;
             r.steps.push(Step::Phase(r.phase));
             game.state.start_phase();

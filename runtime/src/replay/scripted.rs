@@ -242,11 +242,17 @@ impl Scripted {
     }
 
     /// The start of a turn: `on_turn_start(game)`, with the dice of the turn's first phase.
-    pub(super) fn turn_start(&mut self, game: &mut Game, r: &mut Replayer<'_>, turn: &ast::Turn) {
+    pub(super) fn turn_start(
+        &mut self,
+        game: &mut Game,
+        r: &mut Replayer<'_>,
+        turn: &ast::Turn,
+        phases: &[ast::Phase],
+    ) {
         if self.idle {
             return;
         }
-        if let Some(first) = turn.phases.first() {
+        if let Some(first) = phases.first() {
             self.load_dice(r, first);
         }
         let span = Span::new(turn.span.start, turn.side.span.end.max(turn.span.start));
