@@ -126,12 +126,27 @@ fn the_reworked_scenarios_can_play_their_history() {
         ("gettysburg-day1-afternoon.dotc", "O’Neal’s Brigade", "enemy:Baxter’s Brigade", "14:30"),
         ("gettysburg-day1-afternoon.dotc", "Iverson’s Brigade", "enemy:Baxter’s Brigade", "14:30"),
         ("gettysburg-day1-afternoon.dotc", "Gordon’s Brigade", "Blocher’s Knoll", "15:30"),
+        ("gettysburg-day1-mcpherson.dotc", "Pettigrew’s Brigade", "enemy:Meredith’s Iron Brigade", "15:00"),
+        ("gettysburg-day1-mcpherson.dotc", "Brockenbrough’s Brigade", "enemy:Stone’s Brigade", "15:00"),
+        ("gettysburg-day1-seminary.dotc", "Perrin’s Brigade", "enemy:Biddle’s Brigade", "16:20"),
+        (
+            "gettysburg-day1-seminary.dotc",
+            "Scales’ Brigade",
+            "enemy:Battery B, 4th U.S. (Davison), left half",
+            "16:20",
+        ),
     ];
     let minutes = |t: &str| {
         let (h, m) = t.split_once(':').expect("a clock time");
         h.parse::<i64>().expect("hours") * 60 + m.parse::<i64>().expect("minutes")
     };
-    for file in ["gettysburg-day1-morning.dotc", "gettysburg-day1-afternoon.dotc"] {
+    let files = [
+        "gettysburg-day1-morning.dotc",
+        "gettysburg-day1-afternoon.dotc",
+        "gettysburg-day1-mcpherson.dotc",
+        "gettysburg-day1-seminary.dotc",
+    ];
+    for file in files {
         let path = format!("scenarios/gettysburg-day1/{file}");
         let out = dotc(&["analyze", &path, "--format", "json"], &root());
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

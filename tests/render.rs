@@ -398,6 +398,8 @@ fn deployment_maps_are_current() {
     for (scenario, map) in [
         ("gettysburg-day1-morning.dotc", "deployment.svg"),
         ("gettysburg-day1-afternoon.dotc", "afternoon-deployment.svg"),
+        ("gettysburg-day1-mcpherson.dotc", "mcpherson-deployment.svg"),
+        ("gettysburg-day1-seminary.dotc", "seminary-deployment.svg"),
     ] {
         let (out, source) = (dir.path().join(map), folder.join(scenario));
         let args = ["render", source.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")];

@@ -95,3 +95,93 @@ fn iverson_stays_back_only_with_the_option_on() {
     assert!(warned, "{:#?}", on.findings);
     assert!(off.findings.iter().all(|f| !f.message.contains("Christie")));
 }
+
+/// The errors of a replay, as (line text, message).
+fn errors(replay: &Replay, source: &str) -> Vec<(String, String)> {
+    let line_of = |at: usize| source[..at.min(source.len())].lines().last().unwrap_or("").trim().to_string();
+    let mut out: Vec<(String, String)> = replay
+        .findings
+        .iter()
+        .filter(|f| f.level == dotc_runtime::replay::Level::Error)
+        .map(|f| (line_of(f.span.end), f.message.clone()))
+        .collect();
+    out.sort();
+    out
+}
+
+/// A leader struck by a scenario's optional trigger: on, he falls and (for a brigadier) his
+/// colonel takes the brigade; off, he never falls, the log's lines that name the colonel are read
+/// as his with a warning (Ch16 2.4, RULINGS G18, the mirror of the afternoon's Iverson), and the
+/// replays are the same event for event until the fall. Off, the only new errors are pips claims
+/// on the colonel's own lines: the man still in command rolls by his own rating.
+fn falls_only_with_the_option_on(log_name: &str, option: &str, leader: &str, colonel: Option<&str>) {
+    let on = play(log_name, option, true);
+    let off = play(log_name, option, false);
+    assert_eq!(casualty(&off, leader), None, "{option} off: {leader} does not fall");
+    let result = casualty(&on, leader).unwrap_or_else(|| panic!("{option} on: {leader} falls"));
+    assert!(["killed", "severely_wounded", "wounded"].contains(&result), "{result}");
+    let turn = on
+        .events
+        .iter()
+        .find_map(|e| match &e.event.what {
+            What::LeaderCasualty { leader: l, .. } if l == leader => Some(e.turn),
+            // A script's wound: a note, no roll.
+            What::Note { text } if text.starts_with(leader) && text.ends_with("by the scenario's script") => {
+                Some(e.turn)
+            }
+            _ => None,
+        })
+        .expect("his fall is an event");
+    let before = |r: &Replay| texts(r).into_iter().filter(|(t, _)| *t < turn).collect::<Vec<_>>();
+    assert_eq!(before(&on), before(&off), "{option}: the games differ before the fall");
+    let Some(colonel) = colonel else { return };
+    let replaced = on.events.iter().any(|e| {
+        matches!(&e.event.what, What::LeaderReplaced { leader: l, by, .. } if l == leader && by == colonel)
+    });
+    assert!(replaced, "{option} on: {colonel} takes over from {leader}");
+    let warned = |r: &Replay| {
+        r.findings
+            .iter()
+            .any(|f| f.message.starts_with(&format!("{colonel} has not taken command: {leader} is still up")))
+    };
+    assert!(
+        warned(&off) && !warned(&on),
+        "{option}: the colonel's lines are read as {leader}'s only when off"
+    );
+    let source = std::fs::read_to_string(log(log_name)).expect("the shipped log is readable");
+    let (on_errors, off_errors) = (errors(&on, &source), errors(&off, &source));
+    for (line, message) in &off_errors {
+        let new = !on_errors.contains(&(line.clone(), message.clone()));
+        assert!(
+            !new || (line.starts_with(&format!("pips \"{colonel}\""))
+                && message.starts_with("pips: the rules give")),
+            "{option} off: a new error at `{line}`: {message}"
+        );
+    }
+}
+
+/// The McPherson's Ridge afternoon's three leaders struck at the front (all on by default).
+#[test]
+fn mcpherson_leaders_fall_only_with_their_options_on() {
+    let log_name = "gettysburg-day1-mcpherson-game.dotc";
+    falls_only_with_the_option_on(log_name, "heth_wounded", "Maj. Gen. Henry Heth", None);
+    falls_only_with_the_option_on(log_name, "stone_wounded", "Col. Roy Stone", Some("Col. Langhorne Wister"));
+    falls_only_with_the_option_on(
+        log_name,
+        "meredith_falls",
+        "Brig. Gen. Solomon Meredith",
+        Some("Col. William W. Robinson"),
+    );
+}
+
+/// Seminary Ridge's `scales_falls` (on by default): Scales falls at the foot of the ridge and Lt.
+/// Col. Gordon takes the brigade.
+#[test]
+fn scales_falls_only_with_the_option_on() {
+    falls_only_with_the_option_on(
+        "gettysburg-day1-seminary-game.dotc",
+        "scales_falls",
+        "Brig. Gen. Alfred M. Scales",
+        Some("Lt. Col. George T. Gordon"),
+    );
+}

@@ -106,14 +106,24 @@ fn ch14_4_0_the_brigades_are_commanded_as_the_roster_says() {
     let as_scenario = replay(&analysis, &ReplayOptions::default());
     let _ = std::fs::remove_dir_all(&dir);
     let messages: Vec<&str> = errors(&as_scenario).iter().map(|f| f.message.as_str()).collect();
-    // Ames timid: 3 halved = 2, not 3; Kane aggressive: 3 + 1 = 4, not 2; no Col. Ide.
+    // Ames timid: 3 halved = 2, not 3; Kane aggressive: 3 + 1 = 4, not 2; Col. Ide has not
+    // taken command (Yates, whom he would replace, is up as the scenario has him): his line is
+    // read as reliable Yates's, 3, not 2 (Ch16 2.4, RULINGS G18).
     assert_eq!(
         messages,
         [
             "pips: the rules give 2, the log claims 3",
-            "no leader \"Col. Ide\" in this game",
+            "pips: the rules give 3, the log claims 2",
             "pips: the rules give 4, the log claims 2"
         ]
+    );
+    assert!(
+        as_scenario
+            .findings
+            .iter()
+            .any(|f| f.message.starts_with("Col. Ide has not taken command: Col. Yates is still up")),
+        "{:#?}",
+        as_scenario.findings
     );
 }
 

@@ -417,7 +417,7 @@ impl Game {
     /// Ch16 2.4: the brigade a leader who is out commanded, and who commands it now: his
     /// successor, or the successor's successor if he fell too. None for a leader who is not out
     /// or never commanded a brigade.
-    fn commanding_after(&self, out: LeaderId) -> Option<(usize, LeaderId)> {
+    pub(super) fn commanding_after(&self, out: LeaderId) -> Option<(usize, LeaderId)> {
         let mut leader = self.state.leader(out).filter(|l| l.removed)?;
         // Each colonel is a later leader than the one he replaced: the chain ends.
         for _ in 0..self.state.leaders.len() {
@@ -430,14 +430,40 @@ impl Game {
         None
     }
 
-    /// The leader an action names first, reported when the game has none of that name.
+    /// The leader an action names first, reported when the game has none of that name. A
+    /// replacement colonel named while the leader he would replace is still up (a what-if replay
+    /// that switched off the scenario's option that takes that leader off) is read as that
+    /// leader, with a warning ([`Game::standing_for`]).
     fn leader_subject(&self, r: &mut Replayer<'_>, action: &Action) -> Option<LeaderId> {
         let name = unit_arg(action)?;
-        let id = self.state.leader_named(&name.value);
+        let id = self.state.leader_named(&name.value).or_else(|| self.standing_for(r, &name.value));
         if id.is_none() {
             r.find(name.span, Level::Error, format!("no leader \"{}\" in this game", name.value), "");
         }
         id
+    }
+
+    /// The leader of this name, or the one still up whom a colonel of this name would replace
+    /// ([`Game::standing_for`], not reported).
+    fn leader_or_replaced(&self, name: &str) -> Option<LeaderId> {
+        self.state.leader_named(name).or_else(|| {
+            self.state.leaders.iter().position(|l| !l.removed && l.successor == name).map(LeaderId)
+        })
+    }
+
+    /// Ch16 2.4, RULINGS G18, the mirror of a fallen brigadier's roll read as his colonel's: a
+    /// log names a replacement colonel who never took command, because the leader he would have
+    /// replaced is still up (a scenario's option that takes that leader off is switched off in
+    /// a what-if replay). The line is read as that leader's, with a warning to write his name.
+    fn standing_for(&self, r: &mut Replayer<'_>, name: &str) -> Option<LeaderId> {
+        let up = self.leader_or_replaced(name)?;
+        let leader = self.state.leader(up)?;
+        let message = format!(
+            "{name} has not taken command: {} is still up, and the line is read as his (write his name)",
+            leader.name
+        );
+        r.here(Level::Warning, message, "Ch16 2.4, RULINGS G18");
+        Some(up)
     }
 
     /// Ch16 2.1, RULINGS G2: a brigadier rolls 1D3 (read off a d6) through his rating's formula,
@@ -446,11 +472,14 @@ impl Game {
     pub(super) fn pips(&mut self, r: &mut Replayer<'_>, action: &Action) {
         const RULE: &str = "Ch16 2.1, RULINGS G2";
         let Some(name) = unit_arg(action) else { return };
-        let Some(mut lid) = self.state.leader_named(&name.value) else {
+        let Some(mut lid) =
+            self.state.leader_named(&name.value).or_else(|| self.standing_for(r, &name.value))
+        else {
             r.find(name.span, Level::Error, format!("no leader \"{}\" in this game", name.value), "");
             return;
         };
-        let b = match self.brigade_of_leader(&name.value) {
+        let named = self.state.leader(lid).map(|l| l.name.clone()).unwrap_or_default();
+        let b = match self.brigade_of_leader(&named) {
             Some(b) => b,
             None => match self.commanding_after(lid) {
                 // Ch16 2.4, RULINGS G18: a brigadier who is out is followed by his colonel from
@@ -585,8 +614,10 @@ impl Game {
             .filter(|a| a.verb.value == "pips")
             .filter_map(unit_arg)
             .filter_map(|name| {
-                self.brigade_of_leader(&name.value).or_else(|| {
-                    let out = self.state.leader_named(&name.value)?;
+                let named = self.leader_or_replaced(&name.value)?;
+                let named = self.state.leader(named)?.name.as_str();
+                self.brigade_of_leader(named).or_else(|| {
+                    let out = self.state.leader_named(named)?;
                     self.commanding_after(out).map(|(b, _)| b)
                 })
             })

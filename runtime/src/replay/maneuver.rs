@@ -1296,9 +1296,37 @@ impl Game {
             return true;
         };
         let Some(b) = self.state.brigade(brigade) else { return true };
-        let commander = b.brigadier.and_then(|l| self.state.leader(l)).map(|l| l.name.as_str());
+        let leader = b.brigadier.and_then(|l| self.state.leader(l));
+        let commander = leader.map(|l| l.name.as_str());
         if commander == Some(pip.value.as_str()) {
             return true;
+        }
+        // Ch16 2.4, RULINGS G18: a what-if replay that switched a scenario's option about a
+        // leader's fall. The colonel named never took command (the brigadier is still up), or
+        // the brigadier named is out and the colonel commands: either way the pip is the
+        // brigade's commander's, with a warning to write his name.
+        if let Some(leader) = leader {
+            let never_took = !leader.removed && leader.successor == pip.value;
+            let out = self
+                .state
+                .leader_named(&pip.value)
+                .and_then(|out| self.commanding_after(out))
+                .is_some_and(|(now, _)| now == brigade.0);
+            if never_took || out {
+                let message = if never_took {
+                    format!(
+                        "{} has not taken command: {} is still up, and the pip is his",
+                        pip.value, leader.name
+                    )
+                } else {
+                    format!(
+                        "{} is out: the pip is paid by {}, who commands his brigade now",
+                        pip.value, leader.name
+                    )
+                };
+                r.find(pip.span, Level::Warning, message, "Ch16 2.4, RULINGS G18");
+                return true;
+            }
         }
         let message =
             format!("{} pays for this, but {} commands {}", pip.value, commander.unwrap_or("no one"), b.name);

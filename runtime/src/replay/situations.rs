@@ -163,6 +163,35 @@ fn ch16_2_4_a_replacement_the_scenario_names_is_timid_by_that_name() {
 }
 
 #[test]
+fn ch16_2_4_a_replacement_who_never_took_command_is_read_as_the_leader_still_up() {
+    // A what-if replay with a scenario's option about a fall switched off: the log names the
+    // replacement, Maj. Green, but Col. Blue is still up. His pips line is read as reliable Col.
+    // Blue's (a 5 is 1D3 = 3, not the timid colonel's 2) and the pip the regiment's move is paid
+    // with is Col. Blue's, each with a warning to write his name (Ch16 2.4, RULINGS G18, the
+    // mirror of a fallen brigadier's line read as his colonel's).
+    let blue = BLUE.replace("reliable at (8, 18)", "reliable at (8, 18) replacement \"Maj. Green\"");
+    let log = "turn 1 blue {\n    command {\n        pips \"Maj. Green\" roll [5] => 3\n    }\n    maneuver {\n        \
+               double_time \"1st Blue\" to (11, 18) facing east pip \"Maj. Green\"\n    }\n}\n";
+    let (replay, game) = play(&field(&blue, RED), log);
+    assert!(problems(&replay).iter().all(|f| f.level != Level::Error), "{:#?}", replay.findings);
+    let pips = replay
+        .events
+        .iter()
+        .any(|e| matches!(&e.event.what, What::Pips { brigade, pips: 3, change: 3, .. } if brigade == "Blue Brigade"));
+    assert!(pips, "{:#?}", replay.events);
+    let warned = |line: &str, says: &str| {
+        findings_at(&replay, &game, line)
+            .iter()
+            .any(|f| f.level == Level::Warning && f.message.contains(says))
+    };
+    assert!(warned("pips \"Maj. Green\"", "Maj. Green has not taken command: Col. Blue is still up"));
+    assert!(warned(
+        "double_time \"1st Blue\"",
+        "Maj. Green has not taken command: Col. Blue is still up, and the pip is his"
+    ));
+}
+
+#[test]
 fn wording_a_scenario_without_scripts_does_not_say_its_objectives_are_a_script() {
     // The 1st Blue stands on an objective of a scenario with no script: the narrative's step at
     // the start of a phase, where the objectives are counted, names the objectives, not a script.
