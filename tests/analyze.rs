@@ -135,6 +135,8 @@ fn the_reworked_scenarios_can_play_their_history() {
             "enemy:Battery B, 4th U.S. (Davison), left half",
             "16:20",
         ),
+        ("gettysburg-day1-brickyard.dotc", "Hays’ Brigade", "enemy:Battery K, 1st Ohio (Heckman)", "16:30"),
+        ("gettysburg-day1-brickyard.dotc", "Avery’s Brigade", "Kuhn’s Brickyard", "16:30"),
     ];
     let minutes = |t: &str| {
         let (h, m) = t.split_once(':').expect("a clock time");
@@ -145,6 +147,7 @@ fn the_reworked_scenarios_can_play_their_history() {
         "gettysburg-day1-afternoon.dotc",
         "gettysburg-day1-mcpherson.dotc",
         "gettysburg-day1-seminary.dotc",
+        "gettysburg-day1-brickyard.dotc",
     ];
     for file in files {
         let path = format!("scenarios/gettysburg-day1/{file}");

@@ -400,6 +400,7 @@ fn deployment_maps_are_current() {
         ("gettysburg-day1-afternoon.dotc", "afternoon-deployment.svg"),
         ("gettysburg-day1-mcpherson.dotc", "mcpherson-deployment.svg"),
         ("gettysburg-day1-seminary.dotc", "seminary-deployment.svg"),
+        ("gettysburg-day1-brickyard.dotc", "brickyard-deployment.svg"),
     ] {
         let (out, source) = (dir.path().join(map), folder.join(scenario));
         let args = ["render", source.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")];

@@ -185,3 +185,36 @@ fn scales_falls_only_with_the_option_on() {
         Some("Lt. Col. George T. Gordon"),
     );
 }
+
+/// Coster at the brickyard's `late_order` (on by default): the 154th New York is disordered the
+/// first time Coster's brigade is no longer Fresh (Ch16 8.2), not by the clock; off, it is not, and
+/// nothing before the brigade's change of state differs.
+#[test]
+fn the_late_order_disorders_the_154th_only_with_the_option_on() {
+    let on = play("gettysburg-day1-brickyard-game.dotc", "late_order", true);
+    let off = play("gettysburg-day1-brickyard-game.dotc", "late_order", false);
+    let fired = |r: &Replay| {
+        r.events.iter().find_map(|e| match &e.event.what {
+            What::Note { text } if text == "trigger \"The order comes late\" fires" => Some(e.turn),
+            _ => None,
+        })
+    };
+    let turn = fired(&on).expect("the trigger fires with the option on");
+    assert_eq!(fired(&off), None);
+    // It fires in the turn Coster's brigade stops being Fresh.
+    let worn = on.events.iter().find_map(|e| match &e.event.what {
+        What::BrigadeChanged { brigade, .. } if brigade == "Coster’s Brigade" => Some(e.turn),
+        _ => None,
+    });
+    assert_eq!(worn, Some(turn));
+    let before = |r: &Replay| texts(r).into_iter().filter(|(t, _)| *t < turn).collect::<Vec<_>>();
+    assert_eq!(before(&on), before(&off));
+    let disordered = |r: &Replay| {
+        r.events.iter().any(|e| {
+            e.turn == turn
+                && e.event.to_string().contains("154th New York")
+                && e.event.to_string().contains("Disorder")
+        })
+    };
+    assert!(disordered(&on) && !disordered(&off));
+}
