@@ -1036,11 +1036,21 @@ impl Judge<'_> {
     fn check_kind(&mut self, path: &Path, measure: &Measure) {
         let report = &self.report;
         if let MoveKind::BrokenRetreat { bearing } = self.mv.kind {
-            // The colours go the allowance straight toward the edge; the facing is free.
+            // The unit goes the allowance straight toward the edge; the facing is free. It is
+            // measured at the middle of its stands, not at its colours: the colours stand at the
+            // front edge, which a unit turning about carries from one side of its stands to the
+            // other, so a retreat measured there would come up a stand's depth short turning
+            // about and as far over turning to face the enemy (issue 19, McPherson's Ridge).
             let required = report.allowance;
             let known = !report.allowance_parts.is_empty();
-            let (across, along) =
-                crate::geometry::Frame::new(self.mv.start.position, bearing).to_local(self.mv.end.coord());
+            let half_depth = self.mv.start.layout.depth() / 2.0;
+            let middle = |pose: Pose| pose.frame().to_table(0.0, -half_depth);
+            let (start, end) = (middle(Pose::of(&self.mv.start)), middle(self.mv.end));
+            let (across, along) = crate::geometry::Frame::new((start.x, start.y), bearing).to_local(end);
+            // What the narrative says the unit moved: the distance it went, not a wheel's arc.
+            self.report.used = measured(along.max(0.0));
+            self.report.used_parts =
+                vec![Part::new("toward its table edge", self.report.used, "RULE-07-2.4")];
             let drift = across.abs();
             if drift > POSITION_TOLERANCE {
                 self.add(FindingKind::NotTowardItsEdge { drift: measured(drift) }, "RULE-07-2.4, Ch16 8.2");
