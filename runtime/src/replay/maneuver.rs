@@ -2320,6 +2320,23 @@ scenario "Drill Field" {
         );
     }
 
+    /// dotc D47: a line forms road column for its whole move by default (the stdlib's `change
+    /// road_column all`), and a file's `ruling road_column_change = unpriced` forbids it, as
+    /// Ch16 3.2 is printed (the Seminary Ridge log, issue 19, could not take the road at all).
+    #[test]
+    fn dotc_d47_a_line_forms_road_column_unless_a_file_says_unpriced() {
+        let log = "turn 1 blue {\n    maneuver {\n        formation \"1st Foot\" road_column\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        assert!(errors_at(&replay, &game, "formation").is_empty(), "{:#?}", replay.findings);
+        let unpriced = DRILL.replace(
+            "    first_side blue\n",
+            "    first_side blue\n    rules {\n        ruling road_column_change = unpriced\n    }\n",
+        );
+        let (replay, game) = play(&unpriced, log);
+        let refused = errors_at(&replay, &game, "formation");
+        assert!(refused.iter().any(|f| f.rule.contains("dotc D47")), "{refused:#?}");
+    }
+
     #[test]
     fn ch16_1_0_only_the_active_side_maneuvers() {
         let (replay, game) = play(
