@@ -526,3 +526,32 @@ fn rulings_g13_the_45_degree_rays_start_at_the_front_corners_not_the_centre() {
     let (blue, _) = shock_score(&frontal, "1st Blue");
     assert!(!blue.iter().any(|(n, _)| n == "flank attack"), "{blue:?}");
 }
+
+#[test]
+fn ch16_2_3_7_1_a_dress_on_the_colors_push_is_declared_once_for_all_its_regiments() {
+    // Issue 19 (Seminary Ridge): two regiments of a brigade of 8 stands (Hesitant at 2 lost,
+    // RULINGS G6) charge in one Dress on the Colors push (Ch16 2.3: 2 pips, "charge
+    // simultaneously"). The 1st Red's closing volley takes 2 of the 1st Blue's stands (4 hits)
+    // and the brigade is Hesitant; the 1st Blue stalls. The push was declared while the brigade
+    // was Fresh (Ch16 7.1), so the 2nd Blue, declared with it, still charges: the old replay
+    // judged the clock again at its line and refused it.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (6, 10) facing east }\n\
+         \x20           regiment \"2nd Blue\" { stands 4 regular rifled_musket line at (6, 5) facing east }",
+        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (12, 10) facing west }\n\
+         \x20           regiment \"2nd Red\" { stands 4 regular rifled_musket line at (12, 5) facing west }",
+    );
+    let log = "turn 1 blue {\n    command {\n        pips \"Col. Blue\" roll [6] => 3\n    }\n    maneuver {\n        \
+               assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" dress_on_the_colors {\n            \
+               closing_volley roll [6, 6, 6, 6]\n            discipline roll [6]\n            discipline roll [1]\n            \
+               stall\n        }\n        assault \"2nd Blue\" -> \"2nd Red\" dress_on_the_colors {\n            \
+               melee roll [4] vs [3]\n        }\n    }\n}\n";
+    let (replay, _) = play(&scenario, log);
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(
+        replay.events.iter().any(|e| matches!(&e.event.what, What::BrigadeChanged { .. })),
+        "the brigade went Hesitant"
+    );
+    assert_eq!(shock_score(&replay, "2nd Blue").1, 10, "4 + 4 engaged + fresh + momentum");
+}
