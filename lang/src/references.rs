@@ -1554,6 +1554,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch16 2.2", "Ch16 8.3", "RULE-07-4.1"],
     ),
     r(
+        "dotc D47",
+        "Forming road column (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 3.2 prices line and assault column into each other (half the move) and road column into line (the whole move), but not line or assault column into road column, so a deployed regiment could never take the road again. dotc takes the whole move, the mirror of road column into line: the stdlib's `change road_column all` on line and assault column (`ruling road_column_change = whole_move`); `half_move` takes half the move, as line and assault column change; `unpriced` allows no such change, as printed."#,
+        &["Ch16 3.2", "Ch16 2.3"],
+    ),
+    r(
         "dotc D8",
         "Army traits are a module (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 5.0 makes the six historical traits an optional module, while Ch16 9.0 prints them with the master mechanics. dotc plays them as the module: a trait a scenario gives a unit counts only with `module army_traits` on, in the scenario or the game log, and `dotc check` warns of a trait given without it. A trait that comes with a quality counts always: green troops have Seen the Elephant (RULINGS C28). Players who take Ch16 9.0 as core switch the module on."#,

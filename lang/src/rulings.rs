@@ -217,6 +217,13 @@ pub const RULINGS: &[RulingSpec] = &[
         as_printed: "round_1in",
         summary: "Command range (Ch16 2.2) runs from the edge of a 1\" round brigadier's base, 0.5\" out from his position (default), or from his position itself; either way to the centre of the regiment's Color Stand's front edge.",
     },
+    RulingSpec {
+        name: "road_column_change",
+        id: "D47",
+        values: &["whole_move", "half_move", "unpriced"],
+        as_printed: "whole_move",
+        summary: "Forming road column from line or assault column, which Ch16 3.2 does not price, takes the whole move, the mirror of road column into line (default); or half the move, as line and assault column change; or it is not allowed.",
+    },
 ];
 
 /// A preset: a name for a set of ruling values.

@@ -290,6 +290,21 @@ switch! {
 }
 
 switch! {
+    /// dotc D47 (`docs/rulings.md`): what forming road column from a deployed formation (line,
+    /// assault column) costs. Ch16 3.2 prices only road column into line (the whole move).
+    RoadColumnChange = "road_column_change", "D47" {
+        /// The rule data's price, which the stdlib sets at the whole move: the mirror of road
+        /// column into line.
+        WholeMove = "whole_move",
+        /// Half the move, as between line and assault column (Ch16 3.2; Ch16 2.3 lists "full
+        /// formation transformation" among the free manoeuvres without telling them apart).
+        HalfMove = "half_move",
+        /// As printed: no price, so no change into road column from a deployed formation.
+        Unpriced = "unpriced",
+    }
+}
+
+switch! {
     /// dotc's own ruling D2 (RULINGS.md does not settle it): when a regiment's volley passes
     /// through its own detached skirmish screen and takes the -1 of RULE-05-6.2 and Ch16 5.6. The
     /// rule gives no geometry; the screen is one stand standing for a company spread across the
@@ -460,6 +475,8 @@ rulings! {
     parrott_damage: ParrottDamage,
     /// dotc D7.
     brigadier_base: BrigadierBase,
+    /// dotc D47.
+    road_column_change: RoadColumnChange,
 }
 
 impl Rulings {
@@ -719,6 +736,7 @@ mod tests {
         check::<SmokeWallBlocks>();
         check::<ParrottDamage>();
         check::<BrigadierBase>();
+        check::<RoadColumnChange>();
     }
 
     #[test]

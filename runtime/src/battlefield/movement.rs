@@ -88,7 +88,9 @@ use super::arcs::in_front_arc;
 use super::body::Body;
 use super::range::{nearest_point, range};
 use crate::geometry::{Frame, Layout, MEASURE_PRECISION, footprint, measured};
-use crate::rulings::{DisorderedMovement, ObstacleCost, PassageOfLines, Rulings, WoodsSpeed};
+use crate::rulings::{
+    DisorderedMovement, ObstacleCost, PassageOfLines, RoadColumnChange, Rulings, WoodsSpeed,
+};
 
 /// The only arm that may Double-Time: "an infantry Line or Column" (Ch16 2.3); the order's
 /// `formations` list names the formations.
@@ -116,6 +118,8 @@ const BROKEN: &str = "broken";
 const ABOUT_FACE: &str = ManeuverVerb::AboutFace.word();
 const DISMOUNT: &str = ManeuverVerb::Dismount.word();
 const REMOUNT: &str = ManeuverVerb::Remount.word();
+/// The road column (Ch16 3.2), whose forming from a deployed formation dotc D47 prices.
+const ROAD_COLUMN: &str = "road_column";
 
 /// Boolean operations work on a fixed grid: overlaps smaller than this (square inches) are a
 /// touch, not an entry.
@@ -942,14 +946,28 @@ impl Judge<'_> {
         };
         let (what, cost, rule) = match self.mv.kind {
             MoveKind::ChangeFormation { to } => {
-                let Some(cost) = self.formation.and_then(|f| f.change_cost(to)) else {
+                let priced = self.formation.and_then(|f| f.change_cost(to));
+                // dotc D47: forming road column from a deployed formation, which Ch16 3.2 does
+                // not price; the rule data's price (the stdlib's: the whole move) by default.
+                let into_road_column = to == ROAD_COLUMN && self.mv.mover.formation != Some(ROAD_COLUMN);
+                let priced = match self.rulings.road_column_change {
+                    RoadColumnChange::HalfMove if into_road_column => priced.map(|_| Cost::Half),
+                    RoadColumnChange::Unpriced if into_road_column => None,
+                    _ => priced,
+                };
+                let Some(cost) = priced else {
                     let from = self.mv.mover.formation.unwrap_or("no formation").to_string();
-                    self.add(FindingKind::UnpricedChange { from, to: to.into() }, "Ch16 3.2");
+                    let rule = if into_road_column { "Ch16 3.2, dotc D47" } else { "Ch16 3.2" };
+                    self.add(FindingKind::UnpricedChange { from, to: to.into() }, rule);
                     return None;
                 };
-                let to = self.data.formation(to).map_or(to, |f| f.meta.title());
-                let what = format!("change from {} to {to}", title_of(self.formation));
-                (what, cost, self.formation.map_or_else(|| "Ch16 3.2".into(), |f| source(&f.meta.source)))
+                let title = self.data.formation(to).map_or(to, |f| f.meta.title());
+                let what = format!("change from {} to {title}", title_of(self.formation));
+                let mut rule = self.formation.map_or_else(|| "Ch16 3.2".into(), |f| source(&f.meta.source));
+                if into_road_column && !rule.contains("dotc D47") {
+                    rule.push_str(", dotc D47");
+                }
+                (what, cost, rule)
             }
             MoveKind::Limber | MoveKind::Unlimber => {
                 let Some(cost) = self.row.limber else {
@@ -1036,11 +1054,21 @@ impl Judge<'_> {
     fn check_kind(&mut self, path: &Path, measure: &Measure) {
         let report = &self.report;
         if let MoveKind::BrokenRetreat { bearing } = self.mv.kind {
-            // The colours go the allowance straight toward the edge; the facing is free.
+            // The unit goes the allowance straight toward the edge; the facing is free. It is
+            // measured at the middle of its stands, not at its colours: the colours stand at the
+            // front edge, which a unit turning about carries from one side of its stands to the
+            // other, so a retreat measured there would come up a stand's depth short turning
+            // about and as far over turning to face the enemy (issue 19, McPherson's Ridge).
             let required = report.allowance;
             let known = !report.allowance_parts.is_empty();
-            let (across, along) =
-                crate::geometry::Frame::new(self.mv.start.position, bearing).to_local(self.mv.end.coord());
+            let half_depth = self.mv.start.layout.depth() / 2.0;
+            let middle = |pose: Pose| pose.frame().to_table(0.0, -half_depth);
+            let (start, end) = (middle(Pose::of(&self.mv.start)), middle(self.mv.end));
+            let (across, along) = crate::geometry::Frame::new((start.x, start.y), bearing).to_local(end);
+            // What the narrative says the unit moved: the distance it went, not a wheel's arc.
+            self.report.used = measured(along.max(0.0));
+            self.report.used_parts =
+                vec![Part::new("toward its table edge", self.report.used, "RULE-07-2.4")];
             let drift = across.abs();
             if drift > POSITION_TOLERANCE {
                 self.add(FindingKind::NotTowardItsEdge { drift: measured(drift) }, "RULE-07-2.4, Ch16 8.2");

@@ -35,7 +35,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use dotc_lang::library::{Formation, GroundCondition, MoveColumn, MovementRate, RuleData};
+use dotc_lang::library::{Cost, Formation, GroundCondition, MoveColumn, MovementRate, RuleData};
 use geo::line_intersection::{LineIntersection, line_intersection};
 use geo::{Contains, Coord, Distance, Euclidean, Line, Point};
 
@@ -393,7 +393,9 @@ const SKIRMISH: &str = "skirmish";
 const REMOUNT: &str = dotc_lang::verbs::ManeuverVerb::Remount.word();
 
 /// Every formation `start` may become by its `change` lines, itself first; none an optional
-/// module gates.
+/// module gates. A change that takes the whole move (road column into line, Ch16 3.2; line or
+/// assault column into road column, dotc D47) is left out: the search cannot price it, and
+/// made free it would let a deployed line march at road column's speed from the start.
 fn formations_from<'d>(data: &'d RuleData, start: &str) -> Vec<&'d Formation> {
     let mut out: Vec<&Formation> = Vec::new();
     let mut queue = vec![start.to_string()];
@@ -403,7 +405,7 @@ fn formations_from<'d>(data: &'d RuleData, start: &str) -> Vec<&'d Formation> {
             continue;
         }
         out.push(f);
-        queue.extend(f.changes.iter().map(|c| c.to.clone()));
+        queue.extend(f.changes.iter().filter(|c| c.cost != Cost::All).map(|c| c.to.clone()));
     }
     out
 }

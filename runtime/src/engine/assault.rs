@@ -335,9 +335,15 @@ fn declare(
             "Ch13 21.0",
         ));
     }
-    // The brigade clock (RULE-07-2.3, 2.4, Ch16 8.2).
+    // The brigade clock (RULE-07-2.3, 2.4, Ch16 8.2). A Dress on the Colors push is declared
+    // once, for all its regiments together (Ch16 2.3: they "charge simultaneously"; Ch16 7.1's
+    // requirements are the declaration's): its brigade was judged when its first regiment was,
+    // so a closing volley that makes the brigade Hesitant before a later regiment's line does
+    // not stop that regiment (issue 19). A brigade that breaks still stops it: every unit of a
+    // Broken brigade is disordered at once (RULE-07-2.4).
+    let declared_with_the_push = payment == Payment::PaidByThePush;
     match state.brigade_status(charger) {
-        BrigadeStatus::Hesitant if rules.tables.hesitant.no_assault => {
+        BrigadeStatus::Hesitant if rules.tables.hesitant.no_assault && !declared_with_the_push => {
             return Err(illegal("assault: its brigade is Hesitant".into(), "RULE-07-2.3"));
         }
         BrigadeStatus::Broken if rules.tables.broken.no_assault => {

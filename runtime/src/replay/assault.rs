@@ -274,11 +274,27 @@ impl Game {
             r.find(pip.span, Level::Error, message, "Ch16 2.3, 7.1");
         }
         let brigadier_distance = self.command_range(charger, &cb);
-        let closing = step("closing_volley").map(|s| {
+        // The charger where the closing volley meets it: at the 4" line, or where it starts if
+        // it starts nearer (Ch16 7.2, RULINGS G10).
+        let closing_at = step("closing_volley").map(|s| {
             let line = self.rules.tables.interruption;
             let at =
                 battlefield::interruption_point(&self.bf, &cb, &tb, line).unwrap_or_else(|| Pose::of(&cb));
-            let cb_at = Body { position: at.position, facing: at.facing, ..cb };
+            (s, Body { position: at.position, facing: at.facing, ..cb })
+        });
+        // RULE-05-1.4, Ch16 4.5, RULINGS G13: the closing volley is a volley, fired only at a
+        // charger in the defender's 45-degree front arc (all round from a building that gives
+        // it, Ch16 4.3). A charge from the flank zone or the rear draws none (issue 19).
+        if let Some((s, cb_at)) = &closing_at
+            && !self.in_arc(target, &tb, cb_at)
+        {
+            let message = format!(
+                "{cname} charges from outside {tname}'s 45-degree front arc: {tname} may not fire a closing \
+                 volley at it; the action is not applied"
+            );
+            return r.find(s.span, Level::Error, message, "RULE-05-1.4, Ch16 4.5, 6.0, RULINGS G13");
+        }
+        let closing = closing_at.map(|(s, cb_at)| {
             let (mut input, _) = self.fire_input(target, &tb, &cb_at, FireKind::Closing);
             input.range = input.range.min(distance);
             super::fire::decline_rerolls(&s.args, &mut input); // Ch16 9.0: `no_reroll`

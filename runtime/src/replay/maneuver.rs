@@ -2313,6 +2313,58 @@ scenario "Drill Field" {
         assert!(refused.iter().any(|f| f.rule.contains("RULINGS G14")), "{refused:#?}");
     }
 
+    /// RULE-07-2.4, Ch16 8.2, RULINGS G14: the Broken retreat's 6" is measured at the middle of
+    /// the unit's stands, so turning about gains and loses nothing. The 6th Foot (4 stands,
+    /// colours at (16, 22) facing east, its stands 0.75" deep from x = 15.25 to 16) retreats
+    /// west. Backing away (facing east) its colours go to (10, 22); turning about (facing west)
+    /// its stands go to x = 9.25-10, which puts the colours, now on the west edge, at (9.25, 22).
+    /// Turned about with the colours at (10, 22) the stands have gone only 5.25": the old replay
+    /// measured the colours, accepted it, and told the move as 10.9" of an allowed 6" (the
+    /// 180-degree turn read as a wheel; issue 19, McPherson's Ridge item 7).
+    #[test]
+    fn rule_07_2_4_a_broken_retreat_that_turns_about_goes_6_inches_measured_at_its_stands() {
+        let first = "turn 1 blue {\n    maneuver {\n        exit \"7th Foot\"\n    }\n}\nturn 2 red {\n}\n";
+        let retreat = |to: &str| {
+            format!(
+                "{first}turn 3 blue {{\n    maneuver {{\n        retreat \"6th Foot\" to {to}\n    }}\n}}\n"
+            )
+        };
+        let moved = |replay: &Replay| {
+            replay.events.iter().find_map(|e| match &e.event.what {
+                What::Note { text } if text.starts_with("6th Foot moves") => Some(text.clone()),
+                _ => None,
+            })
+        };
+        for to in ["(10, 22) facing east", "(9.25, 22) facing west"] {
+            let (replay, game) = play(DRILL, &retreat(to));
+            assert!(errors_at(&replay, &game, "retreat").is_empty(), "{to}: {:#?}", replay.findings);
+            assert_eq!(moved(&replay).as_deref(), Some("6th Foot moves 6.0\" of an allowed 6.0\""), "{to}");
+        }
+        let (replay, game) = play(DRILL, &retreat("(10, 22) facing west"));
+        let short = errors_at(&replay, &game, "retreat");
+        assert!(
+            short.iter().any(|f| f.rule.contains("RULINGS G14") && f.message.contains("5.25")),
+            "{short:#?}"
+        );
+    }
+
+    /// dotc D47: a line forms road column for its whole move by default (the stdlib's `change
+    /// road_column all`), and a file's `ruling road_column_change = unpriced` forbids it, as
+    /// Ch16 3.2 is printed (the Seminary Ridge log, issue 19, could not take the road at all).
+    #[test]
+    fn dotc_d47_a_line_forms_road_column_unless_a_file_says_unpriced() {
+        let log = "turn 1 blue {\n    maneuver {\n        formation \"1st Foot\" road_column\n    }\n}\n";
+        let (replay, game) = play(DRILL, log);
+        assert!(errors_at(&replay, &game, "formation").is_empty(), "{:#?}", replay.findings);
+        let unpriced = DRILL.replace(
+            "    first_side blue\n",
+            "    first_side blue\n    rules {\n        ruling road_column_change = unpriced\n    }\n",
+        );
+        let (replay, game) = play(&unpriced, log);
+        let refused = errors_at(&replay, &game, "formation");
+        assert!(refused.iter().any(|f| f.rule.contains("dotc D47")), "{refused:#?}");
+    }
+
     #[test]
     fn ch16_1_0_only_the_active_side_maneuvers() {
         let (replay, game) = play(

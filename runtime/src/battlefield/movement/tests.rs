@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::battlefield::tests::{field, line};
-use crate::rulings::{DisorderedMovement, ObstacleCost, Rulings, WoodsSpeed};
+use crate::rulings::{DisorderedMovement, ObstacleCost, RoadColumnChange, Rulings, WoodsSpeed};
 
 fn data() -> &'static RuleData {
     dotc_lang::stdlib()
@@ -520,6 +520,42 @@ fn a_formation_change_costs_half_the_move() {
     // A change the rule data does not price.
     let r = check(&bf, &mv(Mover::infantry("road_column"), change, column, Pose::of(&column)));
     assert!(has(&r, |k| matches!(k, FindingKind::UnpricedChange { .. })));
+}
+
+#[test]
+fn dotc_d47_forming_road_column_from_line_takes_the_whole_move_by_default() {
+    // dotc D47: Ch16 3.2 does not price line (or assault column) into road column. By default
+    // (`whole_move`) the stdlib's `change road_column all` takes the whole move, the mirror of
+    // road column into line: the regiment forms column where it stands and may not move on.
+    // `half_move` takes 3" of a line's 6"; `unpriced` allows no such change. (Before D47 the
+    // rule data priced none, so every setting read as `unpriced` does.)
+    let bf = field("");
+    let start = line((10.0, 5.0), 0.0, 5);
+    let form = MoveKind::ChangeFormation { to: "road_column" };
+    let judge = |rulings: Rulings, inches: f64| {
+        check_with(&bf, rulings, &mv(Mover::infantry("line"), form, start, ahead(&start, inches)))
+    };
+    let whole = judge(Rulings::default(), 0.0);
+    assert!(whole.is_legal(), "{whole:#?}");
+    assert_eq!(whole.allowance, 0.0);
+    assert!(whole.allowance_parts[1].to_string().contains("dotc D47"), "{:?}", whole.allowance_parts);
+    assert!(too_far(&judge(Rulings::default(), 0.5)));
+    let assault_column = Mover::infantry("assault_column");
+    assert!(check(&bf, &mv(assault_column, form, start, Pose::of(&start))).is_legal());
+    let half = Rulings { road_column_change: RoadColumnChange::HalfMove, ..Rulings::default() };
+    let r = judge(half, 3.0);
+    assert_eq!((r.allowance, r.is_legal()), (3.0, true));
+    assert!(too_far(&judge(half, 3.1)));
+    let unpriced = Rulings { road_column_change: RoadColumnChange::Unpriced, ..Rulings::default() };
+    let r = judge(unpriced, 0.0);
+    assert!(has(&r, |k| matches!(k, FindingKind::UnpricedChange { .. })), "{r:#?}");
+    // Road column into line is Ch16 3.2's own price, whatever the switch.
+    let deploy = MoveKind::ChangeFormation { to: "line" };
+    let column = file();
+    assert!(
+        check_with(&bf, unpriced, &mv(Mover::infantry("road_column"), deploy, column, Pose::of(&column)))
+            .is_legal()
+    );
 }
 
 /// The pose after wheeling `degrees` (positive: clockwise) about a front corner: the left one

@@ -469,3 +469,89 @@ fn ch16_7_4_a_melee_loser_without_its_retreat_is_an_error_when_the_turn_is_over(
     let (replay, _) = play(&scenario, &format!("{with}turn 2 red {{\n}}\n"));
     assert!(unretreated(&replay).is_empty(), "{:#?}", replay.findings);
 }
+
+/// A test table for issue 19's flank charges: the 1st Blue, a five-stand line placed as `blue`
+/// says, and the 1st Red as `red` says.
+fn flank_range(blue: &str, red: &str) -> String {
+    range(
+        "",
+        &format!("            regiment \"1st Blue\" {{ stands 5 regular rifled_musket line at {blue} }}"),
+        &format!("            regiment \"1st Red\" {{ stands {red} }}"),
+    )
+}
+
+#[test]
+fn rule_05_1_4_rulings_g13_a_charge_from_the_flank_zone_draws_no_closing_volley_and_gets_the_flank_bonus() {
+    // Issue 19 (Seminary Ridge): the closing volley is a volley, so it is fired only at a
+    // charger in the defender's 45-degree front arc (RULE-05-1.4, Ch16 4.5, RULINGS G13). The
+    // 1st Red (5 stands, x 15.5-20.5, front at y = 18, facing north); the 1st Blue faces east
+    // with its colours at (11, 19): 1" ahead of the 1st Red's front line and 4.5" out past its
+    // left corner, in the flank zone. Its nearest corner (11, 21.5) is 3.5" ahead and 4.5" out:
+    // outside the arc, and so it stays at the 4" line (11.6, 18.9). A closing volley is refused
+    // (the old replay rolled it), and the charge gets the +2 flank (Ch16 7.3).
+    let scenario =
+        flank_range("(11, 19) facing east", "5 regular rifled_musket line at (18, 18) facing north");
+    let (volley, _) = play(
+        &scenario,
+        &charge(&["closing_volley roll [6, 6, 6, 6, 6]", "discipline roll [6]", "melee roll [4] vs [3]"], ""),
+    );
+    let refused = problems(&volley);
+    assert!(
+        refused
+            .iter()
+            .any(|f| f.message.contains("outside 1st Red's 45-degree front arc")
+                && f.rule.contains("RULE-05-1.4")),
+        "{refused:#?}"
+    );
+    assert!(!volley.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })), "not applied");
+    let (charge_home, _) = play(&scenario, &charge(&["melee roll [4] vs [3]"], ""));
+    let (blue, _) = shock_score(&charge_home, "1st Blue");
+    assert!(blue.contains(&("flank attack".to_string(), 2)), "{blue:?}");
+    assert!(problems(&charge_home).is_empty(), "{:#?}", problems(&charge_home));
+}
+
+#[test]
+fn rulings_g13_the_45_degree_rays_start_at_the_front_corners_not_the_centre() {
+    // Issue 19, Seminary Ridge log line 167, moved 20" west and 12" south: the 121st
+    // Pennsylvania (2 stands at (38.3, 34.5) facing west, here (18.3, 22.5)) charged by the 14th
+    // South Carolina (5 stands, colours at (32.6, 28.3) facing north-east, here (12.6, 16.3)).
+    // Seen from the 121st's centre the colours are 47.4 degrees off its front (5.7" ahead, 6.2"
+    // to the side), but the arc's rays start at the front corners (RULINGS G13): from the left
+    // corner they are 5.7" ahead and 5.2" out, 42.4 degrees, in the front arc. So the 121st may
+    // fire its closing volley, and the charge is no flank attack (Ch16 7.3).
+    let scenario =
+        flank_range("(12.6, 16.3) facing 45", "2 regular rifled_musket line at (18.3, 22.5) facing west");
+    let (frontal, _) = play(&scenario, &charge(&["closing_volley roll [1, 2]", "melee roll [4] vs [3]"], ""));
+    assert!(problems(&frontal).is_empty(), "{:#?}", problems(&frontal));
+    let (blue, _) = shock_score(&frontal, "1st Blue");
+    assert!(!blue.iter().any(|(n, _)| n == "flank attack"), "{blue:?}");
+}
+
+#[test]
+fn ch16_2_3_7_1_a_dress_on_the_colors_push_is_declared_once_for_all_its_regiments() {
+    // Issue 19 (Seminary Ridge): two regiments of a brigade of 8 stands (Hesitant at 2 lost,
+    // RULINGS G6) charge in one Dress on the Colors push (Ch16 2.3: 2 pips, "charge
+    // simultaneously"). The 1st Red's closing volley takes 2 of the 1st Blue's stands (4 hits)
+    // and the brigade is Hesitant; the 1st Blue stalls. The push was declared while the brigade
+    // was Fresh (Ch16 7.1), so the 2nd Blue, declared with it, still charges: the old replay
+    // judged the clock again at its line and refused it.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (6, 10) facing east }\n\
+         \x20           regiment \"2nd Blue\" { stands 4 regular rifled_musket line at (6, 5) facing east }",
+        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (12, 10) facing west }\n\
+         \x20           regiment \"2nd Red\" { stands 4 regular rifled_musket line at (12, 5) facing west }",
+    );
+    let log = "turn 1 blue {\n    command {\n        pips \"Col. Blue\" roll [6] => 3\n    }\n    maneuver {\n        \
+               assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" dress_on_the_colors {\n            \
+               closing_volley roll [6, 6, 6, 6]\n            discipline roll [6]\n            discipline roll [1]\n            \
+               stall\n        }\n        assault \"2nd Blue\" -> \"2nd Red\" dress_on_the_colors {\n            \
+               melee roll [4] vs [3]\n        }\n    }\n}\n";
+    let (replay, _) = play(&scenario, log);
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(
+        replay.events.iter().any(|e| matches!(&e.event.what, What::BrigadeChanged { .. })),
+        "the brigade went Hesitant"
+    );
+    assert_eq!(shock_score(&replay, "2nd Blue").1, 10, "4 + 4 engaged + fresh + momentum");
+}
