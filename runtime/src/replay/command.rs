@@ -445,7 +445,7 @@ impl Game {
 
     /// The leader of this name, or the one still up whom a colonel of this name would replace
     /// ([`Game::standing_for`], not reported).
-    fn leader_or_replaced(&self, name: &str) -> Option<LeaderId> {
+    pub(super) fn leader_or_replaced(&self, name: &str) -> Option<LeaderId> {
         self.state.leader_named(name).or_else(|| {
             self.state.leaders.iter().position(|l| !l.removed && l.successor == name).map(LeaderId)
         })

@@ -1306,7 +1306,8 @@ impl Game {
         // the brigadier named is out and the colonel commands: either way the pip is the
         // brigade's commander's, with a warning to write his name.
         if let Some(leader) = leader {
-            let never_took = !leader.removed && leader.successor == pip.value;
+            let never_took = self.state.leader_named(&pip.value).is_none()
+                && self.leader_or_replaced(&pip.value) == b.brigadier;
             let out = self
                 .state
                 .leader_named(&pip.value)
