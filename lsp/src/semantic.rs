@@ -599,15 +599,15 @@ impl DocumentTokens {
     }
 }
 
-/// The open documents' [`DocumentTokens`], by URI.
+/// The open documents' [`KeptTokens`], by URI.
 #[derive(Debug, Default)]
 pub struct TokenStore {
-    docs: Mutex<HashMap<String, Arc<Mutex<DocumentTokens>>>>,
+    docs: Mutex<HashMap<String, Arc<KeptTokens>>>,
 }
 
 impl TokenStore {
     /// The tokens kept for a document (made empty the first time).
-    pub fn document(&self, uri: &Uri) -> Arc<Mutex<DocumentTokens>> {
+    pub fn document(&self, uri: &Uri) -> Arc<KeptTokens> {
         lock(&self.docs).entry(uri.as_str().to_string()).or_default().clone()
     }
 
@@ -626,6 +626,46 @@ impl TokenStore {
     }
 }
 
+/// One document's [`DocumentTokens`], and the count of the whole-file requests (`full` and
+/// `full/delta`) asked of it.
+///
+/// The whole-file answers of one document are made one at a time (they share its kept tokens).
+/// An editor asks again at every change, and cancels the request before; but a cancelled
+/// request's work, already handed to a blocking thread, ran on, and on a machine whose cores
+/// were taken the requests came faster than the answers (issue 16: tens of milliseconds and
+/// 4 MB of JSON each for a 100,000-line log, which no one would read). A request that finds a
+/// newer one waiting when its turn comes is answered `ContentModified` at once, unmade
+/// ([`KeptTokens::superseded`]): the client asks again after a change anyway, and gets the
+/// newest answer sooner.
+#[derive(Debug, Default)]
+pub struct KeptTokens {
+    tokens: Mutex<DocumentTokens>,
+    whole_asked: AtomicU64,
+}
+
+impl KeptTokens {
+    /// Note a whole-file request; its number, for [`KeptTokens::superseded`].
+    pub fn ask_whole(&self) -> u64 {
+        self.whole_asked.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// How many whole-file requests were asked.
+    pub fn whole_asked(&self) -> u64 {
+        self.whole_asked.load(Ordering::SeqCst)
+    }
+
+    /// Whether a whole-file request was asked after the one numbered `asked`.
+    pub fn superseded(&self, asked: u64) -> bool {
+        self.whole_asked.load(Ordering::SeqCst) != asked
+    }
+
+    /// The document's kept tokens, locked (a panic while they were held leaves them empty, not
+    /// wrong).
+    pub fn lock(&self) -> MutexGuard<'_, DocumentTokens> {
+        lock(&self.tokens)
+    }
+}
+
 fn lock<T: Default>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| {
         // A panic while making tokens may have left them half made: start again from nothing.
@@ -634,9 +674,4 @@ fn lock<T: Default>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         mutex.clear_poison();
         guard
     })
-}
-
-/// Lock one document's tokens (a panic while they were held leaves them empty, not wrong).
-pub fn lock_document(doc: &Mutex<DocumentTokens>) -> MutexGuard<'_, DocumentTokens> {
-    lock(doc)
 }

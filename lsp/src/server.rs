@@ -105,6 +105,18 @@ impl Backend {
         }
     }
 
+    /// The semantic tokens kept for a document, and the count of whole-file requests asked of
+    /// it (for tests that hold them).
+    pub fn kept_tokens(&self, uri: &Uri) -> Arc<semantic::KeptTokens> {
+        self.tokens.document(uri)
+    }
+
+    /// The switch held by an open document's whole audit while it runs ([`Doc::audit_slot`]),
+    /// for tests that hold it.
+    pub fn audit_slot(&self, uri: &Uri) -> Option<Arc<tokio::sync::Mutex<()>>> {
+        self.lock("audit_slot").get(uri).map(|doc| doc.audit_slot.clone())
+    }
+
     /// A server that leaves whole-file semantic tokens in `answers` for its transport to send
     /// (see [`LargeAnswers`]).
     pub fn with_large_answers(client: Client, answers: Arc<LargeAnswers>) -> Backend {
@@ -126,18 +138,33 @@ impl Backend {
     }
 
     /// Answer a semantic tokens request from the document's kept tokens, brought up to date
-    /// with a snapshot of it (see [`Backend::on_snapshot`]).
+    /// with a snapshot of it (see [`Backend::on_snapshot`]). A whole-file request (`whole`) that
+    /// finds a newer one asked of the same document by the time the tokens are free is answered
+    /// `ContentModified` without being made ([`semantic::KeptTokens`], issue 16).
     async fn on_tokens<T: Send + 'static>(
         &self,
         uri: &Uri,
         request: &'static str,
+        whole: bool,
         feature: impl FnOnce(&mut semantic::DocumentTokens, &TokenInputs) -> T + Send + 'static,
     ) -> Result<Option<T>> {
-        let snapshot = |doc: &Doc| (TokenInputs::of(doc), self.tokens.document(uri));
-        self.on_snapshot(uri, request, snapshot, move |(inputs, kept)| {
-            feature(&mut semantic::lock_document(&kept), &inputs)
-        })
-        .await
+        let kept = self.tokens.document(uri);
+        let asked = if whole { kept.ask_whole() } else { 0 };
+        let snapshot = |doc: &Doc| (TokenInputs::of(doc), kept);
+        let answer = self
+            .on_snapshot(uri, request, snapshot, move |(inputs, kept)| {
+                let mut tokens = kept.lock();
+                if whole && kept.superseded(asked) {
+                    return None;
+                }
+                Some(feature(&mut tokens, &inputs))
+            })
+            .await?;
+        match answer {
+            Some(None) => Err(Error::content_modified()),
+            Some(Some(answer)) => Ok(Some(answer)),
+            None => Ok(None),
+        }
     }
 
     /// Run a feature on an open document, catching any panic. Not open: no answer.
@@ -350,10 +377,21 @@ async fn send(
 /// thread, and publish the findings if it is at `version` still when the replay ends.
 async fn audit_later(client: Client, workspace: Arc<Mutex<Workspace>>, uri: Uri, version: i32) {
     tokio::time::sleep(AUDIT_PAUSE).await;
+    // The document's audit before this one, stopped by the edit, may still be parsing: wait for
+    // it to end ([`Doc::audit_slot`]), then start only if the document is still at `version`.
+    let Some(slot) = lock(&workspace, "audit_slot").get(&uri).map(|doc| doc.audit_slot.clone()) else {
+        return;
+    };
+    let turn = slot.lock_owned().await;
     let Some(job) = lock(&workspace, "audit_job").audit_job(&uri, version) else { return };
     let job = Arc::new(job);
     let running = job.clone();
-    let Ok(analyzed) = tokio::task::spawn_blocking(move || running.run()).await else {
+    let run = move || {
+        let analyzed = running.run();
+        drop(turn);
+        analyzed
+    };
+    let Ok(analyzed) = tokio::task::spawn_blocking(run).await else {
         client.log_message(MessageType::ERROR, "dotc lsp: a replay of the audit failed").await;
         return;
     };
@@ -649,7 +687,7 @@ impl LanguageServer for Backend {
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
         let answers = self.large_answers.clone();
-        self.on_tokens(&params.text_document.uri, "semanticTokens/full", move |kept, inputs| {
+        self.on_tokens(&params.text_document.uri, "semanticTokens/full", true, move |kept, inputs| {
             let (id, data) = kept.full(inputs);
             SemanticTokensResult::Tokens(LargeAnswers::answer(answers.as_deref(), id, data))
         })
@@ -661,14 +699,17 @@ impl LanguageServer for Backend {
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let (previous, answers) = (params.previous_result_id, self.large_answers.clone());
-        self.on_tokens(&params.text_document.uri, "semanticTokens/full/delta", move |kept, inputs| match kept
-            .delta(inputs, &previous)
-        {
-            (id, semantic::Answer::Delta(edits)) => {
-                SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta { result_id: Some(id), edits })
-            }
-            (id, semantic::Answer::Full(data)) => {
-                SemanticTokensFullDeltaResult::Tokens(LargeAnswers::answer(answers.as_deref(), id, data))
+        self.on_tokens(&params.text_document.uri, "semanticTokens/full/delta", true, move |kept, inputs| {
+            match kept.delta(inputs, &previous) {
+                (id, semantic::Answer::Delta(edits)) => {
+                    SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                        result_id: Some(id),
+                        edits,
+                    })
+                }
+                (id, semantic::Answer::Full(data)) => {
+                    SemanticTokensFullDeltaResult::Tokens(LargeAnswers::answer(answers.as_deref(), id, data))
+                }
             }
         })
         .await
@@ -679,7 +720,7 @@ impl LanguageServer for Backend {
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
         let lines = semantic::range_lines(params.range);
-        self.on_tokens(&params.text_document.uri, "semanticTokens/range", move |kept, inputs| {
+        self.on_tokens(&params.text_document.uri, "semanticTokens/range", false, move |kept, inputs| {
             let data = kept.range(inputs, lines);
             SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data })
         })

@@ -55,6 +55,13 @@ pub struct Doc {
     /// running: set when the document changes (an edit, its scenario edited, closed), which
     /// stops that replay at its next action and refuses its result (issue 16).
     pub running_audit: Option<Arc<AtomicBool>>,
+    /// Held by the document's whole audit from its start to its end, so that a newer audit
+    /// waits for a stopped one to end instead of running beside it: the switch stops a replay,
+    /// not the parse and checks before it. On a machine whose cores were taken, each keystroke
+    /// came more than [`crate::server::AUDIT_PAUSE`] after the one before, each started a
+    /// whole audit of a 100,000-line log, and twenty of them parsed at once (issue 16: 0.8-1.1
+    /// GB resident). Kept when the document is opened again.
+    pub audit_slot: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Doc {
@@ -390,16 +397,29 @@ impl ResumeJob {
         }
         let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let analysis = &analyzed.analysis;
-            dotc_runtime::replay::resume::resume(analysis, edit, &mut replay, &mut resumable, budget).map(
-                |resumed| {
-                    // The document's view is of the replay before, moved by the edits since.
-                    let view = match &analyzed.view {
-                        Some(view) => view.taken_up(&replay, resumed.events_kept),
-                        None => ReplayView::of(&replay),
-                    };
-                    (audit_of(analysis, &text, &replay), view)
-                },
+            // The job runs on a niced thread, and on this kernel (EEVDF) a thread woken for a
+            // request waits on the job's core until the job's slice ends or the next tick (4 ms
+            // on a HZ=250 machine), even with the other core idle: the job gives its core up
+            // before each turn and each stage, so a hover need not wait for it (issue 16).
+            let pause = &mut || std::thread::yield_now();
+            dotc_runtime::replay::resume::resume_pausing(
+                analysis,
+                edit,
+                &mut replay,
+                &mut resumable,
+                budget,
+                pause,
             )
+            .map(|resumed| {
+                pause();
+                // The document's view is of the replay before, moved by the edits since.
+                let view = match &analyzed.view {
+                    Some(view) => view.taken_up(&replay, resumed.events_kept),
+                    None => ReplayView::of(&replay),
+                };
+                pause();
+                (audit_of(analysis, &text, &replay), view)
+            })
         }));
         // Let go of the analysis before the result is taken: the document's next edit changes it
         // in place, which it can do only when no one else holds it.
@@ -601,7 +621,9 @@ impl Workspace {
         let text = Arc::new(text);
         let analyzed = Arc::new(self.analyze(&path, &text));
         let index = Arc::new(LineIndex::new(&text));
-        let doc = Doc { uri: uri.clone(), path, version, text, index, analyzed, running_audit: None };
+        let audit_slot = self.docs.get(uri.as_str()).map(|doc| doc.audit_slot.clone()).unwrap_or_default();
+        let doc =
+            Doc { uri: uri.clone(), path, version, text, index, analyzed, running_audit: None, audit_slot };
         // Reopened: an audit of the text it had is stale.
         self.resuming.remove(uri.as_str());
         if let Some(mut old) = self.docs.insert(uri.as_str().to_string(), doc) {

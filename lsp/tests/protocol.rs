@@ -727,6 +727,33 @@ async fn a_long_logs_audit_is_replayed_after_a_pause_and_the_latest_edit_wins() 
     assert!(client.diagnostics(&uri).await.is_none());
 }
 
+/// Issue 16: a document's whole audit waits for the one before it to end (an edit stops that
+/// one's replay, but not the parse before it), so that on a busy machine audits of one log do
+/// not run side by side, each holding a whole analysis.
+#[tokio::test]
+async fn issue_16_a_documents_audit_waits_for_its_audit_before_to_end() {
+    let mut workspace = Workspace::new();
+    workspace.deferred_audit_bytes = 0;
+    workspace.resume_budget = None;
+    let (mut client, uri, _) = open_audit_fixture(workspace, "careless-evening.dotc").await;
+    let first = client.diagnostics(&uri).await.expect("diagnostics on open");
+    assert_eq!(codes_and_lines(&first), [], "the audit is due after a pause: {first:#}");
+    // The slot held, as by an audit still running: no audit starts, however long the pause.
+    let parsed: tower_lsp_server::ls_types::Uri = uri.parse().expect("a URI");
+    let slot = client.service.inner().audit_slot(&parsed).expect("the log is open");
+    let held = slot.clone().lock_owned().await;
+    tokio::time::sleep(dotc_lsp::server::AUDIT_PAUSE * 4).await;
+    assert!(client.diagnostics(&uri).await.is_none(), "an audit ran while the one before it held the slot");
+    drop(held);
+    let audited = client.next_diagnostics(&uri).await;
+    assert_eq!(audited["version"], 1);
+    assert!(
+        codes_and_lines(&audited).iter().any(|(code, _)| code.starts_with("dotc::replay-")),
+        "{audited:#}"
+    );
+    assert!(slot.try_lock().is_ok(), "the audit lets the slot go when it ends");
+}
+
 #[tokio::test]
 async fn issue_16_a_long_logs_audit_is_taken_up_from_its_checkpoint_at_each_keystroke() {
     // Every log counts as long here: its first audit comes after a pause, the next at once.
@@ -1215,6 +1242,56 @@ async fn semantic_tokens_by_range_and_by_delta() {
     assert_eq!(client.service.inner().documents_with_tokens(), 1);
     client.notify("textDocument/didClose", document).await;
     assert_eq!(client.service.inner().documents_with_tokens(), 0, "closing drops the kept tokens");
+}
+
+/// Issue 16: whole-file token requests made one after another faster than they are answered
+/// do not pile up. When the document's tokens come free, a request with a newer one waiting is
+/// answered `ContentModified` (-32801) without being made, and the newer one gets the tokens.
+#[tokio::test]
+async fn issue_16_a_whole_file_tokens_request_with_a_newer_one_waiting_is_answered_content_modified() {
+    let mut client = Client::start().await;
+    let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &game).await;
+    let document = json!({ "textDocument": { "uri": game_uri } });
+    let uri: tower_lsp_server::ls_types::Uri = game_uri.parse().expect("a URI");
+    let kept = client.service.inner().kept_tokens(&uri);
+    let asked = kept.whole_asked();
+    let mut calls = Vec::new();
+    for (id, method) in
+        [(901, "textDocument/semanticTokens/full"), (902, "textDocument/semanticTokens/full/delta")]
+    {
+        let params = if id == 901 {
+            document.clone()
+        } else {
+            json!({ "textDocument": { "uri": game_uri }, "previousResultId": "" })
+        };
+        let request = Request::build(method).params(params).id(id).finish();
+        let service = client.service.ready().await.expect("service ready");
+        calls.push(service.call(request));
+    }
+    // The document's tokens are busy (as with a request still being answered) until both
+    // requests have been asked.
+    let held = kept.lock();
+    let second = calls.pop().expect("two calls");
+    let first = calls.pop().expect("two calls");
+    let release = async {
+        while kept.whole_asked() < asked + 2 {
+            tokio::task::yield_now().await;
+        }
+        drop(held);
+    };
+    let (first, second, ()) = tokio::join!(first, second, release);
+    let answer = |response: Result<Option<tower_lsp_server::jsonrpc::Response>, _>| {
+        response.expect("no transport error").expect("an answer").into_parts().1
+    };
+    let error = answer(first).expect_err("the older request is superseded");
+    assert_eq!(error.code.code(), -32801, "{error:?}");
+    let tokens = answer(second).expect("the newer request is answered");
+    assert!(numbers(&tokens["data"]).len() > 100, "{tokens}");
+    // Alone, a request is answered as before.
+    let again = client.request("textDocument/semanticTokens/full", document).await;
+    assert_eq!(numbers(&again["data"]), numbers(&tokens["data"]));
 }
 
 /// Ch13 4.0: hover on a blind's name, in its scenario and in a log's `move` and `reveal` lines:

@@ -298,6 +298,20 @@ pub fn resume(
     resumable: &mut Resumable,
     budget: usize,
 ) -> Result<Resumed, NotResumed> {
+    resume_pausing(analysis, edit, replay, resumable, budget, &mut || {})
+}
+
+/// [`resume`], calling `pause` before each turn it replays. The language server gives up its
+/// core there, so that a request which came in meanwhile need not wait for the whole job
+/// (issue 16); `pause` can change nothing the replay reads.
+pub fn resume_pausing(
+    analysis: &Analysis,
+    edit: Edit,
+    replay: &mut Replay,
+    resumable: &mut Resumable,
+    budget: usize,
+    pause: &mut dyn FnMut(),
+) -> Result<Resumed, NotResumed> {
     if replay.cancelled || replay.stopped.is_some() {
         return Err(NotResumed::Partial);
     }
@@ -357,6 +371,7 @@ pub fn resume(
             return Err(NotResumed::OverBudget);
         }
         played += 1;
+        pause();
         match run.play_turn(turn, &options) {
             Flow::Next => {}
             Flow::Stop | Flow::Cancelled => break,
