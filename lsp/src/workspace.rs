@@ -362,6 +362,9 @@ pub struct ResumeJob {
     budget: usize,
     gate: Option<ResumeGate>,
     done: SyncSender<ResumeOutcome>,
+    /// Set when the document's next edit must wait for the job, or no one will take its result:
+    /// the job stops before its next turn, leaving the replay as it was.
+    stop: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for ResumeJob {
@@ -388,10 +391,16 @@ impl ResumeJob {
         ResumeTicket(self.ticket)
     }
 
+    /// The switch that stops the job before its next turn (for tests).
+    pub fn stop_switch(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
     /// Take the replay up again, and make its audit and view (catching any panic); the result
     /// waits for the workspace. Nothing here touches the workspace.
     pub fn run(self) {
-        let ResumeJob { analyzed, text, edit, mut replay, mut resumable, budget, gate, done, .. } = self;
+        let ResumeJob { analyzed, text, edit, mut replay, mut resumable, budget, gate, done, stop, .. } =
+            self;
         if let Some(gate) = gate {
             gate.pass();
         }
@@ -400,8 +409,13 @@ impl ResumeJob {
             // The job runs on a niced thread, and on this kernel (EEVDF) a thread woken for a
             // request waits on the job's core until the job's slice ends or the next tick (4 ms
             // on a HZ=250 machine), even with the other core idle: the job gives its core up
-            // before each turn and each stage, so a hover need not wait for it (issue 16).
-            let pause = &mut || std::thread::yield_now();
+            // before each turn and each stage, so a hover need not wait for it (issue 16). An
+            // edit that must wait for the job stops it there: a niced thread cannot be raised
+            // back, and on a busy machine the edit waited for the whole job (p50 448 ms).
+            let pause = &mut || {
+                std::thread::yield_now();
+                !stop.load(Ordering::Relaxed)
+            };
             dotc_runtime::replay::resume::resume_pausing(
                 analysis,
                 edit,
@@ -411,13 +425,13 @@ impl ResumeJob {
                 pause,
             )
             .map(|resumed| {
-                pause();
+                std::thread::yield_now();
                 // The document's view is of the replay before, moved by the edits since.
                 let view = match &analyzed.view {
                     Some(view) => view.taken_up(&replay, resumed.events_kept),
                     None => ReplayView::of(&replay),
                 };
-                pause();
+                std::thread::yield_now();
                 (audit_of(analysis, &text, &replay), view)
             })
         }));
@@ -467,6 +481,7 @@ struct Resuming {
     ticket: u64,
     version: i32,
     done: Receiver<ResumeOutcome>,
+    stop: Arc<AtomicBool>,
 }
 
 /// The scenarios and logs a campaign document names (Ch14), `.` and `..` resolved: a change to
@@ -625,7 +640,7 @@ impl Workspace {
         let doc =
             Doc { uri: uri.clone(), path, version, text, index, analyzed, running_audit: None, audit_slot };
         // Reopened: an audit of the text it had is stale.
-        self.resuming.remove(uri.as_str());
+        self.forget_resume(uri.as_str());
         if let Some(mut old) = self.docs.insert(uri.as_str().to_string(), doc) {
             old.cancel_audit();
         }
@@ -645,6 +660,11 @@ impl Workspace {
         let (deferred_bytes, may_resume) = (self.deferred_audit_bytes, self.resume_budget.is_some());
         if version <= self.docs.get(uri.as_str())?.version {
             return None;
+        }
+        // The document's resume job, if one runs, stops before its next turn: the edit waits
+        // for it, and then takes the audit up from the edits before and this one together.
+        if let Some(running) = self.resuming.get(uri.as_str()) {
+            running.stop.store(true, Ordering::Relaxed);
         }
         self.settle_resume(uri.as_str(), None);
         let doc = self.docs.get_mut(uri.as_str())?;
@@ -752,8 +772,9 @@ impl Workspace {
         };
         self.tickets += 1;
         let (done, result) = sync_channel(1);
-        self.resuming
-            .insert(uri.as_str().to_string(), Resuming { ticket: self.tickets, version, done: result });
+        let stop = Arc::new(AtomicBool::new(false));
+        let resuming = Resuming { ticket: self.tickets, version, done: result, stop: stop.clone() };
+        self.resuming.insert(uri.as_str().to_string(), resuming);
         Ok(ResumeJob {
             version,
             ticket: self.tickets,
@@ -765,6 +786,7 @@ impl Workspace {
             budget,
             gate,
             done,
+            stop,
         })
     }
 
@@ -779,6 +801,14 @@ impl Workspace {
                 self.get(uri).filter(|doc| doc.version == version).map(Publication::of).into_iter().collect()
             }
             None => Vec::new(),
+        }
+    }
+
+    /// Let go of the resume job running on a document, if one is, and stop it: its result will
+    /// not be taken (the document was closed, opened again or analysed afresh).
+    fn forget_resume(&mut self, key: &str) {
+        if let Some(running) = self.resuming.remove(key) {
+            running.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -838,13 +868,14 @@ impl Workspace {
         }
         doc.running_audit = None;
         let old = std::mem::replace(&mut doc.analyzed, Arc::new(analyzed));
-        self.resuming.remove(uri.as_str());
-        Some((Publication::of(doc), old))
+        let publication = Publication::of(doc);
+        self.forget_resume(uri.as_str());
+        Some((publication, old))
     }
 
     /// Forget a closed document; game logs played on it go back to the file on disk.
     pub fn close(&mut self, uri: &Uri) -> Vec<Publication> {
-        self.resuming.remove(uri.as_str());
+        self.forget_resume(uri.as_str());
         let Some(mut doc) = self.docs.remove(uri.as_str()) else { return Vec::new() };
         doc.cancel_audit();
         self.reanalyze_dependents(&doc.path)
@@ -875,7 +906,7 @@ impl Workspace {
             let Some(doc) = self.docs.get(&key) else { continue };
             let (path, text) = (doc.path.clone(), doc.text.clone());
             let analyzed = Arc::new(self.analyze(&path, &text));
-            self.resuming.remove(&key);
+            self.forget_resume(&key);
             if let Some(doc) = self.docs.get_mut(&key) {
                 doc.cancel_audit();
                 doc.analyzed = analyzed;

@@ -976,6 +976,63 @@ fn issue_16_a_resume_overtaken_by_a_keystroke_is_kept_but_never_published() {
     assert!(ws.finish_resume(&log, ticket).is_empty());
 }
 
+/// Issue 16: a keystroke that comes while its document's resume job runs stops the job before
+/// its next turn (a niced job cannot be raised back to the keystroke's priority, and on a busy
+/// machine the keystroke waited for all of it), then takes the audit up from the edits before
+/// and its own together: the same diagnostics as a fresh analysis.
+#[test]
+fn issue_16_a_keystroke_stops_the_resume_job_it_waits_for() {
+    use std::sync::atomic::Ordering;
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+    let mut ws = Workspace::new();
+    ws.deferred_audit_bytes = 0;
+    let gate = ResumeGate::closed();
+    ws.resume_gate = Some(gate.clone());
+    let log = open_in(&mut ws, "tests/fixtures/audit/careless-evening.dotc");
+    let job = ws.audit_job(&log, 1).expect("the audit is due");
+    let analyzed = job.run().expect("not cancelled");
+    ws.finish_audit(&log, &job, analyzed).expect("taken");
+    let remark = |ws: &Workspace| {
+        let text = ws.get(&log).expect("open").text.to_string();
+        let line = text.lines().position(|l| l.contains("// mistake: smoothbores")).expect("the line");
+        let start = Position { line: line as u32, character: 0 };
+        vec![TextDocumentContentChangeEvent {
+            range: Some(Range { start, end: start }),
+            range_length: None,
+            text: "        // typed\n".to_string(),
+        }]
+    };
+    ws.change(&log, 2, remark(&ws)).expect("a newer version");
+    let job = ws.start_resume(&log, 2).expect("a resume job");
+    let (ticket, stop) = (job.ticket(), job.stop_switch());
+    let running = std::thread::spawn(move || job.run());
+    // The job is held at the gate until the keystroke has asked it to stop (or 30 s pass).
+    let opener = std::thread::spawn(move || {
+        let asked = (0..30_000).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            stop.load(Ordering::Relaxed)
+        });
+        gate.open();
+        asked
+    });
+    let published = ws.change(&log, 3, remark(&ws)).expect("a newer version");
+    assert!(opener.join().expect("the opener"), "the keystroke did not stop the job it waited for");
+    running.join().expect("the job's thread");
+    assert!(published[0].resume_due, "version 3's audit is taken up from the replay the job left");
+    // Stopped, the job left the replay of version 1: both edits since are still to be replayed
+    // (a job that ran to its end would have left version 2's, and one edit).
+    assert_eq!(ws.get(&log).expect("open").analyzed.replay_edits.len(), 2);
+    assert!(ws.finish_resume(&log, ticket).is_empty(), "a stopped job is never published");
+    let published = ws.resume(&log, 3);
+    assert!(!published[0].audit_due && !published[0].resume_due, "taken up, not given up");
+    let doc = ws.get(&log).expect("open");
+    let mut fresh = Workspace::new();
+    let uri = ws_uri("tests/fixtures/audit/careless-evening.dotc");
+    fresh.open(uri.clone(), 1, doc.text.to_string());
+    let fresh = dotc_lsp::convert::diagnostics(fresh.get(&uri).expect("open"), usize::MAX);
+    assert_eq!(dotc_lsp::convert::diagnostics(doc, usize::MAX), fresh);
+}
+
 #[tokio::test]
 async fn rename_and_references_reach_logs_that_are_not_open() {
     // A copy of the tutorial in a folder of its own; only the scenario is opened.

@@ -285,6 +285,8 @@ pub enum NotResumed {
     Partial,
     /// Replaying from the checkpoint took more than the budget of actions.
     OverBudget,
+    /// The caller's `pause` ([`resume_pausing`]) said to stop before the replay ended.
+    Stopped,
 }
 
 /// Take `replay` (made by [`replay_resumable`], or resumed since) of the old text up again for
@@ -298,19 +300,21 @@ pub fn resume(
     resumable: &mut Resumable,
     budget: usize,
 ) -> Result<Resumed, NotResumed> {
-    resume_pausing(analysis, edit, replay, resumable, budget, &mut || {})
+    resume_pausing(analysis, edit, replay, resumable, budget, &mut || true)
 }
 
-/// [`resume`], calling `pause` before each turn it replays. The language server gives up its
-/// core there, so that a request which came in meanwhile need not wait for the whole job
-/// (issue 16); `pause` can change nothing the replay reads.
+/// [`resume`], calling `pause` before each turn it replays: when it returns false the resume
+/// stops there ([`NotResumed::Stopped`]), and the replay and its checkpoints are as they were.
+/// The language server gives up its core there, so that a request which came in meanwhile need
+/// not wait for the whole job, and stops the job when an edit must wait for it (issue 16);
+/// `pause` can change nothing the replay reads.
 pub fn resume_pausing(
     analysis: &Analysis,
     edit: Edit,
     replay: &mut Replay,
     resumable: &mut Resumable,
     budget: usize,
-    pause: &mut dyn FnMut(),
+    pause: &mut dyn FnMut() -> bool,
 ) -> Result<Resumed, NotResumed> {
     if replay.cancelled || replay.stopped.is_some() {
         return Err(NotResumed::Partial);
@@ -370,8 +374,12 @@ pub fn resume_pausing(
             run.base = Counts::default();
             return Err(NotResumed::OverBudget);
         }
+        if !pause() {
+            // Nor here.
+            run.base = Counts::default();
+            return Err(NotResumed::Stopped);
+        }
         played += 1;
-        pause();
         match run.play_turn(turn, &options) {
             Flow::Next => {}
             Flow::Stop | Flow::Cancelled => break,

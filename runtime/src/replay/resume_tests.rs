@@ -203,3 +203,40 @@ fn issue_16_over_its_budget_a_resume_leaves_the_replay_as_it_was() {
     resume(&new, edit, &mut replayed, &mut resumable, usize::MAX).expect("resumed");
     assert_eq!(replayed, replay(&new, &ReplayOptions::default()));
 }
+
+/// Issue 16: a resume stopped by its caller between turns (the language server stops one an
+/// edit must wait for) leaves the replay and its checkpoints as they were, and the replay can be
+/// taken up again, with the edits since composed, to the whole replay of the newest text.
+#[test]
+fn issue_16_a_resume_stopped_between_turns_leaves_the_replay_as_it_was() {
+    let (path, text, old) = morning();
+    let first = old.document.turns[0].span.start;
+    // A die of the first turn's first roll changed.
+    let d = first + text[first..].find("roll [").expect("a roll") + "roll [".len();
+    let digit = text.as_bytes()[d] - b'0';
+    let new_text = format!("{}{}{}", &text[..d], (digit % 6) + 1, &text[d + 1..]);
+    let new = analyse(&path, &new_text);
+    let edit = Edit { start: d, old_end: d + 1, new_end: d + 1 };
+    let (mut replayed, resumable) = replay_resumable_every(&old, None, 2);
+    let mut resumable = resumable.expect("resumable");
+    let before = replayed.clone();
+    // Run whole, the resume replays two turns (the game is the old one again after them):
+    // stopped before its second.
+    let mut turns = 0;
+    let mut stop_at_two = || {
+        turns += 1;
+        turns < 2
+    };
+    let stopped = resume_pausing(&new, edit, &mut replayed, &mut resumable, usize::MAX, &mut stop_at_two);
+    assert_eq!(stopped, Err(NotResumed::Stopped));
+    assert_eq!(turns, 2, "asked before each turn, and not again once stopped");
+    assert_eq!(replayed, before);
+    // Another edit meanwhile, a remark after the changed die: taken up with both edits composed.
+    let at = new_text[d..].find('\n').map(|n| d + n + 1).expect("a line");
+    let remark = "        // a remark\n";
+    let newer_text = format!("{}{remark}{}", &new_text[..at], &new_text[at..]);
+    let newer = analyse(&path, &newer_text);
+    let both = edit.then(Edit { start: at, old_end: at, new_end: at + remark.len() });
+    resume(&newer, both, &mut replayed, &mut resumable, usize::MAX).expect("resumed");
+    assert_eq!(replayed, replay(&newer, &ReplayOptions::default()));
+}
