@@ -405,16 +405,22 @@ pub fn check_campaign(campaign: &Campaign, battles: &[LoadedBattle], diags: &mut
     }
 }
 
+/// The value a campaign's `rules` blocks give the campaign ruling `name` (the last setting
+/// counts); None when no block sets it (its default applies).
+pub fn campaign_ruling<'a>(campaign: &'a Campaign, name: &str) -> Option<&'a str> {
+    campaign
+        .rules
+        .iter()
+        .flat_map(|r| &r.rulings)
+        .rfind(|r| r.name.value == name)
+        .map(|r| r.value.value.as_str())
+}
+
 /// The first battle (0-based) of each battle's day (dotc D49). Under the campaign ruling
 /// `same_day = field` a battle whose scenario gives the same `date` as the battle before it is
 /// of that battle's day; under `same_day = full` (the default) each battle is a day of its own.
 pub fn day_starts(campaign: &Campaign, battles: &[LoadedBattle]) -> Vec<usize> {
-    let field = campaign
-        .rules
-        .iter()
-        .flat_map(|r| &r.rulings)
-        .rfind(|r| r.name.value == "same_day")
-        .is_some_and(|r| r.value.value == "field");
+    let field = campaign_ruling(campaign, "same_day") == Some("field");
     let date = |i: usize| {
         let loaded = battles.get(i)?.scenario.as_deref()?;
         loaded.document.scenario.as_ref()?.date.as_ref().map(|d| d.value)

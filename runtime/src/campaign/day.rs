@@ -260,18 +260,7 @@ mod tests {
     /// next day's first battle; a light wound costs nothing.
     #[test]
     fn dotc_d49_a_brigadier_struck_down_is_out_for_the_rest_of_the_day() {
-        let record = |name: &str| LeaderRecord {
-            name: name.into(),
-            side: "union".into(),
-            rating: Some("reliable".into()),
-            back_for: None,
-            brigade: None,
-            commanded_by: None,
-            killed_in: None,
-            awaiting_officer: None,
-            promoted_after: Vec::new(),
-            casualties: Vec::new(),
-        };
+        let record = |name: &str| crate::campaign::staff_tests::leader(name, "reliable");
         let mut leaders = vec![record("Meredith"), record("Cutler"), record("Stone")];
         let staff = BattleStaff {
             brigadiers: vec![brigadier("Meredith", "Col. Robinson"), brigadier("Cutler", "Col. Fowler")],

@@ -27,7 +27,7 @@ mod tests;
 
 use dotc_lang::analysis::Analysis;
 use dotc_lang::ast::{Battle, Campaign, Span};
-use dotc_lang::campaign::{CAMPAIGN_RULINGS, LoadedBattle, Step, surgeon_claim};
+use dotc_lang::campaign::{CAMPAIGN_RULINGS, LoadedBattle, Step, campaign_ruling, surgeon_claim};
 use dotc_lang::check::starting_stands;
 use dotc_lang::library::EntryKind;
 use experience::{FeatRulings, Seen, Track, UnitFacts};
@@ -260,12 +260,7 @@ pub(crate) fn play_until(
     let xp = Xp { track: &track, rulings: feat_rulings(campaign) };
     // dotc D43: a regiment's health counts from the stands it takes the field with, or from the
     // strength it joined with (`roster_health = depleted`); the last setting counts.
-    let depleted = campaign
-        .rules
-        .iter()
-        .flat_map(|r| &r.rulings)
-        .rfind(|r| r.name.value == "roster_health")
-        .is_some_and(|r| r.value.value == "depleted");
+    let depleted = campaign_ruling(campaign, "roster_health") == Some("depleted");
     let staff = StaffRules::of(campaign, &mut played.findings);
     // dotc D49: which battles end their day, and what the day's earlier battles carry.
     let days = day::Days::of(campaign, analysis);
@@ -342,17 +337,6 @@ impl StaffRules {
             campaign_ruling(campaign, "replacements").and_then(DraftWhen::from_word).unwrap_or_default();
         Some(StaffRules { staff, draft, objective, when })
     }
-}
-
-/// The value a campaign's `rules` blocks give the campaign ruling `name` (the last setting).
-fn campaign_ruling<'a>(campaign: &'a Campaign, name: &str) -> Option<&'a str> {
-    campaign
-        .rules
-        .iter()
-        .flat_map(|r| &r.rulings)
-        .filter(|r| r.name.value == name)
-        .map(|r| r.value.value.as_str())
-        .next_back()
 }
 
 /// What plays the post-battle steps: the rule data's tables and the campaign's rulings.
