@@ -67,12 +67,14 @@ fn the_one_day_campaign_checks_and_audits_clean() {
     let out = dotc(&["audit", CAMPAIGN], &root());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("clean: 0 error(s), 0 warning(s)"), "{}", text(&out.stderr));
-    // Its afternoon log, audited alone, is fought with the campaign's roster (its header names
-    // its campaign battle).
-    let log = "scenarios/gettysburg-day1/gettysburg-day1-campaign-afternoon-game.dotc";
-    let out = dotc(&["audit", log], &root());
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    // Both battles played have their sequence (`field` alone): nothing is due until the
+    // Its own logs, audited alone, are fought with the campaign's roster (their headers name
+    // their campaign battles).
+    for log in ["afternoon", "mcpherson"] {
+        let log = format!("scenarios/gettysburg-day1/gettysburg-day1-campaign-{log}-game.dotc");
+        let out = dotc(&["audit", &log], &root());
+        assert_eq!(out.status.code(), Some(0), "{log}: {}", text(&out.stderr));
+    }
+    // The battles played have their sequence (`field` alone): nothing is due until the
     // brickyard is played.
     let out = dotc(&["campaign", "next", CAMPAIGN], &root());
     assert!(text(&out.stdout).contains("nothing is due"), "{}", text(&out.stdout));
@@ -107,11 +109,37 @@ fn the_roster_carries_the_mornings_losses_to_the_next_battle_of_the_day() {
         let order = played.orders[next - 1].as_ref().expect("the scenario is read");
         let fought = order.units.iter().find(|u| u.name == unit).expect("in the battle's order of battle");
         assert_eq!(fought.stands, ended, "{unit} takes the field in battle {next} with the roster's stands");
-        // The losses wait for the day's Surgeon.
+        // Every stand the day cost it waits for the day's Surgeon.
         let record = played.state.units.iter().find(|u| u.name == unit).unwrap();
-        assert_eq!(record.awaiting_surgeon, started - ended, "{unit}");
+        assert_eq!(record.awaiting_surgeon, started - record.on_roster, "{unit}");
         assert!(record.hospital.is_empty() && record.lost == 0 && record.captured == 0, "{record:?}");
     }
+}
+
+/// Ch14 1.0, dotc D42, D49: the Iron Brigade from the morning to McPherson's Ridge (battle 3,
+/// its first three turns fought with the roster) to Seminary Ridge (battle 4): what battle 3 cost
+/// the 7th Wisconsin and the 24th Michigan is missing at Seminary Ridge, on top of the morning's,
+/// and all of it waits for the Surgeon at the day's end; Biddle's 121st Pennsylvania, shot away
+/// in battle 3, is not on Seminary Ridge's table.
+#[test]
+fn the_iron_brigade_carries_its_losses_from_the_morning_to_seminary_ridge() {
+    let played = played(CAMPAIGN);
+    for unit in ["7th Wisconsin", "24th Michigan"] {
+        let morning = stands(&played.before[0], unit);
+        let (_, after_morning) = after_the_morning(unit);
+        let mcpherson = stands(&played.before[2], unit);
+        let seminary = stands(&played.before[3], unit);
+        assert_eq!(mcpherson, after_morning, "{unit} on McPherson's Ridge in the afternoon");
+        assert!(seminary < mcpherson, "{unit} loses stands in battle 3: {mcpherson} -> {seminary}");
+        let order = played.orders[3].as_ref().expect("the scenario is read");
+        let fought = order.units.iter().find(|u| u.name == unit).expect("on Seminary Ridge");
+        assert_eq!(fought.stands, seminary, "{unit} takes Seminary Ridge with the roster's stands");
+        let record = played.state.units.iter().find(|u| u.name == unit).unwrap();
+        assert_eq!(record.awaiting_surgeon, morning - seminary, "{unit}: the day's losses await the Surgeon");
+    }
+    assert_eq!(stands(&played.before[3], "121st Pennsylvania"), 0);
+    let order = played.orders[3].as_ref().unwrap();
+    assert!(order.units.iter().find(|u| u.name == "121st Pennsylvania").is_none_or(|u| u.stands == 0));
 }
 
 /// dotc D49: a Surgeon's roll between two battles of one day (here after the morning, the
