@@ -4,7 +4,7 @@
 //! the roster carries a regiment's losses from battle to battle of the day with no Surgeon
 //! between them; a Surgeon's roll between two battles of one day is refused, and under the
 //! default `full` the same link owes it; after the day's last battle the Surgeon rolls for every
-//! stand lost that day (tests/campaign/switches/same-day.dotc).
+//! stand lost that day (the shipped campaign's brickyard, and tests/campaign/switches/same-day.dotc).
 
 mod common;
 
@@ -74,8 +74,8 @@ fn the_one_day_campaign_checks_and_audits_clean() {
         let out = dotc(&["audit", &log], &root());
         assert_eq!(out.status.code(), Some(0), "{log}: {}", text(&out.stderr));
     }
-    // The battles played have their sequence (`field` alone): nothing is due until the
-    // brickyard is played.
+    // Every battle played has its sequence (`field` alone between battles of the day, the whole
+    // day's after the brickyard): nothing is due.
     let out = dotc(&["campaign", "next", CAMPAIGN], &root());
     assert!(text(&out.stdout).contains("nothing is due"), "{}", text(&out.stdout));
 }
@@ -84,7 +84,8 @@ fn the_one_day_campaign_checks_and_audits_clean() {
 /// morning game; with only `field` after the morning, no Surgeon gives any back, so each is on
 /// the roster with the stands the morning left it when it next takes the field (the 2nd
 /// Wisconsin on McPherson's Ridge in the afternoon, battle 3; the troopers on Seminary Ridge,
-/// battle 4), and its order of battle there has those stands.
+/// battle 4), and its order of battle there has those stands; none comes back before the day
+/// ends.
 #[test]
 fn the_roster_carries_the_mornings_losses_to_the_next_battle_of_the_day() {
     let played = played(CAMPAIGN);
@@ -109,18 +110,63 @@ fn the_roster_carries_the_mornings_losses_to_the_next_battle_of_the_day() {
         let order = played.orders[next - 1].as_ref().expect("the scenario is read");
         let fought = order.units.iter().find(|u| u.name == unit).expect("in the battle's order of battle");
         assert_eq!(fought.stands, ended, "{unit} takes the field in battle {next} with the roster's stands");
-        // Every stand the day cost it waits for the day's Surgeon.
+        // Nothing came back before the day's end: every later battle of the day begins with no
+        // more than the morning left.
+        for battle in next..=5 {
+            assert!(
+                stands(&played.before[battle - 1], unit) <= ended,
+                "{unit} at the start of battle {battle}"
+            );
+        }
+    }
+}
+
+/// The dice of `unit`'s `surgeon` line in the campaign file (None: it has none).
+fn surgeon_dice(source: &str, unit: &str) -> Option<usize> {
+    let line = source.lines().find(|l| l.trim_start().starts_with(&format!("surgeon \"{unit}\" roll [")))?;
+    let dice = &line[line.find('[')? + 1..line.find(']')?];
+    Some(dice.split(',').count())
+}
+
+/// dotc D49, Ch14 2.0: the day's one Surgeon, after its last battle (the brickyard), rolls one die
+/// for every stand each unit lost in any battle of the day: the 8th Illinois Cavalry's two of the
+/// morning, the 2nd Wisconsin's, 7th Wisconsin's and 24th Michigan's of the morning and of
+/// McPherson's Ridge together (none of them fights at the brickyard, so what they lost is their
+/// strength at the day's start less what they had when the brickyard began); no `surgeon` line
+/// stands in the blocks between the day's battles.
+#[test]
+fn the_days_one_surgeon_rolls_for_every_stand_lost_that_day() {
+    let source = std::fs::read_to_string(root().join(CAMPAIGN)).unwrap();
+    let played = played(CAMPAIGN);
+    for unit in ["8th Illinois Cavalry", "2nd Wisconsin", "7th Wisconsin", "24th Michigan"] {
+        let lost = stands(&played.before[0], unit) - stands(&played.before[4], unit);
+        assert!(lost > 0, "{unit}");
+        assert_eq!(
+            surgeon_dice(&source, unit),
+            Some(lost as usize),
+            "{unit}: one die a stand the day cost it"
+        );
         let record = played.state.units.iter().find(|u| u.name == unit).unwrap();
-        assert_eq!(record.awaiting_surgeon, started - record.on_roster, "{unit}");
-        assert!(record.hospital.is_empty() && record.lost == 0 && record.captured == 0, "{record:?}");
+        assert_eq!(record.awaiting_surgeon, 0, "{unit}: the day's Surgeon has rolled");
+    }
+    let blocks: Vec<&str> = source.split("after {").skip(1).collect();
+    assert_eq!(blocks.len(), 4, "battles 1, 2, 3 and 5 have their blocks");
+    for block in &blocks[..3] {
+        let steps: Vec<&str> = block
+            .lines()
+            .map(str::trim)
+            .take_while(|l| *l != "}")
+            .filter(|l| !l.is_empty() && !l.starts_with("//"))
+            .collect();
+        assert_eq!(steps.len(), 1, "only `field` between battles of the day: {steps:?}");
+        assert!(steps[0].starts_with("field "), "{steps:?}");
     }
 }
 
 /// Ch14 1.0, dotc D42, D49: the Iron Brigade from the morning to McPherson's Ridge (battle 3,
 /// its first three turns fought with the roster) to Seminary Ridge (battle 4): what battle 3 cost
-/// the 7th Wisconsin and the 24th Michigan is missing at Seminary Ridge, on top of the morning's,
-/// and all of it waits for the Surgeon at the day's end; Biddle's 121st Pennsylvania, shot away
-/// in battle 3, is not on Seminary Ridge's table.
+/// the 7th Wisconsin and the 24th Michigan is missing at Seminary Ridge, on top of the morning's;
+/// Biddle's 121st Pennsylvania, shot away in battle 3, is not on Seminary Ridge's table.
 #[test]
 fn the_iron_brigade_carries_its_losses_from_the_morning_to_seminary_ridge() {
     let played = played(CAMPAIGN);
@@ -134,8 +180,7 @@ fn the_iron_brigade_carries_its_losses_from_the_morning_to_seminary_ridge() {
         let order = played.orders[3].as_ref().expect("the scenario is read");
         let fought = order.units.iter().find(|u| u.name == unit).expect("on Seminary Ridge");
         assert_eq!(fought.stands, seminary, "{unit} takes Seminary Ridge with the roster's stands");
-        let record = played.state.units.iter().find(|u| u.name == unit).unwrap();
-        assert_eq!(record.awaiting_surgeon, morning - seminary, "{unit}: the day's losses await the Surgeon");
+        assert!(seminary < morning, "{unit}: {morning} -> {seminary}");
     }
     assert_eq!(stands(&played.before[3], "121st Pennsylvania"), 0);
     let order = played.orders[3].as_ref().unwrap();
@@ -159,12 +204,31 @@ fn a_surgeons_roll_between_two_battles_of_one_day_is_an_error() {
     assert!(said.contains("dotc D49"), "{said}");
 }
 
-/// dotc D49 the other way: under the default `same_day = full` the same campaign owes the whole
-/// sequence after the morning, the 2nd Wisconsin's Surgeon's roll among it.
+/// dotc D49 the other way: under the default `same_day = full` the brickyard's block may name
+/// only the brickyard's units (the morning's 2nd Wisconsin is none of them), and without that
+/// block the same campaign owes the whole sequence after the morning, the 2nd Wisconsin's
+/// Surgeon's roll among it.
 #[test]
 fn under_full_the_morning_owes_the_surgeon() {
-    let (code, said) =
-        audit_edited(CAMPAIGN, |s| s.replace("ruling same_day = field", "ruling same_day = full"));
+    let full = |s: String| s.replace("ruling same_day = field", "ruling same_day = full");
+    let (code, said) = audit_edited(CAMPAIGN, full);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(
+            "\"2nd Wisconsin\" is no regiment or battery of the battle \"Coster at the brickyard\""
+        ),
+        "{said}"
+    );
+    let (code, said) = audit_edited(CAMPAIGN, |s| {
+        let brickyard = s.find("log \"gettysburg-day1-campaign-brickyard-game.dotc\"").unwrap();
+        let close = s.rfind("    }\n}").unwrap();
+        let cut = format!(
+            "{}log \"gettysburg-day1-campaign-brickyard-game.dotc\"\n{}",
+            &s[..brickyard],
+            &s[close..]
+        );
+        full(cut)
+    });
     assert_eq!(code, Some(1), "{said}");
     assert!(
         said.contains("no Surgeon's roll for \"2nd Wisconsin\", which lost 1 stand in the battle"),
