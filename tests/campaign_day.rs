@@ -129,9 +129,9 @@ fn surgeon_dice(source: &str, unit: &str) -> Option<usize> {
 }
 
 /// dotc D49, Ch14 2.0: the day's one Surgeon, after its last battle (the brickyard), rolls one die
-/// for every stand each unit lost in any battle of the day: the 8th Illinois Cavalry's two of the
-/// morning, the 2nd Wisconsin's, 7th Wisconsin's and 24th Michigan's of the morning and of
-/// McPherson's Ridge together (none of them fights at the brickyard, so what they lost is their
+/// for every stand each unit lost in any battle of the day: the 8th Illinois Cavalry's, the 2nd
+/// Wisconsin's, 7th Wisconsin's and 24th Michigan's of the morning, McPherson's Ridge and
+/// Seminary Ridge together (none of them fights at the brickyard, so what they lost is their
 /// strength at the day's start less what they had when the brickyard began); no `surgeon` line
 /// stands in the blocks between the day's battles.
 #[test]
@@ -150,8 +150,8 @@ fn the_days_one_surgeon_rolls_for_every_stand_lost_that_day() {
         assert_eq!(record.awaiting_surgeon, 0, "{unit}: the day's Surgeon has rolled");
     }
     let blocks: Vec<&str> = source.split("after {").skip(1).collect();
-    assert_eq!(blocks.len(), 4, "battles 1, 2, 3 and 5 have their blocks");
-    for block in &blocks[..3] {
+    assert_eq!(blocks.len(), 5, "every battle has its block");
+    for block in &blocks[..4] {
         let steps: Vec<&str> = block
             .lines()
             .map(str::trim)
