@@ -193,15 +193,7 @@ fn error(span: Span, message: String, rule: &str) -> Finding {
 
 /// The campaign rulings a campaign's `rules` blocks set (the last setting of each counts).
 fn prisoners_ruling(campaign: &Campaign) -> Prisoners {
-    let spec = &CAMPAIGN_RULINGS[0];
-    campaign
-        .rules
-        .iter()
-        .flat_map(|r| &r.rulings)
-        .filter(|r| r.name.value == spec.name)
-        .filter_map(|r| Prisoners::from_word(&r.value.value))
-        .next_back()
-        .unwrap_or_default()
+    campaign_ruling(campaign, CAMPAIGN_RULINGS[0].name).and_then(Prisoners::from_word).unwrap_or_default()
 }
 
 /// Play a campaign's battles and post-battle sequences (Ch14 1.0, 2.0) from its analysis (a
@@ -298,14 +290,7 @@ struct Xp<'t> {
 
 /// The campaign's rulings on the feats (dotc D35, D36): the last setting of each counts.
 fn feat_rulings(campaign: &Campaign) -> FeatRulings {
-    let value = |name: &str| {
-        campaign
-            .rules
-            .iter()
-            .flat_map(|r| &r.rulings)
-            .rfind(|r| r.name.value == name)
-            .map(|r| r.value.value.as_str())
-    };
+    let value = |name: &str| campaign_ruling(campaign, name);
     FeatRulings {
         breaks_only_when_removed: value("xp_charge_breaks") == Some("removed"),
         held_within_a_turn: value("xp_held_attacks") == Some("turn"),
