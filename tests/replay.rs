@@ -220,7 +220,7 @@ fn wording_the_narratives_of_the_shipped_logs_say_nothing_a_player_cannot_read()
         assert_eq!(unreadable_shapes(&narrative), Vec::<String>::new(), "{}", log.display());
         read += 1;
     }
-    assert_eq!(read, 7);
+    assert_eq!(read, 11);
     // The shapes themselves are found.
     assert_eq!(
         unreadable_shapes("x: DefenderWins by -1\n1 hits, 1 natural 6s\n3+ needs 3+\nfriendly unit 18").len(),

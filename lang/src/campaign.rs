@@ -128,6 +128,13 @@ pub const CAMPAIGN_RULINGS: &[RulingSpec] = &[
         as_printed: "written",
         summary: "When Ch14 5.0's draft happens (\"between major campaign operational turns\"): after the battles whose post-battle sequence writes a `replacements` line (default), or after every played battle, both armies.",
     },
+    RulingSpec {
+        name: "same_day",
+        id: "D49",
+        values: &["full", "field"],
+        as_printed: "full",
+        summary: "Ch14 1.0's sequence between two battles of one day (their scenarios give the same `date`): the whole sequence after each (default, as printed), or only `field` between them, the stands lost and the brigadiers struck carried to the next battle of the day, and the Surgeon, experience, officers and draft once after the day's last battle, for the whole day (`field`).",
+    },
 ];
 
 /// Ch14 3.0's "breaks an enemy formed unit in melee" (dotc D35).
@@ -380,6 +387,7 @@ pub fn check_campaign(campaign: &Campaign, battles: &[LoadedBattle], diags: &mut
     for block in &campaign.rules {
         check_rules(block, diags);
     }
+    let days = day_starts(campaign, battles);
     for (i, battle) in campaign.battles.iter().enumerate() {
         let loaded = battles.get(i);
         if battle.scenario.is_none() {
@@ -390,7 +398,67 @@ pub fn check_campaign(campaign: &Campaign, battles: &[LoadedBattle], diags: &mut
             diags.push(cat::after_without_log(after.span));
         }
         let scenario = loaded.and_then(|l| l.scenario.as_deref());
-        check_after(battle, scenario, diags);
+        // The day's sequence names the units and brigadiers of all its battles (dotc D49).
+        let earlier: Vec<&LoadedScenario> =
+            (days[i]..i).filter_map(|j| battles.get(j)?.scenario.as_deref()).collect();
+        check_after(battle, BattleNames { scenario, earlier: &earlier }, diags);
+    }
+}
+
+/// The value a campaign's `rules` blocks give the campaign ruling `name` (the last setting
+/// counts); None when no block sets it (its default applies).
+pub fn campaign_ruling<'a>(campaign: &'a Campaign, name: &str) -> Option<&'a str> {
+    campaign
+        .rules
+        .iter()
+        .flat_map(|r| &r.rulings)
+        .rfind(|r| r.name.value == name)
+        .map(|r| r.value.value.as_str())
+}
+
+/// The first battle (0-based) of each battle's day (dotc D49). Under the campaign ruling
+/// `same_day = field` a battle whose scenario gives the same `date` as the battle before it is
+/// of that battle's day; under `same_day = full` (the default) each battle is a day of its own.
+pub fn day_starts(campaign: &Campaign, battles: &[LoadedBattle]) -> Vec<usize> {
+    let field = campaign_ruling(campaign, "same_day") == Some("field");
+    let date = |i: usize| {
+        let loaded = battles.get(i)?.scenario.as_deref()?;
+        loaded.document.scenario.as_ref()?.date.as_ref().map(|d| d.value)
+    };
+    let mut starts = Vec::with_capacity(campaign.battles.len());
+    for i in 0..campaign.battles.len() {
+        let linked = field && i > 0 && date(i).is_some() && date(i) == date(i - 1);
+        starts.push(if linked { starts[i - 1] } else { i });
+    }
+    starts
+}
+
+/// Where a step's unit or brigadier may come from: the battle's scenario and, for the sequence
+/// after the last battle of a day, the scenarios of the day's earlier battles (dotc D49).
+#[derive(Clone, Copy)]
+struct BattleNames<'a> {
+    scenario: Option<&'a LoadedScenario>,
+    earlier: &'a [&'a LoadedScenario],
+}
+
+impl BattleNames<'_> {
+    /// Whether one of the scenarios declares the unit `name`.
+    fn has_unit(&self, name: &str) -> bool {
+        self.scenario
+            .iter()
+            .chain(self.earlier)
+            .any(|s| matches!(s.names.get(name), Some((NameKind::Unit(_), _, _))))
+    }
+
+    /// Whether one of the scenarios has the brigadier `name`.
+    fn has_brigadier(&self, name: &str) -> bool {
+        self.earlier.iter().filter_map(|s| s.document.scenario.as_ref()).any(|s| {
+            s.sides
+                .iter()
+                .flat_map(|side| side.brigades.iter())
+                .flat_map(|b| b.brigadiers.iter())
+                .any(|b| b.name.value == name)
+        })
     }
 }
 
@@ -426,8 +494,9 @@ fn check_rules(block: &crate::ast::RulesBlock, diags: &mut Vec<Diagnostic>) {
     }
 }
 
-fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut Vec<Diagnostic>) {
+fn check_after(battle: &Battle, names: BattleNames<'_>, diags: &mut Vec<Diagnostic>) {
     let Some(after) = &battle.after else { return };
+    let scenario = names.scenario;
     let mut field: Option<Span> = None;
     let mut units: HashMap<&str, Span> = HashMap::new();
     let mut experienced: HashMap<&str, Span> = HashMap::new();
@@ -460,7 +529,7 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                 }
             }
             Step::Promotion { .. } | Step::Officer { .. } | Step::Replacements { .. } => {
-                check_staff_step(battle, scenario, &step, action, &mut staff_seen, diags);
+                check_staff_step(battle, names, &step, action, &mut staff_seen, diags);
             }
             Step::Surgeon { unit, claim, .. } => {
                 if let Some(first) = units.insert(unit.value.as_str(), action.span) {
@@ -475,7 +544,7 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                 {
                     diags.push(*d);
                 }
-                check_battle_unit(battle, scenario, unit, "Ch14 2.0", diags);
+                check_battle_unit(battle, names, unit, "Ch14 2.0", diags);
             }
             Step::Experience { unit, feats, claim } => {
                 if let Some(first) = experienced.insert(unit.value.as_str(), action.span) {
@@ -502,14 +571,14 @@ fn check_after(battle: &Battle, scenario: Option<&LoadedScenario>, diags: &mut V
                         "Ch14 3.0",
                     ));
                 }
-                check_battle_unit(battle, scenario, unit, "Ch14 3.0", diags);
+                check_battle_unit(battle, names, unit, "Ch14 3.0", diags);
             }
             Step::Trait { unit, .. } => {
                 if let Some(first) = chose.insert(unit.value.as_str(), action.span) {
                     let what = format!("the trait of \"{}\"", unit.value);
                     diags.push(cat::repeated_step(action.span, first, &what));
                 }
-                check_battle_unit(battle, scenario, unit, "Ch14 3.0", diags);
+                check_battle_unit(battle, names, unit, "Ch14 3.0", diags);
             }
         }
     }
@@ -527,13 +596,13 @@ pub fn feat_words(feats: &[Arg]) -> impl Iterator<Item = &Ident> {
 /// Surgeon's roll Ch14 2.0, experience 3.0, a draft 5.0).
 fn check_battle_unit(
     battle: &Battle,
-    scenario: Option<&LoadedScenario>,
+    names: BattleNames<'_>,
     unit: &Name,
     rule: &str,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let Some(s) = scenario else { return };
-    if matches!(s.names.get(&unit.value), Some((NameKind::Unit(_), _, _))) {
+    let Some(s) = names.scenario else { return };
+    if names.has_unit(&unit.value) {
         return;
     }
     let candidates = s
@@ -759,13 +828,13 @@ pub fn draft_claim(claim: &Claim) -> Result<u32, Box<Diagnostic>> {
 /// regiments its units, one draft a side (Ch14 4.0, 5.0).
 fn check_staff_step(
     battle: &Battle,
-    scenario: Option<&LoadedScenario>,
+    names: BattleNames<'_>,
     step: &Step<'_>,
     action: &Action,
     seen: &mut HashMap<String, Span>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let declared = scenario.and_then(|s| s.document.scenario.as_ref());
+    let declared = names.scenario.and_then(|s| s.document.scenario.as_ref());
     match step {
         Step::Promotion { leader, claim, .. } | Step::Officer { leader, claim, .. } => {
             let (word, what) = match step {
@@ -797,7 +866,7 @@ fn check_staff_step(
                     .flat_map(|b| b.brigadiers.iter())
                     .map(|b| b.name.value.as_str())
                     .collect();
-                if !brigadiers.contains(&leader.value.as_str()) {
+                if !brigadiers.contains(&leader.value.as_str()) && !names.has_brigadier(&leader.value) {
                     let suggestion = crate::names::suggest(&leader.value, brigadiers.iter().copied());
                     diags.push(cat::unknown_battle_brigadier(
                         leader.span,
@@ -823,7 +892,7 @@ fn check_staff_step(
                 diags.push(cat::unknown_draft_side(side.span, &side.value, &sides.join(", ")));
             }
             for allocation in draft_allocations(action).unwrap_or_default() {
-                check_battle_unit(battle, scenario, allocation.unit, "Ch14 5.0", diags);
+                check_battle_unit(battle, names, allocation.unit, "Ch14 5.0", diags);
             }
         }
         Step::Field { .. } | Step::Surgeon { .. } | Step::Experience { .. } | Step::Trait { .. } => {}

@@ -1716,6 +1716,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch14 3.0", "Ch14 4.0", "Ch14 5.0", "dotc D8", "dotc D37", "dotc D39"],
     ),
     r(
+        "dotc D49",
+        "Battles of one day in a campaign (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch14 1.0 follows "any tabletop scenario" with the whole post-battle sequence, but its stragglers return "that evening" and its draft comes between operational turns. By default (`same_day = full`) every battle has the whole sequence, as printed. Under `same_day = field`, two battles whose scenarios give the same date are linked by `field` alone: the stands lost stay off the roster and a brigadier severely wounded or killed is out for the rest of the day under his senior colonel; after the day's last battle one sequence covers the whole day, a Surgeon's die for every stand lost that day with the field as that battle leaves it, the day's feats counted as one battle's, the officer rolls of every brigadier struck that day, and promotion for the day's brigadiers whose side holds the field at its end."#,
+        &["Ch14 1.0", "Ch14 2.0", "Ch14 3.0", "Ch14 4.0", "Ch14 5.0", "dotc D31", "dotc D33"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

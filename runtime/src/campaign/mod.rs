@@ -10,6 +10,7 @@
 //! [`experience`], [`staff`] and [`replacements`]. Each battle is fought with the roster as it
 //! began ([`Played::before`]): [`order::OrderOfBattle`] (dotc D42-D44), handed to the replay.
 
+pub mod day;
 pub mod experience;
 pub mod field;
 pub mod next;
@@ -26,7 +27,7 @@ mod tests;
 
 use dotc_lang::analysis::Analysis;
 use dotc_lang::ast::{Battle, Campaign, Span};
-use dotc_lang::campaign::{CAMPAIGN_RULINGS, LoadedBattle, Step, surgeon_claim};
+use dotc_lang::campaign::{CAMPAIGN_RULINGS, LoadedBattle, Step, campaign_ruling, surgeon_claim};
 use dotc_lang::check::starting_stands;
 use dotc_lang::library::EntryKind;
 use experience::{FeatRulings, Seen, Track, UnitFacts};
@@ -192,15 +193,7 @@ fn error(span: Span, message: String, rule: &str) -> Finding {
 
 /// The campaign rulings a campaign's `rules` blocks set (the last setting of each counts).
 fn prisoners_ruling(campaign: &Campaign) -> Prisoners {
-    let spec = &CAMPAIGN_RULINGS[0];
-    campaign
-        .rules
-        .iter()
-        .flat_map(|r| &r.rulings)
-        .filter(|r| r.name.value == spec.name)
-        .filter_map(|r| Prisoners::from_word(&r.value.value))
-        .next_back()
-        .unwrap_or_default()
+    campaign_ruling(campaign, CAMPAIGN_RULINGS[0].name).and_then(Prisoners::from_word).unwrap_or_default()
 }
 
 /// Play a campaign's battles and post-battle sequences (Ch14 1.0, 2.0) from its analysis (a
@@ -259,22 +252,27 @@ pub(crate) fn play_until(
     let xp = Xp { track: &track, rulings: feat_rulings(campaign) };
     // dotc D43: a regiment's health counts from the stands it takes the field with, or from the
     // strength it joined with (`roster_health = depleted`); the last setting counts.
-    let depleted = campaign
-        .rules
-        .iter()
-        .flat_map(|r| &r.rulings)
-        .rfind(|r| r.name.value == "roster_health")
-        .is_some_and(|r| r.value.value == "depleted");
+    let depleted = campaign_ruling(campaign, "roster_health") == Some("depleted");
     let staff = StaffRules::of(campaign, &mut played.findings);
+    // dotc D49: which battles end their day, and what the day's earlier battles carry.
+    let days = day::Days::of(campaign, analysis);
+    let mut carried = day::Day::default();
     for (i, battle) in campaign.battles.iter().enumerate() {
         if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
             break;
         }
         let loaded = analysis.battles.get(i);
-        let rules =
-            StepRules { surgeon: &table, prisoners, xp: &xp, staff: staff.as_ref(), depleted, cancel };
+        let rules = StepRules {
+            surgeon: &table,
+            prisoners,
+            xp: &xp,
+            staff: staff.as_ref(),
+            depleted,
+            cancel,
+            days: &days,
+        };
         let stop_before = stop == Stop::Before(i + 1);
-        let pending = play_battle(&mut played, i + 1, battle, loaded, &rules, stop_before);
+        let pending = play_battle(&mut played, i + 1, battle, loaded, &rules, &mut carried, stop_before);
         if let Some(pending) = pending
             && (stop == Stop::AtDue || stop_before)
         {
@@ -292,14 +290,7 @@ struct Xp<'t> {
 
 /// The campaign's rulings on the feats (dotc D35, D36): the last setting of each counts.
 fn feat_rulings(campaign: &Campaign) -> FeatRulings {
-    let value = |name: &str| {
-        campaign
-            .rules
-            .iter()
-            .flat_map(|r| &r.rulings)
-            .rfind(|r| r.name.value == name)
-            .map(|r| r.value.value.as_str())
-    };
+    let value = |name: &str| campaign_ruling(campaign, name);
     FeatRulings {
         breaks_only_when_removed: value("xp_charge_breaks") == Some("removed"),
         held_within_a_turn: value("xp_held_attacks") == Some("turn"),
@@ -333,17 +324,6 @@ impl StaffRules {
     }
 }
 
-/// The value a campaign's `rules` blocks give the campaign ruling `name` (the last setting).
-fn campaign_ruling<'a>(campaign: &'a Campaign, name: &str) -> Option<&'a str> {
-    campaign
-        .rules
-        .iter()
-        .flat_map(|r| &r.rulings)
-        .filter(|r| r.name.value == name)
-        .map(|r| r.value.value.as_str())
-        .next_back()
-}
-
 /// What plays the post-battle steps: the rule data's tables and the campaign's rulings.
 struct StepRules<'a> {
     surgeon: &'a SurgeonTable,
@@ -354,6 +334,8 @@ struct StepRules<'a> {
     depleted: bool,
     /// Stop the battles' replays when set ([`play_cancellable`]).
     cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Which battles end their day (`same_day`, dotc D49).
+    days: &'a day::Days,
 }
 
 fn play_battle(
@@ -362,6 +344,7 @@ fn play_battle(
     battle: &Battle,
     loaded: Option<&LoadedBattle>,
     rules: &StepRules<'_>,
+    carried: &mut day::Day,
     stop_before: bool,
 ) -> Option<next::Pending> {
     let (table, prisoners, xp, staff_rules) = (rules.surgeon, rules.prisoners, rules.xp, rules.staff);
@@ -536,7 +519,8 @@ fn play_battle(
     for (name, lost) in &losses {
         if let Some(unit) = state.units.iter_mut().find(|u| &u.name == name) {
             unit.on_roster = unit.on_roster.saturating_sub(*lost);
-            unit.awaiting_surgeon = *lost;
+            // What the day's earlier battles cost waits for the Surgeon too (dotc D49).
+            unit.awaiting_surgeon = carried.carried(name) + *lost;
         }
     }
     let holder = record.field.clone();
@@ -546,6 +530,32 @@ fn play_battle(
     if let Some(rules) = staff_rules {
         staff_after_replay(&mut state.leaders, &mut battle_staff, summary, number, &holder, &rules.staff);
     }
+    // dotc D49: a battle followed by another of its day is linked to it by `field` alone; what
+    // it cost is carried to the day's last battle.
+    if let Some(day_end) = rules.days.mid_day(number) {
+        carried.add(&losses, &seen, &battle_staff);
+        if let Some(rules) = staff_rules {
+            day::out_for_the_day(&mut state.leaders, &battle_staff, day_end + 1, &rules.staff.stand_in);
+        }
+        if let Some(after) = &battle.after
+            && !stop_before
+        {
+            day::play_mid_day(played, number, day_end, after, holder.as_deref(), rules.days);
+            return None;
+        }
+        return Some(next::Pending {
+            number,
+            holder,
+            sides: sides.iter().map(|s| s.to_string()).collect(),
+            losses: Vec::new(),
+            seen: BTreeMap::new(),
+            battle_staff,
+            prisoners,
+            feat_rulings: xp.rulings,
+            mid_day: true,
+        });
+    }
+    let (losses, seen, battle_staff) = carried.end(losses, seen, battle_staff);
     if let Some(after) = &battle.after
         && !stop_before
     {
@@ -565,6 +575,7 @@ fn play_battle(
         battle_staff,
         prisoners,
         feat_rulings: xp.rulings,
+        mid_day: false,
     })
 }
 
@@ -655,6 +666,22 @@ fn play_staff_after(
     replacements::missing_drafts(played, after, rules.when, sides, &drafts);
 }
 
+/// A `field` step against the side the replay gives the field (Ch14 1.0, dotc D31).
+fn check_field(played: &mut Played, side: &dotc_lang::ast::Ident, holder: Option<&str>) {
+    let claimed = (side.value != "none").then_some(side.value.as_str());
+    if claimed != holder {
+        let says = holder.map_or("nobody holds the field".to_string(), |h| format!("{h} holds the field"));
+        played.findings.push(error(
+            side.span,
+            format!(
+                "the replay of the battle says {says} (the scenario's victory conditions), not {}",
+                claimed.map_or("nobody".to_string(), str::to_string)
+            ),
+            "Ch14 1.0, dotc D31",
+        ));
+    }
+}
+
 /// The steps of one `after` block against the replay (Ch14 1.0, 2.0).
 fn play_after(
     played: &mut Played,
@@ -669,21 +696,7 @@ fn play_after(
     for action in &after.steps {
         let Ok(step) = Step::read(action) else { continue };
         match step {
-            Step::Field { side } => {
-                let claimed = (side.value != "none").then_some(side.value.as_str());
-                if claimed != holder {
-                    let says = holder
-                        .map_or("nobody holds the field".to_string(), |h| format!("{h} holds the field"));
-                    played.findings.push(error(
-                        side.span,
-                        format!(
-                            "the replay of the battle says {says} (the scenario's victory conditions), not {}",
-                            claimed.map_or("nobody".to_string(), str::to_string)
-                        ),
-                        "Ch14 1.0, dotc D31",
-                    ));
-                }
-            }
+            Step::Field { side } => check_field(played, side, holder),
             Step::Surgeon { unit, roll, claim } => {
                 rolled.push(unit.value.as_str());
                 let lost = losses.iter().find(|(n, _)| *n == unit.value).map_or(0, |(_, l)| *l);

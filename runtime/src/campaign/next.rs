@@ -42,6 +42,9 @@ pub(crate) struct Pending {
     pub battle_staff: BattleStaff,
     pub prisoners: Prisoners,
     pub feat_rulings: FeatRulings,
+    /// Another battle of its day follows it under `same_day = field`: only `field` is due
+    /// (dotc D49).
+    pub mid_day: bool,
 }
 
 /// One line of the post-battle sequence to write: comments first (each without its `//`), then
@@ -233,6 +236,9 @@ fn due_at(
     let written = WrittenSteps::of(written);
     let mut work = Work { dice: D6Stream::new(seed), written: &written, steps: Vec::new() };
     field_step(&pending, &mut work);
+    if pending.mid_day {
+        return Ok(Some(DueBattle { number: pending.number, name, seed, steps: work.steps }));
+    }
     surgeon_steps(&mut played, &pending, &surgeon, &mut work);
     experience_steps(&mut played, &pending, &track, &mut work);
     if let Some(staff) = &staff {

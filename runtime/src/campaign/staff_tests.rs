@@ -67,7 +67,8 @@ fn ch14_4_0_a_killed_brigadiers_successor_on_3_is_timid_and_on_4_reliable() {
     assert_eq!(t.successor(6), Some("reliable"));
 }
 
-fn leader(name: &str, rating: &str) -> LeaderRecord {
+/// A reliable-or-other brigadier of the Union with no campaign history yet.
+pub(super) fn leader(name: &str, rating: &str) -> LeaderRecord {
     LeaderRecord {
         name: name.to_string(),
         side: "union".to_string(),
