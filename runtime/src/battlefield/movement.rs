@@ -122,7 +122,7 @@ const ABOUT_FACE: &str = ManeuverVerb::AboutFace.word();
 const DISMOUNT: &str = ManeuverVerb::Dismount.word();
 const REMOUNT: &str = ManeuverVerb::Remount.word();
 /// The road column (Ch16 3.2), whose forming from a deployed formation dotc D47 prices.
-const ROAD_COLUMN: &str = "road_column";
+pub(crate) const ROAD_COLUMN: &str = "road_column";
 
 /// Boolean operations work on a fixed grid: overlaps smaller than this (square inches) are a
 /// touch, not an entry.
