@@ -1560,6 +1560,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch16 3.2", "Ch16 2.3"],
     ),
     r(
+        "dotc D48",
+        "A retreat blocked by a friendly unit (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 7.4 retreats a melee's loser 6" directly backward but does not say what happens when a friendly unit stands on that spot or in the way. dotc sends it straight back through the friend, a passage of lines that both test (Ch16 3.3, RULINGS C8), to the first ground at or beyond its 6" clear of every friend (`ruling blocked_retreat = pass_through`); `sidestep` ends its 6" shifted sideways the least that clears, passing through no friend on that spot; `stop_short` stops it in contact with the first friend in its way, with no further consequence, since the rules give none."#,
+        &["Ch16 7.4", "Ch16 3.3", "RULE-07-1.4", "RULINGS C8"],
+    ),
+    r(
         "dotc D8",
         "Army traits are a module (dotc's ruling)",
         r#"Not in RULINGS.md: Ch13 5.0 makes the six historical traits an optional module, while Ch16 9.0 prints them with the master mechanics. dotc plays them as the module: a trait a scenario gives a unit counts only with `module army_traits` on, in the scenario or the game log, and `dotc check` warns of a trait given without it. A trait that comes with a quality counts always: green troops have Seen the Elephant (RULINGS C28). Players who take Ch16 9.0 as core switch the module on."#,

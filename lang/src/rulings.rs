@@ -224,6 +224,13 @@ pub const RULINGS: &[RulingSpec] = &[
         as_printed: "whole_move",
         summary: "Forming road column from line or assault column, which Ch16 3.2 does not price, takes the whole move, the mirror of road column into line (default); or half the move, as line and assault column change; or it is not allowed.",
     },
+    RulingSpec {
+        name: "blocked_retreat",
+        id: "D48",
+        values: &["pass_through", "sidestep", "stop_short"],
+        as_printed: "pass_through",
+        summary: "A melee loser whose 6\" retreat straight back (Ch16 7.4) would end on a friendly unit goes on straight back through it to the first clear spot, a passage of lines that both test (Ch16 3.3, RULINGS C8) (default); or ends its 6\" shifted sideways the least that clears; or stops in contact with the first friend in its way.",
+    },
 ];
 
 /// A preset: a name for a set of ruling values.

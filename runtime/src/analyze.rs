@@ -3,13 +3,20 @@
 //! [`analyze`] follows every brigade (and every unit outside a brigade) of a scenario from its
 //! start, or from its entry point on the turn its reinforcement line brings it on, with
 //! [`crate::battlefield::reach`]: the rules core's movement rows, terrain, roads, water and
-//! obstacles, each move at the earliest possible (see that module for what it ignores: enemies
-//! in the way, command, the cost of changing formation, Double-Time). From that it tells, per
-//! force, the earliest turn it can reach each objective, base contact and effective range with
-//! each enemy force (both moving toward each other), the earliest turn it can reach each enemy
-//! force where that one stands (an attack on a defender holding still), the earliest first
-//! contact and first attack, and for each victory condition whether and when the side it
-//! favours can first meet it.
+//! obstacles, and forming and unpacking road column at the rule data's prices (Ch16 3.2, dotc
+//! D47), each move at
+//! the earliest possible (see that module for what it ignores: enemies in the way, command,
+//! Double-Time). From that it tells, per force, the earliest turn it can reach each objective,
+//! base contact and effective range with each enemy force (both moving toward each other), the
+//! earliest turn it can reach each enemy force where that one stands (an attack on a defender
+//! holding still), the earliest first contact and first attack, and for each victory condition
+//! whether and when the side it favours can first meet it.
+//!
+//! Contact is made by a force in a formation that may fight (a road column must first deploy,
+//! Ch16 3.2) and counts a charge (Ch16 3.1, 7.1): a force that ends a move from which its charge
+//! (the row's `charge`, over ground it may enter, never across water, RULINGS G10, without the
+//! terrain's charge penalties, so never later than possible) reaches an enemy is in contact on
+//! its next move. A force in contact is within any effective range.
 //!
 //! Turns follow the scenario's clock (docs/language.md): a turn is one side's sequence (RULINGS
 //! G7), turn 1 the `first_side`'s; a reinforcement is due on the turn its time falls in, enters
@@ -95,6 +102,15 @@ pub struct Force {
     pub span: Span,
     #[serde(skip)]
     reach: Vec<u16>,
+    /// Its reach in the formations that may fight (not a road column, Ch16 3.2).
+    #[serde(skip)]
+    deployed: Vec<u16>,
+    /// For each cell, the earliest turn from which it can charge there (Ch16 3.1, 7.1).
+    #[serde(skip)]
+    charges: Vec<u16>,
+    /// Its side's turns from its arrival to the search's end (past the last turn).
+    #[serde(skip)]
+    own_moves: Vec<u16>,
     #[serde(skip)]
     origins: Vec<(f64, f64)>,
 }
@@ -231,7 +247,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
     let ground =
         if rules.module("weather") { weather.ground.and_then(|g| data.ground(g.id())) } else { None };
     // The rows of each kind of unit and the formation it starts in, built once.
-    let mut rows: Vec<(GroupKey, Vec<Row>)> = Vec::new();
+    let mut rows: Vec<(GroupKey, reach::Moves)> = Vec::new();
 
     let clock = Clock::of(scenario);
     let horizon = if depth.overtime { turns + OVERTIME } else { turns };
@@ -278,6 +294,8 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
                 .map(|t| t as u16)
                 .collect();
             let mut total = vec![NEVER; grid.width * grid.height];
+            let mut deployed = vec![NEVER; grid.width * grid.height];
+            let mut charges = vec![NEVER; grid.width * grid.height];
             let mut origins = Vec::new();
             let mut range: f64 = 0.0;
             // Units that move alike (kind and starting formation) are searched together.
@@ -327,9 +345,18 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
                 origins.extend(sources.iter().copied());
                 let limbering = key.1.as_deref() == Some(UNLIMBERED);
                 let moves: &[u16] = if limbering { all_moves.get(1..).unwrap_or(&[]) } else { &all_moves };
-                let turns_here = reach::reach(&grid, group_rows, &sources, placed as u16, moves);
-                for (t, v) in total.iter_mut().zip(turns_here) {
-                    *t = (*t).min(v);
+                let by_row = reach::reach_by_row(&grid, group_rows, &sources, placed as u16, moves);
+                for (row, turns_here) in group_rows.rows.iter().zip(&by_row) {
+                    least(&mut total, turns_here);
+                    if row.deployed {
+                        least(&mut deployed, turns_here);
+                    }
+                    if let Some(charge) = row.charge {
+                        least(
+                            &mut charges,
+                            &reach::charge_reach(&grid, row, turns_here, charge, horizon as u16),
+                        );
+                    }
                 }
             }
             for u in &units {
@@ -351,6 +378,9 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
                 line: None,
                 span: arrival.map_or(span, |r| r.span),
                 reach: total,
+                deployed,
+                charges,
+                own_moves: all_moves,
                 origins,
             });
         }
@@ -377,31 +407,48 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
     let mut first_contact: Option<FirstContact> = None;
     let mut first_attacks: Vec<FirstAttack> = Vec::new();
     // Each force's reach widened by each distance asked, once.
-    let mut widened: std::collections::BTreeMap<(usize, u64), Vec<u16>> = std::collections::BTreeMap::new();
+    let mut widened: Widened = std::collections::BTreeMap::new();
+    let last = turns as u16;
     for i in 0..forces.len() {
         for j in 0..forces.len() {
             if forces[i].side == forces[j].side {
                 continue;
             }
             let range = forces[i].effective_range.max(forces[j].effective_range);
-            let mut first_within = |radius: f64| {
-                let wide = widened
-                    .entry((j, radius.to_bits()))
-                    .or_insert_with(|| reach::widen(&grid, &forces[j].reach, radius, turns as u16));
-                within_game(reach::first_together(&forces[i].reach, wide))
+            let (a, b) = (&forces[i], &forces[j]);
+            // Base contact, both moving: either force, deployed, meets the other, or charges it.
+            let contact = [
+                reach::first_together(&a.deployed, wide(&mut widened, &grid, &forces, j, grid.cell, last)),
+                reach::first_together(&b.deployed, wide(&mut widened, &grid, &forces, i, grid.cell, last)),
+                charge_contact(&mut widened, &grid, &forces, i, j, last),
+                charge_contact(&mut widened, &grid, &forces, j, i, last),
+            ]
+            .into_iter()
+            .min()
+            .unwrap_or(NEVER);
+            let contact = within_game(contact);
+            let in_range = if depth.ranges {
+                let wide = wide(&mut widened, &grid, &forces, j, range, last);
+                let fire = within_game(reach::first_together(&forces[i].deployed, wide));
+                [fire, contact].into_iter().flatten().min()
+            } else {
+                None
             };
-            let contact = first_within(grid.cell);
-            let in_range = if depth.ranges { first_within(range) } else { None };
-            let enemy = forces[j].name.clone();
+            let (a, b) = (&forces[i], &forces[j]);
+            let enemy = b.name.clone();
             // The enemy holding still: its places from the turn it is on the table.
-            let on = forces[j].arrival.as_ref().and_then(|a| a.enters).unwrap_or(0);
-            let reached = forces[j]
-                .origins
-                .iter()
-                .map(|p| grid.earliest_near(&forces[i].reach, *p, grid.cell))
-                .min()
-                .unwrap_or(NEVER);
-            let where_it_stands = within_game(if reached == NEVER { NEVER } else { reached.max(on as u16) });
+            let on = b.arrival.as_ref().and_then(|a| a.enters).unwrap_or(0) as u16;
+            let near = |turns: &[u16], radius: f64| {
+                b.origins.iter().map(|p| grid.earliest_near(turns, *p, radius)).min().unwrap_or(NEVER)
+            };
+            let reached = near(&a.deployed, grid.cell);
+            let walked = if reached == NEVER { NEVER } else { reached.max(on) };
+            // A charge from where it ended a move, on its next move after the enemy is there.
+            let charged = match near(&a.charges, grid.cell) {
+                NEVER => NEVER,
+                t => next_move(&a.own_moves, t.max(on).saturating_add(1)),
+            };
+            let where_it_stands = within_game(walked.min(charged));
             let side = &forces[i].side;
             if let Some(t) = where_it_stands {
                 let attack = FirstAttack {
@@ -450,6 +497,56 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
         first_attacks,
         conditions,
     })
+}
+
+/// Widened reaches by force and the radius's bits.
+type Widened = std::collections::BTreeMap<(usize, u64), Vec<u16>>;
+
+/// Force `f`'s reach (in any formation) widened by `radius` for the turns up to `last`, made
+/// once.
+fn wide<'w>(
+    widened: &'w mut Widened,
+    grid: &Grid,
+    forces: &[Force],
+    f: usize,
+    radius: f64,
+    last: u16,
+) -> &'w [u16] {
+    widened.entry((f, radius.to_bits())).or_insert_with(|| reach::widen(grid, &forces[f].reach, radius, last))
+}
+
+/// The earliest turn force `a` can charge force `b` into contact, both moving (Ch16 3.1, 7.1):
+/// `a` ends a move from which a charge reaches a place `b` has reached, then charges on its next
+/// move after both are there.
+fn charge_contact(
+    widened: &mut Widened,
+    grid: &Grid,
+    forces: &[Force],
+    a: usize,
+    b: usize,
+    last: u16,
+) -> u16 {
+    let near = wide(widened, grid, forces, b, grid.cell, last);
+    forces[a]
+        .charges
+        .iter()
+        .zip(near)
+        .filter(|(r, n)| **r != NEVER && **n != NEVER)
+        .map(|(r, n)| (*r).max(*n))
+        .min()
+        .map_or(NEVER, |t| next_move(&forces[a].own_moves, t.saturating_add(1)))
+}
+
+/// The first of a force's own moves on or after `turn`, or [`NEVER`].
+fn next_move(moves: &[u16], turn: u16) -> u16 {
+    moves.iter().copied().find(|m| *m >= turn).unwrap_or(NEVER)
+}
+
+/// Lowers each of `into`'s turns to `other`'s where that is earlier.
+fn least(into: &mut [u16], other: &[u16]) {
+    for (t, o) in into.iter_mut().zip(other) {
+        *t = (*t).min(*o);
+    }
 }
 
 /// The scenario's turns: whose each is and when it begins.
@@ -743,7 +840,7 @@ pub fn render_text(report: &Report) -> String {
     }
     let _ = writeln!(
         out,
-        "earliest possible turns: no enemy in the way, every unit in command, formation changes free, no Double-Time"
+        "earliest possible turns: no enemy in the way, every unit in command, road column formed and unpacked at the rule data's prices (a road column deploys before it fights), line and assault column changes free, charges counted, no Double-Time"
     );
     for force in &report.forces {
         let _ = writeln!(out);

@@ -2,8 +2,9 @@
 
 use super::*;
 
-/// Blue's line regiment at (2.25, 10.25) and an objective 28" east with a 3" radius: 25" to go
-/// at 8" a move (a line's best, as an assault column, Ch16 3.1, 3.2). Blue moves on the odd
+/// Blue's line regiment at (2.25, 10.25) and an objective 28" east with a 3" radius: 25" to go.
+/// A line's best is an assault column's 8" a move (Ch16 3.1; the change, Ch16 3.2, taken free):
+/// 24" in three moves, 32" in four. Blue moves on the odd
 /// turns. Red's brigade is due at 11:00, turn 5 (15-minute turns from 10:00, RULINGS G7), a
 /// blue turn, so it enters on turn 6, its `enter` being that turn's maneuver.
 fn scenario(turns: u32) -> Scenario {
@@ -95,9 +96,11 @@ fn check_warns_at_the_condition_and_the_reinforcement_out_of_reach() {
 }
 
 /// An attack on a force holding still: blue's regiment, 48.0" from red's entry point (43.75"
-/// east and 19.75" north), needs six moves at 8" (turns 1 to 11) to stand on it; red is there
-/// from turn 6, so the first blue attack on red where it stands is turn 11. Red needs five moves
-/// in road column at 10" off the road (turns 8 to 16), after the end of a 14-turn game.
+/// east and 19.75" north), needs six moves at 8" (turns 1 to 11) to stand on it, or five (40")
+/// to come within its 9" charge (Ch16 3.1, 7.1) and a sixth to charge: turn 11 either way; red is
+/// there from turn 6, so the first blue attack on red where it stands is turn 11. Red, arriving
+/// in road column, would need five moves at 10" off the road (turns 8 to 16) and a deployment
+/// (Ch16 3.2), after the end of a 14-turn game.
 #[test]
 fn a_force_reaches_an_enemy_where_it_stands_no_earlier_than_the_enemy_is_there() {
     let report = analyze(&scenario(14), data()).expect("a report");
@@ -112,4 +115,54 @@ fn a_force_reaches_an_enemy_where_it_stands_no_earlier_than_the_enemy_is_there()
     let text = render_text(&report);
     assert!(text.contains("where it stands turn 11"), "{text}");
     assert!(text.contains("first blue attack on a force holding still: turn 11, A on B"), "{text}");
+}
+
+/// Blue's regiment 9" west of red's, both on the table from the start, blue's in `formation`.
+fn facing(formation: &str) -> Scenario {
+    let source = format!(
+        r#"scenario "T" {{
+    start 10:00
+    turn_length 15 min
+    turns 8
+    first_side blue
+    table 48 x 36
+    side blue {{
+        edge west
+        brigade "A" {{
+            brigadier "Col. A" reliable at (1, 5)
+            regiment "1st" {{ stands 4 veteran rifled_musket {formation} at (2.25, 10.25) facing east }}
+        }}
+    }}
+    side red {{
+        edge east
+        brigade "B" {{
+            brigadier "Col. B" reliable at (20, 5)
+            regiment "2nd" {{ stands 4 veteran rifled_musket line at (11.25, 10.25) facing west }}
+        }}
+    }}
+    victory {{
+        otherwise => draw
+    }}
+}}
+"#
+    );
+    dotc_lang::parse(&source).document.scenario.expect("a scenario")
+}
+
+/// Ch16 3.1, 7.1: a line 9" from an enemy is within its charge (`charge 9`): contact and the
+/// attack where the enemy stands come on its first move, turn 1, though a move of 6" would not
+/// get there (walking, turn 3). In range at once. Ch16 3.2: a road column there may not assault;
+/// forming line takes its whole first move (turn 1), so it charges on its second, turn 3.
+#[test]
+fn a_charge_reaches_contact_a_move_sooner_and_a_road_column_deploys_first() {
+    let report = analyze(&facing("line"), data()).expect("a report");
+    let a = report.forces.iter().find(|f| f.name == "A").expect("brigade A");
+    let red = &a.enemies[0];
+    assert_eq!((red.contact, red.where_it_stands), (Some(1), Some(1)));
+    assert_eq!(report.first_contact.as_ref().map(|f| f.turn), Some(1));
+    let report = analyze(&facing("road_column"), data()).expect("a report");
+    let a = report.forces.iter().find(|f| f.name == "A").expect("brigade A");
+    assert_eq!(a.enemies[0].where_it_stands, Some(3));
+    let text = render_text(&report);
+    assert!(text.contains("road column formed and unpacked at the rule data's prices"), "{text}");
 }

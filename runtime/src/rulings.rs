@@ -305,6 +305,23 @@ switch! {
 }
 
 switch! {
+    /// dotc D48 (`docs/rulings.md`): where a melee loser's retreat (Ch16 7.4, 6" straight back)
+    /// ends when that spot, or the way to it, is taken by a friendly unit. Neither the rulebook
+    /// nor RULINGS.md says.
+    BlockedRetreat = "blocked_retreat", "D48" {
+        /// Straight back through the friend, a passage of lines that both units test (Ch16 3.3,
+        /// RULINGS C8), to the first spot at or beyond the 6" clear of every friend.
+        PassThrough = "pass_through",
+        /// The full 6" straight back, then shifted sideways, facing kept, by the least distance
+        /// that clears every friend.
+        Sidestep = "sidestep",
+        /// It stops in contact with the first friend in its way, short of the 6"; the rules give
+        /// no further consequence.
+        StopShort = "stop_short",
+    }
+}
+
+switch! {
     /// dotc's own ruling D2 (RULINGS.md does not settle it): when a regiment's volley passes
     /// through its own detached skirmish screen and takes the -1 of RULE-05-6.2 and Ch16 5.6. The
     /// rule gives no geometry; the screen is one stand standing for a company spread across the
@@ -477,6 +494,8 @@ rulings! {
     brigadier_base: BrigadierBase,
     /// dotc D47.
     road_column_change: RoadColumnChange,
+    /// dotc D48.
+    blocked_retreat: BlockedRetreat,
 }
 
 impl Rulings {
@@ -737,6 +756,7 @@ mod tests {
         check::<ParrottDamage>();
         check::<BrigadierBase>();
         check::<RoadColumnChange>();
+        check::<BlockedRetreat>();
     }
 
     #[test]

@@ -89,7 +89,7 @@ use super::body::Body;
 use super::range::{nearest_point, range};
 use crate::geometry::{Frame, Layout, MEASURE_PRECISION, footprint, measured};
 use crate::rulings::{
-    DisorderedMovement, ObstacleCost, PassageOfLines, RoadColumnChange, Rulings, WoodsSpeed,
+    BlockedRetreat, DisorderedMovement, ObstacleCost, PassageOfLines, RoadColumnChange, Rulings, WoodsSpeed,
 };
 
 /// The only arm that may Double-Time: "an infantry Line or Column" (Ch16 2.3); the order's
@@ -113,13 +113,16 @@ const CAVALRY_DEFEATED: &str = "cavalry_defeated";
 const VICTOR: &str = "victor";
 /// Ch16 3.3 (`maneuver fall_back`, `about_face`) and Ch16 10.2 (`dismount`, `remount`).
 const FALL_BACK: &str = ManeuverVerb::FallBack.word();
+/// What a blocked retreat's finding cites: the retreat, the passage of lines it may make, and
+/// dotc's ruling on it.
+const BLOCKED_RETREAT_RULE: &str = "Ch16 7.4, Ch16 3.3, dotc D48";
 /// The rule data's brigade state whose `retreat` a Broken brigade's units make (RULE-07-2.4).
 const BROKEN: &str = "broken";
 const ABOUT_FACE: &str = ManeuverVerb::AboutFace.word();
 const DISMOUNT: &str = ManeuverVerb::Dismount.word();
 const REMOUNT: &str = ManeuverVerb::Remount.word();
 /// The road column (Ch16 3.2), whose forming from a deployed formation dotc D47 prices.
-const ROAD_COLUMN: &str = "road_column";
+pub(crate) const ROAD_COLUMN: &str = "road_column";
 
 /// Boolean operations work on a fixed grid: overlaps smaller than this (square inches) are a
 /// touch, not an entry.
@@ -396,6 +399,9 @@ pub enum FindingKind {
     NotStraightBack { drift: f64, turned: f64 },
     /// A retreat of the wrong length.
     WrongDistance { moved: f64, required: f64 },
+    /// A retreat a friend blocks that does not end where dotc D48's `setting` puts it,
+    /// `expected`: it is `off` inches from there and turned `turned` degrees.
+    BlockedRetreat { expected: (f64, f64), off: f64, turned: f64, setting: &'static str },
     /// A Broken brigade's retreat that does not go straight toward its table edge: it strays
     /// `drift` inches from the line to the edge.
     NotTowardItsEdge { drift: f64 },
@@ -504,6 +510,14 @@ impl fmt::Display for FindingKind {
             FindingKind::WrongDistance { moved, required } => {
                 write!(f, "retreated {}\" of the {}\" required", inches(*moved), inches(*required))
             }
+            FindingKind::BlockedRetreat { expected, off, turned, setting } => write!(
+                f,
+                "a friendly unit blocks the retreat straight back; under `blocked_retreat = {setting}` it ends at ({:.2}, {:.2}) facing as it stood, not {}\" from there turned {} degrees",
+                expected.0,
+                expected.1,
+                inches(*off),
+                inches(*turned)
+            ),
             FindingKind::NotTowardItsEdge { drift } => write!(
                 f,
                 "a Broken brigade's retreat goes straight toward its own table edge; this one strays {}\" from that line",
@@ -661,6 +675,7 @@ pub fn check_move(bf: &Battlefield, data: &RuleData, rulings: &Rulings, mv: &Mov
         brigade,
         report,
         refused_bonus: None,
+        sidestepped: Vec::new(),
     };
 
     // The path, cut short where a charge halts at water (Ch16 4.1, RULINGS G10).
@@ -706,6 +721,9 @@ struct Judge<'j> {
     /// The Double-Time bonus refused (Ch16 2.3): a move that needed only it is not also too far,
     /// the refusal being the one mistake.
     refused_bonus: Option<f64>,
+    /// The friends a retreat steps aside from under dotc D48 `sidestep`: it does not pass
+    /// through them, whatever line the log draws to its end.
+    sidestepped: Vec<usize>,
 }
 
 impl Judge<'_> {
@@ -1083,10 +1101,28 @@ impl Judge<'_> {
         } else if let MoveKind::Retreat { .. } = self.mv.kind {
             let required = report.allowance;
             let known = !report.allowance_parts.is_empty();
-            straight_back(path, &mut self.report, "Ch16 7.4");
-            let back = -self.mv.start.frame().to_local(self.mv.end.coord()).1;
-            if known && (back - required).abs() > POSITION_TOLERANCE {
-                self.add(FindingKind::WrongDistance { moved: back, required }, "Ch16 7.4");
+            let setting = self.rulings.blocked_retreat;
+            let blocked = if known {
+                blocked_retreat_ends(&self.mv.start, required, self.mv.friends, setting)
+            } else {
+                BlockedEnd::default()
+            };
+            if blocked.ends.is_empty() {
+                straight_back(path, &mut self.report, "Ch16 7.4");
+                let back = -self.mv.start.frame().to_local(self.mv.end.coord()).1;
+                if known && (back - required).abs() > POSITION_TOLERANCE {
+                    self.add(FindingKind::WrongDistance { moved: back, required }, "Ch16 7.4");
+                }
+            } else {
+                // dotc D48: a friend takes the spot (or, stopping short, the way); the ruling
+                // says where the unit ends instead, its facing kept.
+                if setting == BlockedRetreat::Sidestep {
+                    self.sidestepped = blocked.blocking;
+                } else {
+                    // Straight back all the same, only farther or shorter (Ch16 7.4).
+                    straight_back(path, &mut self.report, "Ch16 7.4, dotc D48");
+                }
+                self.blocked_retreat(&blocked.ends, setting);
             }
         } else if measured(report.used) > measured(report.allowance)
             && self
@@ -1164,6 +1200,37 @@ impl Judge<'_> {
         }
     }
 
+    /// dotc D48: a retreat a friend blocks must end where the ruling puts it (the nearest of
+    /// `ends`, which `blocked_retreat_ends` gave), facing as it started (Ch16 7.4).
+    fn blocked_retreat(&mut self, ends: &[Pose], setting: BlockedRetreat) {
+        let end = self.mv.end;
+        let distance = |p: &Pose| (p.position.0 - end.position.0).hypot(p.position.1 - end.position.1);
+        let Some(expected) = ends.iter().min_by(|a, b| distance(a).total_cmp(&distance(b))) else { return };
+        // What the ruling adds to or takes from the 6" straight back, so the narrative's
+        // allowance is the distance the unit goes.
+        let back = -self.mv.start.frame().to_local(expected.coord()).1;
+        let change = back - self.report.allowance;
+        if change.abs() > POSITION_TOLERANCE {
+            let what = match setting {
+                BlockedRetreat::StopShort => "stopped short by a friend in the way",
+                _ => "on through a friend to the first clear ground beyond",
+            };
+            self.report.allowance_parts.push(Part::new(what, change, BLOCKED_RETREAT_RULE));
+            self.report.allowance = back.max(0.0);
+        }
+        let off = distance(expected);
+        let turned = Leg::new(Pose::of(&self.mv.start), end).turn.abs();
+        if off > POSITION_TOLERANCE || turned > FACING_TOLERANCE {
+            let kind = FindingKind::BlockedRetreat {
+                expected: expected.position,
+                off: measured(off),
+                turned: measured(turned),
+                setting: crate::rulings::RulingSwitch::value(setting),
+            };
+            self.add(kind, BLOCKED_RETREAT_RULE);
+        }
+    }
+
     /// What the ground crossed does to the unit, and where it ends.
     fn effects(&mut self, survey: &Survey, measure: &Measure) {
         let (bf, mv) = (self.bf, self.mv);
@@ -1212,7 +1279,8 @@ impl Judge<'_> {
                 self.add(kind, source(&obstacle.meta.source));
             }
         }
-        for &friend in &survey.friends_passed {
+        let sidestepped = std::mem::take(&mut self.sidestepped);
+        for &friend in survey.friends_passed.iter().filter(|f| !sidestepped.contains(f)) {
             if survey.friends_at_end.contains(&friend) {
                 self.add(FindingKind::EndsOnFriend { friend }, "Ch16 3.3");
             } else {
@@ -1961,6 +2029,9 @@ fn inches(value: f64) -> String {
     let tenths = value * 10.0;
     if (tenths - tenths.round()).abs() < 1e-6 { format!("{value:.1}") } else { format!("{value:.2}") }
 }
+
+mod retreat;
+pub use retreat::{BlockedEnd, blocked_retreat_ends};
 
 #[cfg(test)]
 mod tests;

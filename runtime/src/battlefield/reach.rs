@@ -24,28 +24,32 @@
 //!   be made.
 //! - **The allowance**: the rate less the ground condition's penalty when the weather module
 //!   sets one (Ch13 21.0), raised to the row's `minimum` (Ch16 3.1, in command).
+//! - **Formation changes** into and out of road column (Ch16 3.2, dotc D47) at the rule data's
+//!   prices: the search follows each formation apart ([`reach_by_row`]); a move is made in one,
+//!   or is a change where the unit stands and then a move in the new formation with what the
+//!   change leaves (half of the faster formation's open allowance for `half`, nothing for
+//!   `all`). A change between line and assault column is taken free (earliest possible).
 //!
 //! What it ignores, so each turn it gives is the *earliest possible*: enemy units in the way and
 //! friends (passage of lines), command (pips, activation, a unit out of command losing its
-//! minimum move), the cost of changing formation (Ch16 3.2: half or all of a move) or of
-//! limbering, Double-Time (Ch16 2.3, it costs a Discipline check), Disorder from terrain or
+//! minimum move), the cost of limbering, Double-Time (Ch16 2.3, it costs a Discipline check), Disorder from terrain or
 //! obstacles, the table edge's footprint (only the colours' point is followed), hills (the rules
 //! give slopes no movement cost) and buildings.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use dotc_lang::library::{Cost, Formation, GroundCondition, MoveColumn, MovementRate, RuleData};
+use dotc_lang::library::{Charge, Cost, Formation, GroundCondition, MoveColumn, MovementRate, RuleData};
 use geo::line_intersection::{LineIntersection, line_intersection};
 use geo::{Contains, Coord, Distance, Euclidean, Line, Point};
 
 use super::Battlefield;
 use super::movement::{
-    CROSSING_TOLERANCE, MoveKind, Mover, ROAD_TOLERANCE, flagged_impassable, is_road, movement_row,
-    obstacle_cost, terrain_rate,
+    CROSSING_TOLERANCE, MoveKind, Mover, ROAD_COLUMN, ROAD_TOLERANCE, flagged_impassable, is_road,
+    movement_row, obstacle_cost, terrain_rate,
 };
 use crate::geometry::MEASURE_PRECISION;
-use crate::rulings::Rulings;
+use crate::rulings::{RoadColumnChange, Rulings};
 
 /// The side of a cell, inches.
 pub const CELL: f64 = 0.5;
@@ -252,6 +256,14 @@ pub struct Row {
     /// Per obstacle: the inches a crossing costs, None if the row cannot cross it.
     obstacle_cost: Vec<Option<f64>>,
     classes: Vec<Class>,
+    /// Its allowance in the open (the rate less the ground's penalty, raised to the minimum),
+    /// which a formation change's cost is taken from (Ch16 3.2).
+    pub open: f64,
+    /// Whether a unit in it may fight: its formation does not forbid an assault (a road column
+    /// may not, Ch16 3.1, 3.2). Guns, which have no formation, count as deployed.
+    pub deployed: bool,
+    /// The charge distance of a deployed row that has one (Ch16 3.1, 7.1): `charge 9`.
+    pub charge: Option<f64>,
 }
 
 /// One kind of move: every cell and crossing at a rate of at least `threshold`, at most `limit`
@@ -326,13 +338,28 @@ impl Row {
             classes.push(Class { threshold: road, limit: allowance(road), road: true });
         }
         classes.retain(|c| c.limit > 0.0);
-        Row { id: row.meta.id.clone(), cell_rate, line_rate, obstacle_cost, classes }
+        let deployed = !formation.is_some_and(|f| f.no_assault);
+        let charge = match row.charge {
+            Charge::Inches(inches) if deployed && inches > 0.0 => Some(inches),
+            _ => None,
+        };
+        Row {
+            id: row.meta.id.clone(),
+            cell_rate,
+            line_rate,
+            obstacle_cost,
+            classes,
+            open: allowance(open),
+            deployed,
+            charge,
+        }
     }
 
     /// The rows a unit of this kind may move by: one per formation it may take from
     /// `formation` (its own, or the one it arrives in) by the formations' `change` lines (Ch16
-    /// 3.2; a line never becomes a road column), each over the grid. Dismounted cavalry may also
-    /// remount (Ch16 10.2) into a mounted line and what a line may become; guns move limbered.
+    /// 3.2, dotc D47), each over the grid, with those changes at their prices. Dismounted
+    /// cavalry may also remount (Ch16 10.2, at the `remount` maneuver's price) into a mounted
+    /// line and what a line may become; guns move limbered.
     #[allow(clippy::too_many_arguments)]
     pub fn for_unit(
         grid: &Grid,
@@ -342,8 +369,11 @@ impl Row {
         ground: Option<&GroundCondition>,
         kind: MoverKind,
         formation: Option<&str>,
-    ) -> Vec<Row> {
+    ) -> Moves {
         let mut movers: Vec<(Mover<'_>, Option<&Formation>)> = Vec::new();
+        // Changes between the formations by their ids (from, to, cost), besides their own
+        // `change` lines.
+        let mut changes: Vec<(String, String, Cost)> = Vec::new();
         match kind {
             MoverKind::Infantry => {
                 let start = formation.unwrap_or(LINE);
@@ -353,12 +383,13 @@ impl Row {
             }
             MoverKind::Cavalry if formation == Some(SKIRMISH) || formation.is_none() => {
                 movers.push((Mover::dismounted_cavalry(), data.formation(SKIRMISH)));
-                if data.maneuver(REMOUNT).is_some() {
+                if let Some(remount) = data.maneuver(REMOUNT) {
                     movers.extend(
                         formations_from(data, LINE)
                             .into_iter()
                             .map(|f| (Mover::mounted_cavalry(&f.meta.id), Some(f))),
                     );
+                    changes.push((SKIRMISH.to_string(), LINE.to_string(), remount.cost.unwrap_or(Cost::All)));
                 }
             }
             MoverKind::Cavalry => {
@@ -372,17 +403,69 @@ impl Row {
             MoverKind::Battery => movers.push((Mover::battery(true), None)),
             MoverKind::HorseBattery => movers.push((Mover::horse_battery(true), None)),
         }
+        for f in movers.iter().filter_map(|(_, f)| *f) {
+            changes.extend(f.changes.iter().map(|c| (f.meta.id.clone(), c.to.clone(), c.cost)));
+        }
         let mut rows: Vec<Row> = Vec::new();
+        // Each formation's row, by index into `rows`.
+        let mut index: Vec<(String, usize)> = Vec::new();
         for (mover, formation) in movers {
             let Some(row) = movement_row(data, &mover, MoveKind::Advance, formation) else { continue };
+            let id = formation.map_or(String::new(), |f| f.meta.id.clone());
             // A formation without a row of its own falls back on a general row: once is enough.
-            if rows.iter().any(|r| r.id == row.meta.id) {
-                continue;
+            match rows.iter().position(|r| r.id == row.meta.id) {
+                Some(i) => index.push((id, i)),
+                None => {
+                    index.push((id, rows.len()));
+                    rows.push(Row::new(grid, bf, &row, formation, rulings, ground));
+                }
             }
-            rows.push(Row::new(grid, bf, &row, formation, rulings, ground));
         }
-        rows
+        let row_of = |id: &str| index.iter().find(|(f, _)| f == id).map(|(_, i)| *i);
+        let mut priced: Vec<Change> = Vec::new();
+        for (from, to, cost) in changes {
+            // dotc D47: forming road column from a deployed formation, as the judge prices it.
+            let cost = if to == ROAD_COLUMN && from != ROAD_COLUMN {
+                match rulings.road_column_change {
+                    RoadColumnChange::WholeMove => cost,
+                    RoadColumnChange::HalfMove => Cost::Half,
+                    RoadColumnChange::Unpriced => continue,
+                }
+            } else {
+                cost
+            };
+            // Between deployed formations (line and assault column, half a move, Ch16 3.2) the
+            // change is taken free: the search cannot tell which part of a move a unit would
+            // give up to it, and free is never later than possible.
+            let free = from != ROAD_COLUMN && to != ROAD_COLUMN;
+            let (Some(from), Some(to)) = (row_of(&from), row_of(&to)) else { continue };
+            if from != to && !priced.iter().any(|c| c.from == from && c.to == to) {
+                priced.push(Change { from, to, cost, free });
+            }
+        }
+        let start = index.first().map_or(0, |(_, i)| *i);
+        Moves { rows, changes: priced, start }
     }
+}
+
+/// A change of formation between two of a unit's rows ([`Moves::rows`] indices) and what it
+/// costs of the move it is made in (Ch16 3.2, dotc D47).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Change {
+    pub from: usize,
+    pub to: usize,
+    pub cost: Cost,
+    /// Taken free: a change between deployed formations (see [`Row::for_unit`]).
+    pub free: bool,
+}
+
+/// The ways a unit moves: a row per formation, the changes between them, and the row it starts
+/// in.
+#[derive(Clone, Debug)]
+pub struct Moves {
+    pub rows: Vec<Row>,
+    pub changes: Vec<Change>,
+    pub start: usize,
 }
 
 /// The formation a unit stands in when its declaration names none, and the ones a mounted
@@ -394,8 +477,7 @@ const REMOUNT: &str = dotc_lang::verbs::ManeuverVerb::Remount.word();
 
 /// Every formation `start` may become by its `change` lines, itself first; none an optional
 /// module gates. A change that takes the whole move (road column into line, Ch16 3.2; line or
-/// assault column into road column, dotc D47) is left out: the search cannot price it, and
-/// made free it would let a deployed line march at road column's speed from the start.
+/// assault column into road column, dotc D47) is among them: the search prices each change.
 fn formations_from<'d>(data: &'d RuleData, start: &str) -> Vec<&'d Formation> {
     let mut out: Vec<&Formation> = Vec::new();
     let mut queue = vec![start.to_string()];
@@ -405,7 +487,7 @@ fn formations_from<'d>(data: &'d RuleData, start: &str) -> Vec<&'d Formation> {
             continue;
         }
         out.push(f);
-        queue.extend(f.changes.iter().filter(|c| c.cost != Cost::All).map(|c| c.to.clone()));
+        queue.extend(f.changes.iter().map(|c| c.to.clone()));
     }
     out
 }
@@ -420,18 +502,44 @@ pub enum MoverKind {
 }
 
 /// The earliest turn each cell is reached by units that stand at `sources` on turn `placed` (0:
-/// at the start) and move on each turn of `moves` after it, by any of `rows`.
-pub fn reach(grid: &Grid, rows: &[Row], sources: &[(f64, f64)], placed: u16, moves: &[u16]) -> Vec<u16> {
-    let mut turns = vec![NEVER; grid.len()];
-    for &s in sources {
-        let c = grid.cell_of(s);
-        turns[c] = turns[c].min(placed);
+/// at the start) and move on each turn of `moves` after it, in any formation: [`reach_by_row`]'s
+/// earliest.
+pub fn reach(grid: &Grid, ways: &Moves, sources: &[(f64, f64)], placed: u16, moves: &[u16]) -> Vec<u16> {
+    let mut out = vec![NEVER; grid.len()];
+    for row in reach_by_row(grid, ways, sources, placed, moves) {
+        for (o, t) in out.iter_mut().zip(row) {
+            *o = (*o).min(t);
+        }
     }
-    if sources.is_empty() {
+    out
+}
+
+/// The earliest turn each cell is reached in each of the unit's rows ([`Moves::rows`] order), by
+/// units that stand in its starting row at `sources` on turn `placed` (0: at the start) and move
+/// on each turn of `moves` after it. Each move is made in one row, or is a change of formation
+/// (Ch16 3.2, dotc D47) made where the unit stands and then, with what the change leaves of the
+/// move, a move in the new row: a change costing half leaves half of the larger of the two rows'
+/// open allowances (so never less than the rules leave), one costing the whole move leaves
+/// nothing, one costing inches leaves that allowance less them, and a free one
+/// ([`Change::free`]) the whole of the new row's.
+pub fn reach_by_row(
+    grid: &Grid,
+    ways: &Moves,
+    sources: &[(f64, f64)],
+    placed: u16,
+    moves: &[u16],
+) -> Vec<Vec<u16>> {
+    let rows = &ways.rows;
+    let mut turns = vec![vec![NEVER; grid.len()]; rows.len()];
+    if rows.is_empty() || sources.is_empty() {
         return turns;
     }
-    let mut dist = vec![f64::INFINITY; grid.len()];
-    let mut touched: Vec<usize> = Vec::new();
+    let start = ways.start.min(rows.len() - 1);
+    for &s in sources {
+        let c = grid.cell_of(s);
+        turns[start][c] = turns[start][c].min(placed);
+    }
+    let mut scratch = Scratch { dist: vec![f64::INFINITY; grid.len()], touched: Vec::new() };
     // The first move starts from the units' own points, not their cells' centres: a unit's
     // cell starts at its distance from the centre (what the grid cannot follow exactly, it
     // makes a little longer, never shorter).
@@ -444,98 +552,179 @@ pub fn reach(grid: &Grid, rows: &[Row], sources: &[(f64, f64)], placed: u16, mov
             (c, if d.is_finite() { d } else { 0.0 })
         })
         .collect();
-    let mut seeds = Some(seeds);
     let mut first = true;
     for &turn in moves.iter().filter(|&&t| t > placed) {
-        // Only the edge of the ground already reached can take a move further (every path from
-        // inside leaves through it, and is longer).
+        // Only the edge of the ground already reached in a row can take a move further (every
+        // path from inside leaves through it, and is longer).
         let first_move = std::mem::take(&mut first);
-        let edge: Vec<(usize, f64)> = if first_move {
-            seeds.take().unwrap_or_default()
-        } else {
-            (0..grid.len())
-                .filter(|&c| {
-                    turns[c] < turn && (0..8).any(|k| grid.neighbour(c, k).is_some_and(|n| turns[n] == NEVER))
-                })
-                .map(|c| (c, 0.0))
-                .collect()
-        };
-        if edge.is_empty() {
+        let edges: Vec<Vec<(usize, f64)>> = (0..rows.len())
+            .map(|r| match first_move {
+                true if r == start => seeds.clone(),
+                true => Vec::new(),
+                false => (0..grid.len())
+                    .filter(|&c| {
+                        turns[r][c] < turn
+                            && (0..8).any(|k| grid.neighbour(c, k).is_some_and(|n| turns[r][n] == NEVER))
+                    })
+                    .map(|c| (c, 0.0))
+                    .collect(),
+            })
+            .collect();
+        if edges.iter().all(Vec::is_empty) {
             break;
         }
         let mut new = turns.clone();
-        for row in rows {
-            for class in &row.classes {
-                let allowed = |c: usize| {
-                    if class.road { grid.road[c] } else { row.cell_rate[c] >= class.threshold - 1e-9 }
-                };
-                let mut heap = BinaryHeap::new();
-                for &(c, d) in edge.iter().filter(|(c, _)| allowed(*c)) {
-                    if d < dist[c] {
-                        if dist[c].is_infinite() {
-                            touched.push(c);
-                        }
-                        dist[c] = d;
-                        heap.push(Reverse((d.to_bits(), c)));
-                    }
+        for (r, row) in rows.iter().enumerate() {
+            advance(grid, row, &edges[r], &turns[r], &mut new[r], turn, None, &mut scratch);
+        }
+        for change in &ways.changes {
+            let (from, to) = (change.from, change.to);
+            // The change where it stands, which every cost allows.
+            for c in 0..grid.len() {
+                if turns[from][c] < turn && new[to][c] > turn {
+                    new[to][c] = turn;
                 }
-                let limit = class.limit * GRID_SLACK + MEASURE_PRECISION;
-                while let Some(Reverse((bits, c))) = heap.pop() {
-                    let d = f64::from_bits(bits);
-                    if d > dist[c] || d > limit {
-                        continue;
-                    }
-                    if new[c] > turn {
-                        new[c] = turn;
-                    }
-                    for (k, &(di, dj)) in STEPS.iter().enumerate() {
-                        let Some(n) = grid.neighbour(c, k) else { continue };
-                        // Ground reached before: a path back out of it leaves by its edge, a
-                        // source of its own and nearer.
-                        if turns[n] < turn || !allowed(n) {
-                            continue;
-                        }
-                        let mut cost = grid.cell * f64::from(di * di + dj * dj).sqrt();
-                        let slot = grid.steps[c * STEPS.len() + k];
-                        if slot != u32::MAX {
-                            let cross = &grid.crossings[slot as usize];
-                            let water_ok = cross
-                                .lines
-                                .iter()
-                                .all(|&l| row.line_rate[l].is_some_and(|r| r >= class.threshold - 1e-9));
-                            if !water_ok {
-                                continue;
-                            }
-                            let mut blocked = false;
-                            for &o in &cross.obstacles {
-                                match row.obstacle_cost[o] {
-                                    Some(extra) => cost += extra,
-                                    None => blocked = true,
-                                }
-                            }
-                            if blocked {
-                                continue;
-                            }
-                        }
-                        let nd = d + cost;
-                        if nd <= limit && nd < dist[n] {
-                            if dist[n].is_infinite() {
-                                touched.push(n);
-                            }
-                            dist[n] = nd;
-                            heap.push(Reverse((nd.to_bits(), n)));
-                        }
-                    }
-                }
-                for &c in &touched {
-                    dist[c] = f64::INFINITY;
-                }
-                touched.clear();
+            }
+            let full = rows[from].open.max(rows[to].open);
+            let left = match change.cost {
+                _ if change.free => f64::INFINITY,
+                Cost::All => 0.0,
+                Cost::Half => full / 2.0,
+                Cost::Inches(inches) => full - inches,
+            };
+            if left > 0.0 {
+                advance(
+                    grid,
+                    &rows[to],
+                    &edges[from],
+                    &turns[from],
+                    &mut new[to],
+                    turn,
+                    Some(left),
+                    &mut scratch,
+                );
             }
         }
         turns = new;
     }
     turns
+}
+
+/// For each cell, the earliest turn from which a charge of `reach` inches in `row` gets there
+/// (Ch16 3.1, 7.1): from a cell `ready` has reached on that turn, over ground the row may enter
+/// (its obstacles at their cost), never across water away from a ford or bridge (a charge halts
+/// at the water's edge with no melee, RULINGS G10). The terrain's charge penalties are not
+/// taken (earliest possible). Turns after `last` are left out.
+pub fn charge_reach(grid: &Grid, row: &Row, ready: &[u16], reach: f64, last: u16) -> Vec<u16> {
+    let mut out = vec![NEVER; grid.len()];
+    if reach.is_nan() || reach <= 0.0 {
+        return out;
+    }
+    let charging = Row {
+        line_rate: vec![None; row.line_rate.len()],
+        classes: vec![Class { threshold: 0.0, limit: reach, road: false }],
+        ..row.clone()
+    };
+    let mut levels: Vec<u16> = ready.iter().copied().filter(|t| *t <= last).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut scratch = Scratch { dist: vec![f64::INFINITY; grid.len()], touched: Vec::new() };
+    for level in levels {
+        let edge: Vec<(usize, f64)> =
+            (0..grid.len()).filter(|&c| ready[c] == level).map(|c| (c, 0.0)).collect();
+        let before = out.clone();
+        advance(grid, &charging, &edge, &before, &mut out, level, None, &mut scratch);
+    }
+    out
+}
+
+/// The distances of one search, kept between searches so each starts clean at no cost.
+struct Scratch {
+    dist: Vec<f64>,
+    touched: Vec<usize>,
+}
+
+/// One move in `row` from `edge` (cells, with the inches already used to get there), at most
+/// `left` inches when a change of formation took part of it: every cell reached gets `turn` in
+/// `new`. Cells `before` shows reached on an earlier turn are not gone back into (a path back
+/// out of them leaves by their edge, a source of its own and nearer).
+#[allow(clippy::too_many_arguments)]
+fn advance(
+    grid: &Grid,
+    row: &Row,
+    edge: &[(usize, f64)],
+    before: &[u16],
+    new: &mut [u16],
+    turn: u16,
+    left: Option<f64>,
+    scratch: &mut Scratch,
+) {
+    let Scratch { dist, touched } = scratch;
+    for class in &row.classes {
+        let allowed = |c: usize| {
+            if class.road { grid.road[c] } else { row.cell_rate[c] >= class.threshold - 1e-9 }
+        };
+        let mut heap = BinaryHeap::new();
+        for &(c, d) in edge.iter().filter(|(c, _)| allowed(*c)) {
+            if d < dist[c] {
+                if dist[c].is_infinite() {
+                    touched.push(c);
+                }
+                dist[c] = d;
+                heap.push(Reverse((d.to_bits(), c)));
+            }
+        }
+        let limit = left.map_or(class.limit, |l| class.limit.min(l)) * GRID_SLACK + MEASURE_PRECISION;
+        while let Some(Reverse((bits, c))) = heap.pop() {
+            let d = f64::from_bits(bits);
+            if d > dist[c] || d > limit {
+                continue;
+            }
+            if new[c] > turn {
+                new[c] = turn;
+            }
+            for (k, &(di, dj)) in STEPS.iter().enumerate() {
+                let Some(n) = grid.neighbour(c, k) else { continue };
+                if before[n] < turn || !allowed(n) {
+                    continue;
+                }
+                let mut cost = grid.cell * f64::from(di * di + dj * dj).sqrt();
+                let slot = grid.steps[c * STEPS.len() + k];
+                if slot != u32::MAX {
+                    let cross = &grid.crossings[slot as usize];
+                    let water_ok = cross
+                        .lines
+                        .iter()
+                        .all(|&l| row.line_rate[l].is_some_and(|r| r >= class.threshold - 1e-9));
+                    if !water_ok {
+                        continue;
+                    }
+                    let mut blocked = false;
+                    for &o in &cross.obstacles {
+                        match row.obstacle_cost[o] {
+                            Some(extra) => cost += extra,
+                            None => blocked = true,
+                        }
+                    }
+                    if blocked {
+                        continue;
+                    }
+                }
+                let nd = d + cost;
+                if nd <= limit && nd < dist[n] {
+                    if dist[n].is_infinite() {
+                        touched.push(n);
+                    }
+                    dist[n] = nd;
+                    heap.push(Reverse((nd.to_bits(), n)));
+                }
+            }
+        }
+        for &c in touched.iter() {
+            dist[c] = f64::INFINITY;
+        }
+        touched.clear();
+    }
 }
 
 /// For each cell, the earliest turn some cell within `radius` inches of it is reached (the

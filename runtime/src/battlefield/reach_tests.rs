@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::battlefield::tests::field;
+use crate::rulings::RoadColumnChange;
 
 const MOVES: [u16; 8] = [1, 3, 5, 7, 9, 11, 13, 15];
 
@@ -11,28 +12,93 @@ fn data() -> &'static RuleData {
     dotc_lang::stdlib()
 }
 
+/// The ways infantry starting in `formation` moves over `grid`.
+fn infantry_ways(grid: &Grid, bf: &Battlefield, rulings: &Rulings, formation: &str) -> Moves {
+    Row::for_unit(grid, bf, data(), rulings, None, MoverKind::Infantry, Some(formation))
+}
+
 /// The earliest turn infantry starting in `formation` at `from` reaches the cell of `to`.
 fn infantry(terrain: &str, formation: &str, from: (f64, f64), to: (f64, f64)) -> u16 {
     let bf = field(terrain);
     let grid = Grid::new(&bf, CELL).expect("a table");
-    let rows =
-        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some(formation));
+    let rows = infantry_ways(&grid, &bf, &Rulings::default(), formation);
     let turns = reach(&grid, &rows, &[from], 0, &MOVES);
     grid.earliest_near(&turns, to, 0.0)
 }
 
 #[test]
-fn ch16_3_1_open_ground_a_line_moves_as_an_assault_column_at_8_inches() {
-    // Ch16 3.1: line 6", assault column 8" in the open. A line may become an assault column
-    // (Ch16 3.2, `change assault_column half`) but never a road column, so its best is 8".
-    // 24" east: 3 moves (turns 1, 3, 5); 24.5": a 4th move, turn 7; 32": 4 moves, turn 7.
+fn ch16_3_1_open_ground_an_assault_column_moves_8_inches() {
+    // Ch16 3.1: assault column 8" in the open. 24" east: 3 moves (turns 1, 3, 5); 24.5": a 4th
+    // move, turn 7. The first move: 8" exactly is within the allowance (RULINGS G4's <=), 8.5"
+    // is not.
     let from = (2.25, 10.25);
-    assert_eq!(infantry("", "line", from, (26.25, 10.25)), 5);
-    assert_eq!(infantry("", "line", from, (26.75, 10.25)), 7);
-    assert_eq!(infantry("", "line", from, (34.25, 10.25)), 7);
-    // The first move: 8" exactly is within the allowance (RULINGS G4's <=), 8.5" is not.
-    assert_eq!(infantry("", "line", from, (10.25, 10.25)), 1);
-    assert_eq!(infantry("", "line", from, (10.75, 10.25)), 3);
+    assert_eq!(infantry("", "assault_column", from, (26.25, 10.25)), 5);
+    assert_eq!(infantry("", "assault_column", from, (26.75, 10.25)), 7);
+    assert_eq!(infantry("", "assault_column", from, (10.25, 10.25)), 1);
+    assert_eq!(infantry("", "assault_column", from, (10.75, 10.25)), 3);
+}
+
+#[test]
+fn ch16_3_2_a_line_becomes_an_assault_column_free_and_a_road_column_for_its_whole_move() {
+    // Ch16 3.2: a line may become an assault column (half a move, which the search takes free:
+    // earliest possible), so its best in the open is the column's 8" a move. Forming road column
+    // takes the whole move (dotc D47), then 10" a move: 0, 10, 20, 30, 40 against the column's
+    // 8, 16, 24, 32, 40. 24" east: 3 moves (turns 1, 3, 5); 24.5": turn 7; 32": turn 7; 40":
+    // turn 9 either way. The first move: 8" exactly is within the allowance (RULINGS G4's <=),
+    // 8.5" is not.
+    let from = (2.25, 10.25);
+    let line = |to: f64| infantry("", "line", from, (2.25 + to, 10.25));
+    assert_eq!(line(8.0), 1);
+    assert_eq!(line(8.5), 3);
+    assert_eq!(line(24.0), 5);
+    assert_eq!(line(24.5), 7);
+    assert_eq!(line(32.0), 7);
+    assert_eq!(line(40.0), 9);
+}
+
+#[test]
+fn dotc_d47_road_column_change_prices_the_search_as_it_prices_the_judge() {
+    // dotc D47, Ch16 3.1 road march: a line on a road, 46" to go. The assault column marches 9"
+    // a move on the road: 9, 18, 27, 36, 45. `whole_move` (the default): road column after a
+    // whole move, then 12" a move: 0, 12, 24, 36, 48, so 46" on the fifth move (turn 9) and 40"
+    // on the fifth too; `half_move`: 6" (half the road column's 12") then 12": 6, 18, 30, 42,
+    // so 40" on the fourth (turn 7); `unpriced`: no road column, the column's 45" falls short
+    // of 46" on the fifth move: turn 11.
+    let from = (1.25, 10.25);
+    let moved = |change: RoadColumnChange, to: f64| {
+        let bf = field("road \"Pike\" line (0, 10.25) (48, 10.25)");
+        let grid = Grid::new(&bf, CELL).expect("a table");
+        let rulings = Rulings { road_column_change: change, ..Rulings::default() };
+        let ways = infantry_ways(&grid, &bf, &rulings, "line");
+        let turns = reach(&grid, &ways, &[from], 0, &MOVES);
+        grid.earliest_near(&turns, (from.0 + to, from.1), 0.0)
+    };
+    assert_eq!(moved(RoadColumnChange::WholeMove, 46.0), 9);
+    assert_eq!(moved(RoadColumnChange::WholeMove, 40.0), 9);
+    assert_eq!(moved(RoadColumnChange::HalfMove, 40.0), 7);
+    assert_eq!(moved(RoadColumnChange::Unpriced, 46.0), 11);
+}
+
+#[test]
+fn ch16_7_1_a_charge_reaches_9_inches_but_not_across_water() {
+    // Ch16 3.1, 7.1: an assault column's `charge 9`. Ready at (10.25, 10.25) on turn 1, its charge
+    // reaches (19.25, 10.25) from turn 1 and not (19.75, 10.25). A stream at x = 15 between
+    // halts a charge (RULINGS G10): then nothing beyond it.
+    let charge = |terrain: &str, to: (f64, f64)| {
+        let bf = field(terrain);
+        let grid = Grid::new(&bf, CELL).expect("a table");
+        let ways = infantry_ways(&grid, &bf, &Rulings::default(), "assault_column");
+        let mut ready = vec![NEVER; grid.width * grid.height];
+        ready[grid.cell_of((10.25, 10.25))] = 1;
+        let row = &ways.rows[ways.start];
+        assert_eq!(row.charge, Some(9.0));
+        let reached = charge_reach(&grid, row, &ready, 9.0, 15);
+        grid.earliest_near(&reached, to, 0.0)
+    };
+    assert_eq!(charge("", (19.25, 10.25)), 1);
+    assert_eq!(charge("", (19.75, 10.25)), NEVER);
+    assert_eq!(charge("minor_stream \"Run\" line (15, 0) (15, 36)", (17.25, 10.25)), NEVER);
+    assert_eq!(charge("minor_stream \"Run\" line (15, 0) (15, 36)", (14.25, 10.25)), 1);
 }
 
 #[test]
@@ -65,11 +131,11 @@ fn ch16_4_1_a_major_river_is_crossed_only_at_its_ford() {
     // turn 11. On the near bank 16" north takes 2 moves: turn 3.
     let river = "major_river \"River\" line (20, 0) (20, 36) ford at (20, 30)";
     let from = (12.25, 10.25);
-    assert_eq!(infantry(river, "line", from, (28.25, 10.25)), 11);
-    assert_eq!(infantry(river, "line", from, (12.25, 26.25)), 3);
+    assert_eq!(infantry(river, "assault_column", from, (28.25, 10.25)), 11);
+    assert_eq!(infantry(river, "assault_column", from, (12.25, 26.25)), 3);
     // With no ford it is never crossed.
     let no_ford = "major_river \"River\" line (20, 0) (20, 36)";
-    assert_eq!(infantry(no_ford, "line", from, (28.25, 10.25)), NEVER);
+    assert_eq!(infantry(no_ford, "assault_column", from, (28.25, 10.25)), NEVER);
 }
 
 #[test]
@@ -89,14 +155,14 @@ fn ch16_4_1_a_minor_stream_slows_the_whole_move_that_crosses_it() {
 #[test]
 fn ch16_4_1_woods_cap_a_move_at_4_inches() {
     // Ch16 4.1, RULINGS C24: light woods are `rough max 4`; a move that enters them goes at 4"
-    // (the line's and the assault column's rough rates, 4" and 5", capped at 4). Woods from
+    // (the assault column's rough rate, 5", capped at 4, as is the line's 4"). Woods from
     // x = 20: move 1 stays in the open, 7.5" to (19.75, 10.25); then 4" a move: (26.25, 10.25),
     // 6.5" into the woods, takes moves 2 and 3 (turn 5); (28.25, 10.25), 8.5", moves 2-4 (turn 7).
     let woods = "light_woods \"Woods\" polygon (20, 0) (30, 0) (30, 36) (20, 36)";
     let from = (12.25, 10.25);
-    assert_eq!(infantry(woods, "line", from, (19.75, 10.25)), 1);
-    assert_eq!(infantry(woods, "line", from, (26.25, 10.25)), 5);
-    assert_eq!(infantry(woods, "line", from, (28.25, 10.25)), 7);
+    assert_eq!(infantry(woods, "assault_column", from, (19.75, 10.25)), 1);
+    assert_eq!(infantry(woods, "assault_column", from, (26.25, 10.25)), 5);
+    assert_eq!(infantry(woods, "assault_column", from, (28.25, 10.25)), 7);
 }
 
 #[test]
@@ -106,10 +172,10 @@ fn ch16_4_2_a_fence_costs_the_higher_of_the_row_and_the_fence() {
     // is 8" away, one move without the fence; with it, 8" + 2" > 8", so a second move: turn 3.
     let from = (2.25, 10.25);
     let fence = "rail_fence \"Fence\" line (7, 0) (7, 36)";
-    assert_eq!(infantry("", "line", from, (10.25, 10.25)), 1);
-    assert_eq!(infantry(fence, "line", from, (10.25, 10.25)), 3);
+    assert_eq!(infantry("", "assault_column", from, (10.25, 10.25)), 1);
+    assert_eq!(infantry(fence, "assault_column", from, (10.25, 10.25)), 3);
     // 6" beyond the start with the fence: 6 + 2 = 8", still one move.
-    assert_eq!(infantry(fence, "line", from, (8.25, 10.25)), 1);
+    assert_eq!(infantry(fence, "assault_column", from, (8.25, 10.25)), 1);
 }
 
 #[test]
@@ -117,8 +183,7 @@ fn units_placed_later_move_only_after_their_arrival() {
     // A reinforcement placed on turn 5 moves on turns 7, 9, ...: 8" east on turn 7.
     let bf = field("");
     let grid = Grid::new(&bf, CELL).expect("a table");
-    let rows =
-        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
+    let rows = infantry_ways(&grid, &bf, &Rulings::default(), "assault_column");
     let turns = reach(&grid, &rows, &[(2.25, 10.25)], 5, &MOVES);
     assert_eq!(grid.earliest_near(&turns, (2.25, 10.25), 0.0), 5);
     assert_eq!(grid.earliest_near(&turns, (10.25, 10.25), 0.0), 7);
@@ -126,12 +191,11 @@ fn units_placed_later_move_only_after_their_arrival() {
 
 #[test]
 fn contact_is_the_first_turn_both_reaches_meet() {
-    // Two line units 40" apart on open ground, each 8" a move on the same turns: after k moves
+    // Two assault columns 40" apart on open ground, each 8" a move on the same turns: after k moves
     // they are 40 - 16k apart, within 0.5" after 3 moves (turn 5: 40 - 48 < 0).
     let bf = field("");
     let grid = Grid::new(&bf, CELL).expect("a table");
-    let rows =
-        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
+    let rows = infantry_ways(&grid, &bf, &Rulings::default(), "assault_column");
     let a = reach(&grid, &rows, &[(2.25, 10.25)], 0, &MOVES);
     let b = reach(&grid, &rows, &[(42.25, 10.25)], 0, &MOVES);
     assert_eq!(first_within(&grid, &a, &b, CELL), 5);
@@ -153,8 +217,7 @@ fn ch16_3_1_a_move_off_the_grids_directions_is_not_made_longer() {
     // directions make the path up to 2.75% longer (GRID_SLACK gives it back).
     let bf = field("");
     let grid = Grid::new(&bf, CELL).expect("a table");
-    let rows =
-        Row::for_unit(&grid, &bf, data(), &Rulings::default(), None, MoverKind::Infantry, Some("line"));
+    let rows = infantry_ways(&grid, &bf, &Rulings::default(), "assault_column");
     let turns = reach(&grid, &rows, &[(30.25, 14.25)], 0, &MOVES);
     assert_eq!(grid.earliest_near(&turns, (25.25, 32.25), 3.0), 3);
 }

@@ -6,7 +6,9 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::battlefield::tests::{field, line};
-use crate::rulings::{DisorderedMovement, ObstacleCost, RoadColumnChange, Rulings, WoodsSpeed};
+use crate::rulings::{
+    BlockedRetreat, DisorderedMovement, ObstacleCost, RoadColumnChange, Rulings, WoodsSpeed,
+};
 
 fn data() -> &'static RuleData {
     dotc_lang::stdlib()
@@ -652,6 +654,114 @@ fn the_interruption_point_of_a_straight_charge() {
     let bf = field("minor_stream line (0, 11) (48, 11)");
     assert_eq!(interruption_point(&bf, &charger, &target, 4.0), Some(Pose::new((10.0, 10.0), 0.0)));
     assert_eq!(interruption_point(&bf, &charger, &target, f64::NAN), None);
+}
+
+/// dotc D48: a retreat judged under `setting` with these friends about. The retreating line
+/// faces north at (10, 20), five stands from x = 7.5 to 12.5 and y = 19.25 to 20, and goes 6"
+/// straight back (south) to (10, 14) when nothing is in the way (Ch16 7.4).
+fn blocked_retreat(setting: BlockedRetreat, friends: &[Body], end: (f64, f64)) -> MoveReport {
+    let start = line((10.0, 20.0), 0.0, 5);
+    let rulings = Rulings { blocked_retreat: setting, ..Rulings::default() };
+    let retreat = MoveKind::Retreat { cavalry_melee: false };
+    let mv = Move { friends, ..mv(Mover::infantry("line"), retreat, start, Pose::new(end, 0.0)) };
+    check_with(&field(""), rulings, &mv)
+}
+
+fn blocked(report: &MoveReport) -> bool {
+    has(report, |k| matches!(k, FindingKind::BlockedRetreat { .. }))
+}
+
+fn passage(report: &MoveReport) -> bool {
+    has(report, |k| matches!(k, FindingKind::PassageOfLines { friend: 0 }))
+}
+
+/// A friend whose stands cover the spot 6" back: five stands facing north at (12, 14.5), from
+/// x = 9.5 to 14.5 and y = 13.75 to 14.5. The retreat's stands there (y = 13.25 to 14, x = 7.5
+/// to 12.5) would share x = 9.5..12.5, y = 13.75..14 with it.
+fn friend_on_the_spot() -> [Body; 1] {
+    [line((12.0, 14.5), 0.0, 5)]
+}
+
+#[test]
+fn dotc_d48_pass_through_goes_on_through_the_friend_to_clear_ground() {
+    // Ch16 7.4, Ch16 3.3, dotc D48 `pass_through` (the default): the friend's rear edge is
+    // 6.25" behind the retreating line's front (y = 13.75), so its front goes there: (10, 13.75),
+    // 6.25" straight back, a passage of lines with the friend, and legal.
+    let friends = friend_on_the_spot();
+    let r = blocked_retreat(BlockedRetreat::PassThrough, &friends, (10.0, 13.75));
+    assert!(r.is_legal(), "{:?}", r.findings);
+    assert!(passage(&r));
+    assert!(close(r.allowance, 6.25), "{}", r.allowance);
+    assert!(r.allowance_parts.iter().any(|p| close(p.inches, 0.25) && p.rule.contains("dotc D48")));
+    // The plain 6" ends on the friend: wrong, and the finding says where it should be.
+    let r = blocked_retreat(BlockedRetreat::PassThrough, &friends, (10.0, 14.0));
+    let finding = r.findings.iter().find(|f| matches!(f.kind, FindingKind::BlockedRetreat { .. })).unwrap();
+    assert_eq!(finding.rule, "Ch16 7.4, Ch16 3.3, dotc D48");
+    assert!(matches!(
+        finding.kind,
+        FindingKind::BlockedRetreat { expected, setting: "pass_through", .. }
+            if close(expected.0, 10.0) && close(expected.1, 13.75)
+    ));
+    assert!(has(&r, |k| matches!(k, FindingKind::EndsOnFriend { friend: 0 })));
+    // Farther than the first clear ground is wrong too, and so is drifting sideways on the way.
+    assert!(blocked(&blocked_retreat(BlockedRetreat::PassThrough, &friends, (10.0, 13.0))));
+    assert!(blocked(&blocked_retreat(BlockedRetreat::PassThrough, &friends, (9.0, 13.75))));
+}
+
+#[test]
+fn dotc_d48_sidestep_shifts_the_six_inches_the_least_that_clears() {
+    // Ch16 7.4, dotc D48 `sidestep`: 6" back, the line's right flank must come to x = 9.5 (a
+    // shift of 3" west) or its left flank to x = 14.5 (7" east): the least is 3" west, (7, 14).
+    // It steps aside from the friend: no passage of lines.
+    let friends = friend_on_the_spot();
+    let r = blocked_retreat(BlockedRetreat::Sidestep, &friends, (7.0, 14.0));
+    assert!(r.is_legal(), "{:?}", r.findings);
+    assert!(!passage(&r));
+    assert!(close(r.allowance, 6.0));
+    // The other side, farther, is wrong; so is going through as under `pass_through`.
+    assert!(blocked(&blocked_retreat(BlockedRetreat::Sidestep, &friends, (17.0, 14.0))));
+    assert!(blocked(&blocked_retreat(BlockedRetreat::Sidestep, &friends, (10.0, 13.75))));
+    // A friend square behind (x = 7.5 to 12.5): 5" either way, and either side will do.
+    let square = [line((10.0, 14.5), 0.0, 5)];
+    for x in [5.0, 15.0] {
+        let r = blocked_retreat(BlockedRetreat::Sidestep, &square, (x, 14.0));
+        assert!(r.is_legal(), "{x}: {:?}", r.findings);
+    }
+}
+
+#[test]
+fn dotc_d48_stop_short_stops_in_contact_with_the_first_friend_in_the_way() {
+    // Ch16 7.4, dotc D48 `stop_short`: the line's rear rank (0.75" deep) meets the friend's
+    // front edge (y = 14.5) when its front is on y = 15.25: 4.75" back, no passage, legal.
+    let friends = friend_on_the_spot();
+    let r = blocked_retreat(BlockedRetreat::StopShort, &friends, (10.0, 15.25));
+    assert!(r.is_legal(), "{:?}", r.findings);
+    assert!(!passage(&r));
+    assert!(close(r.allowance, 4.75), "{}", r.allowance);
+    assert!(blocked(&blocked_retreat(BlockedRetreat::StopShort, &friends, (10.0, 14.0))));
+    // A friend in the way with clear ground beyond (y = 16.25 to 17): `stop_short` stops at
+    // it, 2.25" back; `pass_through` and `sidestep` go the 6" through it, a passage of lines.
+    let way = [line((10.0, 17.0), 0.0, 5)];
+    assert!(blocked_retreat(BlockedRetreat::StopShort, &way, (10.0, 17.75)).is_legal());
+    assert!(blocked(&blocked_retreat(BlockedRetreat::StopShort, &way, (10.0, 14.0))));
+    for setting in [BlockedRetreat::PassThrough, BlockedRetreat::Sidestep] {
+        let r = blocked_retreat(setting, &way, (10.0, 14.0));
+        assert!(r.is_legal() && passage(&r), "{setting:?}: {:?}", r.findings);
+    }
+}
+
+#[test]
+fn dotc_d48_a_retreat_no_friend_blocks_is_six_inches_straight_back_under_every_setting() {
+    // Ch16 7.4: a friend beside the spot (x = 13 to 18, half an inch off the line's flank) or
+    // none changes nothing.
+    let beside = [line((15.5, 14.5), 0.0, 5)];
+    for setting in [BlockedRetreat::PassThrough, BlockedRetreat::Sidestep, BlockedRetreat::StopShort] {
+        for friends in [&beside[..], &[]] {
+            let r = blocked_retreat(setting, friends, (10.0, 14.0));
+            assert!(r.is_legal() && !blocked(&r), "{setting:?}: {:?}", r.findings);
+            assert!(close(r.allowance, 6.0));
+        }
+    }
 }
 
 #[test]
