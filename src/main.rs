@@ -108,6 +108,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::New { what: new_cmd::NewKind::Scenario { name, output } } => {
             new_cmd::new_scenario(&name, output)
         }
+        Command::New { what: new_cmd::NewKind::Game { scenario, name, output } } => {
+            new_cmd::new_game(&scenario, name.as_deref(), output)
+        }
         Command::Explain { id } => explain_cmd::explain(&id),
         Command::Odds { what: Some(_), at } if at.at.is_some() => {
             Err("--at prices a logged volley; give it without `fire`, `melee` or `assault`".to_string())

@@ -360,6 +360,27 @@ pub fn replay(analysis: &Analysis, options: &ReplayOptions<'_>) -> Replay {
     run.end()
 }
 
+/// The brigadiers of both sides who roll staff pips in a log's first turn (Ch16 2.1, RULINGS
+/// G8), in the scenario's order, as the replay judges who must: each brigade on the table when
+/// the game begins, with its brigadier there from the start. What `dotc new game` writes in its
+/// first command phase. `analysis` is a game log's (its header names the scenario); empty when
+/// the game cannot be set up.
+pub fn first_turn_pips(analysis: &Analysis) -> Vec<String> {
+    let Ok(run) = Run::start(analysis, &ReplayOptions::default()) else { return Vec::new() };
+    let game = &run.game;
+    let on_table = game.brigades_on_table();
+    game.state
+        .brigades
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| on_table.contains(i))
+        .filter_map(|(_, brigade)| {
+            let leader = game.state.leader(brigade.brigadier?)?;
+            (!leader.removed && leader.from_turn <= 1).then(|| leader.name.clone())
+        })
+        .collect()
+}
+
 /// What the driver does after a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
