@@ -41,36 +41,52 @@ impl LoggedBattle {
         loader: &dyn Loader,
         cancel: Option<&AtomicBool>,
     ) -> LoggedBattle {
+        LoggedBattle::look_up(path, analysis, loader, cancel).0
+    }
+
+    /// [`LoggedBattle::of`], and the files its order of battle is read from: the campaign, and
+    /// the scenarios and logs of its battles up to the named one (as the campaign names them,
+    /// taken relative to its folder). A change to one of them may change the order.
+    pub fn look_up(
+        path: &Path,
+        analysis: &Analysis,
+        loader: &dyn Loader,
+        cancel: Option<&AtomicBool>,
+    ) -> (LoggedBattle, Vec<PathBuf>) {
         let Some((file, battle)) = analysis.document.game.as_ref().and_then(|g| g.campaign.as_ref()) else {
-            return LoggedBattle::Scenario;
+            return (LoggedBattle::Scenario, Vec::new());
         };
-        let fail = |message: String| {
-            LoggedBattle::Unknown(Finding {
+        let campaign_path = campaign_path_of(path, &file.value);
+        let mut files = vec![campaign_path.clone()];
+        let fail = |message: String, files: Vec<PathBuf>| {
+            let finding = Finding {
                 span: file.span,
                 level: Level::Error,
                 message,
                 rule: "Ch14 1.0".to_string(),
                 in_scenario: None,
-            })
+            };
+            (LoggedBattle::Unknown(finding), files)
         };
-        let campaign_path = campaign_path_of(path, &file.value);
         let Ok(text) = loader.load(&campaign_path) else {
-            return fail(format!("the campaign \"{}\" could not be read", file.value));
+            return fail(format!("the campaign \"{}\" could not be read", file.value), files);
         };
         let campaign = dotc_lang::analyze(&campaign_path, &text, loader);
-        let Some(index) = campaign
-            .document
-            .campaign
-            .as_ref()
-            .and_then(|c| c.battles.iter().position(|b| b.name.value == battle.value))
-        else {
-            return fail(format!("the campaign \"{}\" has no battle \"{}\"", file.value, battle.value));
+        let battles = campaign.document.campaign.as_ref().map_or(&[][..], |c| c.battles.as_slice());
+        let Some(index) = battles.iter().position(|b| b.name.value == battle.value) else {
+            let message = format!("the campaign \"{}\" has no battle \"{}\"", file.value, battle.value);
+            return fail(message, files);
         };
+        let folder = campaign_path.parent().unwrap_or(Path::new(""));
+        let named = battles.iter().take(index + 1).flat_map(|b| b.scenario.iter().chain(b.log.iter()));
+        files.extend(named.map(|n| folder.join(&n.value)));
         let played = play_until(&campaign, Stop::OrderOf(index + 1), cancel).0;
         match played.orders.into_iter().nth(index).flatten() {
-            Some(order) => LoggedBattle::Roster(Box::new(order)),
+            Some(order) => (LoggedBattle::Roster(Box::new(order)), files),
             None => {
-                fail(format!("the scenario of battle \"{}\" of the campaign could not be read", battle.value))
+                let message =
+                    format!("the scenario of battle \"{}\" of the campaign could not be read", battle.value);
+                fail(message, files)
             }
         }
     }
