@@ -118,7 +118,8 @@ pub struct Analyzed {
     pub battle: Option<Arc<LoggedBattle>>,
     /// The files a game log's order of battle is read from (its campaign, and the scenarios and
     /// logs of the campaign's battles up to its own), `.` and `..` resolved: a change to one of
-    /// them audits the log again ([`Workspace::change`]).
+    /// them audits the log again (`Workspace::reanalyze_dependents`), as a change to its
+    /// scenario does.
     pub campaign_inputs: Vec<PathBuf>,
 }
 
