@@ -13,8 +13,9 @@ use std::process::ExitCode;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::LineIndex;
 use dotc_runtime::audit::{self, AuditOptions};
+use dotc_runtime::campaign::logged::replay_logged;
 use dotc_runtime::replay::streamed::analyze_and_replay;
-use dotc_runtime::replay::{Level, ReplayOptions, replay};
+use dotc_runtime::replay::{Level, ReplayOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -268,32 +269,14 @@ fn audit_one(
         Err(report) => return Ok(Some((FileAudit::unreplayed(name), report))),
     };
     // A log that names its campaign battle (Ch14 1.0) is fought with the campaign's roster.
-    let order = campaign_order(path, &analysis);
-    let replayed = match (replayed, &order) {
-        (_, Some(order)) => {
-            let options = ReplayOptions {
-                source: Some(&source),
-                what_if: Some(what_if),
-                findings_only: true,
-                order_of_battle: order.as_ref().ok(),
-                ..ReplayOptions::default()
-            };
-            let mut replayed = replay(&analysis, &options);
-            if let Err(finding) = order {
-                replayed.findings.insert(0, finding.clone());
-            }
-            replayed
-        }
-        (Some(replayed), None) => replayed,
-        (None, None) => {
-            let options = ReplayOptions {
-                source: Some(&source),
-                what_if: Some(what_if),
-                findings_only: true,
-                ..ReplayOptions::default()
-            };
-            replay(&analysis, &options)
-        }
+    let replayed = {
+        let options = ReplayOptions {
+            source: Some(&source),
+            what_if: Some(what_if),
+            findings_only: true,
+            ..ReplayOptions::default()
+        };
+        replay_logged(path, &analysis, &crate::files::InputLoader, &options, replayed)
     };
     // The one audit layer (also the language server's): findings as diagnostics, `@allow`
     // suppressions matched with their reasons, suppressions that match nothing reported.
@@ -328,47 +311,6 @@ fn audit_one(
     let audit = FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed };
     drop_aside(source.len(), (analysis, replayed, source));
     Ok(Some((audit, text)))
-}
-
-/// The order of battle of the campaign battle a game log names (`campaign "FILE" battle "NAME"`
-/// in its header, Ch14 1.0): the campaign (its path relative to the log) played up to it. None:
-/// the log names none; an error finding at the header's line when it cannot be had.
-fn campaign_order(
-    path: &std::path::Path,
-    analysis: &dotc_lang::analysis::Analysis,
-) -> Option<Result<dotc_runtime::campaign::order::OrderOfBattle, dotc_runtime::replay::Finding>> {
-    let (file, battle) = analysis.document.game.as_ref()?.campaign.as_ref()?;
-    let fail = |message: String| dotc_runtime::replay::Finding {
-        span: file.span,
-        level: Level::Error,
-        message,
-        rule: "Ch14 1.0".to_string(),
-        in_scenario: None,
-    };
-    let campaign_path = path.parent().unwrap_or(std::path::Path::new("")).join(&file.value);
-    let Ok(text) = crate::files::read(&campaign_path) else {
-        return Some(Err(fail(format!("the campaign \"{}\" could not be read", file.value))));
-    };
-    let campaign = dotc_lang::analyze(&campaign_path, &text, &crate::files::InputLoader);
-    let Some(index) = campaign
-        .document
-        .campaign
-        .as_ref()
-        .and_then(|c| c.battles.iter().position(|b| b.name.value == battle.value))
-    else {
-        return Some(Err(fail(format!(
-            "the campaign \"{}\" has no battle \"{}\"",
-            file.value, battle.value
-        ))));
-    };
-    let played = dotc_runtime::campaign::play(&campaign);
-    match played.orders.into_iter().nth(index).flatten() {
-        Some(order) => Some(Ok(order)),
-        None => Some(Err(fail(format!(
-            "the scenario of battle \"{}\" of the campaign could not be read",
-            battle.value
-        )))),
-    }
 }
 
 /// Audit a campaign (Ch14 1.0, 2.0): its language checks, then each played battle's log

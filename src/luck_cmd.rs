@@ -13,8 +13,9 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use dotc_lang::analyze;
 use dotc_lang::diagnostic::Diagnostic;
+use dotc_runtime::campaign::logged::replay_logged;
 use dotc_runtime::luck::{self as judge, Luck, RollLuck, SideLuck, Sides};
-use dotc_runtime::replay::{ReplayOptions, replay};
+use dotc_runtime::replay::ReplayOptions;
 
 /// How `dotc luck` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -60,7 +61,9 @@ pub fn luck(
     let Some(game) = analysis.document.game.as_ref() else {
         return Err(format!("{name} is not a game log"));
     };
-    let replayed = replay(&analysis, &ReplayOptions { source: Some(&source), ..ReplayOptions::default() });
+    // A campaign battle's log is fought with the campaign's roster (Ch14 1.0).
+    let options = ReplayOptions { source: Some(&source), ..ReplayOptions::default() };
+    let replayed = replay_logged(path, &analysis, &crate::files::InputLoader, &options, None);
     if replayed.has_problems() {
         eprintln!(
             "note: the replay of {name} found problems (see `dotc replay {name}`); luck is judged on the dice of the actions it played"

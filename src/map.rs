@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
+use dotc_runtime::campaign::logged::replay_logged;
 use dotc_runtime::engine::tables::Tables;
 use dotc_runtime::render::{self, Focus, MapState, RenderOptions};
-use dotc_runtime::replay::{Replay, ReplayOptions, Until, replay};
+use dotc_runtime::replay::{Replay, ReplayOptions, Until};
 
 /// The font every label of a map is set in (DejaVu Sans; licence in assets/fonts/). Loaded
 /// alone into the rasteriser's font database, so a PNG is the same on every machine.
@@ -127,7 +128,8 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         // The table as the replay leaves it at the moment asked for, or at the log's end.
         let options =
             ReplayOptions { source: Some(&source), until: args.at, tables: true, ..ReplayOptions::default() };
-        let replayed = replay(&analysis, &options);
+        // A campaign battle's log is fought with the campaign's roster (Ch14 1.0).
+        let replayed = replay_logged(&args.file, &analysis, &crate::files::InputLoader, &options, None);
         if let Some(at) = args.at
             && replayed.stopped.is_none()
         {

@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dotc_lang::Diagnostic;
+use dotc_runtime::campaign::logged::replay_logged;
 use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line, outcome_line, volley_lines};
-use dotc_runtime::replay::{ReplayOptions, replay};
+use dotc_runtime::replay::ReplayOptions;
 
 /// `--at FILE:LINE` of `dotc odds`.
 #[derive(clap::Args, Debug)]
@@ -95,7 +96,8 @@ pub fn odds_at(
     }
     let probe = [line];
     let options = ReplayOptions { source: Some(&game.source), probe: &probe, ..ReplayOptions::default() };
-    let replay = replay(&game.analysis, &options);
+    // A campaign battle's log is priced as it was fought: with the campaign's roster (Ch14 1.0).
+    let replay = replay_logged(&path, &game.analysis, &crate::files::InputLoader, &options, None);
     if let Some(assault) = replay.assault_probes.iter().find(|p| p.line == line) {
         let odds = assault.odds.as_ref().map_err(|e| {
             format!(

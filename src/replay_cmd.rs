@@ -8,8 +8,9 @@ use clap::ValueEnum;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::{Analysis, analyze};
 use dotc_runtime::audit::finding_diagnostic;
+use dotc_runtime::campaign::logged::replay_logged;
 use dotc_runtime::replay::streamed::analyze_and_replay;
-use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log, replay};
+use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log};
 use dotc_runtime::rulings::WhatIf;
 
 /// How `dotc replay` prints.
@@ -257,10 +258,10 @@ pub fn replay_file(
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
-    let replay = match replayed {
-        Some(replayed) => replayed,
-        None => replay(&game.analysis, &replay_options(args, &game.source, &what_if, &switches)),
-    };
+    // A log that names its campaign battle (Ch14 1.0) is fought with the campaign's roster, as
+    // `dotc audit` fights it.
+    let options = replay_options(args, &game.source, &what_if, &switches);
+    let replay = replay_logged(&args.file, &game.analysis, &crate::files::InputLoader, &options, replayed);
     // Ch13 4.0: the game as one side saw it.
     let replay = match &args.seen_by {
         Some(side) => replay.as_seen_by(side)?,

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use dotc_lang::{FsLoader, analyze};
-use dotc_runtime::campaign::order::OrderOfBattle;
+use dotc_runtime::campaign::logged::LoggedBattle;
 use dotc_runtime::engine::What;
 use dotc_runtime::odds::explain::{outcome_line, volley_lines};
 use dotc_runtime::replay::{ReplayOptions, replay};
@@ -22,19 +22,6 @@ fn shipped_logs() -> Vec<std::path::PathBuf> {
             std::fs::read_to_string(p).is_ok_and(|s| s.lines().any(|l| l.trim_start().starts_with("game ")))
         })
         .collect()
-}
-
-/// The order of battle of the campaign battle a log's header names (`campaign "FILE" battle
-/// "NAME"`, Ch14 1.0, dotc D42), as `dotc audit` fights the log: the campaign played up to it.
-/// None for a log of no campaign.
-fn campaign_order(path: &Path, analysis: &dotc_lang::analysis::Analysis) -> Option<OrderOfBattle> {
-    let (file, battle) = analysis.document.game.as_ref()?.campaign.as_ref()?;
-    let campaign_path = path.parent()?.join(&file.value);
-    let text = std::fs::read_to_string(&campaign_path).ok()?;
-    let campaign = analyze(&campaign_path, &text, &FsLoader);
-    let index =
-        campaign.document.campaign.as_ref()?.battles.iter().position(|b| b.name.value == battle.value)?;
-    dotc_runtime::campaign::play(&campaign).orders.into_iter().nth(index).flatten()
 }
 
 /// The 1-based lines of a log that hold a `fire` action.
@@ -63,18 +50,20 @@ fn volley_lines_of(source: &str) -> Vec<usize> {
 fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
     let logs = shipped_logs();
     assert!(logs.len() >= 3, "the tutorial and the two Gettysburg games: {logs:?}");
-    let mut priced = 0;
+    let (mut priced, mut campaigns) = (0, 0);
     for path in &logs {
         let source = std::fs::read_to_string(path).expect("readable");
         let lines = volley_lines_of(&source);
         assert!(!lines.is_empty(), "{} has fire lines", path.display());
         let analysis = analyze(path, &source, &FsLoader);
         // A campaign battle's log is fought with the campaign's roster, as `dotc audit` fights it.
-        let order = campaign_order(path, &analysis);
+        let order = LoggedBattle::of(path, &analysis, &FsLoader, None);
+        assert!(order.finding().is_none(), "{}: {:?}", path.display(), order.finding());
+        campaigns += usize::from(order.order().is_some());
         let options = ReplayOptions {
             source: Some(&source),
             probe: &lines,
-            order_of_battle: order.as_ref(),
+            order_of_battle: order.order(),
             ..ReplayOptions::default()
         };
         let played = replay(&analysis, &options);
@@ -116,13 +105,9 @@ fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
                 assert!(p > 0.0, "{name}: the log's {k} {what} has no chance in the odds {dist:?}");
             }
             priced += 1;
-            // What `dotc odds --at` prints is this plan's odds, word for word. Not yet for a
-            // campaign battle's log: the command replays a log with its scenario's order of
-            // battle and does not read its `campaign` line, as `dotc audit` does (the regiments
-            // of the roster roll other dice, and their health counts from other stands).
-            if order.is_some() {
-                continue;
-            }
+            // What `dotc odds --at` prints is this plan's odds, word for word: for a campaign
+            // battle's log, those of the campaign's roster (the regiments of the roster roll
+            // other dice than the scenario's, and their health counts from other stands).
             let out = common::dotc(&["odds", "--at", &name], &common::root());
             assert!(out.status.success(), "{name}: {}", common::text(&out.stderr));
             let mut expected = format!("{name}\n");
@@ -134,6 +119,7 @@ fn every_fire_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
         }
     }
     assert!(priced >= 26, "only {priced} volleys priced (25 fire lines and a closing volley)");
+    assert!(campaigns >= 5, "the four July 1 campaign logs and Barlow's Knoll: {campaigns}");
 }
 
 #[test]
@@ -183,7 +169,14 @@ fn every_assault_line_of_every_shipped_log_is_priced_as_the_replay_played_it() {
             .map(|(i, _)| i + 1)
             .collect();
         let analysis = analyze(path, &source, &FsLoader);
-        let options = ReplayOptions { source: Some(&source), probe: &lines, ..ReplayOptions::default() };
+        // As `dotc odds --at` prices it: a campaign battle's log with the campaign's roster.
+        let order = LoggedBattle::of(path, &analysis, &FsLoader, None);
+        let options = ReplayOptions {
+            source: Some(&source),
+            probe: &lines,
+            order_of_battle: order.order(),
+            ..ReplayOptions::default()
+        };
         let played = replay(&analysis, &options);
         for &line in &lines {
             let name = format!("{}:{line}", path.display());

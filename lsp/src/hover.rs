@@ -59,7 +59,8 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
 /// FILE:LINE` prints (one wording, `dotc_runtime::odds::explain`): the log is replayed with that
 /// line's volley or assault planned and priced. Only for a `fire`, `assault` or `closing_volley`
 /// line of a log short enough to replay at every keystroke
-/// ([`crate::workspace::DEFERRED_AUDIT_BYTES`]) that checks clean.
+/// ([`crate::workspace::DEFERRED_AUDIT_BYTES`]) that checks clean, fought with the order of
+/// battle its audit used ([`crate::workspace::Analyzed::battle`]).
 pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
     let line = doc.index.line_of(offset);
     let (start, end) = (doc.index.line_start(line), doc.index.line_start(line + 1));
@@ -79,8 +80,16 @@ pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
     // The replay numbers lines as `dotc odds --at` does, counting `\n` only: with lone `\r` line
     // breaks that is not the protocol's line.
     let line = doc.text.get(..start).map_or(0, |before| before.bytes().filter(|&b| b == b'\n').count());
+    // A campaign battle's log is priced with the roster its audit found (Ch14 1.0); none
+    // before its order of battle is looked up (after a pause).
+    let battle = doc.analyzed.battle.as_deref()?;
     let probe = [line + 1];
-    let options = ReplayOptions { source: Some(&doc.text), probe: &probe, ..ReplayOptions::default() };
+    let options = ReplayOptions {
+        source: Some(&doc.text),
+        probe: &probe,
+        order_of_battle: battle.order(),
+        ..ReplayOptions::default()
+    };
     let replayed = replay(analysis, &options);
     if assault_line {
         let assault = replayed.assault_probes.iter().find(|p| p.line == line + 1)?;

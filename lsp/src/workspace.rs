@@ -33,9 +33,10 @@ use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::incremental::Edit;
 use dotc_lang::{Analysis, Loader, Span};
 use dotc_runtime::audit::AuditOptions;
+use dotc_runtime::campaign::logged::{LoggedBattle, campaign_file};
 use dotc_runtime::check::CheckedFile;
 use dotc_runtime::replay::Replay;
-use dotc_runtime::replay::resume::{NotResumed, Resumable, replay_resumable};
+use dotc_runtime::replay::resume::{NotResumed, Resumable, replay_resumable_with};
 use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 
 use crate::line_index::LineIndex;
@@ -109,6 +110,17 @@ pub struct Analyzed {
     /// rules core plays them (`dotc_runtime::campaign::play`); its findings are [`Analyzed::audit`].
     /// Always played off the editing path ([`AuditJob`]): it replays every battle's log.
     pub campaign: Option<Arc<dotc_runtime::campaign::Played>>,
+    /// For a game log, the order of battle it is fought with (Ch14 1.0, issue 19): the
+    /// campaign's roster as the battle began when its header names a campaign battle
+    /// ([`LoggedBattle::look_up`], the lookup `dotc audit` makes), else its scenario's. None
+    /// until looked up: the lookup plays the campaign's earlier battles, so a log that names
+    /// one is audited after a pause ([`AuditJob`]), never at a keystroke.
+    pub battle: Option<Arc<LoggedBattle>>,
+    /// The files a game log's order of battle is read from (its campaign, and the scenarios and
+    /// logs of the campaign's battles up to its own), `.` and `..` resolved: a change to one of
+    /// them audits the log again (`Workspace::reanalyze_dependents`), as a change to its
+    /// scenario does.
+    pub campaign_inputs: Vec<PathBuf>,
 }
 
 impl Analyzed {
@@ -132,7 +144,9 @@ impl Analyzed {
     fn keep_campaign(&mut self, old: &Analyzed, edit: Edit) {
         // A scenario's time-and-motion warnings, made after a pause too, move the same way.
         let scenario = self.is_scenario() && old.is_scenario() && self.audit_due && self.audit.is_empty();
-        if !(scenario || self.is_campaign() && self.campaign.is_none() && old.is_campaign()) {
+        // So do a campaign battle's log's findings while its order of battle is looked up again.
+        let campaign_log = self.is_game() && old.is_game() && self.audit_due && self.battle.is_none();
+        if !(scenario || campaign_log || self.is_campaign() && self.campaign.is_none() && old.is_campaign()) {
             return;
         }
         self.campaign = old.campaign.clone();
@@ -168,6 +182,15 @@ impl Analyzed {
         self.audit.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
         self.campaign = Some(Arc::new(played));
         self.audit_due = false;
+    }
+
+    /// Look up the order of battle of the campaign battle the log names (Ch14 1.0), through
+    /// `loader` (the open buffers, then the disk), and the files it is read from. An edit
+    /// meanwhile sets `cancel`; the replay after it then stops too, and the audit stays due.
+    fn look_up_battle(&mut self, path: &Path, loader: &dyn Loader, cancel: Option<&AtomicBool>) {
+        let (battle, inputs) = LoggedBattle::look_up(path, &self.analysis, loader, cancel);
+        self.campaign_inputs = inputs.iter().map(|f| normalize(f)).collect();
+        self.battle = Some(Arc::new(battle));
     }
 
     /// The scenario file a game log was checked against.
@@ -277,9 +300,14 @@ impl Analyzed {
     /// Replay the log and keep its audit; a replay the switch stopped keeps nothing (the audit
     /// stays due).
     fn replay_now(&mut self, text: &str, cancel: Option<&AtomicBool>) {
+        // A campaign battle's log waits for its order of battle (`Analyzed::battle`).
+        let Some(battle) = self.battle.clone() else {
+            self.audit_due = true;
+            return;
+        };
         // No source: the replay would use it only for line numbers and quotes, which the server
         // takes from spans.
-        let (result, resumable) = replay_resumable(&self.analysis, cancel);
+        let (result, resumable) = replay_resumable_with(&self.analysis, battle.order(), cancel);
         if result.cancelled {
             self.audit_due = true;
             return;
@@ -295,7 +323,8 @@ impl Analyzed {
     /// match nothing.
     fn take_audit(&mut self, text: &str) {
         let Some(replay) = &self.replay else { return };
-        let (audit, view) = (audit_of(&self.analysis, text, replay), ReplayView::of(replay));
+        let audit = audit_of(&self.analysis, text, replay, self.battle.as_deref());
+        let view = ReplayView::of(replay);
         self.took_audit(audit, view);
     }
 
@@ -332,8 +361,14 @@ impl Analyzed {
 }
 
 /// The audit of a replay, as `dotc audit` gives it: errors and warnings less what an `@allow` on
-/// the same action suppresses, and the suppressions that match nothing.
-fn audit_of(analysis: &Analysis, text: &str, replay: &Replay) -> Vec<Diagnostic> {
+/// the same action suppresses, and the suppressions that match nothing; first the error at the
+/// header's `campaign` line when the log's campaign battle cannot be had (Ch14 1.0).
+fn audit_of(
+    analysis: &Analysis,
+    text: &str,
+    replay: &Replay,
+    battle: Option<&LoggedBattle>,
+) -> Vec<Diagnostic> {
     // Every action's `@allow`s are gathered only when the text has one: on a long log the walk
     // costs more than the rest of a resumed audit.
     let allows = if text.contains("@allow") {
@@ -341,7 +376,13 @@ fn audit_of(analysis: &Analysis, text: &str, replay: &Replay) -> Vec<Diagnostic>
     } else {
         Vec::new()
     };
-    dotc_runtime::audit::audit_with(allows, &replay.findings, AuditOptions::default()).diagnostics
+    let findings = match battle.and_then(LoggedBattle::finding) {
+        Some(finding) => {
+            std::borrow::Cow::Owned(std::iter::once(finding).chain(&replay.findings).cloned().collect())
+        }
+        None => std::borrow::Cow::Borrowed(&replay.findings),
+    };
+    dotc_runtime::audit::audit_with(allows, &findings, AuditOptions::default()).diagnostics
 }
 
 /// A long log's audit taken up again from its replay's checkpoint before the edits since
@@ -432,7 +473,7 @@ impl ResumeJob {
                     None => ReplayView::of(&replay),
                 };
                 std::thread::yield_now();
-                (audit_of(analysis, &text, &replay), view)
+                (audit_of(analysis, &text, &replay, analyzed.battle.as_deref()), view)
             })
         }));
         // Let go of the analysis before the result is taken: the document's next edit changes it
@@ -897,7 +938,8 @@ impl Workspace {
             .filter(|(_, d)| {
                 d.path != scenario
                     && (d.analyzed.scenario_path().map(normalize).as_deref() == Some(scenario)
-                        || campaign_files(d).iter().any(|f| f == scenario))
+                        || campaign_files(d).iter().any(|f| f == scenario)
+                        || d.analyzed.campaign_inputs.iter().any(|f| f == scenario))
             })
             .map(|(k, _)| k.clone())
             .collect();
@@ -975,6 +1017,8 @@ fn analyze_guarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<'_
                 resume_due: false,
                 crashed: Some(message),
                 campaign: None,
+                battle: None,
+                campaign_inputs: Vec::new(),
             }
         }
     }
@@ -995,11 +1039,27 @@ fn analyze_unguarded(path: &Path, text: &str, loader: &dyn Loader, audit: Audit<
         resume_due: false,
         crashed: None,
         campaign: None,
+        battle: None,
+        campaign_inputs: Vec::new(),
     };
+    // A campaign battle's log (Ch14 1.0): its campaign is watched from the start, its
+    // battles' files once its order of battle is looked up.
+    let named = campaign_file(path, &analyzed.analysis);
+    analyzed.campaign_inputs = named.iter().map(|f| normalize(f)).collect();
     if can_replay(&analyzed.analysis) {
+        if named.is_none() {
+            analyzed.battle = Some(Arc::new(LoggedBattle::Scenario));
+        }
         match audit {
-            Audit::Now(cancel) | Audit::Edit(cancel) => analyzed.replay_now(text, cancel),
-            Audit::Later => analyzed.audit_due = true,
+            Audit::Now(cancel) => {
+                if named.is_some() {
+                    analyzed.look_up_battle(path, loader, cancel);
+                }
+                analyzed.replay_now(text, cancel);
+            }
+            // The lookup plays the campaign's earlier battles: never at a keystroke.
+            Audit::Edit(cancel) if named.is_none() => analyzed.replay_now(text, cancel),
+            Audit::Edit(_) | Audit::Later => analyzed.audit_due = true,
         }
     } else if analyzed.is_campaign() && !analyzed.analysis.has_errors() {
         // A campaign replays every battle's log: never at a keystroke (issue 18).

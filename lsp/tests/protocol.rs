@@ -1415,3 +1415,82 @@ async fn ch14_a_campaigns_findings_are_published_after_a_pause() {
         client.at("textDocument/prepareRename", &uri, at(&text, "\"The Fence Line again\"", 0, 2)).await;
     assert_eq!(refused["error"], "a battle's name is the campaign's own: edit it in place");
 }
+
+/// Issue 19: a game log that names its campaign battle (`campaign "FILE" battle "NAME"`, Ch14
+/// 1.0) is audited in the editor as `dotc audit` audits it, with the campaign's roster as the
+/// battle began (dotc D42, D44): after the audit's pause, the shipped log has no finding (with
+/// its scenario's strengths the replay disagrees with the log's dice); a wrong claim gets
+/// exactly the finding `dotc audit` gives for it; and an edit of the campaign audits the open
+/// log again.
+#[tokio::test]
+async fn issue_19_a_campaign_battles_log_is_audited_with_the_campaigns_roster() {
+    let relative = "scenarios/gettysburg-day1/gettysburg-day1-campaign-mcpherson-game.dotc";
+    let uri = ws_uri(relative).as_str().to_string();
+    let text = std::fs::read_to_string(repo().join(relative)).expect("readable");
+    let mut client = Client::start().await;
+    client.open(&uri, &text).await;
+    // At once: the language's diagnostics only; the order of battle is looked up after a pause.
+    let first = client.diagnostics(&uri).await.expect("diagnostics on open");
+    assert_eq!(codes_and_lines(&first), [], "{first:#}");
+    let audited = client.next_diagnostics(&uri).await;
+    assert_eq!(audited["version"], 1);
+    assert_eq!(codes_and_lines(&audited), [], "{audited:#}");
+    // The hover on its volley prices the roster's five stands, as `dotc odds --at` does.
+    let hover = client
+        .at("textDocument/hover", &uri, at(&text, "fire \"24th Michigan\" at \"26th North", 0, 1))
+        .await;
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(shown.contains("dice         5D6 from 5 stands"), "{hover:#}");
+
+    // The 24th Michigan's five stands of the roster fire five dice (as the shipped log rolls);
+    // a log that rolls four is told what `dotc audit` tells it.
+    let claim = "fire \"24th Michigan\" at \"26th North Carolina\" roll [3, 5, 3, 1, 4]";
+    let wrong = "fire \"24th Michigan\" at \"26th North Carolina\" roll [3, 5, 3, 1]";
+    assert!(text.contains(claim), "the shipped log's volley");
+    client.change(&uri, 2, json!([{ "text": text.replace(claim, wrong) }])).await;
+    let mut published = client.next_diagnostics(&uri).await;
+    while codes_and_lines(&published).is_empty() {
+        published = client.next_diagnostics(&uri).await;
+    }
+    assert_eq!(published["version"], 2);
+    let line = text[..text.find(claim).expect("the claim")].matches('\n').count() as u64;
+    assert_eq!(codes_and_lines(&published), [("dotc::replay-disagrees".to_string(), line)], "{published:#}");
+    // `dotc audit` on this text (scenarios/gettysburg-day1, line 101): word for word.
+    let message = published["diagnostics"][0]["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with(
+            "the to-hit roll (RULE-05-2.1, 2.2, 2.3) needs 5 to_hit dice, but the log records 4: add 1 die at \
+             the end of `roll [...]` (5 in all); the action is not applied"
+        ),
+        "{message}"
+    );
+
+    // The campaign opened and its battle renamed: the log's battle is no longer in it, and the
+    // log is audited again (an error at its `campaign` line, Ch14 1.0).
+    client.change(&uri, 3, json!([{ "text": text.clone() }])).await;
+    let campaign_relative = "scenarios/gettysburg-day1/gettysburg-day1-campaign.dotc";
+    let campaign_uri = ws_uri(campaign_relative).as_str().to_string();
+    let campaign = std::fs::read_to_string(repo().join(campaign_relative)).expect("readable");
+    let (file, battle) = text
+        .lines()
+        .find_map(|l| {
+            let rest = l.trim_start().strip_prefix("campaign \"")?;
+            let (file, rest) = rest.split_once('"')?;
+            let battle = rest.trim_start().strip_prefix("battle \"")?.split('"').next()?;
+            Some((file.to_string(), battle.to_string()))
+        })
+        .expect("the header's campaign line");
+    assert_eq!(file, "gettysburg-day1-campaign.dotc");
+    let named = format!("battle \"{battle}\"");
+    assert!(campaign.contains(&named), "{named}");
+    client.open(&campaign_uri, &campaign.replacen(&named, "battle \"Renamed\"", 1)).await;
+    let header = text[..text.find("campaign \"").expect("the line")].matches('\n').count() as u64;
+    let mut published = client.next_diagnostics(&uri).await;
+    while codes_and_lines(&published).iter().all(|(_, l)| *l != header) {
+        published = client.next_diagnostics(&uri).await;
+    }
+    assert_eq!(published["version"], 3);
+    let message = published["diagnostics"][0]["message"].as_str().unwrap_or("");
+    let expected = format!("the campaign \"{file}\" has no battle \"{battle}\"");
+    assert!(message.starts_with(&expected), "{published:#}");
+}

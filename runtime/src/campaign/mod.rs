@@ -13,6 +13,7 @@
 pub mod day;
 pub mod experience;
 pub mod field;
+pub mod logged;
 pub mod next;
 pub mod order;
 #[cfg(test)]
@@ -221,6 +222,9 @@ pub(crate) enum Stop {
     /// After the replay of battle N (1-based), before its `after` block is played, if it has
     /// one and its log was played: what `campaign next` completes a written block from.
     Before(usize),
+    /// Once battle N's (1-based) order of battle is made, before its log is replayed: what a
+    /// game log that names that battle is fought with ([`logged`], Ch14 1.0).
+    OrderOf(usize),
 }
 
 /// Play a campaign as [`play`] does, as far as `stop` says, and return what the post-battle
@@ -271,10 +275,12 @@ pub(crate) fn play_until(
             cancel,
             days: &days,
         };
-        let stop_before = stop == Stop::Before(i + 1);
-        let pending = play_battle(&mut played, i + 1, battle, loaded, &rules, &mut carried, stop_before);
+        let pending = play_battle(&mut played, i + 1, battle, loaded, &rules, &mut carried, stop);
+        if stop == Stop::OrderOf(i + 1) {
+            break;
+        }
         if let Some(pending) = pending
-            && (stop == Stop::AtDue || stop_before)
+            && (stop == Stop::AtDue || stop == Stop::Before(i + 1))
         {
             return (played, Some(pending));
         }
@@ -345,8 +351,9 @@ fn play_battle(
     loaded: Option<&LoadedBattle>,
     rules: &StepRules<'_>,
     carried: &mut day::Day,
-    stop_before: bool,
+    stop: Stop,
 ) -> Option<next::Pending> {
+    let stop_before = stop == Stop::Before(number);
     let (table, prisoners, xp, staff_rules) = (rules.surgeon, rules.prisoners, rules.xp, rules.staff);
     let state = &mut played.state;
     // The battle's units as its scenario gives them, for the feats (Ch14 3.0).
@@ -471,6 +478,10 @@ fn play_battle(
     }
     played.orders.push(order);
     let state = &mut played.state;
+    if stop == Stop::OrderOf(number) {
+        state.battles.push(record);
+        return None;
+    }
     let log = loaded.and_then(|l| l.log.as_deref());
     let Some(log) = log.filter(|log| !log.has_errors() && scenario.is_some()) else {
         state.battles.push(record);

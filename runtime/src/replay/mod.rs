@@ -416,6 +416,16 @@ impl<'a> Run<'a> {
     /// Set the game up from its scenario and the log's header; a replay that cannot start is
     /// returned whole (with its one finding).
     fn start(analysis: &Analysis, options: &ReplayOptions<'a>) -> Result<Run<'a>, Box<Replay>> {
+        Run::start_fought(analysis, options, options.order_of_battle)
+    }
+
+    /// [`Run::start`] with the order of battle given apart from the options: it is read only
+    /// here, so a run kept beyond it (`resume::Resumable`) need not borrow it.
+    fn start_fought(
+        analysis: &Analysis,
+        options: &ReplayOptions<'a>,
+        order_of_battle: Option<&OrderOfBattle>,
+    ) -> Result<Run<'a>, Box<Replay>> {
         let mut r = Replayer {
             source: options.source,
             lines: options.source.map(dotc_lang::model::LineIndex::new),
@@ -455,7 +465,7 @@ impl<'a> Run<'a> {
         // A campaign's battle is fought with the roster (Ch14 1.0): every reader below sees
         // the scenario as the roster makes it.
         let fought;
-        let scenario = match options.order_of_battle {
+        let scenario = match order_of_battle {
             Some(order) => {
                 fought = order.apply(scenario, data);
                 &fought

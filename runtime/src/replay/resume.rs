@@ -223,7 +223,17 @@ pub fn replay_resumable(
     analysis: &Analysis,
     cancel: Option<&std::sync::atomic::AtomicBool>,
 ) -> (Replay, Option<Resumable>) {
-    replay_resumable_every(analysis, cancel, EVERY)
+    replay_resumable_fought(analysis, None, cancel, EVERY)
+}
+
+/// [`replay_resumable`] of a log fought with this order of battle (a campaign's battle, Ch14
+/// 1.0: `crate::campaign::logged`); a [`resume`] goes on with it.
+pub fn replay_resumable_with(
+    analysis: &Analysis,
+    order_of_battle: Option<&crate::campaign::order::OrderOfBattle>,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> (Replay, Option<Resumable>) {
+    replay_resumable_fought(analysis, order_of_battle, cancel, EVERY)
 }
 
 /// [`replay_resumable`] with a checkpoint every `every` turns (at least 1) instead of [`EVERY`].
@@ -232,9 +242,19 @@ pub fn replay_resumable_every(
     cancel: Option<&std::sync::atomic::AtomicBool>,
     every: usize,
 ) -> (Replay, Option<Resumable>) {
+    replay_resumable_fought(analysis, None, cancel, every)
+}
+
+/// [`replay_resumable_every`] with an order of battle.
+fn replay_resumable_fought(
+    analysis: &Analysis,
+    order_of_battle: Option<&crate::campaign::order::OrderOfBattle>,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+    every: usize,
+) -> (Replay, Option<Resumable>) {
     let every = every.max(1);
     let start = ReplayOptions::default();
-    let mut run = match Run::start(analysis, &start) {
+    let mut run = match Run::start_fought(analysis, &start, order_of_battle) {
         Ok(run) => run,
         Err(done) => return (*done, None),
     };
