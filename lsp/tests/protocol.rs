@@ -899,6 +899,22 @@ async fn issue_16_a_hover_right_after_a_keystroke_is_answered_before_its_audit()
     assert_eq!(again, hover);
 }
 
+/// A remark typed at the start of a line inside turn 2 of the careless-evening log open as `log`.
+fn remark_in_turn_two(
+    ws: &Workspace,
+    log: &tower_lsp_server::ls_types::Uri,
+) -> Vec<tower_lsp_server::ls_types::TextDocumentContentChangeEvent> {
+    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
+    let text = ws.get(log).expect("open").text.to_string();
+    let line = text.lines().position(|l| l.contains("// mistake: smoothbores")).expect("the line");
+    let start = Position { line: line as u32, character: 0 };
+    vec![TextDocumentContentChangeEvent {
+        range: Some(Range { start, end: start }),
+        range_length: None,
+        text: "        // typed\n".to_string(),
+    }]
+}
+
 /// A resume job still running when the next keystroke comes is waited for by it: its result is
 /// kept (the new keystroke's audit goes on from it) but never published, and the diagnostics
 /// are those of a fresh analysis. A job whose document is edited through its scenario, or
@@ -913,18 +929,7 @@ fn issue_16_a_resume_overtaken_by_a_keystroke_is_kept_but_never_published() {
     let job = ws.audit_job(&log, 1).expect("the audit is due");
     let analyzed = job.run().expect("not cancelled");
     ws.finish_audit(&log, &job, analyzed).expect("taken");
-    let text = |ws: &Workspace| ws.get(&log).expect("open").text.to_string();
-    // A remark typed at the start of a line inside turn 2.
-    let remark = |ws: &Workspace| {
-        let text = text(ws);
-        let line = text.lines().position(|l| l.contains("// mistake: smoothbores")).expect("the line");
-        let start = Position { line: line as u32, character: 0 };
-        vec![TextDocumentContentChangeEvent {
-            range: Some(Range { start, end: start }),
-            range_length: None,
-            text: "        // typed\n".to_string(),
-        }]
-    };
+    let remark = |ws: &Workspace| remark_in_turn_two(ws, &log);
     let fresh = |text: &str| {
         let mut fresh = Workspace::new();
         let uri = ws_uri("tests/fixtures/audit/careless-evening.dotc");
@@ -983,7 +988,6 @@ fn issue_16_a_resume_overtaken_by_a_keystroke_is_kept_but_never_published() {
 #[test]
 fn issue_16_a_keystroke_stops_the_resume_job_it_waits_for() {
     use std::sync::atomic::Ordering;
-    use tower_lsp_server::ls_types::{Position, Range, TextDocumentContentChangeEvent};
     let mut ws = Workspace::new();
     ws.deferred_audit_bytes = 0;
     let gate = ResumeGate::closed();
@@ -992,16 +996,7 @@ fn issue_16_a_keystroke_stops_the_resume_job_it_waits_for() {
     let job = ws.audit_job(&log, 1).expect("the audit is due");
     let analyzed = job.run().expect("not cancelled");
     ws.finish_audit(&log, &job, analyzed).expect("taken");
-    let remark = |ws: &Workspace| {
-        let text = ws.get(&log).expect("open").text.to_string();
-        let line = text.lines().position(|l| l.contains("// mistake: smoothbores")).expect("the line");
-        let start = Position { line: line as u32, character: 0 };
-        vec![TextDocumentContentChangeEvent {
-            range: Some(Range { start, end: start }),
-            range_length: None,
-            text: "        // typed\n".to_string(),
-        }]
-    };
+    let remark = |ws: &Workspace| remark_in_turn_two(ws, &log);
     ws.change(&log, 2, remark(&ws)).expect("a newer version");
     let job = ws.start_resume(&log, 2).expect("a resume job");
     let (ticket, stop) = (job.ticket(), job.stop_switch());

@@ -184,18 +184,33 @@ fn issue_16_a_remark_mid_log_replays_only_the_turns_around_it() {
     assert_eq!(replayed, replay(&new, &ReplayOptions::default()));
 }
 
-#[test]
-fn issue_16_over_its_budget_a_resume_leaves_the_replay_as_it_was() {
+/// The morning's log with a die of the first turn's first roll changed: the text, its analysis,
+/// the edit, and the old log's replay with a checkpoint every 2 turns.
+struct ChangedDie {
+    path: PathBuf,
+    text: String,
+    new: Analysis,
+    edit: Edit,
+    replayed: Replay,
+    resumable: Resumable,
+}
+
+fn changed_first_die() -> ChangedDie {
     let (path, text, old) = morning();
     let first = old.document.turns[0].span.start;
-    // A die of the first turn's first roll changed: the game differs from there on.
     let d = first + text[first..].find("roll [").expect("a roll") + "roll [".len();
     let digit = text.as_bytes()[d] - b'0';
-    let new_text = format!("{}{}{}", &text[..d], (digit % 6) + 1, &text[d + 1..]);
-    let new = analyse(&path, &new_text);
+    let text = format!("{}{}{}", &text[..d], (digit % 6) + 1, &text[d + 1..]);
+    let new = analyse(&path, &text);
     let edit = Edit { start: d, old_end: d + 1, new_end: d + 1 };
-    let (mut replayed, resumable) = replay_resumable_every(&old, None, 2);
-    let mut resumable = resumable.expect("resumable");
+    let (replayed, resumable) = replay_resumable_every(&old, None, 2);
+    ChangedDie { path, text, new, edit, replayed, resumable: resumable.expect("resumable") }
+}
+
+#[test]
+fn issue_16_over_its_budget_a_resume_leaves_the_replay_as_it_was() {
+    // The game differs from the changed die on.
+    let ChangedDie { new, edit, mut replayed, mut resumable, .. } = changed_first_die();
     let before = replayed.clone();
     assert_eq!(resume(&new, edit, &mut replayed, &mut resumable, 0), Err(NotResumed::OverBudget));
     assert_eq!(replayed, before);
@@ -209,16 +224,7 @@ fn issue_16_over_its_budget_a_resume_leaves_the_replay_as_it_was() {
 /// taken up again, with the edits since composed, to the whole replay of the newest text.
 #[test]
 fn issue_16_a_resume_stopped_between_turns_leaves_the_replay_as_it_was() {
-    let (path, text, old) = morning();
-    let first = old.document.turns[0].span.start;
-    // A die of the first turn's first roll changed.
-    let d = first + text[first..].find("roll [").expect("a roll") + "roll [".len();
-    let digit = text.as_bytes()[d] - b'0';
-    let new_text = format!("{}{}{}", &text[..d], (digit % 6) + 1, &text[d + 1..]);
-    let new = analyse(&path, &new_text);
-    let edit = Edit { start: d, old_end: d + 1, new_end: d + 1 };
-    let (mut replayed, resumable) = replay_resumable_every(&old, None, 2);
-    let mut resumable = resumable.expect("resumable");
+    let ChangedDie { path, text: new_text, new, edit, mut replayed, mut resumable } = changed_first_die();
     let before = replayed.clone();
     // Run whole, the resume replays two turns (the game is the old one again after them):
     // stopped before its second.
@@ -232,7 +238,7 @@ fn issue_16_a_resume_stopped_between_turns_leaves_the_replay_as_it_was() {
     assert_eq!(turns, 2, "asked before each turn, and not again once stopped");
     assert_eq!(replayed, before);
     // Another edit meanwhile, a remark after the changed die: taken up with both edits composed.
-    let at = new_text[d..].find('\n').map(|n| d + n + 1).expect("a line");
+    let at = new_text[edit.start..].find('\n').map(|n| edit.start + n + 1).expect("a line");
     let remark = "        // a remark\n";
     let newer_text = format!("{}{remark}{}", &new_text[..at], &new_text[at..]);
     let newer = analyse(&path, &newer_text);
