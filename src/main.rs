@@ -23,6 +23,7 @@ mod map;
 mod new_cmd;
 mod odds_at;
 mod odds_cmd;
+mod play;
 mod replay_cmd;
 
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
@@ -78,6 +79,10 @@ enum Command {
     /// How each side's dice compared with the odds in a logged game: each volley's percentile of
     /// hits, each test's chance, and a whole-game score.
     Luck(luck_cmd::LuckArgs),
+    /// At the table: play on from a game log. It shows whose turn and phase it is and what the
+    /// rules allow, the odds before you roll, asks for the dice the rules need (or rolls them
+    /// from a seed) and writes each finished line to the log; `undo` takes one back.
+    Play(play::PlayArgs),
     /// Run the language server on standard input and output, for editors.
     Lsp,
     /// Print shell completions.
@@ -112,6 +117,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             new_cmd::new_game(&scenario, name.as_deref(), output)
         }
         Command::Explain { id } => explain_cmd::explain(&id),
+        Command::Play(args) => play::play(&args),
         Command::Odds { what: Some(_), at } if at.at.is_some() => {
             Err("--at prices a logged volley; give it without `fire`, `melee` or `assault`".to_string())
         }

@@ -219,6 +219,7 @@ fn replay_options<'a>(
         // something reads them after the replay (JSON and YAML, a side's view, the maps).
         narrate: args.format == ReplayFormat::Text && args.seen_by.is_none() && args.svg.is_none(),
         order_of_battle: None,
+        moment: false,
     }
 }
 

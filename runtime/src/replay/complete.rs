@@ -8,7 +8,7 @@
 //! the top of the phase whose `scripted` lines that script reads, one line per name and phase,
 //! so the completed log replays to the same result with no seed at all.
 
-use dotc_lang::ast::{Action, Document, Phase};
+use dotc_lang::ast::{Action, Arg, Document, Phase};
 
 use super::Filled;
 use super::scripted::SCRIPTED_LABEL;
@@ -44,15 +44,49 @@ pub fn completed_log(source: &str, document: &Document, filled: &[Filled]) -> St
             continue;
         }
         let Some(action) = actions.iter().find(|a| a.span == fill.span) else { continue };
+        // An assault's rolls go on its steps even when its block is still empty.
+        let stepped = !action.steps.is_empty() || has_block(source, action);
+        // Steps this fill adds, in order, with their lists: one line each.
+        let mut new_steps: Vec<(&str, Vec<String>)> = Vec::new();
+        // Lists written on each step so far (the log's and this fill's), by step name.
+        let mut on_step: Vec<(&str, usize)> = Vec::new();
         for (label, faces) in &fill.rolls {
-            let list = format!("{} [{}]", written_label(label), join(faces));
-            if action.steps.is_empty() {
+            if !stepped {
+                let own =
+                    own_purpose(&action.verb.value).is_some_and(|p| Purpose::from_label(label) == Some(p));
+                let list = format!("{} [{}]", if own { "roll" } else { written_label(label) }, join(faces));
                 inserts.push((insertion_point(source, action.verb.span.start), format!(" {list}")));
-            } else if let Some(step) = step_for(action, label) {
-                inserts.push((insertion_point(source, step.verb.span.start), format!(" {list}")));
-            } else if let Some((at, indent)) = new_step_point(source, action) {
-                inserts.push((at, format!("{indent}{} {list}\n", step_name(label))));
+                continue;
             }
+            let name = step_name(label);
+            let step = step_for(action, label);
+            let written = match on_step.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, count)) => count,
+                None => {
+                    let already =
+                        step.map_or(0, |s| s.args.iter().filter(|a| matches!(a, Arg::Roll(_))).count());
+                    on_step.push((name, already));
+                    &mut on_step.last_mut().expect("just pushed").1
+                }
+            };
+            let list = format!("{} [{}]", step_label(name, label, *written), join(faces));
+            *written += 1;
+            if let Some(step) = step {
+                inserts.push((insertion_point(source, step.verb.span.start), format!(" {list}")));
+            } else {
+                match new_steps.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, lists)) => lists.push(list),
+                    None => new_steps.push((name, vec![list])),
+                }
+            }
+        }
+        // One insertion for all the new steps, so they stay in the order they were rolled.
+        if let Some((at, indent)) = new_step_point(source, action).filter(|_| !new_steps.is_empty()) {
+            let lines: String = new_steps
+                .iter()
+                .map(|(name, lists)| format!("{indent}{name} {}\n", lists.join(" ")))
+                .collect();
+            inserts.push((at, lines));
         }
     }
     inserts.sort_by_key(|insert| std::cmp::Reverse(insert.0));
@@ -77,6 +111,36 @@ fn written_label(label: &str) -> &str {
         Some(Purpose::Save) => "saves",
         _ => label,
     }
+}
+
+/// The roll a verb makes itself, which the log writes as `roll [..]` (`pips "A" roll [5]`,
+/// `rally "B" roll [4]`): the replay reads an unlabelled list as that roll.
+fn own_purpose(verb: &str) -> Option<Purpose> {
+    match verb {
+        "pips" => Some(Purpose::StaffPips),
+        "rally" => Some(Purpose::Rally),
+        "leader" => Some(Purpose::LeaderCasualty),
+        "friction" => Some(Purpose::Friction),
+        "fog" => Some(Purpose::Weather),
+        _ => None,
+    }
+}
+
+/// The label of a list written on an assault step: `roll` for the step's own first roll
+/// (`melee roll [4]`, `discipline roll [5]`), `vs` for the defender's melee die after it (Ch16
+/// 7.3: `melee roll [4] vs [3]`), else as [`written_label`].
+fn step_label<'l>(step: &str, label: &'l str, written: usize) -> &'l str {
+    match Purpose::from_label(label) {
+        Some(Purpose::Melee) if written == 0 => "roll",
+        Some(Purpose::Melee) => "vs",
+        Some(Purpose::Discipline) if step == "discipline" && written == 0 => "roll",
+        _ => written_label(label),
+    }
+}
+
+/// The action has a braced block of steps (an assault), even an empty one.
+fn has_block(source: &str, action: &Action) -> bool {
+    source.get(action.span.start..action.span.end).is_some_and(|t| t.trim_end().ends_with('}'))
 }
 
 /// The assault step a roll of this purpose belongs to.

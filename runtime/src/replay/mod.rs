@@ -28,6 +28,7 @@ mod fire;
 mod holders;
 mod log_dice;
 mod maneuver;
+mod moment;
 mod narrative;
 mod pursuit;
 pub mod resume;
@@ -63,6 +64,7 @@ use crate::rulings::{Rulings, SmokeClearing, WhatIf};
 
 pub use complete::completed_log;
 pub use log_dice::LogDice;
+pub use moment::{Moment, MomentBrigade, MomentUnit};
 pub use narrative::Summary;
 pub use scripted::GameResult;
 pub use view::{BlindHides, BlindSummary};
@@ -104,6 +106,9 @@ pub struct ReplayOptions<'a> {
     /// is set up from the scenario as it rewrites it ([`OrderOfBattle::apply`]). None: the
     /// scenario's own.
     pub order_of_battle: Option<&'a OrderOfBattle>,
+    /// Keep the game as it stands where the log ends ([`Replay::moment`]): what `dotc play`
+    /// shows and plays on from (issue 20).
+    pub moment: bool,
 }
 
 /// A volley of the log as the replay planned it, with its exact odds and what its dice gave.
@@ -309,6 +314,9 @@ pub struct Replay {
     /// The narrative, written as the game was played ([`ReplayOptions::narrate`]).
     #[serde(skip)]
     narrated: Option<String>,
+    /// The game where the log ends ([`ReplayOptions::moment`]).
+    #[serde(skip)]
+    pub moment: Option<Box<Moment>>,
 }
 
 /// One heading or action of the narrative, in log order.
@@ -450,6 +458,7 @@ impl<'a> Run<'a> {
             marks: std::collections::VecDeque::new(),
             turn_events: 0,
             sight: view::Sight::default(),
+            moment: options.moment,
         };
         let game_rules = analysis.document.game.as_ref().map(|g| g.rules.as_slice()).unwrap_or(&[]);
         let header_span = analysis.document.game.as_ref().map(|g| g.span).unwrap_or_default();
@@ -733,6 +742,9 @@ impl<'a> Run<'a> {
         let mut out = self.r.take(Some(summary));
         out.tables = std::mem::take(&mut self.tables);
         out.sight.end = view::Sight::blinds_now(&self.game.state);
+        if self.r.moment {
+            out.moment = Some(Box::new(self.game.moment(self.game.table(self.r.turn, self.r.phase))));
+        }
         out
     }
 }
@@ -774,6 +786,8 @@ struct Replayer<'a> {
     turn_events: usize,
     /// The blinds at the start and what each hides (Ch13 4.0), for [`Replay::as_seen_by`].
     sight: view::Sight,
+    /// [`ReplayOptions::moment`].
+    moment: bool,
 }
 
 /// Where a turn starts in the replayer's steps, events and findings.
@@ -973,6 +987,7 @@ impl<'a> Replayer<'a> {
             sight: self.sight.clone(),
             seen_by: None,
             narrated: self.narrated.take(),
+            moment: None,
         }
     }
 }

@@ -215,6 +215,8 @@ impl Replay {
             sight: self.sight.clone(),
             seen_by: Some(side.to_string()),
             narrated: None,
+            // The whole game's state shows what a side may not see: never in a side's view.
+            moment: None,
         })
     }
 
