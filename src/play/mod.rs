@@ -5,6 +5,7 @@
 //! `undo` takes the last line back; running `dotc play` on the log again takes up where it
 //! stopped. The rules are all in [`session`]'s replays; this module is the prompt.
 
+mod screen;
 pub mod session;
 
 use std::io::{BufRead, Write};
@@ -23,6 +24,9 @@ pub struct PlayArgs {
     /// The seed of the rolls left to the machine (Enter at a dice prompt).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Use the line prompt even on a terminal (it is used anyway where none is attached).
+    #[arg(long)]
+    pub prompt: bool,
 }
 
 const HELP: &str = "\
@@ -44,95 +48,234 @@ the seeded dice fall. UNIT is a name in quotes or a unit's number from `units`.
 ";
 
 pub fn play(args: &PlayArgs) -> Result<ExitCode, String> {
-    let mut session = Session::open(&args.game, args.seed)?;
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut out = std::io::stdout();
-    prompt(&mut session, &mut input, &mut out).map_err(|e| e.to_string())?;
+    let session = Session::open(&args.game, args.seed)?;
+    let (assistant, opening) = Assistant::new(session);
+    use std::io::IsTerminal;
+    if !args.prompt && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        screen::run_terminal(assistant, opening).map_err(|e| e.to_string())?;
+    } else {
+        let stdin = std::io::stdin();
+        prompt(assistant, opening, &mut stdin.lock(), &mut std::io::stdout()).map_err(|e| e.to_string())?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The prompt: read commands from `input` until it ends or `quit`.
-pub fn prompt(session: &mut Session, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
-    writeln!(out, "dotc play: {} (type `help`)", session.path.display())?;
-    let problems = session.problems();
-    if !problems.is_empty() {
-        writeln!(out, "the log as written has {} finding(s); `dotc audit` shows them", problems.len())?;
+/// The line prompt (where no terminal is attached, or with `--prompt`): read commands from
+/// `input` until it ends or `quit`.
+pub fn prompt(
+    mut assistant: Assistant,
+    opening: Vec<String>,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for line in opening {
+        writeln!(out, "{line}")?;
     }
-    let mut candidates = show(session, out)?;
-    loop {
-        write!(out, "> ")?;
+    while !assistant.done {
+        write!(out, "{}", assistant.asking())?;
         out.flush()?;
-        let Some(line) = read_line(input)? else { break };
-        let line = line.trim();
-        let (word, rest) = line.split_once(' ').map_or((line, ""), |(w, r)| (w, r.trim()));
-        match word {
-            "" => continue,
-            "quit" | "exit" => break,
-            "help" | "?" => write!(out, "{HELP}")?,
-            "next" | "next!" => match session.next_phase(word == "next!") {
-                Ok(()) => candidates = show(session, out)?,
-                Err(e) => writeln!(out, "! {e}")?,
-            },
-            "undo" => match session.undo() {
-                Ok(removed) => {
-                    writeln!(out, "taken back: {removed}")?;
-                    candidates = show(session, out)?;
-                }
-                Err(e) => writeln!(out, "! {e}")?,
-            },
-            "units" => units(session, out)?,
-            "map" => map(session, rest, out)?,
-            "odds" => match pick(&candidates, rest) {
-                Some(c) => match begin(session, c) {
-                    Ok(pending) => odds(session, &pending, out)?,
-                    Err(e) => writeln!(out, "! {e}")?,
-                },
-                None => writeln!(out, "! `odds N` wants the number of an action in the list")?,
-            },
-            _ if line.chars().all(|c| c.is_ascii_digit()) => match pick(&candidates, line) {
-                Some(c) => {
-                    match begin(session, c) {
-                        Ok(pending) => {
-                            odds(session, &pending, out)?;
-                            if !roll_and_write(session, pending, input, out)? {
-                                break;
-                            }
-                        }
-                        Err(e) => writeln!(out, "! {e}")?,
-                    }
-                    candidates = show(session, out)?;
-                }
-                None => writeln!(out, "! there is no action {line} in the list")?,
-            },
-            _ => {
-                let written = match move_line(session, line) {
-                    Some(Ok(written)) => written,
-                    Some(Err(e)) => {
-                        writeln!(out, "! {e}")?;
-                        continue;
-                    }
-                    None => line.to_string(),
-                };
-                match session.begin(&written) {
-                    Ok(pending) => {
-                        odds(session, &pending, out)?;
-                        if !roll_and_write(session, pending, input, out)? {
-                            break;
-                        }
-                        candidates = show(session, out)?;
-                    }
-                    Err(e) => writeln!(out, "! not written: {e}")?,
-                }
-            }
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            break;
+        }
+        for shown in assistant.feed(&line) {
+            writeln!(out, "{shown}")?;
         }
     }
     Ok(())
 }
 
-fn read_line(input: &mut dyn BufRead) -> std::io::Result<Option<String>> {
-    let mut line = String::new();
-    Ok((input.read_line(&mut line)? > 0).then_some(line))
+/// The assistant between two inputs: the game, the list the numbers pick from, and a line
+/// waiting for its dice. Both the line prompt and the terminal screen feed it one line at a
+/// time and show what it says.
+pub struct Assistant {
+    pub session: Session,
+    pub candidates: Vec<Candidate>,
+    pending: Option<Pending>,
+    /// `quit` was typed.
+    pub done: bool,
+}
+
+impl Assistant {
+    /// The assistant on an opened game, and what it says first.
+    pub fn new(session: Session) -> (Assistant, Vec<String>) {
+        let mut out = vec![format!("dotc play: {} (type `help`)", session.path.display())];
+        let problems = session.problems();
+        if !problems.is_empty() {
+            out.push(format!(
+                "the log as written has {} finding(s); `dotc audit` shows them",
+                problems.len()
+            ));
+        }
+        let mut assistant = Assistant { session, candidates: Vec::new(), pending: None, done: false };
+        assistant.show(&mut out);
+        (assistant, out)
+    }
+
+    /// What the assistant waits for: a command, or the dice of a roll.
+    pub fn asking(&self) -> String {
+        match self.pending.as_ref().and_then(|p| p.next.as_ref()) {
+            Some((label, count)) => {
+                let dice = if *count == 1 { "die" } else { "dice" };
+                format!("{label}: {count} {dice} (Enter: let them fall) ")
+            }
+            None => "> ".to_string(),
+        }
+    }
+
+    /// Where the game stands, as a heading.
+    pub fn heading(&self) -> String {
+        let cursor = &self.session.cursor;
+        if cursor.turn == 0 {
+            return "no turn yet".to_string();
+        }
+        let number = session::PHASES.iter().position(|p| *p == cursor.phase).map_or(0, |i| i + 1);
+        format!("Turn {}, {} to play; Phase {number}, {}", cursor.turn, cursor.side, cursor.phase.word())
+    }
+
+    /// Take one line of input; what to show for it.
+    pub fn feed(&mut self, line: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let line = line.trim();
+        if self.pending.is_some() {
+            self.dice(line, &mut out);
+            return out;
+        }
+        let (word, rest) = line.split_once(' ').map_or((line, ""), |(w, r)| (w, r.trim()));
+        match word {
+            "" => {}
+            "quit" | "exit" => self.done = true,
+            "help" | "?" => out.extend(HELP.lines().map(str::to_string)),
+            "next" | "next!" => match self.session.next_phase(word == "next!") {
+                Ok(()) => self.show(&mut out),
+                Err(e) => out.push(format!("! {e}")),
+            },
+            "undo" => match self.session.undo() {
+                Ok(removed) => {
+                    out.push(format!("taken back: {removed}"));
+                    self.show(&mut out);
+                }
+                Err(e) => out.push(format!("! {e}")),
+            },
+            "units" => units(&self.session, &mut out),
+            "map" => map(&self.session, rest, &mut out),
+            "odds" => match pick(&self.candidates, rest) {
+                Some(c) => match begin(&self.session, c) {
+                    Ok(pending) => {
+                        out.extend(self.session.odds(&pending).into_iter().map(|l| format!("  {l}")))
+                    }
+                    Err(e) => out.push(format!("! {e}")),
+                },
+                None => out.push("! `odds N` wants the number of an action in the list".to_string()),
+            },
+            _ if line.chars().all(|c| c.is_ascii_digit()) => match pick(&self.candidates, line).cloned() {
+                Some(c) => match begin(&self.session, &c) {
+                    Ok(pending) => self.start(pending, &mut out),
+                    Err(e) => {
+                        out.push(format!("! {e}"));
+                        self.show(&mut out);
+                    }
+                },
+                None => out.push(format!("! there is no action {line} in the list")),
+            },
+            _ => {
+                let written = match move_line(&self.session, line) {
+                    Some(Ok(written)) => written,
+                    Some(Err(e)) => {
+                        out.push(format!("! {e}"));
+                        return out;
+                    }
+                    None => line.to_string(),
+                };
+                match self.session.begin(&written) {
+                    Ok(pending) => self.start(pending, &mut out),
+                    Err(e) => out.push(format!("! not written: {e}")),
+                }
+            }
+        }
+        out
+    }
+
+    /// A line the rules accept: its odds, then its dice (or, needing none, it is written).
+    fn start(&mut self, pending: Pending, out: &mut Vec<String>) {
+        out.extend(self.session.odds(&pending).into_iter().map(|l| format!("  {l}")));
+        self.pending = Some(pending);
+        self.finish_if_rolled(out);
+    }
+
+    /// The dice typed for the pending line's next roll.
+    fn dice(&mut self, typed: &str, out: &mut Vec<String>) {
+        let Some(pending) = self.pending.clone() else { return };
+        let Some((_, count)) = pending.next.clone() else { return };
+        if typed == "cancel" {
+            self.pending = None;
+            out.push("nothing written".to_string());
+            self.show(out);
+            return;
+        }
+        let faces = if typed.is_empty() {
+            None
+        } else {
+            match parse_dice(typed) {
+                Some(faces) => Some(faces),
+                None => {
+                    let dice = if count == 1 { "die" } else { "dice" };
+                    out.push(format!(
+                        "! type {count} {dice} from 1 to 6, e.g. `{}`, or `cancel`",
+                        example(count)
+                    ));
+                    return;
+                }
+            }
+        };
+        match self.session.roll(&pending, faces) {
+            Ok(next) => {
+                self.pending = Some(next);
+                self.finish_if_rolled(out);
+            }
+            Err(e) => out.push(format!("! {e}")),
+        }
+    }
+
+    /// Write the pending line once no roll is left to type, and show what it did.
+    fn finish_if_rolled(&mut self, out: &mut Vec<String>) {
+        let Some(pending) = self.pending.take_if(|p| p.next.is_none()) else { return };
+        match self.session.commit(&pending) {
+            Ok(narrative) => out.extend(narrative.lines().map(|l| format!("  {l}"))),
+            Err(e) => out.push(format!("! {e}")),
+        }
+        self.show(out);
+    }
+
+    /// Where the game stands and what may be done: the list the numbers pick from.
+    fn show(&mut self, out: &mut Vec<String>) {
+        if self.session.cursor.turn == 0 {
+            out.push("the log has no turn yet: `next` begins turn 1".to_string());
+            self.candidates.clear();
+            return;
+        }
+        out.push(String::new());
+        out.push(self.heading());
+        self.candidates = self.session.candidates();
+        if self.candidates.is_empty() {
+            out.push("  nothing the rules call for here; type a log line, or `next`".to_string());
+        }
+        for (i, c) in self.candidates.iter().enumerate() {
+            out.push(format!("  {:>2}  {}", i + 1, shown(c)));
+        }
+    }
+}
+
+/// A candidate as the list shows it.
+pub fn shown(c: &Candidate) -> String {
+    let line = match c.line.split_once(" {") {
+        Some((head, block)) if block.contains("closing_volley") => {
+            format!("{head}, through a closing volley")
+        }
+        Some((head, _)) => format!("{head}, the defender holding its fire"),
+        None => c.line.clone(),
+    };
+    if c.kind == "dice" { format!("{line}  (its dice are still to be typed)") } else { line }
 }
 
 fn pick<'c>(candidates: &'c [Candidate], number: &str) -> Option<&'c Candidate> {
@@ -145,94 +288,6 @@ fn begin(session: &Session, c: &Candidate) -> Result<Pending, String> {
         Some(at) => session.begin_existing(at),
         None => session.begin(&c.line),
     }
-}
-
-/// Where the game stands and what may be done: the list the numbers pick from.
-fn show(session: &Session, out: &mut dyn Write) -> std::io::Result<Vec<Candidate>> {
-    let cursor = &session.cursor;
-    if cursor.turn == 0 {
-        writeln!(out, "the log has no turn yet: `next` begins turn 1")?;
-        return Ok(Vec::new());
-    }
-    let number = session::PHASES.iter().position(|p| *p == cursor.phase).map_or(0, |i| i + 1);
-    writeln!(
-        out,
-        "\nTurn {}, {} to play; Phase {number}, {}",
-        cursor.turn,
-        cursor.side,
-        cursor.phase.word()
-    )?;
-    let candidates = session.candidates();
-    if candidates.is_empty() {
-        writeln!(out, "  nothing the rules call for here; type a log line, or `next`")?;
-    }
-    for (i, c) in candidates.iter().enumerate() {
-        let shown = match c.line.split_once(" {") {
-            Some((head, block)) if block.contains("closing_volley") => {
-                format!("{head}, through a closing volley")
-            }
-            Some((head, _)) => format!("{head}, the defender holding its fire"),
-            None => c.line.clone(),
-        };
-        let note = if c.kind == "dice" { "  (its dice are still to be typed)" } else { "" };
-        writeln!(out, "  {:>2}  {shown}{note}", i + 1)?;
-    }
-    Ok(candidates)
-}
-
-fn odds(session: &Session, pending: &Pending, out: &mut dyn Write) -> std::io::Result<()> {
-    for line in session.odds(pending) {
-        writeln!(out, "  {line}")?;
-    }
-    Ok(())
-}
-
-/// Ask for each roll the rules want, then write the line. False when the input ended first.
-fn roll_and_write(
-    session: &mut Session,
-    mut pending: Pending,
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-) -> std::io::Result<bool> {
-    while let Some((label, count)) = pending.next.clone() {
-        let dice = if count == 1 { "die" } else { "dice" };
-        write!(out, "{label}: {count} {dice} (Enter: let them fall) ")?;
-        out.flush()?;
-        let Some(typed) = read_line(input)? else { return Ok(false) };
-        let typed = typed.trim();
-        if typed == "cancel" {
-            writeln!(out, "nothing written")?;
-            return Ok(true);
-        }
-        let faces = if typed.is_empty() {
-            None
-        } else {
-            match parse_dice(typed) {
-                Some(faces) => Some(faces),
-                None => {
-                    writeln!(
-                        out,
-                        "! type {count} {dice} from 1 to 6, e.g. `{}`, or `cancel`",
-                        example(count)
-                    )?;
-                    continue;
-                }
-            }
-        };
-        match session.roll(&pending, faces) {
-            Ok(next) => pending = next,
-            Err(e) => writeln!(out, "! {e}")?,
-        }
-    }
-    match session.commit(&pending) {
-        Ok(narrative) => {
-            for line in narrative.lines() {
-                writeln!(out, "  {line}")?;
-            }
-        }
-        Err(e) => writeln!(out, "! {e}")?,
-    }
-    Ok(true)
 }
 
 fn example(count: usize) -> String {
@@ -302,8 +357,8 @@ fn number(x: f64) -> String {
 }
 
 /// Every unit on the table, numbered as `move` takes them.
-fn units(session: &Session, out: &mut dyn Write) -> std::io::Result<()> {
-    let Some(moment) = &session.now.moment else { return Ok(()) };
+fn units(session: &Session, out: &mut Vec<String>) {
+    let Some(moment) = &session.now.moment else { return };
     let present: Vec<_> = moment.units.iter().filter(|u| u.present).collect();
     for (i, u) in present.iter().enumerate() {
         let table = moment.table.units.iter().find(|t| t.name == u.name);
@@ -312,8 +367,7 @@ fn units(session: &Session, out: &mut dyn Write) -> std::io::Result<()> {
         });
         let markers = table.map(|t| t.markers.join(", ")).unwrap_or_default();
         let micro = if u.micro_hit > 0 { " + micro-hit" } else { "" };
-        writeln!(
-            out,
+        out.push(format!(
             "  u{:<2} {:<28} {:<12} {}/{} stands{micro}  {}  {place}{}",
             i + 1,
             u.name,
@@ -322,13 +376,12 @@ fn units(session: &Session, out: &mut dyn Write) -> std::io::Result<()> {
             u.starting_stands,
             u.formation,
             if markers.is_empty() { String::new() } else { format!("  [{markers}]") }
-        )?;
+        ));
     }
-    Ok(())
 }
 
 /// `map [FILE]`: the table now, as `dotc render` draws it.
-fn map(session: &Session, file: &str, out: &mut dyn Write) -> std::io::Result<()> {
+fn map(session: &Session, file: &str, out: &mut Vec<String>) {
     let output = if file.is_empty() {
         let stem = session.path.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
         session.path.with_file_name(format!("{stem}-now.svg"))
@@ -346,8 +399,8 @@ fn map(session: &Session, file: &str, out: &mut dyn Write) -> std::io::Result<()
         sight: false,
         seen_by: None,
     };
-    match crate::map::render_map(&args) {
-        Ok(_) => writeln!(out, "drew {}", output.display()),
-        Err(e) => writeln!(out, "! {e}"),
-    }
+    out.push(match crate::map::render_map(&args) {
+        Ok(_) => format!("drew {}", output.display()),
+        Err(e) => format!("! {e}"),
+    });
 }
