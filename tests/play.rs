@@ -58,7 +58,10 @@ fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
     let first = text(&play(&dir, &script("turns-1-2.txt")).stdout);
     // The first `next` is refused: the skeleton's pips are still to be rolled (Ch16 2.1).
     assert!(first.contains("the rules still call for this in turn 1"), "{first}");
+    // Hart's battery is due at 10:30, turn 3 (scenario reinforcements): not listed before.
+    assert!(!first.contains("enter \"Hart"), "{first}");
     let second = text(&play(&dir, &script("turn-3.txt")).stdout);
+    assert!(second.contains("3  enter \"Hart’s Georgia Battery\" to (47, 20) facing west"), "{second}");
     audit_is_clean(&dir);
     let written = std::fs::read_to_string(&log).expect("written");
     let shipped = std::fs::read_to_string(root().join("scenarios/tutorial/fence-line-game.dotc"))

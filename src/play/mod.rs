@@ -36,12 +36,13 @@ Type one of:
   move UNIT forward D [facing F]        move straight ahead D inches
   move UNIT D bearing B [facing F]      move D inches toward compass bearing B (0 north, 90 east)
   any log line      e.g. `formation \"9th Louisiana\" assault_column`,
-                    `move \"9th Louisiana\" to (28.5, 14) facing west`: checked, then written
+                    `move \"9th Louisiana\" to (28.5, 14) facing west` (a target point),
+                    `wheel \"9th Louisiana\" right 30`: checked by the rules, then written
   next              on to the next phase (after status: the next turn); refused while
                     the rules still call for something this turn (`next!` moves on anyway)
   units             every unit on the table: strength, formation, markers, place
   undo              take back the log's last line
-  map [FILE]        draw the table as it stands now (SVG; default GAME-now.svg)
+  map [FILE]        draw the table as it stands now (SVG; default GAME-now.svg; F2 on the screen)
   help, quit
 At a dice prompt type the dice as they fell (`3 5 2` or `[3, 5, 2]`), or press Enter to let
 the seeded dice fall. UNIT is a name in quotes or a unit's number from `units`.
@@ -351,7 +352,7 @@ fn round(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-fn number(x: f64) -> String {
+pub fn number(x: f64) -> String {
     let r = round(x);
     if r.fract() == 0.0 { format!("{r:.0}") } else { format!("{r}") }
 }

@@ -69,6 +69,8 @@ impl Screen {
             KeyCode::Down => {
                 self.selected = (self.selected + 1).min(self.assistant.candidates.len().saturating_sub(1))
             }
+            // The map of the moment, one key away.
+            KeyCode::F(2) => self.submit("map".to_string()),
             KeyCode::PageUp => self.back = (self.back + 10).min(self.said.len()),
             KeyCode::PageDown => self.back = self.back.saturating_sub(10),
             KeyCode::Enter => {
@@ -103,7 +105,7 @@ impl Screen {
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());
         let heading = Line::from(vec![
             Span::styled(self.assistant.heading(), Style::default().add_modifier(Modifier::BOLD)),
-            Span::raw(format!("   {path}   Enter take · ↑↓ choose · Esc cancel · `help`")),
+            Span::raw(format!("   {path}   Enter take · ↑↓ choose · Esc cancel · F2 map · `help`")),
         ]);
         frame.render_widget(Paragraph::new(heading), rows[0]);
         let columns = Layout::default()

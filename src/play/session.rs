@@ -193,6 +193,8 @@ impl Session {
         let mut probed: Vec<Candidate> = Vec::new();
         // Lines judged by a seeded replay: open when the replay rolls for them.
         let mut rolled: Vec<Candidate> = Vec::new();
+        // Lines with no dice (a reinforcement's entry): open when the replay finds no fault.
+        let mut placed: Vec<Candidate> = Vec::new();
         match self.cursor.phase {
             PhaseKind::Command => {
                 let rolled_pips = self.pips_rolled();
@@ -209,6 +211,7 @@ impl Session {
                 }
             }
             PhaseKind::Maneuver => {
+                placed = self.reinforcements_due(moment);
                 for unit in &mine {
                     let Some(brigadier) = brigadier_of(unit) else { continue };
                     if unit.arm == "battery" || unit.assaulted {
@@ -263,6 +266,19 @@ impl Session {
                 }
             }
         }
+        if !placed.is_empty() {
+            let (text, lines) = self.with_lines(&placed);
+            let now = replay_text(&self.path, &text, &[], None, false);
+            let index = dotc_lang::lines::LineIndex::new(&text);
+            for (c, line) in placed.into_iter().zip(&lines) {
+                let faulted = now.replay.findings.iter().any(|f| {
+                    matches!(f.level, Level::Error | Level::Warning) && index.line(f.span.start) == *line
+                });
+                if !faulted && !now.analysis.has_errors() {
+                    out.push(c);
+                }
+            }
+        }
         if !rolled.is_empty() {
             let (text, lines) = self.with_lines(&rolled);
             let now = replay_text(&self.path, &text, &[], Some(self.seed), false);
@@ -275,6 +291,45 @@ impl Session {
             }
         }
         out
+    }
+
+    /// The scenario's reinforcements of the side to play that are not on the table yet, each as
+    /// its `enter` line at the scenario's entry point and facing (the replay judges whether it is
+    /// due: scenario `reinforcements`).
+    fn reinforcements_due(&self, moment: &Moment) -> Vec<Candidate> {
+        let Some(scenario) = self.now.analysis.scenario.as_ref().and_then(|s| s.document.scenario.as_ref())
+        else {
+            return Vec::new();
+        };
+        scenario
+            .reinforcements
+            .iter()
+            .filter(|r| r.kind.value != "brigade" && r.kind.value != "commander")
+            .filter_map(|r| {
+                let unit = moment.units.iter().find(|u| u.name == r.name.value)?;
+                if unit.side != self.cursor.side || unit.present || unit.stands == 0 {
+                    return None;
+                }
+                let facing = r.facing.as_ref().and_then(|f| f.value.degrees()).map_or(String::new(), |d| {
+                    let word = match d {
+                        0.0 => "north".to_string(),
+                        90.0 => "east".to_string(),
+                        180.0 => "south".to_string(),
+                        270.0 => "west".to_string(),
+                        d => crate::play::number(d),
+                    };
+                    format!(" facing {word}")
+                });
+                let (x, y) = (r.position.value.x, r.position.value.y);
+                let line = format!(
+                    "enter {} to ({}, {}){facing}",
+                    quote(&unit.name),
+                    crate::play::number(x),
+                    crate::play::number(y)
+                );
+                Some(candidate(line, "enter"))
+            })
+            .collect()
     }
 
     /// Lines of the phase being logged whose dice are still to be typed (a skeleton's `pips`).
