@@ -103,6 +103,11 @@ fn issue_20_the_screen_before_the_first_volley_shows_the_odds_and_asks_for_the_d
     assert!(text.contains("to_hit: 5 dice"), "{text}");
     assert!(text.contains("50th Georgia at 20th Connecticut"), "{text}");
     insta::assert_snapshot!("screen_before_the_first_volley", text);
+    // The screenshot in the README and in docs/cli.md is this screen, never a stale one.
+    for doc in ["README.md", "docs/cli.md"] {
+        let written = std::fs::read_to_string(root().join(doc)).expect("the doc");
+        assert!(written.contains(&text), "{doc} shows an old screen; paste in:\n{text}");
+    }
     // Esc gives the line up: nothing is written.
     let before = std::fs::read_to_string(&log).expect("written");
     press(&mut screen, KeyCode::Esc);
