@@ -242,6 +242,52 @@ fn saved(report: &VolleyReport) -> u32 {
     report.events.iter().map(|e| if let What::Saves { saved, .. } = &e.what { *saved } else { 0 }).sum()
 }
 
+/// The claim the rules give for a volley, as a log writes it after `=>` (issue 20: the editor's
+/// action that writes the result): `hits 4, saved 2, lost 1`. The counts as [`check_volley`]
+/// reads them: the hits (RULE-05-2.2), the saves made where the hits had a save roll
+/// (RULE-05-3.1, 3.2), the stands lost and a new micro-hit where there are some (RULE-05-3.3);
+/// then each result [`check_volley`] holds a claim to stating: a Disorder placed (RULE-05-4.2,
+/// Ch16 5.5), the leader's casualty (Ch16 2.4, RULINGS C9), Low Ammunition (RULE-05-2.5b) and a
+/// fall back (RULE-07-1.5, RULINGS C5). A claim written so checks clean against the same volley.
+pub(super) fn volley_claim(
+    r: &Replayer<'_>,
+    report: &VolleyReport,
+    micro_before: u8,
+    micro_after: u8,
+) -> String {
+    let (firer, target) = report
+        .events
+        .iter()
+        .find_map(|e| match &e.what {
+            What::Volley { firer, target, .. } => Some((firer.as_str(), target.as_str())),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut items = vec![format!("hits {}", report.hits)];
+    if report.events.iter().any(|e| matches!(e.what, What::Saves { .. })) {
+        items.push(format!("saved {}", saved(report)));
+    }
+    if report.stands_lost > 0 {
+        items.push(format!("lost {}", report.stands_lost));
+    }
+    if micro_after > micro_before {
+        items.push(format!("micro {micro_after}"));
+    }
+    if report.disorder_placed {
+        items.push("disordered".to_string());
+    }
+    if let Some((_, _, row)) = leader_rolls(r, report.events.iter()).iter().find(|(_, _, row)| !row.quiet) {
+        items.push(format!("leader {}", row.id));
+    }
+    if took_low_ammo(r, &report.events, firer) {
+        items.push("low_ammo".to_string());
+    }
+    if fall_back_of(&report.events, &[target]).is_some() {
+        items.push("fell_back".to_string());
+    }
+    items.join(", ")
+}
+
 /// `hits`, `saved`, `lost`, `micro`, `disordered` against a volley.
 pub(super) fn check_volley(
     r: &mut Replayer<'_>,
