@@ -543,13 +543,7 @@ async fn issue_20_a_diceless_fire_line_hints_its_roll_and_an_action_writes_the_c
     let cursor = at(&typed, shot, 0, 2);
     let ask = || json!({ "textDocument": { "uri": game_uri }, "range": { "start": cursor, "end": cursor }, "context": { "diagnostics": [] } });
     let actions = client.request("textDocument/codeAction", ask()).await;
-    let action = actions
-        .as_array()
-        .and_then(|a| {
-            a.iter().find(|a| a["title"].as_str().is_some_and(|t| t.starts_with("Write the result")))
-        })
-        .unwrap_or_else(|| panic!("no action writes the claim: {actions:#}"))
-        .clone();
+    let action = writes_claim(&actions).unwrap_or_else(|| panic!("no action writes the claim: {actions:#}"));
     assert_eq!(action["title"], json!("Write the result the rules give: `=> hits 4, saved 2, lost 1`"));
     assert_eq!(action["kind"], json!("refactor.rewrite"));
     let edits = action["edit"]["changes"][&game_uri].clone();
@@ -569,12 +563,7 @@ async fn issue_20_a_diceless_fire_line_hints_its_roll_and_an_action_writes_the_c
     assert_eq!(published["diagnostics"], json!([]), "{published:#}");
     // With its claim written, the line offers nothing more.
     let actions = client.request("textDocument/codeAction", ask()).await;
-    assert!(
-        !actions.as_array().is_some_and(|a| a
-            .iter()
-            .any(|a| a["title"].as_str().is_some_and(|t| t.starts_with("Write the result")))),
-        "{actions:#}"
-    );
+    assert!(writes_claim(&actions).is_none(), "{actions:#}");
 
     // A wrong claim: the audit's finding, and a quick fix for it that writes the rules' claim.
     let wrong = game.replacen(&logged, &format!("{shot}{dice} => hits 3, saved 2"), 1);
@@ -582,13 +571,7 @@ async fn issue_20_a_diceless_fire_line_hints_its_roll_and_an_action_writes_the_c
     let published = client.diagnostics(&game_uri).await.expect("diagnostics");
     assert!(published["diagnostics"].as_array().is_some_and(|d| !d.is_empty()), "{published:#}");
     let actions = client.request("textDocument/codeAction", ask()).await;
-    let fix = actions
-        .as_array()
-        .and_then(|a| {
-            a.iter().find(|a| a["title"].as_str().is_some_and(|t| t.starts_with("Write the result")))
-        })
-        .unwrap_or_else(|| panic!("no quick fix writes the claim: {actions:#}"))
-        .clone();
+    let fix = writes_claim(&actions).unwrap_or_else(|| panic!("no quick fix writes the claim: {actions:#}"));
     assert_eq!(fix["kind"], json!("quickfix"));
     assert!(fix["diagnostics"].as_array().is_some_and(|d| !d.is_empty()), "{fix:#}");
     assert_eq!(apply(&wrong, &fix["edit"]["changes"][&game_uri]), game);
@@ -608,6 +591,15 @@ async fn issue_20_a_diceless_fire_line_hints_its_roll_and_an_action_writes_the_c
     let luck = format!("luck         hits at the {h}th percentile, unsaved {u}");
     assert!(text.contains(&luck), "the hover lacks `{luck}`:\n{text}");
     assert!(text.contains(&format!("stands lost {l}")), "{text}");
+}
+
+/// The code action among `actions` that writes a volley's claim (issue 20), if one is offered.
+fn writes_claim(actions: &Value) -> Option<Value> {
+    let found = actions
+        .as_array()?
+        .iter()
+        .find(|a| a["title"].as_str().is_some_and(|t| t.starts_with("Write the result")));
+    found.cloned()
 }
 
 /// A text with a list of protocol text edits applied (from the last, so earlier ranges hold).
