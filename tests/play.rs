@@ -51,7 +51,8 @@ fn audit_is_clean(dir: &Path) {
 /// log where the first stopped): pips, a formation change, a move given as a distance, volleys
 /// with their saves and a Discipline save, an assault through a closing volley, a retreat and a
 /// natural rally. The log audits clean, and every volley and every step of the assault is the
-/// tutorial's own line with the same dice (Ch16 5.0, 7.1-7.4, RULE-07-3.3).
+/// tutorial's own line with the same dice, each volley with the result the rules give written
+/// as its claim (Ch16 5.0, 7.1-7.4, RULE-07-3.3).
 #[test]
 fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
     let (dir, log) = new_game("tutorial");
@@ -61,6 +62,9 @@ fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
     // Hart's battery is due at 10:30, turn 3 (scenario reinforcements): not listed before.
     assert!(!first.contains("enter \"Hart"), "{first}");
     let second = text(&play(&dir, &script("turn-3.txt")).stdout);
+    // What it writes keeps the file in `dotc fmt`'s layout.
+    let tidy = dotc(&["fmt", "--check", "game.dotc"], &dir);
+    assert!(tidy.status.success(), "{}", text(&tidy.stdout));
     assert!(second.contains("3  enter \"Hart’s Georgia Battery\" to (47, 20) facing west"), "{second}");
     audit_is_clean(&dir);
     let written = std::fs::read_to_string(&log).expect("written");
@@ -70,7 +74,7 @@ fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
         shipped.lines().map(|l| l.split(" =>").next().unwrap_or(l).trim()).collect();
     let fights: Vec<&str> = written
         .lines()
-        .map(str::trim)
+        .map(|l| l.split(" =>").next().unwrap_or(l).trim())
         .filter(|l| !l.ends_with('{'))
         .filter(|l| {
             ["fire ", "closing_volley ", "melee ", "retreat ", "formation ", "move "]
@@ -85,6 +89,9 @@ fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
         assert!(shipped_lines.contains(&line), "`{line}` is not the tutorial's\n{written}");
     }
     assert!(written.contains("rally \"50th Georgia\" roll [4]"), "{written}");
+    // Each volley carries the claim the rules give (RULE-05-2.2, 3.1-3.3): the tutorial's own.
+    assert!(written.contains("saves [5, 2, 3, 6] => hits 4, saved 2, lost 1\n"), "{written}");
+    assert!(written.contains("discipline [2] => hits 3, lost 1, micro 1, disordered\n"), "{written}");
     assert!(second.contains("50th Georgia natural rally: needs 4+, rolled 4: passed"), "{second}");
     assert!(second.contains("9th Louisiana charges home into 19th Maine"), "{second}");
     insta::assert_snapshot!("tutorial_played", written);

@@ -495,7 +495,8 @@ impl Session {
             return Err(format!("the {label} roll ({count} dice) is still to be typed"));
         }
         let line = pending.text[..pending.at].matches('\n').count() + 1;
-        self.write(pending.text.clone())?;
+        let text = with_claim(&self.path, &pending.text, pending.at, line);
+        self.write(text)?;
         Ok(narrative_of(&self.now.replay, line))
     }
 
@@ -528,6 +529,21 @@ impl Session {
 
 fn candidate(line: String, kind: &'static str) -> Candidate {
     Candidate { line, kind, existing: None }
+}
+
+/// The log with the claim the rules give written after a volley's dice (`=> hits 4, saved 2,
+/// lost 1`), as the players would agree it at the table: the replay's own result of the line
+/// (`VolleyProbe::claim`). Other lines, and a line that already has a claim, are left as they are.
+fn with_claim(path: &Path, text: &str, at: usize, line: usize) -> String {
+    let now = replay_text(path, text, &[line], None, false);
+    let claim = now.replay.probes.iter().find(|p| p.line == line).and_then(|p| p.claim.clone());
+    let (Some(claim), Some(action)) = (claim, action_at(&now.analysis, at)) else { return text.to_string() };
+    if action.claim.is_some() || !action.steps.is_empty() || claim.is_empty() {
+        return text.to_string();
+    }
+    let mut out = text.to_string();
+    out.insert_str(action.span.end, &format!(" => {claim}"));
+    out
 }
 
 /// How many bytes at the start of `a` and `b` are the same.
