@@ -14,6 +14,8 @@ pub mod day;
 pub mod experience;
 pub mod field;
 pub mod logged;
+#[cfg(test)]
+mod logged_tests;
 pub mod next;
 pub mod order;
 #[cfg(test)]
