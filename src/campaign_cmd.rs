@@ -1,6 +1,7 @@
 //! `dotc campaign ...`: campaign files (Ch14). `status` prints the rosters after the last
 //! recorded step of the post-battle sequence, as the rules core plays the campaign
-//! (`dotc_runtime::campaign::play`); `next` works out the post-battle sequence due after the
+//! (`dotc_runtime::campaign::play`), or after a given battle (`--after`), or battle by battle
+//! (`--history`, issue 19; `Played::after`); `next` works out the post-battle sequence due after the
 //! first played battle whose sequence is missing or incomplete
 //! (`dotc_runtime::campaign::next::next_steps`), and adds it or completes the written block.
 
@@ -26,7 +27,8 @@ pub enum StatusFormat {
 pub enum CampaignKind {
     /// The rosters after the last recorded step: per side, each unit's stands on the roster, in
     /// hospital (and the battle they return for) and lost for good, its XP, grade and the traits
-    /// the campaign gave it (Ch14 3.0).
+    /// the campaign gave it (Ch14 3.0); with --after, as they stood after one battle; with
+    /// --history, battle by battle.
     Status {
         /// The campaign file.
         file: PathBuf,

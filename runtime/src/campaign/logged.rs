@@ -5,7 +5,10 @@
 //! makes (`dotc audit`, `dotc replay`, `dotc odds --at`, the maps, the language server's audit,
 //! issue 19): the campaign is read through the caller's [`Loader`] (the language server's open
 //! buffers, or the disk), played up to that battle's order of battle, and handed to the replay
-//! ([`crate::replay::ReplayOptions::order_of_battle`]).
+//! ([`crate::replay::ReplayOptions::order_of_battle`]). `dotc audit` and `dotc replay` decide
+//! it from the log's header before they replay it ([`analyze_and_replay_logged`]), so a
+//! campaign battle's log is replayed once, with the roster, and any other log streamed as
+//! before (issue 19).
 
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
