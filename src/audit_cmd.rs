@@ -13,8 +13,7 @@ use std::process::ExitCode;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::LineIndex;
 use dotc_runtime::audit::{self, AuditOptions};
-use dotc_runtime::campaign::logged::replay_logged;
-use dotc_runtime::replay::streamed::analyze_and_replay;
+use dotc_runtime::campaign::logged::{analyze_and_replay_logged, replay_logged};
 use dotc_runtime::replay::{Level, ReplayOptions};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -243,16 +242,15 @@ fn audit_one(
         }
     };
     // A long log is replayed while it is still being parsed (issue 16); the replay is made only
-    // for a game log that checks clean, as `game_of` below asks.
-    let (analysis, replayed) = {
-        let options = ReplayOptions {
-            source: Some(&source),
-            what_if: Some(what_if),
-            findings_only: true,
-            ..ReplayOptions::default()
-        };
-        analyze_and_replay(path, &source, &crate::files::InputLoader, &options)
-    };
+    // for a game log that checks clean, as `game_of` below asks. A log that names its campaign
+    // battle (Ch14 1.0) is fought with the campaign's roster, decided from its header before
+    // the one replay (issue 19).
+    let (analysis, replayed) = analyze_and_replay_logged(
+        path,
+        &source,
+        &crate::files::InputLoader,
+        &replay_options(&source, what_if),
+    );
     // A campaign (Ch14) named on the command line: its battles replayed and its post-battle
     // sequences checked (`crate::campaign_cmd`).
     if analysis.document.kind == Some(dotc_lang::ast::FileKind::Campaign) && file.named {
@@ -268,16 +266,11 @@ fn audit_one(
         Ok(game) => game,
         Err(report) => return Ok(Some((FileAudit::unreplayed(name), report))),
     };
-    // A log that names its campaign battle (Ch14 1.0) is fought with the campaign's roster.
-    let replayed = {
-        let options = ReplayOptions {
-            source: Some(&source),
-            what_if: Some(what_if),
-            findings_only: true,
-            ..ReplayOptions::default()
-        };
-        replay_logged(path, &analysis, &crate::files::InputLoader, &options, replayed)
-    };
+    // `game_of` gives a game log without errors, which is replayed above.
+    let replayed = replayed.unwrap_or_else(|| {
+        let options = replay_options(&source, what_if);
+        replay_logged(path, &analysis, &crate::files::InputLoader, &options, None)
+    });
     // The one audit layer (also the language server's): findings as diagnostics, `@allow`
     // suppressions matched with their reasons, suppressions that match nothing reported.
     let audit = audit::audit(&analysis.document, &replayed.findings, AuditOptions { notes: args.notes });
@@ -311,6 +304,16 @@ fn audit_one(
     let audit = FileAudit { file: name, replayed: true, errors, warnings, findings, suppressed };
     drop_aside(source.len(), (analysis, replayed, source));
     Ok(Some((audit, text)))
+}
+
+/// What the audit asks of a log's replay: its findings, under the what-if rulings.
+fn replay_options<'a>(source: &'a str, what_if: &'a dotc_runtime::rulings::WhatIf) -> ReplayOptions<'a> {
+    ReplayOptions {
+        source: Some(source),
+        what_if: Some(what_if),
+        findings_only: true,
+        ..ReplayOptions::default()
+    }
 }
 
 /// Audit a campaign (Ch14 1.0, 2.0): its language checks, then each played battle's log
@@ -392,4 +395,39 @@ fn drop_aside<T: Send + 'static>(bytes: usize, held: T) {
     }
     // No thread to be had: freed here after all.
     let _ = std::thread::Builder::new().name("drop".into()).spawn(move || drop(held));
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use dotc_runtime::campaign::logged::replays_made;
+
+    /// How many replays of a game log `dotc ARGS...` made on this thread.
+    fn replays_of(args: &[&str]) -> usize {
+        let cli = crate::Cli::try_parse_from(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let before = replays_made();
+        let code = crate::run(cli);
+        assert!(code.is_ok(), "{args:?}: {code:?}");
+        replays_made() - before
+    }
+
+    /// Issue 19: `dotc audit` and `dotc replay` replay a campaign battle's log once, with the
+    /// roster (Ch14 1.0), decided from its header; a plain log once too.
+    #[test]
+    fn audit_and_replay_replay_a_campaign_battles_log_once() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for log in ["tests/campaign/fence-line-won-game.dotc", "scenarios/tutorial/fence-line-game.dotc"] {
+            let path = root.join(log);
+            let path = path.to_str().expect("a UTF-8 path");
+            for args in [
+                &["dotc", "audit", path][..],
+                &["dotc", "audit", "--format", "json", path],
+                &["dotc", "replay", path],
+                &["dotc", "replay", "--format", "json", path],
+                &["dotc", "replay", "--summary", "--until", "turn 2", path],
+            ] {
+                assert_eq!(replays_of(args), 1, "{args:?}");
+            }
+        }
+    }
 }

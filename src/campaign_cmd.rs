@@ -1,6 +1,7 @@
 //! `dotc campaign ...`: campaign files (Ch14). `status` prints the rosters after the last
 //! recorded step of the post-battle sequence, as the rules core plays the campaign
-//! (`dotc_runtime::campaign::play`); `next` works out the post-battle sequence due after the
+//! (`dotc_runtime::campaign::play`), or after a given battle (`--after`), or battle by battle
+//! (`--history`, issue 19; `Played::after`); `next` works out the post-battle sequence due after the
 //! first played battle whose sequence is missing or incomplete
 //! (`dotc_runtime::campaign::next::next_steps`), and adds it or completes the written block.
 
@@ -12,7 +13,7 @@ use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::line_col;
 use dotc_runtime::campaign::next::{DueBattle, NextError, Written, next_steps};
-use dotc_runtime::campaign::{CampaignState, LeaderRecord, UnitRecord, play};
+use dotc_runtime::campaign::{BattleRecord, CampaignState, LeaderRecord, Played, UnitRecord, play};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum StatusFormat {
@@ -26,12 +27,21 @@ pub enum StatusFormat {
 pub enum CampaignKind {
     /// The rosters after the last recorded step: per side, each unit's stands on the roster, in
     /// hospital (and the battle they return for) and lost for good, its XP, grade and the traits
-    /// the campaign gave it (Ch14 3.0).
+    /// the campaign gave it (Ch14 3.0); with --after, as they stood after one battle; with
+    /// --history, battle by battle.
     Status {
         /// The campaign file.
         file: PathBuf,
         #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
         format: StatusFormat,
+        /// The rosters as they stood after this battle (its name or its number), its post-battle
+        /// sequence played as far as the file records it.
+        #[arg(long, value_name = "BATTLE", conflicts_with = "history")]
+        after: Option<String>,
+        /// The campaign battle by battle: each unit's stands on the roster after each battle and
+        /// what befell each brigadier in each.
+        #[arg(long)]
+        history: bool,
     },
     /// The post-battle sequence due after the first played battle whose `after` block is
     /// missing or incomplete (Ch14 1.0): the dice not written rolled from the seed, each claim
@@ -58,18 +68,28 @@ pub fn campaign(
     what: &CampaignKind,
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
-    let (file, format) = match what {
-        CampaignKind::Status { file, format } => (file, format),
+    let (file, format, after, history) = match what {
+        CampaignKind::Status { file, format, after, history } => (file, format, after, *history),
         CampaignKind::Next { file, seed, write, force } => return next(file, *seed, *write, *force, render),
     };
     let (name, _, analysis) = load(file, &render)?;
     let played = play(&analysis);
     let errors = played.findings.iter().filter(|f| f.level == dotc_runtime::replay::Level::Error).count();
-    match format {
-        StatusFormat::Json => {
-            println!("{}", serde_json::to_string_pretty(&played.state).map_err(|e| e.to_string())?)
+    match (format, after) {
+        (_, Some(battle)) => {
+            let number = battle_number(&played.state, battle)?;
+            let Some(state) = played.after.get(number - 1) else {
+                return Err(format!("{name}: battle {number} could not be played"));
+            };
+            match format {
+                StatusFormat::Json => println!("{}", pretty(state)?),
+                StatusFormat::Text => print!("{}", after_text(state, number, played.state.battles.len())),
+            }
         }
-        StatusFormat::Text => print!("{}", status_text(&played.state)),
+        (StatusFormat::Json, None) if history => println!("{}", pretty(&History::of(&played))?),
+        (StatusFormat::Text, None) if history => print!("{}", history_text(&played)),
+        (StatusFormat::Json, None) => println!("{}", pretty(&played.state)?),
+        (StatusFormat::Text, None) => print!("{}", status_text(&played.state)),
     }
     if errors > 0 {
         eprintln!(
@@ -77,6 +97,35 @@ pub fn campaign(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A value as pretty JSON.
+fn pretty(value: &impl serde::Serialize) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| e.to_string())
+}
+
+/// The battle `--after` names: its name as the campaign writes it, or its number (1-based); an
+/// error listing the battles otherwise.
+fn battle_number(state: &CampaignState, named: &str) -> Result<usize, String> {
+    let battles = &state.battles;
+    if let Some(b) = battles.iter().find(|b| b.name == named) {
+        return Ok(b.number);
+    }
+    if let Ok(number) = named.trim().parse::<usize>()
+        && (1..=battles.len()).contains(&number)
+    {
+        return Ok(number);
+    }
+    let hint = match dotc_lang::names::suggest(named, battles.iter().map(|b| b.name.as_str())) {
+        Some(s) => format!("; did you mean \"{s}\"?"),
+        None => String::new(),
+    };
+    let list: Vec<String> = battles.iter().map(|b| format!("{} \"{}\"", b.number, b.name)).collect();
+    Err(format!(
+        "the campaign \"{}\" has no battle \"{named}\"{hint} (its battles, by name or number: {})",
+        state.name,
+        list.join(", ")
+    ))
 }
 
 /// Read and analyse a campaign file: an error when it is not one, or when it has errors (they
@@ -279,9 +328,25 @@ fn above_comments(source: &str, at: usize) -> usize {
 
 /// The rosters as a readable table, one per side in the order the sides first appear.
 pub fn status_text(state: &CampaignState) -> String {
-    let mut out = String::new();
     let played = state.battles.iter().filter(|b| b.played).count();
-    out.push_str(&format!("{}: {} battle(s), {played} played\n", state.name, state.battles.len()));
+    let mut out = format!("{}: {} battle(s), {played} played\n", state.name, state.battles.len());
+    battles_text(&mut out, state);
+    rosters_text(&mut out, state);
+    out
+}
+
+/// The rosters after battle `number` of `of` (`--after`): the battles up to it, then the
+/// rosters as [`status_text`] gives them.
+fn after_text(state: &CampaignState, number: usize, of: usize) -> String {
+    let name = state.battles.get(number - 1).map_or("", |b| b.name.as_str());
+    let mut out = format!("{}: the rosters after battle {number} \"{name}\" (of {of})\n", state.name);
+    battles_text(&mut out, state);
+    rosters_text(&mut out, state);
+    out
+}
+
+/// One line per battle: who held the field, the result, whether its sequence is recorded.
+fn battles_text(out: &mut String, state: &CampaignState) {
     for b in &state.battles {
         let field = match (&b.played, &b.field) {
             (false, _) => "not played".to_string(),
@@ -293,12 +358,22 @@ pub fn status_text(state: &CampaignState) -> String {
             if b.played && !b.sequence_recorded { "; post-battle sequence not recorded" } else { "" };
         out.push_str(&format!("  battle {} \"{}\": {field}{result}{sequence}\n", b.number, b.name));
     }
+}
+
+/// The sides in the order their first unit joined.
+fn sides_of(units: &[UnitRecord]) -> Vec<&str> {
     let mut sides: Vec<&str> = Vec::new();
-    for u in &state.units {
+    for u in units {
         if !sides.contains(&u.side.as_str()) {
             sides.push(&u.side);
         }
     }
+    sides
+}
+
+/// Each side's units and brigadiers as they stand in `state`.
+fn rosters_text(out: &mut String, state: &CampaignState) {
+    let sides = sides_of(&state.units);
     let width = state.units.iter().map(|u| u.name.chars().count()).max().unwrap_or(4).max(4);
     for side in sides {
         out.push_str(&format!("\n{side}\n"));
@@ -327,9 +402,8 @@ pub fn status_text(state: &CampaignState) -> String {
                 &draft(u),
             ]));
         }
-        leaders_text(&mut out, state, side);
+        leaders_text(out, state, side);
     }
-    out
 }
 
 /// A unit's XP; a battery keeps no experience track (Ch14 3.0): `-`.
@@ -412,4 +486,118 @@ fn hospital(u: &UnitRecord) -> String {
         .map(|h| format!("{} (battle {})", h.stands, h.returns_for))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `campaign status --history --format json`: the campaign's state after each battle.
+#[derive(serde::Serialize)]
+struct History<'a> {
+    name: &'a str,
+    battles: Vec<AfterBattle<'a>>,
+}
+
+/// A battle and the rosters after it (its replay and its post-battle sequence as recorded).
+#[derive(serde::Serialize)]
+struct AfterBattle<'a> {
+    #[serde(flatten)]
+    battle: &'a BattleRecord,
+    units: &'a [UnitRecord],
+    leaders: &'a [LeaderRecord],
+}
+
+impl<'a> History<'a> {
+    fn of(played: &'a Played) -> History<'a> {
+        let battles = played
+            .after
+            .iter()
+            .filter_map(|state| {
+                let battle = state.battles.last()?;
+                Some(AfterBattle { battle, units: &state.units, leaders: &state.leaders })
+            })
+            .collect();
+        History { name: &played.state.name, battles }
+    }
+}
+
+/// The campaign battle by battle (`--history`): per side, each unit's stands on the roster after
+/// each battle, and what befell each brigadier in each.
+fn history_text(played: &Played) -> String {
+    let state = &played.state;
+    let after = &played.after;
+    let mut out = format!("{}: the campaign battle by battle\n", state.name);
+    battles_text(&mut out, state);
+    out.push_str(
+        "\nStands on the roster after each battle and its post-battle sequence as recorded: +N in\n\
+         hospital or awaiting the Surgeon, - not yet in the campaign; lost: for good, prisoners too;\n\
+         drafted: replacement stands taken (Ch14 5.0).\n",
+    );
+    let width = state.units.iter().map(|u| u.name.chars().count()).max().unwrap_or(4).max(4);
+    for side in sides_of(&state.units) {
+        out.push_str(&format!("\n{side}\n"));
+        let mut header = format!("  {:<width$}  joined  start", "unit");
+        for n in 1..=after.len() {
+            header.push_str(&format!("  {:>6}", format!("{n}")));
+        }
+        out.push_str(&format!("{header}    lost  drafted\n"));
+        for u in state.units.iter().filter(|u| u.side == side) {
+            let mut line = format!("  {:<width$}  {:>6}  {:>5}", u.name, u.joined, u.strength);
+            for state in after {
+                let cell = state.units.iter().find(|r| r.name == u.name).map_or("-".to_string(), stands_cell);
+                line.push_str(&format!("  {cell:>6}"));
+            }
+            out.push_str(&format!("{line}  {:>6}  {:>7}\n", u.lost + u.captured, u.replacements));
+        }
+        let leaders: Vec<&LeaderRecord> = state.leaders.iter().filter(|l| l.side == side).collect();
+        if leaders.is_empty() {
+            continue;
+        }
+        let lw = leaders.iter().map(|l| l.name.chars().count()).max().unwrap_or(9).max(9);
+        out.push_str(&format!("  {:<lw$}  {:<10}  battle by battle\n", "brigadier", "rating"));
+        for l in leaders {
+            let fates: Vec<String> = after
+                .iter()
+                .enumerate()
+                .filter_map(|(i, state)| {
+                    let then = state.leaders.iter().find(|r| r.name == l.name)?;
+                    let parts = leader_in_battle(then, i + 1);
+                    (!parts.is_empty()).then(|| format!("{}: {}", i + 1, parts.join(", ")))
+                })
+                .collect();
+            let fates = if fates.is_empty() { "-".to_string() } else { fates.join("; ") };
+            out.push_str(&format!(
+                "  {:<lw$}  {:<10}  {fates}\n",
+                l.name,
+                l.rating.as_deref().unwrap_or("-")
+            ));
+        }
+    }
+    out
+}
+
+/// A unit's stands after a battle: on the roster, and `+N` in hospital or awaiting the Surgeon.
+fn stands_cell(u: &UnitRecord) -> String {
+    let back: u32 = u.hospital.iter().map(|h| h.stands).sum::<u32>() + u.awaiting_surgeon;
+    if back > 0 { format!("{}+{back}", u.on_roster) } else { u.on_roster.to_string() }
+}
+
+/// What befell a brigadier in battle `number`, from his record after it (Ch14 4.0): his wound,
+/// the officer roll's outcome, his promotion, his time out of command.
+fn leader_in_battle(l: &LeaderRecord, number: usize) -> Vec<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for c in l.casualties.iter().filter(|c| c.battle == number) {
+        parts.push(c.casualty.words().to_string());
+    }
+    if l.killed_in == Some(number) {
+        parts.push(format!("a new brigadier commands ({})", l.rating.as_deref().unwrap_or("-")));
+    }
+    if l.awaiting_officer.is_some() {
+        parts.push("awaiting the officer roll".to_string());
+    }
+    if l.promoted_after.contains(&number) {
+        parts.push(format!("promoted ({})", l.rating.as_deref().unwrap_or("-")));
+    }
+    if let Some(back) = l.back_for {
+        let by = l.commanded_by.as_ref().map(|c| format!(", {} commands ({})", c.name, c.rating));
+        parts.push(format!("out until battle {back}{}", by.unwrap_or_default()));
+    }
+    parts
 }

@@ -8,8 +8,7 @@ use clap::ValueEnum;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::{Analysis, analyze};
 use dotc_runtime::audit::finding_diagnostic;
-use dotc_runtime::campaign::logged::replay_logged;
-use dotc_runtime::replay::streamed::analyze_and_replay;
+use dotc_runtime::campaign::logged::{analyze_and_replay_logged, replay_logged};
 use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log};
 use dotc_runtime::rulings::WhatIf;
 
@@ -229,7 +228,9 @@ pub fn replay_file(
 ) -> Result<ExitCode, String> {
     let what_if = args.what_if.parse();
     // A long log is replayed while it is still being parsed (issue 16). Its `--option`s are
-    // judged first against the scenario its head names.
+    // judged first against the scenario its head names. A log that names its campaign battle
+    // (Ch14 1.0) is fought with the campaign's roster, as `dotc audit` fights it, decided from
+    // its header before the one replay (issue 19).
     let source = super::read(&args.file)?;
     let early_switches = if args.options.is_empty() {
         Some(Vec::new())
@@ -237,7 +238,7 @@ pub fn replay_file(
         head_switches(&args.file, &source, &args.options)
     };
     let streamed = match (&what_if, &early_switches) {
-        (Ok(what_if), Some(switches)) => Some(analyze_and_replay(
+        (Ok(what_if), Some(switches)) => Some(analyze_and_replay_logged(
             &args.file,
             &source,
             &crate::files::InputLoader,
@@ -259,10 +260,13 @@ pub fn replay_file(
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
-    // A log that names its campaign battle (Ch14 1.0) is fought with the campaign's roster, as
-    // `dotc audit` fights it.
-    let options = replay_options(args, &game.source, &what_if, &switches);
-    let replay = replay_logged(&args.file, &game.analysis, &crate::files::InputLoader, &options, replayed);
+    let replay = match replayed {
+        Some(replay) => replay,
+        None => {
+            let options = replay_options(args, &game.source, &what_if, &switches);
+            replay_logged(&args.file, &game.analysis, &crate::files::InputLoader, &options, None)
+        }
+    };
     // Ch13 4.0: the game as one side saw it.
     let replay = match &args.seen_by {
         Some(side) => replay.as_seen_by(side)?,

@@ -5,15 +5,21 @@
 //! makes (`dotc audit`, `dotc replay`, `dotc odds --at`, the maps, the language server's audit,
 //! issue 19): the campaign is read through the caller's [`Loader`] (the language server's open
 //! buffers, or the disk), played up to that battle's order of battle, and handed to the replay
-//! ([`crate::replay::ReplayOptions::order_of_battle`]).
+//! ([`crate::replay::ReplayOptions::order_of_battle`]). `dotc audit` and `dotc replay` decide
+//! it from the log's header before they replay it ([`analyze_and_replay_logged`]), so a
+//! campaign battle's log is replayed once, with the roster, and any other log streamed as
+//! before (issue 19).
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
+use dotc_lang::ast::Name;
 use dotc_lang::{Analysis, Loader};
 
 use super::order::OrderOfBattle;
 use super::{Stop, play_until};
+use crate::replay::streamed::analyze_and_replay;
 use crate::replay::{Finding, Level, Replay, ReplayOptions, replay};
 
 /// What a game log's header makes of its order of battle (Ch14 1.0).
@@ -53,9 +59,21 @@ impl LoggedBattle {
         loader: &dyn Loader,
         cancel: Option<&AtomicBool>,
     ) -> (LoggedBattle, Vec<PathBuf>) {
-        let Some((file, battle)) = analysis.document.game.as_ref().and_then(|g| g.campaign.as_ref()) else {
-            return (LoggedBattle::Scenario, Vec::new());
-        };
+        match analysis.document.game.as_ref().and_then(|g| g.campaign.as_ref()) {
+            Some((file, battle)) => LoggedBattle::named(path, file, battle, loader, cancel),
+            None => (LoggedBattle::Scenario, Vec::new()),
+        }
+    }
+
+    /// [`LoggedBattle::look_up`] of the battle `battle` of the campaign `file` (as a log's header
+    /// names them).
+    fn named(
+        path: &Path,
+        file: &Name,
+        battle: &Name,
+        loader: &dyn Loader,
+        cancel: Option<&AtomicBool>,
+    ) -> (LoggedBattle, Vec<PathBuf>) {
         let campaign_path = campaign_path_of(path, &file.value);
         let mut files = vec![campaign_path.clone()];
         let fail = |message: String, files: Vec<PathBuf>| {
@@ -110,12 +128,17 @@ impl LoggedBattle {
     /// Replay the log with this order of battle: `options` with [`LoggedBattle::order`], and
     /// the header's error, if any, as the first finding. `made` is a replay of the log already
     /// made with `options` alone (`crate::replay::streamed`): kept for a log of no campaign,
-    /// made again for a campaign's.
+    /// made again for a campaign's, and counted either way ([`replays_made`]): a command that
+    /// knows the log's battle before it replays it goes through [`analyze_and_replay_logged`].
     pub fn replay(&self, analysis: &Analysis, options: &ReplayOptions<'_>, made: Option<Replay>) -> Replay {
+        if made.is_some() {
+            count_replay();
+        }
         if let (LoggedBattle::Scenario, Some(made)) = (self, made) {
             return made;
         }
         let options = ReplayOptions { order_of_battle: self.order(), ..*options };
+        count_replay();
         let mut replayed = replay(analysis, &options);
         if let Some(finding) = self.finding() {
             replayed.findings.insert(0, finding.clone());
@@ -147,4 +170,71 @@ pub fn replay_logged(
     made: Option<Replay>,
 ) -> Replay {
     LoggedBattle::of(path, analysis, loader, options.cancel).replay(analysis, options, made)
+}
+
+/// A game log analysed and replayed once, with the order of battle its header gives it
+/// (issue 19): what `dotc audit` and `dotc replay` do with a log. Whether the log is a campaign
+/// battle is decided before the replay, from its header alone ([`header_battle`]), so a
+/// campaign battle's log is replayed once, with the roster ([`LoggedBattle`]), and any other log
+/// as [`analyze_and_replay`] replays it, while it is parsed (issue 16). The replay is made only
+/// for a game log without errors, as [`analyze_and_replay`] makes it; the header's error, if any,
+/// is its first finding, as [`LoggedBattle::replay`] gives it.
+pub fn analyze_and_replay_logged(
+    path: &Path,
+    source: &str,
+    loader: &dyn Loader,
+    options: &ReplayOptions<'_>,
+) -> (Analysis, Option<Replay>) {
+    let named = header_battle(source);
+    let battle = match &named {
+        Some((file, battle)) => LoggedBattle::named(path, file, battle, loader, options.cancel).0,
+        None => LoggedBattle::Scenario,
+    };
+    let fought = ReplayOptions { order_of_battle: battle.order(), ..*options };
+    let (analysis, replayed) = analyze_and_replay(path, source, loader, &fought);
+    let Some(mut replayed) = replayed else { return (analysis, None) };
+    count_replay();
+    // The header read alone is the header analysed but for a text in it that holds a line
+    // starting `turn` (a `"""` note): then the log is fought as its analysis says, replayed again.
+    let analysed = analysis.document.game.as_ref().and_then(|g| g.campaign.clone());
+    if analysed != named {
+        let replayed = replay_logged(path, &analysis, loader, options, None);
+        return (analysis, Some(replayed));
+    }
+    if let Some(finding) = battle.finding() {
+        replayed.findings.insert(0, finding.clone());
+    }
+    (analysis, Some(replayed))
+}
+
+/// The campaign battle a game log's header names (`campaign "FILE" battle "NAME"`, Ch14 1.0),
+/// read from the text before its first `turn` line, and parsed only when that text has the word
+/// `campaign`: a plain log's header costs one search of its first lines (issue 19).
+fn header_battle(source: &str) -> Option<(Name, Name)> {
+    let end = if source.starts_with("turn ") {
+        0
+    } else {
+        source.find("\nturn ").map_or(source.len(), |at| at + 1)
+    };
+    let header = &source[..end];
+    if !header.contains("campaign") {
+        return None;
+    }
+    dotc_lang::parse(header).document.game?.campaign
+}
+
+thread_local! {
+    /// The game logs this thread replayed through this module ([`replays_made`]).
+    static REPLAYS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many game logs this thread has replayed through [`analyze_and_replay_logged`] and
+/// [`replay_logged`]: the count a test reads to hold a campaign battle's log to one replay per
+/// command (issue 19).
+pub fn replays_made() -> usize {
+    REPLAYS.with(Cell::get)
+}
+
+fn count_replay() {
+    REPLAYS.with(|r| r.set(r.get() + 1));
 }

@@ -14,6 +14,8 @@ pub mod day;
 pub mod experience;
 pub mod field;
 pub mod logged;
+#[cfg(test)]
+mod logged_tests;
 pub mod next;
 pub mod order;
 #[cfg(test)]
@@ -167,6 +169,12 @@ pub struct Played {
     /// For each battle whose roster changes its scenario, a note at its `scenario` line saying
     /// what (`dotc check`, `dotc audit`; [`note_diagnostic`]).
     pub notes: Vec<Finding>,
+    /// The campaign's state after each battle, in the campaign's order: after its replay and its
+    /// post-battle sequence, as far as the file records it (a battle of a day not yet over is
+    /// followed by `field` alone, its losses awaiting the day's Surgeon, dotc D49). What
+    /// `dotc campaign status --after` and `--history` show (issue 19); the last is
+    /// [`Played::state`] when the campaign is played to its end.
+    pub after: Vec<CampaignState>,
 }
 
 /// A note of [`Played::notes`] as a diagnostic: advice, never an error (`dotc::campaign-roster`).
@@ -279,6 +287,7 @@ pub(crate) fn play_until(
         if stop == Stop::OrderOf(i + 1) {
             break;
         }
+        played.after.push(played.state.clone());
         if let Some(pending) = pending
             && (stop == Stop::AtDue || stop == Stop::Before(i + 1))
         {
