@@ -88,7 +88,9 @@ fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
         // The move written from `move u7 forward 1.5` is the tutorial's `to (28.5, 14)`.
         assert!(shipped_lines.contains(&line), "`{line}` is not the tutorial's\n{written}");
     }
-    assert!(written.contains("rally \"50th Georgia\" roll [4]"), "{written}");
+    // The pips and the rally carry theirs too (Ch16 2.1, RULE-07-3.3): the tutorial's.
+    assert!(written.contains("pips \"Brig. Gen. Émile Laforêt\" roll [5] => 4\n"), "{written}");
+    assert!(written.contains("rally \"50th Georgia\" roll [4] => rallied\n"), "{written}");
     // Each volley carries the claim the rules give (RULE-05-2.2, 3.1-3.3): the tutorial's own.
     assert!(written.contains("saves [5, 2, 3, 6] => hits 4, saved 2, lost 1\n"), "{written}");
     assert!(written.contains("discipline [2] => hits 3, lost 1, micro 1, disordered\n"), "{written}");

@@ -531,13 +531,20 @@ fn candidate(line: String, kind: &'static str) -> Candidate {
     Candidate { line, kind, existing: None }
 }
 
-/// The log with the claim the rules give written after a volley's dice (`=> hits 4, saved 2,
-/// lost 1`), as the players would agree it at the table: the replay's own result of the line
-/// (`VolleyProbe::claim`). Other lines, and a line that already has a claim, are left as they are.
+/// The log with the claim the rules give written after a line's dice, as the players would agree
+/// it at the table: a volley's `=> hits 4, saved 2, lost 1` (`VolleyProbe::claim`), a pips
+/// roll's `=> 3` and a rally's `=> rallied` (`replay::written_claim`), each the replay's own
+/// result of the line. An assault's steps, and a line that already has a claim, are left as
+/// they are.
 fn with_claim(path: &Path, text: &str, at: usize, line: usize) -> String {
     let now = replay_text(path, text, &[line], None, false);
-    let claim = now.replay.probes.iter().find(|p| p.line == line).and_then(|p| p.claim.clone());
-    let (Some(claim), Some(action)) = (claim, action_at(&now.analysis, at)) else { return text.to_string() };
+    let Some(action) = action_at(&now.analysis, at) else { return text.to_string() };
+    let claim =
+        now.replay.probes.iter().find(|p| p.line == line).and_then(|p| p.claim.clone()).or_else(|| {
+            let events = now.replay.events.iter().filter(|e| e.line == line).map(|e| &e.event);
+            dotc_runtime::replay::written_claim(&action.verb.value, events)
+        });
+    let Some(claim) = claim else { return text.to_string() };
     if action.claim.is_some() || !action.steps.is_empty() || claim.is_empty() {
         return text.to_string();
     }

@@ -502,6 +502,28 @@ fn follow_volley(r: &mut Replayer<'_>, claim: &Claim, report: &VolleyReport, mic
     }
 }
 
+/// The claim the rules give for a `pips` or `rally` line, as a log writes it after `=>`, read
+/// off the events the replay gave that line (issue 20: what `dotc play` writes with the dice):
+/// the staff pips the roll gave the brigade (Ch16 2.1, RULINGS G2; the number [`check_number`]
+/// holds a `pips` claim to), or `rallied` / `failed` for a natural rally on its die (RULE-07-3.3,
+/// Ch16 8.3, as [`check_rally`] reads them). None for any other verb, or a line without its
+/// event.
+pub fn written_claim<'e>(verb: &str, mut events: impl Iterator<Item = &'e Event>) -> Option<String> {
+    match verb {
+        "pips" => events.find_map(|e| match &e.what {
+            What::Pips { change, .. } if *change >= 0 => Some(change.to_string()),
+            _ => None,
+        }),
+        "rally" => events.find_map(|e| match &e.what {
+            What::Test { test: TestKind::NaturalRally, needed, rolled, .. } => {
+                Some(if i32::from(*rolled) >= *needed { "rallied" } else { "failed" }.to_string())
+            }
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
 /// `rallied` or `failed` against a rally.
 pub(super) fn check_rally(r: &mut Replayer<'_>, claim: &Claim, rallied: bool) {
     for item in &claim.items {

@@ -62,6 +62,7 @@ use crate::engine::{EngineError, Event, Rules, What, morale, transact};
 use crate::geometry::Layout;
 use crate::rulings::{Rulings, SmokeClearing, WhatIf};
 
+pub use claims::written_claim;
 pub use complete::completed_log;
 pub use log_dice::LogDice;
 pub use moment::{Moment, MomentBrigade, MomentUnit};
