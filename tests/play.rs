@@ -88,6 +88,13 @@ fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
         // The move written from `move u7 forward 1.5` is the tutorial's `to (28.5, 14)`.
         assert!(shipped_lines.contains(&line), "`{line}` is not the tutorial's\n{written}");
     }
+    // The assault's steps carry theirs (Ch16 7.2, 7.3), the tutorial's own.
+    let steps = "closing_volley roll [6, 2, 3, 1, 2] => hits 1\n            discipline roll [5] => pass\n            \
+                 melee roll [4] vs [3] => attacker wins\n";
+    assert!(written.contains(steps), "{written}");
+    for step in steps.lines() {
+        assert!(shipped.contains(&format!("{}\n", step.trim())), "`{step}` is not the tutorial's");
+    }
     // The pips and the rally carry theirs too (Ch16 2.1, RULE-07-3.3): the tutorial's.
     assert!(written.contains("pips \"Brig. Gen. Émile Laforêt\" roll [5] => 4\n"), "{written}");
     assert!(written.contains("rally \"50th Georgia\" roll [4] => rallied\n"), "{written}");

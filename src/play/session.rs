@@ -534,11 +534,23 @@ fn candidate(line: String, kind: &'static str) -> Candidate {
 /// The log with the claim the rules give written after a line's dice, as the players would agree
 /// it at the table: a volley's `=> hits 4, saved 2, lost 1` (`VolleyProbe::claim`), a pips
 /// roll's `=> 3` and a rally's `=> rallied` (`replay::written_claim`), each the replay's own
-/// result of the line. An assault's steps, and a line that already has a claim, are left as
-/// they are.
+/// result of the line; an assault's on each of its steps (`replay::written_step_claims`). A line
+/// or step that already has a claim is left as it is.
 fn with_claim(path: &Path, text: &str, at: usize, line: usize) -> String {
     let now = replay_text(path, text, &[line], None, false);
     let Some(action) = action_at(&now.analysis, at) else { return text.to_string() };
+    if !action.steps.is_empty() {
+        // An assault: each step's claim at the end of its own line, written from the last.
+        let events = now.replay.events.iter().filter(|e| e.line == line).map(|e| &e.event);
+        let claims = dotc_runtime::replay::written_step_claims(&action, events);
+        let mut out = text.to_string();
+        for (step, claim) in action.steps.iter().zip(claims).rev() {
+            if let Some(claim) = claim.filter(|_| step.claim.is_none()) {
+                out.insert_str(step.span.end, &format!(" => {claim}"));
+            }
+        }
+        return out;
+    }
     let claim =
         now.replay.probes.iter().find(|p| p.line == line).and_then(|p| p.claim.clone()).or_else(|| {
             let events = now.replay.events.iter().filter(|e| e.line == line).map(|e| &e.event);

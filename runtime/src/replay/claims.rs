@@ -524,6 +524,69 @@ pub fn written_claim<'e>(verb: &str, mut events: impl Iterator<Item = &'e Event>
     }
 }
 
+/// The tests an assault step's `pass` or `fail` speaks of, in the order they are rolled.
+fn step_tests(verb: &str) -> &'static [TestKind] {
+    match verb {
+        "rebel_yell" => &[TestKind::RebelYell],
+        // Ch13 18.0, dotc D9: the defender's check, caught flat-footed in column.
+        "flat_footed" => &[TestKind::FlatFooted],
+        // Ch13 10.0, RULINGS C28: a Green defender's check at the 4" line.
+        "premature_fire" => &[TestKind::PrematureFire],
+        _ => {
+            &[TestKind::ShockSave, TestKind::SpentUnderFire, TestKind::SeenTheElephant, TestKind::PreContact]
+        }
+    }
+}
+
+/// The claims the rules give for an assault's steps, read off the assault's events (issue 20:
+/// what `dotc play` writes with the dice), as [`check_assault`] reads them: a `closing_volley`'s
+/// `hits N` (Ch16 7.2), each test step's `pass` or `fail` (the n-th step of a kind is the n-th
+/// test of its kinds, Ch16 7.2, 9.0, RULINGS C7), a `melee`'s `attacker wins`, `defender wins`
+/// or `bloody draw` (Ch16 7.3). One entry per step, None where the events say nothing.
+pub fn written_step_claims<'e>(
+    action: &Action,
+    events: impl Iterator<Item = &'e Event> + Clone,
+) -> Vec<Option<String>> {
+    action
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let verb = step.verb.value.as_str();
+            match verb {
+                "closing_volley" => events.clone().find_map(|e| match &e.what {
+                    What::Hits { hits, .. } => Some(format!("hits {hits}")),
+                    _ => None,
+                }),
+                "discipline" | "rebel_yell" | "flat_footed" | "premature_fire" => {
+                    let nth = action.steps[..i].iter().filter(|s| s.verb.value == verb).count();
+                    let wanted = step_tests(verb);
+                    events
+                        .clone()
+                        .filter_map(|e| match &e.what {
+                            What::Test { test, passed, .. } if wanted.contains(test) => Some(*passed),
+                            _ => None,
+                        })
+                        .nth(nth)
+                        .map(|passed| if passed { "pass" } else { "fail" }.to_string())
+                }
+                "melee" => events.clone().find_map(|e| match &e.what {
+                    What::Melee { outcome, .. } => Some(
+                        match outcome {
+                            MeleeOutcome::AttackerWins => "attacker wins",
+                            MeleeOutcome::DefenderWins => "defender wins",
+                            MeleeOutcome::BloodyDraw => "bloody draw",
+                        }
+                        .to_string(),
+                    ),
+                    _ => None,
+                }),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// `rallied` or `failed` against a rally.
 pub(super) fn check_rally(r: &mut Replayer<'_>, claim: &Claim, rallied: bool) {
     for item in &claim.items {
@@ -648,22 +711,7 @@ pub(super) fn check_assault(
                     "discipline" | "rebel_yell" | "flat_footed" | "premature_fire",
                     "pass" | "passed" | "fail" | "failed",
                 ) => {
-                    let wanted: &[TestKind] = if step.verb.value == "rebel_yell" {
-                        &[TestKind::RebelYell]
-                    } else if step.verb.value == "flat_footed" {
-                        // Ch13 18.0, dotc D9: the defender's check, caught flat-footed in column.
-                        &[TestKind::FlatFooted]
-                    } else if step.verb.value == "premature_fire" {
-                        // Ch13 10.0, RULINGS C28: a Green defender's check at the 4" line.
-                        &[TestKind::PrematureFire]
-                    } else {
-                        &[
-                            TestKind::ShockSave,
-                            TestKind::SpentUnderFire,
-                            TestKind::SeenTheElephant,
-                            TestKind::PreContact,
-                        ]
-                    };
+                    let wanted = step_tests(&step.verb.value);
                     let nth = action
                         .steps
                         .iter()

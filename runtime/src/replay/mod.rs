@@ -62,7 +62,7 @@ use crate::engine::{EngineError, Event, Rules, What, morale, transact};
 use crate::geometry::Layout;
 use crate::rulings::{Rulings, SmokeClearing, WhatIf};
 
-pub use claims::written_claim;
+pub use claims::{written_claim, written_step_claims};
 pub use complete::completed_log;
 pub use log_dice::LogDice;
 pub use moment::{Moment, MomentBrigade, MomentUnit};
