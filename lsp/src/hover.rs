@@ -23,6 +23,7 @@ use dotc_lang::library::{EntryKind, RuleData, Weapon};
 use dotc_lang::references;
 use dotc_lang::rulings;
 use dotc_lang::verbs::verb_spec;
+use dotc_runtime::luck;
 use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line, outcome_line, volley_lines};
 use dotc_runtime::replay::{ReplayOptions, replay};
 
@@ -64,19 +65,57 @@ pub fn hover(doc: &Doc, offset: usize) -> Option<(String, Span)> {
 pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
     let line = doc.index.line_of(offset);
     let (start, end) = (doc.index.line_start(line), doc.index.line_start(line + 1));
-    let text = doc.text.get(start..end.max(start))?;
-    let analysis = &doc.analyzed.analysis;
-    let head = text.trim_start();
+    let head = doc.text.get(start..end.max(start))?.trim_start();
     let assault_line = head.starts_with("assault \"");
     let volley_line = head.starts_with("fire \"") || head.starts_with("closing_volley ");
-    if !(volley_line || assault_line)
-        || doc.text.len() > crate::workspace::DEFERRED_AUDIT_BYTES
+    if !(volley_line || assault_line) {
+        return None;
+    }
+    let (replayed, line) = probed(doc, offset)?;
+    if assault_line {
+        let assault = replayed.assault_probes.iter().find(|p| p.line == line)?;
+        let odds = assault.odds.as_ref().ok()?;
+        let mut out = String::from("**odds of this assault** (as `dotc odds --at` gives them)\n\n```text\n");
+        let volley = assault.volley.as_ref().zip(odds.closing_volley.as_ref());
+        for l in assault_lines(&assault.charger, &assault.target, odds, volley) {
+            let _ = writeln!(out, "{l}");
+        }
+        if let Some(result) = assault.result {
+            let _ = writeln!(out, "{}", assault_outcome_line(odds, result));
+            let _ = writeln!(out, "{}", assault_luck_line(odds, result));
+        }
+        out.push_str("```");
+        return Some(out);
+    }
+    let volley = replayed.probes.iter().find(|p| p.line == line)?;
+    let mut out = String::from("**odds of this volley** (as `dotc odds --at` gives them)\n\n```text\n");
+    for l in volley_lines(&volley.plan, &volley.odds) {
+        let _ = writeln!(out, "{l}");
+    }
+    if let Some(outcome) = volley.outcome {
+        let _ = writeln!(out, "{}", outcome_line(&volley.odds, outcome));
+        let _ = writeln!(out, "{}", volley_luck_line(&volley.odds, outcome));
+    }
+    out.push_str("```");
+    Some(out)
+}
+
+/// The log replayed with the volley or assault on the cursor's line planned and priced
+/// ([`ReplayOptions::probe`]), and that line as the replay numbers it (1-based). Only for a log
+/// short enough to replay at a request ([`crate::workspace::DEFERRED_AUDIT_BYTES`]) whose
+/// language checks are clean, fought with the order of battle its audit used
+/// ([`crate::workspace::Analyzed::battle`]). The hover's odds and the action that writes a
+/// volley's claim (`crate::hints`) read it.
+pub fn probed(doc: &Doc, offset: usize) -> Option<(dotc_runtime::replay::Replay, usize)> {
+    let analysis = &doc.analyzed.analysis;
+    if doc.text.len() > crate::workspace::DEFERRED_AUDIT_BYTES
         || !doc.analyzed.is_game()
         || analysis.has_errors()
         || analysis.scenario.is_none()
     {
         return None;
     }
+    let start = doc.index.line_start(doc.index.line_of(offset));
     // The replay numbers lines as `dotc odds --at` does, counting `\n` only: with lone `\r` line
     // breaks that is not the protocol's line.
     let line = doc.text.get(..start).map_or(0, |before| before.bytes().filter(|&b| b == b'\n').count());
@@ -90,31 +129,68 @@ pub fn volley_odds_at(doc: &Doc, offset: usize) -> Option<String> {
         order_of_battle: battle.order(),
         ..ReplayOptions::default()
     };
-    let replayed = replay(analysis, &options);
-    if assault_line {
-        let assault = replayed.assault_probes.iter().find(|p| p.line == line + 1)?;
-        let odds = assault.odds.as_ref().ok()?;
-        let mut out = String::from("**odds of this assault** (as `dotc odds --at` gives them)\n\n```text\n");
-        let volley = assault.volley.as_ref().zip(odds.closing_volley.as_ref());
-        for l in assault_lines(&assault.charger, &assault.target, odds, volley) {
-            let _ = writeln!(out, "{l}");
-        }
-        if let Some(result) = assault.result {
-            let _ = writeln!(out, "{}", assault_outcome_line(odds, result));
-        }
-        out.push_str("```");
-        return Some(out);
-    }
-    let volley = replayed.probes.iter().find(|p| p.line == line + 1)?;
-    let mut out = String::from("**odds of this volley** (as `dotc odds --at` gives them)\n\n```text\n");
-    for l in volley_lines(&volley.plan, &volley.odds) {
-        let _ = writeln!(out, "{l}");
-    }
-    if let Some(outcome) = volley.outcome {
-        let _ = writeln!(out, "{}", outcome_line(&volley.odds, outcome));
-    }
-    out.push_str("```");
-    Some(out)
+    Some((replay(analysis, &options), line + 1))
+}
+
+/// Where the log's dice fall in the volley's distributions (issue 20): the mid-p percentile of
+/// each count, `P(X < x) + P(X = x) / 2`, as `dotc luck` judges a roll (50% is exactly average;
+/// [`dotc_runtime::luck::stats`]): the hits for the firer (RULE-05-2.1-2.3), the unsaved hits
+/// (after the saves, RULE-05-3.1) and the stands lost (RULE-05-3.3), each higher the worse for
+/// the target.
+fn volley_luck_line(odds: &dotc_runtime::odds::FireOdds, (hits, unsaved, lost): (u32, u32, u32)) -> String {
+    let at = |dist: &[f64], x: u32| percent(luck::stats(dist, x as usize).percentile);
+    format!(
+        "luck         hits at the {} percentile, unsaved {}, stands lost {} (50th: as expected)",
+        at(&odds.hits, hits),
+        at(&odds.unsaved, unsaved),
+        at(&odds.stands_lost, lost)
+    )
+}
+
+/// Where an assault's ending falls among its endings, from the charger's worst to its best
+/// (issue 20): destroyed by the closing volley, stalled short (Ch16 7.2), the melee lost, a
+/// Bloody Draw, the melee won (Ch16 7.4), the defender routed or overrun before the melee; the
+/// mid-p percentile of that order ([`dotc_runtime::luck::stats`]), each ending's chance from
+/// the assault's exact odds.
+fn assault_luck_line(
+    odds: &dotc_runtime::odds::assault_plan::PlannedAssaultOdds,
+    result: dotc_runtime::engine::assault::AssaultResult,
+) -> String {
+    use dotc_runtime::engine::assault::AssaultResult;
+    use dotc_runtime::engine::events::MeleeOutcome;
+    let order = [
+        odds.p_destroyed,
+        odds.p_stalled,
+        odds.p_defender_wins,
+        odds.p_draw,
+        odds.p_attacker_wins,
+        odds.p_routed + odds.p_overrun,
+    ];
+    let at = match result {
+        AssaultResult::Destroyed => 0,
+        AssaultResult::Stalled => 1,
+        AssaultResult::Melee(MeleeOutcome::DefenderWins) => 2,
+        AssaultResult::Melee(MeleeOutcome::BloodyDraw) => 3,
+        AssaultResult::Melee(MeleeOutcome::AttackerWins) => 4,
+        AssaultResult::Routed | AssaultResult::Overrun => 5,
+    };
+    format!(
+        "luck         the charger's: the {} percentile of its endings, worst to best (50th: as expected)",
+        percent(luck::stats(&order, at).percentile)
+    )
+}
+
+/// A percentile as an ordinal: `62nd`, `1st`, `13th`.
+fn percent(p: f64) -> String {
+    let n = (p * 100.0).round().clamp(0.0, 100.0) as u32;
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// What a unit, brigade or leader is, as the scenario declares it.

@@ -32,6 +32,9 @@ pub enum Shown {
     Other,
     /// A volley: [`ReplayView::volley`] gives its target, band, range and to-hit number.
     Volley(u32),
+    /// A volley the log gave no to-hit dice for (issue 20): [`ReplayView::unrolled`] gives what
+    /// the rules would roll.
+    Unrolled(u32),
     StandsLost {
         unit: Name,
         remaining: u32,
@@ -72,7 +75,7 @@ impl Shown {
             | Shown::Removed { unit }
             | Shown::Shattered { unit }
             | Shown::HealthChanged { unit, .. } => Some(unit),
-            Shown::Other | Shown::Volley(_) => None,
+            Shown::Other | Shown::Volley(_) | Shown::Unrolled(_) => None,
         }
     }
 }
@@ -85,6 +88,17 @@ pub struct Volley {
     /// The range in inches.
     pub range: f64,
     pub to_hit: i32,
+}
+
+/// A volley planned but not rolled, as the replay's [`What::Unrolled`] event gives it: the dice
+/// (RULE-05-2.1), the number each needs to hit (RULE-05-2.2, 2.3, Ch16 5.6) and the cover save
+/// (RULE-05-3.1; None: no save). Kept only for lines without dice, so it costs a view little.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unrolled {
+    pub target: Name,
+    pub dice: u32,
+    pub to_hit: i32,
+    pub save: Option<i32>,
 }
 
 /// One event of the replay.
@@ -121,6 +135,7 @@ pub struct ReplayView {
     names: Vec<String>,
     events: Vec<ViewEvent>,
     volleys: Vec<Volley>,
+    unrolled: Vec<Unrolled>,
     /// For each name, the events about that unit, in order: a hover reads a unit's events
     /// without going through every other.
     by_unit: Vec<Vec<u32>>,
@@ -234,6 +249,11 @@ impl ReplayView {
         self.volleys.get(index as usize)
     }
 
+    /// The volley of a [`Shown::Unrolled`].
+    pub fn unrolled(&self, index: u32) -> Option<&Unrolled> {
+        self.unrolled.get(index as usize)
+    }
+
     /// Every event written out with its names, turn, phase and place (for tests: two views of
     /// one replay list the same, whatever order they store their names and volleys in).
     pub fn listing(&self) -> Vec<String> {
@@ -248,6 +268,16 @@ impl ReplayView {
                             format!("volley at {target}, {band}, {} inches, {}+", v.range, v.to_hit)
                         }
                         None => "a volley not kept".to_string(),
+                    },
+                    Shown::Unrolled(v) => match self.unrolled(v) {
+                        Some(v) => format!(
+                            "unrolled at {}, {}D6, {}+, save {:?}",
+                            self.name(v.target),
+                            v.dice,
+                            v.to_hit,
+                            v.save
+                        ),
+                        None => "an unrolled volley not kept".to_string(),
                     },
                     Shown::StandsLost { unit, remaining } => {
                         format!("{} down to {remaining}", self.name(unit))
@@ -291,6 +321,7 @@ struct Making {
     last: Option<(usize, Name)>,
     events: Vec<ViewEvent>,
     volleys: Vec<Volley>,
+    unrolled: Vec<Unrolled>,
     by_unit: Vec<Vec<u32>>,
 }
 
@@ -303,6 +334,7 @@ impl Making {
             last: None,
             events: Vec::with_capacity(events),
             volleys: Vec::new(),
+            unrolled: Vec::new(),
             by_unit: Vec::new(),
         }
     }
@@ -343,12 +375,21 @@ impl Making {
         Shown::Volley(u32::try_from(self.volleys.len() - 1).unwrap_or(u32::MAX))
     }
 
+    fn unrolled(&mut self, unrolled: Unrolled) -> Shown {
+        self.unrolled.push(unrolled);
+        Shown::Unrolled(u32::try_from(self.unrolled.len() - 1).unwrap_or(u32::MAX))
+    }
+
     /// A replay event, read afresh.
     fn add(&mut self, event: &ReplayEvent) {
         let shown = match &event.event.what {
             What::Volley { target, band, range, to_hit, .. } => {
                 let (target, band) = (self.name(target), self.name(band));
                 self.volley(Volley { target, band, range: *range, to_hit: *to_hit })
+            }
+            What::Unrolled { target, dice, to_hit, save, .. } => {
+                let target = self.name(target);
+                self.unrolled(Unrolled { target, dice: *dice, to_hit: *to_hit, save: *save })
             }
             What::StandsLost { unit, remaining, .. } => {
                 Shown::StandsLost { unit: self.name(unit), remaining: *remaining }
@@ -382,6 +423,10 @@ impl Making {
                 Some(volley) => self.volley(volley.clone()),
                 None => Shown::Other,
             },
+            Shown::Unrolled(v) => match view.unrolled.get(v as usize) {
+                Some(unrolled) => self.unrolled(unrolled.clone()),
+                None => Shown::Other,
+            },
             shown => shown,
         };
         self.push(ViewEvent { shown, ..event });
@@ -403,6 +448,7 @@ impl Making {
             names: self.names,
             events: self.events,
             volleys: self.volleys,
+            unrolled: self.unrolled,
             by_unit: self.by_unit,
             units,
         }

@@ -505,7 +505,8 @@ pub fn capabilities() -> ServerCapabilities {
         )),
         inlay_hint_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            // Issue 20: writing a `fire` line's claim is a rewrite, not a fix.
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR_REWRITE]),
             ..CodeActionOptions::default()
         })),
         ..ServerCapabilities::default()

@@ -476,6 +476,154 @@ async fn hover_on_a_fire_line_shows_the_odds_of_odds_at() {
     }
 }
 
+/// Issue 20, "odds where you stand", the editor test of its must-show list: a `fire` line typed
+/// without dice gets, as an inlay hint at its end, the dice, the to-hit number and the save the
+/// engine's plan gives that volley (`plan_volley`, as `dotc odds --at` prices it: RULE-05-2.1,
+/// 2.2, 2.3, RULE-05-3.1, Ch16 5.2-5.6); once the dice are typed, the code action writes the
+/// claim the rules give for them (RULE-05-2.2, 3.2, 3.3), and the log then audits clean. A wrong
+/// claim gets the same rewrite as a quick fix of its diagnostics.
+#[tokio::test]
+async fn issue_20_a_diceless_fire_line_hints_its_roll_and_an_action_writes_the_claim() {
+    use dotc_runtime::replay::{ReplayOptions, replay};
+    let ((scenario_uri, scenario), (game_uri, game)) = fence_line();
+    let shot = "fire \"6th Louisiana\" at \"12th New Jersey\"";
+    let dice = " roll [3, 5, 2, 6, 4] saves [5, 2, 3, 6]";
+    let logged = format!("{shot}{dice} => hits 4, saved 2, lost 1");
+    assert!(game.contains(&logged));
+    let line = game.lines().position(|l| l.contains(&logged)).expect("the first volley");
+    // The engine's plan of that volley, as `dotc odds --at fence-line-game.dotc:LINE` has it.
+    let path = std::fs::canonicalize(repo().join("scenarios/tutorial/fence-line-game.dotc")).expect("log");
+    let analysis = dotc_lang::analyze(&path, &game, &dotc_lang::FsLoader);
+    let probe = [line + 1];
+    let played =
+        replay(&analysis, &ReplayOptions { source: Some(&game), probe: &probe, ..ReplayOptions::default() });
+    let plan = &played.probes.iter().find(|p| p.line == line + 1).expect("the volley is planned").plan;
+    // 5 stands; 4+ at 10.5" made 3+ by clean barrels; 5+ behind the rail fence (the log's comment).
+    assert_eq!((plan.dice, plan.to_hit, plan.save.needed()), (5, 3, Some(5)));
+
+    let bare = game.replacen(&logged, shot, 1);
+    let mut client = Client::start().await;
+    client.open(&scenario_uri, &scenario).await;
+    client.open(&game_uri, &bare).await;
+    let published = client.diagnostics(&game_uri).await.expect("diagnostics");
+    assert!(
+        published["diagnostics"]
+            .as_array()
+            .is_some_and(|d| d.iter().any(|d| d["range"]["start"]["line"] == line)),
+        "the line without dice is not applied: {published:#}"
+    );
+    let whole = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 200, "character": 0 } });
+    let hints = client
+        .request("textDocument/inlayHint", json!({ "textDocument": { "uri": game_uri }, "range": whole }))
+        .await;
+    let on_line: Vec<&Value> =
+        hints.as_array().expect("hints").iter().filter(|h| h["position"]["line"] == line).collect();
+    let expected =
+        format!("roll {}D6 · hit {}+ · save {}+", plan.dice, plan.to_hit, plan.save.needed().unwrap_or(0));
+    assert_eq!(on_line.len(), 1, "{hints:#}");
+    assert_eq!(on_line[0]["label"], json!(expected));
+    assert_eq!(on_line[0]["position"], at(&bare, shot, 0, shot.chars().count()));
+
+    // The player types the dice at the end of the line.
+    let end = at(&bare, shot, 0, shot.chars().count());
+    let typed = bare.replacen(shot, &format!("{shot}{dice}"), 1);
+    client.change(&game_uri, 2, json!([{ "range": { "start": end, "end": end }, "text": dice }])).await;
+    let _ = client.diagnostics(&game_uri).await;
+    let hints = client
+        .request("textDocument/inlayHint", json!({ "textDocument": { "uri": game_uri }, "range": whole }))
+        .await;
+    let labels: Vec<&Value> = hints
+        .as_array()
+        .expect("hints")
+        .iter()
+        .filter(|h| h["position"]["line"] == line)
+        .map(|h| &h["label"])
+        .collect();
+    assert!(!labels.contains(&&json!(expected)), "the dice are typed: {labels:?}");
+    let cursor = at(&typed, shot, 0, 2);
+    let ask = || json!({ "textDocument": { "uri": game_uri }, "range": { "start": cursor, "end": cursor }, "context": { "diagnostics": [] } });
+    let actions = client.request("textDocument/codeAction", ask()).await;
+    let action = writes_claim(&actions).unwrap_or_else(|| panic!("no action writes the claim: {actions:#}"));
+    assert_eq!(action["title"], json!("Write the result the rules give: `=> hits 4, saved 2, lost 1`"));
+    assert_eq!(action["kind"], json!("refactor.rewrite"));
+    let edits = action["edit"]["changes"][&game_uri].clone();
+    let written = apply(&typed, &edits);
+    assert_eq!(written, game, "the line is the logged one again");
+    // The client applies the action's edit: a change of the document.
+    let changes: Vec<Value> = edits
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| json!({ "range": e["range"], "text": e["newText"] }))
+        .collect();
+    client.change(&game_uri, 3, Value::Array(changes)).await;
+    let text = client.service.inner().document_text(&game_uri.parse().expect("uri")).unwrap_or_default();
+    assert_eq!(text, game);
+    let published = client.diagnostics(&game_uri).await.expect("diagnostics");
+    assert_eq!(published["diagnostics"], json!([]), "{published:#}");
+    // With its claim written, the line offers nothing more.
+    let actions = client.request("textDocument/codeAction", ask()).await;
+    assert!(writes_claim(&actions).is_none(), "{actions:#}");
+
+    // A wrong claim: the audit's finding, and a quick fix for it that writes the rules' claim.
+    let wrong = game.replacen(&logged, &format!("{shot}{dice} => hits 3, saved 2"), 1);
+    client.change(&game_uri, 4, json!([{ "text": wrong }])).await;
+    let published = client.diagnostics(&game_uri).await.expect("diagnostics");
+    assert!(published["diagnostics"].as_array().is_some_and(|d| !d.is_empty()), "{published:#}");
+    let actions = client.request("textDocument/codeAction", ask()).await;
+    let fix = writes_claim(&actions).unwrap_or_else(|| panic!("no quick fix writes the claim: {actions:#}"));
+    assert_eq!(fix["kind"], json!("quickfix"));
+    assert!(fix["diagnostics"].as_array().is_some_and(|d| !d.is_empty()), "{fix:#}");
+    assert_eq!(apply(&wrong, &fix["edit"]["changes"][&game_uri]), game);
+
+    // The hover on the line with its dice says where they fell: the mid-p percentile of each
+    // count in the volley's exact distribution, as `dotc luck` judges a roll.
+    client.change(&game_uri, 5, json!([{ "text": game }])).await;
+    let hover = client.at("textDocument/hover", &game_uri, cursor).await;
+    let text = hover["contents"]["value"].as_str().unwrap_or_else(|| panic!("{hover:#}"));
+    let probe = played.probes.iter().find(|p| p.line == line + 1).expect("the volley is planned");
+    let (hits, unsaved, lost) = probe.outcome.expect("resolved");
+    let pct = |dist: &[f64], x: u32| (dotc_runtime::luck::stats(dist, x as usize).percentile * 100.0).round();
+    let (h, u, l) =
+        (pct(&probe.odds.hits, hits), pct(&probe.odds.unsaved, unsaved), pct(&probe.odds.stands_lost, lost));
+    // 4 hits of 5 dice at 3+: P(<4) = 53.9%, P(4) = 32.9%, so the 70th percentile.
+    assert_eq!(h, 70.0);
+    let luck = format!("luck         hits at the {h}th percentile, unsaved {u}");
+    assert!(text.contains(&luck), "the hover lacks `{luck}`:\n{text}");
+    assert!(text.contains(&format!("stands lost {l}")), "{text}");
+}
+
+/// The code action among `actions` that writes a volley's claim (issue 20), if one is offered.
+fn writes_claim(actions: &Value) -> Option<Value> {
+    let found = actions
+        .as_array()?
+        .iter()
+        .find(|a| a["title"].as_str().is_some_and(|t| t.starts_with("Write the result")));
+    found.cloned()
+}
+
+/// A text with a list of protocol text edits applied (from the last, so earlier ranges hold).
+fn apply(text: &str, edits: &Value) -> String {
+    let index = LineIndex::new(text);
+    let mut edits: Vec<(usize, usize, String)> = edits
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| {
+            let range: tower_lsp_server::ls_types::Range =
+                serde_json::from_value(e["range"].clone()).expect("a range");
+            let span = index.span(text, range);
+            (span.start, span.end, e["newText"].as_str().expect("new text").to_string())
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (start, end, new) in edits {
+        out.replace_range(start..end, &new);
+    }
+    out
+}
+
 /// The hover on an `assault` line shows the whole assault's odds, as `dotc odds --at` prints them
 /// (Ch16 7.1-7.4).
 #[tokio::test]

@@ -187,6 +187,18 @@ pub enum What {
         to_hit: i32,
         modifiers: Vec<Modifier>,
     },
+    /// A volley the log gave no to-hit dice for, which the replay therefore did not apply: what
+    /// the rules would roll, from the engine's own plan ([`crate::engine::fire::plan_volley`]):
+    /// the dice (RULE-05-2.1), the number each needs to hit after every modifier (RULE-05-2.2,
+    /// 2.3, Ch16 5.6) and the cover save each hit gets (RULE-05-3.1, Ch16 5.4; None: no save).
+    /// Issue 20: the editor shows it on the line before the dice are typed.
+    Unrolled {
+        firer: String,
+        target: String,
+        dice: u32,
+        to_hit: i32,
+        save: Option<i32>,
+    },
     /// The to-hit dice and what they scored.
     Hits {
         firer: String,
@@ -443,6 +455,16 @@ impl fmt::Display for What {
                 inches(*range),
                 mods(modifiers)
             ),
+            What::Unrolled { firer, target, dice, to_hit, save } => {
+                let save = match save {
+                    Some(save) => format!("saves on {save}+"),
+                    None => "no save".to_string(),
+                };
+                write!(
+                    f,
+                    "{firer} would roll {dice}D6 at {target}: hits on {to_hit}+, {save}; no dice logged"
+                )
+            }
             What::Hits { firer, faces: fs, to_hit, hits, sixes } => {
                 write!(
                     f,

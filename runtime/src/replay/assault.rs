@@ -69,6 +69,7 @@ impl Game {
             plan: closing.plan.clone(),
             odds,
             outcome: Some(closing.outcome),
+            claim: None,
         });
     }
 
@@ -385,7 +386,13 @@ impl Game {
                     self.close_in(charger, &cb, distance);
                 }
             }
-            Err(e) => self.assault_refused(r, &e, RULE),
+            Err(e) => {
+                let unrolled = super::fire::lacks_to_hit_dice(&e, &dice);
+                self.assault_refused(r, &e, RULE);
+                if unrolled {
+                    self.closing_unrolled(r, (charger, target), &input, payment);
+                }
+            }
         }
     }
 

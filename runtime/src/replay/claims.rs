@@ -242,6 +242,57 @@ fn saved(report: &VolleyReport) -> u32 {
     report.events.iter().map(|e| if let What::Saves { saved, .. } = &e.what { *saved } else { 0 }).sum()
 }
 
+/// The firer and the target of a volley, as its `Volley` event names them (empty if it has none).
+fn firer_and_target(report: &VolleyReport) -> (&str, &str) {
+    report
+        .events
+        .iter()
+        .find_map(|e| match &e.what {
+            What::Volley { firer, target, .. } => Some((firer.as_str(), target.as_str())),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// The claim the rules give for a volley, as a log writes it after `=>` (issue 20: the editor's
+/// action that writes the result): `hits 4, saved 2, lost 1`. The counts as [`check_volley`]
+/// reads them: the hits (RULE-05-2.2), the saves made where the hits had a save roll
+/// (RULE-05-3.1, 3.2), the stands lost and a new micro-hit where there are some (RULE-05-3.3);
+/// then each result [`check_volley`] holds a claim to stating: a Disorder placed (RULE-05-4.2,
+/// Ch16 5.5), the leader's casualty (Ch16 2.4, RULINGS C9), Low Ammunition (RULE-05-2.5b) and a
+/// fall back (RULE-07-1.5, RULINGS C5). A claim written so checks clean against the same volley.
+pub(super) fn volley_claim(
+    r: &Replayer<'_>,
+    report: &VolleyReport,
+    micro_before: u8,
+    micro_after: u8,
+) -> String {
+    let (firer, target) = firer_and_target(report);
+    let mut items = vec![format!("hits {}", report.hits)];
+    if report.events.iter().any(|e| matches!(e.what, What::Saves { .. })) {
+        items.push(format!("saved {}", saved(report)));
+    }
+    if report.stands_lost > 0 {
+        items.push(format!("lost {}", report.stands_lost));
+    }
+    if micro_after > micro_before {
+        items.push(format!("micro {micro_after}"));
+    }
+    if report.disorder_placed {
+        items.push("disordered".to_string());
+    }
+    if let Some((_, _, row)) = leader_rolls(r, report.events.iter()).iter().find(|(_, _, row)| !row.quiet) {
+        items.push(format!("leader {}", row.id));
+    }
+    if took_low_ammo(r, &report.events, firer) {
+        items.push("low_ammo".to_string());
+    }
+    if fall_back_of(&report.events, &[target]).is_some() {
+        items.push("fell_back".to_string());
+    }
+    items.join(", ")
+}
+
 /// `hits`, `saved`, `lost`, `micro`, `disordered` against a volley.
 pub(super) fn check_volley(
     r: &mut Replayer<'_>,
@@ -257,14 +308,7 @@ pub(super) fn check_volley(
     let mut said_disorder = false;
     let mut said_micro = false;
     let (mut said_leader, mut said_low_ammo, mut said_fall_back) = (false, false, false);
-    let (firer, target) = report
-        .events
-        .iter()
-        .find_map(|e| match &e.what {
-            What::Volley { firer, target, .. } => Some((firer.clone(), target.clone())),
-            _ => None,
-        })
-        .unwrap_or_default();
+    let (firer, target) = firer_and_target(report);
     let leaders = leader_rolls(r, report.events.iter());
     let mut counts: Vec<(u8, &ClaimItem, &'static str, u32, f64, &'static str)> = Vec::new();
     for item in &claim.items {
@@ -279,13 +323,13 @@ pub(super) fn check_volley(
         // RULE-05-2.5b, RULINGS C14: the firer's Low Ammunition marker.
         if is_low_ammo(&key) && n.is_none() {
             said_low_ammo = true;
-            check_low_ammo(r, item, &report.events, &firer);
+            check_low_ammo(r, item, &report.events, firer);
             continue;
         }
         // RULE-07-1.5, RULINGS C5: the target's fall back after a failed check.
         if is_fall_back(&key) && n.is_none() {
             said_fall_back = true;
-            check_fall_back(r, item, &report.events, &[target.as_str()]);
+            check_fall_back(r, item, &report.events, &[target]);
             continue;
         }
         let (stage, what, value, rule) = match key.as_str() {
@@ -371,7 +415,7 @@ pub(super) fn check_volley(
         );
         r.find(span, Level::Error, message, LEADER_RULE);
     }
-    if !said_low_ammo && took_low_ammo(r, &report.events, &firer) {
+    if !said_low_ammo && took_low_ammo(r, &report.events, firer) {
         let message = format!(
             "Low Ammunition: the rules give {firer} the {} marker, the log claims none; add `low_ammo` \
              to the claim",
@@ -379,7 +423,7 @@ pub(super) fn check_volley(
         );
         r.find(span, Level::Error, message, LOW_AMMO_RULE);
     }
-    if !said_fall_back && let Some((unit, rule)) = fall_back_of(&report.events, &[target.as_str()]) {
+    if !said_fall_back && let Some((unit, rule)) = fall_back_of(&report.events, &[target]) {
         let message = format!(
             "fall back: the rules give {unit} a fall back, the log claims none; add `fell_back` to the claim"
         );

@@ -77,6 +77,36 @@ fn to_hit_counts(dice: &LogDice<'_>) -> (usize, usize) {
     (recorded, used)
 }
 
+/// Whether a volley was refused for want of its to-hit dice: the first roll it asked for is
+/// the to-hit roll (RULE-05-2.1) and the line recorded none (not a short list, nor a missing
+/// re-roll after dice the line gave).
+pub(super) fn lacks_to_hit_dice(error: &EngineError, dice: &LogDice<'_>) -> bool {
+    use crate::dice::DiceSource;
+    let (purpose, available) = match error {
+        EngineError::Dice(DiceError::Missing { purpose, available, .. }) => (*purpose, *available),
+        EngineError::Dice(DiceError::Unrecorded(u)) => (u.purpose, u.available),
+        _ => return false,
+    };
+    purpose == Purpose::ToHit
+        && available == 0
+        && to_hit_counts(dice) == (0, 0)
+        && dice.filled().is_empty()
+        && !dice.consumed().iter().any(|r| r.purpose == Purpose::ToHit)
+}
+
+/// The [`What::Unrolled`] event of a volley planned but not rolled (issue 20): the plan's dice
+/// (RULE-05-2.1), to-hit number (RULE-05-2.2, 2.3, Ch16 5.6) and save (RULE-05-3.1, Ch16 5.4).
+pub(super) fn unrolled_event(plan: &crate::engine::fire::VolleyPlan) -> Event {
+    let what = What::Unrolled {
+        firer: plan.firer_name.clone(),
+        target: plan.target_name.clone(),
+        dice: plan.dice,
+        to_hit: plan.to_hit,
+        save: plan.save.needed(),
+    };
+    Event::new(what, "RULE-05-2.1, 2.2, 2.3, RULE-05-3.1, Ch16 5.2-5.6")
+}
+
 /// The word that declines the firer's Sharpshooters re-roll of missed dice (Ch16 9.0: it *may*).
 pub(super) const NO_REROLL: &str = "no_reroll";
 /// The word that declines the target's Steady re-roll of a failed cover save (Ch16 9.0, RULINGS
@@ -499,10 +529,10 @@ impl Game {
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
         let resolved = resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice);
-        Game::probe_done(r, probe, resolved.as_ref().ok());
+        let micro = (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit));
+        Game::probe_done(r, probe, resolved.as_ref().ok(), micro);
         match resolved {
             Ok(report) => {
-                let micro = (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit));
                 // Ch16 4.3, dotc D6: solid shot at a garrison damages its building, after the
                 // volley's own results are out.
                 let faces = solid_shot.as_ref().and_then(|p| demolition::roll(r, p, report.hits, &mut dice));
@@ -513,7 +543,24 @@ impl Game {
                     demolition::check_claim(r, claim, demolished.as_ref());
                 }
             }
-            Err(e) => r.refused(&e, "RULE-05-1.1, RULE-05-2.1, Ch16 5.0"),
+            Err(e) => {
+                r.refused(&e, "RULE-05-1.1, RULE-05-2.1, Ch16 5.0");
+                if lacks_to_hit_dice(&e, &dice) {
+                    self.unrolled(r, firer, target, &input);
+                }
+            }
+        }
+    }
+
+    /// Issue 20: a volley whose line records no to-hit dice is not applied, but the rules know
+    /// what it would roll. Its plan ([`plan_volley`], on the table as it was: a refused volley
+    /// changes nothing) is kept as one [`What::Unrolled`] event of the line: the dice
+    /// (RULE-05-2.1), the to-hit number (RULE-05-2.2, 2.3, Ch16 5.6) and the save (RULE-05-3.1),
+    /// for the editor's hint before the dice are typed. Only such lines have it.
+    /// Called only when [`lacks_to_hit_dice`] says so.
+    fn unrolled(&self, r: &mut Replayer<'_>, firer: UnitId, target: UnitId, input: &FireInput) {
+        if let Ok(plan) = plan_volley(&self.rules, &self.state, firer, target, input) {
+            r.emit([unrolled_event(&plan)]);
         }
     }
 
@@ -532,13 +579,44 @@ impl Game {
         let plan = plan_volley(&self.rules, &self.state, firer, target, input).ok()?;
         let casualties = casualty_table(&self.rules, &self.state, &plan).ok()?;
         let odds = crate::odds::plan_odds(&plan, &casualties);
-        Some(VolleyProbe { line: r.line, span: r.span, plan, odds, outcome: None })
+        Some(VolleyProbe { line: r.line, span: r.span, plan, odds, outcome: None, claim: None })
     }
 
-    /// Keep a probed volley with what its dice gave.
-    fn probe_done(r: &mut Replayer<'_>, probe: Option<VolleyProbe>, report: Option<&VolleyReport>) {
+    /// Issue 20: an assault whose `closing_volley` step records no to-hit dice is not applied;
+    /// as for a `fire` line ([`Game::unrolled`]), the closing volley the engine plans for it
+    /// ([`crate::engine::assault::plan_assault`] on a copy of the table, Ch16 6.0, 7.2) is kept
+    /// as a [`What::Unrolled`] event of the assault. The checks and the melee that follow depend
+    /// on the volley's dice, so they have no plan of their own to keep here.
+    /// Called only when [`lacks_to_hit_dice`] says so.
+    pub(super) fn closing_unrolled(
+        &self,
+        r: &mut Replayer<'_>,
+        (charger, target): (UnitId, UnitId),
+        input: &crate::engine::assault::AssaultInput,
+        payment: crate::engine::assault::Payment,
+    ) {
+        if input.closing_volley.is_none() {
+            return;
+        }
+        let mut declared = self.state.clone();
+        let plan =
+            crate::engine::assault::plan_assault(&self.rules, &mut declared, charger, target, input, payment);
+        if let Some(closing) = plan.ok().and_then(|p| p.closing) {
+            r.emit([unrolled_event(&closing.plan)]);
+        }
+    }
+
+    /// Keep a probed volley with what its dice gave and the claim the rules give for them;
+    /// `micro` is the target's micro-hit before and after the volley.
+    fn probe_done(
+        r: &mut Replayer<'_>,
+        probe: Option<VolleyProbe>,
+        report: Option<&VolleyReport>,
+        micro: (u8, u8),
+    ) {
         if let Some(mut probe) = probe {
             probe.outcome = report.map(|v| (v.hits, v.unsaved, v.stands_lost_to_fire));
+            probe.claim = report.map(|v| claims::volley_claim(r, v, micro.0, micro.1));
             r.probes.push(probe);
         }
     }
@@ -804,22 +882,21 @@ impl Game {
         let mut dice = LogDice::new(dice_of(action, Purpose::ToHit), self.seeded.as_mut());
         let micro_before = self.state.unit(target).map_or(0, |u| u.micro_hit);
         let resolved = resolve_volley(&self.rules, &mut self.state, firer, target, &input, &mut dice);
-        Game::probe_done(r, probe, resolved.as_ref().ok());
+        let micro = (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit));
+        Game::probe_done(r, probe, resolved.as_ref().ok(), micro);
         match resolved {
             Ok(report) => {
                 self.ledger.opportunity.insert(firer, r.turn);
                 self.ledger.reactions.insert((r.turn, target, Trigger::Move), firer);
-                Game::volley_done(
-                    r,
-                    action,
-                    &dice,
-                    &report,
-                    (micro_before, self.state.unit(target).map_or(0, |u| u.micro_hit)),
-                    &blocked,
-                );
+                Game::volley_done(r, action, &dice, &report, micro, &blocked);
                 self.magnet(r, firer, target, input.range, report.hits); // Ch13 23.0
             }
-            Err(e) => r.refused(&e, RULE),
+            Err(e) => {
+                r.refused(&e, RULE);
+                if lacks_to_hit_dice(&e, &dice) {
+                    self.unrolled(r, firer, target, &input);
+                }
+            }
         }
     }
 
@@ -1415,6 +1492,136 @@ mod tests {
         assert!(paid, "{:#?}", replay.events);
         // 2 hits in the open: one stand.
         assert_eq!(stands(&replay, "9th Louisiana"), 3);
+    }
+}
+
+/// Issue 20: the volley planned but not rolled, and the claim the rules give for a volley.
+#[cfg(test)]
+mod unrolled_tests {
+    use std::path::Path;
+
+    use super::*;
+
+    const SCENARIO: &str = include_str!("../../../scenarios/tutorial/fence-line.dotc");
+    const GAME: &str = include_str!("../../../scenarios/tutorial/fence-line-game.dotc");
+    /// The tutorial's first volley (turn 1): 10.5" at the New Jersey behind the rail fence.
+    const FIRST_VOLLEY: &str = "fire \"6th Louisiana\" at \"12th New Jersey\" roll [3, 5, 2, 6, 4] saves [5, 2, 3, 6] => hits 4, saved 2, lost 1";
+
+    struct Tutorial;
+
+    impl dotc_lang::Loader for Tutorial {
+        fn load(&self, path: &Path) -> Result<String, String> {
+            if path.ends_with("fence-line.dotc") { Ok(SCENARIO.to_string()) } else { Err("not found".into()) }
+        }
+    }
+
+    /// The log replayed with the volleys on `probe` planned and priced.
+    fn replayed(game: &str, probe: &[usize]) -> Replay {
+        let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), game, &Tutorial);
+        replay(&analysis, &ReplayOptions { source: Some(game), probe, ..ReplayOptions::default() })
+    }
+
+    /// The `Unrolled` events of a line: (firer, target, dice, to-hit, save).
+    fn unrolled_at(replay: &Replay, line: usize) -> Vec<(String, String, u32, i32, Option<i32>)> {
+        replay
+            .events
+            .iter()
+            .filter(|e| e.line == line)
+            .filter_map(|e| match &e.event.what {
+                What::Unrolled { firer, target, dice, to_hit, save } => {
+                    Some((firer.clone(), target.clone(), *dice, *to_hit, *save))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// RULE-05-2.1, 2.2, 2.3, RULE-05-3.1: a `fire` line without dice is not applied, and the
+    /// replay keeps what the engine's plan of it would roll: the same dice, to-hit number and
+    /// save as the plan `dotc odds --at` prices for the line with its dice.
+    #[test]
+    fn a_fire_line_without_dice_keeps_the_plan_it_would_roll() {
+        let line = crate::replay::tests::line_holding(GAME, FIRST_VOLLEY, 0);
+        let bare = GAME.replacen(FIRST_VOLLEY, "fire \"6th Louisiana\" at \"12th New Jersey\"", 1);
+        let unplayed = replayed(&bare, &[]);
+        let planned = unrolled_at(&unplayed, line);
+        // The plan of the same volley with its dice, from the engine (Ch16 5.2-5.6).
+        let played = replayed(GAME, &[line]);
+        let plan = &played.probes.iter().find(|p| p.line == line).expect("the volley is planned").plan;
+        let expected =
+            (plan.firer_name.clone(), plan.target_name.clone(), plan.dice, plan.to_hit, plan.save.needed());
+        assert_eq!(planned, vec![expected], "{:#?}", unplayed.events);
+        // The tutorial's comment works it by hand: 5 stands, 4+ at medium range made 3+ by clean
+        // barrels, 5+ behind the rail fence.
+        assert_eq!((planned[0].2, planned[0].3, planned[0].4), (5, 3, Some(5)));
+        // Not applied: the finding says what to add, and no volley event is kept.
+        let found = crate::replay::tests::findings_on_line(&bare, &unplayed, line);
+        assert!(
+            found.iter().any(|f| f.level == Level::Error && f.message.contains("records 0")),
+            "{found:#?}"
+        );
+        assert!(
+            !unplayed.events.iter().any(|e| e.line == line && matches!(e.event.what, What::Volley { .. }))
+        );
+        // Only a line without dice keeps one: none where the dice are logged, nor for a short list.
+        assert!(played.events.iter().all(|e| !matches!(e.event.what, What::Unrolled { .. })));
+        let short =
+            GAME.replacen(FIRST_VOLLEY, "fire \"6th Louisiana\" at \"12th New Jersey\" roll [3, 5]", 1);
+        assert!(unrolled_at(&replayed(&short, &[]), line).is_empty());
+    }
+
+    /// Ch16 6.0, 7.2: an assault whose closing volley step has no dice keeps the closing volley
+    /// the engine plans (the 19th Maine at 4": short range 4+, five dice, no cover save for the
+    /// column in the open).
+    #[test]
+    fn an_assault_without_closing_volley_dice_keeps_the_volley_it_would_roll() {
+        let step = "closing_volley roll [6, 2, 3, 1, 2] => hits 1";
+        let bare = GAME.replacen(step, "closing_volley", 1);
+        let line = crate::replay::tests::line_holding(GAME, "assault \"9th Louisiana\"", 0);
+        let planned = unrolled_at(&replayed(&bare, &[]), line);
+        let played = replayed(GAME, &[line]);
+        let probe = played.assault_probes.iter().find(|p| p.line == line).expect("the assault is planned");
+        let plan = probe.volley.as_ref().expect("a closing volley");
+        let expected =
+            (plan.firer_name.clone(), plan.target_name.clone(), plan.dice, plan.to_hit, plan.save.needed());
+        assert_eq!(planned, vec![expected]);
+        assert_eq!((planned[0].2, planned[0].3), (5, 4));
+    }
+
+    /// RULE-05-2.2, RULE-05-3.2, 3.3: the claim the rules give for each volley of the tutorial,
+    /// written in place of the log's own, checks clean; the first volley's is the one its
+    /// comment works by hand.
+    #[test]
+    fn the_claim_the_rules_give_checks_clean() {
+        let fire_lines: Vec<usize> = GAME
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with("fire \"") && l.contains("roll ["))
+            .map(|(i, _)| i + 1)
+            .collect();
+        let played = replayed(GAME, &fire_lines);
+        let claim_at = |line: usize| {
+            let probe = played.probes.iter().find(|p| p.line == line).expect("each volley is planned");
+            probe.claim.clone().expect("each volley is resolved")
+        };
+        assert_eq!(
+            claim_at(crate::replay::tests::line_holding(GAME, FIRST_VOLLEY, 0)),
+            "hits 4, saved 2, lost 1"
+        );
+        let rewritten: Vec<String> = GAME
+            .lines()
+            .enumerate()
+            .map(|(i, l)| match fire_lines.contains(&(i + 1)) {
+                true => format!("{} => {}", l.split(" =>").next().unwrap_or(l), claim_at(i + 1)),
+                false => l.to_string(),
+            })
+            .collect();
+        let rewritten = rewritten.join("\n") + "\n";
+        assert_ne!(rewritten, GAME);
+        let again = replayed(&rewritten, &[]);
+        let errors: Vec<&Finding> =
+            again.findings.iter().filter(|f| matches!(f.level, Level::Error | Level::Warning)).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
     }
 }
 

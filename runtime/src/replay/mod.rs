@@ -124,6 +124,10 @@ pub struct VolleyProbe {
     /// What the log's dice gave: hits, unsaved hits, stands lost to the fire; None when the
     /// volley could not be resolved (a missing die).
     pub outcome: Option<(u32, u32, u32)>,
+    /// The claim the rules give for those dice, as the log writes it after `=>` (`hits 4,
+    /// saved 2, lost 1`): None when the volley could not be resolved, and for a closing volley
+    /// (issue 20: the editor's action that writes a `fire` line's result).
+    pub claim: Option<String>,
 }
 
 /// An assault of the log as the replay planned it, with the exact odds of its whole course

@@ -249,7 +249,7 @@ impl Replay {
 fn names_of(event: &Event) -> Vec<&str> {
     match &event.what {
         What::Rolled { .. } | What::Note { .. } => Vec::new(),
-        What::Volley { firer, target, .. } => vec![firer, target],
+        What::Volley { firer, target, .. } | What::Unrolled { firer, target, .. } => vec![firer, target],
         What::Hits { firer, .. } => vec![firer],
         What::ShockTrigger { target, .. } | What::ShockIgnored { target, .. } => vec![target],
         What::Reroll { unit, .. }
