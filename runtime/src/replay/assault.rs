@@ -7,10 +7,11 @@
 //! RULINGS C6), a road column, a Spent regiment without its brigadier, a target beyond the charge
 //! distance, pips the brigade lacks. Each refusal is an error citing the engine's rule and Ch16
 //! 7.1. The replay adds what needs the table: the target in the charger's 45-degree front arc
-//! (Ch16 7.1, RULINGS G13), a flank or rear charge (Ch16 7.3) unless the flank was refused
-//! (Ch16 6.0), a counter-charge declared against this charge (Ch16 6.0 Reaction 5), one reaction
-//! per charge (RULINGS C33), and a Dress on the Colors push paid once for all its regiments, each
-//! within 1" of another (Ch16 2.3).
+//! (Ch16 7.1, RULINGS G13), a flank or rear charge (Ch16 7.3; where the charger must start is
+//! `ruling flank_attack`, dotc D50) unless the flank was refused (Ch16 6.0), a counter-charge
+//! declared against this charge (Ch16 6.0 Reaction 5), one reaction per charge (RULINGS C33),
+//! and a Dress on the Colors push paid once for all its regiments, each within 1" of another
+//! (Ch16 2.3).
 
 use super::status::{Push, Trigger};
 use super::*;
@@ -19,7 +20,7 @@ use crate::battlefield::contact::{engaged_stands, in_contact};
 use crate::engine::assault::{AssaultReport, Payment, plan_assault, resolve_assault_paid};
 use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, not_broken, resolve_melee};
 use crate::odds::assault_plan::assault_plan_odds;
-use crate::rulings::LeaderCasualtyTrigger;
+use crate::rulings::{FlankAttack, LeaderCasualtyTrigger};
 
 /// The words that mark an assault as part of a coordinated Dress on the Colors push (Ch16 2.3).
 const PUSH_WORDS: &[&str] = &["dress_on_the_colors", "coordinated"];
@@ -149,9 +150,13 @@ impl Game {
         }
     }
 
-    /// A charge at the flank or rear (Ch16 7.3: +2 to the attacker): the charger's colours stand
-    /// in the target's flank zone or behind its 90-degree line (RULINGS G13), unless the target
-    /// refused its flank to it this turn (Ch16 6.0 Reaction 4).
+    /// A charge at the flank or rear (Ch16 7.3: +2 to the attacker), judged where the attacker
+    /// starts (`ab`: the charger before its charge move, a sweep's victor before its sweep, the
+    /// two units in contact for a continued melee) as `ruling flank_attack` says (dotc D50):
+    /// under `flank_zone` its colours stand in the target's flank zone or behind its 90-degree
+    /// line (RULINGS G13, Ch16 6.0); under `behind_line` every one of its stands is wholly on or
+    /// behind that line (Ch15 4.0 "Geometry of the Flank Attack"). Either way not when the
+    /// target refused its flank to it this turn (Ch16 6.0 Reaction 4).
     fn flank_attack(
         &self,
         r: &Replayer<'_>,
@@ -160,8 +165,11 @@ impl Game {
         defender: UnitId,
         db: &Body,
     ) -> bool {
-        let zone = arcs::zone_of(db, ab.colours());
-        zone != battlefield::Zone::Front && !self.refused_flank(r.turn, defender, attacker)
+        let placed = match self.rules.rulings.flank_attack {
+            FlankAttack::FlankZone => arcs::zone_of(db, ab.colours()) != battlefield::Zone::Front,
+            FlankAttack::BehindLine => arcs::entirely_behind_line(db, ab),
+        };
+        placed && !self.refused_flank(r.turn, defender, attacker)
     }
 
     pub(super) fn assault(&mut self, r: &mut Replayer<'_>, action: &Action) {
