@@ -1728,6 +1728,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch14 1.0", "Ch14 2.0", "Ch14 3.0", "Ch14 4.0", "Ch14 5.0", "dotc D31", "dotc D33"],
     ),
     r(
+        "dotc D50",
+        "Where a flank attacker must start (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 7.3 gives the attacker +2 for a flank or rear attack without saying where it must be. Ch16 6.0 sets the flank zone at 45 to 90 degrees off the front and lets a refused flank cancel the +2 there; Ch15 4.0 wants the attacker to start wholly behind the 90-degree line from the target's front edge. By default (`ruling flank_attack = flank_zone`) the charge is a flank attack when the charger's Color Stand starts outside the target's 45-degree front arc (RULINGS G13); under `behind_line` only when every one of its stands starts on or behind the 90-degree line, as enfilade fire is judged (RULE-05-1.5, RULINGS C15). Either way the charger is measured before its charge move, and a refused flank cancels the bonus."#,
+        &["Ch16 7.3", "Ch16 6.0", "Ch15 4.0", "RULINGS G13", "RULINGS C15", "RULE-05-1.5"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

@@ -231,6 +231,13 @@ pub const RULINGS: &[RulingSpec] = &[
         as_printed: "pass_through",
         summary: "A melee loser whose 6\" retreat straight back (Ch16 7.4) would end on a friendly unit goes on straight back through it to the first clear spot, a passage of lines that both test (Ch16 3.3, RULINGS C8) (default); or ends its 6\" shifted sideways the least that clears; or stops in contact with the first friend in its way.",
     },
+    RulingSpec {
+        name: "flank_attack",
+        id: "D50",
+        values: &["flank_zone", "behind_line"],
+        as_printed: "flank_zone",
+        summary: "A charge earns the melee's +2 flank or rear attack (Ch16 7.3) when the charger's Color Stand starts outside the target's 45-degree front arc (default, Ch16 6.0's flank zone); or only when the whole charger starts on or behind the target's 90-degree line (Ch15 4.0).",
+    },
 ];
 
 /// A preset: a name for a set of ruling values.

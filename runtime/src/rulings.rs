@@ -322,6 +322,23 @@ switch! {
 }
 
 switch! {
+    /// dotc D50 (`docs/rulings.md`): what makes a charge a flank or rear attack, the melee's +2
+    /// (Ch16 7.3 "Enfilade / Flank or Rear Attack"). Ch16 6.0 names a flank zone between the
+    /// 45-degree front arc and the 90-degree line (RULINGS G13); Ch15 4.0 has the attacker start
+    /// entirely behind the 90-degree line drawn out from the target's front edge. Either way the
+    /// charger is measured where its charge starts, and a refused flank (Ch16 6.0 Reaction 4)
+    /// cancels the bonus.
+    FlankAttack = "flank_attack", "D50" {
+        /// The charger's Color Stand lies outside the target's 45-degree front arc: in a flank
+        /// zone or behind the 90-degree line.
+        FlankZone = "flank_zone",
+        /// Every stand of the charger lies wholly on or behind the target's 90-degree line (its
+        /// front edge drawn out to both sides).
+        BehindLine = "behind_line",
+    }
+}
+
+switch! {
     /// dotc's own ruling D2 (RULINGS.md does not settle it): when a regiment's volley passes
     /// through its own detached skirmish screen and takes the -1 of RULE-05-6.2 and Ch16 5.6. The
     /// rule gives no geometry; the screen is one stand standing for a company spread across the
@@ -496,6 +513,8 @@ rulings! {
     road_column_change: RoadColumnChange,
     /// dotc D48.
     blocked_retreat: BlockedRetreat,
+    /// dotc D50.
+    flank_attack: FlankAttack,
 }
 
 impl Rulings {
@@ -757,6 +776,7 @@ mod tests {
         check::<BrigadierBase>();
         check::<RoadColumnChange>();
         check::<BlockedRetreat>();
+        check::<FlankAttack>();
     }
 
     #[test]

@@ -89,6 +89,13 @@ fn wholly_behind(body: &Body, shape: &Polygon<f64>) -> bool {
     shape.exterior_coords_iter().all(|c: Coord<f64>| frame.to_local(c).1 <= MEASURE_PRECISION)
 }
 
+/// Whether every stand of `body` lies wholly on or behind `target`'s 90-degree line (Ch15 4.0:
+/// the attacker "entirely behind" it; dotc D50 `behind_line`). A stand flush against the line
+/// counts as behind it; one that straddles it does not.
+pub fn entirely_behind_line(target: &Body, body: &Body) -> bool {
+    body.stands().iter().all(|stand| wholly_behind(target, stand))
+}
+
 /// The firing stands (front rank) of `firer` wholly on or behind `target`'s 90-degree line
 /// (RULE-05-1.5). A stand flush against the line counts as behind it; one that straddles it
 /// does not.
@@ -187,6 +194,21 @@ mod tests {
             let test = enfilade(&firer, &target, ruling);
             assert_eq!((test.firing, test.behind, test.enfilade), (4, 2, false), "{ruling:?}");
         }
+    }
+
+    #[test]
+    fn dotc_d50_a_body_is_entirely_behind_the_line_only_when_every_stand_is() {
+        // Ch15 4.0, dotc D50 `behind_line`: every stand, not only the front rank. Target: 4-stand
+        // line facing north at (0, 0), its 90-degree line y = 0. A 2-stand line facing west at
+        // (10, -0.5) has its stands at y = -1.5..0.5 (it straddles the line); at (10, -1) they
+        // run y = -2..0, the northern one flush on the line.
+        let target = line((0.0, 0.0), 0.0, 4);
+        assert!(!entirely_behind_line(&target, &line((10.0, -0.5), 270.0, 2)));
+        assert!(entirely_behind_line(&target, &line((10.0, -1.0), 270.0, 2)));
+        // A line facing north behind the target's rear: wholly behind.
+        assert!(entirely_behind_line(&target, &line((0.0, -6.0), 0.0, 5)));
+        // The 45-90 degree flank zone, straddling nothing but ahead of the line: not behind.
+        assert!(!entirely_behind_line(&target, &line((-8.0, 4.0), 90.0, 2)));
     }
 
     #[test]

@@ -7,10 +7,11 @@
 //! RULINGS C6), a road column, a Spent regiment without its brigadier, a target beyond the charge
 //! distance, pips the brigade lacks. Each refusal is an error citing the engine's rule and Ch16
 //! 7.1. The replay adds what needs the table: the target in the charger's 45-degree front arc
-//! (Ch16 7.1, RULINGS G13), a flank or rear charge (Ch16 7.3) unless the flank was refused
-//! (Ch16 6.0), a counter-charge declared against this charge (Ch16 6.0 Reaction 5), one reaction
-//! per charge (RULINGS C33), and a Dress on the Colors push paid once for all its regiments, each
-//! within 1" of another (Ch16 2.3).
+//! (Ch16 7.1, RULINGS G13), a flank or rear charge (Ch16 7.3; where the charger must start is
+//! `ruling flank_attack`, dotc D50) unless the flank was refused (Ch16 6.0), a counter-charge
+//! declared against this charge (Ch16 6.0 Reaction 5), one reaction per charge (RULINGS C33),
+//! and a Dress on the Colors push paid once for all its regiments, each within 1" of another
+//! (Ch16 2.3).
 
 use super::status::{Push, Trigger};
 use super::*;
@@ -19,7 +20,7 @@ use crate::battlefield::contact::{engaged_stands, in_contact};
 use crate::engine::assault::{AssaultReport, Payment, plan_assault, resolve_assault_paid};
 use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, not_broken, resolve_melee};
 use crate::odds::assault_plan::assault_plan_odds;
-use crate::rulings::LeaderCasualtyTrigger;
+use crate::rulings::{FlankAttack, LeaderCasualtyTrigger};
 
 /// The words that mark an assault as part of a coordinated Dress on the Colors push (Ch16 2.3).
 const PUSH_WORDS: &[&str] = &["dress_on_the_colors", "coordinated"];
@@ -48,6 +49,18 @@ fn as_assault(report: &MeleeReport) -> AssaultReport {
         None => AssaultResult::Melee(report.outcome),
     };
     AssaultReport { events: report.events.clone(), result, pre_contact_check: false, closing_volley: None }
+}
+
+/// A melee's events with the note of dotc D50's two readings ([`Game::flank_readings_part`])
+/// put before the first Shock Score, where the +2 is counted; without a Shock Score (no melee
+/// was fought) the note is left out.
+fn with_flank_note(events: &[Event], note: Option<Event>) -> Vec<Event> {
+    let mut events = events.to_vec();
+    let at = events.iter().position(|e| matches!(e.what, What::ShockScore { .. }));
+    if let (Some(at), Some(note)) = (at, note) {
+        events.insert(at, note);
+    }
+    events
 }
 
 impl Game {
@@ -149,9 +162,13 @@ impl Game {
         }
     }
 
-    /// A charge at the flank or rear (Ch16 7.3: +2 to the attacker): the charger's colours stand
-    /// in the target's flank zone or behind its 90-degree line (RULINGS G13), unless the target
-    /// refused its flank to it this turn (Ch16 6.0 Reaction 4).
+    /// A charge at the flank or rear (Ch16 7.3: +2 to the attacker), judged where the attacker
+    /// starts (`ab`: the charger before its charge move, a sweep's victor before its sweep, the
+    /// two units in contact for a continued melee) as `ruling flank_attack` says (dotc D50):
+    /// under `flank_zone` its colours stand in the target's flank zone or behind its 90-degree
+    /// line (RULINGS G13, Ch16 6.0); under `behind_line` every one of its stands is wholly on or
+    /// behind that line (Ch15 4.0 "Geometry of the Flank Attack"). Either way not when the
+    /// target refused its flank to it this turn (Ch16 6.0 Reaction 4).
     fn flank_attack(
         &self,
         r: &Replayer<'_>,
@@ -160,8 +177,45 @@ impl Game {
         defender: UnitId,
         db: &Body,
     ) -> bool {
-        let zone = arcs::zone_of(db, ab.colours());
-        zone != battlefield::Zone::Front && !self.refused_flank(r.turn, defender, attacker)
+        let placed = match self.rules.rulings.flank_attack {
+            FlankAttack::FlankZone => arcs::zone_of(db, ab.colours()) != battlefield::Zone::Front,
+            FlankAttack::BehindLine => arcs::entirely_behind_line(db, ab),
+        };
+        placed && !self.refused_flank(r.turn, defender, attacker)
+    }
+
+    /// A note where the two readings of dotc D50 part: the attacker's colours start outside the
+    /// defender's 45-degree front arc (`flank_zone`: a flank attack) but not every one of its
+    /// stands is on or behind the defender's 90-degree line (`behind_line`: none, Ch15 4.0).
+    /// Said under either value, so a player reading the Shock Score sees which reading gave or
+    /// withheld the +2 (Ch16 7.3). None where they agree, or where the flank was refused.
+    fn flank_readings_part(
+        &self,
+        r: &Replayer<'_>,
+        (attacker, ab): (UnitId, &Body),
+        (defender, db): (UnitId, &Body),
+    ) -> Option<Event> {
+        let colours_out = arcs::zone_of(db, ab.colours()) != battlefield::Zone::Front;
+        if !colours_out
+            || arcs::entirely_behind_line(db, ab)
+            || self.refused_flank(r.turn, defender, attacker)
+        {
+            return None;
+        }
+        let (a, d) = (self.name(attacker), self.name(defender));
+        let verdict = match self.rules.rulings.flank_attack {
+            FlankAttack::FlankZone => {
+                "a flank attack under `flank_attack = flank_zone` (not under `behind_line`)"
+            }
+            FlankAttack::BehindLine => {
+                "no flank attack under `flank_attack = behind_line` (one under `flank_zone`)"
+            }
+        };
+        let text = format!(
+            "{a}'s colours start outside {d}'s 45-degree front arc, but not all its stands are behind {d}'s \
+             90-degree line: {verdict}"
+        );
+        Some(Event::new(What::Note { text }, "Ch16 7.3, Ch15 4.0, dotc D50"))
     }
 
     pub(super) fn assault(&mut self, r: &mut Replayer<'_>, action: &Action) {
@@ -344,6 +398,7 @@ impl Game {
             }
         }
         let probe = self.probe_assault(r, action, charger, target, &input, payment);
+        let flank_note = self.flank_readings_part(r, (charger, &cb), (target, &tb));
         let mut dice = LogDice::new(dice, self.seeded.as_mut());
         let resolved = match payment {
             Payment::Pay => resolve_assault(&self.rules, &mut self.state, charger, target, &input, &mut dice),
@@ -358,7 +413,7 @@ impl Game {
         match resolved {
             Ok(report) => {
                 Game::probe_closing_volley(r, action, &report);
-                r.emit(report.events.iter().cloned());
+                r.emit(with_flank_note(&report.events, flank_note));
                 r.dice_done(&dice, RULE);
                 claims::check_assault(r, action, &report, &cname, &tname);
                 self.note_melee_results(r.turn, &report.events);
@@ -519,10 +574,11 @@ impl Game {
             defender_engaged: engaged_stands(&db, &ab),
             ..self.melee_input(r, attacker, &ab, defender, &db)
         };
+        let flank_note = self.flank_readings_part(r, (attacker, &ab), (defender, &db));
         let mut dice = LogDice::new(dice_of(action, Purpose::Melee), self.seeded.as_mut());
         match resolve_melee(&self.rules, &mut self.state, attacker, defender, &input, &mut dice) {
             Ok(report) => {
-                r.emit(report.events.iter().cloned());
+                r.emit(with_flank_note(&report.events, flank_note));
                 r.dice_done(&dice, RULE);
                 self.note_melee_results(r.turn, &report.events);
                 let as_step = Action { steps: vec![action.clone()], ..action.clone() };
@@ -608,6 +664,7 @@ impl Game {
             momentum: self.momentum(&ab, &tb),
             ..self.melee_input(r, attacker, &ab, target, &tb)
         };
+        let flank_note = self.flank_readings_part(r, (attacker, &ab), (target, &tb));
         let mut dice = LogDice::new(dice_of(action, Purpose::Melee), self.seeded.as_mut());
         let rules = &self.rules;
         let mut paid = Vec::new();
@@ -619,7 +676,7 @@ impl Game {
         match result {
             Ok(report) => {
                 r.emit(paid);
-                r.emit(report.events.iter().cloned());
+                r.emit(with_flank_note(&report.events, flank_note));
                 r.dice_done(&dice, RULE);
                 if let Some(entry) = self.ledger.breakthroughs.get_mut(&attacker) {
                     entry.3 = true;

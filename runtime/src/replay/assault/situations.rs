@@ -555,3 +555,70 @@ fn ch16_2_3_7_1_a_dress_on_the_colors_push_is_declared_once_for_all_its_regiment
     );
     assert_eq!(shock_score(&replay, "2nd Blue").1, 10, "4 + 4 engaged + fresh + momentum");
 }
+
+/// [`flank_range`] with `ruling flank_attack = VALUE` in the scenario's rules (dotc D50).
+fn flank_range_ruled(blue: &str, red: &str, flank_attack: &str) -> String {
+    flank_range(blue, red).replace(
+        "    first_side blue\n",
+        &format!("    first_side blue\n    rules {{\n        ruling flank_attack = {flank_attack}\n    }}\n"),
+    )
+}
+
+/// The 1st Blue's Shock Score, whether it counts the flank attack's +2 (Ch16 7.3), and the note
+/// the replay gives where the two readings of dotc D50 part, when it charges the 1st Red from
+/// `blue` under `ruling flank_attack = VALUE` with the melee dice 4 against 3 and nothing else
+/// in the log.
+fn flank_charge(blue: &str, flank_attack: &str) -> (i32, bool, Option<String>) {
+    let scenario =
+        flank_range_ruled(blue, "5 regular rifled_musket line at (18, 18) facing north", flank_attack);
+    let (replay, _) = play(&scenario, &charge(&["melee roll [4] vs [3]"], ""));
+    assert!(problems(&replay).is_empty(), "{flank_attack}: {:#?}", problems(&replay));
+    let (modifiers, score) = shock_score(&replay, "1st Blue");
+    let flank = modifiers.iter().any(|(name, value)| name == "flank attack" && *value == 2);
+    let note = replay.events.iter().find_map(|e| match &e.event.what {
+        What::Note { text } if e.event.rule.contains("dotc D50") => Some(text.clone()),
+        _ => None,
+    });
+    (score, flank, note)
+}
+
+#[test]
+fn dotc_d50_ch15_4_0_a_charger_in_the_flank_zone_but_not_wholly_behind_the_line_is_a_flank_attack_only_under_flank_zone()
+ {
+    // dotc D50, Ch16 7.3, Ch15 4.0 "Geometry of the Flank Attack". The 1st Red (5 stands, x
+    // 15.5-20.5, front edge on y = 18, facing north): its 90-degree line is y = 18 drawn out to
+    // both sides. The 1st Blue faces east with its colours at (11, 19), 4.5" out past the Red's
+    // left corner: its colours are in the flank zone (outside the 45-degree arc, RULINGS G13),
+    // but its five stands run from y = 16.5 to 21.5 and so straddle the line. Where it starts
+    // its charge decides: `flank_zone` gives it the +2 (the Color Stand is out of the front
+    // arc); `behind_line` does not (the whole charger must start behind the line). Nothing else
+    // differs, so its Shock Score is 2 lower.
+    let blue = "(11, 19) facing east";
+    let (zone_score, zone_flank, zone_note) = flank_charge(blue, "flank_zone");
+    let (line_score, line_flank, line_note) = flank_charge(blue, "behind_line");
+    assert!(zone_flank, "flank_zone: the colours are out of the front arc");
+    assert!(!line_flank, "behind_line: stands ahead of the 90-degree line");
+    assert_eq!(zone_score, line_score + 2);
+    // The narrative says which reading gave or withheld the +2.
+    let zone_note = zone_note.expect("a note under flank_zone");
+    assert!(zone_note.contains("a flank attack under `flank_attack = flank_zone`"), "{zone_note}");
+    let line_note = line_note.expect("a note under behind_line");
+    assert!(line_note.contains("no flank attack under `flank_attack = behind_line`"), "{line_note}");
+}
+
+#[test]
+fn dotc_d50_ch15_4_0_a_charger_wholly_behind_the_line_is_a_flank_attack_under_both_values() {
+    // dotc D50: the 1st Blue faces east with its colours at (11, 15.5), its five stands from
+    // y = 13 to 18: every stand on or behind the 1st Red's 90-degree line (y = 18; the last
+    // stand's edge flush on it counts as behind, as for enfilade, RULE-05-1.5). The Red's end
+    // stand (x 15.5-16.5, y 17.25-18) is straight ahead of the Blue's front, 4.5" off, so the
+    // charge is legal (Ch16 7.1) and has its 3" run (momentum, Ch16 7.3). Both values give the
+    // +2 and the same score.
+    let blue = "(11, 15.5) facing east";
+    let (zone_score, zone_flank, zone_note) = flank_charge(blue, "flank_zone");
+    let (line_score, line_flank, line_note) = flank_charge(blue, "behind_line");
+    assert!(zone_flank && line_flank, "flank_zone {zone_flank}, behind_line {line_flank}");
+    assert_eq!(zone_score, line_score);
+    // The readings agree: nothing to say.
+    assert_eq!((zone_note, line_note), (None, None));
+}
