@@ -65,7 +65,9 @@ fn issue_20_three_turns_of_the_tutorial_played_at_the_prompt_audit_clean() {
     // What it writes keeps the file in `dotc fmt`'s layout.
     let tidy = dotc(&["fmt", "--check", "game.dotc"], &dir);
     assert!(tidy.status.success(), "{}", text(&tidy.stdout));
-    assert!(second.contains("3  enter \"Hart’s Georgia Battery\" to (47, 20) facing west"), "{second}");
+    assert!(second.contains("8  enter \"Hart’s Georgia Battery\" to (47, 20) facing west"), "{second}");
+    // Who may move, with the allowance the movement rules give (Ch16 3.1).
+    assert!(second.contains("move \"7th Virginia Cavalry\": up to 5.0\""), "{second}");
     audit_is_clean(&dir);
     let written = std::fs::read_to_string(&log).expect("written");
     let shipped = std::fs::read_to_string(root().join("scenarios/tutorial/fence-line-game.dotc"))

@@ -170,6 +170,14 @@ impl Assistant {
                 None => out.push("! `odds N` wants the number of an action in the list".to_string()),
             },
             _ if line.chars().all(|c| c.is_ascii_digit()) => match pick(&self.candidates, line).cloned() {
+                // A move wants its end: the ways to give it.
+                Some(c) if c.kind == "move" => {
+                    let n = self.unit_number(&c.line).map_or("UNIT".to_string(), |n| format!("u{n}"));
+                    out.push(format!(
+                        "  {}: type `move {n} forward D`, `move {n} D bearing B` or `move {n} to (x, y) facing F`",
+                        c.line
+                    ));
+                }
                 Some(c) => match begin(&self.session, &c) {
                     Ok(pending) => self.start(pending, &mut out),
                     Err(e) => {
@@ -195,6 +203,13 @@ impl Assistant {
             }
         }
         out
+    }
+
+    /// The number `units` gives the unit a candidate line names.
+    fn unit_number(&self, line: &str) -> Option<usize> {
+        let name = line.split('"').nth(1)?;
+        let moment = self.session.now.moment.as_ref()?;
+        moment.units.iter().filter(|u| u.present).position(|u| u.name == name).map(|i| i + 1)
     }
 
     /// A line the rules accept: its odds, then its dice (or, needing none, it is written).

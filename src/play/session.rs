@@ -195,6 +195,9 @@ impl Session {
         let mut rolled: Vec<Candidate> = Vec::new();
         // Lines with no dice (a reinforcement's entry): open when the replay finds no fault.
         let mut placed: Vec<Candidate> = Vec::new();
+        // Units that may move: their move in place is judged like `placed`, and the list shows
+        // the move allowance the replay gives (its narrative of that line).
+        let mut movers: Vec<Candidate> = Vec::new();
         match self.cursor.phase {
             PhaseKind::Command => {
                 let rolled_pips = self.pips_rolled();
@@ -212,6 +215,22 @@ impl Session {
             }
             PhaseKind::Maneuver => {
                 placed = self.reinforcements_due(moment);
+                // Who may move: a move to where it stands, judged by the replay (Ch16 3.1).
+                for unit in mine.iter().filter(|u| !u.moved && !u.assaulted) {
+                    let Some(body) =
+                        moment.table.units.iter().find(|t| t.name == unit.name).and_then(|t| t.body)
+                    else {
+                        continue;
+                    };
+                    let line = format!(
+                        "move {} to ({}, {}) facing {}",
+                        quote(&unit.name),
+                        crate::play::number(body.position.0),
+                        crate::play::number(body.position.1),
+                        crate::play::number(body.facing)
+                    );
+                    movers.push(candidate(line, "move"));
+                }
                 for unit in &mine {
                     let Some(brigadier) = brigadier_of(unit) else { continue };
                     if unit.arm == "battery" || unit.assaulted {
@@ -264,6 +283,27 @@ impl Session {
                 if open {
                     out.push(c);
                 }
+            }
+        }
+        if !movers.is_empty() {
+            let (text, lines) = self.with_lines(&movers);
+            let now = replay_text(&self.path, &text, &[], None, false);
+            let index = dotc_lang::lines::LineIndex::new(&text);
+            for (mut c, line) in movers.into_iter().zip(&lines) {
+                let faulted = now.replay.findings.iter().any(|f| {
+                    matches!(f.level, Level::Error | Level::Warning) && index.line(f.span.start) == *line
+                });
+                if faulted || now.analysis.has_errors() {
+                    continue;
+                }
+                let told = narrative_of(&now.replay, *line);
+                let allowance = told.split("of an allowed ").nth(1).and_then(|t| t.split('"').next());
+                let name = c.line.split('"').nth(1).unwrap_or_default().to_string();
+                c.line = match allowance {
+                    Some(inches) => format!("move {}: up to {inches}\"", quote(&name)),
+                    None => format!("move {}", quote(&name)),
+                };
+                out.push(c);
             }
         }
         if !placed.is_empty() {
