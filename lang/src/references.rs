@@ -1734,6 +1734,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch16 7.3", "Ch16 6.0", "Ch15 4.0", "RULINGS G13", "RULINGS C15", "RULE-05-1.5"],
     ),
     r(
+        "dotc D51",
+        "When a melee written in Phase 2 takes effect (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 1.0 fights every melee in Phase 4, after all of Phase 2's declarations and Phase 3's volleys, but a log writes each assault's melee dice where the assault is. By default (`ruling melee_timing = phase_four`) such a melee's effects on its brigades wait for Phase 4: a later charge of the same phase is declared, a later order paid and a Phase 3 volley fired with the brigade as it stood before that phase's melees. A Hesitant or Broken state the melees brought on does not refuse them, the Disorder a break put on the brigade's other regiments does not stop their charges, and the pips the break forfeited can still be spent. The later melees themselves are fought with everything in force, as in Phase 4, so a charger whose brigade an earlier melee broke starts no melee (RULE-07-2.4, dotc D1). Under `at_contact` each melee is in force from its own line."#,
+        &["Ch16 1.0", "Ch16 7.1", "Ch16 8.2", "RULE-07-2.3", "RULE-07-2.4", "RULINGS C12", "dotc D1"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

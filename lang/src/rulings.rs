@@ -238,6 +238,13 @@ pub const RULINGS: &[RulingSpec] = &[
         as_printed: "flank_zone",
         summary: "A charge earns the melee's +2 flank or rear attack (Ch16 7.3) when the charger's Color Stand starts outside the target's 45-degree front arc (default, Ch16 6.0's flank zone); or only when the whole charger starts on or behind the target's 90-degree line (Ch15 4.0).",
     },
+    RulingSpec {
+        name: "melee_timing",
+        id: "D51",
+        values: &["phase_four", "at_contact"],
+        as_printed: "phase_four",
+        summary: "A melee the log writes inside its Phase 2 assault counts on the brigade clock as Ch16 1.0 fights it, in Phase 4: later charges, orders and volleys of Phases 2 and 3 see the brigade as it was before that phase's melees (its state, the Disorder of its break, the pips the break forfeited) (default); or each melee is in force from its own line, as if every charge were fought to its end before the next was declared.",
+    },
 ];
 
 /// A preset: a name for a set of ruling values.

@@ -339,6 +339,22 @@ switch! {
 }
 
 switch! {
+    /// dotc D51 (`docs/rulings.md`): when a melee the log writes inside its assault, in Phase 2,
+    /// takes effect on the brigade clock. Ch16 1.0 fights every melee in Phase 4, after every
+    /// Phase 2 declaration and the Phase 3 volleys; a log resolves each assault's melee where the
+    /// assault is written.
+    MeleeTiming = "melee_timing", "D51" {
+        /// As Ch16 1.0 orders the phases: until Phase 4, what a Phase 2 melee did to a brigade's
+        /// state (Hesitant, Broken, the break's Disorder, its forfeited pips) does not reach the
+        /// declarations, orders and volleys of Phases 2 and 3.
+        PhaseFour = "phase_four",
+        /// Each charge fought to its end before the next is declared: a melee's effects are in
+        /// force from the line that fought it.
+        AtContact = "at_contact",
+    }
+}
+
+switch! {
     /// dotc's own ruling D2 (RULINGS.md does not settle it): when a regiment's volley passes
     /// through its own detached skirmish screen and takes the -1 of RULE-05-6.2 and Ch16 5.6. The
     /// rule gives no geometry; the screen is one stand standing for a company spread across the
@@ -515,6 +531,8 @@ rulings! {
     blocked_retreat: BlockedRetreat,
     /// dotc D50.
     flank_attack: FlankAttack,
+    /// dotc D51.
+    melee_timing: MeleeTiming,
 }
 
 impl Rulings {
@@ -777,6 +795,7 @@ mod tests {
         check::<RoadColumnChange>();
         check::<BlockedRetreat>();
         check::<FlankAttack>();
+        check::<MeleeTiming>();
     }
 
     #[test]

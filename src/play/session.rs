@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use dotc_lang::Analysis;
 use dotc_lang::ast::{Action, Arg, PhaseKind, Turn};
 use dotc_runtime::campaign::logged::replay_logged;
+use dotc_runtime::engine::What;
 use dotc_runtime::replay::{Filled, Finding, Level, Moment, Replay, ReplayOptions, completed_log};
 
 /// The phases of a turn in order (Ch16 1.0).
@@ -296,11 +297,14 @@ impl Session {
                 if faulted || now.analysis.has_errors() {
                     continue;
                 }
-                let told = narrative_of(&now.replay, *line);
-                let allowance = told.split("of an allowed ").nth(1).and_then(|t| t.split('"').next());
+                // The replay's own measure of the move in place: its allowance (Ch16 3.1).
+                let allowance = now.replay.events.iter().find_map(|e| match &e.event.what {
+                    What::Moved { allowance, .. } if e.line == *line => Some(*allowance),
+                    _ => None,
+                });
                 let name = c.line.split('"').nth(1).unwrap_or_default().to_string();
                 c.line = match allowance {
-                    Some(inches) => format!("move {}: up to {inches}\"", quote(&name)),
+                    Some(inches) => format!("move {}: up to {inches:.1}\"", quote(&name)),
                     None => format!("move {}", quote(&name)),
                 };
                 out.push(c);

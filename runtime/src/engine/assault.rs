@@ -342,7 +342,8 @@ fn declare(
     // not stop that regiment (issue 19). A brigade that breaks still stops it: every unit of a
     // Broken brigade is disordered at once (RULE-07-2.4).
     let declared_with_the_push = payment == Payment::PaidByThePush;
-    match state.brigade_status(charger) {
+    // dotc D51: as it was before this phase's melees, which Ch16 1.0 fights in Phase 4.
+    match super::phase_four::brigade_status_before_phase_four(rules, state, charger) {
         BrigadeStatus::Hesitant if rules.tables.hesitant.no_assault && !declared_with_the_push => {
             return Err(illegal("assault: its brigade is Hesitant".into(), "RULE-07-2.3"));
         }
@@ -352,7 +353,8 @@ fn declare(
         _ => {}
     }
     // Disorder (RULE-05-4.4; RULINGS C6: `slowed` and `halted` both forbid an assault).
-    if c.markers.disorder && rules.tables.disorder.no_assault {
+    // dotc D51: not a Disorder this phase's melees put on it by breaking its brigade.
+    if super::phase_four::disordered_before_phase_four(state, charger) && rules.tables.disorder.no_assault {
         return Err(illegal("assault while disordered".into(), "RULE-05-4.4, Ch16 7.1, RULINGS C6"));
     }
     // Health (Ch16 7.1, 8.1, RULE-07-4.2): a Spent regiment only with its brigadier attached.
@@ -532,7 +534,9 @@ pub fn plan_assault(
     let t = &rules.tables;
     let mut volley = input.closing_volley.clone();
     let mut premature = None;
-    if volley.is_some() && state.brigade_status(target) == BrigadeStatus::Broken && t.broken.no_fire {
+    // The closing volley is Phase 2's: its brigade as it was before this phase's melees (dotc D51).
+    let target_status = super::phase_four::brigade_status_before_phase_four(rules, state, target);
+    if volley.is_some() && target_status == BrigadeStatus::Broken && t.broken.no_fire {
         events.push(Event::new(
             What::Note { text: format!("{target_name} cannot fire a closing volley: its brigade is Broken") },
             "RULE-07-2.4",
@@ -662,8 +666,10 @@ pub(crate) fn after_the_volley(
         return ended(events, AssaultResult::Stalled, false, closing_volley);
     }
     // dotc D1: the volley broke the charger's own brigade; a Broken unit starts no melee
-    // (RULE-07-2.4), so by default the charge halts short with the collapse's Disorder.
-    let broken = state.brigade_status(charger) == BrigadeStatus::Broken;
+    // (RULE-07-2.4), so by default the charge halts short with the collapse's Disorder. A break
+    // in an earlier melee of this phase comes in Phase 4, at contact (dotc D51, [`contact`]).
+    let broken =
+        super::phase_four::brigade_status_before_phase_four(rules, state, charger) == BrigadeStatus::Broken;
     if broken && rules.rulings.broken_during_charge == BrokenDuringCharge::Halts {
         events.push(Event::new(
             What::Note {
@@ -726,6 +732,28 @@ fn contact(
     closing_volley: Option<Box<ClosingVolley>>,
     dice: &mut dyn DiceSource,
 ) -> Result<AssaultReport, EngineError> {
+    // dotc D51, D1: Phase 4 fights this melee after the earlier ones of the phase, and one of
+    // them broke the charger's brigade; a Broken unit starts no melee (RULE-07-2.4), so by
+    // default the charge ends short of contact. Under `broken_during_charge = goes_in` it goes in.
+    let broken = state.brigade_status(plan.charger) == BrigadeStatus::Broken;
+    if broken && rules.rulings.broken_during_charge == BrokenDuringCharge::Halts {
+        let c_name = &plan.charger_name;
+        let text = format!(
+            "{c_name}'s brigade broke in an earlier melee of this phase, which Phase 4 fights first: {c_name} \
+             starts no melee and halts short"
+        );
+        events.push(Event::new(What::Note { text }, "Ch16 1.0, RULE-07-2.4, dotc D1, dotc D51"));
+        events.push(Event::new(
+            What::Stalled { unit: c_name.clone(), inches: rules.tables.stall },
+            "RULE-07-2.4, dotc D1, dotc D51",
+        ));
+        return Ok(AssaultReport {
+            events,
+            result: AssaultResult::Stalled,
+            pre_contact_check,
+            closing_volley,
+        });
+    }
     // What the campaign's experience reads of the defender at contact (Ch14 3.0, dotc D35).
     let defender_health = morale::unit_health(rules, state, plan.target);
     let defender_formed = state.unit(plan.target).is_some_and(|u| {

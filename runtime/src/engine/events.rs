@@ -366,6 +366,15 @@ pub enum What {
         outcome: MeleeOutcome,
         margin: i32,
     },
+    /// A unit (or a leader) moved on the table: the inches its path used and the most the rules
+    /// allowed it (Ch16 3.1; a leader's ride, Ch16 2.2).
+    Moved {
+        unit: String,
+        /// The verb of the narrative: "moves", or "rides" for a leader.
+        how: String,
+        used: f64,
+        allowance: f64,
+    },
     /// The victor's free move (Ch16 7.4).
     Consolidate {
         unit: String,
@@ -558,6 +567,9 @@ impl fmt::Display for What {
                         write!(f, "melee {attacker} against {defender}: a Bloody Draw")
                     }
                 }
+            }
+            What::Moved { unit, how, used, allowance } => {
+                write!(f, "{unit} {how} {used:.1}\" of an allowed {allowance:.1}\"")
             }
             What::Consolidate { unit, inches } => write!(f, "{unit} may consolidate {inches}\""),
             What::Pursuit { unit, inches } => {

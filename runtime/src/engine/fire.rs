@@ -364,6 +364,8 @@ fn target_side(state: &GameState, target: UnitId) -> GameState {
         waves: Vec::new(),
         // Nor the blinds (Ch13 4.0): a hidden unit is no target.
         blinds: Vec::new(),
+        // The casualties read the brigade's state before Phase 4 as the volley does (dotc D51).
+        ahead_of_phase_four: state.ahead_of_phase_four,
     }
 }
 

@@ -291,7 +291,26 @@ pub(crate) fn not_broken(state: &GameState, attacker: UnitId) -> Result<(), Engi
 }
 
 /// [`resolve_melee`] without its transaction, for a resolution that holds one (the assault).
+/// A melee fought before its turn's Phase 4 keeps what its brigades were before it (dotc D51,
+/// [`super::phase_four`]).
 pub(crate) fn melee_in_place(
+    rules: &Rules,
+    state: &mut GameState,
+    attacker: UnitId,
+    defender: UnitId,
+    input: &MeleeInput,
+    dice: &mut dyn DiceSource,
+) -> Result<MeleeReport, EngineError> {
+    let before = super::phase_four::before(state);
+    let report = fight(rules, state, attacker, defender, input, dice)?;
+    if let Some(before) = before {
+        super::phase_four::after(state, before, [attacker, defender]);
+    }
+    Ok(report)
+}
+
+/// The melee itself (Ch16 7.3, 7.4).
+fn fight(
     rules: &Rules,
     state: &mut GameState,
     attacker: UnitId,

@@ -15,6 +15,7 @@
 //! - [`fire`]: a volley (Ch16 5.0-5.7, RULE-05-x).
 //! - [`melee`]: the opposed melee (Ch16 7.3, 7.4) and [`assault`]: the charge to the 4" line,
 //!   the closing volley and the pre-contact check (Ch16 7.1, 7.2).
+//! - [`phase_four`]: what a melee the log fights in Phase 2 leaves until Phase 4 (dotc D51).
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -35,6 +36,7 @@ pub mod friction;
 pub mod guns;
 pub mod melee;
 pub mod morale;
+pub mod phase_four;
 pub mod setup;
 pub mod state;
 pub mod tables;
@@ -166,6 +168,7 @@ pub(crate) fn telling(events: &[Event]) -> Option<&What> {
             w,
             What::Rolled { .. }
                 | What::Note { .. }
+                | What::Moved { .. }
                 | What::Tally { .. }
                 | What::Pips { .. }
                 | What::Volley { .. }

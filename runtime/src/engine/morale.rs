@@ -515,6 +515,37 @@ pub fn threshold(rule: BrigadeThresholds, percent: u32, table: &[(u32, u32)], st
     }
 }
 
+/// The losses at which a brigade of `starting` stands becomes Hesitant and Broken (RULE-07-2.3,
+/// 2.4, Ch16 8.2), rounded as `ruling brigade_thresholds` says (RULINGS G6, C11).
+fn thresholds(rules: &Rules, starting: u32) -> [u32; 2] {
+    let (t, rule) = (&rules.tables, rules.rulings.brigade_thresholds);
+    [
+        threshold(rule, t.hesitant.losses_percent, &t.hesitant.table, starting),
+        threshold(rule, t.broken.losses_percent, &t.broken.table, starting),
+    ]
+}
+
+/// The state a brigade of `starting` stands is in after `losses` (RULE-07-2.3, 2.4, Ch16 8.2).
+pub(crate) fn status_for_losses(rules: &Rules, starting: u32, losses: u32) -> BrigadeStatus {
+    let [hesitant_at, broken_at] = thresholds(rules, starting);
+    if losses >= broken_at {
+        BrigadeStatus::Broken
+    } else if losses >= hesitant_at {
+        BrigadeStatus::Hesitant
+    } else {
+        BrigadeStatus::Fresh
+    }
+}
+
+/// The order of the brigade states: a brigade only ever goes forward, Fresh, Hesitant, Broken.
+pub(crate) fn rank(status: BrigadeStatus) -> u8 {
+    match status {
+        BrigadeStatus::Fresh => 0,
+        BrigadeStatus::Hesitant => 1,
+        BrigadeStatus::Broken => 2,
+    }
+}
+
 /// Check a brigade's tally against its thresholds and apply a change of state (RULE-07-2.3,
 /// 2.4, Ch16 8.2): Hesitant, or Broken, which forfeits its pips and disorders every unit (a unit
 /// already disordered takes a micro-hit, RULINGS G14). A brigade never recovers.
@@ -526,23 +557,10 @@ pub fn update_brigade(
 ) -> Result<(), EngineError> {
     let t = &rules.tables;
     let b = state.brigade(brigade).ok_or_else(|| EngineError::Unknown(format!("brigade #{}", brigade.0)))?;
-    let rule = rules.rulings.brigade_thresholds;
-    let hesitant_at = threshold(rule, t.hesitant.losses_percent, &t.hesitant.table, b.starting_stands);
-    let broken_at = threshold(rule, t.broken.losses_percent, &t.broken.table, b.starting_stands);
-    let to = if b.losses >= broken_at {
-        BrigadeStatus::Broken
-    } else if b.losses >= hesitant_at {
-        BrigadeStatus::Hesitant
-    } else {
-        BrigadeStatus::Fresh
-    };
+    let [hesitant_at, broken_at] = thresholds(rules, b.starting_stands);
+    let to = status_for_losses(rules, b.starting_stands, b.losses);
     let from = b.status;
     // Only forward: Fresh -> Hesitant -> Broken.
-    let rank = |s: BrigadeStatus| match s {
-        BrigadeStatus::Fresh => 0,
-        BrigadeStatus::Hesitant => 1,
-        BrigadeStatus::Broken => 2,
-    };
     if rank(to) <= rank(from) {
         return Ok(());
     }
@@ -736,11 +754,14 @@ pub(crate) fn spend_pips(
     events: &mut Vec<Event>,
     rule: &'static str,
 ) -> Result<(), EngineError> {
+    let ahead_of_phase_four = state.ahead_of_phase_four;
     let b = state
         .brigades
         .get_mut(brigade.0)
         .ok_or_else(|| EngineError::Unknown(format!("brigade #{}", brigade.0)))?;
-    let available = b.pips + b.banked;
+    // dotc D51: pips an earlier melee of this Phase 2 forfeited are still in hand before Phase 4.
+    let held = if ahead_of_phase_four { b.before_melee.map_or(0, |h| h.pips) } else { 0 };
+    let available = b.pips + b.banked + held;
     if available < cost {
         return Err(EngineError::Illegal {
             unit: unit.to_string(),
@@ -749,8 +770,23 @@ pub(crate) fn spend_pips(
         });
     }
     let from_pips = cost.min(b.pips);
+    let from_banked = (cost - from_pips).min(b.banked);
+    let from_held = cost - from_pips - from_banked;
     b.pips -= from_pips;
-    b.banked -= cost - from_pips;
+    b.banked -= from_banked;
+    if let Some(h) = b.before_melee.as_mut().filter(|_| from_held > 0) {
+        h.pips -= from_held;
+        events.push(Event::new(
+            What::Note {
+                text: format!(
+                    "{} pays {from_held} of it from the pips it held before this phase's melees: they are \
+                     lost only in Phase 4",
+                    b.name
+                ),
+            },
+            "Ch16 1.0, RULE-07-2.4, dotc D51",
+        ));
+    }
     let change = -i32::try_from(cost).unwrap_or(i32::MAX);
     events.push(Event::new(
         What::Pips { brigade: b.name.clone(), change, pips: b.pips, banked: b.banked },

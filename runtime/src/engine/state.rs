@@ -48,6 +48,12 @@ pub struct GameState {
     /// The blinds of the Hidden Deployment module (Ch13 4.0, [`super::blinds`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blinds: Vec<super::blinds::Blind>,
+    /// True from the start of a Phase 2 to the start of its turn's Phase 4 (or Phase 5, or the
+    /// next turn) under `ruling melee_timing = phase_four` (dotc D51, Ch16 1.0): a melee the log
+    /// fights inside its Phase 2 assault then keeps, in each brigade's
+    /// [`Brigade::before_melee`], what the brigade was before it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ahead_of_phase_four: bool,
 }
 
 /// What a Friction of War event leaves in force for the rest of its turn (Ch13 3.0).
@@ -141,6 +147,23 @@ pub struct Brigade {
     pub banked: u32,
     /// The brigade's commander now (a replacement Colonel after a casualty).
     pub brigadier: Option<LeaderId>,
+    /// What the melees fought so far in this Phase 2 changed, while Phase 4 has not yet come
+    /// (dotc D51); `None` when none has touched it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before_melee: Option<BeforeMelee>,
+}
+
+/// A brigade before the melees a log fought inside this turn's Phase 2 assaults (dotc D51,
+/// Ch16 1.0): what the declarations, orders and volleys of Phases 2 and 3 still see.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BeforeMelee {
+    /// Its state before the first of them.
+    pub status: BrigadeStatus,
+    /// The stands on its clock they took (RULE-07-2.2).
+    pub losses: u32,
+    /// The pips they forfeited (a break, RULE-07-2.4; a brigadier's fall, Ch16 2.4): in hand
+    /// until Phase 4, spent after the brigade's own.
+    pub pips: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -263,6 +286,10 @@ pub struct TurnFacts {
     pub heroic: bool,
     /// Firing units that have shot at it this phase, for crossfire (RULE-05-4.2, RULINGS G9).
     pub fired_on_by: Vec<UnitId>,
+    /// Disordered by its brigade's break in a melee fought inside this turn's Phase 2, by
+    /// another regiment (dotc D51): until Phase 4 its own charge is not stopped by it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub disordered_by_melee_break: bool,
 }
 
 #[derive(Debug, PartialEq, Serialize)]
@@ -391,6 +418,7 @@ impl GameState {
             pips: 0,
             banked: 0,
             brigadier: None,
+            before_melee: None,
         });
         BrigadeId(self.brigades.len() - 1)
     }
@@ -491,9 +519,29 @@ impl GameState {
     /// Begin a new game turn: the per-turn facts of every unit are cleared.
     pub fn start_turn(&mut self, turn: u32) {
         self.turn = turn;
+        self.close_phase_four_window();
         self.friction = FrictionTurn::default();
         for unit in &mut self.units {
             unit.turn = TurnFacts::default();
+        }
+    }
+
+    /// Open (`true`, at the start of a Phase 2 under `melee_timing = phase_four`) or close
+    /// (`false`, at its turn's Phase 4 or later) the stretch in which a melee the log has fought
+    /// waits for Phase 4 (dotc D51, Ch16 1.0).
+    pub fn phase_four_window(&mut self, open: bool) {
+        if open {
+            self.ahead_of_phase_four = true;
+        } else {
+            self.close_phase_four_window();
+        }
+    }
+
+    /// Phase 4 has come: every melee's effects are in force for everything that follows.
+    fn close_phase_four_window(&mut self) {
+        self.ahead_of_phase_four = false;
+        for b in &mut self.brigades {
+            b.before_melee = None;
         }
     }
 
@@ -514,9 +562,21 @@ impl GameState {
 
 impl Clone for GameState {
     fn clone(&self) -> Self {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } =
-            self;
+        let GameState {
+            turn,
+            sides,
+            brigades,
+            leaders,
+            units,
+            weather,
+            guns,
+            friction,
+            waves,
+            blinds,
+            ahead_of_phase_four,
+        } = self;
         GameState {
+            ahead_of_phase_four: *ahead_of_phase_four,
             blinds: blinds.clone(),
             friction: *friction,
             waves: waves.clone(),
@@ -531,8 +591,20 @@ impl Clone for GameState {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let GameState { turn, sides, brigades, leaders, units, weather, guns, friction, waves, blinds } =
-            source;
+        let GameState {
+            turn,
+            sides,
+            brigades,
+            leaders,
+            units,
+            weather,
+            guns,
+            friction,
+            waves,
+            blinds,
+            ahead_of_phase_four,
+        } = source;
+        self.ahead_of_phase_four = *ahead_of_phase_four;
         self.turn = *turn;
         self.blinds.clone_from(blinds);
         self.waves.clone_from(waves);
@@ -548,8 +620,10 @@ impl Clone for GameState {
 
 impl Clone for Brigade {
     fn clone(&self) -> Self {
-        let Brigade { name, side, starting_stands, losses, status, pips, banked, brigadier } = self;
+        let Brigade { name, side, starting_stands, losses, status, pips, banked, brigadier, before_melee } =
+            self;
         Brigade {
+            before_melee: *before_melee,
             name: name.clone(),
             side: *side,
             starting_stands: *starting_stands,
@@ -562,7 +636,9 @@ impl Clone for Brigade {
     }
 
     fn clone_from(&mut self, source: &Self) {
-        let Brigade { name, side, starting_stands, losses, status, pips, banked, brigadier } = source;
+        let Brigade { name, side, starting_stands, losses, status, pips, banked, brigadier, before_melee } =
+            source;
+        self.before_melee = *before_melee;
         self.name.clone_from(name);
         self.side = *side;
         self.starting_stands = *starting_stands;
@@ -702,6 +778,7 @@ mod copies {
         );
         unit.traits = vec!["steady".into(), "iron_discipline".into()];
         unit.markers.disorder = true;
+        unit.turn.disordered_by_melee_break = true;
         unit.screen = Some(Screen { hits: 1 });
         unit.turn.fired_on_by = vec![UnitId(3)];
         unit.command_range = Some(4.5);
@@ -716,6 +793,7 @@ mod copies {
             pips: 2,
             banked: 1,
             brigadier: Some(LeaderId(0)),
+            before_melee: Some(BeforeMelee { status: BrigadeStatus::Fresh, losses: 2, pips: 1 }),
         });
         source.leaders.push(Leader {
             name: "Col. A".into(),
@@ -730,6 +808,7 @@ mod copies {
             casualty: Some("lightly_wounded".into()),
         });
         source.turn = 7;
+        source.ahead_of_phase_four = true;
         source.friction = FrictionTurn { squall: true, general_at_the_front: Some(BrigadeId(0)) };
         let mut copy = GameState::default();
         let other = copy.add_side("confederate");

@@ -20,7 +20,7 @@ use crate::battlefield::contact::{engaged_stands, in_contact};
 use crate::engine::assault::{AssaultReport, Payment, plan_assault, resolve_assault_paid};
 use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, not_broken, resolve_melee};
 use crate::odds::assault_plan::assault_plan_odds;
-use crate::rulings::{FlankAttack, LeaderCasualtyTrigger};
+use crate::rulings::{FlankAttack, LeaderCasualtyTrigger, MeleeTiming};
 
 /// The words that mark an assault as part of a coordinated Dress on the Colors push (Ch16 2.3).
 const PUSH_WORDS: &[&str] = &["dress_on_the_colors", "coordinated"];
@@ -64,6 +64,20 @@ fn with_flank_note(events: &[Event], note: Option<Event>) -> Vec<Event> {
 }
 
 impl Game {
+    /// dotc D51, Ch16 1.0: under `melee_timing = phase_four` a Phase 2 opens the stretch in which
+    /// a melee the log fights inside its assault waits for Phase 4; Phase 4, or a later phase
+    /// where a log leaves Phase 4 out, ends it ([`crate::engine::phase_four`]).
+    pub(super) fn phase_four_window(&mut self, phase: PhaseKind) {
+        match phase {
+            PhaseKind::Maneuver => {
+                let open = self.rules.rulings.melee_timing == MeleeTiming::PhaseFour;
+                self.state.phase_four_window(open);
+            }
+            PhaseKind::Melee | PhaseKind::Status => self.state.phase_four_window(false),
+            PhaseKind::Command | PhaseKind::Fire => {}
+        }
+    }
+
     /// Keep an assault's closing volley with its odds when the caller asked about its
     /// `closing_volley` step's line ([`super::ReplayOptions::probe`]).
     fn probe_closing_volley(r: &mut Replayer<'_>, action: &Action, report: &AssaultReport) {

@@ -1620,8 +1620,11 @@ mod tests {
         let twice = errors_at(&replay, &game, "fog roll [5]\n");
         assert!(twice.iter().any(|f| f.message.contains("once a turn")), "{twice:#?}");
         let text = notes(&replay);
-        assert!(text.contains(&"the fog holds (4, 5+ needed)"), "{text:#?}");
-        assert!(text.contains(&"the fog thins (5, 5+ needed): the sky is now light_fog"), "{text:#?}");
+        assert!(text.iter().any(|n| n == "the fog holds (4, 5+ needed)"), "{text:#?}");
+        assert!(
+            text.iter().any(|n| n == "the fog thins (5, 5+ needed): the sky is now light_fog"),
+            "{text:#?}"
+        );
         // Turn 4 rolled nothing: warned; after the fog thinned in turn 5, turn 6 needs no roll.
         let warned = |turn: &str| {
             let at = game.find(turn).expect("the log has the turn");
@@ -1848,8 +1851,8 @@ mod tests {
         assert!(errors_at(&replay, &game, "detach").iter().any(|f| f.message.contains("not attached")));
         // He rode with the colours to (20, 10): from there (20, 14) is 4", and he leaves them.
         let text = notes(&replay);
-        assert!(text.contains(&"Col. Able rides 4.0\" of an allowed 12.0\""), "{text:#?}");
-        assert!(text.contains(&"Col. Able leaves 1st Foot"));
+        assert!(text.iter().any(|n| n == "Col. Able rides 4.0\" of an allowed 12.0\""), "{text:#?}");
+        assert!(text.iter().any(|n| n == "Col. Able leaves 1st Foot"));
     }
 
     #[test]
@@ -1883,7 +1886,10 @@ mod tests {
         assert_eq!(brigade(&replay, "First Brigade").pips, 2);
         // At the turn's end the works go along its front where it stands, on open ground: light.
         let text = notes(&replay);
-        assert!(text.contains(&"Hasty Works dug along 1st Foot's front: light cover (5+)"), "{text:#?}");
+        assert!(
+            text.iter().any(|n| n == "Hasty Works dug along 1st Foot's front: light cover (5+)"),
+            "{text:#?}"
+        );
         // Without the module nobody digs in.
         let (replay, game) = play(DRILL, log);
         let off = errors_at(&replay, &game, "dig_in \"Col. Able\" \"1st Foot\"");

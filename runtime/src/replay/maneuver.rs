@@ -494,13 +494,13 @@ impl Game {
             let said = named_friend(&finding.kind, &friend_names);
             r.here(Level::Error, format!("{}: {said}", self.name(id)), finding.rule.clone());
         }
-        let text = format!(
-            "{} moves {:.1}\" of an allowed {:.1}\"",
-            self.name(id),
-            report.used + 0.0,
-            report.allowance
-        );
-        let mut events = vec![Event::new(What::Note { text }, "Ch16 3.1")];
+        let moved = What::Moved {
+            unit: self.name(id),
+            how: "moves".into(),
+            used: report.used + 0.0,
+            allowance: report.allowance,
+        };
+        let mut events = vec![Event::new(moved, "Ch16 3.1")];
         for effect in report.effects() {
             let said = named_friend(&effect.kind, &friend_names);
             let text = format!("{}: {said}, {}", self.name(id), effect.rule);
@@ -934,8 +934,13 @@ impl Game {
         }
         *self.book.turn(r.turn).leaders.entry(name.to_string()).or_default() += share;
         self.leader_positions.insert(name.to_string(), to);
-        let text = format!("{name} rides {:.1}\" of an allowed {:.1}\"", report.used, report.allowance);
-        r.emit([Event::new(What::Note { text }, RULE)]);
+        let rode = What::Moved {
+            unit: name.to_string(),
+            how: "rides".into(),
+            used: report.used,
+            allowance: report.allowance,
+        };
+        r.emit([Event::new(rode, RULE)]);
         true
     }
 
@@ -1923,11 +1928,13 @@ scenario "Drill Field" {
         replay.summary.units.iter().find(|u| u.name == name).expect("the drill field has this unit")
     }
 
-    pub(in crate::replay) fn notes(replay: &Replay) -> Vec<&str> {
+    /// The narrative's notes and moves, as the narrative words them.
+    pub(in crate::replay) fn notes(replay: &Replay) -> Vec<String> {
         replay
             .events
             .iter()
-            .filter_map(|e| if let What::Note { text } = &e.event.what { Some(text.as_str()) } else { None })
+            .filter(|e| matches!(e.event.what, What::Note { .. } | What::Moved { .. }))
+            .map(|e| e.event.what.to_string())
             .collect()
     }
 
@@ -2228,7 +2235,7 @@ scenario "Drill Field" {
         // [4] passes: the left wing swings back 45 degrees on the right flank's front corner.
         let refused = errors_at(&replay, &game, "refuse \"1st Foot\" left 45 pip \"Col. Able\" roll [4]");
         assert!(refused.is_empty(), "{refused:#?}");
-        assert!(notes(&replay).contains(&"1st Foot refuses its left flank, 45 degrees back"));
+        assert!(notes(&replay).iter().any(|n| n == "1st Foot refuses its left flank, 45 degrees back"));
         // Without the module a refusal is no verb of the game.
         let (replay, game) = play(&DRILL.replace("at (34, 10) facing west", "at (26, 10) facing west"), log);
         let off = errors_at(&replay, &game, "refuse \"1st Foot\" left 45 pip \"Col. Able\" roll [4]");
@@ -2332,7 +2339,7 @@ scenario "Drill Field" {
         };
         let moved = |replay: &Replay| {
             replay.events.iter().find_map(|e| match &e.event.what {
-                What::Note { text } if text.starts_with("6th Foot moves") => Some(text.clone()),
+                moved @ What::Moved { unit, .. } if unit == "6th Foot" => Some(moved.to_string()),
                 _ => None,
             })
         };

@@ -662,6 +662,7 @@ impl<'a> Run<'a> {
             r.phase = phase.kind.value;
             r.steps.push(Step::Phase(r.phase));
             game.state.start_phase();
+            game.phase_four_window(r.phase);
             scripted.phase_start(game, r, phase); // scenario scripts
             for action in &phase.actions {
                 if options.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {

@@ -248,7 +248,8 @@ impl Replay {
 /// with its action, left out when the action is).
 fn names_of(event: &Event) -> Vec<&str> {
     match &event.what {
-        What::Rolled { .. } | What::Note { .. } => Vec::new(),
+        // A move is told as a note was, with its action.
+        What::Rolled { .. } | What::Note { .. } | What::Moved { .. } => Vec::new(),
         What::Volley { firer, target, .. } | What::Unrolled { firer, target, .. } => vec![firer, target],
         What::Hits { firer, .. } => vec![firer],
         What::ShockTrigger { target, .. } | What::ShockIgnored { target, .. } => vec![target],

@@ -280,8 +280,10 @@ impl<'r> Shot<'r> {
                 "RULE-05-1.3",
             ));
         }
-        // RULE-07-2.4: a Broken brigade cannot shoot.
-        if state.brigade_status(firer) == BrigadeStatus::Broken && rules.tables.broken.no_fire {
+        // RULE-07-2.4: a Broken brigade cannot shoot (before Phase 4, as it was before this
+        // phase's melees, dotc D51).
+        let status = crate::engine::phase_four::brigade_status_before_phase_four(rules, state, firer);
+        if status == BrigadeStatus::Broken && rules.tables.broken.no_fire {
             return Err(illegal(&f.name, "fire: its brigade is Broken".into(), "RULE-07-2.4, Ch16 8.2"));
         }
         match f.arm {
@@ -609,8 +611,9 @@ fn to_hit(
     }
     let mut modifiers = Vec::new();
     let tables = &rules.tables;
-    // RULE-05-4.4, Ch16 5.6: a disordered firer.
-    if f.markers.disorder {
+    // RULE-05-4.4, Ch16 5.6: a disordered firer (not by its brigade's break in a melee that
+    // Phase 4 has yet to fight, dotc D51).
+    if crate::engine::phase_four::disordered_before_phase_four(state, firer) {
         let v = marker_to_hit(&tables.disorder.to_hit, range);
         if v != 0 {
             modifiers.push(Modifier::new("disordered", v, "RULE-05-4.4, Ch16 5.6"));
@@ -652,8 +655,10 @@ fn to_hit(
             modifiers.push(Modifier::new(format!("target: {}", tr.meta.title()), tr.fired_at, "Ch13 9.0"));
         }
     }
-    // RULE-07-2.3, RULINGS C13: a Hesitant brigade's Phase 3 fire, or all its fire.
-    if state.brigade_status(firer) == BrigadeStatus::Hesitant
+    // RULE-07-2.3, RULINGS C13: a Hesitant brigade's Phase 3 fire, or all its fire (before
+    // Phase 4, as it was before this phase's melees, dotc D51).
+    if crate::engine::phase_four::brigade_status_before_phase_four(rules, state, firer)
+        == BrigadeStatus::Hesitant
         && (input.kind == FireKind::Phase3 || rules.rulings.hesitant_fire == HesitantFire::AllFire)
         && tables.hesitant.to_hit != 0
     {

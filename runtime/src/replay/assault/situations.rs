@@ -622,3 +622,95 @@ fn dotc_d50_ch15_4_0_a_charger_wholly_behind_the_line_is_a_flank_attack_under_bo
     // The readings agree: nothing to say.
     assert_eq!((zone_note, line_note), (None, None));
 }
+
+/// The table of dotc D51's situations: the Blue brigade is two 3-stand regiments with 1 stand
+/// lost before the game (`losses 1`): 1 of 7 on its clock, Fresh; Hesitant at 2 (30% of 7 is 2.1,
+/// rounded half up), Broken at 4 (RULE-07-2.3, 2.4, RULINGS G6). Each Blue regiment stands 6" west
+/// of a 4-stand Red regiment, facing it; Col. Blue stands between them. `melee_timing` is the
+/// ruling's value.
+fn two_charges_range(melee_timing: &str) -> String {
+    range(
+        "",
+        "            losses 1\n\
+         \x20           regiment \"1st Blue\" { stands 3 regular rifled_musket line at (12, 10) facing east }\n\
+         \x20           regiment \"2nd Blue\" { stands 3 regular rifled_musket line at (12, 24) facing east }",
+        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (18, 10) facing west }\n\
+         \x20           regiment \"2nd Red\" { stands 4 regular rifled_musket line at (18, 24) facing west }",
+    )
+    .replace(
+        "    first_side blue\n",
+        &format!("    first_side blue\n    rules {{\n        ruling melee_timing = {melee_timing}\n    }}\n"),
+    )
+    // Col. Blue between his regiments, within 12" of both: each charge costs 1 pip (Ch16 2.2).
+    .replace("brigadier \"Col. Blue\" reliable at (2, 2)", "brigadier \"Col. Blue\" reliable at (8, 17)")
+}
+
+/// Turn 1 of dotc D51's situations: Col. Blue rolls 3 pips; the 1st Blue charges the 1st Red and
+/// loses its melee, 1 against 6: it gives up a stand (Ch16 7.4), the Blue brigade's second, and
+/// the brigade is Hesitant (RULE-07-2.3). `then` is the rest of the turn.
+fn after_a_lost_melee(then: &str) -> String {
+    format!(
+        "turn 1 blue {{\n    command {{\n        pips \"Col. Blue\" roll [6] => 3\n    }}\n    maneuver {{\n        \
+         assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" {{\n            melee roll [1] vs [6] => defender wins\n        \
+         }}\n{then}}}\n"
+    )
+}
+
+/// The second charge: the 2nd Blue at the 2nd Red, in the same Phase 2.
+const SECOND_CHARGE: &str = "        assault \"2nd Blue\" -> \"2nd Red\" pip \"Col. Blue\" {\n            \
+                             melee roll [6] vs [1] => attacker wins\n        }\n    }\n";
+
+/// Whether a replay turned the Blue brigade Hesitant (the premise of dotc D51's situations).
+fn blue_turned_hesitant(replay: &crate::replay::Replay) -> bool {
+    replay.events.iter().any(|e| {
+        matches!(&e.event.what, What::BrigadeChanged { brigade, to, .. }
+            if brigade == "Blue Brigade" && *to == crate::engine::events::BrigadeStatus::Hesitant)
+    })
+}
+
+#[test]
+fn dotc_d51_ch16_1_0_a_charge_declared_after_an_earlier_melee_is_judged_as_phase_2_left_the_brigade() {
+    // Ch16 1.0: every Phase 2 declaration comes before the Phase 4 melees. The 1st Blue's melee,
+    // written inside its assault, makes the Blue brigade Hesitant, which may not assault
+    // (RULE-07-2.3). Under `phase_four` the 2nd Blue's charge, declared in the same Phase 2, is
+    // judged as Phase 2 left the brigade, Fresh: it is legal, paid (3 - 1 - 1 = 1 pip left) and
+    // fought.
+    let (replay, _) = play(&two_charges_range("phase_four"), &after_a_lost_melee(SECOND_CHARGE));
+    assert!(blue_turned_hesitant(&replay), "{:#?}", replay.events);
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    let melee = replay.events.iter().any(|e| {
+        matches!(&e.event.what, What::Melee { attacker, outcome: crate::engine::events::MeleeOutcome::AttackerWins, .. }
+            if attacker == "2nd Blue")
+    });
+    assert!(melee, "the 2nd Blue's charge is fought and won");
+}
+
+#[test]
+fn dotc_d51_at_contact_refuses_a_charge_after_an_earlier_melee_made_the_brigade_hesitant() {
+    // Under `melee_timing = at_contact` the 1st Blue's melee is in force from its own line: the
+    // Blue brigade is Hesitant when the 2nd Blue's charge is declared, which is refused
+    // (RULE-07-2.3, Ch16 7.1).
+    let (replay, game) = play(&two_charges_range("at_contact"), &after_a_lost_melee(SECOND_CHARGE));
+    assert!(blue_turned_hesitant(&replay));
+    let refused = crate::replay::fire::situations::findings_at(&replay, &game, "assault \"2nd Blue\"");
+    assert_eq!(refused.len(), 1, "{:#?}", replay.findings);
+    assert!(refused[0].message.contains("its brigade is Hesitant"), "{}", refused[0].message);
+    assert!(refused[0].rule.contains("RULE-07-2.3"), "{}", refused[0].rule);
+}
+
+#[test]
+fn dotc_d51_a_phase_3_volley_takes_the_hesitant_minus_one_only_once_phase_4_has_come() {
+    // RULE-07-2.3, RULINGS C13: a Hesitant brigade's Phase 3 volleys are at -1. Ch16 1.0 fires
+    // Phase 3 before the Phase 4 melee that made the Blue brigade Hesitant, so under
+    // `phase_four` the 2nd Blue's volley has no such modifier; under `at_contact` it has.
+    let hesitant = |timing: &str| {
+        let fire = "    }\n    fire {\n        fire \"2nd Blue\" -> \"2nd Red\" roll [4, 4, 4]\n    }\n";
+        let (replay, game) = play(&two_charges_range(timing), &after_a_lost_melee(fire));
+        assert!(blue_turned_hesitant(&replay));
+        let at = crate::replay::tests::line_holding(&game, "fire \"2nd Blue\"", 0);
+        let probe = replay.probes.iter().find(|p| p.line == at).expect("the volley was planned");
+        probe.plan.modifiers.iter().any(|m| m.name == "hesitant brigade")
+    };
+    assert!(!hesitant("phase_four"));
+    assert!(hesitant("at_contact"));
+}

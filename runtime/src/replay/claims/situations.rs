@@ -376,3 +376,72 @@ fn ch16_7_2_a_missing_pre_contact_die_names_the_check_and_the_step_to_add() {
     ));
     assert_eq!(found.rule, "Ch16 7.2, RULE-07-1.4, RULINGS C7");
 }
+
+/// The events of the action on the line holding `text`.
+fn events_at<'r>(replay: &'r Replay, game: &str, text: &str) -> Vec<&'r crate::engine::Event> {
+    let line = line_holding(game, text, 0);
+    replay.events.iter().filter(|e| e.line == line).map(|e| &e.event).collect()
+}
+
+#[test]
+fn issue_20_the_claim_written_for_a_natural_rally_is_the_one_the_audit_accepts() {
+    // RULE-07-3.3: a disordered regiment rolls a die in Phase 5 to rally. A 1 never rallies,
+    // a 6 always does (a Regular needs 4+). `written_claim` reads the word off the replay's test;
+    // written back on the line it audits clean, and the other word is an error.
+    let scenario = field("", " markers disorder", "at (46, 34)");
+    for (die, word, other) in [(1, "failed", "rallied"), (6, "rallied", "failed")] {
+        let log = |claim: &str| {
+            format!(
+                "turn 1 blue {{\n    status {{\n        rally \"1st Blue\" roll [{die}]{claim}\n    }}\n}}\n"
+            )
+        };
+        let (replay, game) = play(&scenario, &log(""));
+        let claim = super::written_claim("rally", events_at(&replay, &game, "rally").into_iter());
+        assert_eq!(claim.as_deref(), Some(word), "die {die}");
+        let (replay, _) = play(&scenario, &log(&format!(" => {word}")));
+        assert!(problems(&replay).is_empty(), "die {die}: {:#?}", problems(&replay));
+        let (replay, _) = play(&scenario, &log(&format!(" => {other}")));
+        assert!(problems(&replay).iter().any(|f| f.level == Level::Error), "die {die}: `{other}` passed");
+    }
+}
+
+#[test]
+fn issue_20_the_claims_written_for_an_assault_s_steps_are_the_ones_the_audit_accepts() {
+    // Ch16 7.2, 7.3: the 1st Red stands 6" from the 1st Blue (moved up from the field's 10"),
+    // and the Blue charges it. The Red's closing volley rolls its five dice; whatever it hits,
+    // the melee of 1 against 6 goes to the defender (the Blue's best is 1 + 5 + 1 Fresh + 1
+    // momentum = 8, the Red's at least 6 + 4 + 1 Fresh = 11). `written_step_claims` gives the
+    // volley's `hits N` as the replay counted them and `defender wins` for the melee; written
+    // back they audit clean, and `attacker wins` is an error.
+    let scenario = field("", "", "at (46, 34)").replace("at (20, 18) facing west", "at (16, 18) facing west");
+    let log = |volley: &str, melee: &str| {
+        format!(
+            "turn 1 blue {{\n    command {{\n        pips \"Col. Blue\" roll [6] => 3\n    }}\n    maneuver {{\n        \
+             assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" {{\n            closing_volley roll [5, 4, 1, 2, 3]{volley}\n            \
+             discipline roll [6]\n            melee roll [1] vs [6]{melee}\n        }}\n    }}\n}}\n"
+        )
+    };
+    let (replay, game) = play(&scenario, &log("", ""));
+    let parsed = dotc_lang::parse(&game);
+    let action = parsed
+        .document
+        .turns
+        .iter()
+        .flat_map(|t| t.phases().into_owned())
+        .flat_map(|p| p.actions)
+        .find(|a| a.verb.value == "assault")
+        .expect("the assault");
+    let claims = super::written_step_claims(&action, events_at(&replay, &game, "assault").into_iter());
+    let volley = claims[0].clone().unwrap_or_else(|| {
+        panic!(
+            "no hits: {claims:?} {:?} {game}",
+            replay.events.iter().map(|e| (e.line, e.event.what.to_string())).collect::<Vec<_>>()
+        )
+    });
+    assert!(volley.starts_with("hits "), "{volley}");
+    assert_eq!(claims[2].as_deref(), Some("defender wins"));
+    let (replay, _) = play(&scenario, &log(&format!(" => {volley}"), " => defender wins"));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    let (replay, _) = play(&scenario, &log(&format!(" => {volley}"), " => attacker wins"));
+    assert!(problems(&replay).iter().any(|f| f.level == Level::Error), "`attacker wins` passed");
+}
