@@ -13,8 +13,8 @@ use crate::{read, render};
 pub struct ExportArgs {
     /// The file whose model to print; `-` is standard input.
     pub file: PathBuf,
-    /// Output format: json or yaml, the document of docs/schemas/export.schema.json (`--to` is
-    /// its old spelling).
+    /// Output format: json or yaml, the document of docs/schemas/export.schema.json.
+    // `--to` is the hidden old spelling (issue 21).
     #[arg(long = "format", alias = "to", value_enum, value_name = "FORMAT", default_value_t = ExportFormat::Json)]
     pub format: ExportFormat,
 }

@@ -21,7 +21,7 @@ pub struct OddsAtArgs {
     /// A game log and a line of it holding a `fire` (Phase 3 or Opportunity Fire), an `assault`
     /// or an assault's `closing_volley`, e.g. `game.dotc:42` (`-:42` reads the log from standard
     /// input): its odds as the replay saw them.
-    #[arg(long, value_name = "FILE:LINE")]
+    #[arg(long, value_name = "FILE:LINE", allow_hyphen_values = true)]
     pub at: Option<String>,
     /// With --at, text for people; JSON or YAML: the plan, the odds and the log's outcome
     /// (docs/schemas/odds-at.schema.json).

@@ -75,10 +75,18 @@ pub fn document(format: Format, schema: &str, value: &impl Serialize) -> Result<
     data(format, &Versioned { schema, body: value })
 }
 
-/// A value as JSON (pretty, with a last line break) or YAML, as it is.
+/// A value as JSON (pretty, with a last line break) or YAML, as it is. The YAML is the JSON
+/// read back, in the same order: the same document (an enum is what JSON makes of it, never a
+/// YAML tag).
 pub fn data(format: Format, value: &impl Serialize) -> Result<String, String> {
     match format {
-        Format::Yaml => serde_norway::to_string(value).map_err(|e| e.to_string()),
+        Format::Yaml => {
+            let json = serde_json::to_string(value).map_err(|e| e.to_string())?;
+            let mut reader = serde_json::Deserializer::from_str(&json);
+            let yaml = <serde_norway::Value as serde::Deserialize>::deserialize(&mut reader)
+                .map_err(|e| e.to_string())?;
+            serde_norway::to_string(&yaml).map_err(|e| e.to_string())
+        }
         Format::Json | Format::Text => {
             serde_json::to_string_pretty(value).map(|mut s| {
                 s.push('\n');
@@ -112,6 +120,17 @@ mod tests {
         assert_eq!(json, "{\n  \"schema\": \"dotc.example/1\",\n  \"b\": 2,\n  \"a\": null\n}\n");
         let yaml = document(Format::Yaml, "dotc.example/1", &value).unwrap();
         assert_eq!(yaml, "schema: dotc.example/1\nb: 2\na: null\n");
+    }
+
+    #[derive(Serialize)]
+    enum Shape {
+        Square(u32),
+    }
+
+    #[test]
+    fn yaml_writes_an_enum_as_json_does_not_as_a_tag() {
+        let yaml = data(Format::Yaml, &vec![Shape::Square(3)]).unwrap();
+        assert_eq!(yaml, "- Square: 3\n");
     }
 
     #[test]
