@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::ValueEnum;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::LineIndex;
@@ -15,15 +14,16 @@ use dotc_runtime::analyze::{analyze, overlay_svg, render_text};
 use dotc_runtime::render::{self, MapState, RenderOptions};
 
 use crate::files;
+use crate::output::{Format, FormatArgs, print_document, schema};
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("map").args(["svg", "png"])))]
 pub struct AnalyzeArgs {
-    /// The scenario (or a game log, whose scenario is analysed).
+    /// The scenario (or a game log, whose scenario is analysed); `-` is standard input.
     pub file: PathBuf,
-    /// Output format: a readable table per force, or JSON (docs/cli.md lists its fields).
-    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
-    pub format: AnalyzeFormat,
+    /// Text: a readable table per force; JSON or YAML: the report (docs/cli.md lists its fields).
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Also write a map (SVG, or PNG when OUT ends in .png) with the reach of the force named
     /// by --brigade, turn by turn, and arrows to the reinforcements' entry points.
     #[arg(long, value_name = "OUT", requires = "brigade", conflicts_with = "png")]
@@ -39,16 +39,11 @@ pub struct AnalyzeArgs {
     pub force: bool,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub enum AnalyzeFormat {
-    Text,
-    Json,
-}
-
 pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
     let source = super::read(&args.file)?;
-    let name = args.file.display().to_string();
-    let analysis = dotc_lang::analyze(&args.file, &source, &files::InputLoader);
+    let path = files::named(&args.file);
+    let name = path.display().to_string();
+    let analysis = dotc_lang::analyze(path, &source, &files::InputLoader);
     let errors: Vec<Diagnostic> = analysis.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
     if !errors.is_empty() {
         eprint!("{}", super::render(&errors, &name, &source));
@@ -77,12 +72,9 @@ pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
     for c in &mut report.conditions {
         c.line = Some(lines.line(c.span.start));
     }
-    match args.format {
-        AnalyzeFormat::Text => print!("{}", render_text(&report)),
-        AnalyzeFormat::Json => {
-            let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-            println!("{json}");
-        }
+    match args.format.get() {
+        Format::Text => print!("{}", render_text(&report)),
+        format => print_document(format, schema::ANALYZE, &report)?,
     }
     let map = args.svg.as_ref().map(|out| (out, false)).or(args.png.as_ref().map(|out| (out, true)));
     if let (Some((out, png)), Some(brigade)) = (map, &args.brigade) {
@@ -114,7 +106,7 @@ pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
             svg.into_bytes()
         };
         super::write_atomically(out, bytes, args.force)?;
-        eprintln!("wrote {}", out.display());
+        crate::term::note!("wrote {}", out.display());
     }
     Ok(ExitCode::SUCCESS)
 }

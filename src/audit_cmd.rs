@@ -19,24 +19,19 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::output::{Format, FormatArgs, print_document, schema};
 use crate::replay_cmd::{LoadedGame, WhatIfArgs, game_of};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum AuditFormat {
-    /// Diagnostics on stderr and a verdict per file.
-    Text,
-    /// One JSON document with every file's findings and suppressions.
-    Json,
-}
 
 #[derive(clap::Args, Debug)]
 pub struct AuditArgs {
     /// The game logs to audit; a folder stands for every game log under it (a season:
-    /// `dotc audit season/`), other `.dotc` files in it being left out.
+    /// `dotc audit season/`), other `.dotc` files in it being left out; `-` is standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = AuditFormat::Text)]
-    pub format: AuditFormat,
+    /// Text: diagnostics on standard error and a verdict per file; JSON or YAML: one document
+    /// with every file's findings and suppressions.
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Also list the notes: verbs not replayed and where the replay followed the log's result.
     #[arg(long)]
     pub notes: bool,
@@ -90,7 +85,7 @@ pub fn audit(
             args.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         ));
     }
-    let bar = if files.len() > 1 && std::io::stderr().is_terminal() {
+    let bar = if files.len() > 1 && std::io::stderr().is_terminal() && !crate::term::quiet() {
         let bar = ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template("{bar:30} {pos}/{len} logs audited, {per_sec} {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar());
@@ -135,9 +130,8 @@ pub fn audit(
         }
     }
     let failed = audits.iter().any(|a| !a.replayed || a.errors + a.warnings > 0);
-    if args.format == AuditFormat::Json {
-        let value = serde_json::json!({ "files": audits });
-        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+    if args.format.get() != Format::Text {
+        print_document(args.format.get(), schema::AUDIT, &serde_json::json!({ "files": audits }))?;
     } else if audits.len() > 1 || skipped > 0 {
         let bad = audits.iter().filter(|a| !a.replayed || a.errors + a.warnings > 0).count();
         let others =
@@ -159,7 +153,7 @@ struct Input {
 fn gather(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
     let mut files = Vec::new();
     for path in paths {
-        if path.is_dir() {
+        if !crate::files::is_stdin(path) && path.is_dir() {
             let mut found = Vec::new();
             walk(path, &mut found)?;
             found.sort();
@@ -222,10 +216,10 @@ fn audit_one(
     what_if: &dotc_runtime::rulings::WhatIf,
     render: &(impl Fn(&[Diagnostic], &str, &str) -> String + Sync),
 ) -> Result<Option<(FileAudit, String)>, Fatal> {
-    let path = &file.path;
+    let path = crate::files::named(&file.path);
     let name = path.display().to_string();
     let mut text = String::new();
-    let source = match crate::files::read(path) {
+    let source = match crate::files::read(&file.path) {
         Ok(source) => source,
         Err(crate::files::ReadFailure::Message(message)) => return Err(message.into()),
         Err(crate::files::ReadFailure::NotUtf8 { diagnostic, lossy }) => {
@@ -288,7 +282,7 @@ fn audit_one(
         .collect();
     let diagnostics = &audit.diagnostics;
     let (errors, warnings) = (audit.errors(), audit.warnings());
-    if args.format == AuditFormat::Text {
+    if args.format.get() == Format::Text {
         if !diagnostics.is_empty() {
             text.push_str(&render(diagnostics, &name, &source));
         }
@@ -328,7 +322,7 @@ fn audit_campaign(
 ) -> (FileAudit, String) {
     let mut text = String::new();
     if analysis.has_errors() {
-        if args.format == AuditFormat::Text {
+        if args.format.get() == Format::Text {
             text.push_str(&render(&analysis.diagnostics, &name, source));
             text.push_str(&format!("error: {name} has errors; not played\n"));
         }
@@ -341,7 +335,7 @@ fn audit_campaign(
     diagnostics.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
     let errors = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Error).count();
     let warnings = diagnostics.iter().filter(|d| audit::level_of(d) == Level::Warning).count();
-    if args.format == AuditFormat::Text {
+    if args.format.get() == Format::Text {
         if !diagnostics.is_empty() {
             text.push_str(&render(&diagnostics, &name, source));
         }

@@ -15,13 +15,7 @@ use dotc_lang::lines::line_col;
 use dotc_runtime::campaign::next::{DueBattle, NextError, Written, next_steps};
 use dotc_runtime::campaign::{BattleRecord, CampaignState, LeaderRecord, Played, UnitRecord, play};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StatusFormat {
-    /// A table per side.
-    Text,
-    /// The campaign's state as JSON.
-    Json,
-}
+use crate::output::{Format, FormatArgs, print_document, schema};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum CampaignKind {
@@ -30,10 +24,13 @@ pub enum CampaignKind {
     /// the campaign gave it (Ch14 3.0); with --after, as they stood after one battle; with
     /// --history, battle by battle.
     Status {
-        /// The campaign file.
+        /// The campaign file; `-` is standard input (its battles' files are then found from the
+        /// current directory).
         file: PathBuf,
-        #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
-        format: StatusFormat,
+        /// Text: a table per side; JSON or YAML: the campaign's state
+        /// (docs/schemas/campaign-status.schema.json, with --history campaign-history).
+        #[command(flatten)]
+        format: FormatArgs,
         /// The rosters as they stood after this battle (its name or its number), its post-battle
         /// sequence played as far as the file records it.
         #[arg(long, value_name = "BATTLE", conflicts_with = "history")]
@@ -50,7 +47,7 @@ pub enum CampaignKind {
     /// follows is worked from their dice), a step without dice or claim is completed, a missing
     /// step is added.
     Next {
-        /// The campaign file.
+        /// The campaign file; `-` is standard input (the block is printed, not written).
         file: PathBuf,
         /// The seed of the dice (the same seed gives the same block).
         #[arg(long, default_value_t = 0)]
@@ -69,7 +66,7 @@ pub fn campaign(
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
     let (file, format, after, history) = match what {
-        CampaignKind::Status { file, format, after, history } => (file, format, after, *history),
+        CampaignKind::Status { file, format, after, history } => (file, format.get(), after, *history),
         CampaignKind::Next { file, seed, write, force } => return next(file, *seed, *write, *force, render),
     };
     let (name, _, analysis) = load(file, &render)?;
@@ -82,14 +79,14 @@ pub fn campaign(
                 return Err(format!("{name}: battle {number} could not be played"));
             };
             match format {
-                StatusFormat::Json => println!("{}", pretty(state)?),
-                StatusFormat::Text => print!("{}", after_text(state, number, played.state.battles.len())),
+                Format::Text => print!("{}", after_text(state, number, played.state.battles.len())),
+                format => print_document(format, schema::CAMPAIGN_STATUS, state)?,
             }
         }
-        (StatusFormat::Json, None) if history => println!("{}", pretty(&History::of(&played))?),
-        (StatusFormat::Text, None) if history => print!("{}", history_text(&played)),
-        (StatusFormat::Json, None) => println!("{}", pretty(&played.state)?),
-        (StatusFormat::Text, None) => print!("{}", status_text(&played.state)),
+        (Format::Text, None) if history => print!("{}", history_text(&played)),
+        (format, None) if history => print_document(format, schema::CAMPAIGN_HISTORY, &History::of(&played))?,
+        (Format::Text, None) => print!("{}", status_text(&played.state)),
+        (format, None) => print_document(format, schema::CAMPAIGN_STATUS, &played.state)?,
     }
     if errors > 0 {
         eprintln!(
@@ -97,11 +94,6 @@ pub fn campaign(
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A value as pretty JSON.
-fn pretty(value: &impl serde::Serialize) -> Result<String, String> {
-    serde_json::to_string_pretty(value).map_err(|e| e.to_string())
 }
 
 /// The battle `--after` names: its name as the campaign writes it, or its number (1-based); an
@@ -135,6 +127,7 @@ fn load(
     render: &impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<(String, String, dotc_lang::analysis::Analysis), String> {
     let source = crate::read(file)?;
+    let file = crate::files::named(file);
     let name = file.display().to_string();
     let analysis = analyze(file, &source, &crate::files::InputLoader);
     if analysis.document.kind != Some(FileKind::Campaign) {
@@ -155,7 +148,15 @@ fn next(
     force: bool,
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
+    if write && crate::files::is_stdin(file) {
+        return Err(
+            "`campaign next --write` adds the block to the campaign's file, and standard input (`-`) \
+                    is no file: leave out --write to print the block"
+                .to_string(),
+        );
+    }
     let (name, source, analysis) = load(file, &render)?;
+    let file = crate::files::named(file);
     let Some(campaign) = &analysis.document.campaign else { return Err(format!("{name} has no campaign")) };
     // A battle whose log has errors is not played: say so rather than skip it.
     for (i, battle) in campaign.battles.iter().enumerate() {
@@ -198,7 +199,7 @@ fn next(
             let indent = indent_of(&source, battle.span.start);
             let block = due.block(&format!("{indent}    "));
             if !write {
-                eprintln!("{name}: battle {} \"{}\", dice from seed {seed}:", due.number, due.name);
+                crate::term::note!("{name}: battle {} \"{}\", dice from seed {seed}:", due.number, due.name);
                 print!("{block}");
                 return Ok(ExitCode::SUCCESS);
             }
@@ -236,16 +237,17 @@ fn next(
         if let Some(after) = after {
             let from = text[..after.span.start].rfind('\n').map_or(0, |i| i + 1);
             let to = text[after.span.end..].find('\n').map_or(text.len(), |i| after.span.end + i + 1);
-            eprintln!(
+            crate::term::note!(
                 "{name}: battle {} \"{}\", its written block completed, dice from seed {seed}:",
-                due.number, due.name
+                due.number,
+                due.name
             );
             print!("{}", &text[from..to]);
         }
         return Ok(ExitCode::SUCCESS);
     }
     crate::files::write(file, text.as_bytes(), crate::files::WriteOptions { force, in_place: true })?;
-    eprintln!(
+    crate::term::note!(
         "wrote {name}: the post-battle sequence of battle {} \"{}\" ({} step(s) written, dice from seed {seed})",
         due.number,
         due.name,

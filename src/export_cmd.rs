@@ -6,15 +6,20 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use dotc_lang::analyze;
 
+use crate::output::{self, Format, schema};
 use crate::{read, render};
 
 #[derive(clap::Args, Debug)]
 pub struct ExportArgs {
+    /// The file whose model to print; `-` is standard input.
     pub file: PathBuf,
-    #[arg(long = "to", value_enum, default_value_t = ExportFormat::Json)]
-    pub to: ExportFormat,
+    /// Output format: json or yaml, the document of docs/schemas/export.schema.json.
+    // `--to` is the hidden old spelling (issue 21).
+    #[arg(long = "format", alias = "to", value_enum, value_name = "FORMAT", default_value_t = ExportFormat::Json)]
+    pub format: ExportFormat,
 }
 
+/// `dotc export` has no text form: the model is for tools.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum ExportFormat {
     Json,
@@ -22,8 +27,8 @@ pub enum ExportFormat {
 }
 
 pub fn export(args: &ExportArgs) -> Result<ExitCode, String> {
-    let path = &args.file;
-    let source = read(path)?;
+    let source = read(&args.file)?;
+    let path = crate::files::named(&args.file);
     let analysis = analyze(path, &source, &crate::files::InputLoader);
     if analysis.has_errors() {
         let name = path.display().to_string();
@@ -31,10 +36,10 @@ pub fn export(args: &ExportArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::from(1));
     }
     let model = dotc_lang::model::export(&analysis, &source);
-    let text = match args.to {
-        ExportFormat::Json => serde_json::to_string_pretty(&model).map_err(|e| e.to_string())? + "\n",
-        ExportFormat::Yaml => serde_norway::to_string(&model).map_err(|e| e.to_string())?,
+    let format = match args.format {
+        ExportFormat::Json => Format::Json,
+        ExportFormat::Yaml => Format::Yaml,
     };
-    print!("{text}");
+    output::print_document(format, schema::EXPORT, &model)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -3,7 +3,8 @@
 //! Reading: regular files only, no larger than the parser's cap (both checked before a byte is
 //! read, by `dotc_lang::analysis::read_source_bytes`), and text that is not UTF-8 becomes a
 //! located diagnostic. Each file read is remembered, so that no command writes over its own
-//! input.
+//! input. The path `-` is standard input (issue 21), read once, to the same cap, and named
+//! `<stdin>` ([`named`]).
 //!
 //! Writing ([`write`]): into a temporary file `.NAME.dotc-tmp.PID` beside the target, synced,
 //! given the target's permissions, then renamed over it; a symlink is followed and its target
@@ -65,11 +66,56 @@ fn remember_input(path: &Path) {
     }
 }
 
+/// The name standard input goes by in diagnostics and reports.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether a path given on the command line is `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The path a file read from `path` is named and analysed by: `<stdin>` for `-`, whose parent is
+/// the empty path, so a game log read from standard input finds a scenario named by a relative
+/// path in the current directory; any other path as it is.
+pub fn named(path: &Path) -> &Path {
+    if is_stdin(path) { Path::new(STDIN_NAME) } else { path }
+}
+
+/// Whether standard input has been read already: it can be read once.
+static STDIN_TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Standard input, to the parser's cap and one byte, once.
+fn read_stdin() -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    if STDIN_TAKEN.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return Err("cannot read standard input twice: give `-` once".to_string());
+    }
+    let cap = dotc_lang::parser::MAX_SOURCE_BYTES as u64;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    if bytes.len() as u64 > cap {
+        return Err(format!(
+            "cannot read standard input: it is larger than the {} MiB dotc reads; split it into several files",
+            cap >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Read a file as text: see the module's comment.
 pub fn read(path: &Path) -> Result<String, ReadFailure> {
-    let bytes = dotc_lang::analysis::read_source_bytes(path)
-        .map_err(|reason| ReadFailure::Message(format!("cannot read {}: {reason}", path.display())))?;
-    remember_input(path);
+    let bytes = if is_stdin(path) {
+        read_stdin().map_err(ReadFailure::Message)?
+    } else {
+        let bytes = dotc_lang::analysis::read_source_bytes(path)
+            .map_err(|reason| ReadFailure::Message(format!("cannot read {}: {reason}", path.display())))?;
+        remember_input(path);
+        bytes
+    };
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let bad = e.as_bytes()[at];
@@ -193,7 +239,7 @@ pub fn write(path: &Path, bytes: &[u8], options: WriteOptions) -> Result<(), Str
     if let Some(meta) = existing
         && hard_links(&meta) > 1
     {
-        eprintln!(
+        crate::term::note!(
             "note: {shown} had {} other hard link(s); they keep the old contents (dotc writes a new file and renames it into place)",
             hard_links(&meta) - 1
         );

@@ -8,6 +8,7 @@ use crate::{read, render};
 
 #[derive(clap::Args, Debug)]
 pub struct FmtArgs {
+    /// The files to format; `-` is standard input (printed or checked, not rewritten).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Exit 1 if any file is not already formatted; print nothing else.
@@ -22,10 +23,15 @@ pub struct FmtArgs {
 }
 
 pub fn fmt(args: &FmtArgs) -> Result<ExitCode, String> {
+    if args.write && args.files.iter().any(|f| files::is_stdin(f)) {
+        return Err("`dotc fmt --write` rewrites files in place, and standard input (`-`) is no file: \
+                    leave out --write to print the formatted text"
+            .to_string());
+    }
     let mut status = ExitCode::SUCCESS;
     for path in &args.files {
         let source = read(path)?;
-        let name = path.display().to_string();
+        let name = files::named(path).display().to_string();
         let formatted = match dotc_lang::format::format(&source) {
             Ok(text) => text,
             Err(diagnostics) => {
@@ -36,7 +42,10 @@ pub fn fmt(args: &FmtArgs) -> Result<ExitCode, String> {
             }
         };
         if args.check {
-            if formatted != source {
+            if formatted != source && files::is_stdin(path) {
+                eprintln!("{name} is not formatted (`dotc fmt -` prints it formatted)");
+                status = ExitCode::from(1);
+            } else if formatted != source {
                 eprintln!("{name} is not formatted (run `dotc fmt --write {name}`)");
                 status = ExitCode::from(1);
             }

@@ -10,28 +10,22 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::ValueEnum;
 use dotc_lang::analyze;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_runtime::campaign::logged::replay_logged;
 use dotc_runtime::luck::{self as judge, Luck, RollLuck, SideLuck, Sides};
 use dotc_runtime::replay::ReplayOptions;
 
-/// How `dotc luck` prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LuckFormat {
-    /// A table of rolls per side, then each side's score and verdict.
-    Text,
-    /// The `Luck` value: every roll judged and each side's summary.
-    Json,
-}
+use crate::output::{self, Format, FormatArgs, schema};
 
 #[derive(clap::Args, Debug)]
 pub struct LuckArgs {
-    /// The game log whose dice to weigh.
+    /// The game log whose dice to weigh; `-` is standard input.
     pub file: std::path::PathBuf,
-    #[arg(long, value_enum, default_value_t = LuckFormat::Text)]
-    pub format: LuckFormat,
+    /// Text: a table of rolls per side, then each side's score and verdict; JSON or YAML: the
+    /// `Luck` value, every roll judged and each side's summary.
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// What the text output's numbers mean; printed under the tables.
@@ -49,8 +43,8 @@ pub fn luck(
     args: &LuckArgs,
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<ExitCode, String> {
-    let path: &Path = &args.file;
-    let source = crate::read(path)?;
+    let source = crate::read(&args.file)?;
+    let path: &Path = crate::files::named(&args.file);
     let name = path.display().to_string();
     let analysis = analyze(path, &source, &crate::files::InputLoader);
     if analysis.has_errors() {
@@ -65,7 +59,7 @@ pub fn luck(
     let options = ReplayOptions { source: Some(&source), ..ReplayOptions::default() };
     let replayed = replay_logged(path, &analysis, &crate::files::InputLoader, &options, None);
     if replayed.has_problems() {
-        eprintln!(
+        crate::term::note!(
             "note: the replay of {name} found problems (see `dotc replay {name}`); luck is judged on the dice of the actions it played"
         );
     }
@@ -76,13 +70,9 @@ pub fn luck(
         .map(Sides::from_scenario)
         .unwrap_or_default();
     let judged = judge::luck(&replayed.events, &sides);
-    let output = match args.format {
-        LuckFormat::Json => {
-            let mut json = serde_json::to_string_pretty(&judged).map_err(|e| e.to_string())?;
-            json.push('\n');
-            json
-        }
-        LuckFormat::Text => text(&game.name.value, &judged),
+    let output = match args.format.get() {
+        Format::Text => text(&game.name.value, &judged),
+        format => output::document(format, schema::LUCK, &judged)?,
     };
     // A reader that stops early (`| head`) is not an error.
     match std::io::stdout().lock().write_all(output.as_bytes()) {

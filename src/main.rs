@@ -23,8 +23,10 @@ mod map;
 mod new_cmd;
 mod odds_at;
 mod odds_cmd;
+mod output;
 mod play;
 mod replay_cmd;
+mod term;
 
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
 #[derive(Parser, Debug)]
@@ -32,6 +34,14 @@ mod replay_cmd;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// No progress bars and no informational notes on standard error; results, warnings, errors
+    /// and exit statuses are unchanged.
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
+    /// When to colour the diagnostics: auto (standard error is a terminal and NO_COLOR is not
+    /// set to a non-empty value), always, never.
+    #[arg(long, value_enum, value_name = "WHEN", global = true, default_value_t = term::ColorChoice::Auto)]
+    color: term::ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
@@ -93,6 +103,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    term::init(cli.color, cli.quiet);
     // A closed standard output ends every command quietly, killed by SIGPIPE like other Unix
     // tools; not the language server, which reports a lost client itself.
     files::install_signal_handlers(!matches!(cli.command, Command::Lsp));
@@ -121,6 +132,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Odds { what: Some(_), at } if at.at.is_some() => {
             Err("--at prices a logged volley; give it without `fire`, `melee` or `assault`".to_string())
         }
+        Command::Odds { what: Some(_), at } if at.format.get() != output::Format::Text => {
+            Err("give --format after `fire`, `melee` or `assault`".to_string())
+        }
         Command::Odds { what: Some(what), .. } => odds_cmd::odds(&what),
         Command::Odds { what: None, at } => odds_at::odds_at(&at, render),
         Command::Render(args) => map::render_map(&args),
@@ -144,25 +158,28 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     }
 }
 
-/// Read a file as text (see `files`). Text that is not UTF-8 is reported as a located
-/// diagnostic on standard error, and the command stops.
+/// Read a file as text (see `files`; `-` is standard input). Text that is not UTF-8 is reported
+/// as a located diagnostic on standard error, and the command stops.
 fn read(path: &Path) -> Result<String, String> {
     match files::read(path) {
         Ok(text) => Ok(text),
         Err(files::ReadFailure::Message(message)) => Err(message),
         Err(files::ReadFailure::NotUtf8 { diagnostic, lossy }) => {
-            let name = path.display().to_string();
+            let name = files::named(path).display().to_string();
             eprint!("{}", render(std::slice::from_ref(&*diagnostic), &name, &lossy));
             Err(format!("{name} is not UTF-8 text; not read"))
         }
     }
 }
 
+/// Diagnostics as standard error shows them: drawn with Unicode for a terminal (in colour when
+/// `term` allows it, also into a pipe with `--color always`), plain otherwise.
 fn render(diagnostics: &[Diagnostic], name: &str, source: &str) -> String {
-    if std::io::stderr().is_terminal() {
-        let handler = dotc_lang::diagnostic::keep_ids_whole(
-            GraphicalReportHandler::new_themed(GraphicalTheme::unicode()).with_width(100),
-        );
+    let colour = term::colour_stderr();
+    if colour || std::io::stderr().is_terminal() {
+        let theme = if colour { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+        let handler =
+            dotc_lang::diagnostic::keep_ids_whole(GraphicalReportHandler::new_themed(theme).with_width(100));
         render_with(&handler, diagnostics, name, source)
     } else {
         render_plain(diagnostics, name, source)

@@ -24,7 +24,8 @@ const MAX_PIXELS: u64 = 100_000_000;
 
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {
-    /// A scenario (its deployment), or a game log (the table where the log ends, or at --at).
+    /// A scenario (its deployment), or a game log (the table where the log ends, or at --at);
+    /// `-` is standard input.
     pub file: PathBuf,
     /// Where to write the map; its extension picks the format: .svg or .png.
     #[arg(short, long, value_name = "MAP")]
@@ -79,9 +80,10 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     }
 
     let source = super::read(&args.file)?;
-    let name = args.file.display().to_string();
+    let path = crate::files::named(&args.file);
+    let name = path.display().to_string();
     // What `dotc check` says of the file (`check_file`): a map of a file with errors is not drawn.
-    let checked = dotc_runtime::check::check_file(&args.file, &source, &crate::files::InputLoader);
+    let checked = dotc_runtime::check::check_file(path, &source, &crate::files::InputLoader);
     let diagnostics = checked.diagnostics();
     let analysis = checked.analysis;
     if !diagnostics.is_empty() {
@@ -129,14 +131,17 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         let options =
             ReplayOptions { source: Some(&source), until: args.at, tables: true, ..ReplayOptions::default() };
         // A campaign battle's log is fought with the campaign's roster (Ch14 1.0).
-        let replayed = replay_logged(&args.file, &analysis, &crate::files::InputLoader, &options, None);
+        let replayed = replay_logged(path, &analysis, &crate::files::InputLoader, &options, None);
         if let Some(at) = args.at
             && replayed.stopped.is_none()
         {
-            eprintln!("note: the log ends before turn {}; the map shows the table where it ends", at.turn);
+            crate::term::note!(
+                "note: the log ends before turn {}; the map shows the table where it ends",
+                at.turn
+            );
         }
         if replayed.has_problems() {
-            eprintln!(
+            crate::term::note!(
                 "note: the replay found problems in the log (see `dotc audit {name}`); the map follows the log"
             );
         }
@@ -155,11 +160,11 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         };
         let (arcs, sight) = if args.arcs || args.sight { (args.arcs, args.sight) } else { (true, true) };
         if found.body.is_none() {
-            eprintln!(
+            crate::term::note!(
                 "note: \"{unit}\" is not on the table at the deployment; no arcs or lines of sight to draw"
             );
         } else if sight && found.weapon.is_none() {
-            eprintln!("note: \"{unit}\" has no weapon, so no lines of sight are drawn");
+            crate::term::note!("note: \"{unit}\" has no weapon, so no lines of sight are drawn");
         }
         options.focus = Some(Focus { unit: unit.clone(), arcs, sight });
     }
@@ -178,7 +183,11 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         MapFormat::Png => png(&svg, (width, height))?,
     };
     super::write_atomically(&args.output, &bytes, args.force)?;
-    eprintln!("wrote {} ({width} x {height} pixels at {} per inch)", args.output.display(), args.scale);
+    crate::term::note!(
+        "wrote {} ({width} x {height} pixels at {} per inch)",
+        args.output.display(),
+        args.scale
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -54,7 +54,7 @@ pub fn new_scenario(name: &str, output: Option<PathBuf>) -> Result<ExitCode, Str
     let title = name.replace('\\', "\\\\").replace('"', "\\\"");
     let text = SCENARIO_TEMPLATE.replace("{{NAME}}", &title);
     write_atomically(&path, &text, false)?;
-    eprintln!("wrote {}; check it with `dotc check {}`", path.display(), path.display());
+    crate::term::note!("wrote {}; check it with `dotc check {}`", path.display(), path.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -94,7 +94,7 @@ pub fn new_game(scenario: &Path, name: Option<&str>, output: Option<PathBuf>) ->
     }
     let text = game_skeleton(scenario, &path, scene, name)?;
     write_atomically(&path, &text, false)?;
-    eprintln!(
+    crate::term::note!(
         "wrote {}; type each die after `roll` as it falls and the agreed result after `=>`, then `dotc audit {}`",
         path.display(),
         path.display()

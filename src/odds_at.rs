@@ -13,16 +13,20 @@ use dotc_runtime::campaign::logged::replay_logged;
 use dotc_runtime::odds::explain::{assault_lines, assault_outcome_line, outcome_line, volley_lines};
 use dotc_runtime::replay::ReplayOptions;
 
+use crate::output::{Format, FormatArgs, print_document, schema};
+
 /// `--at FILE:LINE` of `dotc odds`.
 #[derive(clap::Args, Debug)]
 pub struct OddsAtArgs {
     /// A game log and a line of it holding a `fire` (Phase 3 or Opportunity Fire), an `assault`
-    /// or an assault's `closing_volley`, e.g. `game.dotc:42`: its odds as the replay saw them.
-    #[arg(long, value_name = "FILE:LINE")]
+    /// or an assault's `closing_volley`, e.g. `game.dotc:42` (`-:42` reads the log from standard
+    /// input): its odds as the replay saw them.
+    #[arg(long, value_name = "FILE:LINE", allow_hyphen_values = true)]
     pub at: Option<String>,
-    /// With --at: print the plan, the odds and the log's outcome as JSON.
-    #[arg(long, requires = "at")]
-    pub json: bool,
+    /// With --at, text for people; JSON or YAML: the plan, the odds and the log's outcome
+    /// (docs/schemas/odds-at.schema.json).
+    #[command(flatten)]
+    pub format: FormatArgs,
 }
 
 /// The file and 1-based line of `FILE:LINE`.
@@ -36,9 +40,11 @@ fn parse_at(at: &str) -> Result<(PathBuf, usize), String> {
     Ok((PathBuf::from(file), line))
 }
 
-/// What `--at --json` prints.
+/// What `--at --format json` prints for a volley.
 #[derive(serde::Serialize)]
 struct AtJson<'a> {
+    /// `volley`: which of the two documents this is.
+    kind: &'static str,
     file: &'a str,
     line: usize,
     firer: &'a str,
@@ -54,9 +60,11 @@ struct AtJson<'a> {
     outcome: Option<Outcome>,
 }
 
-/// What `--at --json` prints for an assault line.
+/// What `--at --format json` prints for an assault line.
 #[derive(serde::Serialize)]
 struct AssaultJson<'a> {
+    /// `assault`: which of the two documents this is.
+    kind: &'static str,
     file: &'a str,
     line: usize,
     charger: &'a str,
@@ -97,7 +105,8 @@ pub fn odds_at(
     let probe = [line];
     let options = ReplayOptions { source: Some(&game.source), probe: &probe, ..ReplayOptions::default() };
     // A campaign battle's log is priced as it was fought: with the campaign's roster (Ch14 1.0).
-    let replay = replay_logged(&path, &game.analysis, &crate::files::InputLoader, &options, None);
+    let replay =
+        replay_logged(crate::files::named(&path), &game.analysis, &crate::files::InputLoader, &options, None);
     if let Some(assault) = replay.assault_probes.iter().find(|p| p.line == line) {
         let odds = assault.odds.as_ref().map_err(|e| {
             format!(
@@ -105,8 +114,9 @@ pub fn odds_at(
                 game.name, assault.charger, assault.target
             )
         })?;
-        if args.json {
+        if args.format.get() != Format::Text {
             let out = AssaultJson {
+                kind: "assault",
                 file: &game.name,
                 line,
                 charger: &assault.charger,
@@ -114,7 +124,7 @@ pub fn odds_at(
                 odds,
                 result: assault.result,
             };
-            println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+            print_document(args.format.get(), schema::ODDS_AT, &out)?;
             return Ok(ExitCode::SUCCESS);
         }
         print!("{}", assault_text(&game.name, line, assault, odds));
@@ -142,9 +152,10 @@ pub fn odds_at(
         }
         return Err(message);
     };
-    if args.json {
+    if args.format.get() != Format::Text {
         let plan = &volley.plan;
         let out = AtJson {
+            kind: "volley",
             file: &game.name,
             line,
             firer: &plan.firer_name,
@@ -162,7 +173,7 @@ pub fn odds_at(
                 stands_lost,
             }),
         };
-        println!("{}", serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?);
+        print_document(args.format.get(), schema::ODDS_AT, &out)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = format!("{}:{line}\n", game.name);

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use clap::{Subcommand, ValueEnum};
 use dotc_runtime::rulings::{Rulings, WhatIf};
 
+use crate::output::{Format, FormatArgs, print_document, schema};
+
 #[derive(Subcommand, Debug)]
 pub enum OddsKind {
     /// The odds of one volley of fire (Ch16 5.0-5.7): dice, to-hit, save, expected hits and
@@ -247,9 +249,10 @@ const MAX_TRIALS: u64 = 1_000_000;
 /// How `dotc odds` prints, and whether it also simulates.
 #[derive(clap::Args, Debug)]
 pub struct OddsOutput {
-    /// Print the odds as JSON for tools.
-    #[arg(long)]
-    json: bool,
+    /// Text for people; JSON or YAML for tools (docs/schemas/odds-fire.schema.json, odds-melee,
+    /// odds-assault).
+    #[command(flatten)]
+    format: FormatArgs,
     /// Also simulate N trials with seeded dice and print the estimates beside the exact values
     /// (1 to 1,000,000 trials).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(..=MAX_TRIALS))]
@@ -340,13 +343,12 @@ fn odds_fire(args: &FireArgs) -> Result<ExitCode, String> {
         }
     };
 
-    if args.output.json {
+    if args.output.format.get() != Format::Text {
         let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
         if let (Some(est), Some(map)) = (estimate, value.as_object_mut()) {
             map.insert("monte_carlo".to_string(), serde_json::to_value(est).map_err(|e| e.to_string())?);
         }
-        let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
-        println!("{text}");
+        print_document(args.output.format.get(), schema::ODDS_FIRE, &value)?;
         return Ok(ExitCode::SUCCESS);
     }
 
@@ -481,7 +483,7 @@ fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
         }
         None => None,
     };
-    if args.output.json {
+    if args.output.format.get() != Format::Text {
         let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
         if let Some(map) = value.as_object_mut() {
             map.insert("attacker_modifier".into(), attacker.modifier.into());
@@ -490,7 +492,7 @@ fn odds_melee(args: &MeleeArgs) -> Result<ExitCode, String> {
                 map.insert("monte_carlo".into(), serde_json::to_value(est).map_err(|e| e.to_string())?);
             }
         }
-        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+        print_document(args.output.format.get(), schema::ODDS_MELEE, &value)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = format!(
@@ -615,12 +617,12 @@ fn odds_assault(args: &AssaultArgs) -> Result<ExitCode, String> {
             assault_monte_carlo(&query, data, &rulings, n, args.output.seed).map_err(|e| e.to_string())?,
         ),
     };
-    if args.output.json {
+    if args.output.format.get() != Format::Text {
         let mut value = serde_json::to_value(&odds).map_err(|e| e.to_string())?;
         if let (Some(est), Some(map)) = (&estimate, value.as_object_mut()) {
             map.insert("monte_carlo".into(), serde_json::to_value(est).map_err(|e| e.to_string())?);
         }
-        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+        print_document(args.output.format.get(), schema::ODDS_ASSAULT, &value)?;
         return Ok(ExitCode::SUCCESS);
     }
     // The plan again, for the closing volley's lines: the same plan the odds priced.

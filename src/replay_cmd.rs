@@ -12,6 +12,8 @@ use dotc_runtime::campaign::logged::{analyze_and_replay_logged, replay_logged};
 use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log};
 use dotc_runtime::rulings::WhatIf;
 
+use crate::output::{Format, print_document, schema};
+
 /// How `dotc replay` prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ReplayFormat {
@@ -25,13 +27,15 @@ pub enum ReplayFormat {
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
-    /// The game log to replay (its scenario is read from its `scenario` line).
+    /// The game log to replay (its scenario is read from its `scenario` line); `-` is standard
+    /// input, whose scenario path is read from the current directory.
     pub file: PathBuf,
     /// Print the state at the end (each regiment's stands, health and markers; each brigade's
     /// tally and state) after the narrative.
     #[arg(long)]
     pub summary: bool,
-    #[arg(long, value_enum, default_value_t = ReplayFormat::Text)]
+    /// Output format: text for people; json or yaml for tools (docs/schemas/replay.schema.json).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ReplayFormat::Text)]
     pub format: ReplayFormat,
     /// Stop at this point of the game: "turn 3" (the end of turn 3) or "turn 3 fire" (the end of
     /// its fire phase).
@@ -140,6 +144,7 @@ pub fn load_game(
     render: &impl Fn(&[Diagnostic], &str, &str) -> String,
 ) -> Result<Result<LoadedGame, ExitCode>, String> {
     let source = super::read(path)?;
+    let path = crate::files::named(path);
     let analysis = analyze(path, &source, &crate::files::InputLoader);
     match game_of(path, source, analysis, render)? {
         Ok(game) => Ok(Ok(game)),
@@ -232,14 +237,12 @@ pub fn replay_file(
     // (Ch14 1.0) is fought with the campaign's roster, as `dotc audit` fights it, decided from
     // its header before the one replay (issue 19).
     let source = super::read(&args.file)?;
-    let early_switches = if args.options.is_empty() {
-        Some(Vec::new())
-    } else {
-        head_switches(&args.file, &source, &args.options)
-    };
+    let path = crate::files::named(&args.file);
+    let early_switches =
+        if args.options.is_empty() { Some(Vec::new()) } else { head_switches(path, &source, &args.options) };
     let streamed = match (&what_if, &early_switches) {
         (Ok(what_if), Some(switches)) => Some(analyze_and_replay_logged(
-            &args.file,
+            path,
             &source,
             &crate::files::InputLoader,
             &replay_options(args, &source, what_if, switches),
@@ -247,8 +250,8 @@ pub fn replay_file(
         _ => None,
     };
     let (analysis, replayed) =
-        streamed.unwrap_or_else(|| (analyze(&args.file, &source, &crate::files::InputLoader), None));
-    let game = match game_of(&args.file, source, analysis, &render)? {
+        streamed.unwrap_or_else(|| (analyze(path, &source, &crate::files::InputLoader), None));
+    let game = match game_of(path, source, analysis, &render)? {
         Ok(game) => game,
         Err(report) => {
             eprint!("{report}");
@@ -264,7 +267,7 @@ pub fn replay_file(
         Some(replay) => replay,
         None => {
             let options = replay_options(args, &game.source, &what_if, &switches);
-            replay_logged(&args.file, &game.analysis, &crate::files::InputLoader, &options, None)
+            replay_logged(path, &game.analysis, &crate::files::InputLoader, &options, None)
         }
     };
     // Ch13 4.0: the game as one side saw it.
@@ -275,15 +278,11 @@ pub fn replay_file(
     if let Some(until) = args.until
         && replay.stopped.is_none()
     {
-        eprintln!("note: the log ends before turn {}; the whole log was replayed", until.turn);
+        crate::term::note!("note: the log ends before turn {}; the whole log was replayed", until.turn);
     }
     match args.format {
-        ReplayFormat::Json => {
-            println!("{}", serde_json::to_string_pretty(&Output::of(&replay)).map_err(|e| e.to_string())?)
-        }
-        ReplayFormat::Yaml => {
-            print!("{}", serde_norway::to_string(&Output::of(&replay)).map_err(|e| e.to_string())?)
-        }
+        ReplayFormat::Json => print_document(Format::Json, schema::REPLAY, &Output::of(&replay))?,
+        ReplayFormat::Yaml => print_document(Format::Yaml, schema::REPLAY, &Output::of(&replay))?,
         ReplayFormat::Text => {
             print!("{}", replay.narrative());
             if args.summary {
@@ -302,7 +301,7 @@ pub fn replay_file(
         let text = completed_log(&game.source, &game.analysis.document, &replay.filled);
         super::write_atomically(out, &text, args.force)?;
         let rolls: usize = replay.filled.iter().map(|f| f.rolls.len()).sum();
-        eprintln!(
+        crate::term::note!(
             "wrote {} ({rolls} rolls filled from seed {})",
             out.display(),
             args.seed.unwrap_or_default()
@@ -311,7 +310,7 @@ pub fn replay_file(
     if let Some(dir) = &args.svg {
         let written =
             crate::map::replay_maps(&game.analysis, &replay, dir, args.force, args.seen_by.as_deref())?;
-        eprintln!("wrote {written} maps into {}", dir.display());
+        crate::term::note!("wrote {written} maps into {}", dir.display());
     }
     let code = if replay.has_problems() { ExitCode::from(1) } else { ExitCode::SUCCESS };
     // The process ends with this command: the replay's millions of events and the parsed log

@@ -14,8 +14,18 @@ fn text(bytes: &[u8]) -> String {
 /// RULE-05-2.2 rifled musket 4+ at 10", 5D6 in the open: 2.5 hits, 1.25 stands (RULE-05-3.3).
 #[test]
 fn odds_fire_json_gives_the_chapter_15_numbers() {
-    let out =
-        dotc(&["odds", "fire", "--weapon", "rifled_musket", "--stands", "5", "--range", "10", "--json"]);
+    let out = dotc(&[
+        "odds",
+        "fire",
+        "--weapon",
+        "rifled_musket",
+        "--stands",
+        "5",
+        "--range",
+        "10",
+        "--format",
+        "json",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert!((v["expected_hits"].as_f64().unwrap() - 2.5).abs() < 1e-12);
@@ -67,7 +77,8 @@ fn odds_fire_table_and_monte_carlo() {
         "5",
         "--range",
         "10",
-        "--json",
+        "--format",
+        "json",
         "--monte-carlo",
         "1000",
         "--seed",
@@ -84,8 +95,18 @@ fn odds_fire_unknown_weapon_and_out_of_range_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown weapon `nope`"), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
-    let out =
-        dotc(&["odds", "fire", "--weapon", "rifled_musket", "--stands", "5", "--range", "40", "--json"]);
+    let out = dotc(&[
+        "odds",
+        "fire",
+        "--weapon",
+        "rifled_musket",
+        "--stands",
+        "5",
+        "--range",
+        "40",
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("out of range"), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty());
@@ -103,7 +124,8 @@ fn odds_melee_json_gives_win_draw_and_loss() {
         "1",
         "--defender-stands",
         "2",
-        "--json",
+        "--format",
+        "json",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -136,7 +158,8 @@ fn odds_melee_named_modifiers_match_the_numbers() {
         "stone_wall",
         "--defender-has",
         "disorder",
-        "--json",
+        "--format",
+        "json",
     ]);
     assert!(named.status.success(), "{}", text(&named.stderr));
     let numbers = dotc(&[
@@ -150,7 +173,8 @@ fn odds_melee_named_modifiers_match_the_numbers() {
         "3",
         "--defender-mod",
         "0",
-        "--json",
+        "--format",
+        "json",
     ]);
     assert!(numbers.status.success(), "{}", text(&numbers.stderr));
     let (a, b): (serde_json::Value, serde_json::Value) =
@@ -169,7 +193,8 @@ fn odds_melee_named_modifiers_match_the_numbers() {
         "2",
         "--defender-has",
         "abatis",
-        "--json",
+        "--format",
+        "json",
     ]);
     let v: serde_json::Value = serde_json::from_slice(&abatis.stdout).expect("JSON");
     assert_eq!(v["attacker_modifier"], -1);
@@ -201,7 +226,8 @@ fn odds_melee_health_and_situational_names() {
         "2",
         "--defender-has",
         "spent",
-        "--json",
+        "--format",
+        "json",
     ]);
     if !named.status.success() && text(&named.stderr).contains("unknown melee modifier") {
         return; // the stdlib has no health or modifier entries yet
@@ -253,7 +279,7 @@ fn assault(extra: &[&str]) -> Output {
 /// melee results; the closing volley at the 4" line is short range, 5D6 at 4+ (Ch16 5.2).
 #[test]
 fn odds_assault_json_sums_to_one() {
-    let out = assault(&["--json"]);
+    let out = assault(&["--format", "json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let p = |key: &str| v[key].as_f64().unwrap_or_else(|| panic!("{key} missing"));
@@ -276,12 +302,12 @@ fn odds_assault_json_sums_to_one() {
     assert_eq!(p("p_destroyed"), 0.0);
 
     // C3 as printed: more Disorder, more stalls.
-    let printed = assault(&["--json", "--preset", "as_printed"]);
+    let printed = assault(&["--format", "json", "--preset", "as_printed"]);
     let w: serde_json::Value = serde_json::from_slice(&printed.stdout).expect("JSON");
     assert!(w["p_stalled"].as_f64().unwrap() > p("p_stalled"));
 
     // With a simulation beside it.
-    let out = assault(&["--json", "--monte-carlo", "2000", "--seed", "5"]);
+    let out = assault(&["--format", "json", "--monte-carlo", "2000", "--seed", "5"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(v["monte_carlo"]["trials"], 2000);
     assert!(v["monte_carlo"]["p_stalled"]["mean"].is_f64());
@@ -307,7 +333,7 @@ const GARNETT: &[&str] = &[
 /// the volley's fire takes both stands (the second by the shatter, Ch16 5.4) 25/36 of the time.
 #[test]
 fn odds_assault_garnett_table() {
-    let out = dotc(&[GARNETT, &["--json"]].concat());
+    let out = dotc(&[GARNETT, &["--format", "json"]].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let lost: Vec<f64> = serde_json::from_value(v["stands_lost_to_volley"].clone()).expect("a distribution");
@@ -343,7 +369,7 @@ fn odds_assault_errors_exit_2() {
         (&["--charger-trait", "stedy"][..], "unknown trait `stedy`"),
         (&["--ground", "stone_wal"][..], "unknown ground `stone_wal`"),
         (&["--distance", "12"][..], "charge reaches"),
-        (&["--charger-disordered", "--json"][..], "disordered"),
+        (&["--charger-disordered", "--format", "json"][..], "disordered"),
         (&["--ruling", "suppression=sometimes"][..], "has no value `sometimes`"),
         (&["--monte-carlo", "0"][..], "at least 1 assault"),
     ] {
@@ -367,7 +393,7 @@ fn odds_assault_errors_exit_2() {
 }
 
 fn fire_json(args: &[&str]) -> serde_json::Value {
-    let out = dotc(&[&["odds", "fire", "--json"], args].concat());
+    let out = dotc(&[&["odds", "fire", "--format", "json"], args].concat());
     assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
@@ -436,7 +462,8 @@ fn dotc_odds_reproduces_the_suppression_table() {
 /// an error that lists the right names.
 #[test]
 fn ch13_9_0_odds_fire_at_elite_sharpshooters() {
-    let base = ["odds", "fire", "--weapon", "rifled_musket", "--stands", "5", "--range", "10", "--json"];
+    let base =
+        ["odds", "fire", "--weapon", "rifled_musket", "--stands", "5", "--range", "10", "--format", "json"];
     let to_hit = |extra: &[&str]| {
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();
         let out = dotc(&args);
@@ -479,7 +506,8 @@ fn rulings_g15_cavalry_shock_is_not_doubled_on_disordered_infantry() {
         "cavalry_shock",
         "--defender-has",
         "disorder",
-        "--json",
+        "--format",
+        "json",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -505,7 +533,8 @@ fn rulings_g17_an_abatis_cancels_momentum_in_odds_melee() {
         "fresh,momentum",
         "--defender-has",
         "fresh,abatis",
-        "--json",
+        "--format",
+        "json",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
@@ -530,7 +559,8 @@ fn odds_assault_valor_and_a_second_line_help_a_4_plus_check() {
         "--charger-stands",
         "6",
         "--charger-micro-hit",
-        "--json",
+        "--format",
+        "json",
     ];
     let read = |extra: &[&str]| {
         let out = dotc(&[&base[..], extra].concat());
@@ -572,7 +602,8 @@ fn odds_assault_battle_cry_takes_one_off_the_defenders_check() {
         "column",
         "--module",
         "caught_flat_footed",
-        "--json",
+        "--format",
+        "json",
     ];
     let wins = |extra: &[&str]| {
         let out = dotc(&[&base[..], extra].concat());
@@ -592,7 +623,18 @@ fn odds_assault_battle_cry_takes_one_off_the_defenders_check() {
 #[test]
 fn odds_fire_target_supported_steadies_the_shock_save() {
     let read = |extra: &[&str]| {
-        let base = ["odds", "fire", "--weapon", "rifled_musket", "--stands", "1", "--range", "6", "--json"];
+        let base = [
+            "odds",
+            "fire",
+            "--weapon",
+            "rifled_musket",
+            "--stands",
+            "1",
+            "--range",
+            "6",
+            "--format",
+            "json",
+        ];
         let out = dotc(&[&base[..], extra].concat());
         assert!(out.status.success(), "{}", text(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");

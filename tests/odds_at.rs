@@ -142,7 +142,7 @@ fn odds_at_json_gives_the_plan_and_the_outcome() {
         std::fs::read_to_string(common::root().join("scenarios/tutorial/fence-line-game.dotc")).unwrap();
     let line = fire_lines(&source)[0];
     let at = format!("scenarios/tutorial/fence-line-game.dotc:{line}");
-    let out = common::dotc(&["odds", "--at", &at, "--json"], &common::root());
+    let out = common::dotc(&["odds", "--at", &at, "--format", "json"], &common::root());
     assert!(out.status.success(), "{}", common::text(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(json["line"], line);

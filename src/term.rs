@@ -1,0 +1,107 @@
+//! What dotc may do to the terminal (issue 21, "Conventions"): the one decision whether output
+//! is coloured (`--color auto|always|never` and the `NO_COLOR` variable) and whether
+//! informational notes are printed (`--quiet`). Everything that colours text or prints a note
+//! asks here, so a command never decides alone.
+
+use std::ffi::OsStr;
+use std::io::IsTerminal;
+use std::sync::OnceLock;
+
+/// When to colour: `--color WHEN`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when the output is a terminal and `NO_COLOR` is not set to a non-empty value.
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe and whatever `NO_COLOR` says.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Whether to colour a stream: `always` and `never` decide alone; `auto` colours a terminal
+/// unless `NO_COLOR` holds a non-empty value (no-color.org: its value does not matter, an empty
+/// one counts as unset).
+pub fn colour(choice: ColorChoice, no_color: Option<&OsStr>, terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && no_color.is_none_or(OsStr::is_empty),
+    }
+}
+
+/// The settings of this run, made once from the global options.
+#[derive(Clone, Copy, Debug, Default)]
+struct Settings {
+    choice: ColorChoice,
+    quiet: bool,
+}
+
+static SETTINGS: OnceLock<Settings> = OnceLock::new();
+
+/// Record the global options; the first call wins (the process runs one command).
+pub fn init(choice: ColorChoice, quiet: bool) {
+    let _ = SETTINGS.set(Settings { choice, quiet });
+}
+
+fn settings() -> Settings {
+    SETTINGS.get().copied().unwrap_or_default()
+}
+
+/// Whether what dotc writes on standard error (the diagnostics) may be coloured.
+pub fn colour_stderr() -> bool {
+    let no_color = std::env::var_os("NO_COLOR");
+    colour(settings().choice, no_color.as_deref(), std::io::stderr().is_terminal())
+}
+
+/// Whether what dotc writes on standard output may be coloured (for the coloured narrative of
+/// issue 21, which is to ask here).
+#[allow(dead_code)]
+pub fn colour_stdout() -> bool {
+    let no_color = std::env::var_os("NO_COLOR");
+    colour(settings().choice, no_color.as_deref(), std::io::stdout().is_terminal())
+}
+
+/// Whether `--quiet` was given: no progress bars and no informational notes on standard error;
+/// results, warnings, errors and exit statuses are the same.
+pub fn quiet() -> bool {
+    settings().quiet
+}
+
+/// Print an informational note on standard error (what was written, where a replay stopped),
+/// unless `--quiet` was given.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        if !$crate::term::quiet() {
+            eprintln!($($arg)*);
+        }
+    };
+}
+pub(crate) use note;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_colours_a_terminal_only_without_a_non_empty_no_color() {
+        let set = OsStr::new("1");
+        let empty = OsStr::new("");
+        assert!(colour(ColorChoice::Auto, None, true));
+        assert!(colour(ColorChoice::Auto, Some(empty), true), "an empty NO_COLOR counts as unset");
+        assert!(!colour(ColorChoice::Auto, Some(set), true));
+        assert!(!colour(ColorChoice::Auto, None, false));
+        assert!(!colour(ColorChoice::Auto, Some(set), false));
+    }
+
+    #[test]
+    fn always_and_never_decide_alone() {
+        let set = OsStr::new("yes");
+        for terminal in [true, false] {
+            for no_color in [None, Some(set)] {
+                assert!(colour(ColorChoice::Always, no_color, terminal));
+                assert!(!colour(ColorChoice::Never, no_color, terminal));
+            }
+        }
+    }
+}
