@@ -140,6 +140,9 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
                 at.turn
             );
         }
+        if let Some(note) = args.at.and_then(|at| omitted_phase(&analysis.document, at)) {
+            crate::term::note!("note: {note}; the map shows the table the phases before it left");
+        }
         if replayed.has_problems() {
             crate::term::note!(
                 "note: the replay found problems in the log (see `dotc audit {name}`); the map follows the log"
@@ -251,4 +254,17 @@ pub fn replay_maps(
         super::write_atomically(&dir.join(file), render::render_svg(&field, &state, &options), force)?;
     }
     Ok(replay.tables.len())
+}
+
+/// Whether a moment (`--at`, `--until`) is in a phase its turn of the log leaves out: then nothing
+/// was done in it, and the table is the one the phases before it left. Says so, or None.
+pub(crate) fn omitted_phase(
+    document: &dotc_lang::ast::Document,
+    at: dotc_runtime::replay::Until,
+) -> Option<String> {
+    let phase = at.phase?;
+    let turn = document.turns.iter().find(|t| t.number.value == at.turn)?;
+    let logged = turn.phases().iter().any(|p| p.kind.value == phase);
+    (!logged)
+        .then(|| format!("turn {} of the log has no {} phase: nothing was done in it", at.turn, phase.word()))
 }

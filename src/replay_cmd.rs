@@ -280,6 +280,9 @@ pub fn replay_file(
     {
         crate::term::note!("note: the log ends before turn {}; the whole log was replayed", until.turn);
     }
+    if let Some(note) = args.until.and_then(|at| crate::map::omitted_phase(&game.analysis.document, at)) {
+        crate::term::note!("note: {note}; the replay stops after the phases before it");
+    }
     match args.format {
         ReplayFormat::Json => print_document(Format::Json, schema::REPLAY, &Output::of(&replay))?,
         ReplayFormat::Yaml => print_document(Format::Yaml, schema::REPLAY, &Output::of(&replay))?,

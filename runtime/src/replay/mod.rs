@@ -659,6 +659,14 @@ impl<'a> Run<'a> {
         let phases = turn.phases();
         scripted.turn_start(game, r, turn, &phases); // scenario scripts
         for phase in phases.iter() {
+            // A moment in a phase the log leaves out of this turn (nothing was done in it): the
+            // table as the phases before it left it.
+            if let Some(until) = options.until
+                && until.turn == r.turn
+                && until.phase.is_some_and(|p| p < phase.kind.value)
+            {
+                return Self::stop_in_omitted_phase(r, game, tables, until, options);
+            }
             r.phase = phase.kind.value;
             r.steps.push(Step::Phase(r.phase));
             game.state.start_phase();
@@ -700,6 +708,14 @@ impl<'a> Run<'a> {
                 return Flow::Stop;
             }
         }
+        // A moment in a phase the log leaves out after its last one, but for Phase 5, whose end
+        // is the turn's end below.
+        if let Some(until) = options.until
+            && until.turn == r.turn
+            && until.phase.is_some_and(|p| p != PhaseKind::Status)
+        {
+            return Self::stop_in_omitted_phase(r, game, tables, until, options);
+        }
         game.unrolled_pips(r, turn, keeping_pips, &commanding);
         r.steps.push(Step::EndOfTurn(turn.span));
         r.span = turn.span;
@@ -718,6 +734,22 @@ impl<'a> Run<'a> {
             return Flow::Stop;
         }
         Flow::Next
+    }
+
+    /// Stop at `until`, a phase this turn of the log leaves out: nothing was done in it, so the
+    /// table is the one the phases before it left.
+    fn stop_in_omitted_phase(
+        r: &mut Replayer<'_>,
+        game: &mut Game,
+        tables: &mut Vec<Table>,
+        until: Until,
+        options: &ReplayOptions<'_>,
+    ) -> Flow {
+        r.stopped = Some(until);
+        if options.tables {
+            tables.push(game.table(r.turn, until.phase.unwrap_or(r.phase)));
+        }
+        Flow::Stop
     }
 
     /// What a cancelled replay holds.

@@ -244,8 +244,20 @@ impl Replay {
                 self.summary.victory_points.iter().map(|(side, vp)| format!("{side} {vp}")).collect();
             let _ = writeln!(out, "Victory points: {}", vp.join(", "));
         }
-        if let Some(result) = &self.summary.result {
-            let _ = writeln!(out, "Result: {} ({})", result.result, result.by);
+        match &self.summary.result {
+            Some(result) => match result.unfinished {
+                Some(u) => {
+                    let _ = writeln!(
+                        out,
+                        "Result: unfinished, the log stops after turn {} of {}; were the game to end here: {} ({})",
+                        u.last_turn, u.turns, result.result, result.by
+                    );
+                }
+                None => {
+                    let _ = writeln!(out, "Result: {} ({})", result.result, result.by);
+                }
+            },
+            None => {}
         }
         out
     }

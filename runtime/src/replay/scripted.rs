@@ -50,6 +50,17 @@ pub struct GameResult {
     pub result: String,
     /// The victory condition that held, as the scenario writes it, or the script's reason.
     pub by: String,
+    /// The log stops before the scenario's last turn and no script ended the game: the result
+    /// is the one the victory conditions give where the log stops, not the game's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<Unfinished>,
+}
+
+/// How far an unfinished game got: its last logged turn of the scenario's turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Unfinished {
+    pub last_turn: u32,
+    pub turns: u32,
 }
 
 /// One objective and who has held it.
@@ -111,6 +122,8 @@ pub(super) struct Scripted {
     scenario_lines: dotc_lang::lines::LineIndex,
     start: Option<u32>,
     turn_length: Option<u32>,
+    /// The scenario's turns, when it says.
+    turns: Option<u32>,
     sides: Vec<String>,
     objectives: Vec<Held>,
     awarded: BTreeMap<String, f64>,
@@ -195,6 +208,7 @@ impl Scripted {
             scenario_lines: dotc_lang::lines::LineIndex::new(&loaded.source),
             start: scenario.start.as_ref().map(|s| s.value.minutes()),
             turn_length: scenario.turn_length.as_ref().map(|l| l.value),
+            turns: scenario.turns.as_ref().map(|t| t.value),
             sides: game.state.sides.iter().map(|s| s.name.clone()).collect(),
             objectives,
             awarded: BTreeMap::new(),
@@ -316,7 +330,13 @@ impl Scripted {
         if r.stopped.is_none() {
             summary.result = match self.ended.clone() {
                 Some(result) => Some(result),
-                None => self.victory(game, r, last),
+                None => self.victory(game, r, last).map(|result| GameResult {
+                    unfinished: self
+                        .turns
+                        .filter(|&turns| r.turn < turns)
+                        .map(|turns| Unfinished { last_turn: r.turn, turns }),
+                    ..result
+                }),
             };
         }
         if self.untrusted {
@@ -381,7 +401,7 @@ impl Scripted {
                 let text = self.scenario_source.get(v.span.start..v.span.end).unwrap_or("");
                 let by =
                     text.split("=>").next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
-                return Some(GameResult { result, by });
+                return Some(GameResult { result, by, unfinished: None });
             }
         }
         None
@@ -651,7 +671,8 @@ impl Scripted {
             Effect::EndGame { result, reason } => {
                 r.emit_at(span, [note(format!("the scenario's script ends the game: {result} ({reason})"))]);
                 if self.ended.is_none() {
-                    self.ended = Some(GameResult { result, by: format!("{firing}: {reason}") });
+                    self.ended =
+                        Some(GameResult { result, by: format!("{firing}: {reason}"), unfinished: None });
                 }
             }
         }
