@@ -25,6 +25,7 @@ mod odds_at;
 mod odds_cmd;
 mod play;
 mod replay_cmd;
+mod replay_html;
 
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
 #[derive(Parser, Debug)]
