@@ -11,7 +11,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -241,6 +241,35 @@ test("a link opens its step, and the luck chart and findings are drawn", async (
   const clean = await page.$eval("#findings", (f) => f.textContent);
   assert.match(clean, /None: the log agrees with the rules/);
   assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test("a hostile log's names are shown as text and run nothing", async () => {
+  const hostile = `9th </script><script>alert("x")</script> & <img src=x onerror=alert(1)> <b>Co's</b>`;
+  const quoted = hostile.replace(/"/g, '\\"');
+  for (const [from, to] of [["scenarios/tutorial/fence-line.dotc", "fence-line.dotc"], [TUTORIAL, "game.dotc"]]) {
+    writeFileSync(path.join(work, to), readFileSync(path.join(root, from), "utf8").replaceAll("9th Louisiana", quoted));
+  }
+  const out = path.join(work, "hostile.html");
+  execFileSync(dotc, ["replay", "game.dotc", "--html", out], { cwd: work, stdio: "pipe" });
+  const page = await browser.newPage();
+  const dialogs = [];
+  page.on("dialog", async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
+  await page.goto(pathToFileURL(out).href);
+  const total = Number((await shown(page)).counter.match(/of (\d+)/)[1]);
+  const names = new Set();
+  for (let i = 1; i < total; i++) {
+    await page.keyboard.press("ArrowRight");
+    const now = await shown(page);
+    for (const name of Object.keys(now.units)) names.add(name);
+    for (const name of Object.keys(now.map)) names.add(name);
+  }
+  assert.ok(names.has(hostile), "the roster and the map name the regiment as written");
+  assert.deepEqual(dialogs, [], "no script from the log ran");
+  assert.equal(await page.$$eval("img, b", (e) => e.length), 0, "no markup from the log was made");
   await page.close();
 });
 
