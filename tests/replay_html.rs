@@ -196,3 +196,39 @@ fn a_log_with_errors_is_a_located_error_and_no_page() {
     let said = text(&output.stderr);
     assert!(said.contains("game.dotc:") && said.contains("9th Lousiana"), "{said}");
 }
+
+#[test]
+fn every_shipped_game_is_a_page_whose_steps_are_the_narratives() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut games: Vec<_> = std::fs::read_dir(root().join("scenarios/gettysburg-day1"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_str().is_some_and(|p| p.ends_with("-game.dotc")))
+        .collect();
+    games.sort();
+    assert!(games.len() >= 8);
+    for game in games {
+        let name = game.strip_prefix(root()).unwrap().to_str().unwrap().to_string();
+        let (html, output) = page(&name, &root(), &dir.path().join("game.html"));
+        assert_eq!(output.status.code(), Some(0), "{name}: {}", text(&output.stderr));
+        let data = data(&html);
+        let steps: Vec<&serde_json::Value> =
+            data["steps"].as_array().unwrap().iter().filter(|s| s["line"].as_u64() != Some(0)).collect();
+        let actions = narrated_actions(&text(&dotc(&["replay", &name], &root()).stdout));
+        assert_eq!(steps.len(), actions.len(), "{name}");
+        for (step, (line, action, events)) in steps.iter().zip(&actions) {
+            assert_eq!(
+                (step["line"].as_u64(), step["text"].as_str()),
+                (Some(*line), Some(action.as_str())),
+                "{name}"
+            );
+            let told: Vec<String> = step["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| format!("{}  [{}]", e[0].as_str().unwrap(), e[1].as_str().unwrap()))
+                .collect();
+            assert_eq!(&told, events, "{name} line {line}");
+        }
+    }
+}

@@ -166,7 +166,8 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
                 unit.markers.push(("micro_hit".to_string(), "Micro-hit".to_string()));
             }
         }
-        let forces = forces_of(&mut data, render_forces(&field, &state, &options, "forces-layer"));
+        let forces =
+            forces_of(&mut data, render_forces(&field, &state, &options, &layers.page, "forces-layer"));
         let marks = marks_of(events, before.unwrap_or(&frame.table), &frame.table);
         let action =
             actions_seen.index(&mut data.actions, &render_marks(layers.page.table, &marks, "action-layer"));
@@ -185,7 +186,9 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
         }
         let found = findings_at(&findings, frame, &mut placed);
         let (line, text) = match &frame.kind {
-            FrameKind::Action { line, text, .. } => (*line, text.clone()),
+            FrameKind::Action { line, text, .. } | FrameKind::Scripts { line, text, .. } => {
+                (*line, text.clone())
+            }
             _ => (0, String::new()),
         };
         data.steps.push(StepData {
@@ -209,7 +212,8 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
     if let Some(first) = data.steps.first_mut() {
         first.findings.splice(0..0, rest);
     } else {
-        let forces = forces_of(&mut data, render_forces(&field, &base, &options, "forces-layer"));
+        let forces =
+            forces_of(&mut data, render_forces(&field, &base, &options, &layers.page, "forces-layer"));
         let action = actions_seen.index(&mut data.actions, "");
         data.steps.push(StepData {
             id: "start".into(),
@@ -304,6 +308,10 @@ fn step_id(frame: &Frame, in_phase: &mut (u32, Option<PhaseKind>, usize)) -> Str
     match &frame.kind {
         FrameKind::Start => "start".to_string(),
         FrameKind::EndOfTurn { .. } => format!("t{}-end", frame.turn),
+        FrameKind::Scripts { .. } => match frame.phase {
+            Some(phase) => format!("t{}-{}-scripts", frame.turn, phase.word()),
+            None => format!("t{}-scripts", frame.turn),
+        },
         FrameKind::Action { .. } => {
             if (in_phase.0, in_phase.1) != (frame.turn, frame.phase) {
                 *in_phase = (frame.turn, frame.phase, 0);
@@ -320,6 +328,11 @@ fn heading(frame: &Frame, id: &str) -> String {
     match &frame.kind {
         FrameKind::Start => "Before the game: the deployment".to_string(),
         FrameKind::EndOfTurn { .. } => format!("Turn {} ({}) \u{b7} end of the turn", frame.turn, frame.side),
+        FrameKind::Scripts { .. } => {
+            let phase =
+                frame.phase.map_or(String::new(), |p| format!(" \u{b7} Phase {}, {}", p.number(), p.word()));
+            format!("Turn {} ({}){phase} \u{b7} the scenario", frame.turn, frame.side)
+        }
         FrameKind::Action { .. } => {
             let phase =
                 frame.phase.map_or(String::new(), |p| format!(" \u{b7} Phase {}, {}", p.number(), p.word()));
@@ -397,12 +410,17 @@ fn audited(analysis: &Analysis, replay: &Replay) -> Vec<(Span, FindingRow)> {
     rows
 }
 
-/// The findings within a frame's action (or its turn, at the turn's end), each placed once.
+/// The findings within a frame's action (or its turn, at the turn's end; exactly at its
+/// heading, for what the scripts did), each placed once.
 fn findings_at(findings: &[(Span, FindingRow)], frame: &Frame, placed: &mut [bool]) -> Vec<FindingRow> {
     let span = match &frame.kind {
-        FrameKind::Action { span, .. } | FrameKind::EndOfTurn { span } => *span,
+        FrameKind::Action { span, .. } | FrameKind::Scripts { span, .. } | FrameKind::EndOfTurn { span } => {
+            *span
+        }
         FrameKind::Start => return Vec::new(),
     };
+    // A script's heading spans its whole turn or phase: only its own findings are at it.
+    let exact = matches!(frame.kind, FrameKind::Scripts { .. });
     let mut out = Vec::new();
     // Sorted by place: those from the span's start on, up to its end.
     let from = findings.partition_point(|(at, _)| at.start < span.start);
@@ -411,7 +429,7 @@ fn findings_at(findings: &[(Span, FindingRow)], frame: &Frame, placed: &mut [boo
         .zip(placed[from..].iter_mut())
         .take_while(|((at, _), _)| at.start <= span.end);
     for ((at, row), done) in within {
-        if !*done && at.end <= span.end {
+        if !*done && at.end <= span.end && (!exact || *at == span) {
             *done = true;
             out.push(row.clone());
         }
@@ -452,12 +470,7 @@ fn findings_list(steps: &[StepData]) -> String {
 /// Each side's luck after each turn, as `dotc luck` judges the dice rolled up to its end: the
 /// whole-game percentile (50% is exactly average), drawn as one line a side.
 fn luck_chart(analysis: &Analysis, replay: &Replay, turns: u32) -> String {
-    let sides = analysis
-        .scenario
-        .as_deref()
-        .and_then(|s| s.document.scenario.as_ref())
-        .map(Sides::from_scenario)
-        .unwrap_or_default();
+    let sides = Sides::from_game(analysis);
     let mut by_side: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
     for turn in 1..=turns {
         let upto = replay.events.partition_point(|e| e.turn <= turn);

@@ -135,10 +135,15 @@ pub fn render_layers(field: &Battlefield, state: &MapState, options: &RenderOpti
 }
 
 /// The forces of `state` (blinds, units, leaders and their labels) as one SVG group with this
-/// id, to go between a [`MapLayers`]' head and tail. The page must be the one the layers were
-/// made for: the same battlefield, sides and legend.
-pub fn render_forces(field: &Battlefield, state: &MapState, options: &RenderOptions, id: &str) -> String {
-    let page = layout(field, state, options);
+/// id, to go between the head and tail of the [`MapLayers`] whose page is `page`, made of the
+/// same battlefield and sides.
+pub fn render_forces(
+    field: &Battlefield,
+    state: &MapState,
+    options: &RenderOptions,
+    page: &PageLayout,
+    id: &str,
+) -> String {
     let colours = colours_of(state);
     let mut w = Writer::new();
     let focus = options.focus.as_ref();

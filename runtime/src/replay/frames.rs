@@ -4,10 +4,12 @@
 //! state then.
 //!
 //! Kept only when asked ([`super::ReplayOptions::frames`]). A frame's events are a stretch of
-//! [`super::Replay::events`] in the order they happened: those of its action and what the
-//! replay made after it before the next action began (a fall back or pursuit the log left out,
-//! RULE-07-1.5, Ch13 12.0; the phase's end), so the table of a frame is the table after exactly
-//! its events. The frames describe the game; they judge nothing.
+//! [`super::Replay::events`] in the order they happened, every event in one frame: those of
+//! its action and what the replay made after it before the next action began (a fall back or
+//! pursuit the log left out, RULE-07-1.5, Ch13 12.0; the phase's end), so the table of a frame
+//! is the table after exactly its events. What the scenario's scripts do at a turn's or phase's
+//! start is a frame of its own, as it is a step of the narrative. The frames describe the game;
+//! they judge nothing.
 
 use std::ops::Range;
 
@@ -23,6 +25,9 @@ pub enum FrameKind {
     /// One action of the log: its 1-based line (0 without the source), its span, and its text
     /// as the narrative quotes it.
     Action { line: usize, span: Span, text: String },
+    /// What the scenario's scripts did at a turn's or phase's start: the line of its heading,
+    /// its span, and the narrative's words for it ("the command phase begins: scenario script").
+    Scripts { line: usize, span: Span, text: String },
     /// The end of a turn (Ch16 1.0 Phase 5's end: smoke clearing, retreats, brigade states);
     /// the span is the turn's.
     EndOfTurn { span: Span },
@@ -50,21 +55,24 @@ pub struct Frame {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Recorder {
     pub(super) done: Vec<Frame>,
-    /// The action under way: its kind, turn, side, phase and first event.
-    open: Option<(FrameKind, u32, String, Option<PhaseKind>, usize)>,
+    /// The action under way: its kind, turn, side and phase.
+    open: Option<(FrameKind, u32, String, Option<PhaseKind>)>,
+    /// The events the frames so far hold: the next frame's start from here, so every event is
+    /// in exactly one frame.
+    told: usize,
 }
 
 impl Recorder {
     /// The first frame: the table as set up, with the events before turn 1.
     pub(super) fn start(game: &Game, r: &Replayer<'_>) -> Recorder {
         let mut recorder = Recorder::default();
-        recorder.push(game, r, (FrameKind::Start, 0, String::new(), None, 0));
+        recorder.push(game, r, (FrameKind::Start, 0, String::new(), None));
         recorder
     }
 
     /// An action begins (after [`Replayer::begin_action`] wrote its step): the action before
-    /// it, if any, is closed first.
-    pub(super) fn action(&mut self, game: &Game, r: &Replayer<'_>, from: usize) {
+    /// it, if any, is closed first, with what was made after it (an owed fall back).
+    pub(super) fn action(&mut self, game: &Game, r: &Replayer<'_>) {
         self.close(game, r);
         let kind = match r.steps.last() {
             Some(Step::Action { line, span, text, .. }) => {
@@ -72,31 +80,47 @@ impl Recorder {
             }
             _ => FrameKind::Action { line: r.line, span: r.span, text: String::new() },
         };
-        self.open = Some((kind, r.turn, r.side.to_string(), Some(r.phase), from));
+        self.open = Some((kind, r.turn, r.side.to_string(), Some(r.phase)));
     }
 
-    /// The action under way ends here: its frame takes the events made since it began.
+    /// The action under way ends here: its frame takes the events made since the last frame.
     pub(super) fn close(&mut self, game: &Game, r: &Replayer<'_>) {
         if let Some(open) = self.open.take() {
             self.push(game, r, open);
         }
     }
 
-    /// A turn's end, after its end-of-turn events (from `from` on).
-    pub(super) fn end_of_turn(&mut self, game: &Game, r: &Replayer<'_>, span: Span, from: usize) {
+    /// A turn's or phase's scenario scripts have run (the frame before them closed): when they
+    /// did something, the narrative shows it as a step of its own from `steps` on, and so does
+    /// a frame.
+    pub(super) fn scripts(&mut self, game: &Game, r: &Replayer<'_>, steps: usize, phase: Option<PhaseKind>) {
+        let step = r.steps.get(steps..).unwrap_or(&[]).iter().find_map(|s| match s {
+            Step::Action { line, span, text, .. } => {
+                Some(FrameKind::Scripts { line: *line, span: *span, text: text.clone() })
+            }
+            _ => None,
+        });
+        if let Some(kind) = step {
+            self.push(game, r, (kind, r.turn, r.side.to_string(), phase));
+        }
+    }
+
+    /// A turn's end, after its end-of-turn events.
+    pub(super) fn end_of_turn(&mut self, game: &Game, r: &Replayer<'_>, span: Span) {
         self.close(game, r);
-        self.push(game, r, (FrameKind::EndOfTurn { span }, r.turn, r.side.to_string(), None, from));
+        self.push(game, r, (FrameKind::EndOfTurn { span }, r.turn, r.side.to_string(), None));
     }
 
     fn push(
         &mut self,
         game: &Game,
         r: &Replayer<'_>,
-        (kind, turn, side, phase, from): (FrameKind, u32, String, Option<PhaseKind>, usize),
+        (kind, turn, side, phase): (FrameKind, u32, String, Option<PhaseKind>),
     ) {
         let to = r.events.len();
         let table = game.table(turn, phase.unwrap_or(PhaseKind::Status));
         let roster = Summary::of(&game.state, &game.rules);
-        self.done.push(Frame { kind, turn, side, phase, events: from.min(to)..to, table, roster });
+        self.done.push(Frame { kind, turn, side, phase, events: self.told.min(to)..to, table, roster });
+        self.told = to;
     }
 }

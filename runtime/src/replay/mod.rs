@@ -670,12 +670,26 @@ impl<'a> Run<'a> {
         let commanding = game.brigades_on_table();
         // A turn an edit moved has its phases moved here (the server's resumed replay).
         let phases = turn.phases();
+        if let Some(frames) = frames {
+            frames.close(game, r);
+        }
+        let steps = r.steps.len();
         scripted.turn_start(game, r, turn, &phases); // scenario scripts
+        if let Some(frames) = frames {
+            frames.scripts(game, r, steps, None); // issue 21
+        }
         for phase in phases.iter() {
             r.phase = phase.kind.value;
             r.steps.push(Step::Phase(r.phase));
             game.state.start_phase();
+            if let Some(frames) = frames {
+                frames.close(game, r);
+            }
+            let steps = r.steps.len();
             scripted.phase_start(game, r, phase); // scenario scripts
+            if let Some(frames) = frames {
+                frames.scripts(game, r, steps, Some(r.phase)); // issue 21
+            }
             for action in &phase.actions {
                 if options.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
                     return Flow::Cancelled;
@@ -687,7 +701,7 @@ impl<'a> Run<'a> {
                 game.overdue_pursuits(r, Some(action));
                 r.begin_action(action);
                 if let Some(frames) = frames {
-                    frames.action(game, r, r.events.len()); // issue 21
+                    frames.action(game, r); // issue 21
                 }
                 game.mark_secrets(r, action); // Ch13 4.0
                 let mark = r.events.len(); // scenario scripts
@@ -729,7 +743,7 @@ impl<'a> Run<'a> {
         game.end_of_turn(r);
         scripted.turn_end(game, r, turn, mark); // scenario scripts
         if let Some(frames) = frames {
-            frames.end_of_turn(game, r, turn.span, mark);
+            frames.end_of_turn(game, r, turn.span);
         }
         if options.tables {
             tables.push(game.table(r.turn, PhaseKind::Status));
