@@ -46,6 +46,29 @@ fn narrated_actions(narrative: &str) -> Vec<(u64, String, Vec<String>)> {
     out
 }
 
+/// The page's steps with a line of the log are the narrative's actions of `game`, in order,
+/// each quoting the action and telling exactly the events the narrative tells under it.
+fn steps_are_the_narrative(game: &str, data: &serde_json::Value) {
+    let steps: Vec<&serde_json::Value> =
+        data["steps"].as_array().unwrap().iter().filter(|s| s["line"].as_u64() != Some(0)).collect();
+    let actions = narrated_actions(&text(&dotc(&["replay", game], &root()).stdout));
+    assert_eq!(steps.len(), actions.len(), "{game}");
+    for (step, (line, action, events)) in steps.iter().zip(&actions) {
+        assert_eq!(
+            (step["line"].as_u64(), step["text"].as_str()),
+            (Some(*line), Some(action.as_str())),
+            "{game}"
+        );
+        let told: Vec<String> = step["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{}  [{}]", e[0].as_str().unwrap(), e[1].as_str().unwrap()))
+            .collect();
+        assert_eq!(&told, events, "{game} line {line}");
+    }
+}
+
 #[test]
 fn the_tutorial_page_has_every_action_as_a_step_with_its_narrative() {
     let dir = tempfile::tempdir().unwrap();
@@ -54,23 +77,9 @@ fn the_tutorial_page_has_every_action_as_a_step_with_its_narrative() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let data = data(&html);
     let steps = data["steps"].as_array().unwrap();
-    let narrative = text(&dotc(&["replay", TUTORIAL], &root()).stdout);
-    let actions = narrated_actions(&narrative);
-    let shown: Vec<&serde_json::Value> = steps.iter().filter(|s| s["line"].as_u64() != Some(0)).collect();
     // One step per action of the log, in order, each quoting the action and telling exactly
     // the events the narrative tells under it, with their rules.
-    assert_eq!(shown.len(), actions.len());
-    for (step, (line, action, events)) in shown.iter().zip(&actions) {
-        assert_eq!(step["line"].as_u64(), Some(*line));
-        assert_eq!(step["text"].as_str(), Some(action.as_str()));
-        let told: Vec<String> = step["events"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| format!("{}  [{}]", e[0].as_str().unwrap(), e[1].as_str().unwrap()))
-            .collect();
-        assert_eq!(&told, events, "line {line}");
-    }
+    steps_are_the_narrative(TUTORIAL, &data);
     // The start, and each of the log's three turns' end.
     assert_eq!(steps[0]["id"], "start");
     let ends: Vec<&str> =
@@ -212,23 +221,6 @@ fn every_shipped_game_is_a_page_whose_steps_are_the_narratives() {
         let (html, output) = page(&name, &root(), &dir.path().join("game.html"));
         assert_eq!(output.status.code(), Some(0), "{name}: {}", text(&output.stderr));
         let data = data(&html);
-        let steps: Vec<&serde_json::Value> =
-            data["steps"].as_array().unwrap().iter().filter(|s| s["line"].as_u64() != Some(0)).collect();
-        let actions = narrated_actions(&text(&dotc(&["replay", &name], &root()).stdout));
-        assert_eq!(steps.len(), actions.len(), "{name}");
-        for (step, (line, action, events)) in steps.iter().zip(&actions) {
-            assert_eq!(
-                (step["line"].as_u64(), step["text"].as_str()),
-                (Some(*line), Some(action.as_str())),
-                "{name}"
-            );
-            let told: Vec<String> = step["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|e| format!("{}  [{}]", e[0].as_str().unwrap(), e[1].as_str().unwrap()))
-                .collect();
-            assert_eq!(&told, events, "{name} line {line}");
-        }
+        steps_are_the_narrative(&name, &data);
     }
 }
