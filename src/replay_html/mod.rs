@@ -252,6 +252,7 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
 <label class=\"turn\">Turn <input id=\"turn\" type=\"range\" min=\"0\" max=\"{last_turn}\" step=\"1\" value=\"0\"> <output id=\"turn-value\">0</output></label>\n\
 <span id=\"counter\"></span>\n\
 <label class=\"rules\"><input id=\"rules\" type=\"checkbox\"> rules cited</label>\n\
+<label class=\"wide\"><input id=\"wide\" type=\"checkbox\"> wide map</label>\n\
 <a id=\"link\" href=\"#start\">link to this step</a>\n</nav>\n\
 <main>\n<section id=\"map\">\n{head}<g id=\"forces\"></g>\n<g id=\"action\"></g>\n{tail}</section>\n\
 <section id=\"story\">\n<h2 id=\"heading\"></h2>\n<p id=\"action-line\"></p>\n<ol id=\"narrative\"></ol>\n<ul id=\"step-findings\"></ul>\n</section>\n\

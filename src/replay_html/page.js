@@ -121,6 +121,7 @@
     show(data.turns[Math.min(t, data.turns.length - 1)] || 0);
   });
   $("rules").addEventListener("change", (e) => document.body.classList.toggle("show-rules", e.target.checked));
+  $("wide").addEventListener("change", (e) => document.body.classList.toggle("wide-map", e.target.checked));
   document.addEventListener("keydown", (e) => {
     if (e.target && e.target.tagName === "INPUT" && e.target.type === "range") return;
     if (e.key === "ArrowRight") show(current + 1);

@@ -206,6 +206,12 @@ test("the buttons, the rules toggle, the turn slider and a link open the steps t
   now = await shown(page);
   assert.ok(now.events.length > 0 && now.events.every((e) => e.ruleVisible));
   await page.click("#rules");
+  // The wide map: the map takes the page's width.
+  const width = () => page.$eval("#map > svg", (svg) => svg.getBoundingClientRect().width);
+  const narrow = await width();
+  await page.click("#wide");
+  assert.ok((await width()) > narrow * 1.3, "the wide map is wider");
+  await page.click("#wide");
   // The slider: turn 3 opens its first action.
   await page.$eval("#turn", (s) => {
     s.value = "3";
