@@ -26,6 +26,7 @@ mod odds_cmd;
 mod output;
 mod play;
 mod replay_cmd;
+mod replay_html;
 mod term;
 
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.

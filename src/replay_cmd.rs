@@ -56,7 +56,11 @@ pub struct ReplayArgs {
     /// Write a map of the table after every turn (turn-01.svg, ...) into DIR.
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
-    /// Replace read-only files among those --write-completed and --svg write.
+    /// Write the game as one self-contained HTML page to OUT: step through it action by action
+    /// with the map, the narrative, the rosters, the luck chart and the findings (issue 21).
+    #[arg(long, value_name = "OUT", conflicts_with = "seen_by")]
+    pub html: Option<PathBuf>,
+    /// Replace read-only files among those --write-completed, --svg and --html write.
     #[arg(long)]
     pub force: bool,
     /// Show the game as this side saw it (Hidden Deployment, Ch13 4.0): the narrative, the
@@ -221,9 +225,13 @@ fn replay_options<'a>(
         findings_only: false,
         // The text narrative, written as the game is played: the events are kept only where
         // something reads them after the replay (JSON and YAML, a side's view, the maps).
-        narrate: args.format == ReplayFormat::Text && args.seen_by.is_none() && args.svg.is_none(),
+        narrate: args.format == ReplayFormat::Text
+            && args.seen_by.is_none()
+            && args.svg.is_none()
+            && args.html.is_none(),
         order_of_battle: None,
         moment: false,
+        frames: args.html.is_some(),
     }
 }
 
@@ -314,6 +322,9 @@ pub fn replay_file(
         let written =
             crate::map::replay_maps(&game.analysis, &replay, dir, args.force, args.seen_by.as_deref())?;
         crate::term::note!("wrote {written} maps into {}", dir.display());
+    }
+    if let Some(out) = &args.html {
+        crate::replay_html::write(&game.analysis, &replay, out, args.force)?;
     }
     let code = if replay.has_problems() { ExitCode::from(1) } else { ExitCode::SUCCESS };
     // The process ends with this command: the replay's millions of events and the parsed log

@@ -232,6 +232,13 @@ impl Sides {
         sides
     }
 
+    /// The sides of a game log's scenario, as [`Sides::from_scenario`] gives them; none when the
+    /// log's scenario could not be read.
+    pub fn from_game(analysis: &dotc_lang::Analysis) -> Sides {
+        let scenario = analysis.scenario.as_deref().and_then(|s| s.document.scenario.as_ref());
+        scenario.map(Sides::from_scenario).unwrap_or_default()
+    }
+
     fn of(&self, name: &str) -> Option<String> {
         self.by_name.get(name).cloned()
     }

@@ -460,6 +460,14 @@ struct Label {
 
 impl Table<'_> {
     pub fn draw(&self, w: &mut Writer) {
+        let mut labels = self.ground(w);
+        labels.extend(self.forces(w));
+        draw_labels(w, "labels", &labels);
+    }
+
+    /// What stays put through a game: the terrain, the grid, the overlays (the focus unit's,
+    /// objectives, arrivals). Returns their labels, to be written over everything else.
+    fn ground(&self, w: &mut Writer) -> Vec<Label> {
         let mut labels = Vec::new();
         w.open("g", &[("id", "terrain"), ("clip-path", "url(#table-clip)")]);
         self.hills(w, &mut labels);
@@ -478,38 +486,32 @@ impl Table<'_> {
         self.objectives(w, &mut labels);
         self.arrivals(w, &mut labels);
         w.close("g");
+        labels
+    }
+
+    /// The forces: blinds, units and leaders. Returns their labels.
+    fn forces(&self, w: &mut Writer) -> Vec<Label> {
+        let mut labels = Vec::new();
         w.open("g", &[("id", "units")]);
         self.blinds(w, &mut labels);
         self.units(w, &mut labels);
         self.leaders(w, &mut labels);
         w.close("g");
-        w.open(
-            "g",
-            &[
-                ("id", "labels"),
-                ("clip-path", "url(#table-clip)"),
-                ("stroke", "#ffffff"),
-                ("stroke-width", "0.12"),
-                ("stroke-linejoin", "round"),
-                ("paint-order", "stroke"),
-            ],
-        );
-        for label in &labels {
-            let size = num(label.size);
-            let mut attrs: Vec<(&str, &str)> = vec![("font-size", &size)];
-            if label.anchor != "start" {
-                attrs.push(("text-anchor", label.anchor));
-            }
-            if label.colour != "#222222" {
-                attrs.push(("fill", label.colour));
-            }
-            let rotate;
-            if label.rotate != 0.0 {
-                rotate = format!("rotate({} {} {})", num(label.rotate), num(label.at.0), num(label.at.1));
-                attrs.push(("transform", &rotate));
-            }
-            w.text(label.at, &attrs, &label.text);
-        }
+        labels
+    }
+
+    /// [`Table::draw`] in two parts for a page that redraws the forces at every step (the HTML
+    /// replay, issue 21): the ground with its labels written into `ground` and `ground_labels`.
+    pub fn draw_ground(&self, ground: &mut Writer, ground_labels: &mut Writer) {
+        let labels = self.ground(ground);
+        draw_labels(ground_labels, "labels", &labels);
+    }
+
+    /// The forces, with their own labels over them, in one group with this id.
+    pub fn draw_forces(&self, w: &mut Writer, id: &str) {
+        w.open("g", &[("id", id)]);
+        let labels = self.forces(w);
+        draw_labels(w, "unit-labels", &labels);
         w.close("g");
     }
 
@@ -1122,6 +1124,38 @@ impl Table<'_> {
             }
         }
     }
+}
+
+/// The labels in a group of this id, white-haloed so they read over anything.
+fn draw_labels(w: &mut Writer, id: &str, labels: &[Label]) {
+    w.open(
+        "g",
+        &[
+            ("id", id),
+            ("clip-path", "url(#table-clip)"),
+            ("stroke", "#ffffff"),
+            ("stroke-width", "0.12"),
+            ("stroke-linejoin", "round"),
+            ("paint-order", "stroke"),
+        ],
+    );
+    for label in labels {
+        let size = num(label.size);
+        let mut attrs: Vec<(&str, &str)> = vec![("font-size", &size)];
+        if label.anchor != "start" {
+            attrs.push(("text-anchor", label.anchor));
+        }
+        if label.colour != "#222222" {
+            attrs.push(("fill", label.colour));
+        }
+        let rotate;
+        if label.rotate != 0.0 {
+            rotate = format!("rotate({} {} {})", num(label.rotate), num(label.at.0), num(label.at.1));
+            attrs.push(("transform", &rotate));
+        }
+        w.text(label.at, &attrs, &label.text);
+    }
+    w.close("g");
 }
 
 /// A flank zone (RULINGS G13) as a triangle reaching past the table: from the front corner on

@@ -11,6 +11,7 @@
 //! Text asks for [`style::FONT_FAMILY`]; the CLI's PNG output embeds that font so a map looks
 //! the same on every machine.
 
+pub mod action;
 mod draw;
 mod legend;
 pub mod state;
@@ -97,16 +98,78 @@ pub fn layout(field: &Battlefield, state: &MapState, options: &RenderOptions) ->
 
 /// The map as SVG text.
 pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions) -> String {
+    let mut w = Writer::new();
+    let (page, colours) = open_page(&mut w, field, state, options);
+    let focus = options.focus.as_ref();
+    draw::Table { field, state, page: page.table, colours: &colours, focus }.draw(&mut w);
+    close_page(&mut w, field, state, options, page, &colours);
+    w.finish()
+}
+
+/// A map in layers, for a page that redraws only the forces at each step (`dotc replay
+/// --html`, issue 21): `head` opens the SVG and draws the ground (terrain, grid, objectives,
+/// arrivals), `tail` writes the ground's labels, the frame, margins, title and legend and closes
+/// it. Between them go the forces of each moment ([`render_forces`]) and anything drawn over
+/// them; `head` + `render_forces` + `tail` is the same map as [`render_svg`] but for the order
+/// of the labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapLayers {
+    pub head: String,
+    pub tail: String,
+    /// Where the table lies on the page.
+    pub page: PageLayout,
+}
+
+/// The ground and frame of the map of `state`'s battlefield ([`MapLayers`]).
+pub fn render_layers(field: &Battlefield, state: &MapState, options: &RenderOptions) -> MapLayers {
+    let mut head = Writer::new();
+    let (page, colours) = open_page(&mut head, field, state, options);
+    let mut labels = Writer::new();
+    let focus = options.focus.as_ref();
+    draw::Table { field, state, page: page.table, colours: &colours, focus }
+        .draw_ground(&mut head, &mut labels);
+    let mut tail = Writer::new();
+    tail.raw(&labels.finish());
+    close_page(&mut tail, field, state, options, page, &colours);
+    MapLayers { head: head.finish(), tail: tail.finish(), page }
+}
+
+/// The forces of `state` (blinds, units, leaders and their labels) as one SVG group with this
+/// id, to go between the head and tail of the [`MapLayers`] whose page is `page`, made of the
+/// same battlefield and sides.
+pub fn render_forces(
+    field: &Battlefield,
+    state: &MapState,
+    options: &RenderOptions,
+    page: &PageLayout,
+    id: &str,
+) -> String {
+    let colours = colours_of(state);
+    let mut w = Writer::new();
+    let focus = options.focus.as_ref();
+    draw::Table { field, state, page: page.table, colours: &colours, focus }.draw_forces(&mut w, id);
+    w.finish()
+}
+
+/// Each side's colours, in the scenario's order.
+fn colours_of(state: &MapState) -> Vec<style::SideColours> {
+    let ids: Vec<&str> = state.sides.iter().map(|s| s.id.as_str()).collect();
+    let colours = style::side_colours(&ids);
+    if colours.is_empty() { style::side_colours(&["union"]) } else { colours }
+}
+
+/// The SVG's root, title, definitions, the paper and the table's cloth.
+fn open_page(
+    w: &mut Writer,
+    field: &Battlefield,
+    state: &MapState,
+    options: &RenderOptions,
+) -> (PageLayout, Vec<style::SideColours>) {
     let page = layout(field, state, options);
     let table = page.table;
     let legend = legend::Legend::build(field, state, options);
-    let ids: Vec<&str> = state.sides.iter().map(|s| s.id.as_str()).collect();
-    let mut colours = style::side_colours(&ids);
-    if colours.is_empty() {
-        colours = style::side_colours(&["union"]);
-    }
+    let colours = colours_of(state);
     let (px_w, px_h) = page.pixels(options.scale);
-    let mut w = Writer::new();
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
     w.open(
         "svg",
@@ -120,7 +183,7 @@ pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions
         ],
     );
     w.element("title", &[], &format!("{}: {}", state.title, moment_line(state, options)));
-    defs(&mut w, field, &legend, table);
+    defs(w, field, &legend, table);
     w.empty("rect", &[("width", &num(page.width)), ("height", &num(page.height)), ("fill", "#ffffff")]);
     w.empty(
         "rect",
@@ -133,8 +196,19 @@ pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions
             ("fill", "#f6f1e1"),
         ],
     );
-    let focus = options.focus.as_ref();
-    draw::Table { field, state, page: table, colours: &colours, focus }.draw(&mut w);
+    (page, colours)
+}
+
+/// The table's frame, the margins, the title block and the legend, and the SVG's end.
+fn close_page(
+    w: &mut Writer,
+    field: &Battlefield,
+    state: &MapState,
+    options: &RenderOptions,
+    page: PageLayout,
+    colours: &[style::SideColours],
+) {
+    let table = page.table;
     w.empty(
         "rect",
         &[
@@ -147,11 +221,11 @@ pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions
             ("stroke-width", "0.08"),
         ],
     );
-    margins(&mut w, table, state.yards_per_inch);
-    title(&mut w, state, options, table);
-    legend.draw(&mut w, (table.left + table.width + GAP, table.top), PANEL, &colours);
+    margins(w, table, state.yards_per_inch);
+    title(w, state, options, table);
+    let legend = legend::Legend::build(field, state, options);
+    legend.draw(w, (table.left + table.width + GAP, table.top), PANEL, colours);
     w.close("svg");
-    w.finish()
 }
 
 /// The table's size: the scenario's `table`, or else the whole inches that hold everything

@@ -25,6 +25,7 @@ mod command;
 mod complete;
 mod fall_back;
 mod fire;
+pub mod frames;
 mod holders;
 mod log_dice;
 mod maneuver;
@@ -110,6 +111,10 @@ pub struct ReplayOptions<'a> {
     /// Keep the game as it stands where the log ends ([`Replay::moment`]): what `dotc play`
     /// shows and plays on from (issue 20).
     pub moment: bool,
+    /// Keep the game step by step ([`Replay::frames`]): the table and every unit's state after
+    /// each action and turn's end, for `dotc replay --html` (issue 21). Needs the events kept:
+    /// not with `narrate` or `findings_only`.
+    pub frames: bool,
 }
 
 /// A volley of the log as the replay planned it, with its exact odds and what its dice gave.
@@ -322,6 +327,9 @@ pub struct Replay {
     /// The game where the log ends ([`ReplayOptions::moment`]).
     #[serde(skip)]
     pub moment: Option<Box<Moment>>,
+    /// The game step by step ([`ReplayOptions::frames`]); empty unless asked for.
+    #[serde(skip)]
+    pub frames: Vec<frames::Frame>,
 }
 
 /// One heading or action of the narrative, in log order.
@@ -423,6 +431,8 @@ struct Run<'a> {
     base: resume::Counts,
     /// Who must take turn 1 when command bidding decides it (Ch13 1.0).
     initiative: Option<bidding::Initiative>,
+    /// The game step by step, when asked for ([`ReplayOptions::frames`]).
+    frames: Option<frames::Recorder>,
 }
 
 impl<'a> Run<'a> {
@@ -610,6 +620,7 @@ impl<'a> Run<'a> {
         game.blinds_at_setup(&mut r, header_span); // Ch13 4.0
         r.sight = view::Sight::of(&game.state);
         game.sync_bodies();
+        let frames = options.frames.then(|| frames::Recorder::start(&game, &r));
         Ok(Run {
             r,
             game,
@@ -620,13 +631,15 @@ impl<'a> Run<'a> {
             actions: 0,
             base: resume::Counts::default(),
             initiative,
+            frames,
         })
     }
 
     /// Play one turn of the log (RULINGS G7: one side's active sequence), its phases in order
     /// (Ch16 1.0), then its end.
     fn play_turn(&mut self, turn: &ast::Turn, options: &ReplayOptions<'_>) -> Flow {
-        let Run { r, game, scripted, keeping_pips, last_turn, tables, actions, initiative, .. } = self;
+        let Run { r, game, scripted, keeping_pips, last_turn, tables, actions, initiative, frames, .. } =
+            self;
         // Scenario scripts: a game a script ended plays no further turn.
         if scripted.ended() {
             let message = "the scenario's script ended the game: this turn and those after it are not played";
@@ -657,7 +670,14 @@ impl<'a> Run<'a> {
         let commanding = game.brigades_on_table();
         // A turn an edit moved has its phases moved here (the server's resumed replay).
         let phases = turn.phases();
+        if let Some(frames) = frames {
+            frames.close(game, r);
+        }
+        let steps = r.steps.len();
         scripted.turn_start(game, r, turn, &phases); // scenario scripts
+        if let Some(frames) = frames {
+            frames.scripts(game, r, steps, None); // issue 21
+        }
         for phase in phases.iter() {
             // A moment in a phase the log leaves out of this turn (nothing was done in it): the
             // table as the phases before it left it.
@@ -671,7 +691,14 @@ impl<'a> Run<'a> {
             r.steps.push(Step::Phase(r.phase));
             game.state.start_phase();
             game.phase_four_window(r.phase);
+            if let Some(frames) = frames {
+                frames.close(game, r);
+            }
+            let steps = r.steps.len();
             scripted.phase_start(game, r, phase); // scenario scripts
+            if let Some(frames) = frames {
+                frames.scripts(game, r, steps, Some(r.phase)); // issue 21
+            }
             for action in &phase.actions {
                 if options.cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
                     return Flow::Cancelled;
@@ -682,6 +709,9 @@ impl<'a> Run<'a> {
                 // Ch13 12.0, dotc D21: so is a frenzied victor's pursuit.
                 game.overdue_pursuits(r, Some(action));
                 r.begin_action(action);
+                if let Some(frames) = frames {
+                    frames.action(game, r); // issue 21
+                }
                 game.mark_secrets(r, action); // Ch13 4.0
                 let mark = r.events.len(); // scenario scripts
                 game.action(r, action);
@@ -705,6 +735,9 @@ impl<'a> Run<'a> {
                 if options.tables {
                     tables.push(game.table(r.turn, r.phase));
                 }
+                if let Some(frames) = frames {
+                    frames.close(game, r);
+                }
                 return Flow::Stop;
             }
         }
@@ -717,12 +750,18 @@ impl<'a> Run<'a> {
             return Self::stop_in_omitted_phase(r, game, tables, until, options);
         }
         game.unrolled_pips(r, turn, keeping_pips, &commanding);
+        if let Some(frames) = frames {
+            frames.close(game, r);
+        }
         r.steps.push(Step::EndOfTurn(turn.span));
         r.span = turn.span;
         r.line = 0;
         let mark = r.events.len(); // scenario scripts
         game.end_of_turn(r);
         scripted.turn_end(game, r, turn, mark); // scenario scripts
+        if let Some(frames) = frames {
+            frames.end_of_turn(game, r, turn.span);
+        }
         if options.tables {
             tables.push(game.table(r.turn, PhaseKind::Status));
         }
@@ -775,10 +814,14 @@ impl<'a> Run<'a> {
 
     /// [`Run::end`] with the findings in the order they were made.
     fn end_unsorted(&mut self) -> Replay {
+        if let Some(frames) = &mut self.frames {
+            frames.close(&self.game, &self.r);
+        }
         let mut summary = Summary::of(&self.game.state, &self.game.rules);
         self.scripted.game_end(&mut self.game, &mut self.r, &mut summary, self.last_turn); // scenario scripts
         let mut out = self.r.take(Some(summary));
         out.tables = std::mem::take(&mut self.tables);
+        out.frames = self.frames.take().map(|f| f.done).unwrap_or_default();
         out.sight.end = view::Sight::blinds_now(&self.game.state);
         if self.r.moment {
             out.moment = Some(Box::new(self.game.moment(self.game.table(self.r.turn, self.r.phase))));
@@ -1026,6 +1069,7 @@ impl<'a> Replayer<'a> {
             seen_by: None,
             narrated: self.narrated.take(),
             moment: None,
+            frames: Vec::new(),
         }
     }
 }

@@ -361,3 +361,51 @@ fn issue_16_the_ground_cover_kept_per_body_follows_the_body() {
     assert!(covered(&inside) && covered(&edge) && covered(&column));
     assert!(!covered(&moved_out) && !covered(&fewer));
 }
+
+/// Issue 21: the frames `dotc replay --html` steps through are one at the start, one per action
+/// and one per turn's end; their events are every event once, in order; the last holds the
+/// summary's units and brigades; and asking for them changes nothing else in the replay.
+#[test]
+fn frames_cover_every_action_and_event_once_and_change_nothing_else() {
+    use frames::FrameKind;
+    let analysis = dotc_lang::analyze(Path::new("tutorial/fence-line-game.dotc"), GAME, &Tutorial);
+    let plain = replay(&analysis, &ReplayOptions { source: Some(GAME), ..ReplayOptions::default() });
+    let framed =
+        replay(&analysis, &ReplayOptions { source: Some(GAME), frames: true, ..ReplayOptions::default() });
+    assert!(plain.frames.is_empty());
+    assert_eq!(Replay { frames: Vec::new(), ..framed.clone() }, plain);
+    let frames = &framed.frames;
+    let actions: usize = analysis
+        .document
+        .turns
+        .iter()
+        .map(|t| t.phases().iter().map(|p| p.actions.len()).sum::<usize>())
+        .sum();
+    let count = |f: fn(&FrameKind) -> bool| frames.iter().filter(|x| f(&x.kind)).count();
+    assert_eq!(count(|k| matches!(k, FrameKind::Start)), 1);
+    assert_eq!(count(|k| matches!(k, FrameKind::Action { .. })), actions);
+    assert_eq!(count(|k| matches!(k, FrameKind::EndOfTurn { .. })), analysis.document.turns.len());
+    let mut next = 0;
+    for frame in frames {
+        assert_eq!(frame.events.start, next, "{:?}", frame.kind);
+        next = frame.events.end;
+    }
+    assert_eq!(next, framed.events.len());
+    let last = frames.last().unwrap();
+    assert_eq!(last.roster.units, framed.summary.units);
+    assert_eq!(last.roster.brigades, framed.summary.brigades);
+    // The 6th Louisiana's first volley: the 12th New Jersey is down to 4 stands, on the
+    // roster and on the table, from that frame on.
+    let volley = frames
+        .iter()
+        .position(|f| matches!(&f.kind, FrameKind::Action { text, .. } if text.starts_with("fire \"6th Louisiana\" at \"12th New Jersey\"")))
+        .unwrap();
+    let stands = |f: &frames::Frame| {
+        let unit = f.roster.units.iter().find(|u| u.name == "12th New Jersey").unwrap().stands;
+        let body =
+            f.table.units.iter().find(|u| u.name == "12th New Jersey").unwrap().body.unwrap().stand_count();
+        (unit, body)
+    };
+    assert_eq!(stands(&frames[volley - 1]), (5, 5));
+    assert_eq!(stands(&frames[volley]), (4, 4));
+}

@@ -217,6 +217,8 @@ impl Replay {
             narrated: None,
             // The whole game's state shows what a side may not see: never in a side's view.
             moment: None,
+            // A side's view keeps no frames: their tables name what the blinds hide.
+            frames: Vec::new(),
         })
     }
 

@@ -1,0 +1,189 @@
+//! One step of a replay drawn over the map (`dotc replay --html`, issue 21): the moves, charges
+//! and fire lines of its events, the stands it took off and the markers it placed.
+//!
+//! Nothing here is a rule: [`marks_of`] reads the replay's events and the tables before and
+//! after the step (where every unit stood), and [`render_marks`] draws them.
+
+use crate::battlefield::Body;
+use crate::battlefield::range::range_line;
+use crate::engine::What;
+use crate::replay::{ReplayEvent, Table};
+
+use super::draw::{P, circle, d};
+use super::svg::{Page, Writer};
+
+/// Something a step did, in table inches.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mark {
+    /// A unit moved: its colours from here to there (a move, fall back, retreat or pursuit).
+    Move { from: (f64, f64), to: (f64, f64) },
+    /// A charge: from where the charger stood to the nearest point of its target.
+    Charge { from: (f64, f64), to: (f64, f64) },
+    /// A volley: the range line between firer and target (RULINGS G4).
+    Fire { from: (f64, f64), to: (f64, f64) },
+    /// Where a unit stood before it lost stands or left the table.
+    Lost { body: Body },
+    /// A short note at a unit: "-1 stand", "micro-hit", "+ Disorder".
+    Badge { at: (f64, f64), text: String },
+}
+
+/// The body a table gives a unit of that name.
+fn body_in(table: &Table, unit: &str) -> Option<Body> {
+    table.units.iter().find(|u| u.name == unit).and_then(|u| u.body)
+}
+
+/// What to draw of a step: its events, with where every unit stood `before` and `after` it.
+pub fn marks_of(events: &[ReplayEvent], before: &Table, after: &Table) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    let mut charged: Vec<&str> = Vec::new();
+    let at = |unit: &str| body_in(after, unit).or_else(|| body_in(before, unit)).map(|b| b.position);
+    let badge = |marks: &mut Vec<Mark>, unit: &str, text: String| {
+        if let Some(at) = at(unit) {
+            marks.push(Mark::Badge { at, text });
+        }
+    };
+    for e in events {
+        match &e.event.what {
+            What::Volley { firer, target, .. } => {
+                if let (Some(a), Some(b)) = (body_in(before, firer), body_in(before, target)) {
+                    let line = range_line(&a, &b);
+                    marks.push(Mark::Fire {
+                        from: (line.start.x, line.start.y),
+                        to: (line.end.x, line.end.y),
+                    });
+                }
+            }
+            What::Contact { attacker, defender, .. } => {
+                if let (Some(a), Some(b)) = (body_in(before, attacker), body_in(before, defender)) {
+                    let line = range_line(&a, &b);
+                    marks.push(Mark::Charge { from: a.position, to: (line.end.x, line.end.y) });
+                    charged.push(attacker);
+                }
+            }
+            What::Stalled { unit, .. } => {
+                if let (Some(a), Some(b)) = (body_in(before, unit), body_in(after, unit)) {
+                    marks.push(Mark::Charge { from: a.position, to: b.position });
+                    charged.push(unit);
+                }
+            }
+            What::StandsLost { unit, lost, .. } => {
+                if let Some(body) = body_in(before, unit) {
+                    marks.push(Mark::Lost { body });
+                }
+                badge(
+                    &mut marks,
+                    unit,
+                    if *lost == 1 { "\u{2212}1 stand".into() } else { format!("\u{2212}{lost} stands") },
+                );
+            }
+            What::Removed { unit, .. } | What::Shattered { unit } => {
+                if let Some(body) = body_in(before, unit).filter(|_| body_in(after, unit).is_none()) {
+                    marks.push(Mark::Lost { body });
+                }
+            }
+            What::MicroHit { unit, micro_hit } if *micro_hit > 0 => {
+                badge(&mut marks, unit, "micro-hit".into())
+            }
+            What::MarkerPlaced { unit, marker } => {
+                badge(&mut marks, unit, format!("+ {}", marker.replace('_', " ")))
+            }
+            _ => {}
+        }
+    }
+    for now in &after.units {
+        let (Some(to), Some(from)) = (now.body, body_in(before, &now.name)) else { continue };
+        let moved = (to.position.0 - from.position.0).hypot(to.position.1 - from.position.1) > 0.05;
+        if moved && !charged.contains(&now.name.as_str()) {
+            marks.push(Mark::Move { from: from.position, to: to.position });
+        }
+    }
+    marks
+}
+
+/// An arrow's head at `to`, coming from `from`, in page positions.
+fn arrow_head(from: P, to: P, size: f64) -> String {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let len = dx.hypot(dy);
+    if len < 1e-9 {
+        return String::new();
+    }
+    let (ux, uy) = (dx / len, dy / len);
+    let back = (to.0 - ux * size, to.1 - uy * size);
+    let left = (back.0 - uy * size * 0.5, back.1 + ux * size * 0.5);
+    let right = (back.0 + uy * size * 0.5, back.1 - ux * size * 0.5);
+    d(&[to, left, right], true)
+}
+
+/// The marks as one SVG group of this id, on the table of `page` (a map's
+/// [`super::PageLayout::table`]).
+pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
+    let mut w = Writer::new();
+    w.open("g", &[("id", id), ("clip-path", "url(#table-clip)")]);
+    // Badges at one place are stacked, each under the one before.
+    let mut badges: Vec<(f64, f64)> = Vec::new();
+    for mark in marks {
+        match mark {
+            Mark::Move { from, to } | Mark::Charge { from, to } => {
+                let (a, b) = (page.at(from.0, from.1), page.at(to.0, to.1));
+                let (class, colour, dash) = match mark {
+                    Mark::Move { .. } => ("move", "#1f4e8c", "0.3 0.15"),
+                    _ => ("charge", "#a01818", "none"),
+                };
+                w.open("g", &[("class", class), ("stroke", colour), ("fill", colour)]);
+                w.path(
+                    &d(&[a, b], false),
+                    &[("fill", "none"), ("stroke-width", "0.12"), ("stroke-dasharray", dash)],
+                );
+                w.path(&arrow_head(a, b, 0.6), &[("stroke", "none")]);
+                w.close("g");
+            }
+            Mark::Fire { from, to } => {
+                let (a, b) = (page.at(from.0, from.1), page.at(to.0, to.1));
+                w.open("g", &[("class", "fire"), ("stroke", "#e07b00"), ("fill", "#e07b00")]);
+                w.path(
+                    &d(&[a, b], false),
+                    &[("fill", "none"), ("stroke-width", "0.09"), ("stroke-dasharray", "0.12 0.12")],
+                );
+                w.path(&circle(b, 0.3), &[("fill", "none"), ("stroke-width", "0.08")]);
+                w.close("g");
+            }
+            Mark::Lost { body } => {
+                let mut ghost = String::new();
+                for stand in body.stands() {
+                    ghost.push_str(&page.polygon_path(&stand));
+                }
+                w.path(
+                    &ghost,
+                    &[
+                        ("class", "lost"),
+                        ("fill", "#c0392b"),
+                        ("fill-opacity", "0.15"),
+                        ("stroke", "#c0392b"),
+                        ("stroke-width", "0.05"),
+                        ("stroke-dasharray", "0.12 0.08"),
+                    ],
+                );
+            }
+            Mark::Badge { at, text } => {
+                let c = page.at(at.0, at.1);
+                let below = badges.iter().filter(|b| **b == *at).count() as f64 * 0.55;
+                badges.push(*at);
+                w.text(
+                    (c.0 + 0.4, c.1 - 0.5 + below),
+                    &[
+                        ("class", "badge"),
+                        ("font-size", "0.45"),
+                        ("font-weight", "bold"),
+                        ("fill", "#a01818"),
+                        ("stroke", "#ffffff"),
+                        ("stroke-width", "0.12"),
+                        ("paint-order", "stroke"),
+                    ],
+                    text,
+                );
+            }
+        }
+    }
+    w.close("g");
+    w.finish()
+}
