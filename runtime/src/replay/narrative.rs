@@ -244,8 +244,8 @@ impl Replay {
                 self.summary.victory_points.iter().map(|(side, vp)| format!("{side} {vp}")).collect();
             let _ = writeln!(out, "Victory points: {}", vp.join(", "));
         }
-        match &self.summary.result {
-            Some(result) => match result.unfinished {
+        if let Some(result) = &self.summary.result {
+            match result.unfinished {
                 Some(u) => {
                     let _ = writeln!(
                         out,
@@ -256,8 +256,7 @@ impl Replay {
                 None => {
                     let _ = writeln!(out, "Result: {} ({})", result.result, result.by);
                 }
-            },
-            None => {}
+            }
         }
         out
     }
