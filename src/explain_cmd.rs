@@ -9,6 +9,7 @@
 use std::process::ExitCode;
 
 use dotc_lang::campaign::{CAMPAIGN_RULINGS, STEPS, StepSpec};
+use dotc_lang::library::EntryKind;
 use dotc_lang::references::{self, Reference};
 use dotc_lang::rulings::{self, RulingSpec};
 
@@ -29,12 +30,90 @@ pub fn explain(id: &str) -> Result<ExitCode, String> {
         print!("{}", step_text(step));
         return Ok(ExitCode::SUCCESS);
     }
-    match reference_for(id) {
-        Some(reference) => {
+    // A rule-data id (a weapon, terrain, trait, formation...) may also be a module's name
+    // (`low_ammo`): both are said.
+    let entries = entries_text(id);
+    match (reference_for(id), entries) {
+        (Some(reference), entries) => {
             print!("{}", render(reference));
+            if let Some(entries) = entries {
+                print!("\n{entries}");
+            }
             Ok(ExitCode::SUCCESS)
         }
-        None => Err(unknown(id)),
+        (None, Some(entries)) => {
+            print!("{entries}");
+            Ok(ExitCode::SUCCESS)
+        }
+        (None, None) => Err(unknown(id)),
+    }
+}
+
+/// The rule data's entries with this id, of every kind (the standard library's, as the editor's
+/// hover gives them): title, kind, and the entry's summary (its numbers, note and source).
+fn entries_text(id: &str) -> Option<String> {
+    let data = dotc_lang::stdlib();
+    let parts: Vec<String> = EntryKind::ALL
+        .iter()
+        .filter_map(|&kind| data.meta(kind, id.trim()))
+        .map(|m| format!("{} ({} `{}`)\n\n{}\n", m.title(), m.kind.word(), m.id, wrap(&m.summary)))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n"))
+}
+
+/// `dotc list WHAT`: the ids a file may write, one a line with its title: the rule data's entries
+/// of a kind (`weapons`, `terrain`, `traits`, `formations`, any kind of the standard library), the
+/// optional modules, or the ruling switches with their values.
+pub fn list(what: &str) -> Result<ExitCode, String> {
+    let word = what.trim();
+    let rows: Vec<(String, String)> = match word {
+        "modules" | "module" => {
+            rulings::Module::ALL.iter().map(|m| (m.name().to_string(), m.section().to_string())).collect()
+        }
+        "rulings" | "ruling" => rulings::RULINGS
+            .iter()
+            .chain(CAMPAIGN_RULINGS)
+            .map(|r| {
+                let campaign =
+                    if CAMPAIGN_RULINGS.iter().any(|c| c.name == r.name) { ", a campaign's" } else { "" };
+                (r.name.to_string(), format!("{}{campaign}: {}", r.citation(), r.values.join(" | ")))
+            })
+            .collect(),
+        _ => {
+            let kind = entry_kind(word).ok_or_else(|| {
+                let kinds: Vec<String> = EntryKind::ALL.iter().map(|k| plural(k.word())).collect();
+                format!("`dotc list` knows no `{word}`; it lists {}, modules and rulings", kinds.join(", "))
+            })?;
+            let data = dotc_lang::stdlib();
+            data.metas(kind)
+                .into_iter()
+                .map(|m| {
+                    let source = m.source.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
+                    (m.id.clone(), format!("{}{source}", m.title()))
+                })
+                .collect()
+        }
+    };
+    let width = rows.iter().map(|(id, _)| id.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (id, text) in rows {
+        out.push_str(&format!("{id:width$}  {text}\n"));
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The entry kind a word names, singular or plural (`weapons`, `weapon`, `terrain`).
+fn entry_kind(word: &str) -> Option<EntryKind> {
+    EntryKind::ALL.iter().copied().find(|k| k.word() == word || plural(k.word()) == word)
+}
+
+/// The plural `dotc list` takes: `weapons`, `brigade_states`; `terrain`, `health` stay as they are.
+fn plural(word: &str) -> String {
+    match word {
+        "terrain" | "staff" | "health" | "weather" => word.to_string(),
+        w if w.ends_with('y') => format!("{}ies", &w[..w.len() - 1]),
+        w => format!("{w}s"),
     }
 }
 
@@ -147,7 +226,8 @@ fn unknown(id: &str) -> String {
     };
     let hint = "`dotc explain` knows diagnostic codes (dotc::unknown-weapon), RULE ids (RULE-05-3.3), \
                 chapter sections (\"Ch16 5.4\", 16.5.4), RULINGS ids (C3, G9, E1), ruling switches \
-                and modules (suppression, open_order) and a campaign's steps (surgeon)";
+                and modules (suppression, open_order), a campaign's steps (surgeon) and the rule \
+                data's ids (rifled_musket, stone_wall, rebel_yell; `dotc list` gives them)";
     match suggestion {
         Some(near) => format!("no explanation for `{word}`; did you mean `{near}`? {hint}"),
         None => format!("no explanation for `{word}`; {hint}"),

@@ -58,8 +58,14 @@ enum Command {
         #[command(subcommand)]
         what: new_cmd::NewKind,
     },
-    /// Explain a diagnostic code (e.g. dotc::unknown-weapon) or a ruling id (e.g. C3).
+    /// Explain a diagnostic code (dotc::unknown-weapon), a rule reference (RULE-05-3.3, "Ch16
+    /// 5.4", C3, D51), a ruling switch or module (suppression, open_order), or a rule-data id
+    /// (rifled_musket, stone_wall, rebel_yell, assault_column).
     Explain { id: String },
+    /// List the ids a file may write: `weapons`, `terrain`, `traits`, `formations`, `qualities`,
+    /// `markers`, `orders` (any kind of the rule data), `modules` or `rulings`; each with its title
+    /// and source. `dotc explain ID` tells one.
+    List { what: String },
     /// Compute the odds of a game action exactly (and check them by simulation), or with
     /// `--at FILE:LINE` the odds of a logged volley as the replay saw it.
     Odds {
@@ -129,6 +135,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             new_cmd::new_game(&scenario, name.as_deref(), output)
         }
         Command::Explain { id } => explain_cmd::explain(&id),
+        Command::List { what } => explain_cmd::list(&what),
         Command::Play(args) => play::play(&args),
         Command::Odds { what: Some(_), at } if at.at.is_some() => {
             Err("--at prices a logged volley; give it without `fire`, `melee` or `assault`".to_string())

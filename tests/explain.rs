@@ -143,7 +143,10 @@ fn explain_rulings_gaps_modules_and_switch_names() {
     // A module section names the module that switches it on, and the module's name finds it.
     let out = text(&dotc(&["explain", "Ch13 22.0"], &root()).stdout);
     assert!(out.contains("module open_order"), "{out}");
-    assert_eq!(text(&dotc(&["explain", "open_order"], &root()).stdout), out);
+    // The module's name is a formation's id too (issue 21): the section, then the entry.
+    let named = text(&dotc(&["explain", "open_order"], &root()).stdout);
+    assert!(named.starts_with(&out), "{named}");
+    assert!(named.ends_with("(Ch13 22.0)\n") && named.contains("(formation `open_order`)"), "{named}");
     // A ruling switch's name finds its ruling.
     assert!(text(&dotc(&["explain", "suppression"], &root()).stdout).starts_with("RULINGS C3: "));
 }
@@ -355,4 +358,56 @@ fn ruling_citations(mut s: &str, found: &mut Vec<String>) {
         s = rest;
     }
     found.extend(items.into_iter().map(|(letter, n)| format!("RULINGS {letter}{n}")));
+}
+
+/// Issue 21: `dotc explain` knows every rule-data id of the standard library, as the editor's
+/// hover does, with the entry's numbers (a weapon's bands, Ch16 5.2); `dotc list KIND` lists
+/// every id of a kind, the modules and the ruling switches, and each listed id is explained.
+#[test]
+fn issue_21_explain_knows_every_rule_data_id_and_list_gives_them() {
+    let dir = root();
+    let out = dotc(&["explain", "rifled_musket"], &dir);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shown = text(&out.stdout);
+    assert!(shown.starts_with("Rifled Musket (Springfield / Enfield) (weapon `rifled_musket`)"), "{shown}");
+    assert!(shown.contains("short 0-6\" 4+"), "{shown}");
+    assert!(shown.contains("long 14-20\" 5+"), "{shown}");
+    // A module's name that is a marker too: both.
+    let shown = text(&dotc(&["explain", "low_ammo"], &dir).stdout);
+    assert!(shown.contains("`module low_ammo`") && shown.contains("(marker `low_ammo`)"), "{shown}");
+
+    let data = dotc_lang::stdlib();
+    for (kind, word) in [
+        (dotc_lang::library::EntryKind::Weapon, "weapons"),
+        (dotc_lang::library::EntryKind::Terrain, "terrain"),
+        (dotc_lang::library::EntryKind::Trait, "traits"),
+        (dotc_lang::library::EntryKind::Formation, "formations"),
+        (dotc_lang::library::EntryKind::Health, "health"),
+    ] {
+        let out = dotc(&["list", word], &dir);
+        assert!(out.status.success(), "{word}: {}", text(&out.stderr));
+        let listed: Vec<String> = text(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .collect();
+        assert_eq!(listed, data.ids(kind), "dotc list {word}");
+        for id in &listed {
+            let out = dotc(&["explain", id], &dir);
+            assert!(out.status.success(), "explain {id}: {}", text(&out.stderr));
+            assert!(text(&out.stdout).contains(&format!("`{id}`")), "explain {id}");
+        }
+    }
+    let modules = text(&dotc(&["list", "modules"], &dir).stdout);
+    assert_eq!(modules.lines().count(), dotc_lang::rulings::Module::ALL.len());
+    assert!(modules.lines().any(|l| l.starts_with("open_order ") && l.ends_with("Ch13 22.0")), "{modules}");
+    let rulings = text(&dotc(&["list", "rulings"], &dir).stdout);
+    assert!(
+        rulings
+            .lines()
+            .any(|l| l.starts_with("melee_timing ") && l.contains("dotc D51: phase_four | at_contact")),
+        "{rulings}"
+    );
+    let out = dotc(&["list", "bogus"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("it lists weapons, terrain"), "{}", text(&out.stderr));
 }
