@@ -63,12 +63,7 @@ pub fn luck(
             "note: the replay of {name} found problems (see `dotc replay {name}`); luck is judged on the dice of the actions it played"
         );
     }
-    let sides = analysis
-        .scenario
-        .as_deref()
-        .and_then(|s| s.document.scenario.as_ref())
-        .map(Sides::from_scenario)
-        .unwrap_or_default();
+    let sides = Sides::from_game(&analysis);
     let judged = judge::luck(&replayed.events, &sides);
     let output = match args.format.get() {
         Format::Text => text(&game.name.value, &judged),
