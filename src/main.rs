@@ -1,6 +1,6 @@
 //! `dotc`: the command line of the Dress on the Colors toolkit.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -19,6 +19,7 @@ mod fmt_cmd;
 #[cfg(test)]
 mod linear_tests;
 mod luck_cmd;
+mod man_cmd;
 mod map;
 mod new_cmd;
 mod odds_at;
@@ -104,8 +105,9 @@ enum Command {
     Lsp,
     /// Print shell completions.
     Completions { shell: clap_complete::Shell },
-    /// Print the man page (roff).
-    Man,
+    /// Print a manual page (roff): dotc(1), or a subcommand's (`dotc man check`); `--out DIR`
+    /// writes them all.
+    Man(man_cmd::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -156,13 +158,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Man => {
-            let man = clap_mangen::Man::new(Cli::command());
-            let mut out = Vec::new();
-            man.render(&mut out).map_err(|e| e.to_string())?;
-            std::io::stdout().write_all(&out).map_err(|e| e.to_string())?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Man(args) => man_cmd::man(&args, Cli::command()),
     }
 }
 
