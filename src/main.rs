@@ -12,6 +12,7 @@ mod analyze_cmd;
 mod audit_cmd;
 mod campaign_cmd;
 mod check_cmd;
+mod docs_cmd;
 mod explain_cmd;
 mod export_cmd;
 mod files;
@@ -105,6 +106,10 @@ enum Command {
     Lsp,
     /// Print shell completions.
     Completions { shell: clap_complete::Shell },
+    /// The documents, built in: `tour` (the README), `language`, `cli`, `rulings`, `modules`,
+    /// `scripting`; `dotc docs language actions` prints the sections whose heading holds the
+    /// words. Without a topic, the list.
+    Docs { topic: Option<String>, section: Vec<String> },
     /// Print a manual page (roff): dotc(1), or a subcommand's (`dotc man check`); `--out DIR`
     /// writes them all.
     Man(man_cmd::ManArgs),
@@ -159,6 +164,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Man(args) => man_cmd::man(&args, Cli::command()),
+        Command::Docs { topic, section } => docs_cmd::docs(topic.as_deref(), &section),
     }
 }
 

@@ -217,6 +217,13 @@ pub(crate) const EXAMPLES: &[(&str, &[Example])] = &[
         &[("completions bash", "Shell completions for bash (also zsh, fish, elvish, powershell).")],
     ),
     (
+        "docs",
+        &[
+            ("docs", "The documents built into dotc."),
+            ("docs language actions", "The language reference's sections on actions."),
+        ],
+    ),
+    (
         "man",
         &[("man check", "The page of dotc check."), ("man --out man", "Every page into the folder man/.")],
     ),
