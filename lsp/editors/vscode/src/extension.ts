@@ -17,6 +17,7 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
+import { findExecutable, missingMessage } from './executable';
 
 const CLIENT_ID = 'dotc';
 const CLIENT_NAME = 'dotc Language Server';
@@ -79,9 +80,21 @@ async function stop(): Promise<void> {
 
 async function start(): Promise<void> {
   const config = vscode.workspace.getConfiguration('dotc');
-  const command = resolveServerPath(config.get<string>('server.path') || 'dotc');
+  const setting = config.get<string>('server.path') || 'dotc';
+  const command = resolveServerPath(setting);
   const extraArgs = config.get<string[]>('server.extraArgs') ?? [];
   const args = ['lsp', ...extraArgs.map(String)];
+
+  // A missing executable is said once, here, with the setting that fixes it; the client is not
+  // started, so it does not report the failed start a second time.
+  if (!findExecutable(command)) {
+    const text = missingMessage(setting, command);
+    output.appendLine(text);
+    setStatus('Not found', vscode.LanguageStatusSeverity.Error, false);
+    status.detail = 'Set dotc.server.path to the dotc executable';
+    offerFix(text);
+    return;
+  }
 
   // No `transport`: the server speaks LSP on its stdin and stdout as started, and
   // vscode-languageclient would otherwise append `--stdio` to the arguments.
@@ -123,21 +136,24 @@ async function start(): Promise<void> {
     output.appendLine(text);
     setStatus('Not running', vscode.LanguageStatusSeverity.Error, false);
     status.detail = 'Set dotc.server.path to the dotc executable';
-    void vscode.window
-      .showErrorMessage(`${text}. Install dotc (cargo install --path .) or set dotc.server.path.`, 'Open Settings', 'Show Output')
-      .then((choice) => {
-        if (choice === 'Open Settings') {
-          void vscode.commands.executeCommand('workbench.action.openSettings', 'dotc.server');
-        } else if (choice === 'Show Output') {
-          output.show(true);
-        }
-      });
+    // vscode-languageclient has shown its own notification of the failed start: not a second.
     try {
       await next.dispose();
     } catch {
       /* already stopped */
     }
   }
+}
+
+/** The error notification with its two ways out: the settings, or the server's output. */
+function offerFix(text: string): void {
+  void vscode.window.showErrorMessage(text, 'Open Settings', 'Show Output').then((choice) => {
+    if (choice === 'Open Settings') {
+      void vscode.commands.executeCommand('workbench.action.openSettings', 'dotc.server');
+    } else if (choice === 'Show Output') {
+      output.show(true);
+    }
+  });
 }
 
 function showState(state: State, command: string): void {
