@@ -127,3 +127,27 @@ pub const RULE_IDS: &[&str] = &[
     "RULE-07-4.4",
     "RULE-07-4.5",
 ];
+
+/// A command line's words as a shell splits them, with double quotes only (the README's and the
+/// man pages' examples), up to a `#` comment outside quotes.
+pub fn shell_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '#' if !quoted && word.is_empty() => break,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{dotc, root, text};
+use common::{dotc, root, shell_words, text};
 
 /// The examples of every page as `dotc man --out` writes them: each page's file name and each
 /// example's command line (after `dotc`), unescaped from roff.
@@ -26,28 +26,6 @@ fn examples(dir: &Path) -> Vec<(String, String)> {
                 out.push((name.clone(), command.replace("\\-", "-").replace("\\e", "\\")));
             }
         }
-    }
-    out
-}
-
-/// Split a command line as a shell would (double quotes only).
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
     }
     out
 }
@@ -109,7 +87,7 @@ fn issue_21_every_example_of_the_man_pages_runs() {
             continue; // It waits for an editor on standard input: tests/lsp_nvim.rs drives it.
         }
         let out = Command::new(env!("CARGO_BIN_EXE_dotc"))
-            .args(words(&line))
+            .args(shell_words(&line))
             .current_dir(dir.path())
             .stdin(Stdio::null())
             .output()

@@ -10,7 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{root, text};
+use common::{root, shell_words, text};
 
 /// The README's fenced blocks: the fence's info (`sh` or empty), the first line of the block's
 /// text (1-based) and the text.
@@ -31,28 +31,13 @@ fn blocks(readme: &str) -> Vec<(String, usize, String)> {
     out
 }
 
-/// A command line's words as a shell splits them (double quotes), its `#` comment dropped, and
-/// each word with a `*` expanded against the folder as a shell would (sorted).
+/// A command line's words as a shell gives them: its `#` comment dropped, and each word with a
+/// `*` expanded against the folder (sorted).
 fn words(line: &str, dir: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            '#' if !quoted && word.is_empty() => break,
-            ' ' if !quoted => {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out.into_iter().flat_map(|w| if w.contains('*') { glob(&w, dir) } else { vec![w] }).collect()
+    shell_words(line)
+        .into_iter()
+        .flat_map(|w| if w.contains('*') { glob(&w, dir) } else { vec![w] })
+        .collect()
 }
 
 /// A path pattern with `*` in its last two parts (`scenarios/*/*.dotc`), expanded.
