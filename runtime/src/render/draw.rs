@@ -448,6 +448,16 @@ pub struct Table<'a> {
     pub focus: Option<&'a Focus>,
 }
 
+/// The radius of a reinforcement's ring, inches.
+const ARRIVAL_RING: f64 = 0.5;
+
+/// A table position moved in, if need be, so that a mark of `radius` around it lies inside a
+/// table of `size` (width, depth).
+fn inside_frame(at: (f64, f64), size: (f64, f64), radius: f64) -> (f64, f64) {
+    let clamp = |v: f64, len: f64| if len > 2.0 * radius { v.clamp(radius, len - radius) } else { len / 2.0 };
+    (clamp(at.0, size.0), clamp(at.1, size.1))
+}
+
 /// A label to write once every shape is down.
 struct Label {
     at: P,
@@ -902,13 +912,16 @@ impl Table<'_> {
         }
     }
 
-    /// Where reinforcements come on: a dashed ring with an arrow and the time.
+    /// Where reinforcements come on: a dashed ring with an arrow and the time. An entry point on
+    /// the table's edge has its ring drawn wholly inside the frame, touching the edge (issue 21:
+    /// a marker half cut off by the frame).
     fn arrivals(&self, w: &mut Writer, labels: &mut Vec<Label>) {
         for arrival in &self.state.arrivals {
             let colours = arrival.side.and_then(|s| self.colours.get(s).copied()).unwrap_or(self.colours[0]);
-            let c = self.page.at(arrival.at.0, arrival.at.1);
+            let at = inside_frame(arrival.at, (self.page.width, self.page.depth), ARRIVAL_RING + 0.05);
+            let c = self.page.at(at.0, at.1);
             w.path(
-                &circle(c, 0.5),
+                &circle(c, ARRIVAL_RING),
                 &[
                     ("fill", colours.pale),
                     ("fill-opacity", "0.7"),
@@ -918,7 +931,7 @@ impl Table<'_> {
                 ],
             );
             if let Some(facing) = arrival.facing {
-                let frame = crate::geometry::Frame::new(arrival.at, facing);
+                let frame = crate::geometry::Frame::new(at, facing);
                 let tip = [frame.to_table(0.0, 0.4), frame.to_table(0.22, -0.2), frame.to_table(-0.22, -0.2)];
                 w.path(&d(&tip.map(|p| self.p(p)), true), &[("fill", colours.dark)]);
             }
@@ -1184,4 +1197,22 @@ fn direction_at(line: &LineString<f64>, page: &Page, point: (f64, f64)) -> P {
     let (a, b) = (page.coord(segment.start), page.coord(segment.end));
     let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt();
     if len == 0.0 { (1.0, 0.0) } else { ((b.0 - a.0) / len, (b.1 - a.1) / len) }
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::inside_frame;
+
+    /// Issue 21: a reinforcement's ring at an entry point on the table's edge is drawn wholly
+    /// inside the frame, touching the edge; one already inside stays where it is.
+    #[test]
+    fn issue_21_a_mark_at_the_table_edge_is_moved_inside_the_frame() {
+        let table = (48.0, 36.0);
+        assert_eq!(inside_frame((0.0, 10.0), table, 0.55), (0.55, 10.0));
+        assert_eq!(inside_frame((48.0, 36.0), table, 0.55), (47.45, 35.45));
+        assert_eq!(inside_frame((-3.0, 40.0), table, 0.55), (0.55, 35.45));
+        assert_eq!(inside_frame((20.0, 12.0), table, 0.55), (20.0, 12.0));
+        // A table narrower than the mark: its middle.
+        assert_eq!(inside_frame((0.0, 5.0), (1.0, 36.0), 0.55), (0.5, 5.0));
+    }
 }
