@@ -54,14 +54,6 @@ pub fn colour_stderr() -> bool {
     colour(settings().choice, no_color.as_deref(), std::io::stderr().is_terminal())
 }
 
-/// Whether what dotc writes on standard output may be coloured (for the coloured narrative of
-/// issue 21, which is to ask here).
-#[allow(dead_code)]
-pub fn colour_stdout() -> bool {
-    let no_color = std::env::var_os("NO_COLOR");
-    colour(settings().choice, no_color.as_deref(), std::io::stdout().is_terminal())
-}
-
 /// Whether `--quiet` was given: no progress bars and no informational notes on standard error;
 /// results, warnings, errors and exit statuses are the same.
 pub fn quiet() -> bool {
