@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::LineIndex;
-use dotc_runtime::analyze::{analyze, overlay_svg, render_text};
+use dotc_runtime::analyze::{Depth, analyze_with, overlay_svg, render_text};
 use dotc_runtime::render::{self, MapState, RenderOptions};
 
 use crate::files;
@@ -37,6 +37,10 @@ pub struct AnalyzeArgs {
     /// Replace OUT even if it is read-only.
     #[arg(long)]
     pub force: bool,
+    /// Infantry in line or column take the Double-Time Advance (Ch16 2.3: 3" more for a pip) on
+    /// every move. By default they go at the ordinary pace of a formed advance.
+    #[arg(long)]
+    pub double_time: bool,
 }
 
 pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
@@ -62,7 +66,8 @@ pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
         }
         _ => return Err(format!("{name} is not a scenario or a game log: there is nothing to analyse")),
     };
-    let Some(mut report) = analyze(scenario, data) else {
+    let depth = Depth { double_time: args.double_time, ..Depth::FULL };
+    let Some(mut report) = analyze_with(scenario, data, depth) else {
         return Err(format!("{name} has no table and turns to analyse (`table W x D`, `turns N`)"));
     };
     let lines = LineIndex::new(text);

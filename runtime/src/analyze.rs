@@ -3,10 +3,9 @@
 //! [`analyze`] follows every brigade (and every unit outside a brigade) of a scenario from its
 //! start, or from its entry point on the turn its reinforcement line brings it on, with
 //! [`crate::battlefield::reach`]: the rules core's movement rows, terrain, roads, water and
-//! obstacles, and forming and unpacking road column at the rule data's prices (Ch16 3.2, dotc
-//! D47), each move at
-//! the earliest possible (see that module for what it ignores: enemies in the way, command,
-//! Double-Time). From that it tells, per force, the earliest turn it can reach each objective,
+//! obstacles, formation changes at the rule data's prices (Ch16 3.2, dotc D47) and, when asked
+//! for, the Double-Time Advance (Ch16 2.3), each move at the earliest possible (see that module for what
+//! it ignores: enemies in the way, command, Disorder). From that it tells, per force, the earliest turn it can reach each objective,
 //! base contact and effective range with each enemy force (both moving toward each other), the
 //! earliest turn it can reach each enemy force where that one stands (an attack on a defender
 //! holding still), the earliest first contact and first attack, and for each victory condition
@@ -61,6 +60,8 @@ pub struct Report {
     /// The search's grid, cells west to east and south to north.
     #[serde(skip)]
     pub grid: (usize, usize),
+    /// Whether infantry took the Double-Time Advance on every move ([`Depth::double_time`]).
+    pub double_time: bool,
     pub forces: Vec<Force>,
     /// The earliest turn any two enemy forces can be in base contact, and which.
     pub first_contact: Option<FirstContact>,
@@ -201,14 +202,25 @@ pub struct Depth {
     /// The most work to do: cells searched times forces times turns. A scenario beyond it is
     /// not analysed (None), so no input makes a check slow.
     pub budget: f64,
+    /// Infantry in line or column take the Double-Time Advance on every move (Ch16 2.3), a pip
+    /// each. Without it (`dotc analyze` and `dotc check` by default), the rules' rates of a formed
+    /// advance.
+    pub double_time: bool,
 }
 
 impl Depth {
     /// Everything: `dotc analyze`.
-    pub const FULL: Depth = Depth { cell: CELL, overtime: true, ranges: true, coarsen: true, budget: 2.0e9 };
+    pub const FULL: Depth =
+        Depth { cell: CELL, overtime: true, ranges: true, coarsen: true, budget: 2.0e9, double_time: false };
     /// What `dotc check`'s warnings need: the same cells, no overtime, no ranges.
-    pub const CHECK: Depth =
-        Depth { cell: CELL, overtime: false, ranges: false, coarsen: false, budget: 5.0e7 };
+    pub const CHECK: Depth = Depth {
+        cell: CELL,
+        overtime: false,
+        ranges: false,
+        coarsen: false,
+        budget: 5.0e7,
+        double_time: false,
+    };
 }
 
 /// The report of a scenario, None when it has no usable table or clock.
@@ -336,6 +348,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
                         data,
                         &rules.rulings,
                         ground,
+                        depth.double_time,
                         key.0,
                         key.1.as_deref().filter(|f| *f != UNLIMBERED),
                     );
@@ -492,6 +505,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
             .collect(),
         cell,
         grid: (grid.width, grid.height),
+        double_time: depth.double_time,
         forces,
         first_contact,
         first_attacks,
@@ -838,9 +852,14 @@ pub fn render_text(report: &Report) -> String {
     if let Some(last) = last {
         let _ = writeln!(out, "the last turn, {}, begins at {last}", report.turns);
     }
+    let pace = if report.double_time {
+        "Double-Time taken by infantry in line or column"
+    } else {
+        "at the ordinary pace (no Double-Time)"
+    };
     let _ = writeln!(
         out,
-        "earliest possible turns: no enemy in the way, every unit in command, road column formed and unpacked at the rule data's prices (a road column deploys before it fights), line and assault column changes free, charges counted, no Double-Time"
+        "earliest possible turns: no enemy in the way, every unit in command, formations changed at the rule data's prices (a road column deploys before it fights), {pace}, charges counted"
     );
     for force in &report.forces {
         let _ = writeln!(out);

@@ -104,7 +104,7 @@ pub use super::tolerances::{
 // verb have the verb's word as their id, so they are read through the typed verb.
 const DISORDER: &str = "disorder";
 /// The `double_time` order (Ch16 2.3) bought by the `double_time` verb.
-const DOUBLE_TIME: &str = ManeuverVerb::DoubleTime.word();
+pub(crate) const DOUBLE_TIME: &str = ManeuverVerb::DoubleTime.word();
 /// The `wheel` order (Ch16 2.3), whose `max_wheel` is the free wheel of a standard advance.
 const WHEEL: &str = ManeuverVerb::Wheel.word();
 const REGIMENTAL_ASSAULT: &str = "regimental_assault";

@@ -28,12 +28,19 @@
 //!   prices: the search follows each formation apart ([`reach_by_row`]); a move is made in one,
 //!   or is a change where the unit stands and then a move in the new formation with what the
 //!   change leaves (half of the faster formation's open allowance for `half`, nothing for
-//!   `all`). A change between line and assault column is taken free (earliest possible).
+//!   `all`). A change between line and assault column is priced the same way (Ch16 3.2: half
+//!   the move, the rest in the new formation); changing first and then moving is never later
+//!   than moving first and changing where the move ends, since the change leaves half of the
+//!   faster formation's allowance.
+//! - **Double-Time** (Ch16 2.3), when asked for (`dotc analyze --double-time`): every move of
+//!   infantry in line or column takes the `double_time` order's inches on top ([`DoubleTime`]),
+//!   after a change too, except off the road in deep mud (Ch13 21.0). It costs a pip for the
+//!   regiment that leads, and two in a row disorder only under the July Sun module (RULINGS
+//!   C26).
 //!
 //! What it ignores, so each turn it gives is the *earliest possible*: enemy units in the way and
 //! friends (passage of lines), command (pips, activation, a unit out of command losing its
-//! minimum move), the cost of limbering, Double-Time (Ch16 2.3, it costs a Discipline check), Disorder from terrain or
-//! obstacles, the table edge's footprint (only the colours' point is followed), hills (the rules
+//! minimum move), the cost of limbering, Disorder from terrain, obstacles or Double-Time, the table edge's footprint (only the colours' point is followed), hills (the rules
 //! give slopes no movement cost) and buildings.
 
 use std::cmp::Reverse;
@@ -45,9 +52,10 @@ use geo::{Contains, Coord, Distance, Euclidean, Line, Point};
 
 use super::Battlefield;
 use super::movement::{
-    CROSSING_TOLERANCE, MoveKind, Mover, ROAD_COLUMN, ROAD_TOLERANCE, flagged_impassable, is_road,
-    movement_row, obstacle_cost, terrain_rate,
+    CROSSING_TOLERANCE, DOUBLE_TIME, DOUBLE_TIME_ARM, MoveKind, Mover, ROAD_COLUMN, ROAD_TOLERANCE,
+    flagged_impassable, is_road, movement_row, obstacle_cost, terrain_rate,
 };
+use crate::engine::weather::Ground;
 use crate::geometry::MEASURE_PRECISION;
 use crate::rulings::{RoadColumnChange, Rulings};
 
@@ -259,11 +267,45 @@ pub struct Row {
     /// Its allowance in the open (the rate less the ground's penalty, raised to the minimum),
     /// which a formation change's cost is taken from (Ch16 3.2).
     pub open: f64,
+    /// The Double-Time Advance's inches on top of each move in it (Ch16 2.3).
+    pub double_time: DoubleTime,
     /// Whether a unit in it may fight: its formation does not forbid an assault (a road column
     /// may not, Ch16 3.1, 3.2). Guns, which have no formation, count as deployed.
     pub deployed: bool,
     /// The charge distance of a deployed row that has one (Ch16 3.1, 7.1): `charge 9`.
     pub charge: Option<f64>,
+}
+
+/// The inches the Double-Time Advance (Ch16 2.3) adds to a move in a row, off and on the road:
+/// the `double_time` order's `move_bonus` for an infantry row in one of the order's formations,
+/// and none off the road in deep mud (Ch13 21.0). Asked for, the search takes it on every move: it costs
+/// one pip for the one regiment that leads (the search follows the colours, and assumes every
+/// unit in command), and two in a row disorder only under the July Sun module (RULINGS C26).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DoubleTime {
+    pub off_road: f64,
+    pub on_road: f64,
+}
+
+impl DoubleTime {
+    /// The bonus for a row in `formation`, from the rule data's `double_time` order.
+    pub fn for_row(
+        data: &RuleData,
+        row: &MovementRate,
+        formation: Option<&Formation>,
+        ground: Option<&GroundCondition>,
+    ) -> DoubleTime {
+        let Some(order) = data.order(DOUBLE_TIME) else { return DoubleTime::default() };
+        let Some(bonus) = order.move_bonus.filter(|b| b.is_finite() && *b > 0.0) else {
+            return DoubleTime::default();
+        };
+        let in_formation = formation.is_some_and(|f| order.formations.contains(&f.meta.id));
+        if row.arm != DOUBLE_TIME_ARM || !in_formation {
+            return DoubleTime::default();
+        }
+        let mud = ground.is_some_and(|g| g.meta.id == Ground::Mud.id());
+        DoubleTime { off_road: if mud { 0.0 } else { bonus }, on_road: bonus }
+    }
 }
 
 /// One kind of move: every cell and crossing at a rate of at least `threshold`, at most `limit`
@@ -285,6 +327,7 @@ impl Row {
         formation: Option<&Formation>,
         rulings: &Rulings,
         ground: Option<&GroundCondition>,
+        double_time: DoubleTime,
     ) -> Row {
         let area_rate: Vec<Option<f64>> = bf
             .areas
@@ -331,11 +374,11 @@ impl Row {
         thresholds.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
         let mut classes: Vec<Class> = thresholds
             .into_iter()
-            .map(|t| Class { threshold: t, limit: allowance(t), road: false })
+            .map(|t| Class { threshold: t, limit: allowance(t) + double_time.off_road, road: false })
             .collect();
         if grid.road.iter().any(|r| *r) {
             let road = row.rate(MoveColumn::Road);
-            classes.push(Class { threshold: road, limit: allowance(road), road: true });
+            classes.push(Class { threshold: road, limit: allowance(road) + double_time.on_road, road: true });
         }
         classes.retain(|c| c.limit > 0.0);
         let deployed = !formation.is_some_and(|f| f.no_assault);
@@ -350,6 +393,7 @@ impl Row {
             obstacle_cost,
             classes,
             open: allowance(open),
+            double_time,
             deployed,
             charge,
         }
@@ -367,6 +411,7 @@ impl Row {
         data: &RuleData,
         rulings: &Rulings,
         ground: Option<&GroundCondition>,
+        double_time: bool,
         kind: MoverKind,
         formation: Option<&str>,
     ) -> Moves {
@@ -417,7 +462,11 @@ impl Row {
                 Some(i) => index.push((id, i)),
                 None => {
                     index.push((id, rows.len()));
-                    rows.push(Row::new(grid, bf, &row, formation, rulings, ground));
+                    let bonus = match double_time {
+                        true => DoubleTime::for_row(data, &row, formation, ground),
+                        false => DoubleTime::default(),
+                    };
+                    rows.push(Row::new(grid, bf, &row, formation, rulings, ground, bonus));
                 }
             }
         }
@@ -434,13 +483,9 @@ impl Row {
             } else {
                 cost
             };
-            // Between deployed formations (line and assault column, half a move, Ch16 3.2) the
-            // change is taken free: the search cannot tell which part of a move a unit would
-            // give up to it, and free is never later than possible.
-            let free = from != ROAD_COLUMN && to != ROAD_COLUMN;
             let (Some(from), Some(to)) = (row_of(&from), row_of(&to)) else { continue };
             if from != to && !priced.iter().any(|c| c.from == from && c.to == to) {
-                priced.push(Change { from, to, cost, free });
+                priced.push(Change { from, to, cost });
             }
         }
         let start = index.first().map_or(0, |(_, i)| *i);
@@ -455,8 +500,6 @@ pub struct Change {
     pub from: usize,
     pub to: usize,
     pub cost: Cost,
-    /// Taken free: a change between deployed formations (see [`Row::for_unit`]).
-    pub free: bool,
 }
 
 /// The ways a unit moves: a row per formation, the changes between them, and the row it starts
@@ -520,8 +563,7 @@ pub fn reach(grid: &Grid, ways: &Moves, sources: &[(f64, f64)], placed: u16, mov
 /// (Ch16 3.2, dotc D47) made where the unit stands and then, with what the change leaves of the
 /// move, a move in the new row: a change costing half leaves half of the larger of the two rows'
 /// open allowances (so never less than the rules leave), one costing the whole move leaves
-/// nothing, one costing inches leaves that allowance less them, and a free one
-/// ([`Change::free`]) the whole of the new row's.
+/// nothing, and one costing inches leaves that allowance less them.
 pub fn reach_by_row(
     grid: &Grid,
     ways: &Moves,
@@ -586,11 +628,13 @@ pub fn reach_by_row(
                 }
             }
             let full = rows[from].open.max(rows[to].open);
+            // The Double-Time's inches come on top of what a change leaves, unless it takes the
+            // whole move.
+            let bonus = rows[to].double_time.on_road.max(rows[to].double_time.off_road);
             let left = match change.cost {
-                _ if change.free => f64::INFINITY,
                 Cost::All => 0.0,
-                Cost::Half => full / 2.0,
-                Cost::Inches(inches) => full - inches,
+                Cost::Half => full / 2.0 + bonus,
+                Cost::Inches(inches) => full - inches + bonus,
             };
             if left > 0.0 {
                 advance(

@@ -14,7 +14,7 @@ fn data() -> &'static RuleData {
 
 /// The ways infantry starting in `formation` moves over `grid`.
 fn infantry_ways(grid: &Grid, bf: &Battlefield, rulings: &Rulings, formation: &str) -> Moves {
-    Row::for_unit(grid, bf, data(), rulings, None, MoverKind::Infantry, Some(formation))
+    Row::for_unit(grid, bf, data(), rulings, None, false, MoverKind::Infantry, Some(formation))
 }
 
 /// The earliest turn infantry starting in `formation` at `from` reaches the cell of `to`.
@@ -39,20 +39,26 @@ fn ch16_3_1_open_ground_an_assault_column_moves_8_inches() {
 }
 
 #[test]
-fn ch16_3_2_a_line_becomes_an_assault_column_free_and_a_road_column_for_its_whole_move() {
-    // Ch16 3.2: a line may become an assault column (half a move, which the search takes free:
-    // earliest possible), so its best in the open is the column's 8" a move. Forming road column
-    // takes the whole move (dotc D47), then 10" a move: 0, 10, 20, 30, 40 against the column's
-    // 8, 16, 24, 32, 40. 24" east: 3 moves (turns 1, 3, 5); 24.5": turn 7; 32": turn 7; 40":
-    // turn 9 either way. The first move: 8" exactly is within the allowance (RULINGS G4's <=),
-    // 8.5" is not.
+fn ch16_3_2_a_line_becomes_an_assault_column_for_half_a_move_and_a_road_column_for_a_whole_one() {
+    // Ch16 3.2: a line may become an assault column for half a move (4" of the column's 8" left)
+    // and go on at 8": 4, 12, 20, 28, 36; a line alone goes 6, 12, 18, 24, 30. Forming road
+    // column takes the whole move (dotc D47), then 10" a move: 0, 10, 20, 30, 40. So: 6" on the
+    // first move (turn 1), 12" on the second (turn 3), 20" on the third (turn 5, column or road
+    // column), 30" on the fourth (turn 7, road column), 40" on the fifth (turn 9). Half an inch
+    // more is a move later each time (RULINGS G4's <=). Were the change free, 8" would be a
+    // first move and 24" a third.
     let from = (2.25, 10.25);
     let line = |to: f64| infantry("", "line", from, (2.25 + to, 10.25));
-    assert_eq!(line(8.0), 1);
-    assert_eq!(line(8.5), 3);
-    assert_eq!(line(24.0), 5);
-    assert_eq!(line(24.5), 7);
-    assert_eq!(line(32.0), 7);
+    assert_eq!(line(6.0), 1);
+    assert_eq!(line(6.5), 3);
+    assert_eq!(line(8.0), 3);
+    assert_eq!(line(12.0), 3);
+    assert_eq!(line(12.5), 5);
+    assert_eq!(line(20.0), 5);
+    assert_eq!(line(20.5), 7);
+    assert_eq!(line(24.0), 7);
+    assert_eq!(line(30.0), 7);
+    assert_eq!(line(30.5), 9);
     assert_eq!(line(40.0), 9);
 }
 
