@@ -32,7 +32,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "OUT", requires = "brigade")]
     pub png: Option<PathBuf>,
     /// The brigade (or unit outside a brigade) whose reach the --svg or --png map shows.
-    #[arg(long, value_name = "NAME", requires = "map")]
+    #[arg(long, value_name = "NAME", requires = "map", add = crate::completion::brigade_names())]
     pub brigade: Option<String>,
     /// Replace OUT even if it is read-only.
     #[arg(long)]

@@ -49,6 +49,49 @@ pub fn explain(id: &str) -> Result<ExitCode, String> {
     }
 }
 
+/// Every id `dotc explain` knows, each with a few words of what it is, for shell completion
+/// (`src/completion.rs`): diagnostic codes, RULE ids, chapter sections (as `16.5.4`, one word),
+/// RULINGS and dotc register ids (`C3`, `D51`), ruling switches, modules, a campaign's steps and
+/// the standard library's rule-data ids. In that order, each id once.
+pub fn known_ids() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let codes = dotc_lang::catalogue::CODES
+        .iter()
+        .chain(dotc_lang::catalogue::library::CODES.iter())
+        .chain(crate::files::CODES.iter());
+    out.extend(codes.map(|(code, _)| (code.to_string(), "diagnostic".to_string())));
+    for reference in references::REFERENCES {
+        let id = reference.id;
+        let word = if let Some(rest) = id.strip_prefix("RULINGS ").or(id.strip_prefix("dotc ")) {
+            rest.to_string()
+        } else if let Some(section) = id.strip_prefix("Ch") {
+            section.replacen(' ', ".", 1)
+        } else {
+            id.to_string()
+        };
+        out.push((word, reference.title.to_string()));
+    }
+    out.extend(
+        rulings::RULINGS
+            .iter()
+            .chain(CAMPAIGN_RULINGS)
+            .map(|r| (r.name.to_string(), format!("ruling {}", r.id))),
+    );
+    out.extend(
+        rulings::Module::ALL.iter().map(|m| (m.name().to_string(), format!("module, {}", m.section()))),
+    );
+    out.extend(STEPS.iter().map(|s| (s.word.to_string(), "campaign step".to_string())));
+    let data = dotc_lang::stdlib();
+    for kind in EntryKind::ALL {
+        out.extend(
+            data.metas(kind).into_iter().map(|m| (m.id.clone(), format!("{}: {}", kind.word(), m.title()))),
+        );
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(id, _)| !id.contains(char::is_whitespace) && seen.insert(id.clone()));
+    out
+}
+
 /// The rule data's entries with this id, of every kind (the standard library's, as the editor's
 /// hover gives them): title, kind, and the entry's summary (its numbers, note and source).
 fn entries_text(id: &str) -> Option<String> {

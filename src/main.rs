@@ -12,6 +12,7 @@ mod analyze_cmd;
 mod audit_cmd;
 mod campaign_cmd;
 mod check_cmd;
+mod completion;
 mod docs_cmd;
 mod explain_cmd;
 mod export_cmd;
@@ -63,7 +64,10 @@ enum Command {
     /// Explain a diagnostic code (dotc::unknown-weapon), a rule reference (RULE-05-3.3, "Ch16
     /// 5.4", C3, D51), a ruling switch or module (suppression, open_order), or a rule-data id
     /// (rifled_musket, stone_wall, rebel_yell, assault_column).
-    Explain { id: String },
+    Explain {
+        #[arg(add = completion::explain_ids())]
+        id: String,
+    },
     /// List the ids a file may write: `weapons`, `terrain`, `traits`, `formations`, `qualities`,
     /// `markers`, `orders` (any kind of the rule data), `modules` or `rulings`; each with its title
     /// and source. `dotc explain ID` tells one.
@@ -104,7 +108,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Run the language server on standard input and output, for editors.
     Lsp,
-    /// Print shell completions.
+    /// Print the shell's completion script (bash, zsh, fish, elvish, powershell): sourced, it
+    /// asks dotc at each Tab, so `dotc explain` completes every id it knows and `--unit` and
+    /// `--brigade` the names of the file on the line.
     Completions { shell: clap_complete::Shell },
     /// The documents, built in: `tour` (the README), `language`, `cli`, `rulings`, `modules`,
     /// `scripting`; `dotc docs language actions` prints the sections whose heading holds the
@@ -116,6 +122,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A shell asking for completions at Tab (`COMPLETE=bash dotc -- ...`) is answered here.
+    completion::answer_if_asked();
     let cli = Cli::parse();
     term::init(cli.color, cli.quiet);
     // A closed standard output ends every command quietly, killed by SIGPIPE like other Unix
@@ -160,7 +168,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Campaign { what } => campaign_cmd::campaign(&what, render),
         Command::Lsp => dotc_lsp::run_stdio(),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "dotc", &mut std::io::stdout());
+            completion::write_registration(shell, &mut std::io::stdout()).map_err(|e| e.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Man(args) => man_cmd::man(&args, Cli::command()),

@@ -42,7 +42,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "N", default_value_t = render::DEFAULT_SCALE)]
     pub scale: f64,
     /// A unit whose arcs and lines of sight to draw (both, unless --arcs or --sight picks one).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", add = crate::completion::unit_names())]
     pub unit: Option<String>,
     /// Draw the unit's 45-degree front arc, flank zones and 90-degree line (Ch16 4.5).
     #[arg(long, requires = "unit")]
