@@ -98,10 +98,115 @@ pub fn engaged_battery_stands(battery: &Body, enemy: &Body) -> u32 {
     engaged_stands(battery, enemy).min(1)
 }
 
+/// Where a charger moving straight ahead first meets its target's base (Ch15 4.0, Ch16 7.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Meeting {
+    /// On the target's front edge (a front corner included).
+    Front,
+    /// On a side or the rear of the target's base, clear of its front edge.
+    SideOrRear,
+    /// Its path straight ahead does not meet the target within the distance looked at.
+    Nowhere,
+}
+
+/// Where `charger`, moving straight ahead along its facing at most `limit` inches, first comes
+/// within [`CONTACT_TOLERANCE`] of `target`'s footprint (Ch15 4.0: a frontal charge must meet the
+/// front edge flush; clipping the base's thickness from the side is not allowed). The distance
+/// between two convex shapes, one moved along a line, is convex in how far it moves, so the
+/// least distance is found by a ternary search and the first touch by halving before it.
+pub fn first_meeting(charger: &Body, target: &Body, limit: f64) -> Meeting {
+    use geo::Translate;
+    let theirs = target.footprint();
+    let mine = charger.footprint();
+    let forward = charger.frame().to_table(0.0, 1.0);
+    let (dx, dy) = (forward.x - charger.position.0, forward.y - charger.position.1);
+    let moved = |t: f64| mine.translate(dx * t, dy * t);
+    let gap = |t: f64| Euclidean.distance(&moved(t), &theirs);
+    let touches = |t: f64| measured(gap(t)) <= CONTACT_TOLERANCE;
+    if !limit.is_finite() || limit < 0.0 {
+        return Meeting::Nowhere;
+    }
+    let at = if touches(0.0) {
+        0.0
+    } else {
+        let (mut lo, mut hi) = (0.0, limit);
+        for _ in 0..100 {
+            let (a, b) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+            if gap(a) <= gap(b) {
+                hi = b;
+            } else {
+                lo = a;
+            }
+        }
+        let nearest = (lo + hi) / 2.0;
+        if !touches(nearest) {
+            return Meeting::Nowhere;
+        }
+        let (mut far, mut near) = (0.0, nearest);
+        for _ in 0..60 {
+            let mid = (far + near) / 2.0;
+            if touches(mid) {
+                near = mid;
+            } else {
+                far = mid;
+            }
+        }
+        near
+    };
+    // At the first touch, the charger touches the target's side or rear behind its front edge
+    // (more than twice the tolerance behind it, so the front corners and the hairline before
+    // the front edge are the front's), or only the front edge.
+    let frame = target.frame();
+    let (w, behind) = (target.half_width(), 2.0 * CONTACT_TOLERANCE);
+    let back = -target.depth().max(behind);
+    let rear = Polygon::new(
+        geo::LineString::from(vec![
+            frame.to_table(-w, -behind),
+            frame.to_table(w, -behind),
+            frame.to_table(w, back),
+            frame.to_table(-w, back),
+            frame.to_table(-w, -behind),
+        ]),
+        vec![],
+    );
+    if measured(Euclidean.distance(&moved(at), &rear)) <= CONTACT_TOLERANCE {
+        Meeting::SideOrRear
+    } else {
+        Meeting::Front
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::geometry::Layout;
+
+    /// Ch15 4.0. The target, a 4-stand line facing south with its front edge on y = 0 from x =
+    /// -2 to 2 and its base 1" deep to y = 1. A 4-stand line 6" south facing north meets the
+    /// front edge; moved east so only its left end overlaps the target's frontage, still the
+    /// front. A stand coming in from the east, facing west, level with the base's thickness (y =
+    /// 0.25 to 1.25), clips the side: the east end of the base, clear of the front edge. Facing
+    /// north 3" east of the target a line meets nothing.
+    #[test]
+    fn ch15_4_0_a_charge_meets_the_front_edge_or_clips_the_side() {
+        let target = line((0.0, 0.0), 180.0, 4);
+        assert_eq!(first_meeting(&line((0.0, -6.0), 0.0, 4), &target, 9.0), Meeting::Front);
+        assert_eq!(first_meeting(&line((3.5, -6.0), 0.0, 4), &target, 9.0), Meeting::Front);
+        assert_eq!(first_meeting(&line((5.0, 0.75), 270.0, 1), &target, 9.0), Meeting::SideOrRear);
+        assert_eq!(first_meeting(&line((7.0, -6.0), 0.0, 4), &target, 9.0), Meeting::Nowhere);
+        // Too far to get there in the distance looked at.
+        assert_eq!(first_meeting(&line((0.0, -12.0), 0.0, 4), &target, 9.0), Meeting::Nowhere);
+        // Already touching the front: met at once.
+        assert_eq!(first_meeting(&line((0.0, 0.0), 0.0, 4), &target, 9.0), Meeting::Front);
+        // Coming from the east facing west, overlapping the front edge's end by half an inch
+        // (y = -0.5 to 1.5): its front strikes the whole side, front corner and all. Placed
+        // level with the front (y = -1.5 to 0.5, the corner in the middle of its front), it
+        // still strikes the side's first half inch: the base's thickness.
+        assert_eq!(first_meeting(&line((5.0, 0.5), 270.0, 2), &target, 9.0), Meeting::SideOrRear);
+        assert_eq!(first_meeting(&line((5.0, -0.5), 270.0, 2), &target, 9.0), Meeting::SideOrRear);
+        // An oblique line whose corner meets the front corner first: the front.
+        assert_eq!(first_meeting(&line((4.0, -4.0), 315.0, 2), &target, 9.0), Meeting::Front);
+    }
 
     fn line(position: (f64, f64), facing: f64, stands: u32) -> Body {
         Body::new(position, facing, Layout::new(stands, None, 0.0, 1.0))

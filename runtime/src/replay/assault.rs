@@ -198,6 +198,31 @@ impl Game {
         placed && !self.refused_flank(r.turn, defender, attacker)
     }
 
+    /// Why a charge may not be made as placed (Ch15 4.0): the charger is not placed for a flank
+    /// attack (as `ruling flank_attack` places one, dotc D50), so it charges from the frontal
+    /// zone, and moving straight ahead (as the replay closes it in, Ch16 7.2) its base would first
+    /// touch the target's side or rear, clear of the front edge: it would clip the base's
+    /// thickness. None when it meets the front edge, attacks a flank, or its straight run does
+    /// not meet the target at all (the front arc and the reach are judged apart).
+    fn side_clip(&self, cb: &Body, tb: &Body, cname: &str, tname: &str) -> Option<String> {
+        let flank_placed = match self.rules.rulings.flank_attack {
+            FlankAttack::FlankZone => arcs::zone_of(tb, cb.colours()) != battlefield::Zone::Front,
+            FlankAttack::BehindLine => arcs::entirely_behind_line(tb, cb),
+        };
+        if flank_placed {
+            return None;
+        }
+        let limit = battlefield::range::range(cb, tb) + cb.reach() + tb.reach();
+        match battlefield::contact::first_meeting(cb, tb, limit) {
+            battlefield::contact::Meeting::SideOrRear => Some(format!(
+                "{cname} charges from {tname}'s front, but its run would strike the side of {tname}'s \
+                 base, not its front edge: a frontal charge must meet the front edge flush; the action is \
+                 not applied"
+            )),
+            _ => None,
+        }
+    }
+
     /// A note where the two readings of dotc D50 part: the attacker's colours start outside the
     /// defender's 45-degree front arc (`flank_zone`: a flank attack) but not every one of its
     /// stands is on or behind the defender's 90-degree line (`behind_line`: none, Ch15 4.0).
@@ -266,6 +291,11 @@ impl Game {
         if !arcs::in_front_arc(&cb, &tb) {
             let message = format!("{tname} is outside {cname}'s 45-degree front arc: it may not be charged");
             return r.here(Level::Error, message, "Ch16 7.1, RULINGS G13");
+        }
+        // Ch15 4.0: a charge from the frontal zone meets the target's front edge flush; one whose
+        // straight run would strike only a side or the rear of the base is not allowed.
+        if let Some(message) = self.side_clip(&cb, &tb, &cname, &tname) {
+            return r.here(Level::Error, message, "Ch15 4.0, Ch16 7.2");
         }
         let step = |verb: &str| action.steps.iter().find(|s| s.verb.value == verb);
         // Ch16 6.0, RULINGS C33: a counter-charge and a closing volley both answer this charge.

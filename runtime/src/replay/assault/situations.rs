@@ -586,24 +586,60 @@ fn flank_charge(blue: &str, flank_attack: &str) -> (i32, bool, Option<String>) {
 fn dotc_d50_ch15_4_0_a_charger_in_the_flank_zone_but_not_wholly_behind_the_line_is_a_flank_attack_only_under_flank_zone()
  {
     // dotc D50, Ch16 7.3, Ch15 4.0 "Geometry of the Flank Attack". The 1st Red (5 stands, x
-    // 15.5-20.5, front edge on y = 18, facing north): its 90-degree line is y = 18 drawn out to
-    // both sides. The 1st Blue faces east with its colours at (11, 19), 4.5" out past the Red's
-    // left corner: its colours are in the flank zone (outside the 45-degree arc, RULINGS G13),
-    // but its five stands run from y = 16.5 to 21.5 and so straddle the line. Where it starts
-    // its charge decides: `flank_zone` gives it the +2 (the Color Stand is out of the front
-    // arc); `behind_line` does not (the whole charger must start behind the line). Nothing else
-    // differs, so its Shock Score is 2 lower.
+    // 15.5-20.5, front edge on y = 18, facing north, its base 1" deep to y = 17): its 90-degree
+    // line is y = 18 drawn out to both sides. The 1st Blue faces east with its colours at (11,
+    // 19), 4.5" out past the Red's left corner: its colours are in the flank zone (outside the
+    // 45-degree arc, RULINGS G13), but its five stands run from y = 16.5 to 21.5 and so straddle
+    // the line. Where it starts its charge decides: `flank_zone` gives it the +2 (the Color
+    // Stand is out of the front arc), and says which reading gave it. Under `behind_line` the
+    // whole charger must start behind the line for a flank attack, so it charges from the
+    // frontal zone, and its run east strikes the Red's left side (x = 15.5, y 17-18), the base's
+    // thickness, not the front edge: Ch15 4.0 does not allow that, and the charge is refused.
     let blue = "(11, 19) facing east";
-    let (zone_score, zone_flank, zone_note) = flank_charge(blue, "flank_zone");
-    let (line_score, line_flank, line_note) = flank_charge(blue, "behind_line");
+    let (_, zone_flank, zone_note) = flank_charge(blue, "flank_zone");
     assert!(zone_flank, "flank_zone: the colours are out of the front arc");
-    assert!(!line_flank, "behind_line: stands ahead of the 90-degree line");
-    assert_eq!(zone_score, line_score + 2);
-    // The narrative says which reading gave or withheld the +2.
     let zone_note = zone_note.expect("a note under flank_zone");
     assert!(zone_note.contains("a flank attack under `flank_attack = flank_zone`"), "{zone_note}");
-    let line_note = line_note.expect("a note under behind_line");
-    assert!(line_note.contains("no flank attack under `flank_attack = behind_line`"), "{line_note}");
+    let scenario =
+        flank_range_ruled(blue, "5 regular rifled_musket line at (18, 18) facing north", "behind_line");
+    let (replay, _) = play(&scenario, &charge(&["melee roll [4] vs [3]"], ""));
+    let refused: Vec<_> = problems(&replay)
+        .into_iter()
+        .filter(|f| f.rule.contains("Ch15 4.0") && f.message.contains("must meet the front edge flush"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{:#?}", problems(&replay));
+    assert!(refused[0].message.contains("would strike the side of 1st Red's base"), "{}", refused[0].message);
+    assert!(
+        !replay.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })),
+        "a refused charge fights no melee"
+    );
+}
+
+/// Ch15 4.0 under `ruling flank_attack = behind_line` (dotc D50): the 1st Red as above (front
+/// edge y = 18, x 15.5-20.5, facing north, its base to y = 17). A four-stand 1st Blue facing
+/// east with its colours at (11, 17.6) runs from y = 15.6 to 19.6: partly ahead of the Red's
+/// 90-degree line, so it charges from the frontal zone, and its run east strikes the Red's left
+/// side, y 17 to 18, the base's thickness: refused. The same regiment north of the Red facing
+/// south (colours at (18, 22), x 16 to 20, its brigadier behind it) meets the front edge and
+/// fights its melee.
+#[test]
+fn ch15_4_0_a_frontal_charge_must_meet_the_front_edge_flush() {
+    let red = "5 regular rifled_musket line at (18, 18) facing north";
+    let four = |scenario: String| scenario.replace("\"1st Blue\" { stands 5", "\"1st Blue\" { stands 4");
+    let clipping = four(flank_range_ruled("(11, 17.6) facing east", red, "behind_line"));
+    let (replay, _) = play(&clipping, &charge(&["melee roll [4] vs [3]"], ""));
+    let clipped = problems(&replay)
+        .into_iter()
+        .any(|f| f.rule.contains("Ch15 4.0") && f.message.contains("must meet the front edge flush"));
+    assert!(clipped, "{:#?}", problems(&replay));
+    // The brigadier rides up behind it, within 12" (Ch16 2.2).
+    let frontal = four(flank_range_ruled("(18, 22) facing south", red, "behind_line")).replace(
+        "brigadier \"Col. Blue\" reliable at (2, 2)",
+        "brigadier \"Col. Blue\" reliable at (18, 26)",
+    );
+    let (replay, _) = play(&frontal, &charge(&["melee roll [4] vs [3]"], ""));
+    assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
+    assert!(replay.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })), "a melee");
 }
 
 #[test]
