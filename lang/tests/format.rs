@@ -294,14 +294,11 @@ fn repository_files() -> Vec<PathBuf> {
     let mut stack: Vec<PathBuf> =
         ["scenarios", "stdlib", "tests", "lsp/editors/vscode/test"].iter().map(|d| root.join(d)).collect();
     let mut files = Vec::new();
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "dotc") {
-                files.push(path);
-            }
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(std::fs::read_dir(&path).into_iter().flatten().flatten().map(|e| e.path()));
+        } else if path.extension().is_some_and(|e| e == "dotc") {
+            files.push(path);
         }
     }
     files.sort();
@@ -351,7 +348,7 @@ impl Writer<'_> {
 
     /// What goes between two statements of a block: at least one `;` or line break.
     fn separator(&mut self) {
-        let sep = self.one(&[
+        self.put(&[
             ";",
             "; ",
             "\n",
@@ -363,23 +360,20 @@ impl Writer<'_> {
             " /* d */\n",
             "\n;",
         ]);
-        self.out.push_str(sep);
     }
 
     /// What may follow a `{`.
     fn after_open(&mut self) {
-        let s = self.one(&[" ", "", "\n", " // open {\n", " /* o */ ", "\n\n"]);
-        self.out.push_str(s);
+        self.put(&[" ", "", "\n", " // open {\n", " /* o */ ", "\n\n"]);
     }
 
     /// What may come before a `}` (a `;` only after a statement).
     fn before_close(&mut self, empty: bool) {
         let choices = [" ", "", "\n", " /* e } */ ", " // e\n", ";", "; ", ";\n"];
-        let s = self.one(&choices[..if empty { 5 } else { choices.len() }]);
-        self.out.push_str(s);
+        self.put(&choices[..if empty { 5 } else { choices.len() }]);
     }
 
-    fn block(&mut self, head: &str, body: impl Fn(&mut Self, usize), max: usize) {
+    fn block(&mut self, head: &str, body: impl Fn(&mut Self), max: usize) {
         self.out.push_str(head);
         self.out.push_str(" {");
         self.after_open();
@@ -388,48 +382,46 @@ impl Writer<'_> {
             if i > 0 {
                 self.separator();
             }
-            body(self, i);
+            body(self);
         }
         self.before_close(n == 0);
         self.out.push('}');
     }
 
     fn unit(&mut self) {
-        let head = self.one(&["regiment \"R; {1}\"", "battery \"B\"", "cavalry \"C\""]);
-        self.out.push_str(head);
-        let body = self.one(&[
+        self.put(&["regiment \"R; {1}\"", "battery \"B\"", "cavalry \"C\""]);
+        self.put(&[
             " { stands 4 at (1, 2) }",
             " {\n stands 4\n at (1,2) facing east\n}",
             " {}",
             " { /* u; } */ stands 3 veteran }",
             " { stands 2 // s\n}",
         ]);
-        self.out.push_str(body);
     }
 
     fn scenario(&mut self) {
         self.block(
             "scenario \"S; {x}\"",
-            |w, _| match w.pick(9) {
+            |w| match w.pick(9) {
                 0 => w.out.push_str("date 1863-07-01"),
                 1 => w.out.push_str("notes \"a; b { c }\""),
                 2 => w.out.push_str("notes \"\"\"\none; { two }\n\"\"\""),
-                3 => w.block("rules", |w, _| w.put(&["module low_ammo", "ruling a = b"]), 3),
+                3 => w.block("rules", |w| w.put(&["module low_ammo", "ruling a = b"]), 3),
                 4 => w.block(
                     "terrain",
-                    |w, _| {
+                    |w| {
                         w.put(&["woods \"W\" polygon (0, 0) (1, 0)\n (1, 1)", "hill \"H\" level 1 at (2, 2)"])
                     },
                     3,
                 ),
                 5 => w.block(
                     "side union \"U\"",
-                    |w, _| match w.pick(4) {
+                    |w| match w.pick(4) {
                         0 => w.out.push_str("edge west"),
                         1 => w.unit(),
                         2 => w.block(
                             "brigade \"B\"",
-                            |w, _| {
+                            |w| {
                                 if w.pick(2) == 0 {
                                     w.out.push_str("brigadier \"X\" reliable")
                                 } else {
@@ -445,9 +437,7 @@ impl Writer<'_> {
                 6 => w
                     .out
                     .push_str("trigger \"T; {\" when `game.turn == 3; {}`\n```rhai\nlet a = 1; { a }\n```"),
-                7 => {
-                    w.block("victory", |w, _| w.put(&["otherwise => draw", "when `x; }` => union major"]), 3)
-                }
+                7 => w.block("victory", |w| w.put(&["otherwise => draw", "when `x; }` => union major"]), 3),
                 _ => w.library(),
             },
             6,
@@ -457,16 +447,12 @@ impl Writer<'_> {
     fn library(&mut self) {
         self.block(
             "library \"L\"",
-            |w, _| {
+            |w| {
                 if w.pick(4) == 0 {
                     w.out.push_str("script ```rhai\nfn f() { 1; }\n```");
                 } else {
                     let head = w.one(&["weapon w \"W; {}\"", "marker m", "terrain t \"T\""]);
-                    w.block(
-                        head,
-                        |w, _| w.put(&["short to 6 hits 3+", "summary \"a; }\"", "cost 1,\n 2"]),
-                        3,
-                    );
+                    w.block(head, |w| w.put(&["short to 6 hits 3+", "summary \"a; }\"", "cost 1,\n 2"]), 3);
                 }
             },
             3,
@@ -476,10 +462,10 @@ impl Writer<'_> {
     fn log(&mut self) {
         self.block(
             "game \"G\"",
-            |w, _| match w.pick(3) {
+            |w| match w.pick(3) {
                 0 => w.out.push_str("scenario \"s.dotc\""),
                 1 => w.out.push_str("seed 3"),
-                _ => w.block("rules", |w, _| w.out.push_str("module low_ammo"), 2),
+                _ => w.block("rules", |w| w.out.push_str("module low_ammo"), 2),
             },
             3,
         );
@@ -488,11 +474,11 @@ impl Writer<'_> {
             self.separator();
             self.block(
                 &format!("turn {} union", t + 1),
-                |w, _| {
+                |w| {
                     let phase = w.one(&["command", "maneuver", "fire", "melee", "status"]);
                     w.block(
                         phase,
-                        |w, _| match w.pick(4) {
+                        |w| match w.pick(4) {
                             0 => w.out.push_str("fire \"A; {\" at \"B\" roll [3, 5] => hits 1"),
                             1 => w.out.push_str("move \"A\" to (1, 2)"),
                             2 => {
@@ -500,7 +486,7 @@ impl Writer<'_> {
                                     "assault \"A\" -> \"B\"",
                                     "@allow(dotc::replay-disagrees, \"r; }\") assault \"A\" -> \"B\"",
                                 ]);
-                                w.block(head, |w, _| w.out.push_str("melee roll [2]"), 2);
+                                w.block(head, |w| w.out.push_str("melee roll [2]"), 2);
                             }
                             _ => {
                                 w.out.push_str("@allow(dotc::replay-disagrees, \"r\")\nrally \"A\" roll [4]")
