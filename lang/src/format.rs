@@ -14,12 +14,14 @@
 //!   `)`, `]` or `,`) one level deeper;
 //! - one space between tokens, none inside `( )` and `[ ]` or before `,`, one after `,`;
 //! - at most one blank line in a row, none at the start, exactly one newline at the end, every
-//!   line end `\n` (`\r\n` and a lone `\r` read as one);
+//!   line end between tokens `\n` (`\r\n` and a lone `\r` read as one);
 //! - every comment kept, in order: a comment before a `;` or after a `{` or `}` on the same line
 //!   stays at the end of that line (so a trailing comment stays with the statement it followed),
 //!   and a block comment after a `;` starts the next statement's line; a trailing comment keeps
-//!   the gap its author left before it (so aligned comments stay aligned); scripts, text blocks
-//!   and comments are kept byte for byte.
+//!   the gap its author left before it (so aligned comments stay aligned);
+//! - scripts, text blocks, strings and comments kept as written, `;` and braces inside them
+//!   included, but for the spaces at the end of their lines and a `\r\n` inside them, which
+//!   becomes `\n` (a lone `\r` inside them stays).
 //!
 //! The statement blocks are told from the unit attribute lists by the word that starts the
 //! statement the `{` ends (see [`BLOCK_WORDS`]) and, inside a `library`, by being an entry: in a
