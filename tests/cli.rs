@@ -70,7 +70,7 @@ fn fmt_write_rewrites_in_place_and_check_then_passes() {
     let written = std::fs::read_to_string(&path).expect("read");
     assert_eq!(
         written,
-        "library \"x\" {\n    // keep me\n    marker m \"M\" { summary \"x\" }   /* and me */\n}\n"
+        "library \"x\" {\n    // keep me\n    marker m \"M\" {\n        summary \"x\"\n    }   /* and me */\n}\n"
     );
     assert!(dotc(&["fmt", "--check", "messy.dotc"], dir.path()).status.success());
 }

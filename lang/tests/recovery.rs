@@ -151,12 +151,15 @@ proptest! {
     }
 
     #[test]
-    fn splicing_junk_into_the_log_never_panics(at in 0usize..GAME.len(), junk in "[{}()\\[\\]\"`=>,a-z0-9 \n]{0,12}") {
+    fn splicing_junk_into_the_log_never_panics(at in 0usize..GAME.len(), junk in "[{}()\\[\\]\"`=>,;a-z0-9 \n]{0,12}") {
         let at = (0..=at).rev().find(|&c| GAME.is_char_boundary(c)).unwrap_or(0);
         let source = format!("{}{}{}", &GAME[..at], junk, &GAME[at..]);
         let _ = analyze(Path::new("scenarios/tutorial/x.dotc"), &source, &Tutorial);
+        // What formats, formats for good and keeps its comments (`;` and braces in the junk make
+        // one-line blocks and joined statements, issue 21).
         if let Ok(formatted) = dotc_lang::format::format(&source) {
             prop_assert_eq!(dotc_lang::format::format(&formatted).ok(), Some(formatted.clone()));
+            prop_assert_eq!(dotc_lang::format::comments(&source), dotc_lang::format::comments(&formatted));
         }
     }
 }
