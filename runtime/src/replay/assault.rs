@@ -215,9 +215,9 @@ impl Game {
         let limit = battlefield::range::range(cb, tb) + cb.reach() + tb.reach();
         match battlefield::contact::first_meeting(cb, tb, limit) {
             battlefield::contact::Meeting::SideOrRear => Some(format!(
-                "{cname} charges from {tname}'s front, but its run would strike the side of {tname}'s \
-                 base, not its front edge: a frontal charge must meet the front edge flush; the action is \
-                 not applied"
+                "{cname} does not start where a flank attack on {tname} does (dotc D50), so it charges \
+                 {tname}'s front, but its run straight ahead would strike the side of {tname}'s base, not \
+                 its front edge: a frontal charge must meet the front edge flush; the action is not applied"
             )),
             _ => None,
         }
