@@ -10,6 +10,7 @@ use crate::engine::What;
 use crate::replay::{ReplayEvent, Table};
 
 use super::draw::{P, circle, d};
+use super::labels::{Label, Rank, Subject};
 use super::svg::{Page, Writer};
 
 /// Something a step did, in table inches.
@@ -119,8 +120,47 @@ fn arrow_head(from: P, to: P, size: f64) -> String {
 pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
     let mut w = Writer::new();
     w.open("g", &[("id", id), ("clip-path", "url(#table-clip)")]);
+    draw_marks(&mut w, page, marks, true);
+    w.close("g");
+    w.finish()
+}
+
+/// Where a badge at `at` (table inches) asks to be written, the `stacked`-th at that place:
+/// each under the one before.
+fn badge_at(page: Page, at: (f64, f64), stacked: usize) -> P {
+    let c = page.at(at.0, at.1);
+    (c.0 + 0.4, c.1 - 0.5 + stacked as f64 * 0.55)
+}
+
+/// The badges of `marks` as labels for a map's placement pass (`dotc render --at`), tied to
+/// the unit they name by a leader line if they are set away from it.
+pub(super) fn badges(page: Page, marks: &[Mark]) -> Vec<Label> {
+    let mut seen: Vec<(f64, f64)> = Vec::new();
+    let mut out = Vec::new();
+    for mark in marks {
+        let Mark::Badge { at, text } = mark else { continue };
+        let stacked = seen.iter().filter(|b| **b == *at).count();
+        seen.push(*at);
+        out.push(Label {
+            at: badge_at(page, *at, stacked),
+            text: text.clone(),
+            size: 0.45,
+            anchor: "start",
+            rotate: 0.0,
+            colour: "#a01818",
+            rank: Rank::Badge,
+            subject: Some(Subject::round(page.at(at.0, at.1), 0.3)),
+            bold: true,
+        });
+    }
+    out
+}
+
+/// The marks into `w`, with their badges written where they fall if `badges` (the HTML
+/// replay's layer), or left for the map's labels ([`badges`]).
+pub(super) fn draw_marks(w: &mut Writer, page: Page, marks: &[Mark], badges: bool) {
     // Badges at one place are stacked, each under the one before.
-    let mut badges: Vec<(f64, f64)> = Vec::new();
+    let mut stack: Vec<(f64, f64)> = Vec::new();
     for mark in marks {
         match mark {
             Mark::Move { from, to } | Mark::Charge { from, to } => {
@@ -164,12 +204,12 @@ pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
                     ],
                 );
             }
+            Mark::Badge { .. } if !badges => {}
             Mark::Badge { at, text } => {
-                let c = page.at(at.0, at.1);
-                let below = badges.iter().filter(|b| **b == *at).count() as f64 * 0.55;
-                badges.push(*at);
+                let stacked = stack.iter().filter(|b| **b == *at).count();
+                stack.push(*at);
                 w.text(
-                    (c.0 + 0.4, c.1 - 0.5 + below),
+                    badge_at(page, *at, stacked),
                     &[
                         ("class", "badge"),
                         ("font-size", "0.45"),
@@ -184,6 +224,4 @@ pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
             }
         }
     }
-    w.close("g");
-    w.finish()
 }

@@ -185,6 +185,13 @@ impl Legend {
             let initial = title.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
             rows.push(Row::Swatch(Swatch::Marker(MarkerSymbol::of(&id), initial), title));
         }
+        // Issue 21: a game log's map marks each unit's losses so far.
+        if state.units.iter().any(|u| u.stands_lost > 0) {
+            rows.push(Row::Swatch(
+                Swatch::Marker(MarkerSymbol::StandsLost, "\u{2212}1".into()),
+                "Stands lost so far".into(),
+            ));
+        }
 
         if let Some(focus) = &options.focus {
             let unit = state.unit(&focus.unit);
