@@ -278,7 +278,7 @@ fn issue_21_no_two_labels_of_a_map_overlap_and_all_lies_inside_the_frame() {
         maps += 1;
     }
     let game = "scenarios/tutorial/fence-line-game.dotc";
-    for at in ["turn 1 maneuver", "turn 2 fire", "turn 3 fire", "turn 4"] {
+    for at in ["turn 1 maneuver", "turn 2 fire", "turn 3 maneuver", "turn 3 fire", "turn 4"] {
         let svg = render(dir.path(), &[game, "--at", at]);
         markers += check_map(&options, &format!("{game} --at {at}"), &svg);
         maps += 1;

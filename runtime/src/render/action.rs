@@ -28,6 +28,61 @@ pub enum Mark {
     Badge { at: (f64, f64), text: String },
 }
 
+/// The kinds of mark a map's legend explains (a note explains itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Move,
+    Charge,
+    Fire,
+    Lost,
+}
+
+impl Mark {
+    /// Its kind for the legend; None for a note.
+    pub fn kind(&self) -> Option<MarkKind> {
+        match self {
+            Mark::Move { .. } => Some(MarkKind::Move),
+            Mark::Charge { .. } => Some(MarkKind::Charge),
+            Mark::Fire { .. } => Some(MarkKind::Fire),
+            Mark::Lost { .. } => Some(MarkKind::Lost),
+            Mark::Badge { .. } => None,
+        }
+    }
+}
+
+/// Stands as they stood before they were lost: red, dashed, faint.
+fn ghost(w: &mut Writer, path: &str) {
+    w.path(
+        path,
+        &[
+            ("class", "lost"),
+            ("fill", "#c0392b"),
+            ("fill-opacity", "0.15"),
+            ("stroke", "#c0392b"),
+            ("stroke-width", "0.05"),
+            ("stroke-dasharray", "0.12 0.08"),
+        ],
+    );
+}
+
+/// The legend's sample of a kind of mark, centred on the page position `c`, drawn as the map
+/// draws it.
+pub(super) fn legend_sample(w: &mut Writer, kind: MarkKind, c: P) {
+    // A page whose table position (x, y) is the page position (x, -y).
+    let page = Page { left: 0.0, top: 0.0, width: 0.0, depth: 0.0 };
+    let (from, to) = ((c.0 - 0.55, -c.1), (c.0 + 0.55, -c.1));
+    let mark = match kind {
+        MarkKind::Move => Mark::Move { from, to },
+        MarkKind::Charge => Mark::Charge { from, to },
+        MarkKind::Fire => Mark::Fire { from, to: (to.0 - 0.2, to.1) },
+        MarkKind::Lost => {
+            let (x0, x1, y0, y1) = (c.0 - 0.5, c.0 + 0.5, c.1 - 0.25, c.1 + 0.25);
+            return ghost(w, &d(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)], true));
+        }
+    };
+    draw_marks(w, page, &[mark], false);
+}
+
 /// The body a table gives a unit of that name.
 fn body_in(table: &Table, unit: &str) -> Option<Body> {
     table.units.iter().find(|u| u.name == unit).and_then(|u| u.body)
@@ -188,21 +243,11 @@ pub(super) fn draw_marks(w: &mut Writer, page: Page, marks: &[Mark], badges: boo
                 w.close("g");
             }
             Mark::Lost { body } => {
-                let mut ghost = String::new();
+                let mut stands = String::new();
                 for stand in body.stands() {
-                    ghost.push_str(&page.polygon_path(&stand));
+                    stands.push_str(&page.polygon_path(&stand));
                 }
-                w.path(
-                    &ghost,
-                    &[
-                        ("class", "lost"),
-                        ("fill", "#c0392b"),
-                        ("fill-opacity", "0.15"),
-                        ("stroke", "#c0392b"),
-                        ("stroke-width", "0.05"),
-                        ("stroke-dasharray", "0.12 0.08"),
-                    ],
-                );
+                ghost(w, &stands);
             }
             Mark::Badge { .. } if !badges => {}
             Mark::Badge { at, text } => {

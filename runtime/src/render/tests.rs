@@ -364,8 +364,17 @@ fn issue_21_a_phase_s_marks_are_drawn_with_their_notes_among_the_labels() {
     ];
     let options = RenderOptions { marks, ..RenderOptions::default() };
     let svg = render_svg(&field, &state, &options);
-    assert_eq!(count(&svg, "class=\"fire\""), 1, "{svg}");
+    let table = svg.split("<g id=\"labels\"").next().expect("the table");
+    assert_eq!(count(table, "class=\"fire\""), 1, "{table}");
     let labels = svg.split("<g id=\"labels\"").nth(1).expect("the labels");
     assert_eq!(count(labels, "class=\"badge\""), 2, "{labels}");
     assert!(labels.contains(">micro-hit</text>") && labels.contains(">+ disorder</text>"));
+    // The legend explains the volley, and only what was drawn.
+    assert!(
+        svg.contains(">The phase shown</text>")
+            && svg.contains(">Volley: the range line to its target</text>")
+    );
+    assert!(!svg.contains(">Move: from where it stood to where it ended</text>"));
+    let plain = render_svg(&field, &state, &RenderOptions::default());
+    assert!(!plain.contains("The phase shown") && !plain.contains("class=\"badge\""));
 }
