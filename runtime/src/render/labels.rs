@@ -145,12 +145,17 @@ pub(super) struct Placed {
 
 /// A convex quadrilateral on the page (a label's box, a stand, a marker), corners in order.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Quad([P; 4]);
+pub struct Quad {
+    corners: [P; 4],
+    /// The corners' bounds, min and max: the quick test before the exact one.
+    min: P,
+    max: P,
+}
 
 impl Quad {
     /// The axis-aligned box from `min` to `max`.
     pub(super) fn rect(min: P, max: P) -> Quad {
-        Quad([(min.0, min.1), (max.0, min.1), (max.0, max.1), (min.0, max.1)])
+        Quad::new([(min.0, min.1), (max.0, min.1), (max.0, max.1), (min.0, max.1)])
     }
 
     /// The box around a circle.
@@ -160,19 +165,32 @@ impl Quad {
 
     /// Four corners as drawn (a stand's outline).
     pub(super) fn of(corners: &[P]) -> Option<Quad> {
-        (corners.len() >= 4).then(|| Quad([corners[0], corners[1], corners[2], corners[3]]))
+        (corners.len() >= 4).then(|| Quad::new([corners[0], corners[1], corners[2], corners[3]]))
+    }
+
+    fn new(corners: [P; 4]) -> Quad {
+        let xs = corners.map(|p| p.0);
+        let ys = corners.map(|p| p.1);
+        let min = |v: [f64; 4]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = |v: [f64; 4]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        Quad { corners, min: (min(xs), min(ys)), max: (max(xs), max(ys)) }
     }
 
     fn bounds(&self) -> (P, P) {
-        let xs = self.0.map(|p| p.0);
-        let ys = self.0.map(|p| p.1);
-        let min = |v: [f64; 4]| v.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = |v: [f64; 4]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        ((min(xs), min(ys)), (max(xs), max(ys)))
+        (self.min, self.max)
+    }
+
+    /// Whether its bounds meet the box from `min` to `max`.
+    fn near(&self, (min, max): (P, P)) -> bool {
+        self.min.0 < max.0 && min.0 < self.max.0 && self.min.1 < max.1 && min.1 < self.max.1
     }
 
     fn shifted(&self, by: P) -> Quad {
-        Quad(self.0.map(|p| (p.0 + by.0, p.1 + by.1)))
+        Quad {
+            corners: self.corners.map(|p| (p.0 + by.0, p.1 + by.1)),
+            min: (self.min.0 + by.0, self.min.1 + by.1),
+            max: (self.max.0 + by.0, self.max.1 + by.1),
+        }
     }
 
     /// Whether two convex quadrilaterals overlap (the separating axis test; touching is not
@@ -185,10 +203,10 @@ impl Quad {
         }
         for quad in [self, other] {
             for i in 0..4 {
-                let (a, b) = (quad.0[i], quad.0[(i + 1) % 4]);
+                let (a, b) = (quad.corners[i], quad.corners[(i + 1) % 4]);
                 let axis = (a.1 - b.1, b.0 - a.0);
                 let project = |q: &Quad| {
-                    let dots = q.0.map(|p| p.0 * axis.0 + p.1 * axis.1);
+                    let dots = q.corners.map(|p| p.0 * axis.0 + p.1 * axis.1);
                     let lo = dots.iter().copied().fold(f64::INFINITY, f64::min);
                     let hi = dots.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     (lo, hi)
@@ -204,10 +222,10 @@ impl Quad {
 
     /// The point of the quadrilateral's outline nearest `p`.
     fn nearest(&self, p: P) -> P {
-        let mut best = self.0[0];
+        let mut best = self.corners[0];
         let mut best_d = f64::INFINITY;
         for i in 0..4 {
-            let (a, b) = (self.0[i], self.0[(i + 1) % 4]);
+            let (a, b) = (self.corners[i], self.corners[(i + 1) % 4]);
             let (dx, dy) = (b.0 - a.0, b.1 - a.1);
             let len2 = dx * dx + dy * dy;
             let t = if len2 == 0.0 {
@@ -242,10 +260,10 @@ pub(super) fn label_box(label: &Label, pad: f64) -> Quad {
         (left - pad, y + DESCENT * label.size + pad),
     ];
     if label.rotate == 0.0 {
-        return Quad(corners);
+        return Quad::new(corners);
     }
     let (sin, cos) = label.rotate.to_radians().sin_cos();
-    Quad(corners.map(|(px, py)| {
+    Quad::new(corners.map(|(px, py)| {
         let (dx, dy) = (px - x, py - y);
         (x + dx * cos - dy * sin, y + dx * sin + dy * cos)
     }))
@@ -340,9 +358,19 @@ impl Placer {
         let mut out = Vec::with_capacity(labels.len());
         for label in labels {
             let base = label_box(&label, PAD);
+            let candidates = candidates(&base, label.rotate, label.subject);
+            // Only what lies where some candidate may go is looked at.
+            let reach = candidates.iter().fold((base.min, base.max), |(lo, hi), ((dx, dy), _)| {
+                (
+                    (lo.0.min(base.min.0 + dx), lo.1.min(base.min.1 + dy)),
+                    (hi.0.max(base.max.0 + dx), hi.1.max(base.max.1 + dy)),
+                )
+            });
+            let taken: Vec<&Quad> = self.taken.iter().filter(|q| q.near(reach)).collect();
+            let shapes: Vec<&Quad> = self.shapes.iter().filter(|q| q.near(reach)).collect();
             let mut free: Option<(usize, P, f64)> = None;
             let mut least: Option<(usize, P, f64)> = None;
-            for (offset, far) in candidates(&base, label.rotate, label.subject) {
+            for (offset, far) in candidates {
                 // Past this far, the first place clear of labels does, whatever it covers.
                 if free.is_some() && far > SHAPE_SEARCH {
                     break;
@@ -351,14 +379,14 @@ impl Placer {
                 if !self.inside(&quad) {
                     continue;
                 }
-                let clashes = self.taken.iter().filter(|t| t.overlaps(&quad)).count();
+                let clashes = taken.iter().filter(|t| t.overlaps(&quad)).count();
                 if clashes > 0 {
                     if least.is_none_or(|(n, ..)| clashes < n) {
                         least = Some((clashes, offset, far));
                     }
                     continue;
                 }
-                let covered = self.shapes.iter().filter(|s| s.overlaps(&quad)).count();
+                let covered = shapes.iter().filter(|s| s.overlaps(&quad)).count();
                 if free.is_none_or(|(n, ..)| covered < n) {
                     free = Some((covered, offset, far));
                 }
