@@ -145,7 +145,11 @@ pub(crate) const EXAMPLES: &[(&str, &[Example])] = &[
             ("render scenarios/tutorial/fence-line.dotc -o fence-line.svg", "Draw a scenario's deployment."),
             (
                 "render scenarios/tutorial/fence-line-game.dotc --at \"turn 3 fire\" -o turn3.png",
-                "Draw a game at the end of turn 3's fire phase.",
+                "Draw a game at the end of turn 3's fire phase, with that phase's moves and fire lines.",
+            ),
+            (
+                "render scenarios/tutorial/fence-line-game.dotc --at \"turn 3 fire\" --no-actions -o turn3.svg",
+                "The same moment without the phase's moves and fire lines.",
             ),
         ],
     ),

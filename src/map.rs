@@ -34,10 +34,14 @@ pub struct RenderArgs {
     #[arg(long)]
     pub force: bool,
     /// The moment of a game log to draw: "turn 3" (the end of turn 3) or "turn 3 fire" (the end
-    /// of its fire phase); the log is replayed up to it. Without it, a game log's map shows the
-    /// table where the log ends.
+    /// of its fire phase); the log is replayed up to it, and the map draws what the last phase
+    /// before it did (moves, charges, fire lines, lost stands). Without it, a game log's map
+    /// shows the table where the log ends.
     #[arg(long, value_name = "MOMENT")]
     pub at: Option<Until>,
+    /// With --at, leave out the last phase's moves, charges and fire lines.
+    #[arg(long, requires = "at")]
+    pub no_actions: bool,
     /// Pixels per inch of table: the PNG's size, and the SVG's width and height.
     #[arg(long, value_name = "N", default_value_t = render::DEFAULT_SCALE)]
     pub scale: f64,
@@ -128,10 +132,17 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     }
     if game.is_some() {
         // The table as the replay leaves it at the moment asked for, or at the log's end.
-        let options =
-            ReplayOptions { source: Some(&source), until: args.at, tables: true, ..ReplayOptions::default() };
+        // With --at, the replay keeps its steps: the last phase's are drawn.
+        let frames = args.at.is_some() && !args.no_actions;
+        let replay_options = ReplayOptions {
+            source: Some(&source),
+            until: args.at,
+            tables: true,
+            frames,
+            ..ReplayOptions::default()
+        };
         // A campaign battle's log is fought with the campaign's roster (Ch14 1.0).
-        let replayed = replay_logged(path, &analysis, &crate::files::InputLoader, &options, None);
+        let replayed = replay_logged(path, &analysis, &crate::files::InputLoader, &replay_options, None);
         if let Some(at) = args.at
             && replayed.stopped.is_none()
         {
@@ -150,6 +161,12 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
         }
         if let Some(table) = replayed.tables.last() {
             state.at(table, data);
+        }
+        // Issue 21: each unit's micro-hit and the stands it has lost so far.
+        state.losses(&replayed.summary);
+        if let Some((phase, marks)) = last_phase(&replayed) {
+            options.marks = marks;
+            options.note = Some(format!("drawn over it: what turn {phase} did"));
         }
     }
     if let Some(unit) = &args.unit {
@@ -254,6 +271,29 @@ pub fn replay_maps(
         super::write_atomically(&dir.join(file), render::render_svg(&field, &state, &options), force)?;
     }
     Ok(replay.tables.len())
+}
+
+/// What the last phase the replay played did, as marks to draw over the map (issue 21): the
+/// moves, charges, fire lines, lost stands and notes of each of its steps, with the phase
+/// named ("3's fire phase"). None when the replay kept no steps or the phase did nothing drawn.
+fn last_phase(replay: &Replay) -> Option<(String, Vec<render::action::Mark>)> {
+    use dotc_runtime::replay::frames::FrameKind;
+    let acted = |f: &&dotc_runtime::replay::frames::Frame| {
+        matches!(f.kind, FrameKind::Action { .. } | FrameKind::Scripts { .. }) && f.phase.is_some()
+    };
+    let last = replay.frames.iter().rev().find(acted)?;
+    let (turn, phase) = (last.turn, last.phase);
+    let mut marks = Vec::new();
+    for (i, frame) in replay.frames.iter().enumerate() {
+        if frame.turn != turn || frame.phase != phase || !acted(&frame) {
+            continue;
+        }
+        let Some(before) = i.checked_sub(1).and_then(|j| replay.frames.get(j)) else { continue };
+        let events = replay.events.get(frame.events.clone()).unwrap_or(&[]);
+        marks.extend(render::action::marks_of(events, &before.table, &frame.table));
+    }
+    let phase = phase?.word();
+    (!marks.is_empty()).then(|| (format!("{turn}'s {phase} phase"), marks))
 }
 
 /// Whether a moment (`--at`, `--until`) is in a phase its turn of the log leaves out: then nothing

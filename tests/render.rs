@@ -423,3 +423,50 @@ fn deployment_maps_are_current() {
         assert!(readme.contains(&format!("]({map})")), "the README does not show {map}");
     }
 }
+
+/// Issue 21: `render --at` draws what the last phase before the moment did (moves, charges,
+/// volleys, lost stands, notes) with its legend, and each unit's micro-hit and stands lost;
+/// `--no-actions` leaves the phase out but keeps the losses.
+#[test]
+fn render_at_draws_the_last_phase_and_the_losses() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("turn3.svg");
+    let game = "scenarios/tutorial/fence-line-game.dotc";
+    let run = |extra: &[&str]| {
+        let mut args =
+            vec!["render", game, "--at", "turn 3 maneuver", "-o", out.to_str().expect("utf-8"), "--force"];
+        args.extend(extra);
+        let run = dotc(&args, &root());
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        std::fs::read_to_string(&out).expect("written")
+    };
+    let svg = run(&[]);
+    let table = svg.split("<g id=\"labels\"").next().expect("the table");
+    // Turn 3's maneuver phase: the 9th Louisiana's charge with its closing volley and the
+    // stands it cost, two moves, and notes.
+    for class in ["move", "charge", "fire", "lost"] {
+        assert!(table.contains(&format!("class=\"{class}\"")), "no {class} drawn");
+    }
+    assert!(svg.contains("class=\"badge\""), "no notes");
+    assert!(
+        svg.contains("drawn over it: what turn 3&apos;s maneuver phase did"),
+        "the title says which phase"
+    );
+    assert!(
+        svg.contains(">The phase shown</text>") && svg.contains(">Charge: to the enemy it reached</text>")
+    );
+    assert!(svg.contains(">Micro-hit</text>") && svg.contains(">Stands lost so far</text>"));
+    assert!(table.contains(">\u{2212}1</text>"), "a stand lost marked");
+
+    let plain = run(&["--no-actions"]);
+    let table = plain.split("<g id=\"labels\"").next().expect("the table");
+    for class in ["move", "charge", "fire", "lost", "badge"] {
+        assert!(!plain.contains(&format!("class=\"{class}\"")), "{class} drawn with --no-actions");
+    }
+    assert!(!plain.contains("The phase shown") && !plain.contains("drawn over it"));
+    assert!(table.contains(">\u{2212}1</text>") && plain.contains(">Micro-hit</text>"), "the losses stay");
+    // --no-actions asks for --at.
+    let alone =
+        dotc(&["render", game, "--no-actions", "-o", out.to_str().expect("utf-8"), "--force"], &root());
+    assert_eq!(alone.status.code(), Some(2));
+}

@@ -409,6 +409,7 @@ fn map(session: &Session, file: &str, out: &mut Vec<String>) {
         output: output.clone(),
         force: true,
         at: None,
+        no_actions: false,
         scale: dotc_runtime::render::DEFAULT_SCALE,
         unit: None,
         arcs: false,

@@ -166,8 +166,7 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
                 unit.markers.push(("micro_hit".to_string(), "Micro-hit".to_string()));
             }
         }
-        let forces =
-            forces_of(&mut data, render_forces(&field, &state, &options, &layers.page, "forces-layer"));
+        let forces = forces_of(&mut data, render_forces(&field, &state, &options, &layers, "forces-layer"));
         let marks = marks_of(events, before.unwrap_or(&frame.table), &frame.table);
         let action =
             actions_seen.index(&mut data.actions, &render_marks(layers.page.table, &marks, "action-layer"));
@@ -212,8 +211,7 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
     if let Some(first) = data.steps.first_mut() {
         first.findings.splice(0..0, rest);
     } else {
-        let forces =
-            forces_of(&mut data, render_forces(&field, &base, &options, &layers.page, "forces-layer"));
+        let forces = forces_of(&mut data, render_forces(&field, &base, &options, &layers, "forces-layer"));
         let action = actions_seen.index(&mut data.actions, "");
         data.steps.push(StepData {
             id: "start".into(),

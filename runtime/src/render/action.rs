@@ -10,6 +10,7 @@ use crate::engine::What;
 use crate::replay::{ReplayEvent, Table};
 
 use super::draw::{P, circle, d};
+use super::labels::{Label, Rank, Subject};
 use super::svg::{Page, Writer};
 
 /// Something a step did, in table inches.
@@ -25,6 +26,61 @@ pub enum Mark {
     Lost { body: Body },
     /// A short note at a unit: "-1 stand", "micro-hit", "+ Disorder".
     Badge { at: (f64, f64), text: String },
+}
+
+/// The kinds of mark a map's legend explains (a note explains itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Move,
+    Charge,
+    Fire,
+    Lost,
+}
+
+impl Mark {
+    /// Its kind for the legend; None for a note.
+    pub fn kind(&self) -> Option<MarkKind> {
+        match self {
+            Mark::Move { .. } => Some(MarkKind::Move),
+            Mark::Charge { .. } => Some(MarkKind::Charge),
+            Mark::Fire { .. } => Some(MarkKind::Fire),
+            Mark::Lost { .. } => Some(MarkKind::Lost),
+            Mark::Badge { .. } => None,
+        }
+    }
+}
+
+/// Stands as they stood before they were lost: red, dashed, faint.
+fn ghost(w: &mut Writer, path: &str) {
+    w.path(
+        path,
+        &[
+            ("class", "lost"),
+            ("fill", "#c0392b"),
+            ("fill-opacity", "0.15"),
+            ("stroke", "#c0392b"),
+            ("stroke-width", "0.05"),
+            ("stroke-dasharray", "0.12 0.08"),
+        ],
+    );
+}
+
+/// The legend's sample of a kind of mark, centred on the page position `c`, drawn as the map
+/// draws it.
+pub(super) fn legend_sample(w: &mut Writer, kind: MarkKind, c: P) {
+    // A page whose table position (x, y) is the page position (x, -y).
+    let page = Page { left: 0.0, top: 0.0, width: 0.0, depth: 0.0 };
+    let (from, to) = ((c.0 - 0.55, -c.1), (c.0 + 0.55, -c.1));
+    let mark = match kind {
+        MarkKind::Move => Mark::Move { from, to },
+        MarkKind::Charge => Mark::Charge { from, to },
+        MarkKind::Fire => Mark::Fire { from, to: (to.0 - 0.2, to.1) },
+        MarkKind::Lost => {
+            let (x0, x1, y0, y1) = (c.0 - 0.5, c.0 + 0.5, c.1 - 0.25, c.1 + 0.25);
+            return ghost(w, &d(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)], true));
+        }
+    };
+    draw_marks(w, page, &[mark], false);
 }
 
 /// The body a table gives a unit of that name.
@@ -119,8 +175,47 @@ fn arrow_head(from: P, to: P, size: f64) -> String {
 pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
     let mut w = Writer::new();
     w.open("g", &[("id", id), ("clip-path", "url(#table-clip)")]);
+    draw_marks(&mut w, page, marks, true);
+    w.close("g");
+    w.finish()
+}
+
+/// Where a badge at `at` (table inches) asks to be written, the `stacked`-th at that place:
+/// each under the one before.
+fn badge_at(page: Page, at: (f64, f64), stacked: usize) -> P {
+    let c = page.at(at.0, at.1);
+    (c.0 + 0.4, c.1 - 0.5 + stacked as f64 * 0.55)
+}
+
+/// The badges of `marks` as labels for a map's placement pass (`dotc render --at`), tied to
+/// the unit they name by a leader line if they are set away from it.
+pub(super) fn badges(page: Page, marks: &[Mark]) -> Vec<Label> {
+    let mut seen: Vec<(f64, f64)> = Vec::new();
+    let mut out = Vec::new();
+    for mark in marks {
+        let Mark::Badge { at, text } = mark else { continue };
+        let stacked = seen.iter().filter(|b| **b == *at).count();
+        seen.push(*at);
+        out.push(Label {
+            at: badge_at(page, *at, stacked),
+            text: text.clone(),
+            size: 0.45,
+            anchor: "start",
+            rotate: 0.0,
+            colour: "#a01818",
+            rank: Rank::Badge,
+            subject: Some(Subject::round(page.at(at.0, at.1), 0.3)),
+            bold: true,
+        });
+    }
+    out
+}
+
+/// The marks into `w`, with their badges written where they fall if `badges` (the HTML
+/// replay's layer), or left for the map's labels ([`badges`]).
+pub(super) fn draw_marks(w: &mut Writer, page: Page, marks: &[Mark], badges: bool) {
     // Badges at one place are stacked, each under the one before.
-    let mut badges: Vec<(f64, f64)> = Vec::new();
+    let mut stack: Vec<(f64, f64)> = Vec::new();
     for mark in marks {
         match mark {
             Mark::Move { from, to } | Mark::Charge { from, to } => {
@@ -148,28 +243,18 @@ pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
                 w.close("g");
             }
             Mark::Lost { body } => {
-                let mut ghost = String::new();
+                let mut stands = String::new();
                 for stand in body.stands() {
-                    ghost.push_str(&page.polygon_path(&stand));
+                    stands.push_str(&page.polygon_path(&stand));
                 }
-                w.path(
-                    &ghost,
-                    &[
-                        ("class", "lost"),
-                        ("fill", "#c0392b"),
-                        ("fill-opacity", "0.15"),
-                        ("stroke", "#c0392b"),
-                        ("stroke-width", "0.05"),
-                        ("stroke-dasharray", "0.12 0.08"),
-                    ],
-                );
+                ghost(w, &stands);
             }
+            Mark::Badge { .. } if !badges => {}
             Mark::Badge { at, text } => {
-                let c = page.at(at.0, at.1);
-                let below = badges.iter().filter(|b| **b == *at).count() as f64 * 0.55;
-                badges.push(*at);
+                let stacked = stack.iter().filter(|b| **b == *at).count();
+                stack.push(*at);
                 w.text(
-                    (c.0 + 0.4, c.1 - 0.5 + below),
+                    badge_at(page, *at, stacked),
                     &[
                         ("class", "badge"),
                         ("font-size", "0.45"),
@@ -184,6 +269,4 @@ pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
             }
         }
     }
-    w.close("g");
-    w.finish()
 }

@@ -8,6 +8,8 @@ use geo::{BoundingRect, Coord, Distance, Euclidean, LineString};
 
 use dotc_lang::ast::UnitKind;
 
+use super::action::Mark;
+use super::labels::{Label, Placed, Placer, Quad, Rank, Subject};
 use super::style::{
     AreaStyle, BUILDING_FILL, BUILDING_STROKE, CREST_STROKE, HILL_STROKE, LineStyle, MarkerSymbol,
     OBJECTIVE_FILL, OBJECTIVE_STROKE, ObstacleStyle, SideColours, hill_fill,
@@ -301,9 +303,12 @@ pub fn stand_mark(kind: UnitKind, corners: &[P]) -> String {
     }
 }
 
+/// A marker's radius on the map, inches.
+const MARKER_RADIUS: f64 = 0.24;
+
 /// A marker's symbol centred on `c` (gunsmoke's legend sample too).
 pub fn marker(w: &mut Writer, symbol: MarkerSymbol, c: P, initial: &str) {
-    let r = 0.24;
+    let r = MARKER_RADIUS;
     let letter = |w: &mut Writer, text: &str, colour: &str| {
         w.text(
             (c.0, c.1 + 0.11),
@@ -323,6 +328,14 @@ pub fn marker(w: &mut Writer, symbol: MarkerSymbol, c: P, initial: &str) {
                 &[("fill", "#f4d03f"), ("stroke", "#5a4a00"), ("stroke-width", "0.04")],
             );
             letter(w, "A", "#3a3000");
+        }
+        MarkerSymbol::StandsLost => {
+            w.path(&circle(c, r), &[("fill", "#ffffff"), ("stroke", "#a01818"), ("stroke-width", "0.05")]);
+            w.text(
+                (c.0, c.1 + 0.09),
+                &[("font-size", "0.24"), ("text-anchor", "middle"), ("fill", "#a01818"), ("stroke", "none")],
+                initial,
+            );
         }
         MarkerSymbol::MicroHit => {
             w.path(&circle(c, r), &[("fill", "#222222"), ("stroke", "#ffffff"), ("stroke-width", "0.04")]);
@@ -458,27 +471,69 @@ fn inside_frame(at: (f64, f64), size: (f64, f64), radius: f64) -> (f64, f64) {
     (clamp(at.0, size.0), clamp(at.1, size.1))
 }
 
-/// A label to write once every shape is down.
-struct Label {
-    at: P,
-    text: String,
-    size: f64,
-    anchor: &'static str,
-    rotate: f64,
-    colour: &'static str,
+/// What a layer of the table drew that its labels are placed around: the labels themselves
+/// and the shapes they had better not cover (stands, leaders' bases, markers, objectives).
+#[derive(Default)]
+pub(super) struct Scene {
+    labels: Vec<Label>,
+    shapes: Vec<Quad>,
+}
+
+impl Scene {
+    fn push(&mut self, label: Label) {
+        self.labels.push(label);
+    }
+
+    fn shape(&mut self, quad: Quad) {
+        self.shapes.push(quad);
+    }
 }
 
 impl Table<'_> {
-    pub fn draw(&self, w: &mut Writer) {
-        let mut labels = self.ground(w);
-        labels.extend(self.forces(w));
+    /// The table's frame on the page, which every label stays inside.
+    fn frame(&self) -> (P, P) {
+        let page = self.page;
+        ((page.left, page.top), (page.left + page.width, page.top + page.depth))
+    }
+
+    /// The whole table, `marks` (a step's moves and fire, [`super::action`]) drawn over the
+    /// forces, and every label placed over all of them (issue 21).
+    pub fn draw(&self, w: &mut Writer, marks: &[Mark]) {
+        let ground = self.ground(w);
+        let mut forces = self.forces(w);
+        super::action::draw_marks(w, self.page, marks, false);
+        forces.labels.extend(super::action::badges(self.page, marks));
+        let placed = self.place_ground(ground, &forces);
+        let mut labels = placed.1;
+        labels.extend(self.place_forces(&placed.0, forces));
         draw_labels(w, "labels", &labels);
+    }
+
+    /// The ground's labels placed around the shapes of the ground and the forces; returns the
+    /// placer holding them, for the forces' labels.
+    fn place_ground(&self, ground: Scene, forces: &Scene) -> (Placer, Vec<Placed>) {
+        let mut placer = Placer::new(self.frame());
+        placer.avoid(ground.shapes.iter().chain(&forces.shapes).copied());
+        let placed = placer.place(ground.labels);
+        // The forces' labels keep off the ground's markers, not the forces' shapes of the
+        // moment this placer was made at.
+        let mut kept = Placer::new(self.frame());
+        kept.avoid(ground.shapes);
+        kept.take(&placer);
+        (kept, placed)
+    }
+
+    /// The forces' labels placed around the ground's labels and every shape.
+    fn place_forces(&self, ground: &Placer, forces: Scene) -> Vec<Placed> {
+        let mut placer = ground.clone();
+        placer.avoid(forces.shapes);
+        placer.place(forces.labels)
     }
 
     /// What stays put through a game: the terrain, the grid, the overlays (the focus unit's,
     /// objectives, arrivals). Returns their labels, to be written over everything else.
-    fn ground(&self, w: &mut Writer) -> Vec<Label> {
-        let mut labels = Vec::new();
+    fn ground(&self, w: &mut Writer) -> Scene {
+        let mut labels = Scene::default();
         w.open("g", &[("id", "terrain"), ("clip-path", "url(#table-clip)")]);
         self.hills(w, &mut labels);
         self.areas(w, &mut labels);
@@ -500,8 +555,8 @@ impl Table<'_> {
     }
 
     /// The forces: blinds, units and leaders. Returns their labels.
-    fn forces(&self, w: &mut Writer) -> Vec<Label> {
-        let mut labels = Vec::new();
+    fn forces(&self, w: &mut Writer) -> Scene {
+        let mut labels = Scene::default();
         w.open("g", &[("id", "units")]);
         self.blinds(w, &mut labels);
         self.units(w, &mut labels);
@@ -512,15 +567,22 @@ impl Table<'_> {
 
     /// [`Table::draw`] in two parts for a page that redraws the forces at every step (the HTML
     /// replay, issue 21): the ground with its labels written into `ground` and `ground_labels`.
-    pub fn draw_ground(&self, ground: &mut Writer, ground_labels: &mut Writer) {
-        let labels = self.ground(ground);
-        draw_labels(ground_labels, "labels", &labels);
+    /// The labels are placed around this table's forces; the placer returned holds them, for
+    /// the forces' labels of every step ([`Table::draw_forces`]).
+    pub fn draw_ground(&self, ground: &mut Writer, ground_labels: &mut Writer) -> Placer {
+        let scene = self.ground(ground);
+        let forces = self.forces(&mut Writer::new());
+        let (placer, placed) = self.place_ground(scene, &forces);
+        draw_labels(ground_labels, "labels", &placed);
+        placer
     }
 
-    /// The forces, with their own labels over them, in one group with this id.
-    pub fn draw_forces(&self, w: &mut Writer, id: &str) {
+    /// The forces, with their own labels over them, in one group with this id, the labels
+    /// placed clear of the ground's (`ground`, from [`Table::draw_ground`]).
+    pub fn draw_forces(&self, w: &mut Writer, id: &str, ground: &Placer) {
         w.open("g", &[("id", id)]);
-        let labels = self.forces(w);
+        let forces = self.forces(w);
+        let labels = self.place_forces(ground, forces);
         draw_labels(w, "unit-labels", &labels);
         w.close("g");
     }
@@ -554,7 +616,7 @@ impl Table<'_> {
 
     /// A name along a line: at the middle of its longest segment, turned to read along it,
     /// set off to the side with more room.
-    fn line_label(&self, points: &[P], text: &str, offset: f64, labels: &mut Vec<Label>) {
+    fn line_label(&self, points: &[P], text: &str, offset: f64, labels: &mut Scene) {
         let Some(longest) = points.windows(2).max_by(|a, b| seg_len(a).total_cmp(&seg_len(b))) else {
             return;
         };
@@ -584,10 +646,13 @@ impl Table<'_> {
             anchor: "middle",
             rotate: angle,
             colour: "#222222",
+            rank: Rank::Line,
+            subject: None,
+            bold: false,
         });
     }
 
-    fn hills(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn hills(&self, w: &mut Writer, labels: &mut Scene) {
         let mut hills: Vec<_> = self.field.hills.iter().collect();
         hills.sort_by_key(|h| h.level);
         for h in hills {
@@ -605,6 +670,9 @@ impl Table<'_> {
                     anchor: "middle",
                     rotate: 0.0,
                     colour: "#5c3f1c",
+                    rank: Rank::Hill,
+                    subject: None,
+                    bold: false,
                 });
             }
         }
@@ -618,7 +686,7 @@ impl Table<'_> {
         }
     }
 
-    fn areas(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn areas(&self, w: &mut Writer, labels: &mut Scene) {
         for a in &self.field.areas {
             area(w, AreaStyle::of(&a.terrain), &self.page.polygon_path(&a.outline));
             if let (Some(name), Some(rect)) = (&a.name, a.outline.bounding_rect()) {
@@ -630,12 +698,15 @@ impl Table<'_> {
                     anchor: "middle",
                     rotate: 0.0,
                     colour: "#222222",
+                    rank: Rank::Area,
+                    subject: None,
+                    bold: false,
                 });
             }
         }
     }
 
-    fn lines(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn lines(&self, w: &mut Writer, labels: &mut Scene) {
         // Roads over water over the rest: a bridge's road runs over its stream.
         let mut lines: Vec<_> =
             self.field.lines.iter().map(|l| (LineStyle::of(&l.terrain, &l.flags), l)).collect();
@@ -662,7 +733,7 @@ impl Table<'_> {
         }
     }
 
-    fn obstacles(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn obstacles(&self, w: &mut Writer, labels: &mut Scene) {
         for o in &self.field.obstacles {
             let points = self.pts(&o.line);
             obstacle(w, ObstacleStyle::of(&o.obstacle.meta.id), &points);
@@ -676,7 +747,7 @@ impl Table<'_> {
         }
     }
 
-    fn buildings(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn buildings(&self, w: &mut Writer, labels: &mut Scene) {
         for b in &self.field.buildings {
             let (x, y) = self.page.at(b.at.0, b.at.1);
             let (path, top, bottom) = match &b.footprint {
@@ -707,14 +778,27 @@ impl Table<'_> {
             }
             // Above the walls, or below them near the table's north edge.
             let at = if top - self.page.top < 0.8 { (x, bottom + LABEL + 0.1) } else { (x, top - 0.2) };
-            labels.push(Label { at, text, size: LABEL, anchor: "middle", rotate: 0.0, colour: "#222222" });
+            labels.push(Label {
+                at,
+                text,
+                size: LABEL,
+                anchor: "middle",
+                rotate: 0.0,
+                colour: "#222222",
+                rank: Rank::Building,
+                subject: Some(Subject { at: (x, (top + bottom) / 2.0), half: (0.3, (bottom - top) / 2.0) }),
+                bold: false,
+            });
         }
     }
 
-    fn objectives(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn objectives(&self, w: &mut Writer, labels: &mut Scene) {
         for o in &self.field.objectives {
             let c = self.page.at(o.at.0, o.at.1);
+            w.open("g", &[("class", "objective")]);
             objective(w, c);
+            w.close("g");
+            labels.shape(Quad::around(c, 0.42));
             let text = match o.vp {
                 Some(vp) => format!("{} ({} VP)", o.name, num(vp)),
                 None => o.name.clone(),
@@ -726,6 +810,9 @@ impl Table<'_> {
                 anchor: "start",
                 rotate: 0.0,
                 colour: "#4a3600",
+                rank: Rank::Objective,
+                subject: Some(Subject::round(c, 0.42)),
+                bold: false,
             });
         }
     }
@@ -761,7 +848,7 @@ impl Table<'_> {
         w.close("g");
     }
 
-    fn units(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn units(&self, w: &mut Writer, labels: &mut Scene) {
         for (index, unit, body) in self.placed() {
             let colours = self.colours.get(unit.side).copied().unwrap_or(self.colours[0]);
             let side = self.state.sides.get(unit.side).map_or("", |s| s.id.as_str());
@@ -786,6 +873,7 @@ impl Table<'_> {
             for stand in body.stands() {
                 let corners: Vec<P> = stand.exterior().coords().take(4).map(|c| self.p(*c)).collect();
                 marks.push_str(&stand_mark(unit.kind, &corners));
+                labels.shapes.extend(Quad::of(&corners));
                 w.empty("path", &[("class", "stand"), ("d", &d(&corners, true))]);
             }
             let mark_attrs: &[(&str, &str)] = match unit.kind {
@@ -825,10 +913,38 @@ impl Table<'_> {
                     );
                 }
             }
-            for (i, (id, title)) in unit.markers.iter().filter(|(m, _)| m != "gunsmoke").enumerate() {
-                let at = frame.to_table(body.half_width() + 0.35 + i as f64 * 0.55, -0.375);
-                let initial = title.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
-                marker(w, MarkerSymbol::of(id), self.p(at), &initial);
+            let mut symbols: Vec<(MarkerSymbol, String)> = unit
+                .markers
+                .iter()
+                .filter(|(m, _)| m != "gunsmoke")
+                .map(|(id, title)| {
+                    let initial = title.chars().next().map(|c| c.to_uppercase().to_string());
+                    (MarkerSymbol::of(id), initial.unwrap_or_default())
+                })
+                .collect();
+            if unit.stands_lost > 0 {
+                symbols.push((MarkerSymbol::StandsLost, format!("\u{2212}{}", unit.stands_lost)));
+            }
+            // Beside the unit's right flank, or its left where the right runs off the table
+            // (issue 21: every marker inside the frame).
+            let room = MARKER_RADIUS + 0.05;
+            let fits = |at: Coord<f64>| {
+                let p = self.p(at);
+                let (min, max) = self.frame();
+                p.0 - room >= min.0 && p.0 + room <= max.0 && p.1 - room >= min.1 && p.1 + room <= max.1
+            };
+            let place = |i: usize, side: f64| {
+                frame.to_table(side * (body.half_width() + 0.35 + i as f64 * 0.55), -0.375)
+            };
+            let side = if (0..symbols.len()).all(|i| fits(place(i, 1.0))) { 1.0 } else { -1.0 };
+            for (i, (symbol, text)) in symbols.iter().enumerate() {
+                let at = place(i, side);
+                let at = inside_frame((at.x, at.y), (self.page.width, self.page.depth), room);
+                let c = self.page.at(at.0, at.1);
+                w.open("g", &[("class", "marker")]);
+                marker(w, *symbol, c, text);
+                w.close("g");
+                labels.shape(Quad::around(c, MARKER_RADIUS));
             }
             w.close("g");
             labels.push(self.unit_label(unit, body));
@@ -838,7 +954,7 @@ impl Table<'_> {
     /// Each blind not yet revealed (Ch13 4.0) as a token: with its name and, under it, the
     /// brigade it hides or "dummy" for a reader who may know ([`MapState::knows`]); a plain "?"
     /// for an enemy's in a side's view. The units it hides are off the table, not drawn.
-    fn blinds(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn blinds(&self, w: &mut Writer, labels: &mut Scene) {
         for (index, blind) in self.state.blinds.iter().enumerate().filter(|(_, b)| !b.revealed) {
             let colours = self.colours.get(blind.side).copied().unwrap_or(self.colours[0]);
             let side = self.state.sides.get(blind.side).map_or("", |s| s.id.as_str());
@@ -851,6 +967,8 @@ impl Table<'_> {
             }
             w.open("g", &attrs);
             blind_token(w, c, colours, if known { &blind.name } else { "?" }, 1.0);
+            let half = (BLIND_TOKEN.0 / 2.0, BLIND_TOKEN.1 / 2.0);
+            labels.shape(Quad::rect((c.0 - half.0, c.1 - half.1), (c.0 + half.0, c.1 + half.1)));
             w.close("g");
             if known {
                 labels.push(Label {
@@ -860,6 +978,9 @@ impl Table<'_> {
                     anchor: "middle",
                     rotate: 0.0,
                     colour: colours.dark,
+                    rank: Rank::Blind,
+                    subject: Some(Subject { at: c, half: (BLIND_TOKEN.0 / 2.0, BLIND_TOKEN.1 / 2.0) }),
+                    bold: false,
                 });
             }
         }
@@ -878,10 +999,26 @@ impl Table<'_> {
         } else {
             ((behind.0, behind.1 - 0.05), "middle")
         };
-        Label { at, text: unit.name.clone(), size: UNIT_LABEL, anchor, rotate: 0.0, colour: "#111111" }
+        Label {
+            at,
+            text: unit.name.clone(),
+            size: UNIT_LABEL,
+            anchor,
+            rotate: 0.0,
+            colour: "#111111",
+            rank: Rank::Unit,
+            subject: Some(Subject::around(
+                &body
+                    .stands()
+                    .iter()
+                    .flat_map(|s| s.exterior().coords().map(|c| self.p(*c)).collect::<Vec<_>>())
+                    .collect::<Vec<_>>(),
+            )),
+            bold: false,
+        }
     }
 
-    fn leaders(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn leaders(&self, w: &mut Writer, labels: &mut Scene) {
         for (index, leader) in self.state.leaders.iter().enumerate() {
             let at = leader.position.or_else(|| {
                 let unit = self.state.unit(leader.attached.as_deref()?)?;
@@ -899,6 +1036,7 @@ impl Table<'_> {
             };
             w.open("g", &[("id", &id), ("class", rank), ("data-leader", &leader.name)]);
             self::leader(w, leader.rank, leader.base, c, colours, 1.0);
+            labels.shape(Quad::around(c, leader.base / 2.0));
             w.close("g");
             let below = leader.base / 2.0;
             labels.push(Label {
@@ -908,6 +1046,9 @@ impl Table<'_> {
                 anchor: "middle",
                 rotate: 0.0,
                 colour: colours.dark,
+                rank: Rank::Leader,
+                subject: Some(Subject::round(c, leader.base / 2.0)),
+                bold: false,
             });
         }
     }
@@ -915,11 +1056,13 @@ impl Table<'_> {
     /// Where reinforcements come on: a dashed ring with an arrow and the time. An entry point on
     /// the table's edge has its ring drawn wholly inside the frame, touching the edge (issue 21:
     /// a marker half cut off by the frame).
-    fn arrivals(&self, w: &mut Writer, labels: &mut Vec<Label>) {
+    fn arrivals(&self, w: &mut Writer, labels: &mut Scene) {
         for arrival in &self.state.arrivals {
             let colours = arrival.side.and_then(|s| self.colours.get(s).copied()).unwrap_or(self.colours[0]);
             let at = inside_frame(arrival.at, (self.page.width, self.page.depth), ARRIVAL_RING + 0.05);
             let c = self.page.at(at.0, at.1);
+            labels.shape(Quad::around(c, ARRIVAL_RING));
+            w.open("g", &[("class", "arrival")]);
             w.path(
                 &circle(c, ARRIVAL_RING),
                 &[
@@ -935,6 +1078,7 @@ impl Table<'_> {
                 let tip = [frame.to_table(0.0, 0.4), frame.to_table(0.22, -0.2), frame.to_table(-0.22, -0.2)];
                 w.path(&d(&tip.map(|p| self.p(p)), true), &[("fill", colours.dark)]);
             }
+            w.close("g");
             let east = arrival.at.0 > self.page.width / 2.0;
             labels.push(Label {
                 at: (if east { c.0 - 0.7 } else { c.0 + 0.7 }, c.1 + 0.15),
@@ -943,6 +1087,9 @@ impl Table<'_> {
                 anchor: if east { "end" } else { "start" },
                 rotate: 0.0,
                 colour: colours.dark,
+                rank: Rank::Arrival,
+                subject: Some(Subject::round(c, ARRIVAL_RING)),
+                bold: false,
             });
         }
     }
@@ -950,7 +1097,7 @@ impl Table<'_> {
     /// The chosen unit's front arc and flank zones (Ch16 4.5, RULINGS G13), and its 90-degree
     /// line. The front arc is the battlefield model's; the flank zones run from its rays to the
     /// front edge extended.
-    fn arcs(&self, w: &mut Writer, focus: &Focus, labels: &mut Vec<Label>) {
+    fn arcs(&self, w: &mut Writer, focus: &Focus, labels: &mut Scene) {
         if !focus.arcs {
             return;
         }
@@ -990,6 +1137,9 @@ impl Table<'_> {
                 anchor: "middle",
                 rotate: 0.0,
                 colour: if across == 0.0 { "#1f6a3f" } else { "#8a5210" },
+                rank: Rank::Focus,
+                subject: None,
+                bold: false,
             });
         }
     }
@@ -998,7 +1148,7 @@ impl Table<'_> {
     /// range, band and the stands that see) or blocked (with the reason), as
     /// [`Battlefield::sight`] judges them. Friends block unless skirmishing; gunsmoke markers
     /// count, and the Smoke Walls they merge into (RULE-05-5.5, dotc D5 `lines_across`); weather limits and overhead fire are not drawn.
-    fn sight(&self, w: &mut Writer, focus: &Focus, labels: &mut Vec<Label>) {
+    fn sight(&self, w: &mut Writer, focus: &Focus, labels: &mut Scene) {
         if !focus.sight {
             return;
         }
@@ -1102,6 +1252,9 @@ impl Table<'_> {
                 anchor: "middle",
                 rotate: 0.0,
                 colour: if sight.visible { "#1d5a2f" } else { "#8a1f18" },
+                rank: Rank::Focus,
+                subject: None,
+                bold: false,
             });
         }
         w.close("g");
@@ -1139,8 +1292,9 @@ impl Table<'_> {
     }
 }
 
-/// The labels in a group of this id, white-haloed so they read over anything.
-fn draw_labels(w: &mut Writer, id: &str, labels: &[Label]) {
+/// The labels in a group of this id, white-haloed so they read over anything, each after the
+/// leader line that ties it to what it names.
+fn draw_labels(w: &mut Writer, id: &str, labels: &[Placed]) {
     w.open(
         "g",
         &[
@@ -1152,9 +1306,24 @@ fn draw_labels(w: &mut Writer, id: &str, labels: &[Label]) {
             ("paint-order", "stroke"),
         ],
     );
-    for label in labels {
+    for Placed { label, leader } in labels {
+        if let Some((from, to)) = leader {
+            w.path(
+                &d(&[*from, *to], false),
+                &[
+                    ("class", "leader-line"),
+                    ("fill", "none"),
+                    ("stroke", label.colour),
+                    ("stroke-width", "0.03"),
+                ],
+            );
+        }
         let size = num(label.size);
         let mut attrs: Vec<(&str, &str)> = vec![("font-size", &size)];
+        if label.bold {
+            attrs.insert(0, ("class", "badge"));
+            attrs.push(("font-weight", "bold"));
+        }
         if label.anchor != "start" {
             attrs.push(("text-anchor", label.anchor));
         }

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use dotc_lang::ast::UnitKind;
 
 use super::RenderOptions;
+use super::action::{Mark, MarkKind};
 use super::draw::{self, P, d};
 use super::state::{MapRank, MapState};
 use super::style::{AreaStyle, LineStyle, MarkerSymbol, ObstacleStyle, SideColours};
@@ -43,6 +44,8 @@ enum Swatch {
         text: String,
     },
     Marker(MarkerSymbol, String),
+    /// A kind of mark of the phase drawn over the map (`dotc render --at`).
+    Mark(MarkKind),
     FrontArc,
     FlankZone,
     SightClear,
@@ -184,6 +187,34 @@ impl Legend {
         for (id, title) in markers {
             let initial = title.chars().next().map(|c| c.to_uppercase().to_string()).unwrap_or_default();
             rows.push(Row::Swatch(Swatch::Marker(MarkerSymbol::of(&id), initial), title));
+        }
+        // Issue 21: a game log's map marks each unit's losses so far.
+        if state.units.iter().any(|u| u.stands_lost > 0) {
+            rows.push(Row::Swatch(
+                Swatch::Marker(MarkerSymbol::StandsLost, "\u{2212}1".into()),
+                "Stands lost so far".into(),
+            ));
+        }
+
+        // Issue 21: what the last phase did, drawn over the map.
+        let mut kinds: Vec<MarkKind> = Vec::new();
+        for kind in options.marks.iter().filter_map(Mark::kind) {
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+        if !kinds.is_empty() {
+            rows.push(Row::Heading("The phase shown".into()));
+            kinds.sort_by_key(|k| *k as u8);
+            for kind in kinds {
+                let text = match kind {
+                    MarkKind::Move => "Move: from where it stood to where it ended",
+                    MarkKind::Charge => "Charge: to the enemy it reached",
+                    MarkKind::Fire => "Volley: the range line to its target",
+                    MarkKind::Lost => "Stands lost: where they stood",
+                };
+                rows.push(Row::Swatch(Swatch::Mark(kind), text.into()));
+            }
         }
 
         if let Some(focus) = &options.focus {
@@ -454,6 +485,7 @@ impl Legend {
             }
             Swatch::Blind { side: s, text } => draw::blind_token(w, c, side(*s), text, 0.6),
             Swatch::Marker(symbol, initial) => draw::marker(w, *symbol, c, initial),
+            Swatch::Mark(kind) => super::action::legend_sample(w, *kind, c),
             Swatch::FrontArc => {
                 w.path(
                     &d(

@@ -13,6 +13,7 @@
 
 pub mod action;
 mod draw;
+pub mod labels;
 mod legend;
 pub mod state;
 pub mod style;
@@ -51,11 +52,14 @@ pub struct RenderOptions {
     pub focus: Option<Focus>,
     /// A line for the title block (e.g. why the moment shown is not the one asked for).
     pub note: Option<String>,
+    /// What a phase did, drawn over the forces (`dotc render --at`, issue 21): its moves,
+    /// charges, fire lines, lost stands and notes.
+    pub marks: Vec<action::Mark>,
 }
 
 impl Default for RenderOptions {
     fn default() -> RenderOptions {
-        RenderOptions { scale: DEFAULT_SCALE, focus: None, note: None }
+        RenderOptions { scale: DEFAULT_SCALE, focus: None, note: None, marks: Vec::new() }
     }
 }
 
@@ -101,7 +105,7 @@ pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions
     let mut w = Writer::new();
     let (page, colours) = open_page(&mut w, field, state, options);
     let focus = options.focus.as_ref();
-    draw::Table { field, state, page: page.table, colours: &colours, focus }.draw(&mut w);
+    draw::Table { field, state, page: page.table, colours: &colours, focus }.draw(&mut w, &options.marks);
     close_page(&mut w, field, state, options, page, &colours);
     w.finish()
 }
@@ -111,13 +115,15 @@ pub fn render_svg(field: &Battlefield, state: &MapState, options: &RenderOptions
 /// arrivals), `tail` writes the ground's labels, the frame, margins, title and legend and closes
 /// it. Between them go the forces of each moment ([`render_forces`]) and anything drawn over
 /// them; `head` + `render_forces` + `tail` is the same map as [`render_svg`] but for the order
-/// of the labels.
+/// of the labels (and the marks, which [`render_svg`] draws from its options).
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapLayers {
     pub head: String,
     pub tail: String,
     /// Where the table lies on the page.
     pub page: PageLayout,
+    /// The ground's labels as placed, which the forces' labels of every step keep clear of.
+    pub labels: labels::Placer,
 }
 
 /// The ground and frame of the map of `state`'s battlefield ([`MapLayers`]).
@@ -126,28 +132,32 @@ pub fn render_layers(field: &Battlefield, state: &MapState, options: &RenderOpti
     let (page, colours) = open_page(&mut head, field, state, options);
     let mut labels = Writer::new();
     let focus = options.focus.as_ref();
-    draw::Table { field, state, page: page.table, colours: &colours, focus }
+    let placer = draw::Table { field, state, page: page.table, colours: &colours, focus }
         .draw_ground(&mut head, &mut labels);
     let mut tail = Writer::new();
     tail.raw(&labels.finish());
     close_page(&mut tail, field, state, options, page, &colours);
-    MapLayers { head: head.finish(), tail: tail.finish(), page }
+    MapLayers { head: head.finish(), tail: tail.finish(), page, labels: placer }
 }
 
 /// The forces of `state` (blinds, units, leaders and their labels) as one SVG group with this
-/// id, to go between the head and tail of the [`MapLayers`] whose page is `page`, made of the
-/// same battlefield and sides.
+/// id, to go between the head and tail of `layers`, made of the same battlefield and sides; its
+/// labels are placed clear of the ground's.
 pub fn render_forces(
     field: &Battlefield,
     state: &MapState,
     options: &RenderOptions,
-    page: &PageLayout,
+    layers: &MapLayers,
     id: &str,
 ) -> String {
     let colours = colours_of(state);
     let mut w = Writer::new();
     let focus = options.focus.as_ref();
-    draw::Table { field, state, page: page.table, colours: &colours, focus }.draw_forces(&mut w, id);
+    draw::Table { field, state, page: layers.page.table, colours: &colours, focus }.draw_forces(
+        &mut w,
+        id,
+        &layers.labels,
+    );
     w.finish()
 }
 

@@ -81,6 +81,19 @@ pub struct MapUnit {
     /// Its detached skirmish screen (Ch16 3.4) and its horse holders (Ch16 10.2).
     pub screen: Option<(f64, f64)>,
     pub holders: Option<(f64, f64)>,
+    /// The stands it has lost so far (a game log's map, [`MapState::losses`]), drawn as a
+    /// marker beside it; 0 on a deployment.
+    pub stands_lost: u32,
+}
+
+/// What a unit has lost at a moment of a game ([`MapState::mark_losses`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loss<'a> {
+    pub unit: &'a str,
+    /// Stands lost so far.
+    pub stands: u32,
+    /// Whether it carries a micro-hit (RULE-05-3.3).
+    pub micro_hit: bool,
 }
 
 /// A commander or a brigadier.
@@ -306,6 +319,28 @@ impl MapState {
         }
     }
 
+    /// Each unit's losses at a moment of a game, from the replay's roster then: its micro-hit
+    /// as the marker behind its Color Stand (RULE-05-3.3, as the HTML replay shows it) and the
+    /// stands it has lost so far (issue 21).
+    pub fn losses(&mut self, roster: &crate::replay::Summary) {
+        self.mark_losses(roster.units.iter().map(|u| Loss {
+            unit: &u.name,
+            stands: u.starting_stands.saturating_sub(u.stands),
+            micro_hit: u.micro_hit > 0,
+        }));
+    }
+
+    /// [`MapState::losses`] from each unit's losses.
+    pub fn mark_losses<'a>(&mut self, losses: impl IntoIterator<Item = Loss<'a>>) {
+        for loss in losses {
+            let Some(unit) = self.units.iter_mut().find(|u| u.name == loss.unit) else { continue };
+            unit.stands_lost = loss.stands;
+            if loss.micro_hit && !unit.markers.iter().any(|(id, _)| id == "micro_hit") {
+                unit.markers.push(("micro_hit".to_string(), "Micro-hit".to_string()));
+            }
+        }
+    }
+
     /// The unit of that name.
     pub fn unit(&self, name: &str) -> Option<&MapUnit> {
         self.units.iter().find(|u| u.name == name)
@@ -360,6 +395,7 @@ fn map_unit(
         garrison: unit.garrison.as_ref().map(|g| g.value.clone()),
         screen: point(&unit.screen),
         holders: point(&unit.holders),
+        stands_lost: 0,
     }
 }
 

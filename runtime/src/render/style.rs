@@ -239,6 +239,9 @@ pub enum MarkerSymbol {
     LowAmmo,
     /// A black disc with a white 1.
     MicroHit,
+    /// A white disc ringed in red with the stands the unit has lost ("\u{2212}2"): not a marker
+    /// of the rules, the map's own note of its losses (issue 21).
+    StandsLost,
     /// A grey disc with the marker's initial.
     Other,
 }

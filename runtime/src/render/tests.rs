@@ -208,7 +208,7 @@ fn markers_are_drawn_beside_their_unit_and_listed_in_the_legend() {
     let unit = svg
         .split("data-unit=\"Blue\"")
         .nth(1)
-        .and_then(|s| s.split("</g>").next())
+        .and_then(|s| s.split("<g id=\"labels\"").next())
         .expect("the unit's group");
     // Disorder: a D; Low Ammo: an A; the smoke cloud is the first thing in the group.
     assert!(unit.contains(">D</text>") && unit.contains(">A</text>"), "{unit}");
@@ -300,4 +300,81 @@ fn the_flank_zones_drawn_are_the_ones_the_battlefield_model_answers() {
         }
     }
     assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+}
+
+/// Issue 21: a unit's markers at the table's east edge go on its other flank, inside the frame.
+#[test]
+fn issue_21_markers_at_the_edge_are_drawn_inside_the_frame() {
+    let (field, state) = small(
+        "",
+        "        regiment \"Blue\" { stands 4 regular rifled_musket line at (46, 10) facing south markers disorder, low_ammo }",
+        "",
+    );
+    let svg = render_svg(&field, &state, &RenderOptions::default());
+    let page = super::layout(&field, &state, &RenderOptions::default()).table;
+    let right = page.left + page.width;
+    let mut seen = 0;
+    for group in svg.split("<g class=\"marker\">").skip(1) {
+        let path = group.split("d=\"M").nth(1).expect("the marker's path");
+        let x: f64 = path.split(' ').next().and_then(|v| v.parse().ok()).expect("its x");
+        // The path starts at the disc's west point; the disc is 0.48" across.
+        assert!(x + 0.48 <= right && x >= page.left, "a marker at {x} (the frame ends at {right})");
+        seen += 1;
+    }
+    assert_eq!(seen, 2);
+}
+
+/// Issue 21: a game's map marks each unit's micro-hit and the stands it has lost, both in the
+/// legend; a deployment marks neither.
+#[test]
+fn issue_21_losses_are_marked_and_listed_in_the_legend() {
+    let (field, mut state) = small(
+        "",
+        "        regiment \"Blue\" { stands 5 regular rifled_musket line at (10, 10) facing east }",
+        "        regiment \"Red\" { stands 4 regular rifled_musket line at (30, 10) facing west }",
+    );
+    let before = render_svg(&field, &state, &RenderOptions::default());
+    assert!(!before.contains("Stands lost so far") && !before.contains(">Micro-hit</text>"));
+    state.mark_losses([super::state::Loss { unit: "Blue", stands: 2, micro_hit: true }]);
+    let svg = render_svg(&field, &state, &RenderOptions::default());
+    let blue =
+        svg.split("data-unit=\"Blue\"").nth(1).and_then(|s| s.split("data-unit=").next()).expect("Blue");
+    assert!(blue.contains(">\u{2212}2</text>"), "two stands lost: {blue}");
+    assert!(blue.contains(">1</text>"), "the micro-hit: {blue}");
+    assert!(svg.contains(">Stands lost so far</text>") && svg.contains(">Micro-hit</text>"));
+    let red =
+        svg.split("data-unit=\"Red\"").nth(1).and_then(|s| s.split("<g id=\"labels\"").next()).expect("Red");
+    assert!(!red.contains("class=\"marker\""), "Red lost nothing: {red}");
+}
+
+/// Issue 21: a phase's marks are drawn over the forces of `render_svg`, and their notes are
+/// labels placed with the others.
+#[test]
+fn issue_21_a_phase_s_marks_are_drawn_with_their_notes_among_the_labels() {
+    use super::action::Mark;
+    let (field, state) = small(
+        "",
+        "        regiment \"Blue\" { stands 4 regular rifled_musket line at (10, 10) facing east }",
+        "        regiment \"Red\" { stands 4 regular rifled_musket line at (20, 10) facing west }",
+    );
+    let marks = vec![
+        Mark::Fire { from: (10.5, 10.0), to: (19.5, 10.0) },
+        Mark::Badge { at: (20.0, 10.0), text: "micro-hit".into() },
+        Mark::Badge { at: (20.0, 10.0), text: "+ disorder".into() },
+    ];
+    let options = RenderOptions { marks, ..RenderOptions::default() };
+    let svg = render_svg(&field, &state, &options);
+    let table = svg.split("<g id=\"labels\"").next().expect("the table");
+    assert_eq!(count(table, "class=\"fire\""), 1, "{table}");
+    let labels = svg.split("<g id=\"labels\"").nth(1).expect("the labels");
+    assert_eq!(count(labels, "class=\"badge\""), 2, "{labels}");
+    assert!(labels.contains(">micro-hit</text>") && labels.contains(">+ disorder</text>"));
+    // The legend explains the volley, and only what was drawn.
+    assert!(
+        svg.contains(">The phase shown</text>")
+            && svg.contains(">Volley: the range line to its target</text>")
+    );
+    assert!(!svg.contains(">Move: from where it stood to where it ended</text>"));
+    let plain = render_svg(&field, &state, &RenderOptions::default());
+    assert!(!plain.contains("The phase shown") && !plain.contains("class=\"badge\""));
 }
