@@ -49,17 +49,22 @@ pub fn explain(id: &str) -> Result<ExitCode, String> {
     }
 }
 
+/// Every diagnostic code dotc gives, with its explanation: the language's, the rule data's and
+/// the command line's own.
+fn all_codes() -> impl Iterator<Item = &'static (&'static str, &'static str)> {
+    dotc_lang::catalogue::CODES
+        .iter()
+        .chain(dotc_lang::catalogue::library::CODES.iter())
+        .chain(crate::files::CODES.iter())
+}
+
 /// Every id `dotc explain` knows, each with a few words of what it is, for shell completion
 /// (`src/completion.rs`): diagnostic codes, RULE ids, chapter sections (as `16.5.4`, one word),
 /// RULINGS and dotc register ids (`C3`, `D51`), ruling switches, modules, a campaign's steps and
 /// the standard library's rule-data ids. In that order, each id once.
 pub fn known_ids() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
-    let codes = dotc_lang::catalogue::CODES
-        .iter()
-        .chain(dotc_lang::catalogue::library::CODES.iter())
-        .chain(crate::files::CODES.iter());
-    out.extend(codes.map(|(code, _)| (code.to_string(), "diagnostic".to_string())));
+    out.extend(all_codes().map(|(code, _)| (code.to_string(), "diagnostic".to_string())));
     for reference in references::REFERENCES {
         let id = reference.id;
         let word = if let Some(rest) = id.strip_prefix("RULINGS ").or(id.strip_prefix("dotc ")) {
@@ -249,11 +254,7 @@ fn unknown(id: &str) -> String {
         references::nearest(word).map(str::to_string)
     } else {
         // A word: a diagnostic code (compared without its `dotc::`), a ruling or a module name.
-        let codes = dotc_lang::catalogue::CODES
-            .iter()
-            .chain(dotc_lang::catalogue::library::CODES.iter())
-            .chain(crate::files::CODES.iter());
-        let suffixes: Vec<&str> = codes.filter_map(|(code, _)| code.strip_prefix("dotc::")).collect();
+        let suffixes: Vec<&str> = all_codes().filter_map(|(code, _)| code.strip_prefix("dotc::")).collect();
         let names = rulings::RULINGS
             .iter()
             .chain(CAMPAIGN_RULINGS)

@@ -309,12 +309,14 @@ impl DoubleTime {
 }
 
 /// One kind of move: every cell and crossing at a rate of at least `threshold`, at most `limit`
-/// inches; `road` when it must stay on roads.
+/// inches; `road` when it must stay on roads; `bonus` the Double-Time's inches in `limit`, which
+/// also come on top of what a formation change leaves (Ch16 2.3).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Class {
     threshold: f64,
     limit: f64,
     road: bool,
+    bonus: f64,
 }
 
 impl Row {
@@ -374,11 +376,21 @@ impl Row {
         thresholds.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
         let mut classes: Vec<Class> = thresholds
             .into_iter()
-            .map(|t| Class { threshold: t, limit: allowance(t) + double_time.off_road, road: false })
+            .map(|t| Class {
+                threshold: t,
+                limit: allowance(t) + double_time.off_road,
+                road: false,
+                bonus: double_time.off_road,
+            })
             .collect();
         if grid.road.iter().any(|r| *r) {
             let road = row.rate(MoveColumn::Road);
-            classes.push(Class { threshold: road, limit: allowance(road) + double_time.on_road, road: true });
+            classes.push(Class {
+                threshold: road,
+                limit: allowance(road) + double_time.on_road,
+                road: true,
+                bonus: double_time.on_road,
+            });
         }
         classes.retain(|c| c.limit > 0.0);
         let deployed = !formation.is_some_and(|f| f.no_assault);
@@ -628,13 +640,13 @@ pub fn reach_by_row(
                 }
             }
             let full = rows[from].open.max(rows[to].open);
-            // The Double-Time's inches come on top of what a change leaves, unless it takes the
-            // whole move.
-            let bonus = rows[to].double_time.on_road.max(rows[to].double_time.off_road);
+            // A change that takes the whole move leaves nothing, not even the Double-Time's
+            // inches; what any other leaves gets them on top, as the kind of move allows
+            // (`advance`: none off the road in deep mud).
             let left = match change.cost {
                 Cost::All => 0.0,
-                Cost::Half => full / 2.0 + bonus,
-                Cost::Inches(inches) => full - inches + bonus,
+                Cost::Half => full / 2.0,
+                Cost::Inches(inches) => full - inches,
             };
             if left > 0.0 {
                 advance(
@@ -666,7 +678,7 @@ pub fn charge_reach(grid: &Grid, row: &Row, ready: &[u16], reach: f64, last: u16
     }
     let charging = Row {
         line_rate: vec![None; row.line_rate.len()],
-        classes: vec![Class { threshold: 0.0, limit: reach, road: false }],
+        classes: vec![Class { threshold: 0.0, limit: reach, road: false, bonus: 0.0 }],
         ..row.clone()
     };
     let mut levels: Vec<u16> = ready.iter().copied().filter(|t| *t <= last).collect();
@@ -718,7 +730,9 @@ fn advance(
                 heap.push(Reverse((d.to_bits(), c)));
             }
         }
-        let limit = left.map_or(class.limit, |l| class.limit.min(l)) * GRID_SLACK + MEASURE_PRECISION;
+        // What a formation change leaves, with this kind of move's Double-Time on top.
+        let limit =
+            left.map_or(class.limit, |l| class.limit.min(l + class.bonus)) * GRID_SLACK + MEASURE_PRECISION;
         while let Some(Reverse((bits, c))) = heap.pop() {
             let d = f64::from_bits(bits);
             if d > dist[c] || d > limit {

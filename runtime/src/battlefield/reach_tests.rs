@@ -227,3 +227,37 @@ fn ch16_3_1_a_move_off_the_grids_directions_is_not_made_longer() {
     let turns = reach(&grid, &rows, &[(30.25, 14.25)], 0, &MOVES);
     assert_eq!(grid.earliest_near(&turns, (25.25, 32.25), 3.0), 3);
 }
+
+/// Ch16 2.3, Ch13 21.0: `--double-time` gives a line or column 3" more a move, after a change
+/// too, but none off the road in deep mud. On firm open ground a line goes 9" (6 + 3). In deep
+/// mud (infantry -2") a line goes 4" with no bonus; a column formed where it stands keeps half of
+/// the faster allowance, 3" of 6", with no bonus either, then 6" a move: 4" on the first move,
+/// 9" (3 + 6) on the second, 15" on the third.
+#[test]
+fn ch16_2_3_double_time_adds_3_inches_but_not_off_the_road_in_deep_mud() {
+    let bf = field("");
+    let grid = Grid::new(&bf, CELL).expect("a table");
+    let mud = data().ground("mud").expect("the stdlib's deep mud");
+    let from = (2.25, 10.25);
+    let reach_in = |ground: Option<&GroundCondition>, to: f64| {
+        let rows = Row::for_unit(
+            &grid,
+            &bf,
+            data(),
+            &Rulings::default(),
+            ground,
+            true,
+            MoverKind::Infantry,
+            Some("line"),
+        );
+        let turns = reach(&grid, &rows, &[from], 0, &MOVES);
+        grid.earliest_near(&turns, (from.0 + to, from.1), 0.0)
+    };
+    assert_eq!(reach_in(None, 9.0), 1);
+    assert_eq!(reach_in(None, 9.5), 3);
+    assert_eq!(reach_in(Some(mud), 4.0), 1);
+    assert_eq!(reach_in(Some(mud), 4.5), 3);
+    assert_eq!(reach_in(Some(mud), 9.0), 3);
+    assert_eq!(reach_in(Some(mud), 9.5), 5);
+    assert_eq!(reach_in(Some(mud), 15.0), 5);
+}

@@ -191,11 +191,17 @@ impl Game {
         defender: UnitId,
         db: &Body,
     ) -> bool {
-        let placed = match self.rules.rulings.flank_attack {
+        self.placed_for_flank(ab, db) && !self.refused_flank(r.turn, defender, attacker)
+    }
+
+    /// Whether the attacker starts where `ruling flank_attack` places a flank or rear attack
+    /// (dotc D50): its colours out of the target's front arc (`flank_zone`), or every stand on or
+    /// behind the target's 90-degree line (`behind_line`, Ch15 4.0). A refused flank aside.
+    fn placed_for_flank(&self, ab: &Body, db: &Body) -> bool {
+        match self.rules.rulings.flank_attack {
             FlankAttack::FlankZone => arcs::zone_of(db, ab.colours()) != battlefield::Zone::Front,
             FlankAttack::BehindLine => arcs::entirely_behind_line(db, ab),
-        };
-        placed && !self.refused_flank(r.turn, defender, attacker)
+        }
     }
 
     /// Why a charge may not be made as placed (Ch15 4.0): the charger is not placed for a flank
@@ -205,11 +211,7 @@ impl Game {
     /// thickness. None when it meets the front edge, attacks a flank, or its straight run does
     /// not meet the target at all (the front arc and the reach are judged apart).
     fn side_clip(&self, cb: &Body, tb: &Body, cname: &str, tname: &str) -> Option<String> {
-        let flank_placed = match self.rules.rulings.flank_attack {
-            FlankAttack::FlankZone => arcs::zone_of(tb, cb.colours()) != battlefield::Zone::Front,
-            FlankAttack::BehindLine => arcs::entirely_behind_line(tb, cb),
-        };
-        if flank_placed {
+        if self.placed_for_flank(cb, tb) {
             return None;
         }
         let limit = battlefield::range::range(cb, tb) + cb.reach() + tb.reach();
