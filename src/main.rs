@@ -27,9 +27,11 @@ mod new_cmd;
 mod odds_at;
 mod odds_cmd;
 mod output;
+mod pdf;
 mod play;
 mod replay_cmd;
 mod replay_html;
+mod roster_cmd;
 mod term;
 
 /// The Dress on the Colors toolkit: check, format and export scenarios, game logs and rule data.
@@ -81,8 +83,12 @@ enum Command {
         at: odds_at::OddsAtArgs,
     },
     /// Draw a map of a scenario or a game log's scenario: the table to scale, its terrain, every
-    /// unit as its stands, a legend; -o map.svg or map.png.
+    /// unit as its stands, a legend; -o map.svg, map.png or map.pdf.
     Render(map::RenderArgs),
+    /// A scenario's order of battle as a sheet for the table: each side's leaders, brigades with
+    /// their clocks, and units with stand boxes to strike, quality, weapon bands and health;
+    /// as text, --format json, or -o sheet.html or sheet.pdf to print.
+    Roster(roster_cmd::RosterArgs),
     /// A scenario's time and motion, for its designer: the clock; per brigade and reinforcement
     /// the earliest turn it can reach each objective, contact and effective range with each enemy
     /// brigade; the earliest first contact; whether and when each victory condition can be met.
@@ -162,6 +168,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Odds { what: None, at } => odds_at::odds_at(&at, render),
         Command::Render(args) => map::render_map(&args),
         Command::Analyze(args) => analyze_cmd::analyze_file(&args),
+        Command::Roster(args) => roster_cmd::roster(&args),
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
         Command::Audit(args) => audit_cmd::audit(&args, render),
         Command::Luck(args) => luck_cmd::luck(&args, render),

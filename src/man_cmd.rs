@@ -151,6 +151,27 @@ pub(crate) const EXAMPLES: &[(&str, &[Example])] = &[
                 "render scenarios/tutorial/fence-line-game.dotc --at \"turn 3 fire\" --no-actions -o turn3.svg",
                 "The same moment without the phase's moves and fire lines.",
             ),
+            (
+                "render scenarios/tutorial/fence-line.dotc -o fence-line.pdf",
+                "The deployment as a vector PDF page.",
+            ),
+        ],
+    ),
+    (
+        "roster",
+        &[
+            (
+                "roster scenarios/tutorial/fence-line.dotc",
+                "Print each side's order of battle as the rules set it up.",
+            ),
+            (
+                "roster scenarios/tutorial/fence-line.dotc -o roster.pdf",
+                "Write it as a sheet to print: stand boxes, brigade clocks, quality, weapon bands, health.",
+            ),
+            (
+                "roster scenarios/tutorial/fence-line.dotc --side union --paper a4 -o union.html",
+                "One side's sheet as a page to print from a browser, set for A4.",
+            ),
         ],
     ),
     (

@@ -6,7 +6,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use dotc_lang::ast::FileKind;
 use dotc_lang::diagnostic::Diagnostic;
@@ -17,7 +16,7 @@ use dotc_runtime::replay::{Replay, ReplayOptions, Until};
 
 /// The font every label of a map is set in (DejaVu Sans; licence in assets/fonts/). Loaded
 /// alone into the rasteriser's font database, so a PNG is the same on every machine.
-const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+pub(crate) const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 
 /// The largest PNG drawn, in pixels (about 20,000 x 5,000): beyond it `--scale` is a mistake.
 const MAX_PIXELS: u64 = 100_000_000;
@@ -27,7 +26,8 @@ pub struct RenderArgs {
     /// A scenario (its deployment), or a game log (the table where the log ends, or at --at);
     /// `-` is standard input.
     pub file: PathBuf,
-    /// Where to write the map; its extension picks the format: .svg or .png.
+    /// Where to write the map; its extension picks the format: .svg, .png or .pdf (a vector
+    /// page, its text kept as text).
     #[arg(short, long, value_name = "MAP")]
     pub output: PathBuf,
     /// Replace MAP even if it is read-only.
@@ -42,7 +42,8 @@ pub struct RenderArgs {
     /// With --at, leave out the last phase's moves, charges and fire lines.
     #[arg(long, requires = "at")]
     pub no_actions: bool,
-    /// Pixels per inch of table: the PNG's size, and the SVG's width and height.
+    /// Pixels per inch of table: the PNG's size, the SVG's width and height, and the PDF page's
+    /// size in points.
     #[arg(long, value_name = "N", default_value_t = render::DEFAULT_SCALE)]
     pub scale: f64,
     /// A unit whose arcs and lines of sight to draw (both, unless --arcs or --sight picks one).
@@ -65,20 +66,27 @@ pub struct RenderArgs {
 enum MapFormat {
     Svg,
     Png,
+    Pdf,
 }
 
 pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
-    let format =
-        match args.output.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
-            Some("svg") => MapFormat::Svg,
-            Some("png") => MapFormat::Png,
-            _ => {
-                return Err(format!(
-                    "cannot tell the map's format from `{}`: give -o a file name ending in .svg or .png",
-                    args.output.display()
-                ));
-            }
-        };
+    let format = match args
+        .output
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("svg") => MapFormat::Svg,
+        Some("png") => MapFormat::Png,
+        Some("pdf") => MapFormat::Pdf,
+        _ => {
+            return Err(format!(
+                "cannot tell the map's format from `{}`: give -o a file name ending in .svg, .png or .pdf",
+                args.output.display()
+            ));
+        }
+    };
     if !(args.scale.is_finite() && args.scale > 0.0) {
         return Err(format!("--scale is pixels per inch and must be above 0, not {}", args.scale));
     }
@@ -201,10 +209,12 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     let bytes = match format {
         MapFormat::Svg => svg.into_bytes(),
         MapFormat::Png => png(&svg, (width, height))?,
+        MapFormat::Pdf => crate::pdf::document(&scenario.name.value, &[svg])?,
     };
     super::write_atomically(&args.output, &bytes, args.force)?;
+    let unit = if format == MapFormat::Pdf { "points" } else { "pixels" };
     crate::term::note!(
-        "wrote {} ({width} x {height} pixels at {} per inch)",
+        "wrote {} ({width} x {height} {unit} at {} per inch)",
         args.output.display(),
         args.scale
     );
@@ -214,14 +224,7 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
 /// The SVG drawn at its own size (`width` x `height` pixels) as PNG bytes.
 pub(crate) fn png(svg: &str, (width, height): (u32, u32)) -> Result<Vec<u8>, String> {
     use resvg::{tiny_skia, usvg};
-    let mut fonts = usvg::fontdb::Database::new();
-    fonts.load_font_data(FONT.to_vec());
-    fonts.set_sans_serif_family(render::style::FONT_FAMILY);
-    let options = usvg::Options {
-        font_family: render::style::FONT_FAMILY.to_string(),
-        fontdb: Arc::new(fonts),
-        ..usvg::Options::default()
-    };
+    let options = crate::pdf::svg_options();
     let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("cannot read the map's SVG: {e}"))?;
     let mut pixmap =
         tiny_skia::Pixmap::new(width, height).ok_or(format!("cannot make a {width} x {height} picture"))?;

@@ -55,6 +55,7 @@ pub mod schema {
     pub const ODDS_ASSAULT: &str = "dotc.odds-assault/1";
     pub const ODDS_AT: &str = "dotc.odds-at/1";
     pub const ANALYZE: &str = "dotc.analyze/1";
+    pub const ROSTER: &str = "dotc.roster/1";
     pub const REPLAY: &str = "dotc.replay/1";
     pub const AUDIT: &str = "dotc.audit/1";
     pub const LUCK: &str = "dotc.luck/1";

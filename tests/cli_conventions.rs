@@ -135,6 +135,7 @@ fn every_schema_is_a_real_draft_2020_12_schema_named_as_its_documents() {
         "odds-fire",
         "odds-melee",
         "replay",
+        "roster",
     ];
     assert_eq!(names, expected);
 }
@@ -193,6 +194,17 @@ fn analyze_and_campaign_json_match_their_schemas() {
         validated("campaign-status", &["campaign", "status", &campaign, "--after", "1"]);
         validated("campaign-history", &["campaign", "status", &campaign, "--history"]);
     }
+}
+
+#[test]
+fn roster_json_matches_its_schema_on_every_shipped_scenario_and_log() {
+    for file in shipped().iter().filter(|p| is_kind(p, "scenario") || is_kind(p, "game")) {
+        let json = validated("roster", &["roster", &relative(file)]);
+        assert!(!json["sides"].as_array().expect("sides").is_empty(), "{}", file.display());
+    }
+    // One side only.
+    let union = validated("roster", &["roster", "scenarios/tutorial/fence-line.dotc", "--side", "union"]);
+    assert_eq!(union["sides"].as_array().map(Vec::len), Some(1));
 }
 
 #[test]

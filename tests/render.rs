@@ -219,6 +219,32 @@ fn a_chosen_unit_gets_its_arcs_and_lines_of_sight() {
     assert_eq!(alone.status.code(), Some(2));
 }
 
+/// A map as PDF: one vector page the size of the SVG map (one point a pixel), its text kept as
+/// text in the embedded font, and the same bytes every time.
+#[test]
+fn a_map_as_pdf_is_one_page_the_svgs_size_with_its_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scenario = root().join("scenarios/tutorial/fence-line.dotc");
+    let draw = |name: &str| {
+        let out =
+            dotc(&["render", scenario.to_str().expect("utf-8"), "-o", name, "--scale", "12"], dir.path());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        std::fs::read(dir.path().join(name)).expect("written")
+    };
+    let pdf = draw("map.pdf");
+    let again = draw("again.pdf");
+    assert!(pdf == again, "the same map gave other bytes");
+    let body = String::from_utf8_lossy(&pdf);
+    assert!(body.starts_with("%PDF-"));
+    let pages = body.matches("/Type /Page").count() - body.matches("/Type /Pages").count();
+    assert_eq!(pages, 1);
+    let (_, layout, _) = expected(&scenario, 12.0);
+    let (width, height) = layout.pixels(12.0);
+    assert!(body.contains(&format!("/MediaBox [0 0 {width} {height}]")), "no page of the map's size");
+    assert!(body.contains("DejaVu"), "the font is not embedded");
+    assert!(body.contains("/Title (The Fence Line)"), "no title");
+}
+
 #[test]
 fn an_unknown_extension_is_refused_and_nothing_is_written() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -226,7 +252,7 @@ fn an_unknown_extension_is_refused_and_nothing_is_written() {
     let out = dotc(&["render", scenario.to_str().expect("utf-8"), "-o", "map.jpg"], dir.path());
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("give -o a file name ending in .svg or .png"), "{err}");
+    assert!(err.contains("give -o a file name ending in .svg, .png or .pdf"), "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
     // A scale that is not above 0, or a PNG too large to draw, is refused too.
     let zero =

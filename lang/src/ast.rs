@@ -124,6 +124,33 @@ pub struct Scenario {
     pub repeated: Vec<(Span, Span)>,
 }
 
+impl Scenario {
+    /// The turn a reinforcement is due (RULINGS G7 turns): `turn N` itself, or the turn whose
+    /// half-open span of `turn_length` minutes from `start` holds the clock time. None when the
+    /// scenario gives no start or turn length, or the time is before the start.
+    pub fn arrival_turn(&self, arrival: Arrival) -> Option<u32> {
+        match arrival {
+            Arrival::Turn(n) => Some(n),
+            Arrival::Clock(t) => {
+                let (start, length) =
+                    (self.start.as_ref()?.value.minutes(), self.turn_length.as_ref()?.value);
+                (length > 0 && t.minutes() >= start).then(|| (t.minutes() - start) / length + 1)
+            }
+        }
+    }
+
+    /// The clock time turn `turn` begins at (`start` plus `turn_length` a turn), wrapping at
+    /// midnight; None without a start or a turn length of at least a minute.
+    pub fn clock_of_turn(&self, turn: u32) -> Option<ClockTime> {
+        let (start, length) = (self.start.as_ref()?.value.minutes(), self.turn_length.as_ref()?.value);
+        if length == 0 {
+            return None;
+        }
+        let m = start + turn.saturating_sub(1) * length;
+        Some(ClockTime { hour: (m / 60) % 24, minute: m % 60 })
+    }
+}
+
 /// One setting of `script_limits`: a limit of [`crate::script_limits::LIMITS`] and its value,
 /// None when the name is unknown or the value outside 1 to the default (both reported).
 #[derive(Clone, Debug, Serialize)]
@@ -138,6 +165,30 @@ pub struct Date {
     pub year: u32,
     pub month: u32,
     pub day: u32,
+}
+
+impl Date {
+    /// `9 July 1863`; `1863-13-01` as written when the month is not one.
+    pub fn long(self) -> String {
+        const MONTHS: [&str; 12] = [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ];
+        match MONTHS.get((self.month as usize).wrapping_sub(1)) {
+            Some(month) => format!("{} {month} {}", self.day, self.year),
+            None => format!("{}-{:02}-{:02}", self.year, self.month, self.day),
+        }
+    }
 }
 
 /// A time of day in minutes after midnight.
@@ -412,6 +463,16 @@ pub struct Reinforcement {
 pub enum Arrival {
     Clock(ClockTime),
     Turn(u32),
+}
+
+impl std::fmt::Display for Arrival {
+    /// As the scenario writes it: `10:30` or `turn 4`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Arrival::Clock(t) => write!(f, "{t}"),
+            Arrival::Turn(n) => write!(f, "turn {n}"),
+        }
+    }
 }
 
 /// One line of `victory { ... }`: a condition and the outcome it gives.

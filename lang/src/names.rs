@@ -49,9 +49,40 @@ pub fn compass_bearing(word: &str) -> Option<f64> {
 /// Table edges a side may enter from.
 pub const EDGES: &[&str] = &["north", "east", "south", "west"];
 
+/// A whole number with its thousands marked: 500000 as `500,000`, -1200 as `-1,200`.
+pub fn thousands(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_are_marked_every_three_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(500_000), "500,000");
+        assert_eq!(thousands(-1_234_567), "-1,234,567");
+        assert_eq!(thousands(i64::MIN), "-9,223,372,036,854,775,808");
+    }
+
+    #[test]
+    fn a_date_reads_long_and_a_bad_month_as_written() {
+        let date = |month| crate::ast::Date { year: 1863, month, day: 9 };
+        assert_eq!(date(7).long(), "9 July 1863");
+        assert_eq!(date(13).long(), "1863-13-09");
+        assert_eq!(date(0).long(), "1863-00-09");
+    }
 
     #[test]
     fn suggests_close_typos_only() {

@@ -22,7 +22,7 @@
 //! on its side's first turn from then (the `enter` is that turn's maneuver, so it moves from its
 //! side's next turn on).
 
-use dotc_lang::ast::{self, Arrival, Compare, Condition, Scenario, Span, UnitKind};
+use dotc_lang::ast::{self, Compare, Condition, Scenario, Span, UnitKind};
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::library::{Arm, Cost, MoveState, RuleData};
 use serde::Serialize;
@@ -280,10 +280,7 @@ pub fn analyze_with(scenario: &Scenario, data: &RuleData, depth: Depth) -> Optio
                 let due = clock.due(r);
                 let enters = due.and_then(|d| clock.first_turn_of(&side.id.value, d, horizon));
                 ArrivalReport {
-                    written: match r.arrival.value {
-                        Arrival::Clock(t) => t.to_string(),
-                        Arrival::Turn(n) => format!("turn {n}"),
-                    },
+                    written: r.arrival.value.to_string(),
                     due,
                     enters,
                     at: (r.position.value.x, r.position.value.y),
@@ -564,27 +561,21 @@ fn least(into: &mut [u16], other: &[u16]) {
 }
 
 /// The scenario's turns: whose each is and when it begins.
-struct Clock {
+struct Clock<'s> {
     first: Option<String>,
     second: Option<String>,
-    start: Option<u32>,
-    length: Option<u32>,
+    scenario: &'s Scenario,
 }
 
-impl Clock {
-    fn of(scenario: &Scenario) -> Clock {
+impl<'s> Clock<'s> {
+    fn of(scenario: &'s Scenario) -> Clock<'s> {
         let first = scenario
             .first_side
             .as_ref()
             .map(|f| f.value.clone())
             .or_else(|| scenario.sides.first().map(|s| s.id.value.clone()));
         let second = scenario.sides.iter().map(|s| s.id.value.clone()).find(|s| Some(s) != first.as_ref());
-        Clock {
-            first,
-            second,
-            start: scenario.start.as_ref().map(|s| s.value.minutes()),
-            length: scenario.turn_length.as_ref().map(|l| l.value).filter(|l| *l > 0),
-        }
+        Clock { first, second, scenario }
     }
 
     fn side_of(&self, turn: u32) -> Option<&String> {
@@ -592,19 +583,12 @@ impl Clock {
     }
 
     fn time_of(&self, turn: u32) -> Option<String> {
-        let m = self.start? + (turn - 1) * self.length?;
-        Some(format!("{}:{:02}", (m / 60) % 24, m % 60))
+        self.scenario.clock_of_turn(turn).map(|t| t.to_string())
     }
 
     /// The turn a reinforcement is due (its time falls in it).
     fn due(&self, r: &ast::Reinforcement) -> Option<u32> {
-        match r.arrival.value {
-            Arrival::Turn(n) => Some(n),
-            Arrival::Clock(t) => {
-                let (start, length) = (self.start?, self.length?);
-                (t.minutes() >= start).then(|| (t.minutes() - start) / length + 1)
-            }
-        }
+        self.scenario.arrival_turn(r.arrival.value)
     }
 
     fn first_turn_of(&self, side: &str, from: u32, horizon: u32) -> Option<u32> {

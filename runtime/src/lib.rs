@@ -39,5 +39,6 @@ pub mod luck;
 pub mod odds;
 pub mod render;
 pub mod replay;
+pub mod roster;
 pub mod rulings;
 pub mod script;

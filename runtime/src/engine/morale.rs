@@ -517,7 +517,7 @@ pub fn threshold(rule: BrigadeThresholds, percent: u32, table: &[(u32, u32)], st
 
 /// The losses at which a brigade of `starting` stands becomes Hesitant and Broken (RULE-07-2.3,
 /// 2.4, Ch16 8.2), rounded as `ruling brigade_thresholds` says (RULINGS G6, C11).
-fn thresholds(rules: &Rules, starting: u32) -> [u32; 2] {
+pub fn brigade_thresholds(rules: &Rules, starting: u32) -> [u32; 2] {
     let (t, rule) = (&rules.tables, rules.rulings.brigade_thresholds);
     [
         threshold(rule, t.hesitant.losses_percent, &t.hesitant.table, starting),
@@ -527,7 +527,7 @@ fn thresholds(rules: &Rules, starting: u32) -> [u32; 2] {
 
 /// The state a brigade of `starting` stands is in after `losses` (RULE-07-2.3, 2.4, Ch16 8.2).
 pub(crate) fn status_for_losses(rules: &Rules, starting: u32, losses: u32) -> BrigadeStatus {
-    let [hesitant_at, broken_at] = thresholds(rules, starting);
+    let [hesitant_at, broken_at] = brigade_thresholds(rules, starting);
     if losses >= broken_at {
         BrigadeStatus::Broken
     } else if losses >= hesitant_at {
@@ -557,7 +557,7 @@ pub fn update_brigade(
 ) -> Result<(), EngineError> {
     let t = &rules.tables;
     let b = state.brigade(brigade).ok_or_else(|| EngineError::Unknown(format!("brigade #{}", brigade.0)))?;
-    let [hesitant_at, broken_at] = thresholds(rules, b.starting_stands);
+    let [hesitant_at, broken_at] = brigade_thresholds(rules, b.starting_stands);
     let to = status_for_losses(rules, b.starting_stands, b.losses);
     let from = b.status;
     // Only forward: Fresh -> Hesitant -> Broken.

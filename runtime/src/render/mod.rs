@@ -441,16 +441,7 @@ fn title(w: &mut Writer, state: &MapState, options: &RenderOptions, table: Page)
     w.close("g");
 }
 
-/// 1200 as "1,200".
+/// 1200 as "1,200", rounded to the whole number.
 fn thousands(value: f64) -> String {
-    let whole = value.round() as i64;
-    let digits = whole.abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if whole < 0 { format!("-{out}") } else { out }
+    dotc_lang::names::thousands(value.round() as i64)
 }

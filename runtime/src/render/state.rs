@@ -2,7 +2,7 @@
 //! troops not on the table yet. Built from a scenario's deployment today; replay will build the
 //! same from a moment of a game.
 
-use dotc_lang::ast::{Arrival, Date, Scenario, Unit, UnitKind};
+use dotc_lang::ast::{Scenario, Unit, UnitKind};
 use dotc_lang::library::{Arm, RuleData, Weapon};
 
 use super::draw::BRIGADIER_BASE;
@@ -200,17 +200,14 @@ impl MapState {
                 side: r.side.as_ref().and_then(|s| side_of(&s.value)),
                 kind: r.kind.value.clone(),
                 name: r.name.value.clone(),
-                when: match r.arrival.value {
-                    Arrival::Clock(t) => t.to_string(),
-                    Arrival::Turn(n) => format!("turn {n}"),
-                },
+                when: r.arrival.value.to_string(),
                 at: (r.position.value.x, r.position.value.y),
                 facing: r.facing.as_ref().and_then(|f| f.value.degrees()),
             })
             .collect();
         let mut facts = Vec::new();
         if let Some(date) = &scenario.date {
-            facts.push(long_date(date.value));
+            facts.push(date.value.long());
         }
         if let Some(start) = &scenario.start {
             facts.push(format!("from {}", start.value));
@@ -396,27 +393,5 @@ fn map_unit(
         screen: point(&unit.screen),
         holders: point(&unit.holders),
         stands_lost: 0,
-    }
-}
-
-/// "9 July 1863".
-fn long_date(date: Date) -> String {
-    const MONTHS: [&str; 12] = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
-    match MONTHS.get((date.month as usize).wrapping_sub(1)) {
-        Some(month) => format!("{} {month} {}", date.day, date.year),
-        None => format!("{}-{:02}-{:02}", date.year, date.month, date.day),
     }
 }

@@ -206,18 +206,8 @@ impl Book {
             }
         }
         for r in &scenario.reinforcements {
-            let (turn, written) = match r.arrival.value {
-                ast::Arrival::Turn(n) => (Some(n), format!("turn {n}")),
-                ast::Arrival::Clock(t) => {
-                    let turn = match (&scenario.start, &scenario.turn_length) {
-                        (Some(start), Some(len)) if len.value > 0 && t.minutes() >= start.value.minutes() => {
-                            Some((t.minutes() - start.value.minutes()) / len.value + 1)
-                        }
-                        _ => None,
-                    };
-                    (turn, t.to_string())
-                }
-            };
+            let turn = scenario.arrival_turn(r.arrival.value);
+            let written = r.arrival.value.to_string();
             let brigade =
                 scenario.sides.iter().flat_map(|s| s.brigades.iter()).find(|b| b.name.value == r.name.value);
             let names: Vec<String> = match brigade {

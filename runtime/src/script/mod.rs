@@ -1151,15 +1151,7 @@ fn wall_clock_message(limits: &Limits, operations: u64) -> String {
 
 /// 500000 as `500,000`.
 fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    dotc_lang::names::thousands(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// The message of a size or depth limit a script went past, naming the limit; None for any other
