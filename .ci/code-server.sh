@@ -69,12 +69,10 @@ cp vscode-shrinkwrap.json "$vscode/npm-shrinkwrap.json"
 echo "== code-server: native modules, built against $nodedir/include/node"
 # argon2 (code-server loads it at start, for passwords): node-pre-gyp, from source only.
 (cd node_modules/argon2 && node ../@mapbox/node-pre-gyp/bin/node-pre-gyp rebuild --build-from-source --nodedir="$nodedir")
-# The server's logger, the extension host's watchdog and the terminal's pty. @parcel/watcher
-# comes prebuilt in its linux package; kerberos (proxy authentication) and the Windows-only
-# modules are left out.
-for module in @vscode/spdlog native-watchdog node-pty; do
-    (cd "$vscode/node_modules/$module" && node "$node_gyp" rebuild --nodedir="$nodedir" --jobs="$(nproc)")
-done
+# The server's logger (@vscode/spdlog), which the server loads at start. @parcel/watcher comes
+# prebuilt in its linux package. Not built, as the test loads none of them: node-pty (only a
+# terminal loads it), native-watchdog, kerberos (proxy authentication) and the Windows-only ones.
+(cd "$vscode/node_modules/@vscode/spdlog" && node "$node_gyp" rebuild --nodedir="$nodedir" --jobs="$(nproc)")
 
 echo "== code-server: the rest of its postinstall (links), with Debian's ripgrep"
 ln -sfn node_modules "$vscode/node_modules.asar"

@@ -45,7 +45,9 @@ function dotcBinary() {
 /// The packaged extension: $DOTC_VSIX, else the one `npm run package` writes.
 function vsix() {
   const file = process.env.DOTC_VSIX || path.join(root, "lsp/editors/vscode/dotc-0.1.0.vsix");
-  if (!existsSync(file)) throw new Error(`no extension package at ${file}: run \`npm ci && npm run package\` in lsp/editors/vscode, or set DOTC_VSIX`);
+  if (!existsSync(file)) {
+    throw new Error(`no extension package at ${file}: run \`npm ci && npm run package\` in lsp/editors/vscode, or set DOTC_VSIX`);
+  }
   return file;
 }
 
@@ -74,7 +76,8 @@ function serverEnv() {
 /// Starts code-server on 127.0.0.1, on a port the system picks, in a process group of its own
 /// (so that `after` ends it with its extension host and the dotc server); resolves to its URL.
 function startServer() {
-  server = spawn(process.execPath, [codeServer, ...serverArgs(), "--bind-addr", "127.0.0.1:0", "--ignore-last-opened", workspace], {
+  const args = [codeServer, ...serverArgs(), "--bind-addr", "127.0.0.1:0", "--ignore-last-opened", workspace];
+  server = spawn(process.execPath, args, {
     env: serverEnv(),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -87,7 +90,9 @@ function startServer() {
     };
     server.stdout.on("data", read);
     server.stderr.on("data", read);
-    server.on("exit", (code, signal) => reject(new Error(`code-server exited (${code ?? signal}) before it listened:\n${serverLog}`)));
+    server.on("exit", (code, signal) => {
+      reject(new Error(`code-server exited (${code ?? signal}) before it listened:\n${serverLog}`));
+    });
   });
 }
 
@@ -113,7 +118,9 @@ async function stopServer() {
 /// tests/browser/browser.mjs).
 function launchBrowser() {
   const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-  if (!existsSync(executablePath)) throw new Error(`no chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM`);
+  if (!existsSync(executablePath)) {
+    throw new Error(`no chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM`);
+  }
   return puppeteer.launch({
     executablePath,
     headless: true,
@@ -142,7 +149,8 @@ async function withControl(key) {
 async function textWhen(selector, needle, what) {
   const handle = await page
     .waitForFunction(
-      (selector, needle) => [...document.querySelectorAll(selector)].map((e) => e.innerText).find((t) => t.includes(needle)),
+      (selector, needle) =>
+        [...document.querySelectorAll(selector)].map((e) => e.innerText).find((t) => t.includes(needle)),
       { timeout: WAIT, polling: 250 },
       selector,
       needle,
@@ -179,7 +187,10 @@ before(async () => {
 
   // The extension, installed by code-server itself, and the user settings that point it at
   // this dotc (`dotc.server.path`, lsp/editors/vscode/package.json) and keep the editor quiet.
-  execFileSync(process.execPath, [codeServer, ...serverArgs(), "--install-extension", extension], { env: serverEnv(), stdio: "pipe" });
+  execFileSync(process.execPath, [codeServer, ...serverArgs(), "--install-extension", extension], {
+    env: serverEnv(),
+    stdio: "pipe",
+  });
   mkdirSync(path.join(work, "user-data/User"), { recursive: true });
   writeFileSync(
     path.join(work, "user-data/User/settings.json"),
@@ -241,7 +252,7 @@ test("a typo's diagnostic from the dotc server, and its quick fix taken in VS Co
     assert.ok(marker.includes(expected.message), `the message ${JSON.stringify(expected.message)} in:\n${marker}`);
     assert.ok(marker.includes(`help: ${expected.help}`), `the help in:\n${marker}`);
     assert.ok(marker.includes(`\`dotc explain ${expected.code}\``), `the code in:\n${marker}`);
-    assert.match(marker, new RegExp(`dotc\\(${expected.code.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\)`), `the source and code in:\n${marker}`);
+    assert.ok(marker.includes(`dotc(${expected.code})`), `the source and code in:\n${marker}`);
     const position = await page.$eval('[id="status.editor.selection"]', (e) => e.innerText);
     assert.equal(position, `Ln ${expected.primary.start.line}, Col ${expected.primary.start.column}`);
     await page.keyboard.press("Escape");
@@ -266,12 +277,21 @@ test("a typo's diagnostic from the dotc server, and its quick fix taken in VS Co
     await withControl("KeyS");
     const file = path.join(workspace, FILE);
     const deadline = Date.now() + WAIT;
-    while (readFileSync(file, "utf8") !== original && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    while (readFileSync(file, "utf8") !== original && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
     assert.equal(readFileSync(file, "utf8"), original, "the quick fix, saved, restores the shipped scenario");
     await page.waitForFunction(
-      () => /Errors: 0|No Problems/.test(document.querySelector('[id="status.problems"]')?.getAttribute("aria-label") ?? ""),
+      () => {
+        const label = document.querySelector('[id="status.problems"]')?.getAttribute("aria-label") ?? "";
+        return /Errors: 0|No Problems/.test(label);
+      },
       { timeout: WAIT, polling: 250 },
     );
+
+    // Every native module the server and the extension host loaded was there (the install
+    // builds them by hand, .ci/code-server.sh).
+    assert.doesNotMatch(serverLog, /Could not locate the bindings file|Cannot find module|was compiled against a different/);
   } catch (e) {
     const shot = path.join(tmpdir(), "dotc-code-server-failure.png");
     if (page) await page.screenshot({ path: shot }).catch(() => {});
