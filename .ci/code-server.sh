@@ -10,6 +10,9 @@
 # Debian's ripgrep where @vscode/ripgrep's download would have put its own.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# The test runs in tests/code-server: paths given relative to here are made absolute.
+if [ -n "${DOTC:-}" ]; then DOTC="$(realpath "$DOTC")"; export DOTC; fi
+if [ -n "${DOTC_VSIX:-}" ]; then DOTC_VSIX="$(realpath "$DOTC_VSIX")"; export DOTC_VSIX; fi
 
 echo "== code-server: system packages (chromium, ripgrep, a C++ toolchain for node-gyp)"
 sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -49,7 +52,7 @@ node_gyp="$(node -p 'require("path").resolve(require("fs").realpathSync(process.
 export npm_config_node_gyp="$node_gyp"
 echo "node headers: $nodedir/include/node; node-gyp $(node "$node_gyp" --version)"
 
-echo "== code-server: the extension package (npm run package in lsp/editors/vscode)"
+echo "== code-server: the extension package (npm run package in lsp/editors/vscode, unless DOTC_VSIX names one)"
 if [ -z "${DOTC_VSIX:-}" ]; then
     (cd "$root/lsp/editors/vscode" && npm ci --no-audit --no-fund && npm run package)
 fi

@@ -249,6 +249,7 @@ test("a typo's diagnostic from the dotc server, and its quick fix taken in VS Co
     await page.click(".monaco-editor .view-lines");
     await page.keyboard.press("F8");
     const marker = await textWhen(".marker-widget", "dotc explain", "the marker widget");
+    await page.waitForSelector(".monaco-editor .view-overlays .squiggly-error", { timeout: WAIT });
     assert.ok(marker.includes(expected.message), `the message ${JSON.stringify(expected.message)} in:\n${marker}`);
     assert.ok(marker.includes(`help: ${expected.help}`), `the help in:\n${marker}`);
     assert.ok(marker.includes(`\`dotc explain ${expected.code}\``), `the code in:\n${marker}`);
