@@ -162,8 +162,8 @@ async function textWhen(selector, needle, what) {
 }
 
 before(async () => {
-  dotc = dotcBinary();
-  const extension = vsix();
+  dotc = path.resolve(dotcBinary());
+  const extension = path.resolve(vsix());
   work = mkdtempSync(path.join(tmpdir(), "dotc-code-server-"));
   workspace = path.join(work, "workspace");
   mkdirSync(workspace);
@@ -187,10 +187,11 @@ before(async () => {
 
   // The extension, installed by code-server itself, and the user settings that point it at
   // this dotc (`dotc.server.path`, lsp/editors/vscode/package.json) and keep the editor quiet.
-  execFileSync(process.execPath, [codeServer, ...serverArgs(), "--install-extension", extension], {
+  const installed = execFileSync(process.execPath, [codeServer, ...serverArgs(), "--install-extension", extension], {
     env: serverEnv(),
-    stdio: "pipe",
+    encoding: "utf8",
   });
+  assert.match(installed, /successfully installed/, `code-server installs ${extension}`);
   mkdirSync(path.join(work, "user-data/User"), { recursive: true });
   writeFileSync(
     path.join(work, "user-data/User/settings.json"),
