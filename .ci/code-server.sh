@@ -64,7 +64,9 @@ npm ci --ignore-scripts --no-audit --no-fund
 
 # code-server's postinstall installs lib/vscode's modules with `npm install`; its shrinkwrap is
 # out of step with its package.json, so the resolved tree is pinned here instead
-# (vscode-shrinkwrap.json, made by that `npm install` with scripts off).
+# (vscode-shrinkwrap.json, made by that `npm install` with scripts off; to remake it after a
+# change of code-server version, run `npm install --omit=dev --ignore-scripts` in $vscode after
+# the `npm ci` above and copy its npm-shrinkwrap.json here).
 vscode=node_modules/code-server/lib/vscode
 cp vscode-shrinkwrap.json "$vscode/npm-shrinkwrap.json"
 (cd "$vscode" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund)
