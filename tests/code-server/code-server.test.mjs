@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import puppeteer from "puppeteer-core";
+import { CHROMIUM_ARGS, chromiumPath, dotcBinary } from "../chromium.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -31,16 +32,6 @@ const [RIGHT, WRONG] = ["rifled_musket", "rifled_muskit"];
 const codeServer = path.join(here, "node_modules/code-server/out/node/entry.js");
 // Generous: the first start of the workbench, the extension host and the server.
 const WAIT = 120_000;
-
-/// The dotc binary: $DOTC, else debug/dotc under $CARGO_TARGET_DIR or the repository's target/
-/// (as tests/browser finds it).
-function dotcBinary() {
-  if (process.env.DOTC) return process.env.DOTC;
-  const target = process.env.CARGO_TARGET_DIR || path.join(root, "target");
-  const binary = path.join(target, "debug", "dotc");
-  if (!existsSync(binary)) throw new Error(`no dotc at ${binary}: run \`cargo build --bin dotc\` or set DOTC`);
-  return binary;
-}
 
 /// The packaged extension: $DOTC_VSIX, else the one `npm run package` writes.
 function vsix() {
@@ -114,27 +105,13 @@ async function stopServer() {
   kill("SIGKILL");
 }
 
-/// Chromium, headless, with a fresh profile and nothing that reaches the network (the flags of
-/// tests/browser/browser.mjs).
+/// Chromium, headless, with a fresh profile and nothing that reaches the network.
 function launchBrowser() {
-  const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-  if (!existsSync(executablePath)) {
-    throw new Error(`no chromium at ${executablePath}: apt-get install chromium, or set CHROMIUM`);
-  }
   return puppeteer.launch({
-    executablePath,
+    executablePath: chromiumPath(),
     headless: true,
     userDataDir: mkdtempSync(path.join(work, "profile-")),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 
@@ -162,7 +139,7 @@ async function textWhen(selector, needle, what) {
 }
 
 before(async () => {
-  dotc = path.resolve(dotcBinary());
+  dotc = path.resolve(dotcBinary(root));
   const extension = path.resolve(vsix());
   work = mkdtempSync(path.join(tmpdir(), "dotc-code-server-"));
   workspace = path.join(work, "workspace");
