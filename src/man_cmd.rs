@@ -186,7 +186,11 @@ pub(crate) const EXAMPLES: &[(&str, &[Example])] = &[
         &[
             (
                 "replay scenarios/tutorial/fence-line-game.dotc --summary",
-                "Tell the game turn by turn, then the forces at the end.",
+                "Tell the game turn by turn as a story, then the forces at the end.",
+            ),
+            (
+                "replay scenarios/tutorial/fence-line-game.dotc --rules --until \"turn 1\"",
+                "Turn 1 with every roll, modifier and marker and the rule each applied.",
             ),
             (
                 "replay scenarios/tutorial/fence-line-game.dotc --html game.html",

@@ -9,7 +9,7 @@ use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::{Analysis, analyze};
 use dotc_runtime::audit::finding_diagnostic;
 use dotc_runtime::campaign::logged::{analyze_and_replay_logged, replay_logged};
-use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Until, completed_log};
+use dotc_runtime::replay::{Finding, Replay, ReplayOptions, Telling, Until, completed_log};
 use dotc_runtime::rulings::WhatIf;
 
 use crate::output::{Format, print_document, schema};
@@ -34,6 +34,11 @@ pub struct ReplayArgs {
     /// tally and state) after the narrative.
     #[arg(long)]
     pub summary: bool,
+    /// Tell every action as the log wrote it, then every event the rules made of it (each roll,
+    /// modifier, marker and tally) with the rule it applied. Without it the replay tells the
+    /// game as a story: each action in a few plain sentences.
+    #[arg(long)]
+    pub rules: bool,
     /// Output format: text for people; json or yaml for tools (docs/schemas/replay.schema.json).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ReplayFormat::Text)]
     pub format: ReplayFormat,
@@ -229,6 +234,7 @@ fn replay_options<'a>(
             && args.seen_by.is_none()
             && args.svg.is_none()
             && args.html.is_none(),
+        telling: if args.rules { Telling::Rules } else { Telling::Story },
         order_of_battle: None,
         moment: false,
         frames: args.html.is_some(),
@@ -295,7 +301,11 @@ pub fn replay_file(
         ReplayFormat::Json => print_document(Format::Json, schema::REPLAY, &Output::of(&replay))?,
         ReplayFormat::Yaml => print_document(Format::Yaml, schema::REPLAY, &Output::of(&replay))?,
         ReplayFormat::Text => {
-            print!("{}", replay.narrative());
+            if crate::term::colour_stdout() {
+                print!("{}", crate::term::paint_narrative(&replay.narrative()));
+            } else {
+                print!("{}", replay.narrative());
+            }
             if args.summary {
                 println!();
                 print!("{}", replay.summary());

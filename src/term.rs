@@ -54,6 +54,49 @@ pub fn colour_stderr() -> bool {
     colour(settings().choice, no_color.as_deref(), std::io::stderr().is_terminal())
 }
 
+/// Whether what dotc writes on standard output (`dotc replay`'s story) may be coloured.
+pub fn colour_stdout() -> bool {
+    let no_color = std::env::var_os("NO_COLOR");
+    colour(settings().choice, no_color.as_deref(), std::io::stdout().is_terminal())
+}
+
+/// The narrative's lines as a terminal shows them (issue 21): turn headings bold, phase
+/// headings dim, findings red and warnings yellow. Each line keeps its text; only ANSI styles
+/// are added around it.
+pub fn paint_narrative(text: &str) -> String {
+    const BOLD: &str = "\x1b[1m";
+    const DIM: &str = "\x1b[2m";
+    const RED: &str = "\x1b[31m";
+    const YELLOW: &str = "\x1b[33m";
+    const RESET: &str = "\x1b[0m";
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.lines() {
+        let body = line.trim_start();
+        let style = if line.starts_with("Turn ") || line == "Before the game" {
+            Some(BOLD)
+        } else if line.starts_with("  ") && !line.starts_with("   ") {
+            Some(DIM)
+        } else if body.starts_with("! finding") {
+            Some(RED)
+        } else if body.starts_with("! warning") {
+            Some(YELLOW)
+        } else {
+            None
+        };
+        match style {
+            Some(style) => {
+                let indent = &line[..line.len() - body.len()];
+                out.push_str(&format!("{indent}{style}{body}{RESET}\n"));
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// Whether `--quiet` was given: no progress bars and no informational notes on standard error;
 /// results, warnings, errors and exit statuses are the same.
 pub fn quiet() -> bool {
@@ -74,6 +117,23 @@ pub(crate) use note;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_narrative_is_painted_line_by_line_keeping_its_text() {
+        let text = "Turn 1 (union)\n  Phase 3, fire\n    A fires.\n    ! finding at line 5: no\n";
+        let painted = paint_narrative(text);
+        assert!(painted.starts_with("\x1b[1mTurn 1 (union)\x1b[0m\n"), "{painted:?}");
+        assert!(painted.contains("  \x1b[2mPhase 3, fire\x1b[0m\n"), "{painted:?}");
+        assert!(painted.contains("\n    A fires.\n"), "{painted:?}");
+        assert!(painted.contains("    \x1b[31m! finding at line 5: no\x1b[0m\n"), "{painted:?}");
+        // Without the styles it is the text itself.
+        let plain: String = painted
+            .replace("\x1b[1m", "")
+            .replace("\x1b[2m", "")
+            .replace("\x1b[31m", "")
+            .replace("\x1b[0m", "");
+        assert_eq!(plain, text);
+    }
 
     #[test]
     fn auto_colours_a_terminal_only_without_a_non_empty_no_color() {

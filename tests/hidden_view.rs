@@ -12,9 +12,10 @@ use common::{dotc, root, text};
 
 const LOG: &str = "tests/rules/modules/hidden_deployment-game.dotc";
 
-/// stdout and stderr of `dotc replay LOG ARGS...`, and its exit code.
+/// stdout and stderr of `dotc replay LOG --rules ARGS...` (the trace, which names each action's
+/// line), and its exit code.
 fn replay(args: &[&str]) -> (String, String, Option<i32>) {
-    let mut all = vec!["replay", LOG];
+    let mut all = vec!["replay", LOG, "--rules"];
     all.extend_from_slice(args);
     let out = dotc(&all, &root());
     (text(&out.stdout), text(&out.stderr), out.status.code())
@@ -64,6 +65,20 @@ fn the_confederates_do_not_see_the_union_brigade_before_b1_is_revealed() {
     assert!(before.contains(&"      blind CD1 (confederate) at (29, 34): a dummy"), "{narrative}");
     // Its own refused `enter "R1"` shows.
     assert!(before.iter().any(|l| l.contains("R1 may not come on")), "{narrative}");
+}
+
+/// The story (`dotc replay`'s default) keeps the same secrets: it tells the events a side saw.
+#[test]
+fn the_story_as_the_confederates_saw_it_keeps_the_union_brigade_hidden_until_b1_is_revealed() {
+    let out = dotc(&["replay", LOG, "--as", "confederate"], &root());
+    let story = text(&out.stdout);
+    assert!(!story.contains("line 49:"), "the story does not quote the log's lines:\n{story}");
+    let (before, after) = split_at(&story, "Blind B1 is revealed: Ames");
+    for secret in ["U1", "Ames", "Col. Ames"] {
+        let seen: Vec<&&str> = before.iter().filter(|l| names(l, secret)).collect();
+        assert!(seen.is_empty(), "{secret} shows before B1's reveal: {seen:?}\n{story}");
+    }
+    assert!(after.iter().any(|l| names(l, "U1")), "{story}");
 }
 
 #[test]

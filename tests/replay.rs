@@ -4,9 +4,10 @@ mod common;
 
 use common::{dotc, root, text};
 
-/// The narrative, the summary and the findings of one replay, as one reviewed text.
+/// The rules trace (`--rules`: every event with its rule), the summary and the findings of one
+/// replay, as one reviewed text.
 fn replay(file: &str) -> (String, std::process::Output) {
-    let out = dotc(&["replay", file, "--summary"], &root());
+    let out = dotc(&["replay", file, "--rules", "--summary"], &root());
     let shown = format!("{}\n---- findings ----\n{}", text(&out.stdout), text(&out.stderr));
     (shown, out)
 }
@@ -26,6 +27,56 @@ fn the_tutorial_game_replays() {
     // Turn 3: the assault wins 9 to 7.
     assert!(shown.contains("melee 9th Louisiana against 19th Maine: 9th Louisiana wins by 2"));
     assert!(!shown.contains("dotc::replay-disagrees"), "{shown}");
+}
+
+/// Issue 21: without `--rules` the replay tells the game as a story, each action in plain
+/// sentences with the dice that decided it, no rule cited and no log line quoted; the findings
+/// still name their line.
+#[test]
+fn the_tutorial_game_as_a_story() {
+    let out = dotc(&["replay", "scenarios/tutorial/fence-line-game.dotc", "--summary"], &root());
+    assert_eq!(out.status.code(), Some(0));
+    let story = text(&out.stdout);
+    insta::assert_snapshot!("tutorial_story", story);
+    for said in [
+        "Laforêt’s Brigade has 4 pips to spend (rolled 5).",
+        "6th Louisiana fires 5 dice at 12th New Jersey, 10.5″ away (medium range, 3+ to hit, with clean barrels +1): [3, 5, 2, 6, 4], 4 hits.",
+        "12th New Jersey saves 2 of 4 on 5+: [5, 2, 3, 6].",
+        "12th New Jersey loses a stand, 4 left.",
+        "50th Georgia fails the Shock save (rolled 2, needed 3+).",
+        "50th Georgia is disordered.",
+        "Melee: 9th Louisiana 9 (rolled 4) against 19th Maine 7 (rolled 3); 9th Louisiana wins by 2.",
+        "50th Georgia rallies (rolled 4, needed 4+).",
+    ] {
+        assert!(story.contains(said), "no `{said}` in:\n{story}");
+    }
+    for trace in ["[RULE-", "[Ch16", "line 31:", "rolled to_hit", "Gunsmoke", "tally"] {
+        assert!(!story.contains(trace), "the story says `{trace}`:\n{story}");
+    }
+    // The same replay's trace has every one of them.
+    let rules =
+        text(&dotc(&["replay", "scenarios/tutorial/fence-line-game.dotc", "--rules"], &root()).stdout);
+    for trace in ["[RULE-", "[Ch16", "line 31:", "rolled to_hit", "Gunsmoke", "tally"] {
+        assert!(rules.contains(trace), "the trace lacks `{trace}`");
+    }
+    // A finding in the story names its line.
+    let wrong = text(&dotc(&["replay", "tests/fixtures/replay/wrong-claims.dotc"], &root()).stdout);
+    assert!(wrong.lines().any(|l| l.trim_start().starts_with("! finding at line ")), "{wrong}");
+}
+
+/// Colour on a terminal, or with `--color always`; never into a pipe by default, never with
+/// `--color never`, and `NO_COLOR` turns `auto` off (issue 21).
+#[test]
+fn the_story_is_coloured_only_when_asked() {
+    let file = "scenarios/tutorial/fence-line-game.dotc";
+    let piped = text(&dotc(&["replay", file], &root()).stdout);
+    assert!(!piped.contains('\x1b'), "colour into a pipe");
+    let always = text(&dotc(&["--color", "always", "replay", file], &root()).stdout);
+    assert!(always.contains("\x1b[1mTurn 1 (confederate)\x1b[0m"), "{always}");
+    let plain = always.replace("\x1b[1m", "").replace("\x1b[2m", "").replace("\x1b[0m", "");
+    assert_eq!(plain, piped, "colour changed the words");
+    let never = text(&dotc(&["--color", "never", "replay", file], &root()).stdout);
+    assert_eq!(never, piped);
 }
 
 #[test]
@@ -214,10 +265,15 @@ fn wording_the_narratives_of_the_shipped_logs_say_nothing_a_player_cannot_read()
     let logs = common::shipped_files().into_iter().filter(|p| p.to_string_lossy().ends_with("-game.dotc"));
     let mut read = 0;
     for log in logs {
-        let out = dotc(&["replay", &log.to_string_lossy()], &root());
-        let narrative = text(&out.stdout);
-        assert!(narrative.contains("Turn 1"), "{}: {narrative}", log.display());
-        assert_eq!(unreadable_shapes(&narrative), Vec::<String>::new(), "{}", log.display());
+        // The story and the rules trace alike.
+        for extra in [None, Some("--rules")] {
+            let mut args = vec!["replay".to_string(), log.to_string_lossy().to_string()];
+            args.extend(extra.map(str::to_string));
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let narrative = text(&dotc(&args, &root()).stdout);
+            assert!(narrative.contains("Turn 1"), "{}: {narrative}", log.display());
+            assert_eq!(unreadable_shapes(&narrative), Vec::<String>::new(), "{} {extra:?}", log.display());
+        }
         read += 1;
     }
     assert_eq!(read, 11);

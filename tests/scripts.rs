@@ -11,7 +11,7 @@ const HOOKS_SEEDED: &str = "tests/fixtures/scripts/hooks-seeded.dotc";
 
 /// The narrative, the summary and the findings of one replay, as one reviewed text.
 fn replay(file: &str) -> (String, std::process::Output) {
-    let out = dotc(&["replay", file, "--summary"], &root());
+    let out = dotc(&["replay", file, "--rules", "--summary"], &root());
     let shown = format!("{}\n---- findings ----\n{}", text(&out.stdout), text(&out.stderr));
     (shown, out)
 }
@@ -199,7 +199,7 @@ fn a_script_stopped_by_its_limit_replays_to_the_same_bytes_on_an_idle_and_a_busy
     // from run to run; its count of operations stops it at the same round every time.
     let file = "tests/fixtures/scripts/budget-game.dotc";
     let run = || {
-        let summary = dotc(&["replay", file, "--summary"], &root());
+        let summary = dotc(&["replay", file, "--rules", "--summary"], &root());
         let json = dotc(&["replay", file, "--format", "json"], &root());
         format!(
             "{}\n---- findings ----\n{}\n---- json ----\n{}",
@@ -240,12 +240,12 @@ const REYNOLDS_KILLED: &str = "Maj. Gen. John F. Reynolds is killed by the scena
 #[test]
 fn reynolds_falls_by_default_and_not_when_his_option_is_off() {
     // On by default: the trigger kills him at 10:15 (turn 10).
-    let on = dotc(&["replay", GETTYSBURG], &root());
+    let on = dotc(&["replay", GETTYSBURG, "--rules"], &root());
     let on_text = text(&on.stdout);
     assert!(on_text.contains(REYNOLDS_KILLED), "{on_text}");
     assert!(on_text.contains("trigger \"Reynolds falls\" fires"), "{on_text}");
     // Switched off for a what-if: he lives, and nothing else of the game changes.
-    let off = dotc(&["replay", GETTYSBURG, "--option", "reynolds_falls=off"], &root());
+    let off = dotc(&["replay", GETTYSBURG, "--rules", "--option", "reynolds_falls=off"], &root());
     let off_text = text(&off.stdout);
     assert!(!off_text.contains(REYNOLDS_KILLED), "{off_text}");
     assert!(!off_text.contains("Reynolds falls"), "{off_text}");
@@ -287,7 +287,7 @@ fn an_unknown_option_is_reported_with_a_did_you_mean() {
     assert!(diagnostics[1].message.contains("`maybe` is not a switch"), "{}", diagnostics[1].message);
     insta::assert_snapshot!("unknown_option", render(&diagnostics, "hooks-unknown-option.dotc", &source));
     // `dotc replay --option` checks the name the same way.
-    let out = dotc(&["replay", HOOKS_LOG, "--option", "colonel_ride=off"], &root());
+    let out = dotc(&["replay", HOOKS_LOG, "--rules", "--option", "colonel_ride=off"], &root());
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("did you mean `colonel_rides`?"), "{}", text(&out.stderr));
     let out = dotc(&["replay", HOOKS_LOG, "--option", "colonel_rides=maybe"], &root());

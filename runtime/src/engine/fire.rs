@@ -561,10 +561,14 @@ fn low_ammo(
             What::Note {
                 text: format!("{}: {ones} natural 1 of the {trigger} that give Low Ammo", plan.firer_name),
             },
-            "RULE-05-2.5b, RULINGS E2",
+            LOW_AMMO_NOT_YET,
         ));
     }
 }
+
+/// The rule of the note that a volley's natural 1s were too few for Low Ammo (RULE-05-2.5b,
+/// RULINGS E2): something that did not happen, which the story leaves to the rules trace.
+pub const LOW_AMMO_NOT_YET: &str = "RULE-05-2.5b, RULINGS E2";
 
 /// The natural 1s of a volley as first rolled (re-rolls neither add nor take any away), which
 /// Low Ammo (RULE-05-2.5b) and fouled powder (Ch13 21.0) count.

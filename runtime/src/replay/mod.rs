@@ -35,6 +35,7 @@ mod pursuit;
 pub mod resume;
 mod scripted;
 mod status;
+pub mod story;
 pub mod streamed;
 mod view;
 mod wave;
@@ -67,7 +68,7 @@ pub use claims::{written_claim, written_step_claims};
 pub use complete::completed_log;
 pub use log_dice::LogDice;
 pub use moment::{Moment, MomentBrigade, MomentUnit};
-pub use narrative::Summary;
+pub use narrative::{Summary, Telling};
 pub use scripted::GameResult;
 pub use view::{BlindHides, BlindSummary};
 
@@ -104,6 +105,9 @@ pub struct ReplayOptions<'a> {
     /// findings about its actions are in (issue 16: a long log's replay held every event until
     /// the end only to narrate them). The replay keeps no events: for `dotc replay`'s text.
     pub narrate: bool,
+    /// How the narrative tells the game: every event with its rule (the default), or the
+    /// story `dotc replay` prints (issue 21).
+    pub telling: Telling,
     /// The order of battle a campaign's roster gives the battle (Ch14 1.0, dotc D42): the game
     /// is set up from the scenario as it rewrites it ([`OrderOfBattle::apply`]). None: the
     /// scenario's own.
@@ -324,6 +328,9 @@ pub struct Replay {
     /// The narrative, written as the game was played ([`ReplayOptions::narrate`]).
     #[serde(skip)]
     narrated: Option<String>,
+    /// How [`Replay::narrative`] tells the game ([`ReplayOptions::telling`]).
+    #[serde(skip)]
+    pub telling: Telling,
     /// The game where the log ends ([`ReplayOptions::moment`]).
     #[serde(skip)]
     pub moment: Option<Box<Moment>>,
@@ -470,6 +477,7 @@ impl<'a> Run<'a> {
             in_steps: false,
             findings_only: options.findings_only,
             narrated: (options.narrate && !options.findings_only).then(String::new),
+            telling: options.telling,
             marks: std::collections::VecDeque::new(),
             turn_events: 0,
             sight: view::Sight::default(),
@@ -861,6 +869,8 @@ struct Replayer<'a> {
     findings_only: bool,
     /// The narrative so far, written as the game is played ([`ReplayOptions::narrate`]).
     narrated: Option<String>,
+    /// [`ReplayOptions::telling`].
+    telling: Telling,
     /// With `narrated`: where each turn not yet narrated starts in the steps, events and findings.
     marks: std::collections::VecDeque<TurnMark>,
     /// Where the current turn's events start in `events`.
@@ -1038,7 +1048,7 @@ impl<'a> Replayer<'a> {
         let mut findings: Vec<&Finding> = self.findings.get(findings_from..).unwrap_or(&[]).iter().collect();
         findings.sort_by_key(|f| (f.span.start, f.span.end));
         let (steps, events) = (steps.min(self.steps.len()), events.min(self.events.len()));
-        narrative::narrate(out, &self.steps[..steps], &self.events[..events], &findings);
+        narrative::narrate(out, &self.steps[..steps], &self.events[..events], &findings, self.telling);
         self.steps.drain(..steps);
         self.events.drain(..events);
     }
@@ -1068,6 +1078,7 @@ impl<'a> Replayer<'a> {
             sight: self.sight.clone(),
             seen_by: None,
             narrated: self.narrated.take(),
+            telling: self.telling,
             moment: None,
             frames: Vec::new(),
         }

@@ -49,6 +49,14 @@ fn issue_16_a_replay_narrated_as_it_goes_tells_what_the_whole_replay_tells() {
         assert_eq!(narrated.findings, whole.findings, "{name}");
         assert_eq!(narrated.summary, whole.summary, "{name}");
         assert!(narrated.events.is_empty() && narrated.steps.is_empty(), "{name}");
+        // The story (issue 21) too: told as the game is played, it is the story of the whole.
+        let story = ReplayOptions { telling: Telling::Story, ..options };
+        let whole_story = replay(&analysis, &story);
+        let narrated_story = replay(&analysis, &ReplayOptions { narrate: true, ..story });
+        assert_eq!(narrated_story.narrative(), whole_story.narrative(), "{name}");
+        // The story says every finding the trace says, each at its line.
+        let marks = |text: &str| text.lines().filter(|l| l.trim_start().starts_with("! ")).count();
+        assert_eq!(marks(&whole_story.narrative()), marks(&whole.narrative()), "{name}");
         // Every event is told: none is held up behind one told late.
         let told = whole
             .narrative()

@@ -7,6 +7,7 @@ use dotc_lang::ast::Span;
 use serde::Serialize;
 
 use super::{Finding, GameResult, Level, Replay, ReplayEvent, Step};
+use crate::engine::events::Event;
 use crate::engine::state::GameState;
 use crate::engine::{Rules, morale};
 
@@ -182,7 +183,7 @@ impl Replay {
         }
         let mut findings: Vec<_> = self.findings.iter().collect();
         findings.sort_by_key(|f| (f.span.start, f.span.end));
-        narrate(&mut out, &self.steps, &self.events, &findings);
+        narrate(&mut out, &self.steps, &self.events, &findings, self.telling);
         std::borrow::Cow::Owned(out)
     }
 
@@ -271,24 +272,33 @@ impl Replay {
 /// the rules judged an earlier action of the turn late (a change of formation with no move after
 /// it, judged at the phase's end), under the action being played then. An event left over from
 /// an earlier turn is told before the next turn's heading, so no event holds up the ones after it.
-pub(super) fn narrate(out: &mut String, steps: &[Step], events: &[ReplayEvent], findings: &[&Finding]) {
+pub(super) fn narrate(
+    out: &mut String,
+    steps: &[Step],
+    events: &[ReplayEvent],
+    findings: &[&Finding],
+    telling: Telling,
+) {
     let mut events = events.iter().peekable();
-    let mut first = true;
+    let mut before: Vec<&Event> = Vec::new();
     while let Some(e) = events.next_if(|e| e.turn == 0) {
-        if first {
-            let _ = writeln!(out, "Before the game");
-            first = false;
-        }
-        let _ = writeln!(out, "      {}", e.event);
+        before.push(&e.event);
+    }
+    let told = tell(&before, "", telling, "      ");
+    if !told.is_empty() {
+        let _ = writeln!(out, "Before the game");
+        out.push_str(&told);
     }
     // The spans of the turn's actions told so far: their late events.
     let mut told: Vec<Span> = Vec::new();
     for step in steps {
         match step {
             Step::Turn { number, side } => {
+                let mut late: Vec<&Event> = Vec::new();
                 while let Some(e) = events.next_if(|e| e.turn < *number) {
-                    let _ = writeln!(out, "      {}", e.event);
+                    late.push(&e.event);
                 }
+                out.push_str(&tell(&late, "", telling, "      "));
                 told.clear();
                 if !out.is_empty() {
                     out.push('\n');
@@ -299,18 +309,25 @@ pub(super) fn narrate(out: &mut String, steps: &[Step], events: &[ReplayEvent], 
                 let _ = writeln!(out, "  Phase {}, {}", kind.number(), kind.word());
             }
             Step::Action { line, span, text, .. } => {
-                match line {
-                    0 => {
+                // The rules trace heads each action with its line as the log wrote it; the story
+                // tells it in sentences alone.
+                match (telling, line) {
+                    (Telling::Story, _) => {}
+                    (Telling::Rules, 0) => {
                         let _ = writeln!(out, "    {text}");
                     }
-                    n => {
+                    (Telling::Rules, n) => {
                         let _ = writeln!(out, "    line {n}: {text}");
                     }
                 }
                 told.push(*span);
+                let mut its: Vec<&Event> = Vec::new();
                 while let Some(e) = events.next_if(|e| e.span == *span || told.contains(&e.span)) {
-                    let _ = writeln!(out, "      {}", e.event);
+                    its.push(&e.event);
                 }
+                let verb = text.split_whitespace().next().unwrap_or("");
+                let indent = if telling == Telling::Story { "    " } else { "      " };
+                out.push_str(&tell(&its, verb, telling, indent));
                 // The findings within the action, found by a binary search of the sorted
                 // list: walking the whole list for every action made a long log's
                 // narrative quadratic (issue 16; counted as work for src/linear_tests.rs).
@@ -325,18 +342,30 @@ pub(super) fn narrate(out: &mut String, steps: &[Step], events: &[ReplayEvent], 
                         Level::Followed => "follows the log",
                     };
                     let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
-                    let _ = writeln!(out, "      ! {mark}: {}{rule}", f.message);
+                    match (telling, line) {
+                        (Telling::Story, n) if *n > 0 => {
+                            let _ = writeln!(out, "    ! {mark} at line {n}: {}{rule}", f.message);
+                        }
+                        (Telling::Story, _) => {
+                            let _ = writeln!(out, "    ! {mark}: {}{rule}", f.message);
+                        }
+                        (Telling::Rules, _) => {
+                            let _ = writeln!(out, "      ! {mark}: {}{rule}", f.message);
+                        }
+                    }
                 }
                 dotc_lang::lines::work::add(visited);
             }
             Step::EndOfTurn(turn) => {
-                let mut first = true;
+                let mut its: Vec<&Event> = Vec::new();
                 while let Some(e) = events.next_if(|e| e.span == *turn || told.contains(&e.span)) {
-                    if first {
-                        let _ = writeln!(out, "  End of the turn");
-                        first = false;
-                    }
-                    let _ = writeln!(out, "      {}", e.event);
+                    its.push(&e.event);
+                }
+                let indent = if telling == Telling::Story { "    " } else { "      " };
+                let said = tell(&its, "", telling, indent);
+                if !said.is_empty() {
+                    let _ = writeln!(out, "  End of the turn");
+                    out.push_str(&said);
                 }
             }
             // Said by the action before it.
@@ -344,7 +373,35 @@ pub(super) fn narrate(out: &mut String, steps: &[Step], events: &[ReplayEvent], 
         }
     }
     // What is left: events of the last turn told, that no step of it claims.
-    for e in events {
-        let _ = writeln!(out, "      {}", e.event);
+    let left: Vec<&Event> = events.map(|e| &e.event).collect();
+    out.push_str(&tell(&left, "", telling, "      "));
+}
+
+/// How the narrative tells the game: every event with its rule, or the story.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Telling {
+    /// Each action as the log wrote it, then every event the rules made of it with the rule it
+    /// applied (`dotc replay --rules`).
+    #[default]
+    Rules,
+    /// Each action in plain sentences ([`super::story::tell`]): `dotc replay`'s default.
+    Story,
+}
+
+/// Some events, one line each: as the rules trace says them, or as the story tells them.
+fn tell(events: &[&Event], verb: &str, telling: Telling, indent: &str) -> String {
+    let mut out = String::new();
+    match telling {
+        Telling::Rules => {
+            for e in events {
+                let _ = writeln!(out, "{indent}{e}");
+            }
+        }
+        Telling::Story => {
+            for sentence in super::story::tell(events, verb) {
+                let _ = writeln!(out, "{indent}{sentence}");
+            }
+        }
     }
+    out
 }

@@ -215,6 +215,7 @@ impl Replay {
             sight: self.sight.clone(),
             seen_by: Some(side.to_string()),
             narrated: None,
+            telling: self.telling,
             // The whole game's state shows what a side may not see: never in a side's view.
             moment: None,
             // A side's view keeps no frames: their tables name what the blinds hide.
