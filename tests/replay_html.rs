@@ -51,8 +51,22 @@ fn narrated_actions(narrative: &str) -> Vec<(u64, String, Vec<String>)> {
 fn steps_are_the_narrative(game: &str, data: &serde_json::Value) {
     let steps: Vec<&serde_json::Value> =
         data["steps"].as_array().unwrap().iter().filter(|s| s["line"].as_u64() != Some(0)).collect();
-    let actions = narrated_actions(&text(&dotc(&["replay", game], &root()).stdout));
+    let actions = narrated_actions(&text(&dotc(&["replay", game, "--rules"], &root()).stdout));
     assert_eq!(steps.len(), actions.len(), "{game}");
+    // What each step shows by default is `dotc replay`'s story: its sentences, in its order.
+    let story = text(&dotc(&["replay", game], &root()).stdout);
+    let sentences: Vec<&str> = story
+        .lines()
+        .filter(|l| l.starts_with("    ") && !l.trim_start().starts_with('!'))
+        .map(str::trim)
+        .collect();
+    let shown: Vec<&str> = data["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["story"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()))
+        .collect();
+    assert_eq!(shown, sentences, "{game}: the page's story is not dotc replay's");
     for (step, (line, action, events)) in steps.iter().zip(&actions) {
         assert_eq!(
             (step["line"].as_u64(), step["text"].as_str()),

@@ -52,7 +52,9 @@ struct StepData {
     /// The log's line and the action as written; 0 and "" for the start and a turn's end.
     line: usize,
     text: String,
-    /// The narrative: each event's words and the rule it cites.
+    /// The step told as a story ([`dotc_runtime::replay::story::tell`]): what the page shows.
+    story: Vec<String>,
+    /// The narrative: each event's words and the rule it cites, shown with "the rules".
     events: Vec<(String, String)>,
     /// The findings at this step: level, message, rule.
     findings: Vec<FindingRow>,
@@ -190,12 +192,17 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
             }
             _ => (0, String::new()),
         };
+        let story = dotc_runtime::replay::story::tell(
+            &events.iter().map(|e| &e.event).collect::<Vec<_>>(),
+            text.split_whitespace().next().unwrap_or(""),
+        );
         data.steps.push(StepData {
             id,
             turn: frame.turn,
             heading,
             line,
             text,
+            story,
             events: events.iter().map(|e| (e.event.what.to_string(), e.event.rule.to_string())).collect(),
             findings: found,
             forces,
@@ -219,6 +226,7 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
             heading: "The game could not be replayed".into(),
             line: 0,
             text: String::new(),
+            story: Vec::new(),
             events: Vec::new(),
             findings: rest,
             forces,
@@ -249,11 +257,11 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
 <button id=\"last\" title=\"Last step (End)\">last \u{bb}</button>\n\
 <label class=\"turn\">Turn <input id=\"turn\" type=\"range\" min=\"0\" max=\"{last_turn}\" step=\"1\" value=\"0\"> <output id=\"turn-value\">0</output></label>\n\
 <span id=\"counter\"></span>\n\
-<label class=\"rules\"><input id=\"rules\" type=\"checkbox\"> rules cited</label>\n\
+<label class=\"rules\"><input id=\"rules\" type=\"checkbox\"> the rules</label>\n\
 <label class=\"wide\"><input id=\"wide\" type=\"checkbox\"> wide map</label>\n\
 <a id=\"link\" href=\"#start\">link to this step</a>\n</nav>\n\
 <main>\n<section id=\"map\">\n{head}<g id=\"forces\"></g>\n<g id=\"action\"></g>\n{tail}</section>\n\
-<section id=\"story\">\n<h2 id=\"heading\"></h2>\n<p id=\"action-line\"></p>\n<ol id=\"narrative\"></ol>\n<ul id=\"step-findings\"></ul>\n</section>\n\
+<section id=\"story\">\n<h2 id=\"heading\"></h2>\n<p id=\"action-line\"></p>\n<ul id=\"told\"></ul>\n<ol id=\"narrative\"></ol>\n<ul id=\"step-findings\"></ul>\n</section>\n\
 <section id=\"roster\"></section>\n\
 <section id=\"luck\">\n<h2>Luck</h2>\n{luck_chart}</section>\n\
 <section id=\"findings\">\n<h2>Findings</h2>\n{findings_list}</section>\n</main>\n\

@@ -79,6 +79,9 @@
     action.innerHTML = data.actions[step.action] || "";
     $("heading").textContent = step.heading;
     $("action-line").textContent = step.line ? "line " + step.line + ": " + step.text : step.text;
+    const told = $("told");
+    told.replaceChildren();
+    (step.story || []).forEach((sentence) => told.appendChild(el("li", sentence, "sentence")));
     const list = $("narrative");
     list.replaceChildren();
     step.events.forEach((e) => {

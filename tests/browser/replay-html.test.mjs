@@ -21,7 +21,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const TUTORIAL = "scenarios/tutorial/fence-line-game.dotc";
 const dotc = dotcBinary(root);
 
-let work, browser, url, narrative, json;
+let work, browser, url, narrative, story, json;
 
 /// The narrative's actions: each `line N: TEXT` and the events told under it.
 function narratedActions(text) {
@@ -46,7 +46,15 @@ before(async () => {
   const out = path.join(work, "tutorial.html");
   execFileSync(dotc, ["replay", TUTORIAL, "--html", out], { cwd: root, stdio: "pipe" });
   url = pathToFileURL(out).href;
-  narrative = narratedActions(execFileSync(dotc, ["replay", TUTORIAL], { cwd: root }).toString());
+  narrative = narratedActions(execFileSync(dotc, ["replay", TUTORIAL, "--rules"], { cwd: root }).toString());
+  // `dotc replay`'s story: the sentences each step shows.
+  story = new Set(
+    execFileSync(dotc, ["replay", TUTORIAL], { cwd: root })
+      .toString()
+      .split("\n")
+      .filter((l) => l.startsWith("    ") && !l.trimStart().startsWith("!"))
+      .map((l) => l.trim()),
+  );
   json = JSON.parse(execFileSync(dotc, ["replay", TUTORIAL, "--format", "json"], { cwd: root }).toString());
   browser = await launch(work);
 });
@@ -99,6 +107,8 @@ function shown(page) {
       action: document.getElementById("action-line").textContent,
       counter: document.getElementById("counter").textContent,
       turn: document.getElementById("turn").value,
+      told: [...document.querySelectorAll("#told li")].map((li) => li.textContent),
+      toldVisible: getComputedStyle(document.getElementById("told")).display !== "none",
       events: [...document.querySelectorAll("#narrative li")].map((li) => ({
         text: li.firstChild.textContent,
         rule: li.dataset.rule,
@@ -151,6 +161,13 @@ test("stepping through the tutorial with the keyboard shows each action as the r
       assert.deepEqual(now.events.map((e) => `${e.text}  [${e.rule}]`), want.events, now.step);
     }
     assert.ok(now.events.every((e) => !e.ruleVisible), "the rules are hidden until asked for");
+    // The story: shown, each sentence one that `dotc replay` tells, one or more for an action
+    // with events that are not bookkeeping.
+    assert.ok(now.toldVisible, `${now.step}: the story is shown`);
+    for (const sentence of now.told) assert.ok(story.has(sentence), `${now.step}: "${sentence}" is not dotc replay's`);
+    if (now.events.some((e) => / fires \d+D6 at | loses \d+ stands?,/.test(e.text))) {
+      assert.ok(now.told.length > 0, `${now.step}: a volley or a loss told`);
+    }
     told += now.events.length;
     // The roster and the map against the JSON replay's events told so far.
     const want = stateAfter(told);
@@ -201,10 +218,12 @@ test("the buttons, the rules toggle, the turn slider and a link open the steps t
   let now = await shown(page);
   assert.equal(now.step, "t1-command-1");
   assert.equal(now.action, `line ${narrative[0].line}: ${narrative[0].text}`);
-  // The rules cited, on demand.
+  // The rules, on demand: every event with the rule it applied, instead of the story.
+  assert.ok(now.told.length > 0 && now.toldVisible);
   await page.click("#rules");
   now = await shown(page);
   assert.ok(now.events.length > 0 && now.events.every((e) => e.ruleVisible));
+  assert.ok(!now.toldVisible, "the story gives way to the rules");
   await page.click("#rules");
   // The wide map: the map takes the page's width.
   const width = () => page.$eval("#map > svg", (svg) => svg.getBoundingClientRect().width);
