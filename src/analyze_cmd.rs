@@ -8,12 +8,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dotc_lang::ast::FileKind;
-use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::LineIndex;
 use dotc_runtime::analyze::{Depth, analyze_with, overlay_svg, render_text};
 use dotc_runtime::render::{self, MapState, RenderOptions};
 
-use crate::files;
 use crate::output::{Format, FormatArgs, print_document, schema};
 
 #[derive(clap::Args, Debug)]
@@ -44,16 +42,10 @@ pub struct AnalyzeArgs {
 }
 
 pub fn analyze_file(args: &AnalyzeArgs) -> Result<ExitCode, String> {
-    let source = super::read(&args.file)?;
-    let path = files::named(&args.file);
-    let name = path.display().to_string();
-    let analysis = dotc_lang::analyze(path, &source, &files::InputLoader);
-    let errors: Vec<Diagnostic> = analysis.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-    if !errors.is_empty() {
-        eprint!("{}", super::render(&errors, &name, &source));
-        eprintln!("error: {name} has errors; not analysed");
-        return Ok(ExitCode::from(1));
-    }
+    let super::Analysed { analysis, name, source } = match super::analysed(&args.file, "not analysed")? {
+        Ok(analysed) => analysed,
+        Err(code) => return Ok(code),
+    };
     let (scenario, data, text) = match analysis.document.kind {
         Some(FileKind::Scenario) => {
             let s = analysis.document.scenario.as_ref().ok_or(format!("{name} has no scenario"))?;

@@ -197,6 +197,30 @@ fn read(path: &Path) -> Result<String, String> {
     }
 }
 
+/// A file read and analysed for a command that works only on a file without errors.
+struct Analysed {
+    analysis: dotc_lang::Analysis,
+    /// The file as diagnostics name it (`<stdin>` for `-`).
+    name: String,
+    source: String,
+}
+
+/// Read and analyse `file`; a file with errors has its diagnostics printed on standard error
+/// and `error: NAME has errors; NOT_DONE`, and gives exit status 1 (`Ok(Err(..))`).
+fn analysed(file: &Path, not_done: &str) -> Result<Result<Analysed, ExitCode>, String> {
+    let source = read(file)?;
+    let path = files::named(file);
+    let name = path.display().to_string();
+    let analysis = dotc_lang::analyze(path, &source, &files::InputLoader);
+    let errors: Vec<Diagnostic> = analysis.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+    if !errors.is_empty() {
+        eprint!("{}", render(&errors, &name, &source));
+        eprintln!("error: {name} has errors; {not_done}");
+        return Ok(Err(ExitCode::from(1)));
+    }
+    Ok(Ok(Analysed { analysis, name, source }))
+}
+
 /// Diagnostics as standard error shows them: drawn with Unicode for a terminal (in colour when
 /// `term` allows it, also into a pipe with `--color always`), plain otherwise.
 fn render(diagnostics: &[Diagnostic], name: &str, source: &str) -> String {

@@ -15,7 +15,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dotc_lang::ast::FileKind;
-use dotc_lang::diagnostic::Diagnostic;
 use dotc_runtime::campaign::logged::LoggedBattle;
 use dotc_runtime::roster::{BrigadeSheet, LeaderRow, Sheet, SideSheet, Start, UnitRow};
 
@@ -94,16 +93,11 @@ pub fn roster(args: &RosterArgs) -> Result<ExitCode, String> {
             }
         },
     };
-    let source = super::read(&args.file)?;
+    let super::Analysed { analysis, name, .. } = match super::analysed(&args.file, "no roster made")? {
+        Ok(analysed) => analysed,
+        Err(code) => return Ok(code),
+    };
     let path = files::named(&args.file);
-    let name = path.display().to_string();
-    let analysis = dotc_lang::analyze(path, &source, &files::InputLoader);
-    let errors: Vec<Diagnostic> = analysis.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-    if !errors.is_empty() {
-        eprint!("{}", super::render(&errors, &name, &source));
-        eprintln!("error: {name} has errors; no roster made");
-        return Ok(ExitCode::from(1));
-    }
     let mut sheet = match analysis.document.kind {
         Some(FileKind::Scenario) => {
             let s = analysis.document.scenario.as_ref().ok_or(format!("{name} has no scenario"))?;
