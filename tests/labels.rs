@@ -94,7 +94,7 @@ fn rotation(node: roxmltree::Node<'_, '_>) -> Option<(f64, f64, f64)> {
 
 /// Every label on the table: the `<text>` elements of the table's label groups.
 fn labels(options: &usvg::Options<'_>, xml: &roxmltree::Document<'_>) -> Vec<LabelBox> {
-    let groups = ["labels", "unit-labels"];
+    let groups = ["labels", "unit-labels", "badge-labels"];
     xml.descendants()
         .filter(|n| n.has_tag_name("text"))
         .filter(|n| n.ancestors().any(|a| a.attribute("id").is_some_and(|id| groups.contains(&id))))
@@ -287,6 +287,94 @@ fn issue_21_no_two_labels_of_a_map_overlap_and_all_lies_inside_the_frame() {
     markers += check_map(&options, "the 19th Maine's arcs and sight", &focus);
     assert!(maps >= 10, "{maps} maps");
     assert!(markers > 10, "{markers} markers: the objectives, rings and markers were not found");
+}
+
+/// The HTML replay's map at every step of the tutorial game, as the page puts it together (its
+/// ground and frame, the step's forces and the step's marks): the step's notes ("-1 stand",
+/// "micro-hit", "+ Disorder") are placed clear of every unit's and the ground's labels, and
+/// inside the frame. (A unit's label and the ground's are placed apart too, but not always: a
+/// unit come on at the table's edge by its arrival ring may have no free place, as the
+/// reinforcement's ring and label stay on the page's ground at every step.)
+#[test]
+fn issue_21_every_step_of_the_html_replay_has_its_notes_clear_of_the_labels() {
+    let options = font_options();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("game.html");
+    let run = dotc(
+        &["replay", "scenarios/tutorial/fence-line-game.dotc", "--html", out.to_str().expect("utf-8")],
+        &root(),
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let page = std::fs::read_to_string(&out).expect("the page");
+    let between = |from: &str, to: &str| {
+        let start = page.find(from).unwrap_or_else(|| panic!("no {from}")) + from.len();
+        let end = start + page[start..].find(to).unwrap_or_else(|| panic!("no {to}"));
+        page[start..end].to_string()
+    };
+    let map = between("<section id=\"map\">\n", "</section>");
+    let data: serde_json::Value =
+        serde_json::from_str(&between("<script type=\"application/json\" id=\"dotc-data\">", "</script>"))
+            .expect("the page's data");
+    let lines = data["lines"].as_array().expect("lines");
+    let (mut steps, mut badges) = (0, 0);
+    for step in data["steps"].as_array().expect("steps") {
+        let index = |key: &str| step[key].as_u64().expect("an index") as usize;
+        let forces: Vec<&str> = data["forces"][index("forces")]
+            .as_array()
+            .expect("a forces layer")
+            .iter()
+            .map(|l| lines[l.as_u64().expect("a line") as usize].as_str().expect("text"))
+            .collect();
+        let action = data["actions"][index("action")].as_str().expect("an action layer");
+        badges += action.matches("class=\"badge\"").count();
+        let svg = map
+            .replacen("<g id=\"forces\"></g>", &format!("<g id=\"forces\">{}</g>", forces.join("\n")), 1)
+            .replacen("<g id=\"action\"></g>", &format!("<g id=\"action\">{action}</g>"), 1);
+        let name = format!("the HTML replay at {}", step["id"]);
+        let xml = roxmltree::Document::parse(&svg).expect("well-formed XML");
+        let boxes = labels(&options, &xml);
+        // Every note wherever it is drawn, measured as the labels are.
+        let notes: Vec<LabelBox> = xml
+            .descendants()
+            .filter(|n| n.has_tag_name("text") && n.attribute("class") == Some("badge"))
+            .map(|n| {
+                let ((x0, y0), (x1, y1)) = measure(&options, n);
+                LabelBox {
+                    text: n.text().unwrap_or_default().to_string(),
+                    corners: [(x0, y0), (x1, y0), (x1, y1), (x0, y1)],
+                }
+            })
+            .collect();
+        let table = xml.descendants().find(|n| n.attribute("id") == Some("table")).expect("the table");
+        let get = |n: &str| table.attribute(n).and_then(|v| v.parse::<f64>().ok()).expect("a number");
+        let (fx0, fy0) = (get("x"), get("y"));
+        let (fx1, fy1) = (fx0 + get("width"), fy0 + get("height"));
+        for note in &notes {
+            assert!(
+                note.corners.iter().all(|c| c.0 >= fx0 - 1e-6
+                    && c.0 <= fx1 + 1e-6
+                    && c.1 >= fy0 - 1e-6
+                    && c.1 <= fy1 + 1e-6),
+                "{name}: the note \"{}\" runs out of the frame: {:?}",
+                note.text,
+                note.corners
+            );
+            let same = |b: &LabelBox| b.text == note.text && b.corners == note.corners;
+            for other in boxes.iter().chain(&notes).filter(|b| !same(b)) {
+                assert!(
+                    !intersect(&note.corners, &other.corners, HALO),
+                    "{name}: the note \"{}\" {:?} overlaps \"{}\" {:?}",
+                    note.text,
+                    note.corners,
+                    other.text,
+                    other.corners
+                );
+            }
+        }
+        steps += 1;
+    }
+    assert!(steps > 30, "{steps} steps");
+    assert!(badges > 10, "{badges} notes: the steps' notes were not found");
 }
 
 /// The check itself: two labels written at one place are found overlapping, and one written

@@ -23,8 +23,8 @@ use dotc_lang::ast::{PhaseKind, Span};
 use dotc_runtime::audit::{AuditOptions, audit, level_of};
 use dotc_runtime::engine::tables::Tables;
 use dotc_runtime::luck::{self, Sides};
-use dotc_runtime::render::action::{marks_of, render_marks};
-use dotc_runtime::render::{MapState, RenderOptions, render_forces, render_layers};
+use dotc_runtime::render::action::marks_of;
+use dotc_runtime::render::{MapState, RenderOptions, render_forces, render_layers, render_step};
 use dotc_runtime::replay::frames::{Frame, FrameKind};
 use dotc_runtime::replay::{Level, Replay, Table};
 use serde::Serialize;
@@ -168,10 +168,12 @@ pub fn page(analysis: &Analysis, replay: &Replay) -> Result<String, String> {
                 unit.markers.push(("micro_hit".to_string(), "Micro-hit".to_string()));
             }
         }
-        let forces = forces_of(&mut data, render_forces(&field, &state, &options, &layers, "forces-layer"));
+        // The step's marks over the forces, their badges placed clear of the labels (issue 21).
         let marks = marks_of(events, before.unwrap_or(&frame.table), &frame.table);
-        let action =
-            actions_seen.index(&mut data.actions, &render_marks(layers.page.table, &marks, "action-layer"));
+        let (forces, action) =
+            render_step(&field, &state, &options, &layers, ("forces-layer", "action-layer"), &marks);
+        let forces = forces_of(&mut data, forces);
+        let action = actions_seen.index(&mut data.actions, &action);
         let roster = roster(&base, frame, &mut |row: UnitRow| {
             let key = serde_json::to_string(&row).unwrap_or_default();
             let index = units_seen.index(&mut Vec::new(), &key);

@@ -2,7 +2,8 @@
 //! and fire lines of its events, the stands it took off and the markers it placed.
 //!
 //! Nothing here is a rule: [`marks_of`] reads the replay's events and the tables before and
-//! after the step (where every unit stood), and [`render_marks`] draws them.
+//! after the step (where every unit stood); [`draw_marks`] draws them, and [`badges`] gives
+//! their notes as labels for the map's placement (`super::render_step`, `dotc render --at`).
 
 use crate::battlefield::Body;
 use crate::battlefield::range::range_line;
@@ -80,7 +81,7 @@ pub(super) fn legend_sample(w: &mut Writer, kind: MarkKind, c: P) {
             return ghost(w, &d(&[(x0, y0), (x1, y0), (x1, y1), (x0, y1)], true));
         }
     };
-    draw_marks(w, page, &[mark], false);
+    draw_marks(w, page, &[mark]);
 }
 
 /// The body a table gives a unit of that name.
@@ -170,16 +171,6 @@ fn arrow_head(from: P, to: P, size: f64) -> String {
     d(&[to, left, right], true)
 }
 
-/// The marks as one SVG group of this id, on the table of `page` (a map's
-/// [`super::PageLayout::table`]).
-pub fn render_marks(page: Page, marks: &[Mark], id: &str) -> String {
-    let mut w = Writer::new();
-    w.open("g", &[("id", id), ("clip-path", "url(#table-clip)")]);
-    draw_marks(&mut w, page, marks, true);
-    w.close("g");
-    w.finish()
-}
-
 /// Where a badge at `at` (table inches) asks to be written, the `stacked`-th at that place:
 /// each under the one before.
 fn badge_at(page: Page, at: (f64, f64), stacked: usize) -> P {
@@ -211,11 +202,8 @@ pub(super) fn badges(page: Page, marks: &[Mark]) -> Vec<Label> {
     out
 }
 
-/// The marks into `w`, with their badges written where they fall if `badges` (the HTML
-/// replay's layer), or left for the map's labels ([`badges`]).
-pub(super) fn draw_marks(w: &mut Writer, page: Page, marks: &[Mark], badges: bool) {
-    // Badges at one place are stacked, each under the one before.
-    let mut stack: Vec<(f64, f64)> = Vec::new();
+/// The marks into `w`; their badges are left for the map's labels ([`badges`]).
+pub(super) fn draw_marks(w: &mut Writer, page: Page, marks: &[Mark]) {
     for mark in marks {
         match mark {
             Mark::Move { from, to } | Mark::Charge { from, to } => {
@@ -249,24 +237,7 @@ pub(super) fn draw_marks(w: &mut Writer, page: Page, marks: &[Mark], badges: boo
                 }
                 ghost(w, &stands);
             }
-            Mark::Badge { .. } if !badges => {}
-            Mark::Badge { at, text } => {
-                let stacked = stack.iter().filter(|b| **b == *at).count();
-                stack.push(*at);
-                w.text(
-                    badge_at(page, *at, stacked),
-                    &[
-                        ("class", "badge"),
-                        ("font-size", "0.45"),
-                        ("font-weight", "bold"),
-                        ("fill", "#a01818"),
-                        ("stroke", "#ffffff"),
-                        ("stroke-width", "0.12"),
-                        ("paint-order", "stroke"),
-                    ],
-                    text,
-                );
-            }
+            Mark::Badge { .. } => {}
         }
     }
 }

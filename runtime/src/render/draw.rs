@@ -501,7 +501,7 @@ impl Table<'_> {
     pub fn draw(&self, w: &mut Writer, marks: &[Mark]) {
         let ground = self.ground(w);
         let mut forces = self.forces(w);
-        super::action::draw_marks(w, self.page, marks, false);
+        super::action::draw_marks(w, self.page, marks);
         forces.labels.extend(super::action::badges(self.page, marks));
         let placed = self.place_ground(ground, &forces);
         let mut labels = placed.1;
@@ -580,11 +580,33 @@ impl Table<'_> {
     /// The forces, with their own labels over them, in one group with this id, the labels
     /// placed clear of the ground's (`ground`, from [`Table::draw_ground`]).
     pub fn draw_forces(&self, w: &mut Writer, id: &str, ground: &Placer) {
+        self.draw_step(w, id, ground, None);
+    }
+
+    /// [`Table::draw_forces`], and with `marks` a step's marks into their own writer and group:
+    /// their badges placed after the forces' labels, clear of them, the ground's and every
+    /// shape, so the forces' group is the same whatever the step's marks (issue 21).
+    pub fn draw_step(
+        &self,
+        w: &mut Writer,
+        id: &str,
+        ground: &Placer,
+        marks: Option<(&mut Writer, &str, &[Mark])>,
+    ) {
         w.open("g", &[("id", id)]);
         let forces = self.forces(w);
-        let labels = self.place_forces(ground, forces);
+        let mut placer = ground.clone();
+        placer.avoid(forces.shapes);
+        let labels = placer.place(forces.labels);
         draw_labels(w, "unit-labels", &labels);
         w.close("g");
+        if let Some((action, action_id, marks)) = marks {
+            action.open("g", &[("id", action_id), ("clip-path", "url(#table-clip)")]);
+            super::action::draw_marks(action, self.page, marks);
+            let badges = placer.place(super::action::badges(self.page, marks));
+            draw_labels(action, "badge-labels", &badges);
+            action.close("g");
+        }
     }
 
     fn p(&self, c: Coord<f64>) -> P {

@@ -161,6 +161,30 @@ pub fn render_forces(
     w.finish()
 }
 
+/// [`render_forces`], and the step's `marks` ([`action::marks_of`]) as a group of their own
+/// with the id `action_id`: moves, charges, fire lines and lost stands, and their badges placed
+/// clear of the forces' labels, the ground's and every shape (issue 21). The forces' group is
+/// the one [`render_forces`] draws.
+pub fn render_step(
+    field: &Battlefield,
+    state: &MapState,
+    options: &RenderOptions,
+    layers: &MapLayers,
+    (forces_id, action_id): (&str, &str),
+    marks: &[action::Mark],
+) -> (String, String) {
+    let colours = colours_of(state);
+    let (mut w, mut action) = (Writer::new(), Writer::new());
+    let focus = options.focus.as_ref();
+    draw::Table { field, state, page: layers.page.table, colours: &colours, focus }.draw_step(
+        &mut w,
+        forces_id,
+        &layers.labels,
+        Some((&mut action, action_id, marks)),
+    );
+    (w.finish(), action.finish())
+}
+
 /// Each side's colours, in the scenario's order.
 fn colours_of(state: &MapState) -> Vec<style::SideColours> {
     let ids: Vec<&str> = state.sides.iter().map(|s| s.id.as_str()).collect();
