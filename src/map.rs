@@ -18,6 +18,9 @@ use dotc_runtime::replay::{Replay, ReplayOptions, Until};
 /// alone into the rasteriser's font database, so a PNG is the same on every machine.
 pub(crate) const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 
+/// The largest side of a PDF page, in points (PDF 1.7 Annex C: 200 inches).
+const MAX_PDF_POINTS: u32 = 14_400;
+
 /// The largest PNG drawn, in pixels (about 20,000 x 5,000): beyond it `--scale` is a mistake.
 const MAX_PIXELS: u64 = 100_000_000;
 
@@ -202,6 +205,14 @@ pub fn render_map(args: &RenderArgs) -> Result<ExitCode, String> {
     if format == MapFormat::Png && u64::from(width) * u64::from(height) > MAX_PIXELS {
         return Err(format!(
             "a map of {width} x {height} pixels is too large; lower --scale (it is {})",
+            args.scale
+        ));
+    }
+    // A PDF page is at most 200 inches a side (14,400 points, PDF 1.7 Annex C): readers refuse
+    // a larger one.
+    if format == MapFormat::Pdf && width.max(height) > MAX_PDF_POINTS {
+        return Err(format!(
+            "a PDF page of {width} x {height} points is larger than a PDF page may be ({MAX_PDF_POINTS} points, 200 inches, a side); lower --scale (it is {})",
             args.scale
         ));
     }

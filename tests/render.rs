@@ -243,6 +243,12 @@ fn a_map_as_pdf_is_one_page_the_svgs_size_with_its_text() {
     assert!(body.contains(&format!("/MediaBox [0 0 {width} {height}]")), "no page of the map's size");
     assert!(body.contains("DejaVu"), "the font is not embedded");
     assert!(body.contains("/Title (The Fence Line)"), "no title");
+    // A page larger than PDF allows (200 inches a side) is refused, and --scale named.
+    let out =
+        dotc(&["render", scenario.to_str().expect("utf-8"), "-o", "huge.pdf", "--scale", "400"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("lower --scale"), "{}", text(&out.stderr));
+    assert!(!dir.path().join("huge.pdf").exists());
 }
 
 #[test]

@@ -136,13 +136,15 @@ fn brigade(p: &mut Page, b: &BrigadeSheet, y: f64, full: f64) {
         line += 11.0;
         p.text(MARGIN + 8.0, line, 8.0, GREY, &super::leader(l), full - 8.0);
     }
-    // The clock: its text, then a box a stand up to Broken.
+    // The clock: its text, then a box a stand up to Broken, where they fit on the line (a
+    // brigade that breaks only at 40 stands lost is tallied from the text alone).
     let clock = super::clock(b);
-    let boxes_width = (b.broken_at as f64) * 10.0 + 12.0;
+    let boxed = if b.broken_at <= 40 { b.broken_at } else { 0 };
+    let boxes_width = (boxed as f64) * 10.0 + 12.0;
     let room = (full - 8.0 - boxes_width - 6.0).max(full / 2.0);
     let written = p.text(MARGIN + 8.0, line + 11.0, 8.0, GREY, &clock, room);
     let mut x = MARGIN + 8.0 + written + 6.0;
-    for n in 1..=b.broken_at {
+    for n in 1..=boxed {
         let mark = if n == b.hesitant_at {
             Some("H")
         } else if n == b.broken_at {
@@ -165,14 +167,19 @@ fn unit(p: &mut Page, u: &UnitRow, y: f64) {
     let end = p.right - MARGIN;
     // First line: name, stand boxes and micro-hit, strength, where it starts.
     p.text(MARGIN, top, 9.5, INK, &u.name, 195.0);
-    let n = u.starting_stands.max(1) as f64;
+    // A box a stand, as many as the column holds (30 at the least size); past them, the count.
+    const MOST: u32 = 30;
+    let n = u.starting_stands.clamp(1, MOST) as f64;
     let size = (185.0 / n - 2.0).clamp(4.0, 8.0);
     let mut x = MARGIN + 200.0;
-    for stand in 1..=u.starting_stands {
+    for stand in 1..=u.starting_stands.min(MOST) {
         p.boxed(x, top - size + 1.0, size, stand > u.stands, false);
         x += size + 2.0;
     }
     p.boxed(x + 2.0, top - size + 1.0, size, false, true);
+    if u.starting_stands > MOST {
+        p.text(x + size + 6.0, top, 7.0, GREY, &format!("+{}", u.starting_stands - MOST), 20.0);
+    }
     p.text(MARGIN + 390.0, top, 8.0, INK, &super::strength(u), 100.0);
     p.text(MARGIN + 495.0, top, 7.0, INK, &super::start(u), end - 495.0);
     // Second line: quality and formation, and health; third: weapon, traits and markers.

@@ -147,3 +147,34 @@ fn a_side_starts_its_own_page() {
     // The tutorial's two sides each fit on one page.
     assert_eq!(firsts, s.sides.iter().map(super::side_line).collect::<Vec<_>>());
 }
+
+/// A regiment of 60 stands (the most a scenario may give) stays on its page: 30 boxes, then
+/// the count; and nothing drawn runs past the right margin.
+#[test]
+fn a_huge_regiment_keeps_its_boxes_on_the_page() {
+    let source = "scenario \"Big\" {\n    turns 2\n    table 48 x 36\n    side blue {\n        brigade \"B\" {\n            brigadier \"Col. B\" reliable at (5, 5)\n            regiment \"Horde\" { stands 60 veteran rifled_musket line at (10, 10) facing east }\n            regiment \"Horde II\" { stands 60 veteran rifled_musket line at (10, 20) facing east }\n        }\n    }\n    side red {\n        regiment \"Few\" { stands 2 veteran rifled_musket line at (30, 10) facing west }\n    }\n}\n";
+    let analysis = dotc_lang::analyze(std::path::Path::new("big.dotc"), source, &crate::files::InputLoader);
+    assert!(!analysis.has_errors(), "{:?}", analysis.diagnostics);
+    let scenario = analysis.document.scenario.as_ref().expect("a scenario");
+    let sheet = Sheet::of(scenario, &analysis.rule_data).expect("a sheet");
+    let b = &sheet.sides[0].brigades[0];
+    // 120 stands: Broken at 60 lost, past what a line of boxes holds.
+    assert_eq!((b.clock_stands, b.broken_at), (120, 60));
+    let (width, _) = Paper::Letter.points();
+    let page = &pages::pages(&sheet, Paper::Letter)[0];
+    assert_eq!(page.matches(">+30<").count(), 2, "no count of the stands past 30");
+    for rect in page.split("<rect x=\"").skip(1) {
+        let number = |key: &str| -> f64 {
+            let at = rect.find(&format!("{key}=\"")).map(|i| i + key.len() + 2);
+            at.and_then(|i| rect[i..].split('"').next()).and_then(|v| v.parse().ok()).unwrap_or(0.0)
+        };
+        let x: f64 = rect.split('"').next().and_then(|v| v.parse().ok()).expect("an x");
+        assert!(x + number("width") <= width - 31.9, "a box at {x} runs past the margin");
+    }
+    for (x, _, size, body) in texts(page) {
+        assert!(x + text_width(&body, size) <= width - 31.9, "{body} outside");
+    }
+    // The HTML page, which wraps, has every box.
+    let html = html::page(&sheet, Paper::Letter);
+    assert_eq!(html.matches("class=\"box\"").count(), 60 + 60 + 2 + 60);
+}
