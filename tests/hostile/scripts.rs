@@ -39,7 +39,8 @@ fn unwrapped(stderr: &str) -> String {
 /// running them goes past a limit).
 fn stopped(name: &str, at: &str, message: &str) {
     let game = format!("{name}-game.dotc");
-    let replay = run(&["replay", &game, "--seed", "1"]);
+    // The trace (`--rules`) writes each finding under its action as `! finding: MESSAGE`.
+    let replay = run(&["replay", &game, "--seed", "1", "--rules"]);
     assert_eq!(replay.code, Some(1), "{replay:?}");
     let expected = format!("! finding: hook on_turn_start ({name}.dotc:{at}): {message} (scenario script)");
     let findings: Vec<&str> =
