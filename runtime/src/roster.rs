@@ -279,12 +279,12 @@ impl Sheet {
                         .commanders
                         .iter()
                         .map(|c| {
-                            let rating = c.rating.as_ref().map_or("reliable", |r| r.value.as_str());
+                            let rating = engine_rating(state, &c.name.value, LeaderRank::Commander);
                             LeaderRow {
                                 name: c.name.value.clone(),
                                 rank: c.level.value.clone(),
-                                rating: rating.to_string(),
-                                rating_name: name_of(data.rating(rating).map(|r| &r.meta), rating),
+                                rating_name: name_of(data.rating(&rating).map(|r| &r.meta), &rating),
+                                rating,
                                 attached: None,
                                 wounded: 0,
                                 successor: None,
@@ -326,14 +326,26 @@ fn name_of(meta: Option<&dotc_lang::library::EntryMeta>, id: &str) -> String {
     meta.and_then(|m| m.name.clone()).unwrap_or_else(|| id.to_string())
 }
 
+/// The rating the engine set a leader up with (Ch16 2.1): the scenario's, or the engine's
+/// default for a leader written without one.
+fn engine_rating(state: &GameState, name: &str, rank: LeaderRank) -> String {
+    state
+        .leaders
+        .iter()
+        .find(|l| l.name == name && l.rank == rank)
+        .map(|l| l.rating.clone())
+        .unwrap_or_default()
+}
+
 fn brigadier_row(state: &GameState, data: &RuleData, b: &ast::Brigadier) -> LeaderRow {
-    let rating = b.rating.as_ref().map_or("reliable", |r| r.value.as_str());
     let leader = state.leaders.iter().find(|l| l.name == b.name.value && l.rank == LeaderRank::Brigadier);
+    let rating = leader.map(|l| l.rating.clone()).unwrap_or_default();
+    // The rating as the engine plays him (Ch16 2.1), its default for a brigadier written without.
     LeaderRow {
         name: b.name.value.clone(),
         rank: "brigadier".to_string(),
-        rating: rating.to_string(),
-        rating_name: name_of(data.rating(rating).map(|r| &r.meta), rating),
+        rating_name: name_of(data.rating(&rating).map(|r| &r.meta), &rating),
+        rating,
         attached: b.attached.as_ref().map(|a| a.value.clone()),
         wounded: leader.map_or(0, |l| l.pip_penalty),
         successor: b.replacement.as_ref().map(|r| r.value.clone()),

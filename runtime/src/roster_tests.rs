@@ -119,6 +119,8 @@ fn leaders_carry_rating_attachment_wounds_and_successor() {
     );
     let a = &blue.brigades[0].leaders[0];
     assert_eq!((a.rank.as_str(), a.rating.as_str()), ("brigadier", "aggressive"));
+    // A commander written without a rating gets the one the engine plays him with, and its name.
+    assert_eq!(blue.commanders[0].rating_name, "Reliable / Standard");
     assert_eq!((a.attached.as_deref(), a.wounded), (Some("1st"), 1));
     assert_eq!(a.successor.as_deref(), Some("Maj. D"));
     // One the scenario does not name is not invented on the sheet.
