@@ -1740,6 +1740,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch16 1.0", "Ch16 7.1", "Ch16 8.2", "RULE-07-2.3", "RULE-07-2.4", "RULINGS C12", "dotc D1"],
     ),
     r(
+        "dotc D52",
+        "Charges are declared one at a time (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 1.0 has Phase 2's charges declared by the active player but does not say whether all are declared before any is carried out. dotc declares each charge when its line is reached and carries it to its melee before the next: a closing volley that takes the brigade to Hesitant refuses the brigade's later charges of the phase (RULE-07-2.3), and one that breaks it halts them (dotc D1). Only a Dress on the Colors push declares several regiments at once (Ch16 2.3: they charge simultaneously), judged when its first regiment is; a break still stops its later regiments. No switch: write the charges as a push to have them declared together."#,
+        &["Ch16 1.0", "Ch16 2.3", "Ch16 7.1", "RULE-07-2.3", "dotc D1", "dotc D51"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

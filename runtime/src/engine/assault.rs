@@ -335,12 +335,13 @@ fn declare(
             "Ch13 21.0",
         ));
     }
-    // The brigade clock (RULE-07-2.3, 2.4, Ch16 8.2). A Dress on the Colors push is declared
-    // once, for all its regiments together (Ch16 2.3: they "charge simultaneously"; Ch16 7.1's
-    // requirements are the declaration's): its brigade was judged when its first regiment was,
-    // so a closing volley that makes the brigade Hesitant before a later regiment's line does
-    // not stop that regiment (issue 19). A brigade that breaks still stops it: every unit of a
-    // Broken brigade is disordered at once (RULE-07-2.4).
+    // The brigade clock (RULE-07-2.3, 2.4, Ch16 8.2). Separate charges are declared one at a
+    // time, each with the clock as the earlier charges' closing volleys left it (dotc D52). A
+    // Dress on the Colors push is declared once, for all its regiments together (Ch16 2.3: they
+    // "charge simultaneously"; Ch16 7.1's requirements are the declaration's): its brigade was
+    // judged when its first regiment was, so a closing volley that makes the brigade Hesitant
+    // before a later regiment's line does not stop that regiment (issue 19). A brigade that
+    // breaks still stops it: every unit of a Broken brigade is disordered at once (RULE-07-2.4).
     let declared_with_the_push = payment == Payment::PaidByThePush;
     // dotc D51: as it was before this phase's melees, which Ch16 1.0 fights in Phase 4.
     match super::phase_four::brigade_status_before_phase_four(rules, state, charger) {

@@ -18,6 +18,7 @@ use super::*;
 use crate::battlefield::arcs;
 use crate::battlefield::contact::{engaged_stands, in_contact};
 use crate::engine::assault::{AssaultReport, Payment, plan_assault, resolve_assault_paid};
+use crate::engine::events::BrigadeStatus;
 use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, not_broken, resolve_melee};
 use crate::odds::assault_plan::assault_plan_odds;
 use crate::rulings::{FlankAttack, LeaderCasualtyTrigger, MeleeTiming};
@@ -147,13 +148,42 @@ impl Game {
     }
 
     /// An engine refusal of a charge or melee: an error citing the engine's rule and Ch16 7.1.
+    /// A charge refused because an earlier charge of this phase made its brigade Hesitant says
+    /// so and how to declare the two together (dotc D52).
     pub(super) fn assault_refused(&self, r: &mut Replayer<'_>, error: &EngineError, rule: &str) {
         match error {
-            EngineError::Illegal { rule: engine_rule, .. } => {
-                r.here(Level::Error, format!("{error}: the action is not applied"), assault_rule(engine_rule))
+            EngineError::Illegal { rule: engine_rule, unit, .. } => {
+                let mut message = format!("{error}: the action is not applied");
+                let mut rule = assault_rule(engine_rule);
+                if *engine_rule == "RULE-07-2.3"
+                    && let Some(line) = self.hesitant_this_phase(r, unit)
+                {
+                    message.push_str(&format!(
+                        "; the brigade went Hesitant at line {line}, this phase, and charges are declared one at \
+                         a time: write them as a Dress on the Colors push (`dress_on_the_colors`) to declare \
+                         them together"
+                    ));
+                    rule.push_str(", dotc D52");
+                }
+                r.here(Level::Error, message, rule)
             }
             other => r.refused(other, rule),
         }
+    }
+
+    /// The line at which the brigade of `unit` went Hesitant in the phase being played, if it did
+    /// (dotc D52): the events are searched back to the phase's start.
+    fn hesitant_this_phase(&self, r: &Replayer<'_>, unit: &str) -> Option<usize> {
+        let brigade = self.state.unit_named(unit).and_then(|u| self.state.unit(u)).and_then(|u| u.brigade)?;
+        let name = &self.state.brigade(brigade)?.name;
+        r.events.iter().rev().take_while(|e| e.turn == r.turn && e.phase == r.phase).find_map(|e| {
+            match &e.event.what {
+                What::BrigadeChanged { brigade, to: BrigadeStatus::Hesitant, .. } if brigade == name => {
+                    Some(e.line)
+                }
+                _ => None,
+            }
+        })
     }
 
     /// Remember who won a melee this turn and may consolidate, and who may sweep on (Ch16 7.4,

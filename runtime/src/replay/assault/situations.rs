@@ -556,6 +556,44 @@ fn ch16_2_3_7_1_a_dress_on_the_colors_push_is_declared_once_for_all_its_regiment
     assert_eq!(shock_score(&replay, "2nd Blue").1, 10, "4 + 4 engaged + fresh + momentum");
 }
 
+#[test]
+fn dotc_d52_rule_07_2_3_separate_charges_are_declared_one_at_a_time() {
+    // dotc D52: the same two charges as above, each declared on its own (1 pip each, no push).
+    // The 1st Blue's closing volley makes the brigade Hesitant before the 2nd Blue's line, and a
+    // Hesitant brigade declares no assault (RULE-07-2.3, Ch16 7.1): the 2nd Blue's charge is
+    // refused and fights no melee. Only a push (Ch16 2.3) declares several charges at once.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (6, 10) facing east }\n\
+         \x20           regiment \"2nd Blue\" { stands 4 regular rifled_musket line at (6, 5) facing east }",
+        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (12, 10) facing west }\n\
+         \x20           regiment \"2nd Red\" { stands 4 regular rifled_musket line at (12, 5) facing west }",
+    );
+    let log = "turn 1 blue {\n    command {\n        pips \"Col. Blue\" roll [6] => 3\n    }\n    maneuver {\n        \
+               assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" {\n            \
+               closing_volley roll [6, 6, 6, 6]\n            discipline roll [6]\n            discipline roll [1]\n            \
+               stall\n        }\n        assault \"2nd Blue\" -> \"2nd Red\" pip \"Col. Blue\" {\n            \
+               melee roll [4] vs [3]\n        }\n    }\n}\n";
+    let (replay, _) = play(&scenario, log);
+    let refused: Vec<_> = problems(&replay)
+        .into_iter()
+        .filter(|f| f.message.contains("its brigade is Hesitant") && f.rule.contains("RULE-07-2.3"))
+        .collect();
+    assert_eq!(refused.len(), 1, "{:#?}", problems(&replay));
+    assert!(refused[0].rule.contains("dotc D52"), "{}", refused[0].rule);
+    assert!(
+        // Line 9 is the 1st Blue's assault (three lines of game header, then the turn).
+        refused[0].message.contains("went Hesitant at line 9, this phase")
+            && refused[0].message.contains("dress_on_the_colors"),
+        "{}",
+        refused[0].message
+    );
+    assert!(
+        !replay.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })),
+        "the refused charge fights no melee"
+    );
+}
+
 /// [`flank_range`] with `ruling flank_attack = VALUE` in the scenario's rules (dotc D50).
 fn flank_range_ruled(blue: &str, red: &str, flank_attack: &str) -> String {
     flank_range(blue, red).replace(
