@@ -69,6 +69,17 @@ pub struct UnitSummary {
     pub formation: Option<String>,
     pub markers: Vec<String>,
     pub on_table: bool,
+    /// The formation and markers as the rule data titles them ("Assault Column", "Clean
+    /// Barrels"), for the text summary; JSON keeps the ids above.
+    #[serde(skip)]
+    pub shown: Shown,
+}
+
+/// A unit's formation and markers by their rule-data titles, for [`Replay::summary`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shown {
+    pub formation: Option<String>,
+    pub markers: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -105,21 +116,34 @@ impl Summary {
             .iter()
             .enumerate()
             .map(|(i, u)| {
-                let markers = state
+                let markers: Vec<String> = state
                     .marker_ids(crate::engine::state::UnitId(i))
                     .into_iter()
                     .map(str::to_string)
                     .collect();
                 let health = health_word(rules, state, crate::engine::state::UnitId(i)).to_string();
+                let formation = (!u.is_battery()).then(|| u.formation.clone());
+                let shown = Shown {
+                    formation: formation.as_ref().map(|f| {
+                        rules.data.formation(f).map_or_else(|| f.clone(), |k| k.meta.title().to_string())
+                    }),
+                    markers: markers
+                        .iter()
+                        .map(|m| {
+                            rules.data.marker(m).map_or_else(|| m.clone(), |k| k.meta.title().to_string())
+                        })
+                        .collect(),
+                };
                 UnitSummary {
                     name: u.name.clone(),
                     stands: u.stands,
                     starting_stands: u.starting_stands,
                     health,
                     micro_hit: u.micro_hit,
-                    formation: (!u.is_battery()).then(|| u.formation.clone()),
+                    formation,
                     markers,
                     on_table: u.on_table && !u.removed,
+                    shown,
                 }
             })
             .collect();
@@ -195,12 +219,12 @@ impl Replay {
             if u.micro_hit > 0 {
                 extra.push("micro-hit".to_string());
             }
-            extra.extend(u.markers.iter().cloned());
+            extra.extend(u.shown.markers.iter().cloned());
             if !u.on_table {
                 extra.push("off the table".into());
             }
             let extra = if extra.is_empty() { String::new() } else { format!(", {}", extra.join(", ")) };
-            let (what, formation) = match &u.formation {
+            let (what, formation) = match &u.shown.formation {
                 Some(f) => ("stands", format!(", {f}")),
                 None => ("sections", String::new()),
             };
