@@ -116,6 +116,9 @@ const FALL_BACK: &str = ManeuverVerb::FallBack.word();
 /// What a blocked retreat's finding cites: the retreat, the passage of lines it may make, and
 /// dotc's ruling on it.
 const BLOCKED_RETREAT_RULE: &str = "Ch16 7.4, Ch16 3.3, dotc D48";
+/// A leg that turns this far (degrees) turns the unit to the rear: a too-long move says that an
+/// about face first would cost less (Ch16 3.3).
+const REVERSAL_DEGREES: f64 = 135.0;
 /// The rule data's brigade state whose `retreat` a Broken brigade's units make (RULE-07-2.4).
 const BROKEN: &str = "broken";
 const ABOUT_FACE: &str = ManeuverVerb::AboutFace.word();
@@ -372,7 +375,9 @@ pub enum FindingKind {
     BadPose,
     /// The move uses more than it is allowed; `basis` names what set the allowance.
     /// `made_of`: what the distance used is made of when more than the ground ("" otherwise).
-    TooFar { used: f64, allowed: f64, basis: String, made_of: String },
+    /// `reversal`: the move turned the unit to the rear as a wheel, where an about face first
+    /// (Ch16 3.3) costs less; the finding says so.
+    TooFar { used: f64, allowed: f64, basis: String, made_of: String, reversal: bool },
     /// An order the unit may not take.
     Refused { action: Action, because: String },
     /// The charge's target is not in the charger's front arc (Ch16 7.1).
@@ -463,8 +468,21 @@ impl fmt::Display for FindingKind {
             }
             FindingKind::MissingRuleData { entry } => write!(f, "the rule data has no `{entry}`"),
             FindingKind::BadPose => write!(f, "a position or facing is not a number"),
-            FindingKind::TooFar { used, allowed, basis, made_of } => {
-                write!(f, "moved {}\"{made_of} of an allowed {}\": {basis}", inches(*used), inches(*allowed))
+            FindingKind::TooFar { used, allowed, basis, made_of, reversal } => {
+                write!(
+                    f,
+                    "moved {}\"{made_of} of an allowed {}\": {basis}",
+                    inches(*used),
+                    inches(*allowed)
+                )?;
+                if *reversal {
+                    write!(
+                        f,
+                        "; it turned to the rear as a wheel: an `about_face` line before the move reverses it \
+                         for the about face's price instead (Ch16 3.3)"
+                    )?;
+                }
+                Ok(())
             }
             FindingKind::Refused { action, because } => {
                 let action = match action {
@@ -1147,12 +1165,20 @@ impl Judge<'_> {
                     rules.push(rule);
                 }
             }
+            // A wheel of 135 degrees or more that cost extra is a turn to the rear (Ch16 3.3).
+            let reversal = matches!(self.mv.kind, MoveKind::Advance | MoveKind::DoubleTime | MoveKind::Wheel)
+                && measure.wheel_extra > 0.0
+                && path.legs.iter().any(|leg| leg.turn.abs() >= REVERSAL_DEGREES);
             let kind = FindingKind::TooFar {
                 used: report.used,
                 allowed: report.allowance,
                 basis: basis.join(", "),
                 made_of,
+                reversal,
             };
+            if reversal && !rules.contains(&"Ch16 3.3") {
+                rules.push("Ch16 3.3");
+            }
             let rules = rules.join(", ");
             self.add(kind, rules);
         }

@@ -619,6 +619,34 @@ fn about_face_costs_an_inch_and_the_fire() {
 }
 
 #[test]
+fn a_turn_to_the_rear_written_as_a_wheel_is_too_far_and_the_finding_names_the_about_face() {
+    // Ch16 2.3, 3.3 (issue 19: a limbered battery going back from the Seminary). A 5-stand line
+    // facing north at (10, 10) moves to (10, 6) facing south in one leg: a 180-degree wheel, of
+    // which 135 degrees cost the outer flank's extra, on top of the colours' ground: more than
+    // the line's 6". The finding says that an about face first reverses it for its price. The
+    // same move in two lines, an about face (1") and 3.25" straight back from the new front at
+    // y = 9.25, is legal: 4.25" of 6".
+    let bf = field("");
+    let start = line((10.0, 10.0), 0.0, 5);
+    let wheel =
+        check(&bf, &mv(Mover::infantry("line"), MoveKind::Advance, start, Pose::new((10.0, 6.0), 180.0)));
+    let finding = wheel.violations().find(|f| matches!(f.kind, FindingKind::TooFar { .. })).expect("too far");
+    let text = finding.to_string();
+    assert!(text.contains("an `about_face` line before the move") && text.contains("Ch16 3.3"), "{text}");
+    let faced = Body { position: Pose::new((10.0, 9.25), 180.0).position, facing: 180.0, ..start };
+    let back =
+        check(&bf, &mv(Mover::infantry("line"), MoveKind::Advance, faced, Pose::new((10.0, 6.0), 180.0)));
+    assert!(back.is_legal(), "{:?}", back.findings);
+    assert!(close(back.used, 3.25), "{}", back.used);
+    // A wheel of less than 135 degrees that is too far says nothing of an about face.
+    let half =
+        check(&bf, &mv(Mover::infantry("line"), MoveKind::Advance, start, Pose::new((4.0, 14.0), 270.0)));
+    let text: Vec<String> = half.violations().map(|f| f.to_string()).collect();
+    assert!(text.iter().any(|t| t.starts_with("moved ")), "{text:?}");
+    assert!(!text.iter().any(|t| t.contains("about_face")), "{text:?}");
+}
+
+#[test]
 fn the_interruption_point_of_a_straight_charge() {
     // Ch16 7.2. Charger: 5-stand line facing north at (10, 5). Target: 5-stand line facing
     // south at (10, 14): 9" away. The 4" line is 5" along: (10, 10); the 2" stall at (10, 12).
