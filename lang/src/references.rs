@@ -1746,6 +1746,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch16 1.0", "Ch16 2.3", "Ch16 7.1", "RULE-07-2.3", "dotc D1", "dotc D51"],
     ),
     r(
+        "dotc D53",
+        "Which way dead ground blocks sight (dotc's ruling)",
+        r#"Not in RULINGS.md: Ch16 4.4 hides a unit more than 1" behind a crest from the units at the foot of the hill, and forbids them to fire at or charge it until they reach the crest; it does not say whether the unit behind the crest sees them. By default (`ruling dead_ground_sight = both_ways`) the crest blocks the line from either end, the reverse slope being blind to the foot of the hill until the crest is crossed: neither unit may fire at or charge the other until one of them stands at the hill's level. Under `from_below` only the unit behind the crest is hidden, and it may fire and charge down at the foot."#,
+        &["Ch16 4.4", "Ch16 7.1"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

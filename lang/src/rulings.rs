@@ -245,6 +245,13 @@ pub const RULINGS: &[RulingSpec] = &[
         as_printed: "phase_four",
         summary: "A melee the log writes inside its Phase 2 assault counts on the brigade clock as Ch16 1.0 fights it, in Phase 4: later charges, orders and volleys of Phases 2 and 3 see the brigade as it was before that phase's melees (its state, the Disorder of its break, the pips the break forfeited) (default); or each melee is in force from its own line, as if every charge were fought to its end before the next was declared.",
     },
+    RulingSpec {
+        name: "dead_ground_sight",
+        id: "D53",
+        values: &["both_ways", "from_below"],
+        as_printed: "both_ways",
+        summary: "A unit more than 1\" behind a crest is out of sight of the units at the foot of the hill (Ch16 4.4), and they are out of its sight too: the crest blocks the line both ways, the reverse slope being \"blind to base until crest is crossed\" (default); or the crest hides only the unit behind it, which may still see and fire down at the foot.",
+    },
 ];
 
 /// A preset: a name for a set of ruling values.

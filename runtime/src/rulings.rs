@@ -355,6 +355,20 @@ switch! {
 }
 
 switch! {
+    /// dotc D53 (`docs/rulings.md`): which way a crest's dead ground blocks sight. Ch16 4.4 says
+    /// a unit more than 1" behind a crest cannot be seen, targeted or charged by the units at the
+    /// foot of the hill; it does not say whether that unit sees them.
+    DeadGroundSight = "dead_ground_sight", "D53" {
+        /// The crest blocks the line both ways: the unit behind it and the units at the foot do
+        /// not see each other until one of them reaches the hill's level (the reverse slope is
+        /// "blind to base until crest is crossed").
+        BothWays = "both_ways",
+        /// Only the unit behind the crest is hidden; it sees, and may fire at, the foot.
+        FromBelow = "from_below",
+    }
+}
+
+switch! {
     /// dotc's own ruling D2 (RULINGS.md does not settle it): when a regiment's volley passes
     /// through its own detached skirmish screen and takes the -1 of RULE-05-6.2 and Ch16 5.6. The
     /// rule gives no geometry; the screen is one stand standing for a company spread across the
@@ -533,6 +547,8 @@ rulings! {
     flank_attack: FlankAttack,
     /// dotc D51.
     melee_timing: MeleeTiming,
+    /// dotc D53.
+    dead_ground_sight: DeadGroundSight,
 }
 
 impl Rulings {

@@ -8,7 +8,9 @@
 //! - **Dead ground** (Ch16 4.4): a target is hidden from a viewer at a lower level than a hill
 //!   when the line of sight (colours to nearest target point) meets the hill's crest and every
 //!   stand of the target is more than that depth (1.0") beyond it: 1.0" behind is
-//!   visible, 1.1" is not. A hill without a `crest` hides nothing.
+//!   visible, 1.1" is not. A hill without a `crest` hides nothing. Under dotc D53's default
+//!   (`dead_ground_sight = both_ways`) the crest blocks the same line the other way too: the
+//!   unit behind it does not see the lower unit either.
 //! - **Slope** (Ch16 4.4, 7.3, RULINGS G17): a crest-holder firing or assaulting a lower unit
 //!   gets the crest advantage; a lower attacker charging a crest-holder is going uphill (-1 to
 //!   him, and Ch16 7.3's +1 to the crest defender: G17 applies both).
@@ -25,7 +27,7 @@ use super::body::Body;
 use super::range::range_line;
 use super::{Battlefield, Hill};
 use crate::geometry::measured;
-use crate::rulings::OverheadClearance;
+use crate::rulings::{DeadGroundSight, OverheadClearance};
 
 /// The clearances of RULINGS C2 (inches from the muzzles, inches from the target).
 pub fn overhead_clearances(ruling: OverheadClearance) -> (f64, f64) {
@@ -35,13 +37,16 @@ pub fn overhead_clearances(ruling: OverheadClearance) -> (f64, f64) {
     }
 }
 
-/// A target hidden in dead ground.
+/// A target hidden in dead ground, or a viewer that cannot see out of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeadGround {
     /// The index of the hill in [`Battlefield::hills`].
     pub hill: usize,
-    /// How far the target's nearest stand lies beyond the crest, inches.
+    /// How far the hidden unit's nearest stand lies beyond the crest, inches.
     pub behind: f64,
+    /// The hidden unit is the viewer, not the target: it stands in dead ground behind the crest
+    /// and cannot see the foot of the hill (dotc D53 `both_ways`).
+    pub viewer_hidden: bool,
 }
 
 /// The slope between an attacker and a defender (Ch16 4.4, 7.3).
@@ -124,7 +129,23 @@ impl Battlefield {
                 return None;
             }
             let depth = self.dead_ground_depth?;
-            beyond_by_more(crest, target, depth).map(|behind| DeadGround { hill: index, behind })
+            beyond_by_more(crest, target, depth).map(|behind| DeadGround {
+                hill: index,
+                behind,
+                viewer_hidden: false,
+            })
+        })
+    }
+
+    /// Whether dead ground stands between `viewer` and `target` under the battlefield's dotc D53
+    /// ruling: the target hidden behind a crest from a lower viewer (Ch16 4.4), and under
+    /// `both_ways` also a viewer behind a crest that cannot see a lower target at the foot.
+    pub fn dead_ground_between(&self, viewer: &Body, target: &Body) -> Option<DeadGround> {
+        self.dead_ground(viewer, target).or_else(|| match self.dead_ground_sight {
+            DeadGroundSight::BothWays => {
+                self.dead_ground(target, viewer).map(|hidden| DeadGround { viewer_hidden: true, ..hidden })
+            }
+            DeadGroundSight::FromBelow => None,
         })
     }
 

@@ -81,6 +81,9 @@ pub struct Battlefield {
     /// (Ch16 4.4): the rule data's `elevation crest` `dead_ground`. Without it no ground is dead
     /// (the engine refuses such rule data anyway).
     pub dead_ground_depth: Option<f64>,
+    /// Which way a crest's dead ground blocks sight (dotc D53): the scenario's ruling, or the
+    /// game's in force, set by the replay ([`Battlefield::with_rulings`]).
+    pub dead_ground_sight: crate::rulings::DeadGroundSight,
     /// Hasty works dug in play (module digging_in, Ch13 14.0): none at the start, placed by the
     /// replay at the end of a turn ([`works`]).
     pub works: Vec<HastyWorks>,
@@ -200,6 +203,13 @@ const HILL: &str = "hill";
 const OBJECTIVE: &str = "objective";
 
 impl Battlefield {
+    /// The battlefield with the rulings in force for a game (scenario and log together), where
+    /// they decide what the table does: which way dead ground blocks sight (dotc D53).
+    pub fn with_rulings(mut self, rulings: &crate::rulings::Rulings) -> Battlefield {
+        self.dead_ground_sight = rulings.dead_ground_sight;
+        self
+    }
+
     /// The battlefield a scenario describes. Each terrain feature is resolved to its rule data
     /// kind (a terrain kind, an obstacle or a structure), or is one of the language's `hill` and
     /// `objective`. A feature whose kind is unknown, or whose shape is missing or unreadable
@@ -226,6 +236,7 @@ impl Battlefield {
             objectives: Vec::new(),
             smoke: SmokeRule::from_data(data),
             dead_ground_depth: data.elevation("crest").and_then(|e| e.dead_ground),
+            dead_ground_sight: scenario_dead_ground_sight(scenario),
             works: Vec::new(),
         };
         for feature in &scenario.terrain {
@@ -437,4 +448,15 @@ fn line_string(points: &Spanned<Vec<AstPoint>>) -> Option<LineString<f64>> {
 fn whole(value: f64) -> Option<u32> {
     (value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64)
         .then_some(value as u32)
+}
+
+/// The scenario's own `ruling dead_ground_sight` (dotc D53), its default when the scenario sets
+/// none or a value this build does not know (the language checks report that).
+fn scenario_dead_ground_sight(scenario: &Scenario) -> crate::rulings::DeadGroundSight {
+    use crate::rulings::RulingSwitch;
+    let settings = dotc_lang::model::effective_rulings(scenario.rules.iter());
+    settings
+        .get(crate::rulings::DeadGroundSight::NAME)
+        .and_then(|v| crate::rulings::DeadGroundSight::parse(v))
+        .unwrap_or_default()
 }

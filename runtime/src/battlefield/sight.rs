@@ -260,7 +260,7 @@ impl Battlefield {
             sight.blocked = Some(SightBlock::Weather { limit });
             return sight;
         }
-        if let Some(hidden) = self.dead_ground(query.firer, query.target) {
+        if let Some(hidden) = self.dead_ground_between(query.firer, query.target) {
             sight.blocked = Some(SightBlock::DeadGround(hidden));
             return sight;
         }
@@ -395,7 +395,7 @@ pub fn inside_length(shape: &Polygon<f64>, line: &Line<f64>) -> f64 {
 mod tests {
     use super::*;
     use crate::battlefield::tests::{field, line};
-    use crate::rulings::OverheadClearance;
+    use crate::rulings::{DeadGroundSight, OverheadClearance};
     use dotc_lang::library::BandName;
 
     #[test]
@@ -582,6 +582,35 @@ mod tests {
         let hidden = f.sight(&SightQuery::new(&viewer, &line((13.9, 20.0), 90.0, 5)));
         assert!(matches!(hidden.blocked, Some(SightBlock::DeadGround(_))));
         assert!(f.sight(&SightQuery::new(&viewer, &line((14.0, 20.0), 90.0, 5))).visible);
+    }
+
+    #[test]
+    fn dotc_d53_dead_ground_blocks_sight_both_ways_by_default() {
+        // Ch16 4.4, dotc D53. The same hill: a line 1.1" behind the crest (x = 13.9, facing east)
+        // and one at the foot (x = 30, level 0). By default (`both_ways`) the crest that hides the
+        // reverse slope from the foot hides the foot from the reverse slope: the line behind it
+        // does not see the one below, and says it is the viewer that stands in dead ground. At
+        // 1.0" behind it sees and is seen. Under `from_below` it sees the foot from 1.1".
+        let mut f = field("hill level 1 polygon (0, 0) (20, 0) (20, 40) (0, 40) crest (15, 0) (15, 40)");
+        let foot = line((30.0, 20.0), 270.0, 5);
+        let behind = line((13.9, 20.0), 90.0, 5);
+        assert_eq!(f.dead_ground_sight, DeadGroundSight::BothWays);
+        let blind = f.sight(&SightQuery::new(&behind, &foot));
+        assert!(!blind.visible);
+        assert!(
+            matches!(&blind.blocked, Some(SightBlock::DeadGround(d)) if d.viewer_hidden && (d.behind - 1.1).abs() < 1e-9),
+            "{:?}",
+            blind.blocked
+        );
+        assert!(!f.can_see(&SightQuery::new(&behind, &foot)));
+        let at_the_depth = line((14.0, 20.0), 90.0, 5);
+        assert!(f.sight(&SightQuery::new(&at_the_depth, &foot)).visible);
+        // A viewer on the hill's level sees over its own crest: nothing is dead to it.
+        let on_the_hill = line((18.0, 20.0), 270.0, 5);
+        assert!(f.sight(&SightQuery::new(&behind, &on_the_hill)).visible);
+        f.dead_ground_sight = DeadGroundSight::FromBelow;
+        assert!(f.sight(&SightQuery::new(&behind, &foot)).visible);
+        assert!(!f.sight(&SightQuery::new(&foot, &behind)).visible, "still hidden from below");
     }
 
     #[test]

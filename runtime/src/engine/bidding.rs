@@ -236,9 +236,17 @@ pub fn game_battlefield(
         (Some(game), Some(tables)) if on => resolve(game, scenario, tables),
         _ => None,
     };
-    match &tables {
+    let field = match &tables {
         Some(tables) => battlefield(scenario, data, outcome.as_ref(), tables).0,
         None => Battlefield::from_scenario(scenario, data),
+    };
+    // dotc D53: the log's ruling on dead ground, over the scenario's.
+    let settings = dotc_lang::model::effective_rulings(
+        scenario.rules.iter().chain(game.iter().flat_map(|g| g.rules.iter())),
+    );
+    match crate::rulings::Rulings::from_settings(&settings) {
+        Ok(rulings) => field.with_rulings(&rulings),
+        Err(_) => field,
     }
 }
 

@@ -324,6 +324,32 @@ impl Game {
             let message = format!("{tname} is outside {cname}'s 45-degree front arc: it may not be charged");
             return r.here(Level::Error, message, "Ch16 7.1, RULINGS G13");
         }
+        // Ch16 4.4: a unit in dead ground behind a crest cannot be charged from the foot of the
+        // hill until the charger reaches the crest; under dotc D53's `both_ways` the unit behind
+        // the crest cannot charge down at the foot either, as it cannot see it.
+        if let Some(hidden) = self.bf.dead_ground_between(&cb, &tb) {
+            let hill = self
+                .bf
+                .hills
+                .get(hidden.hill)
+                .and_then(|h| h.name.clone())
+                .unwrap_or_else(|| "a hill".into());
+            let message = if hidden.viewer_hidden {
+                format!(
+                    "{cname} stands {:.1}\" behind the crest of {hill}, in dead ground, and cannot see {tname} at \
+                     the foot of the hill: it may not charge it until one of them reaches the crest",
+                    hidden.behind
+                )
+            } else {
+                format!(
+                    "{tname} stands {:.1}\" behind the crest of {hill}, in dead ground to {cname} at the foot of \
+                     the hill: it may not be charged until {cname} reaches the crest",
+                    hidden.behind
+                )
+            };
+            let rule = if hidden.viewer_hidden { "Ch16 4.4, 7.1, dotc D53" } else { "Ch16 4.4, 7.1" };
+            return r.here(Level::Error, message, rule);
+        }
         // Ch15 4.0: a charge from the frontal zone meets the target's front edge flush; one whose
         // straight run would strike only a side or the rear of the base is not allowed.
         if let Some(message) = self.side_clip(&cb, &tb, &cname, &tname) {

@@ -323,6 +323,19 @@ impl Game {
                     .map_or_else(String::new, |b| named(&b.name, b.structure.meta.title()));
                 (format!("the walls of {what} stand in the way"), "Ch16 4.3")
             }
+            SightBlock::DeadGround(hidden) if hidden.viewer_hidden => {
+                let hill =
+                    self.bf.hills.get(hidden.hill).map_or_else(String::new, |h| named(&h.name, "hill"));
+                let depth = self.bf.dead_ground_depth.unwrap_or(0.0);
+                (
+                    format!(
+                        "the firer stands {:.1}\" behind the crest of {hill}, in dead ground (more than {depth}\" \
+                         behind it), and cannot see the foot of the hill over it",
+                        hidden.behind
+                    ),
+                    "Ch16 4.4, dotc D53",
+                )
+            }
             SightBlock::DeadGround(hidden) => {
                 let hill =
                     self.bf.hills.get(hidden.hill).map_or_else(String::new, |h| named(&h.name, "hill"));

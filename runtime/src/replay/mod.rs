@@ -567,6 +567,8 @@ impl<'a> Run<'a> {
         setup.state.weather = Weather::from_settings(settings.iter().copied());
         // Ch13 1.0: the bids, and the battlefield after Scouting.
         let (bf, bids) = bidding::start(&mut r, analysis.document.game.as_ref(), scenario, data, &rules);
+        // dotc D53: the log's ruling on dead ground, over the scenario's.
+        let bf = bf.with_rulings(&rules.rulings);
         let mut game = Game {
             bf,
             state: setup.state,

@@ -594,6 +594,54 @@ fn dotc_d52_rule_07_2_3_separate_charges_are_declared_one_at_a_time() {
     );
 }
 
+#[test]
+fn ch16_4_4_dotc_d53_no_charge_into_or_out_of_dead_ground() {
+    // Ch16 4.4: a unit more than 1" behind a crest cannot be charged by units at the foot of the
+    // hill. The hill (level 1, x 14-30) has its crest on x = 15; the 1st Red faces west with its
+    // front edge on x = 17, 2" behind it; the 1st Blue, level 0 at the foot, faces east 7" off,
+    // inside its 9" charge. The charge is refused and no melee fought. Under dotc D53's default
+    // (`both_ways`) the 1st Red cannot charge down at the 1st Blue either: it cannot see it.
+    let scenario = range(
+        "        hill \"Crest Hill\" level 1 polygon (14, 0) (30, 0) (30, 30) (14, 30) crest (15, 0) (15, 30)",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (10, 10) facing east }",
+        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (17, 10) facing west }",
+    )
+    // The Red brigadier behind his regiment, in command range (Ch16 2.2).
+    .replace("brigadier \"Col. Red\" reliable at (46, 34)", "brigadier \"Col. Red\" reliable at (22, 10)");
+    let (up, _) = play(&scenario, &charge(&["melee roll [4] vs [3]"], ""));
+    let refused: Vec<_> = problems(&up)
+        .into_iter()
+        .filter(|f| {
+            f.rule.contains("Ch16 4.4")
+                && f.message.contains("may not be charged until 1st Blue reaches the crest")
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{:#?}", problems(&up));
+    assert!(!up.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })), "no melee");
+    let down = "turn 1 blue {\n}\nturn 2 red {\n    command {\n        pips \"Col. Red\" roll [6] => 3\n    }\n    maneuver {\n        \
+                assault \"1st Red\" -> \"1st Blue\" pip \"Col. Red\" {\n            melee roll [4] vs [3]\n        }\n    }\n}\n";
+    let (replay, _) = play(&scenario, down);
+    let refused: Vec<_> = problems(&replay)
+        .into_iter()
+        .filter(|f| {
+            f.rule.contains("dotc D53") && f.message.contains("cannot see 1st Blue at the foot of the hill")
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "{:#?}", problems(&replay));
+    // Under `from_below` the 1st Red sees the foot and its charge goes in.
+    let ruled = scenario.replace(
+        "    first_side blue\n",
+        "    first_side blue\n    rules {\n        ruling dead_ground_sight = from_below\n    }\n",
+    );
+    let (replay, _) = play(&ruled, down);
+    assert!(!problems(&replay).iter().any(|f| f.rule.contains("4.4")), "{:#?}", problems(&replay));
+    assert!(
+        replay.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })),
+        "a melee: {:#?}",
+        problems(&replay)
+    );
+}
+
 /// [`flank_range`] with `ruling flank_attack = VALUE` in the scenario's rules (dotc D50).
 fn flank_range_ruled(blue: &str, red: &str, flank_attack: &str) -> String {
     flank_range(blue, red).replace(
@@ -677,7 +725,11 @@ fn ch15_4_0_a_frontal_charge_must_meet_the_front_edge_flush() {
     );
     let (replay, _) = play(&frontal, &charge(&["melee roll [4] vs [3]"], ""));
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
-    assert!(replay.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })), "a melee");
+    assert!(
+        replay.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. })),
+        "a melee: {:#?}",
+        problems(&replay)
+    );
 }
 
 #[test]
