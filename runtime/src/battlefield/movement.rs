@@ -117,7 +117,7 @@ const FALL_BACK: &str = ManeuverVerb::FallBack.word();
 /// dotc's ruling on it.
 const BLOCKED_RETREAT_RULE: &str = "Ch16 7.4, Ch16 3.3, dotc D48";
 /// A leg that turns this far (degrees) turns the unit to the rear: a too-long move says that an
-/// about face first would cost less (Ch16 3.3).
+/// about face first would cost less (Ch16 3.3). Only the hint's threshold: dotc's own, not a rule.
 const REVERSAL_DEGREES: f64 = 135.0;
 /// The rule data's brigade state whose `retreat` a Broken brigade's units make (RULE-07-2.4).
 const BROKEN: &str = "broken";
