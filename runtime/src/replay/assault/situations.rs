@@ -527,6 +527,28 @@ fn rulings_g13_the_45_degree_rays_start_at_the_front_corners_not_the_centre() {
     assert!(!blue.iter().any(|(n, _)| n == "flank attack"), "{blue:?}");
 }
 
+/// Two regiments of a brigade of 8 stands (Hesitant at 2 lost, RULINGS G6) charge two red
+/// regiments in one turn, each `assault` line ending in the words given: the 1st Red's closing
+/// volley takes 2 of the 1st Blue's stands (4 hits), the brigade goes Hesitant and the 1st Blue
+/// stalls; then the 2nd Blue's charge, melee 4 against 3.
+fn two_charges(first: &str, second: &str) -> (crate::replay::Replay, String) {
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (6, 10) facing east }\n\
+         \x20           regiment \"2nd Blue\" { stands 4 regular rifled_musket line at (6, 5) facing east }",
+        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (12, 10) facing west }\n\
+         \x20           regiment \"2nd Red\" { stands 4 regular rifled_musket line at (12, 5) facing west }",
+    );
+    let log = format!(
+        "turn 1 blue {{\n    command {{\n        pips \"Col. Blue\" roll [6] => 3\n    }}\n    maneuver {{\n        \
+         assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\"{first} {{\n            \
+         closing_volley roll [6, 6, 6, 6]\n            discipline roll [6]\n            discipline roll [1]\n            \
+         stall\n        }}\n        assault \"2nd Blue\" -> \"2nd Red\" {second} {{\n            \
+         melee roll [4] vs [3]\n        }}\n    }}\n}}\n"
+    );
+    play(&scenario, &log)
+}
+
 #[test]
 fn ch16_2_3_7_1_a_dress_on_the_colors_push_is_declared_once_for_all_its_regiments() {
     // Issue 19 (Seminary Ridge): two regiments of a brigade of 8 stands (Hesitant at 2 lost,
@@ -535,19 +557,7 @@ fn ch16_2_3_7_1_a_dress_on_the_colors_push_is_declared_once_for_all_its_regiment
     // and the brigade is Hesitant; the 1st Blue stalls. The push was declared while the brigade
     // was Fresh (Ch16 7.1), so the 2nd Blue, declared with it, still charges: the old replay
     // judged the clock again at its line and refused it.
-    let scenario = range(
-        "",
-        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (6, 10) facing east }\n\
-         \x20           regiment \"2nd Blue\" { stands 4 regular rifled_musket line at (6, 5) facing east }",
-        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (12, 10) facing west }\n\
-         \x20           regiment \"2nd Red\" { stands 4 regular rifled_musket line at (12, 5) facing west }",
-    );
-    let log = "turn 1 blue {\n    command {\n        pips \"Col. Blue\" roll [6] => 3\n    }\n    maneuver {\n        \
-               assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" dress_on_the_colors {\n            \
-               closing_volley roll [6, 6, 6, 6]\n            discipline roll [6]\n            discipline roll [1]\n            \
-               stall\n        }\n        assault \"2nd Blue\" -> \"2nd Red\" dress_on_the_colors {\n            \
-               melee roll [4] vs [3]\n        }\n    }\n}\n";
-    let (replay, _) = play(&scenario, log);
+    let (replay, _) = two_charges(" dress_on_the_colors", "dress_on_the_colors");
     assert!(problems(&replay).is_empty(), "{:#?}", problems(&replay));
     assert!(
         replay.events.iter().any(|e| matches!(&e.event.what, What::BrigadeChanged { .. })),
@@ -562,19 +572,7 @@ fn dotc_d52_rule_07_2_3_separate_charges_are_declared_one_at_a_time() {
     // The 1st Blue's closing volley makes the brigade Hesitant before the 2nd Blue's line, and a
     // Hesitant brigade declares no assault (RULE-07-2.3, Ch16 7.1): the 2nd Blue's charge is
     // refused and fights no melee. Only a push (Ch16 2.3) declares several charges at once.
-    let scenario = range(
-        "",
-        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (6, 10) facing east }\n\
-         \x20           regiment \"2nd Blue\" { stands 4 regular rifled_musket line at (6, 5) facing east }",
-        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (12, 10) facing west }\n\
-         \x20           regiment \"2nd Red\" { stands 4 regular rifled_musket line at (12, 5) facing west }",
-    );
-    let log = "turn 1 blue {\n    command {\n        pips \"Col. Blue\" roll [6] => 3\n    }\n    maneuver {\n        \
-               assault \"1st Blue\" -> \"1st Red\" pip \"Col. Blue\" {\n            \
-               closing_volley roll [6, 6, 6, 6]\n            discipline roll [6]\n            discipline roll [1]\n            \
-               stall\n        }\n        assault \"2nd Blue\" -> \"2nd Red\" pip \"Col. Blue\" {\n            \
-               melee roll [4] vs [3]\n        }\n    }\n}\n";
-    let (replay, _) = play(&scenario, log);
+    let (replay, _) = two_charges("", "pip \"Col. Blue\"");
     let refused: Vec<_> = problems(&replay)
         .into_iter()
         .filter(|f| f.message.contains("its brigade is Hesitant") && f.rule.contains("RULE-07-2.3"))
