@@ -27,7 +27,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 "${CHROMIUM:-/usr/bin/chromium}" --version
-rg --version | head -1
+rg --version | sed -n 1p  # sed reads it all: head would close the pipe early (EPIPE under pipefail)
 
 echo "== code-server: node (code-server 4.100.3 is VS Code 1.100, which runs on Node 20)"
 node --version
