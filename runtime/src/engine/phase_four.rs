@@ -168,6 +168,67 @@ mod tests {
         assert_eq!(t.state.brigades[b.0].before_melee, None);
     }
 
+    /// dotc D51, RULE-07-2.4: a break forfeits the banked pip with the pips to spend, and both
+    /// are kept until Phase 4. The Blue brigade (3 lost, Hesitant) has 2 pips and 1 banked when
+    /// a melee costs it its fourth stand: Broken, all 3 forfeited; until Phase 4 all 3 can be
+    /// spent. The Red brigade, which the melee did not touch, keeps no record.
+    #[test]
+    fn dotc_d51_a_break_keeps_the_banked_pip_with_the_pips() {
+        let rules = defaults();
+        let (mut t, first, _) = two_regiments(|b| {
+            b.losses = 3;
+            b.status = BrigadeStatus::Hesitant;
+            b.pips = 2;
+            b.banked = 1;
+        });
+        let b = t.blue_brigade;
+        melee_costs_a_stand(&rules, &mut t, first);
+        assert_eq!((t.state.brigades[b.0].pips, t.state.brigades[b.0].banked), (0, 0));
+        assert_eq!(
+            t.state.brigades[b.0].before_melee,
+            Some(BeforeMelee { status: BrigadeStatus::Hesitant, losses: 1, pips: 3 })
+        );
+        assert_eq!(t.state.brigades[t.red_brigade.0].before_melee, None, "the Red brigade lost nothing");
+        let mut events = Vec::new();
+        spend_pips(&mut t.state, b, 3, "2nd Blue", "an order", &mut events, "Ch16 2.3").unwrap();
+    }
+
+    /// dotc D51, Ch16 2.4: pips a melee forfeits without a stand lost (its brigadier struck down
+    /// at the colours) are kept until Phase 4 too, and the brigade's state with them. The Blue
+    /// brigade has 2 pips and 1 banked; the melee takes the 2 and leaves the banked one: 2 kept.
+    #[test]
+    fn dotc_d51_pips_forfeited_without_a_loss_are_kept() {
+        let (mut t, _, _) = two_regiments(|b| {
+            b.pips = 2;
+            b.banked = 1;
+        });
+        let b = t.blue_brigade;
+        let before = before(&t.state).expect("the window is open");
+        t.state.brigades[b.0].pips = 0;
+        after(&mut t.state, before, [UnitId(0), UnitId(99)]);
+        assert_eq!(
+            t.state.brigades[b.0].before_melee,
+            Some(BeforeMelee { status: BrigadeStatus::Fresh, losses: 0, pips: 2 })
+        );
+    }
+
+    /// dotc D51: only a break's Disorder is held back until Phase 4. A melee that costs the Blue
+    /// brigade a stand without breaking it, and in which the 2nd Blue (which did not fight) is
+    /// disordered by something else, leaves that Disorder in force before Phase 4.
+    #[test]
+    fn dotc_d51_only_a_breaks_disorder_waits() {
+        let rules = defaults();
+        let (mut t, first, second) = two_regiments(|_| {});
+        let before = before(&t.state).expect("the window is open");
+        let mut events = Vec::new();
+        take_stands(&rules, &mut t.state, first, 1, OnTheClock::Yes, &mut events, "Ch16 7.4").unwrap();
+        t.state.units[second.0].markers.disorder = true;
+        after(&mut t.state, before, [first, UnitId(99)]);
+        assert_eq!(t.state.brigades[t.blue_brigade.0].status, BrigadeStatus::Fresh);
+        assert!(!t.unit(second).turn.disordered_by_melee_break);
+        assert!(disordered_before_phase_four(&t.state, second));
+    }
+
     /// Losses that are not the melees' still move the brigade on before Phase 4 (RULE-07-2.3,
     /// RULINGS C12 `immediate`): a melee took 1 of the Blue brigade's 8 stands (Fresh to Phase
     /// 2), then a closing volley 2 more: 2 lost that were not the melee's, Hesitant.
