@@ -286,6 +286,73 @@ fn ch16_7_1_road_column_and_open_order_cannot_assault() {
     assert_eq!(illegal_rule(r), "Ch13 22.0, Ch16 7.1");
 }
 
+/// Ch16 7.1: a charger or a target that has left the table (removed, or with no stand left) is
+/// refused, whichever of the two marks it carries.
+#[test]
+fn ch16_7_1_a_unit_that_has_left_the_table_neither_charges_nor_is_charged() {
+    let rules = defaults();
+    for (charger_gone, how) in
+        [(true, "removed"), (true, "no stands"), (false, "removed"), (false, "no stands")]
+    {
+        let (mut t, a, d) = lines();
+        let gone = t.unit_mut(if charger_gone { a } else { d });
+        match how {
+            "removed" => gone.removed = true,
+            _ => gone.stands = 0,
+        }
+        let r = resolve_assault(&rules, &mut t.state, a, d, &charge(6.0, None), &mut dice(&[]));
+        match r {
+            Err(EngineError::Illegal { rule: "Ch16 7.1", why, .. }) => {
+                assert!(why.contains("has left the table"), "{charger_gone} {how}: {why}")
+            }
+            other => panic!("{charger_gone} {how}: {other:?}"),
+        }
+    }
+}
+
+/// Ch16 7.1: a charge's distance is a distance: not a NaN, not infinite, not negative. A charge
+/// from contact (0") is not refused for its distance.
+#[test]
+fn ch16_7_1_a_charge_distance_must_be_a_distance() {
+    let rules = defaults();
+    for bad in [f64::NAN, f64::INFINITY, -1.0] {
+        let (mut t, a, d) = lines();
+        let r = resolve_assault(&rules, &mut t.state, a, d, &charge(bad, None), &mut dice(&[]));
+        match r {
+            Err(EngineError::Illegal { rule: "Ch16 7.1", why, .. }) => {
+                assert!(why.starts_with("charge "), "{why}")
+            }
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    let (mut t, a, d) = lines();
+    let mut ok = dice(&[(Purpose::Melee, &[3, 3])]);
+    assert!(resolve_assault(&rules, &mut t.state, a, d, &charge(0.0, None), &mut ok).is_ok());
+}
+
+/// RULE-07-2.4: a Broken brigade declares no assault because its state's rule data says so
+/// (`no_assault`); a library whose Broken state allows it lets the charge be declared.
+#[test]
+fn rule_07_2_4_the_broken_state_refuses_a_charge_as_its_rule_data_says() {
+    let mut rules = defaults();
+    let (mut t, a, d) = lines();
+    t.state.brigades[t.blue_brigade.0].status = BrigadeStatus::Broken;
+    let r = resolve_assault(&rules, &mut t.state.clone(), a, d, &charge(6.0, None), &mut dice(&[]));
+    assert_eq!(illegal_rule(r), "RULE-07-2.4");
+    let mut tables = (*rules.tables).clone();
+    tables.broken.no_assault = false;
+    rules.tables = std::sync::Arc::new(tables);
+    let r = resolve_assault(
+        &rules,
+        &mut t.state,
+        a,
+        d,
+        &charge(6.0, None),
+        &mut dice(&[(Purpose::Melee, &[3, 3])]),
+    );
+    assert!(!matches!(r, Err(EngineError::Illegal { rule: "RULE-07-2.4", .. })), "{r:?}");
+}
+
 /// Ch16 3.1, 7.1: infantry charges 9", mounted cavalry 12"; a battery cannot charge.
 #[test]
 fn ch16_7_1_charge_distance() {

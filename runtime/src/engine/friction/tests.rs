@@ -185,4 +185,13 @@ fn ch13_3_0_heroic_momentum_assaults_for_no_pips_and_closes_without_a_check() {
     assert!(matches!(r.result, AssaultResult::Melee(_)), "{:?}", r.result);
     assert_eq!(t.unit(blue).stands, 4, "the micro-hit completed a stand");
     assert_eq!(d.remaining(), 0, "no Discipline die was asked for");
+    // The narrative says why nothing was paid, and no pips change hands.
+    assert!(
+        r.events
+            .iter()
+            .any(|e| matches!(&e.what, What::Note { text } if text.contains("on Heroic Momentum: no pips"))),
+        "{:?}",
+        r.events
+    );
+    assert!(!r.events.iter().any(|e| matches!(&e.what, What::Pips { .. })), "{:?}", r.events);
 }
