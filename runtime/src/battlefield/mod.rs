@@ -453,10 +453,6 @@ fn whole(value: f64) -> Option<u32> {
 /// The scenario's own `ruling dead_ground_sight` (dotc D53), its default when the scenario sets
 /// none or a value this build does not know (the language checks report that).
 fn scenario_dead_ground_sight(scenario: &Scenario) -> crate::rulings::DeadGroundSight {
-    use crate::rulings::RulingSwitch;
     let settings = dotc_lang::model::effective_rulings(scenario.rules.iter());
-    settings
-        .get(crate::rulings::DeadGroundSight::NAME)
-        .and_then(|v| crate::rulings::DeadGroundSight::parse(v))
-        .unwrap_or_default()
+    crate::rulings::Rulings::from_settings(&settings).map(|r| r.dead_ground_sight).unwrap_or_default()
 }
