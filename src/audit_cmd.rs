@@ -6,7 +6,6 @@
 //! finding of that code on that line (or assault step) is then not an error but a suppression,
 //! listed with its reason; a suppression that matches nothing is itself reported.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -15,7 +14,6 @@ use dotc_lang::lines::LineIndex;
 use dotc_runtime::audit::{self, AuditOptions};
 use dotc_runtime::campaign::logged::{analyze_and_replay_logged, replay_logged};
 use dotc_runtime::replay::{Level, ReplayOptions};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -85,15 +83,7 @@ pub fn audit(
             args.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         ));
     }
-    let bar = if files.len() > 1 && std::io::stderr().is_terminal() && !crate::term::quiet() {
-        let bar = ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template("{bar:30} {pos}/{len} logs audited, {per_sec} {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar());
-        bar.set_style(style);
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = crate::term::progress_bar(files.len(), "logs audited");
     // Each log is audited on its own (one replay each, nothing shared but the cached checked
     // scenario), on as many threads as asked (`--jobs`, else one per core); the results are
     // reported in the order of the files, so the output is the same whatever the threads. One

@@ -29,6 +29,7 @@ mod odds_cmd;
 mod output;
 mod pdf;
 mod play;
+mod playtest_cmd;
 mod replay_cmd;
 mod replay_html;
 mod roster_cmd;
@@ -112,6 +113,10 @@ enum Command {
     /// rules allow, the odds before you roll, asks for the dice the rules need (or rolls them
     /// from a seed) and writes each finished line to the log; `undo` takes one back.
     Play(play::PlayArgs),
+    /// For a scenario's designer: play a logged game's orders again with other dice, once per
+    /// seed (every die and claim of the log left out and rolled afresh), and tally the results,
+    /// each brigade's losses and the orders the other dice made illegal.
+    Playtest(playtest_cmd::PlaytestArgs),
     /// Run the language server on standard input and output, for editors.
     Lsp,
     /// Print the shell's completion script (bash, zsh, fish, elvish, powershell): sourced, it
@@ -172,6 +177,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Replay(args) => replay_cmd::replay_file(&args, render),
         Command::Audit(args) => audit_cmd::audit(&args, render),
         Command::Luck(args) => luck_cmd::luck(&args, render),
+        Command::Playtest(args) => playtest_cmd::playtest(&args, render),
         Command::Campaign { what } => campaign_cmd::campaign(&what, render),
         Command::Lsp => dotc_lsp::run_stdio(),
         Command::Completions { shell } => {

@@ -234,6 +234,19 @@ pub(crate) const EXAMPLES: &[(&str, &[Example])] = &[
         &[("luck scenarios/tutorial/fence-line-game.dotc", "How each side's dice compared with the odds.")],
     ),
     (
+        "playtest",
+        &[
+            (
+                "playtest scenarios/tutorial/fence-line-game.dotc --seeds 10",
+                "The logged orders again with ten other throws of the dice: the results tallied.",
+            ),
+            (
+                "playtest scenarios/tutorial/fence-line-game.dotc --seeds 100..199 --format json",
+                "A hundred other throws, seeds 100 to 199, as JSON for a spreadsheet.",
+            ),
+        ],
+    ),
+    (
         "play",
         &[(
             "play club-night.dotc",
@@ -265,6 +278,7 @@ const FINDINGS: &[(&str, &str)] = &[
     ("fmt", "with --check: a file is not in the canonical layout"),
     ("replay", "the log disagrees with the rules somewhere"),
     ("audit", "a log has an error or a warning the umpire did not allow"),
+    ("playtest", "the log has errors, so its orders are not played again"),
     ("campaign", "a battle's log or its post-battle sequence disagrees with the rules"),
     ("campaign status", "a battle's log or its post-battle sequence disagrees with the rules"),
     ("campaign next", "a battle's log or its post-battle sequence disagrees with the rules"),

@@ -59,6 +59,7 @@ pub mod schema {
     pub const REPLAY: &str = "dotc.replay/1";
     pub const AUDIT: &str = "dotc.audit/1";
     pub const LUCK: &str = "dotc.luck/1";
+    pub const PLAYTEST: &str = "dotc.playtest/1";
     pub const CAMPAIGN_STATUS: &str = "dotc.campaign-status/1";
     pub const CAMPAIGN_HISTORY: &str = "dotc.campaign-history/1";
 }

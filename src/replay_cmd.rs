@@ -55,6 +55,11 @@ pub struct ReplayArgs {
     /// Roll the dice a line left out from this seed (a what-if replay; a short list stays an error).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Roll every die afresh from --seed: the log's dice lists, claimed results and `scripted`
+    /// lines are left out, and its orders are played again with other dice (`dotc playtest`
+    /// tallies many seeds). With --write-completed, OUT is the log as these dice give it.
+    #[arg(long, requires = "seed")]
+    pub reroll: bool,
     /// Write the log with the seeded rolls filled in to OUT (needs --seed).
     #[arg(long, value_name = "OUT", requires = "seed")]
     pub write_completed: Option<PathBuf>,
@@ -241,6 +246,17 @@ fn replay_options<'a>(
     }
 }
 
+/// The log with every die and claim left out (`--reroll`); a text that does not parse is kept
+/// as it is, for the replay to report its errors.
+fn without_its_dice(source: &str) -> String {
+    let parsed = dotc_lang::parse(source);
+    if parsed.diagnostics.is_empty() {
+        dotc_runtime::replay::without_dice(source, &parsed.document)
+    } else {
+        source.to_string()
+    }
+}
+
 pub fn replay_file(
     args: &ReplayArgs,
     render: impl Fn(&[Diagnostic], &str, &str) -> String,
@@ -251,6 +267,7 @@ pub fn replay_file(
     // (Ch14 1.0) is fought with the campaign's roster, as `dotc audit` fights it, decided from
     // its header before the one replay (issue 19).
     let source = super::read(&args.file)?;
+    let source = if args.reroll { without_its_dice(&source) } else { source };
     let path = crate::files::named(&args.file);
     let early_switches =
         if args.options.is_empty() { Some(Vec::new()) } else { head_switches(path, &source, &args.options) };

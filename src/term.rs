@@ -114,6 +114,19 @@ macro_rules! note {
 }
 pub(crate) use note;
 
+/// A bar on standard error counting `len` pieces of long work (`{pos}/{len} WHAT, ...`), shown
+/// only for more than one piece, on a terminal, and without `--quiet`; otherwise hidden.
+pub fn progress_bar(len: usize, what: &str) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    if len < 2 || !std::io::stderr().is_terminal() || quiet() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    let template = format!("{{bar:30}} {{pos}}/{{len}} {what}, {{per_sec}} {{eta}} left");
+    bar.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

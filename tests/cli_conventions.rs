@@ -134,6 +134,7 @@ fn every_schema_is_a_real_draft_2020_12_schema_named_as_its_documents() {
         "odds-at",
         "odds-fire",
         "odds-melee",
+        "playtest",
         "replay",
         "roster",
     ];
@@ -181,6 +182,18 @@ fn replay_audit_and_luck_json_match_their_schemas_on_every_shipped_log() {
     validated("replay", &["replay", "tests/fixtures/audit/careless-evening.dotc", "--until", "turn 2"]);
     // A whole season, one of them broken.
     validated("audit", &["audit", "tests/fixtures/audit", "scenarios/tutorial"]);
+}
+
+#[test]
+fn playtest_json_matches_its_schema_on_a_scenario_log_and_a_campaign_battle() {
+    let tutorial =
+        validated("playtest", &["playtest", "scenarios/tutorial/fence-line-game.dotc", "--seeds", "3"]);
+    assert_eq!(tutorial["games"].as_array().expect("games").len(), 3);
+    assert_eq!(tutorial["logged"].get("seed"), None, "the logged game has no seed");
+    // A campaign battle's log is fought with the campaign's roster, as `dotc audit` fights it.
+    let battle =
+        validated("playtest", &["playtest", "scenarios/campaign/barlows-knoll-game.dotc", "--seeds", "4..5"]);
+    assert_eq!(battle["games"][1]["seed"], 5);
 }
 
 #[test]

@@ -53,7 +53,9 @@ pub use body::Body;
 pub use contact::{CONTACT_TOLERANCE, EDGE_CONTACT_MIN};
 pub use cover::OBSTACLE_REACH;
 pub use elevation::{DeadGround, OverheadBar, OverheadFire, Slope};
-pub use movement::{Ground, Move, MoveKind, MoveReport, Mover, Pose, check_move, interruption_point};
+pub use movement::{
+    Ground, Move, MoveKind, MoveReport, Mover, Pose, charge_halted_short, check_move, interruption_point,
+};
 pub use scouting::Scout;
 pub use sight::{Friend, Sight, SightBlock, SightQuery, Smoke, Smoker, smoke_walls};
 pub use works::HastyWorks;

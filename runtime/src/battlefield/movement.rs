@@ -1378,8 +1378,7 @@ pub fn interruption_point(bf: &Battlefield, charger_start: &Body, target: &Body,
     let to = nearest_point(from, target);
     let (dx, dy) = ((to.x() - from.x()) / distance, (to.y() - from.y()) / distance);
     let point = Pose::new((from.x() + dx * along, from.y() + dy * along), start.facing);
-    let contact = Pose::new((to.x(), to.y()), start.facing);
-    let path = Path::new(&[start, contact], charger_start.layout, charger_start.layout);
+    let path = straight_charge(charger_start, target);
     if charge_halt(bf, &path).is_some_and(|halt| halt.s < along - MEASURE_PRECISION) {
         return None;
     }
@@ -1388,6 +1387,36 @@ pub fn interruption_point(bf: &Battlefield, charger_start: &Body, target: &Body,
     let blocked = survey.areas.iter().any(|&(i, _)| impassable_area(&bf.areas[i]))
         || survey.lines.iter().any(|m| m.crossing.is_none() && impassable_line(&bf.lines[m.line]));
     if blocked { None } else { Some(point) }
+}
+
+/// Water that stops a charge short of its target (Ch16 4.1 `halts_charges`, RULINGS G10): the
+/// charge runs straight from the charger toward the nearest point of the target, as
+/// [`interruption_point`] runs it, and halts where the charger's stands first touch a stream away
+/// from a bridge or ford, with no melee. The stream's name and the rule that halts it, or None
+/// when the way to contact is clear (water met only where the charger touches the target does
+/// not stop it).
+pub fn charge_halted_short(
+    bf: &Battlefield,
+    charger_start: &Body,
+    target: &Body,
+) -> Option<(String, String)> {
+    let start = Pose::of(charger_start);
+    if !start.is_finite() || !target.position.0.is_finite() || !target.position.1.is_finite() {
+        return None;
+    }
+    let distance = range(charger_start, target);
+    let halt = charge_halt(bf, &straight_charge(charger_start, target))?;
+    (halt.s < measured(distance) - MEASURE_PRECISION)
+        .then(|| (halt.feature, format!("{}, RULINGS G10", halt.source)))
+}
+
+/// The straight run of a charge: from where the charger stands to the nearest point of its
+/// target, keeping its facing.
+fn straight_charge(charger_start: &Body, target: &Body) -> Path {
+    let start = Pose::of(charger_start);
+    let to = nearest_point(charger_start.colours(), target);
+    let contact = Pose::new((to.x(), to.y()), start.facing);
+    Path::new(&[start, contact], charger_start.layout, charger_start.layout)
 }
 
 /// The two distances of an assault (Ch16 7.2): where the charge pauses for the Closing Volley

@@ -350,6 +350,15 @@ impl Game {
             let rule = if hidden.viewer_hidden { "Ch16 4.4, 7.1, dotc D53" } else { "Ch16 4.4, 7.1" };
             return r.here(Level::Error, message, rule);
         }
+        // Ch16 4.1, RULINGS G10: a stream between them halts the charge at the water's edge, with
+        // no melee; the charger crosses by a move first.
+        if let Some((stream, rule)) = battlefield::charge_halted_short(&self.bf, &cb, &tb) {
+            let message = format!(
+                "{stream} lies between {cname} and {tname}: a charge halts at the water's edge with no melee, \
+                 so {tname} may not be charged across it; cross with a move first"
+            );
+            return r.here(Level::Error, message, rule);
+        }
         // Ch15 4.0: a charge from the frontal zone meets the target's front edge flush; one whose
         // straight run would strike only a side or the rear of the base is not allowed.
         if let Some(message) = self.side_clip(&cb, &tb, &cname, &tname) {

@@ -89,14 +89,90 @@ pub fn completed_log(source: &str, document: &Document, filled: &[Filled]) -> St
             inserts.push((at, lines));
         }
     }
-    inserts.sort_by_key(|insert| std::cmp::Reverse(insert.0));
+    // Applied from the end of the text; two at one offset (a move's Discipline test and a
+    // passed-through friend's, both on the move's line) go in the order they were rolled, so
+    // the later is inserted first and the earlier lands before it.
+    let mut inserts: Vec<(usize, usize, String)> =
+        inserts.into_iter().enumerate().map(|(order, (at, text))| (at, order, text)).collect();
+    inserts.sort_by_key(|&(at, order, _)| std::cmp::Reverse((at, order)));
     let mut out = source.to_string();
-    for (at, text) in inserts {
+    for (at, _, text) in inserts {
         if out.is_char_boundary(at) {
             out.insert_str(at, &text);
         }
     }
     out
+}
+
+/// The log with every die and every claimed result taken out, its orders, comments and layout
+/// kept: what a `--reroll` replay plays again with each die rolled afresh from its seed (the same
+/// orders, other dice; issue 19's balance playtests). Each dice list and claim goes with the
+/// spaces before it, so a line keeps its comment; a `scripted "NAME" roll [..]` line, which is
+/// only a script's dice, goes whole. Lines stay where they were, so a finding's line number is
+/// the log's own.
+pub fn without_dice(source: &str, document: &Document) -> String {
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for turn in &document.turns {
+        for phase in turn.phases().iter() {
+            for action in &phase.actions {
+                if action.verb.value == super::scripted::SCRIPTED_VERB {
+                    cuts.push(whole_lines(source, action.span.start, action.span.end));
+                } else {
+                    dice_and_claims(source, action, &mut cuts);
+                }
+            }
+        }
+    }
+    cuts.sort_unstable();
+    let mut out = String::with_capacity(source.len());
+    let mut at = 0;
+    for (start, end) in cuts {
+        if start < at || !source.is_char_boundary(start) || !source.is_char_boundary(end) {
+            continue;
+        }
+        out.push_str(&source[at..start]);
+        at = end;
+    }
+    out.push_str(&source[at..]);
+    out
+}
+
+/// The byte ranges of an action's (and its steps') dice lists and claim, each with the blanks
+/// before it.
+fn dice_and_claims(source: &str, action: &Action, cuts: &mut Vec<(usize, usize)>) {
+    let with_blanks = |start: usize, end: usize| {
+        let blanks =
+            source.get(..start).map_or(0, |before| before.len() - before.trim_end_matches([' ', '\t']).len());
+        (start - blanks, end)
+    };
+    for arg in &action.args {
+        if let Arg::Roll(roll) = arg {
+            cuts.push(with_blanks(roll.span.start, roll.span.end));
+        }
+    }
+    if let Some(claim) = &action.claim {
+        // A claim ends at its last word or number: the comment after it on the line is kept
+        // (the parsed span of a step's claim runs on over it).
+        let last = claim
+            .items
+            .iter()
+            .flat_map(|item| {
+                item.words.iter().map(|w| w.span.end).chain(item.numbers.iter().map(|n| n.span.end))
+            })
+            .max()
+            .unwrap_or(claim.span.end);
+        cuts.push(with_blanks(claim.span.start, last.min(claim.span.end)));
+    }
+    for step in &action.steps {
+        dice_and_claims(source, step, cuts);
+    }
+}
+
+/// From the start of the line `start` is on to the end of the line `end` is on, its newline too.
+fn whole_lines(source: &str, start: usize, end: usize) -> (usize, usize) {
+    let first = source.get(..start).and_then(|s| s.rfind('\n')).map_or(0, |i| i + 1);
+    let last = source.get(end..).and_then(|s| s.find('\n')).map_or(source.len(), |i| end + i + 1);
+    (first, last)
 }
 
 fn join(faces: &[u8]) -> String {
@@ -253,6 +329,44 @@ mod tests {
         assert!(again.diagnostics.is_empty(), "{:?}", again.diagnostics);
         let action = &again.document.turns[0].phases()[0].actions[0];
         assert_eq!(action.verb.value, "scripted");
+    }
+
+    #[test]
+    fn without_dice_keeps_the_orders_and_comments_and_drops_every_die_and_claim() {
+        let source = "game \"G\" {\n    scenario \"s.dotc\"\n}\n\nturn 1 union {\n    command {\n        scripted \"Reynolds falls\" roll [4]\n        pips \"Brig\" roll [5] => 3\n    }\n    maneuver {\n        // The charge.\n        assault \"A\" -> \"B\" pip \"Brig\" {\n            closing_volley roll [5, 2]\t=> hits 1 // one hit\n            melee roll [6] vs [2] => attacker wins\n        }\n        move \"C\" to (3, 4) facing east discipline [4, 5]\n    }\n    fire {\n        fire \"A\" at \"B\" roll [3, 4] saves [5] => hits 1, lost 1 // \"=> kept\" [1]\n    }\n}\n";
+        let document = dotc_lang::parse(source).document;
+        let out = without_dice(source, &document);
+        let expected = "game \"G\" {\n    scenario \"s.dotc\"\n}\n\nturn 1 union {\n    command {\n        pips \"Brig\"\n    }\n    maneuver {\n        // The charge.\n        assault \"A\" -> \"B\" pip \"Brig\" {\n            closing_volley // one hit\n            melee\n        }\n        move \"C\" to (3, 4) facing east\n    }\n    fire {\n        fire \"A\" at \"B\" // \"=> kept\" [1]\n    }\n}\n";
+        assert_eq!(out, expected);
+        // It reads back with the same actions and steps, none with dice or a claim.
+        let again = dotc_lang::parse(&out);
+        assert!(again.diagnostics.is_empty(), "{:?}", again.diagnostics);
+        let actions: Vec<Action> =
+            again.document.turns[0].phases().iter().flat_map(|p| p.actions.clone()).collect();
+        let verbs: Vec<&str> = actions.iter().map(|a| a.verb.value.as_str()).collect();
+        assert_eq!(verbs, ["pips", "assault", "move", "fire"]);
+        assert_eq!(actions[1].steps.len(), 2);
+        let bare = |a: &Action| a.claim.is_none() && !a.args.iter().any(|arg| matches!(arg, Arg::Roll(_)));
+        assert!(actions.iter().chain(&actions[1].steps).all(bare));
+    }
+
+    #[test]
+    fn two_lists_on_one_line_are_written_in_the_order_they_were_rolled() {
+        // A move through a friend: the mover's Discipline test (6) is rolled before the friend's
+        // (1). Read back in the order written, the mover passes and the friend fails; the other
+        // way round the two results change places.
+        let source = "game \"G\" {\n    scenario \"s.dotc\"\n}\n\nturn 1 union {\n    maneuver {\n        move \"A\" to (1, 2) // through B\n    }\n}\n";
+        let document = dotc_lang::parse(source).document;
+        let action = document.turns[0].phases()[0].actions[0].clone();
+        let fill = Filled {
+            span: action.span,
+            rolls: vec![("discipline".to_string(), vec![6]), ("discipline".to_string(), vec![1])],
+        };
+        let out = completed_log(source, &document, &[fill]);
+        assert!(
+            out.contains("        move \"A\" to (1, 2) discipline [6] discipline [1] // through B\n"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -65,7 +65,7 @@ use crate::geometry::Layout;
 use crate::rulings::{Rulings, SmokeClearing, WhatIf};
 
 pub use claims::{written_claim, written_step_claims};
-pub use complete::completed_log;
+pub use complete::{completed_log, without_dice};
 pub use log_dice::LogDice;
 pub use moment::{Moment, MomentBrigade, MomentUnit};
 pub use narrative::{Summary, Telling};

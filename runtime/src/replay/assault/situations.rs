@@ -838,3 +838,48 @@ fn dotc_d51_a_phase_3_volley_takes_the_hesitant_minus_one_only_once_phase_4_has_
     assert!(!hesitant("phase_four"));
     assert!(hesitant("at_contact"));
 }
+
+#[test]
+fn ch16_4_1_rulings_g10_a_stream_between_halts_the_charge_with_no_melee() {
+    // Ch16 4.1 and RULINGS G10: a minor stream halts a charge at the water's edge, with no melee.
+    // The 1st Blue faces east at (10, 10), the 1st Red faces west at (17, 10): 7", inside the 9"
+    // charge. A minor stream runs north-south at x = 13.5, between them: the charge is refused
+    // and no melee fought. With a bridge where the charge crosses, or the stream beyond the 1st
+    // Red, the same charge goes in.
+    let stream = |line: &str| {
+        range(
+            &format!("        {line}"),
+            "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (10, 10) facing east }",
+            "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (17, 10) facing west }",
+        )
+    };
+    let melee = |replay: &crate::replay::Replay| {
+        replay.events.iter().any(|e| matches!(&e.event.what, What::ShockScore { .. }))
+    };
+    let (across, _) = play(
+        &stream("minor_stream \"Beaver Run\" line (13.5, 0) (13.5, 30)"),
+        &charge(&["melee roll [4] vs [3]"], ""),
+    );
+    let halted: Vec<_> = problems(&across)
+        .into_iter()
+        .filter(|f| {
+            f.rule.contains("RULINGS G10")
+                && f.message.contains("Beaver Run lies between 1st Blue and 1st Red")
+                && f.message.contains("halts at the water's edge with no melee")
+        })
+        .collect();
+    assert_eq!(halted.len(), 1, "{:#?}", problems(&across));
+    assert!(!melee(&across), "no melee across the stream");
+    let (bridged, _) = play(
+        &stream("minor_stream \"Beaver Run\" line (13.5, 0) (13.5, 30) bridge at (13.5, 10)"),
+        &charge(&["melee roll [4] vs [3]"], ""),
+    );
+    assert!(!problems(&bridged).iter().any(|f| f.rule.contains("G10")), "{:#?}", problems(&bridged));
+    assert!(melee(&bridged), "the bridge carries the charge: {:#?}", problems(&bridged));
+    let (beyond, _) = play(
+        &stream("minor_stream \"Beaver Run\" line (20, 0) (20, 30)"),
+        &charge(&["melee roll [4] vs [3]"], ""),
+    );
+    assert!(!problems(&beyond).iter().any(|f| f.rule.contains("G10")), "{:#?}", problems(&beyond));
+    assert!(melee(&beyond), "a stream behind the target stops nothing: {:#?}", problems(&beyond));
+}

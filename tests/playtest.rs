@@ -1,0 +1,183 @@
+//! `dotc playtest` and `dotc replay --reroll`: a logged game's orders played again with other
+//! dice (issue 19's balance measure), as a designer runs them.
+
+mod common;
+
+use common::{dotc, root, text};
+use serde_json::Value;
+
+const GAME: &str = "scenarios/tutorial/fence-line-game.dotc";
+
+fn json(args: &[&str]) -> Value {
+    let out = dotc(args, &root());
+    assert!(out.status.code() == Some(0) || out.status.code() == Some(1), "{args:?}: {}", text(&out.stderr));
+    serde_json::from_str(&text(&out.stdout)).unwrap_or_else(|e| panic!("{args:?}: not JSON ({e})"))
+}
+
+/// The tutorial log as `--reroll` plays it: its dice and claims left out.
+fn orders() -> String {
+    let source = std::fs::read_to_string(root().join(GAME)).expect("the tutorial log");
+    let parsed = dotc_lang::parse(&source);
+    dotc_runtime::replay::without_dice(&source, &parsed.document)
+}
+
+fn line_of(source: &str, offset: u64) -> u64 {
+    source[..offset as usize].matches('\n').count() as u64 + 1
+}
+
+/// Each seed's game in the playtest is the `--reroll` replay of that seed: its result, victory
+/// points, brigades and the lines it refused; the logged game is the plain replay's.
+#[test]
+fn each_seeds_game_is_the_reroll_replay_of_that_seed() {
+    let report = json(&["playtest", GAME, "--seeds", "1..4", "--format", "json"]);
+    let games = report["games"].as_array().expect("games");
+    assert_eq!(games.len(), 4);
+    let orders = orders();
+    let mut differs = false;
+    for (game, seed) in games.iter().zip(1..) {
+        assert_eq!(game["seed"], seed);
+        let seed = seed.to_string();
+        let replay = json(&["replay", GAME, "--reroll", "--seed", &seed, "--format", "json"]);
+        let summary = &replay["summary"];
+        assert_eq!(game["result"], summary["result"]["result"], "seed {seed}");
+        assert_eq!(game["victory_points"], summary["victory_points"], "seed {seed}");
+        for (ours, theirs) in game["brigades"]
+            .as_array()
+            .expect("brigades")
+            .iter()
+            .zip(summary["brigades"].as_array().expect("brigades"))
+        {
+            assert_eq!(ours["name"], theirs["name"]);
+            assert_eq!(ours["losses"], theirs["losses"], "seed {seed}");
+            assert_eq!(ours["state"], theirs["state"], "seed {seed}");
+        }
+        let mut refused: Vec<u64> = replay["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["level"] == "error")
+            .map(|f| line_of(&orders, f["span"]["start"].as_u64().expect("a span")))
+            .collect();
+        refused.sort_unstable();
+        refused.dedup();
+        let listed: Vec<u64> = game["refused"]
+            .as_array()
+            .expect("refused")
+            .iter()
+            .map(|l| l.as_u64().expect("a line"))
+            .collect();
+        assert_eq!(listed, refused, "seed {seed}");
+        differs |= game["brigades"] != report["logged"]["brigades"];
+    }
+    // The dice were rolled afresh: some seed's losses are not the logged game's.
+    assert!(differs, "every seed gave the logged game's losses: the log's own dice were kept");
+    // The logged game is the plain replay, which the tutorial's own dice make a clean one.
+    let logged = json(&["replay", GAME, "--format", "json"]);
+    assert_eq!(report["logged"]["result"], logged["summary"]["result"]["result"]);
+    assert_eq!(report["logged"]["refused"], Value::Array(Vec::new()));
+    assert!(report["logged"].get("seed").is_none());
+}
+
+/// The tally counts the games, and each brigade's figures over the seeds are its games' own.
+#[test]
+fn the_tally_and_the_brigades_add_up_to_the_games() {
+    let report = json(&["playtest", GAME, "--seeds", "6", "--format", "json"]);
+    let games = report["games"].as_array().expect("games");
+    let counted: u64 =
+        report["results"].as_array().expect("results").iter().map(|t| t["games"].as_u64().unwrap()).sum();
+    assert_eq!(counted, 6);
+    for tally in report["results"].as_array().expect("results") {
+        let matching = games.iter().filter(|g| g["result"] == tally["result"]).count() as u64;
+        assert_eq!(tally["games"].as_u64(), Some(matching), "{tally}");
+    }
+    for brigade in report["brigades"].as_array().expect("brigades") {
+        let losses: Vec<u64> = games
+            .iter()
+            .map(|g| {
+                let end =
+                    g["brigades"].as_array().unwrap().iter().find(|b| b["name"] == brigade["name"]).unwrap();
+                end["losses"].as_u64().unwrap()
+            })
+            .collect();
+        let mean = losses.iter().sum::<u64>() as f64 / losses.len() as f64;
+        assert!((brigade["mean_losses"].as_f64().unwrap() - mean).abs() < 1e-9, "{brigade}");
+        assert_eq!(brigade["least_losses"].as_u64(), losses.iter().copied().min());
+        assert_eq!(brigade["most_losses"].as_u64(), losses.iter().copied().max());
+        let broken = games
+            .iter()
+            .filter(|g| {
+                g["brigades"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|b| b["name"] == brigade["name"] && b["state"] == "broken")
+            })
+            .count() as u64;
+        assert_eq!(brigade["broken"].as_u64(), Some(broken));
+    }
+}
+
+/// The report is the same on one thread as on many, and from one run to the next.
+#[test]
+fn a_playtest_is_deterministic_whatever_the_threads() {
+    let one = dotc(&["playtest", GAME, "--seeds", "3..7", "--jobs", "1"], &root());
+    let many = dotc(&["playtest", GAME, "--seeds", "3..7", "--jobs", "2"], &root());
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    assert_eq!(text(&one.stdout), text(&many.stdout));
+    let shown = text(&one.stdout);
+    assert!(shown.contains("seeds 3 to 7 (5 games)"), "{shown}");
+    assert!(shown.contains("results over 5 games:"), "{shown}");
+}
+
+/// `--reroll --write-completed` writes the log as the new dice give it, comments kept: replayed
+/// with no seed it comes to the same end as the seeded replay.
+#[test]
+fn a_rerolled_log_written_out_replays_to_the_same_end_without_a_seed() {
+    let dir = std::env::temp_dir().join(format!("dotc-playtest-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    // The log names its scenario by a relative path: both go to the scratch folder.
+    for file in ["fence-line.dotc", "fence-line-game.dotc"] {
+        std::fs::copy(root().join("scenarios/tutorial").join(file), dir.join(file)).expect("copied");
+    }
+    let run = dotc(
+        &[
+            "replay",
+            "fence-line-game.dotc",
+            "--reroll",
+            "--seed",
+            "11",
+            "--summary",
+            "--write-completed",
+            "out.dotc",
+        ],
+        &dir,
+    );
+    let written = std::fs::read_to_string(dir.join("out.dotc"));
+    let again = dotc(&["replay", "out.dotc", "--summary"], &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let written = written.expect("the completed log");
+    let summary = |s: &str| s.split("\nResult:").nth(1).map(str::to_string);
+    assert!(summary(&text(&run.stdout)).is_some(), "{}", text(&run.stdout));
+    assert_eq!(summary(&text(&again.stdout)), summary(&text(&run.stdout)));
+    // The orders and comments are the log's; the dice are new.
+    let original = std::fs::read_to_string(root().join(GAME)).unwrap();
+    let comments = |s: &str| {
+        s.lines().filter_map(|l| l.split_once("//").map(|(_, c)| c.to_string())).collect::<Vec<_>>()
+    };
+    assert_eq!(comments(&written), comments(&original));
+    assert_ne!(written, original);
+}
+
+/// Bad seeds and a file that is not a game log give clear errors, not a playtest.
+#[test]
+fn bad_seeds_and_a_broken_log_are_refused_clearly() {
+    let out = dotc(&["playtest", GAME, "--seeds", "9..3"], &root());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("write the smaller first"), "{}", text(&out.stderr));
+    let out = dotc(&["replay", GAME, "--reroll"], &root());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--seed"), "{}", text(&out.stderr));
+    let out = dotc(&["playtest", "scenarios/tutorial/fence-line.dotc", "--seeds", "1"], &root());
+    assert_eq!(out.status.code(), Some(2), "as `dotc replay` of a scenario");
+    assert!(text(&out.stderr).contains("is not a game log"), "{}", text(&out.stderr));
+}
