@@ -7,8 +7,11 @@
 //! companion of `dotc analyze`'s time and motion. An order the other dice made illegal (the
 //! retreat of a unit that won its melee, a charge by a brigade already Broken) is a finding of
 //! that replay, refused or flagged as any audit would; the lines refused most often are where the
-//! logged game turned on its dice. The players would have played on differently, so a seed's
-//! game is the same plan met by other dice, not a game two players would have played.
+//! logged game turned on its dice. A move the rules force and the orders did not make (the
+//! retreat of a melee's loser, a Broken brigade's retreat, [`OwedMove`]) is written in where the
+//! log would write it, and the game replayed again, until none is owed. The players would have
+//! played on differently, so a seed's game is the same plan met by other dice, not a game two
+//! players would have played.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -16,11 +19,14 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use dotc_lang::analysis::Analysis;
 use dotc_lang::analyze;
+use dotc_lang::ast::{Document, PhaseKind};
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::LineIndex;
 use dotc_runtime::campaign::logged::replay_logged;
-use dotc_runtime::replay::{Level, Replay, ReplayOptions, without_dice};
+use dotc_runtime::replay::{Level, OwedMove, Replay, ReplayOptions, completed_log, without_dice};
+use dotc_runtime::rulings::WhatIf;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -40,6 +46,14 @@ pub struct PlaytestArgs {
     /// Switch one of the scenario's optional triggers on or off, NAME=on|off (repeatable).
     #[arg(long = "option", value_name = "NAME=on|off")]
     pub options: Vec<String>,
+    /// Write each seed's game into DIR as a log (`seed-7.dotc`): the orders, the forced moves
+    /// written in (each marked `// forced: dotc playtest`) and every die the seed rolled, with
+    /// its scenario named by its full path. `dotc replay DIR/seed-7.dotc` tells that game.
+    #[arg(long, value_name = "DIR")]
+    pub write: Option<PathBuf>,
+    /// Replace read-only files among those --write writes.
+    #[arg(long, requires = "write")]
+    pub force: bool,
     /// How many games to replay at once (default: one per core). The report is the same
     /// whatever the number.
     #[arg(long, value_name = "N")]
@@ -92,6 +106,9 @@ fn parse_seeds(text: &str) -> Result<Seeds, String> {
 struct Played {
     #[serde(skip_serializing_if = "Option::is_none")]
     seed: Option<u64>,
+    /// How many forced moves (a melee loser's retreat, a Broken brigade's) the rules owed that
+    /// the orders did not make, written in for this game.
+    forced: usize,
     /// `union minor`, `draw`; `none` when no victory condition held.
     result: String,
     /// The log stops before the scenario's last turn: the result is where it stops.
@@ -175,15 +192,8 @@ pub fn playtest(
         return Err(format!("{name} is not a game log (it has no `game` header)"));
     }
     let switches = option_settings(&args.options, &analysis)?;
-    let options = |text| ReplayOptions {
-        source: Some(text),
-        what_if: Some(&what_if),
-        options: &switches,
-        findings_only: true,
-        ..ReplayOptions::default()
-    };
-    let logged_replay = replay_logged(path, &analysis, &crate::files::InputLoader, &options(&source), None);
-    let logged = played(None, &logged_replay, &LineIndex::new(&source), &source);
+    let logged_replay = replay_of(path, &analysis, &source, None, &what_if, &switches);
+    let logged = played(None, &logged_replay, &source);
     if logged_replay.has_problems() {
         crate::term::note!(
             "note: the logged game itself has findings (see `dotc audit {name}`); its orders are played again all the same"
@@ -196,21 +206,47 @@ pub fn playtest(
         eprint!("{}", render(&orders_analysis.diagnostics, &name, &orders));
         return Err(format!("{name} without its dice does not read back; please report this"));
     }
-    let lines = LineIndex::new(&orders);
     let seeds: Vec<u64> = (args.seeds.first..=args.seeds.last).collect();
     let bar = crate::term::progress_bar(seeds.len(), "games played");
     let one = |seed: &u64| {
-        let replay = replay_logged(
-            path,
-            &orders_analysis,
-            &crate::files::InputLoader,
-            &ReplayOptions { seed: Some(*seed), ..options(&orders) },
-            None,
-        );
+        // The seed's game, played again with each forced move the rules owe and the orders did
+        // not make written in where the log would write it, until none is owed.
+        let mut text = orders.clone();
+        let mut analysis = None;
+        let mut written: Vec<(String, u32, PhaseKind)> = Vec::new();
+        let replay = loop {
+            let analysed =
+                analysis.take().unwrap_or_else(|| analyze(path, &text, &crate::files::InputLoader));
+            let replay = replay_of(path, &analysed, &text, Some(*seed), &what_if, &switches);
+            let new: Vec<&OwedMove> = replay
+                .owed
+                .iter()
+                .filter(|o| !written.iter().any(|w| w.0 == o.unit && w.1 == o.turn && w.2 == o.phase))
+                .collect();
+            if new.is_empty() || written.len() >= MOST_FORCED_MOVES {
+                break replay;
+            }
+            let next = with_forced_moves(&text, &analysed.document, &new);
+            if next == text {
+                break replay;
+            }
+            written.extend(new.iter().map(|o| (o.unit.clone(), o.turn, o.phase)));
+            text = next;
+            let again = analyze(path, &text, &crate::files::InputLoader);
+            if again.has_errors() {
+                break replay;
+            }
+            analysis = Some(again);
+        };
         bar.inc(1);
-        played(Some(*seed), &replay, &lines, &orders)
+        let game = played(Some(*seed), &replay, &text);
+        let log = args.write.as_ref().map(|_| {
+            let analysed = analyze(path, &text, &crate::files::InputLoader);
+            completed_log(&text, &analysed.document, &replay.filled)
+        });
+        (game, log)
     };
-    let games: Vec<Played> = if args.jobs.map(NonZeroUsize::get) == Some(1) {
+    let games: Vec<(Played, Option<String>)> = if args.jobs.map(NonZeroUsize::get) == Some(1) {
         seeds.iter().map(one).collect()
     } else {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -220,6 +256,21 @@ pub fn playtest(
         pool.install(|| seeds.par_iter().map(one).collect())
     };
     bar.finish_and_clear();
+    let games: Vec<Played> = match &args.write {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+            let mut kept = Vec::new();
+            for (game, log) in games {
+                let log = standalone(path, &analysis.document, &log.unwrap_or_default());
+                let file = dir.join(format!("seed-{}.dotc", game.seed.unwrap_or_default()));
+                crate::write_atomically(&file, &log, args.force)?;
+                kept.push(game);
+            }
+            crate::term::note!("wrote {} game logs to {}", kept.len(), dir.display());
+            kept
+        }
+        None => games.into_iter().map(|(game, _)| game).collect(),
+    };
     let report = Report {
         game: analysis.document.game.as_ref().map_or_else(String::new, |g| g.name.value.clone()),
         first_seed: args.seeds.first,
@@ -242,19 +293,55 @@ pub fn playtest(
     Ok(ExitCode::SUCCESS)
 }
 
-/// What one replay came to.
-fn played(seed: Option<u64>, replay: &Replay, lines: &LineIndex, source: &str) -> Played {
+/// One replay of `text` (analysed as `analysis`) under the playtest's rulings and options, rolling
+/// from `seed` every die the text leaves out.
+fn replay_of(
+    path: &Path,
+    analysis: &Analysis,
+    text: &str,
+    seed: Option<u64>,
+    what_if: &WhatIf,
+    switches: &[(String, bool)],
+) -> Replay {
+    let options = ReplayOptions {
+        source: Some(text),
+        seed,
+        what_if: Some(what_if),
+        options: switches,
+        findings_only: true,
+        owed: true,
+        ..ReplayOptions::default()
+    };
+    replay_logged(path, analysis, &crate::files::InputLoader, &options, None)
+}
+
+/// What one replay came to. `source` is the text replayed: the lines a playtest wrote in for its
+/// forced moves are not the log's, and are counted apart.
+fn played(seed: Option<u64>, replay: &Replay, source: &str) -> Played {
     let summary = &replay.summary;
+    let lines = LineIndex::new(source);
+    // The log's line of each line of the text: the forced moves written in do not count.
+    let mut log_line = Vec::new();
+    let mut forced = 0;
+    for line in source.lines() {
+        if line.ends_with(FORCED_MARK) {
+            forced += 1;
+            log_line.push(None);
+        } else {
+            log_line.push(Some(log_line.len() + 1 - forced));
+        }
+    }
     let mut refused: Vec<usize> = replay
         .findings
         .iter()
         .filter(|f| f.level == Level::Error && f.span.end <= source.len())
-        .map(|f| lines.line_of(f.span.start) + 1)
+        .filter_map(|f| log_line.get(lines.line_of(f.span.start)).copied().flatten())
         .collect();
     refused.sort_unstable();
     refused.dedup();
     Played {
         seed,
+        forced,
         result: summary.result.as_ref().map_or_else(|| "none".to_string(), |r| r.result.clone()),
         unfinished: summary.result.as_ref().is_some_and(|r| r.unfinished.is_some()),
         victory_points: summary.victory_points.clone(),
@@ -270,6 +357,109 @@ fn played(seed: Option<u64>, replay: &Replay, lines: &LineIndex, source: &str) -
             .collect(),
         refused,
     }
+}
+
+/// A log that reads from anywhere: the files its header names (its scenario, its campaign) by
+/// their full paths. The header is the log's own, so its spans hold in `log`.
+fn standalone(path: &Path, document: &Document, log: &str) -> String {
+    let Some(game) = &document.game else { return log.to_string() };
+    let base = path.parent().unwrap_or(Path::new(""));
+    let mut names: Vec<&dotc_lang::ast::Name> = game.scenario.iter().collect();
+    names.extend(game.campaign.as_ref().map(|(file, _)| file));
+    names.sort_by_key(|n| std::cmp::Reverse(n.span.start));
+    let mut out = log.to_string();
+    for name in names {
+        let full = base.join(&name.value);
+        let full = std::fs::canonicalize(&full).unwrap_or(full);
+        let quoted = format!("\"{}\"", full.display().to_string().replace('\\', "\\\\").replace('"', "\\\""));
+        if out.get(name.span.start..name.span.end).is_some_and(|t| t.starts_with('"')) {
+            out.replace_range(name.span.start..name.span.end, &quoted);
+        }
+    }
+    out
+}
+
+/// What ends each line a playtest writes in for a forced move.
+const FORCED_MARK: &str = "// forced: dotc playtest";
+
+/// How many forced moves one game may have written in (each takes a replay more).
+const MOST_FORCED_MOVES: usize = 200;
+
+/// The text with these forced moves written in, each at the end of its turn's phase (a new
+/// phase where the turn has none, in its place among the turn's phases).
+fn with_forced_moves(text: &str, document: &Document, owed: &[&OwedMove]) -> String {
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    for turn in &document.turns {
+        let phases = turn.phases();
+        for kind in [PhaseKind::Maneuver, PhaseKind::Melee] {
+            let lines: Vec<String> = owed
+                .iter()
+                .filter(|o| o.turn == turn.number.value && o.phase == kind)
+                .map(|o| {
+                    format!(
+                        "retreat \"{}\" to ({}, {}) {FORCED_MARK}",
+                        o.unit.replace('\\', "\\\\").replace('"', "\\\""),
+                        inches(o.to.0),
+                        inches(o.to.1)
+                    )
+                })
+                .collect();
+            if lines.is_empty() {
+                continue;
+            }
+            match phases.iter().find(|p| p.kind.value == kind) {
+                Some(phase) => {
+                    // Before the line of the phase's closing brace.
+                    let Some(close) = text.get(..phase.span.end).and_then(|t| t.rfind('}')) else { continue };
+                    let at = line_start(text, close);
+                    if text[at..close].trim().is_empty() {
+                        let indent = format!("{}    ", indent_at(text, phase.span.start));
+                        let block: String = lines.iter().map(|l| format!("{indent}{l}\n")).collect();
+                        inserts.push((at, block));
+                    }
+                }
+                None => {
+                    // A new phase, before the first phase that comes after it, or the turn's end.
+                    let (at, indent) = match phases.iter().find(|p| p.kind.value > kind) {
+                        Some(after) => {
+                            (line_start(text, after.span.start), indent_at(text, after.span.start))
+                        }
+                        None => {
+                            let Some(close) = text.get(..turn.span.end).and_then(|t| t.rfind('}')) else {
+                                continue;
+                            };
+                            let indent = format!("{}    ", indent_at(text, turn.span.start));
+                            (line_start(text, close), indent)
+                        }
+                    };
+                    let body: String = lines.iter().map(|l| format!("{indent}    {l}\n")).collect();
+                    inserts.push((at, format!("{indent}{} {{\n{body}{indent}}}\n", kind.word())));
+                }
+            }
+        }
+    }
+    inserts.sort_by_key(|&(at, _)| std::cmp::Reverse(at));
+    let mut out = text.to_string();
+    for (at, block) in inserts {
+        out.insert_str(at, &block);
+    }
+    out
+}
+
+/// A coordinate as a log writes it: to the hundredth, no trailing zeros.
+fn inches(value: f64) -> String {
+    let text = format!("{value:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0".to_string() } else { text.to_string() }
+}
+
+fn line_start(text: &str, at: usize) -> usize {
+    text[..at].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// The blanks that open the line `at` is on.
+fn indent_at(text: &str, at: usize) -> String {
+    text[line_start(text, at)..].chars().take_while(|c| *c == ' ' || *c == '\t').collect()
 }
 
 /// Each result and how many games came to it, the most frequent first (ties by name).
@@ -369,14 +559,16 @@ fn text(name: &str, report: &Report) -> String {
     );
     let _ = writeln!(out);
     let width = report.games.iter().map(|g| result_words(g).chars().count()).max().unwrap_or(6).max(6);
-    let _ = writeln!(out, "{:>6}  {:<width$}  {:>7}  VP; Broken", "seed", "result", "refused");
+    let _ =
+        writeln!(out, "{:>6}  {:<width$}  {:>7}  {:>6}  VP; Broken", "seed", "result", "refused", "forced");
     for game in &report.games {
         let _ = writeln!(
             out,
-            "{:>6}  {:<width$}  {:>7}  {}; {}",
+            "{:>6}  {:<width$}  {:>7}  {:>6}  {}; {}",
             game.seed.unwrap_or_default(),
             result_words(game),
             game.refused.len(),
+            game.forced,
             points(game),
             broken(game)
         );
@@ -412,7 +604,7 @@ fn text(name: &str, report: &Report) -> String {
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "the orders refused most often (other dice made them illegal; `dotc replay {name} --reroll --seed N` shows why):"
+            "the orders refused most often (other dice made them illegal; --write DIR keeps each game's log for `dotc replay`):"
         );
         for line in report.refused.iter().take(REFUSED_SHOWN) {
             let _ = writeln!(out, "  line {:>5}, in {:>4} of {count}: {}", line.line, line.games, line.text);

@@ -242,6 +242,7 @@ fn replay_options<'a>(
         telling: if args.rules { Telling::Rules } else { Telling::Story },
         order_of_battle: None,
         moment: false,
+        owed: false,
         frames: args.html.is_some(),
     }
 }

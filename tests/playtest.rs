@@ -25,19 +25,27 @@ fn line_of(source: &str, offset: u64) -> u64 {
     source[..offset as usize].matches('\n').count() as u64 + 1
 }
 
-/// Each seed's game in the playtest is the `--reroll` replay of that seed: its result, victory
-/// points, brigades and the lines it refused; the logged game is the plain replay's.
+/// Each seed's game in the playtest is the `--reroll` replay of that seed, with the forced moves
+/// it owed written in: the log `--write` keeps of it replays, with no seed, to its result,
+/// victory points and brigades, and finds fault with the lines it refused. A game that owed no
+/// forced move is the `--reroll` replay itself. The logged game is the plain replay's.
 #[test]
-fn each_seeds_game_is_the_reroll_replay_of_that_seed() {
-    let report = json(&["playtest", GAME, "--seeds", "1..4", "--format", "json"]);
+fn each_seeds_game_is_the_reroll_replay_of_that_seed_with_its_forced_moves() {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let written = dir.path().display().to_string();
+    let report = json(&["playtest", GAME, "--seeds", "1..6", "--format", "json", "--write", &written]);
     let games = report["games"].as_array().expect("games");
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 6);
     let orders = orders();
     let mut differs = false;
+    let mut plain = 0;
     for (game, seed) in games.iter().zip(1..) {
         assert_eq!(game["seed"], seed);
-        let seed = seed.to_string();
-        let replay = json(&["replay", GAME, "--reroll", "--seed", &seed, "--format", "json"]);
+        let log = dir.path().join(format!("seed-{seed}.dotc"));
+        let text = std::fs::read_to_string(&log).expect("the game's log");
+        let forced = text.lines().filter(|l| l.ends_with("// forced: dotc playtest")).count();
+        assert_eq!(game["forced"].as_u64(), Some(forced as u64), "seed {seed}");
+        let replay = json(&["replay", &log.display().to_string(), "--format", "json"]);
         let summary = &replay["summary"];
         assert_eq!(game["result"], summary["result"]["result"], "seed {seed}");
         assert_eq!(game["victory_points"], summary["victory_points"], "seed {seed}");
@@ -51,30 +59,41 @@ fn each_seeds_game_is_the_reroll_replay_of_that_seed() {
             assert_eq!(ours["losses"], theirs["losses"], "seed {seed}");
             assert_eq!(ours["state"], theirs["state"], "seed {seed}");
         }
-        let mut refused: Vec<u64> = replay["findings"]
-            .as_array()
-            .expect("findings")
-            .iter()
-            .filter(|f| f["level"] == "error")
-            .map(|f| line_of(&orders, f["span"]["start"].as_u64().expect("a span")))
-            .collect();
-        refused.sort_unstable();
-        refused.dedup();
-        let listed: Vec<u64> = game["refused"]
-            .as_array()
-            .expect("refused")
-            .iter()
-            .map(|l| l.as_u64().expect("a line"))
-            .collect();
-        assert_eq!(listed, refused, "seed {seed}");
+        if forced == 0 {
+            plain += 1;
+            let seed = seed.to_string();
+            let rerolled = json(&["replay", GAME, "--reroll", "--seed", &seed, "--format", "json"]);
+            assert_eq!(rerolled["summary"]["brigades"], summary["brigades"], "seed {seed}");
+            let mut refused: Vec<u64> = rerolled["findings"]
+                .as_array()
+                .expect("findings")
+                .iter()
+                .filter(|f| f["level"] == "error")
+                .map(|f| line_of(&orders, f["span"]["start"].as_u64().expect("a span")))
+                .collect();
+            refused.sort_unstable();
+            refused.dedup();
+            let listed: Vec<u64> = game["refused"]
+                .as_array()
+                .expect("refused")
+                .iter()
+                .map(|l| l.as_u64().expect("a line"))
+                .collect();
+            assert_eq!(listed, refused, "seed {seed}");
+        }
         differs |= game["brigades"] != report["logged"]["brigades"];
     }
+    assert!(
+        plain > 0 && plain < 6,
+        "the tutorial's seeds 1-6 are some with forced moves and some without: {plain}"
+    );
     // The dice were rolled afresh: some seed's losses are not the logged game's.
     assert!(differs, "every seed gave the logged game's losses: the log's own dice were kept");
     // The logged game is the plain replay, which the tutorial's own dice make a clean one.
     let logged = json(&["replay", GAME, "--format", "json"]);
     assert_eq!(report["logged"]["result"], logged["summary"]["result"]["result"]);
     assert_eq!(report["logged"]["refused"], Value::Array(Vec::new()));
+    assert_eq!(report["logged"]["forced"], 0);
     assert!(report["logged"].get("seed").is_none());
 }
 

@@ -115,6 +115,9 @@ pub struct ReplayOptions<'a> {
     /// Keep the game as it stands where the log ends ([`Replay::moment`]): what `dotc play`
     /// shows and plays on from (issue 20).
     pub moment: bool,
+    /// Keep the forced moves the log owes and did not make ([`Replay::owed`]): what `dotc
+    /// playtest` writes in. Off, none are kept (a resumed replay keeps none).
+    pub owed: bool,
     /// Keep the game step by step ([`Replay::frames`]): the table and every unit's state after
     /// each action and turn's end, for `dotc replay --html` (issue 21). Needs the events kept:
     /// not with `narrate` or `findings_only`.
@@ -337,6 +340,26 @@ pub struct Replay {
     /// The game step by step ([`ReplayOptions::frames`]); empty unless asked for.
     #[serde(skip)]
     pub frames: Vec<frames::Frame>,
+    /// The forced moves the rules required and the log did not make, as the rules would make
+    /// them: what `dotc playtest` writes in for a seed whose dice the log's orders did not foresee
+    /// ([`ReplayOptions::owed`]; empty unless asked for).
+    #[serde(skip)]
+    pub owed: Vec<OwedMove>,
+}
+
+/// A move the rules force and the log did not record (each is also an error finding): a melee
+/// loser's retreat straight back (Ch16 7.4), a Broken brigade's unit's retreat toward its table
+/// edge (Ch16 8.2, RULE-07-2.4).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwedMove {
+    pub unit: String,
+    /// Where the move ends, the unit keeping its facing.
+    pub to: (f64, f64),
+    /// The log's turn number the move belongs to.
+    pub turn: u32,
+    /// The phase the log writes it in: `melee` for a melee's retreat, `maneuver` for a Broken
+    /// brigade's.
+    pub phase: PhaseKind,
 }
 
 /// One heading or action of the narrative, in log order.
@@ -468,6 +491,7 @@ impl<'a> Run<'a> {
             findings: Vec::new(),
             steps: Vec::new(),
             filled: Vec::new(),
+            owed: options.owed.then(Vec::new),
             stopped: None,
             follow: Vec::new(),
             probe: options.probe,
@@ -658,6 +682,7 @@ impl<'a> Run<'a> {
         }
         *last_turn = turn.span;
         bidding::check_first_turn(r, initiative.as_ref(), turn); // Ch13 1.0
+        let previous = r.turn;
         r.turn = turn.number.value;
         if r.findings_only {
             // Every mark into the events or steps is taken and let go within a turn.
@@ -671,7 +696,7 @@ impl<'a> Run<'a> {
             r.side = Arc::from(turn.side.value.as_str());
         }
         r.steps.push(Step::Turn { number: r.turn, side: turn.side.value.clone() });
-        game.unmade_retreats(r); // Ch16 7.4: the turn before's
+        game.unmade_retreats(r, previous); // Ch16 7.4: the turn before's
         game.state.start_turn(r.turn);
         // RULINGS G8, Ch16 2.1: a new Phase 1; unspent pips are lost, the one banked pip stays.
         for b in &mut game.state.brigades {
@@ -855,6 +880,8 @@ struct Replayer<'a> {
     findings: Vec<Finding>,
     steps: Vec<Step>,
     filled: Vec<Filled>,
+    /// Forced moves owed and not made ([`Replay::owed`]), when [`ReplayOptions::owed`] asks.
+    owed: Option<Vec<OwedMove>>,
     stopped: Option<Until>,
     /// Results the log states that differ from the rules', to be followed once the action is done.
     follow: Vec<Follow>,
@@ -1071,6 +1098,7 @@ impl<'a> Replayer<'a> {
             findings: std::mem::take(&mut self.findings),
             summary: summary.unwrap_or_default(),
             filled: std::mem::take(&mut self.filled),
+            owed: self.owed.as_mut().map(std::mem::take).unwrap_or_default(),
             tables: Vec::new(),
             stopped: self.stopped,
             probes: std::mem::take(&mut self.probes),

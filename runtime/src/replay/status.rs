@@ -447,14 +447,18 @@ impl Game {
     /// on the table whose retreat the log did not record is an error at the action whose melee
     /// it lost (found by the Gettysburg afternoon log, issue 19: a loser left in contact was
     /// never flagged). A log that ends after a melee has not yet said where its loser went.
-    pub(super) fn unmade_retreats(&mut self, r: &mut Replayer<'_>) {
+    pub(super) fn unmade_retreats(&mut self, r: &mut Replayer<'_>, turn: u32) {
         for (id, inches, span) in std::mem::take(&mut self.retreats) {
             let Some(u) = self.state.unit(id).filter(|u| u.on_table && !u.removed) else { continue };
             // Where straight back from where it stands now puts it (the log did not move it).
-            let to = self.bodies.get(&id).map(|b| {
+            let back = self.bodies.get(&id).map(|b| {
                 let p = b.frame().to_table(0.0, -inches);
-                super::maneuver::point((p.x, p.y))
+                (p.x, p.y)
             });
+            if let (Some(to), Some(owed)) = (back, r.owed.as_mut()) {
+                owed.push(OwedMove { unit: u.name.clone(), to, turn, phase: PhaseKind::Melee });
+            }
+            let to = back.map(super::maneuver::point);
             let message = format!(
                 "{} lost this melee and must retreat {inches}\" straight back, but the log records no retreat \
                  for it this turn: add `retreat \"{}\" to {}` after the melee",
@@ -487,7 +491,18 @@ impl Game {
             }
             let Some(now) = self.bodies.get(id) else { continue };
             let (dx, dy) = (now.position.0 - before.position.0, now.position.1 - before.position.1);
+            let edge = side.and_then(|s| self.book.edges.get(s)).copied();
             if dx.hypot(dy) <= crate::geometry::MEASURE_PRECISION {
+                if let (Some(bearing), Some(kept)) = (edge, r.owed.as_mut()) {
+                    let (ex, ey) = crate::geometry::bearing_vector(bearing);
+                    let to = (before.position.0 + owed * ex, before.position.1 + owed * ey);
+                    kept.push(OwedMove {
+                        unit: u.name.clone(),
+                        to,
+                        turn: r.turn,
+                        phase: PhaseKind::Maneuver,
+                    });
+                }
                 r.here(
                     Level::Error,
                     format!(
@@ -500,7 +515,6 @@ impl Game {
                 continue;
             }
             // How much nearer its own edge the unit got (or how far it went, with no edge).
-            let edge = side.and_then(|s| self.book.edges.get(s)).copied();
             let gained = match edge {
                 Some(bearing) => {
                     let (ex, ey) = crate::geometry::bearing_vector(bearing);

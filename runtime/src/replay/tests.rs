@@ -316,6 +316,15 @@ impl dotc_lang::Loader for Loaded {
 /// Replay `turns` on `scenario` (a small situation of the tests), keeping the plan of every
 /// volley; the game text is returned too.
 pub(super) fn play(scenario: &str, turns: &str) -> (Replay, String) {
+    play_with(scenario, turns, |_| {})
+}
+
+/// [`play`] with the replay's options changed by `with`.
+pub(super) fn play_with(
+    scenario: &str,
+    turns: &str,
+    with: impl FnOnce(&mut ReplayOptions<'_>),
+) -> (Replay, String) {
     let game = format!("game \"Range\" {{\n    scenario \"range.dotc\"\n}}\n{turns}");
     let analysis = dotc_lang::analyze(Path::new("range-game.dotc"), &game, &Loaded(scenario.to_string()));
     let scenario_problems = analysis.scenario.as_ref().map_or(&[][..], |s| &s.diagnostics[..]);
@@ -325,7 +334,8 @@ pub(super) fn play(scenario: &str, turns: &str) -> (Replay, String) {
         analysis.diagnostics
     );
     let every_line: Vec<usize> = (1..=game.lines().count()).collect();
-    let options = ReplayOptions { source: Some(&game), probe: &every_line, ..ReplayOptions::default() };
+    let mut options = ReplayOptions { source: Some(&game), probe: &every_line, ..ReplayOptions::default() };
+    with(&mut options);
     (replay(&analysis, &options), game)
 }
 

@@ -220,6 +220,8 @@ impl Replay {
             moment: None,
             // A side's view keeps no frames: their tables name what the blinds hide.
             frames: Vec::new(),
+            // Nor the forced moves owed: they name units a blind may hide.
+            owed: Vec::new(),
         })
     }
 

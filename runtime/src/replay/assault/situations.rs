@@ -883,3 +883,29 @@ fn ch16_4_1_rulings_g10_a_stream_between_halts_the_charge_with_no_melee() {
     assert!(!problems(&beyond).iter().any(|f| f.rule.contains("G10")), "{:#?}", problems(&beyond));
     assert!(melee(&beyond), "a stream behind the target stops nothing: {:#?}", problems(&beyond));
 }
+
+#[test]
+fn ch16_7_4_a_retreat_the_log_did_not_make_is_owed_as_the_rules_make_it() {
+    // Ch16 7.4: the melee's loser retreats 6" straight back. The 1st Blue (east-facing at (10,
+    // 10)) charges the 1st Red (west-facing at (17, 10)) and wins 6 against 1; the log goes on to
+    // turn 2 without the 1st Red's retreat. The replay finds the fault and keeps the move owed
+    // (what `dotc playtest` writes in): to (23, 10), straight back east, in turn 1's melee phase.
+    let scenario = range(
+        "",
+        "            regiment \"1st Blue\" { stands 4 regular rifled_musket line at (10, 10) facing east }",
+        "            regiment \"1st Red\" { stands 4 regular rifled_musket line at (17, 10) facing west }",
+    );
+    let game = format!("{}turn 2 red {{\n}}\n", charge(&["melee roll [6] vs [1]"], ""));
+    let (replay, _) = play(&scenario, &game);
+    assert!(replay.owed.is_empty(), "kept only when asked for");
+    let (replay, _) = crate::replay::tests::play_with(&scenario, &game, |o| o.owed = true);
+    assert!(
+        problems(&replay).iter().any(|f| f.rule == "Ch16 7.4" && f.message.contains("records no retreat")),
+        "{:#?}",
+        problems(&replay)
+    );
+    assert_eq!(replay.owed.len(), 1, "{:#?}", replay.owed);
+    let owed = &replay.owed[0];
+    assert_eq!((owed.unit.as_str(), owed.turn, owed.phase), ("1st Red", 1, dotc_lang::ast::PhaseKind::Melee));
+    assert!((owed.to.0 - 23.0).abs() < 1e-6 && (owed.to.1 - 10.0).abs() < 1e-6, "{:?}", owed.to);
+}
