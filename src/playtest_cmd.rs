@@ -25,6 +25,7 @@ use dotc_lang::ast::{Document, PhaseKind};
 use dotc_lang::diagnostic::Diagnostic;
 use dotc_lang::lines::LineIndex;
 use dotc_runtime::campaign::logged::replay_logged;
+use dotc_runtime::engine::events::BrigadeStatus::{Broken as BROKEN, Hesitant as HESITANT};
 use dotc_runtime::replay::{Level, OwedMove, Replay, ReplayOptions, completed_log, without_dice};
 use dotc_runtime::rulings::WhatIf;
 use rayon::prelude::*;
@@ -495,8 +496,8 @@ fn brigades_over(logged: &Played, games: &[Played]) -> Vec<BrigadeOver> {
                 },
                 least_losses: losses.iter().copied().min().unwrap_or(0),
                 most_losses: losses.iter().copied().max().unwrap_or(0),
-                broken: ends.iter().filter(|e| e.state == "broken").count(),
-                hesitant: ends.iter().filter(|e| e.state == "hesitant").count(),
+                broken: ends.iter().filter(|e| e.state == BROKEN.label()).count(),
+                hesitant: ends.iter().filter(|e| e.state == HESITANT.label()).count(),
             }
         })
         .collect()
@@ -535,7 +536,7 @@ fn result_words(played: &Played) -> String {
 /// The brigades a game left Broken, by name.
 fn broken(played: &Played) -> String {
     let names: Vec<&str> =
-        played.brigades.iter().filter(|b| b.state == "broken").map(|b| b.name.as_str()).collect();
+        played.brigades.iter().filter(|b| b.state == BROKEN.label()).map(|b| b.name.as_str()).collect();
     if names.is_empty() { "-".to_string() } else { names.join(", ") }
 }
 

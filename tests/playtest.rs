@@ -100,7 +100,9 @@ fn each_seeds_game_is_the_reroll_replay_of_that_seed_with_its_forced_moves() {
 /// The tally counts the games, and each brigade's figures over the seeds are its games' own.
 #[test]
 fn the_tally_and_the_brigades_add_up_to_the_games() {
-    let report = json(&["playtest", GAME, "--seeds", "6", "--format", "json"]);
+    // The brickyard: four brigades close enough for their states to change.
+    let brickyard = "scenarios/gettysburg-day1/gettysburg-day1-brickyard-game.dotc";
+    let report = json(&["playtest", brickyard, "--seeds", "6", "--format", "json"]);
     let games = report["games"].as_array().expect("games");
     let counted: u64 =
         report["results"].as_array().expect("results").iter().map(|t| t["games"].as_u64().unwrap()).sum();
@@ -109,6 +111,7 @@ fn the_tally_and_the_brigades_add_up_to_the_games() {
         let matching = games.iter().filter(|g| g["result"] == tally["result"]).count() as u64;
         assert_eq!(tally["games"].as_u64(), Some(matching), "{tally}");
     }
+    let mut seen_a_state = false;
     for brigade in report["brigades"].as_array().expect("brigades") {
         let losses: Vec<u64> = games
             .iter()
@@ -129,11 +132,24 @@ fn the_tally_and_the_brigades_add_up_to_the_games() {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .any(|b| b["name"] == brigade["name"] && b["state"] == "broken")
+                    .any(|b| b["name"] == brigade["name"] && b["state"] == "Broken")
             })
             .count() as u64;
         assert_eq!(brigade["broken"].as_u64(), Some(broken));
+        let hesitant = games
+            .iter()
+            .filter(|g| {
+                g["brigades"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|b| b["name"] == brigade["name"] && b["state"] == "Hesitant")
+            })
+            .count() as u64;
+        assert_eq!(brigade["hesitant"].as_u64(), Some(hesitant));
+        seen_a_state |= broken + hesitant > 0;
     }
+    assert!(seen_a_state, "no brigade Broken or Hesitant in any game: the states are not read");
 }
 
 /// The report is the same on one thread as on many, and from one run to the next.
