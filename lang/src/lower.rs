@@ -1069,7 +1069,7 @@ impl Lower<'_> {
                 Rule::point => action.args.push(Arg::Point(point(part, self.diags))),
                 Rule::word => action.args.push(Arg::Word(ident(part))),
                 Rule::claim => {
-                    let items = part
+                    let items: Vec<ClaimItem> = part
                         .into_inner()
                         .map(|item| {
                             let isp = span(&item);
@@ -1084,7 +1084,10 @@ impl Lower<'_> {
                             claim_item
                         })
                         .collect();
-                    action.claim = Some(Claim { span: psp, items });
+                    // The claim ends with its last item: the parser's span of the rule runs on
+                    // over blanks and a comment after it on the line.
+                    let end = items.last().map_or(psp.end, |item| item.span.end);
+                    action.claim = Some(Claim { span: Span::new(psp.start, end.min(psp.end)), items });
                 }
                 Rule::steps => action.steps = self.actions(part.into_inner(), true),
                 _ => {}

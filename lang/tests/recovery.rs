@@ -183,3 +183,20 @@ fn unclosed_braces_are_a_syntax_error_not_a_runaway_parse() {
     let codes: Vec<&str> = parsed.diagnostics.iter().map(|d| d.code).collect();
     assert!(!codes.is_empty() && codes.iter().all(|c| *c == "dotc::syntax"), "{codes:?}");
 }
+
+/// A claim's span ends with its last item: a comment after it on the line is not the claim's, on
+/// an action or an assault's step (the parser's span of the rule ran on over it).
+#[test]
+fn a_claim_ends_before_the_comment_after_it() {
+    let src = "game \"G\" {\n    scenario \"s.dotc\"\n}\n\nturn 1 union {\n    maneuver {\n        assault \"A\" -> \"B\" pip \"Brig\" {\n            closing_volley roll [5, 2] => hits 1 // one hit\n            melee roll [6] vs [2] => attacker wins\n        }\n        fire \"A\" at \"B\" roll [3, 4] => hits 1, lost 1   // two\n    }\n}\n";
+    let parsed = dotc_lang::parse(src);
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let actions = parsed.document.turns[0].phases()[0].actions.clone();
+    let claims: Vec<&str> = actions
+        .iter()
+        .flat_map(|a| std::iter::once(a).chain(a.steps.iter()))
+        .filter_map(|a| a.claim.as_ref())
+        .map(|c| &src[c.span.start..c.span.end])
+        .collect();
+    assert_eq!(claims, ["=> hits 1", "=> attacker wins", "=> hits 1, lost 1"]);
+}

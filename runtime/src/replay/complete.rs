@@ -151,17 +151,7 @@ fn dice_and_claims(source: &str, action: &Action, cuts: &mut Vec<(usize, usize)>
         }
     }
     if let Some(claim) = &action.claim {
-        // A claim ends at its last word or number: the comment after it on the line is kept
-        // (the parsed span of a step's claim runs on over it).
-        let last = claim
-            .items
-            .iter()
-            .flat_map(|item| {
-                item.words.iter().map(|w| w.span.end).chain(item.numbers.iter().map(|n| n.span.end))
-            })
-            .max()
-            .unwrap_or(claim.span.end);
-        cuts.push(with_blanks(claim.span.start, last.min(claim.span.end)));
+        cuts.push(with_blanks(claim.span.start, claim.span.end));
     }
     for step in &action.steps {
         dice_and_claims(source, step, cuts);
