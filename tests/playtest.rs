@@ -125,27 +125,21 @@ fn the_tally_and_the_brigades_add_up_to_the_games() {
         assert!((brigade["mean_losses"].as_f64().unwrap() - mean).abs() < 1e-9, "{brigade}");
         assert_eq!(brigade["least_losses"].as_u64(), losses.iter().copied().min());
         assert_eq!(brigade["most_losses"].as_u64(), losses.iter().copied().max());
-        let broken = games
-            .iter()
-            .filter(|g| {
-                g["brigades"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .any(|b| b["name"] == brigade["name"] && b["state"] == "Broken")
-            })
-            .count() as u64;
+        // In how many games the brigade ended in this state.
+        let ended = |state: &str| {
+            games
+                .iter()
+                .filter(|g| {
+                    g["brigades"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|b| b["name"] == brigade["name"] && b["state"] == state)
+                })
+                .count() as u64
+        };
+        let (broken, hesitant) = (ended("Broken"), ended("Hesitant"));
         assert_eq!(brigade["broken"].as_u64(), Some(broken));
-        let hesitant = games
-            .iter()
-            .filter(|g| {
-                g["brigades"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .any(|b| b["name"] == brigade["name"] && b["state"] == "Hesitant")
-            })
-            .count() as u64;
         assert_eq!(brigade["hesitant"].as_u64(), Some(hesitant));
         seen_a_state |= broken + hesitant > 0;
     }
