@@ -1752,6 +1752,12 @@ pub const REFERENCES: &[Reference] = &[
         &["Ch16 4.4", "Ch16 7.1"],
     ),
     r(
+        "dotc D54",
+        "Which retreats a log may write (dotc's ruling)",
+        r#"Not in RULINGS.md: the rules make a unit retreat only when it loses a melee (straight back, Ch16 7.4; 9" for mounted cavalry beaten by mounted cavalry, Ch16 10.1) and, each turn, when its brigade is Broken (6" toward its own table edge, RULE-07-2.4, Ch16 8.2, RULINGS G14), and name no phase for the Broken retreat. dotc judges each `retreat` line against the retreat owed where it stands: a melee's loser, once, in its melee's turn; a Broken brigade's unit, once in each of its own side's turns (RULINGS G7), in whichever phase the log writes it. A retreat no rule owes is refused and moves nothing: a step back by choice is a `fall_back` or a `move`. After an `assault` line that was refused, a retreat of the loser its `melee` step's claim names is judged as a melee loser's, not refused again. No switch."#,
+        &["Ch16 7.4", "Ch16 8.2", "Ch16 10.1", "RULE-07-2.4", "RULINGS G7", "RULINGS G14"],
+    ),
+    r(
         "dotc D26",
         "The wave attack (dotc's ruling)",
         r#"Not in RULINGS.md: a wave is authorised in its own Phase 1 for 2 pips, priced by the lead's command tier, naming two or more regiments of the brigade front to back, in one formation, each within 1" straight behind the one ahead. It stands through that turn and the enemy's next, and fires in neither Phase 3 of its own turn. When a charge of the wave ends short, the regiment behind completes it at once with `surge`: no pip, no closing volley, no check to close, reach judged from the stalled charge's distance. Each hit of a battery's solid shot or shell on a regiment of the wave is an unsaved stray hit on the one stacked behind."#,

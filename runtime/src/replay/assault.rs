@@ -139,11 +139,47 @@ impl Game {
 
     pub(super) fn assault_verb(&mut self, r: &mut Replayer<'_>, action: &Action, verb: AssaultVerb) {
         match verb {
-            AssaultVerb::Assault => self.assault(r, action),
+            AssaultVerb::Assault => {
+                let (errors, mark) = (r.errors_here(), r.events.len());
+                self.assault(r, action);
+                let fought = r
+                    .events
+                    .get(mark..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .any(|e| matches!(e.event.what, What::Melee { .. }));
+                if r.errors_here() > errors && !fought {
+                    self.unplayed_assault(r, action);
+                }
+            }
             AssaultVerb::Melee => self.melee(r, action),
             AssaultVerb::Consolidate => self.consolidate(r, action),
             AssaultVerb::Breakthrough => self.breakthrough(r, action),
             AssaultVerb::Leader => self.leader(r, action),
+        }
+    }
+
+    /// An assault line the replay refused, whose `melee` step claims a winner: the loser it names is
+    /// marked for the turn, so that the `retreat` the log then writes for it is not reported as
+    /// owed none. The refused line is the mistake, reported once; the audit goes on from the log's
+    /// account (dotc D54). Without a claim there is no account to follow (a playtest's orders have
+    /// none), and no melee was fought: nothing is owed.
+    fn unplayed_assault(&mut self, r: &Replayer<'_>, action: &Action) {
+        let claimed = action
+            .steps
+            .iter()
+            .filter(|s| AssaultStep::from_word(&s.verb.value) == Some(AssaultStep::Melee))
+            .filter_map(|s| s.claim.as_ref())
+            .flat_map(|c| c.items.iter())
+            .map(claims::words)
+            .find(|k| k == "attacker wins" || k == "defender wins");
+        let loser = match claimed.as_deref() {
+            Some("attacker wins") => target_arg(action),
+            Some("defender wins") => unit_arg(action),
+            _ => None,
+        };
+        if let Some(id) = loser.and_then(|n| self.state.unit_named(&n.value)) {
+            self.book.turn(r.turn).units.entry(id).or_default().unplayed_assault = true;
         }
     }
 

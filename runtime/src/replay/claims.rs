@@ -22,7 +22,7 @@ use crate::engine::events::{MeleeOutcome, TestKind};
 use crate::engine::fire::VolleyReport;
 use crate::engine::{Event, Rules, What};
 
-fn words(item: &ClaimItem) -> String {
+pub(super) fn words(item: &ClaimItem) -> String {
     item.words.iter().map(|w| w.value.as_str()).collect::<Vec<_>>().join(" ")
 }
 

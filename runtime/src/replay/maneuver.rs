@@ -564,17 +564,13 @@ impl Game {
         let current = self.state.unit(id).map(|u| u.formation.clone()).unwrap_or_default();
         let pending = if verb == ManeuverVerb::Retreat { None } else { self.pending.remove(&id) };
         let double_time = self.book.unit_turn(r.turn, id).double_time;
+        let mut broken_retreat = false;
         let (report, kind_share) = match &pending {
             _ if verb == ManeuverVerb::Retreat => {
-                // RULE-07-2.4, Ch16 8.2: a Broken brigade's unit retreats toward its own edge,
-                // not straight back from its front; a melee's loser retreats straight back.
-                let side = self.state.unit(id).and_then(|u| self.state.sides.get(u.side.0));
-                let edge = side.and_then(|s| self.book.edges.get(s.name.as_str())).copied();
-                let broken = self.state.brigade_status(id) == crate::engine::events::BrigadeStatus::Broken;
-                let kind = match edge.filter(|_| broken && r.phase == PhaseKind::Maneuver) {
-                    Some(bearing) => MoveKind::BrokenRetreat { bearing },
-                    None => MoveKind::Retreat { cavalry_melee: false },
+                let Some((kind, broken)) = self.owed_retreat(r, id) else {
+                    return self.no_retreat_owed(r, id);
                 };
+                broken_retreat = broken;
                 (self.judge_move(r, id, &current, kind, start, end, &via), None)
             }
             Some((old, old_body, _)) => {
@@ -609,6 +605,9 @@ impl Game {
             return;
         }
         self.record_share(r, id, share);
+        if broken_retreat {
+            self.book.turn(r.turn).units.entry(id).or_default().broken_retreat = true;
+        }
         if start.facing != facing || via.iter().any(|p| p.facing != start.facing) {
             self.book.turn(r.turn).units.entry(id).or_default().wheeled = true;
         }
@@ -623,6 +622,53 @@ impl Game {
         if double_time && pending.is_none() && verb != ManeuverVerb::Retreat {
             self.double_time_in_the_heat(r, id);
         }
+    }
+
+    /// The retreat a `retreat` line for `id` makes, if the rules owe one here; `None` when they
+    /// owe none. A melee's loser retreats straight back, the distance its melee result gives
+    /// (Ch16 7.4; the cavalry table's when mounted cavalry lost to mounted cavalry, Ch16 10.1).
+    /// A Broken brigade's unit retreats once in each of its own side's turns, toward its table
+    /// edge, not straight back from its front (RULE-07-2.4, Ch16 8.2), or straight back when the
+    /// scenario gives its side no edge; the rules name no phase for it, so any phase of that turn
+    /// will do (the turn-end check measures the whole turn, RULINGS G7). Nothing else makes a
+    /// retreat: a move back by choice is a `fall_back` or a `move` (found by `dotc playtest`,
+    /// issue 19: a logged Broken retreat replayed with other dice, where the brigade never broke,
+    /// was taken as a free move). dotc D54.
+    /// The second of the pair says it is the Broken brigade's retreat.
+    fn owed_retreat(&self, r: &Replayer<'_>, id: UnitId) -> Option<(MoveKind<'static>, bool)> {
+        if let Some(&(_, inches, _)) = self.retreats.iter().find(|(owed, _, _)| *owed == id) {
+            let tables = &self.rules.tables;
+            let cavalry_melee =
+                tables.cavalry_defeated.retreat == Some(inches) && tables.defeated.retreat != Some(inches);
+            return Some((MoveKind::Retreat { cavalry_melee }, false));
+        }
+        let turn = self.book.unit_turn(r.turn, id);
+        if turn.unplayed_assault {
+            // The melee's line was refused: the log's account of it is followed, not judged twice.
+            return Some((MoveKind::Retreat { cavalry_melee: false }, false));
+        }
+        let u = self.state.unit(id)?;
+        let side = self.state.sides.get(u.side.0)?;
+        let broken = self.state.brigade_status(id) == crate::engine::events::BrigadeStatus::Broken;
+        if !broken || side.name != *r.side {
+            return None;
+        }
+        let kind = match self.book.edges.get(side.name.as_str()) {
+            Some(&bearing) => MoveKind::BrokenRetreat { bearing },
+            None => MoveKind::Retreat { cavalry_melee: false },
+        };
+        (!turn.broken_retreat).then_some((kind, true))
+    }
+
+    /// A `retreat` line for a unit the rules owe no retreat here: refused, and nothing moves.
+    fn no_retreat_owed(&self, r: &mut Replayer<'_>, id: UnitId) {
+        let message = format!(
+            "{} owes no retreat here: a unit retreats only after losing a melee, in the same turn (Ch16 \
+             7.4, 10.1), or once in each of its own side's turns while its brigade is Broken (Ch16 8.2, \
+             RULE-07-2.4); a move back by choice is a `fall_back` or a `move`",
+            self.name(id)
+        );
+        r.here(Level::Error, message, "Ch16 7.4, 8.2, dotc D54");
     }
 
     /// Ch13 21.0, severe heat: a unit that carries out its Double-Time order takes the `weather
@@ -2319,6 +2365,117 @@ scenario "Drill Field" {
         let (replay, game) = play(&scenario, &short);
         let refused = errors_at(&replay, &game, "retreat");
         assert!(refused.iter().any(|f| f.rule.contains("RULINGS G14")), "{refused:#?}");
+    }
+
+    /// Ch16 7.4, 8.2, RULE-07-2.4, dotc D54: the rules owe a retreat only to a melee's loser, in
+    /// the turn it lost, and to a Broken brigade's units once in each of their own side's turns. A
+    /// `retreat` line for anyone else is refused and moves nothing: the 1st Foot's brigade is
+    /// Fresh (Phase 2) and the 2nd Foot fought no melee (Phase 4). Before, each was taken as a
+    /// free 6" move straight back, and audited clean (found by `dotc playtest`, issue 19). The Weak
+    /// Brigade, Broken by the 7th Foot's exit in turn 1, owes no retreat in red's turn 2 either:
+    /// only in blue's turn 3, and only once.
+    #[test]
+    fn ch16_7_4_8_2_a_retreat_no_rule_owes_is_refused_and_nothing_moves() {
+        let (replay, game) = play(
+            DRILL,
+            "turn 1 blue {\n    maneuver {\n        retreat \"1st Foot\" to (10, 10) facing east\n    }\n    melee {\n        retreat \"2nd Foot\" to (10, 4) facing east\n    }\n}\n",
+        );
+        for (action, unit) in [("retreat \"1st Foot\"", "1st Foot"), ("retreat \"2nd Foot\"", "2nd Foot")] {
+            let refused = errors_at(&replay, &game, action);
+            assert!(
+                refused.iter().any(|f| f.message.starts_with(&format!("{unit} owes no retreat here"))
+                    && f.rule == "Ch16 7.4, 8.2, dotc D54"),
+                "{refused:#?}"
+            );
+            assert!(!notes(&replay).iter().any(|n| n.starts_with(unit)), "{:#?}", notes(&replay));
+        }
+        let broken = "turn 1 blue {\n    maneuver {\n        exit \"7th Foot\"\n    }\n}\n";
+        let in_reds_turn = format!(
+            "{broken}turn 2 red {{\n    maneuver {{\n        retreat \"6th Foot\" to (10, 22) facing east\n    }}\n}}\n"
+        );
+        let (replay, game) = play(DRILL, &in_reds_turn);
+        let refused = errors_at(&replay, &game, "retreat");
+        assert!(refused.iter().any(|f| f.message.contains("owes no retreat here")), "{refused:#?}");
+        let in_its_turn = in_reds_turn
+            .replace("turn 2 red {\n    maneuver", "turn 2 red {\n}\nturn 3 blue {\n    maneuver");
+        let (replay, game) = play(DRILL, &in_its_turn);
+        assert!(errors_at(&replay, &game, "retreat").is_empty(), "{:#?}", replay.findings);
+        // One Broken retreat a turn: a second, in the same turn's Phase 4, is owed none.
+        let twice = in_its_turn.replace(
+            "facing east\n    }\n}\n",
+            "facing east\n    }\n    melee {\n        retreat \"6th Foot\" to (4, 22) facing east\n    }\n}\n",
+        );
+        assert_ne!(twice, in_its_turn);
+        let (replay, game) = play(DRILL, &twice);
+        let second = game.rfind("retreat \"6th Foot\"").unwrap();
+        let refused: Vec<_> = errors(&replay).into_iter().filter(|f| f.span.start == second).collect();
+        assert!(refused.iter().any(|f| f.message.contains("owes no retreat here")), "{refused:#?}");
+    }
+
+    /// dotc D54: after an assault line the replay refuses (the 1st Red is 18" off, beyond the 1st
+    /// Foot's charge), the log's claim that the attacker won is followed: the 1st Red's retreat is
+    /// not reported a second time. Without the claim (as `dotc playtest` writes orders) there is no
+    /// account to follow and no melee was fought, so the retreat is owed none.
+    #[test]
+    fn dotc_d54_a_retreat_after_a_refused_assault_follows_the_logs_claim_only() {
+        let game = |claim: &str| {
+            format!(
+                "turn 1 blue {{\n    command {{\n        pips \"Col. Able\" roll [6]\n    }}\n    maneuver {{\n        assault \"1st Foot\" -> \"1st Red\" pip \"Col. Able\" {{\n            melee roll [6] vs [1]{claim}\n        }}\n    }}\n    melee {{\n        retreat \"1st Red\" to (40, 10) facing west\n    }}\n}}\n"
+            )
+        };
+        let (replay, text) = play(DRILL, &game(" => attacker wins"));
+        assert!(
+            !errors_at(&replay, &text, "assault").is_empty(),
+            "the charge is refused: {:#?}",
+            replay.findings
+        );
+        assert!(errors_at(&replay, &text, "retreat").is_empty(), "{:#?}", replay.findings);
+        let (replay, text) = play(DRILL, &game(""));
+        let refused = errors_at(&replay, &text, "retreat");
+        assert!(
+            refused.iter().any(|f| f.message.starts_with("1st Red owes no retreat here")),
+            "{refused:#?}"
+        );
+    }
+
+    /// Ch16 10.1: mounted cavalry beaten by mounted cavalry retreats 9" (the stdlib's `melee_result
+    /// cavalry_defeated`), not the 6" of an ordinary loser (Ch16 7.4): the `retreat` line is
+    /// judged against the distance its own melee owes. Before, the 9" retreat was refused as
+    /// "9.0 of the 6.0 required" and a 6" one passed.
+    #[test]
+    fn ch16_10_1_a_cavalry_loser_retreats_the_cavalry_tables_distance() {
+        let scenario = DRILL
+            .replace(
+                "        cavalry \"Blue Horse\" { stands 4 regular breechloading_carbine mounted at (8, 6) facing east }\n",
+                "",
+            )
+            .replace(
+                "            regiment \"1st Foot\"",
+                "            cavalry \"Blue Horse\" { stands 4 regular breechloading_carbine mounted at (8, 6) facing east }\n            regiment \"1st Foot\"",
+            )
+            .replace(
+                "            regiment \"1st Red\"",
+                "            cavalry \"Red Horse\" { stands 4 regular breechloading_carbine mounted at (16, 6) facing west }\n            regiment \"1st Red\"",
+            );
+        assert!(scenario.contains("Red Horse") && scenario.matches("Blue Horse").count() == 1);
+        let game = |to: &str| {
+            format!(
+                "turn 1 blue {{\n    command {{\n        pips \"Col. Able\" roll [6]\n    }}\n    maneuver {{\n        assault \"Blue Horse\" -> \"Red Horse\" pip \"Col. Able\" {{\n            melee roll [6] vs [1] => attacker wins\n        }}\n    }}\n    melee {{\n        retreat \"Red Horse\" to {to} facing west\n    }}\n}}\n"
+            )
+        };
+        let (replay, text) = play(&scenario, &game("(25, 6)"));
+        assert!(errors_at(&replay, &text, "retreat").is_empty(), "{:#?}", replay.findings);
+        assert!(
+            replay.events.iter().any(|e| matches!(&e.event.what, What::Retreat { unit, inches } if unit == "Red Horse" && *inches == 9.0)),
+            "{:#?}",
+            replay.events
+        );
+        let (replay, text) = play(&scenario, &game("(22, 6)"));
+        let short = errors_at(&replay, &text, "retreat");
+        assert!(
+            short.iter().any(|f| f.message.contains("retreated 6.0\" of the 9.0\" required")),
+            "{short:#?}"
+        );
     }
 
     /// RULE-07-2.4, Ch16 8.2, RULINGS G14: the Broken retreat's 6" is measured at the middle of

@@ -1001,6 +1001,11 @@ impl<'a> Replayer<'a> {
         });
     }
 
+    /// The error findings at the current action so far.
+    fn errors_here(&self) -> usize {
+        self.findings.iter().filter(|f| f.level == Level::Error && f.span == self.span).count()
+    }
+
     /// A finding at the current action.
     fn here(&mut self, level: Level, message: impl Into<String>, rule: impl Into<String>) {
         let span = self.span;
