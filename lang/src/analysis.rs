@@ -619,11 +619,13 @@ fn load_scenario_ref(
     let checked = checked_scenario(&source);
     let CheckedScenario { document: scenario_doc, diagnostics: scenario_diags, rule_data, names } =
         (*checked).clone();
-    if scenario_doc.kind != Some(FileKind::Scenario) {
+    let errors = scenario_diags.iter().filter(|d| d.is_error()).count();
+    // A file whose syntax stops the parser before its kind is known is reported by its errors,
+    // not as "not a scenario": a scenario with an unclosed `{` is still a scenario.
+    if scenario_doc.kind != Some(FileKind::Scenario) && (scenario_doc.kind.is_some() || errors == 0) {
         diagnostics.push(cat::not_a_scenario(reference.span, &reference.value));
         return None;
     }
-    let errors = scenario_diags.iter().filter(|d| d.is_error()).count();
     if errors > 0 {
         diagnostics.push(
             Diagnostic::error(
