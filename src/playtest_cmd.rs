@@ -118,6 +118,9 @@ struct Played {
     brigades: Vec<BrigadeEnd>,
     /// The 1-based lines of the orders this game's rules refused or found fault with.
     refused: Vec<usize>,
+    /// Why: the first error at each of those lines.
+    #[serde(skip)]
+    reasons: BTreeMap<usize, String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -157,6 +160,9 @@ struct RefusedLine {
     line: usize,
     text: String,
     games: usize,
+    /// The first error at the line, the one found in the most of those games (the earliest seed's
+    /// on a tie).
+    reason: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -332,14 +338,13 @@ fn played(seed: Option<u64>, replay: &Replay, source: &str) -> Played {
             log_line.push(Some(log_line.len() + 1 - forced));
         }
     }
-    let mut refused: Vec<usize> = replay
-        .findings
-        .iter()
-        .filter(|f| f.level == Level::Error && f.span.end <= source.len())
-        .filter_map(|f| log_line.get(lines.line_of(f.span.start)).copied().flatten())
-        .collect();
-    refused.sort_unstable();
-    refused.dedup();
+    let mut reasons: BTreeMap<usize, String> = BTreeMap::new();
+    for f in replay.findings.iter().filter(|f| f.level == Level::Error && f.span.end <= source.len()) {
+        if let Some(line) = log_line.get(lines.line_of(f.span.start)).copied().flatten() {
+            reasons.entry(line).or_insert_with(|| f.message.clone());
+        }
+    }
+    let refused: Vec<usize> = reasons.keys().copied().collect();
     Played {
         seed,
         forced,
@@ -357,6 +362,7 @@ fn played(seed: Option<u64>, replay: &Replay, source: &str) -> Played {
             })
             .collect(),
         refused,
+        reasons,
     }
 }
 
@@ -506,16 +512,33 @@ fn brigades_over(logged: &Played, games: &[Played]) -> Vec<BrigadeOver> {
 /// The lines refused in any seed's game, the most often first (then in log order).
 fn refused_lines(games: &[Played], orders: &str) -> Vec<RefusedLine> {
     let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
-    for line in games.iter().flat_map(|g| &g.refused) {
-        *counts.entry(*line).or_default() += 1;
+    // Each line's reasons, with how many games gave each, in the order first met.
+    let mut why: BTreeMap<usize, Vec<(&str, usize)>> = BTreeMap::new();
+    for game in games {
+        for (&line, reason) in &game.reasons {
+            *counts.entry(line).or_default() += 1;
+            let reasons = why.entry(line).or_default();
+            match reasons.iter_mut().find(|(r, _)| *r == reason.as_str()) {
+                Some((_, n)) => *n += 1,
+                None => reasons.push((reason.as_str(), 1)),
+            }
+        }
     }
     let starts: Vec<&str> = orders.lines().collect();
     let mut refused: Vec<RefusedLine> = counts
         .into_iter()
-        .map(|(line, games)| RefusedLine {
-            line,
-            text: starts.get(line - 1).map_or_else(String::new, |t| t.trim().to_string()),
-            games,
+        .map(|(line, games)| {
+            // The most frequent reason; `max_by_key` keeps the last of a tie, so look from the end.
+            let reason = why
+                .get(&line)
+                .and_then(|rs| rs.iter().rev().max_by_key(|(_, n)| *n))
+                .map_or_else(String::new, |(r, _)| (*r).to_string());
+            RefusedLine {
+                line,
+                text: starts.get(line - 1).map_or_else(String::new, |t| t.trim().to_string()),
+                games,
+                reason,
+            }
         })
         .collect();
     refused.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.line.cmp(&b.line)));
@@ -609,6 +632,7 @@ fn text(name: &str, report: &Report) -> String {
         );
         for line in report.refused.iter().take(REFUSED_SHOWN) {
             let _ = writeln!(out, "  line {:>5}, in {:>4} of {count}: {}", line.line, line.games, line.text);
+            let _ = writeln!(out, "               why: {}", line.reason);
         }
         if report.refused.len() > REFUSED_SHOWN {
             let _ = writeln!(
@@ -635,5 +659,44 @@ mod tests {
         assert!(parse_seeds("9..3").unwrap_err().contains("smaller first"));
         assert!(parse_seeds("x").unwrap_err().contains("not a seed"));
         assert!(parse_seeds("1..20000").unwrap_err().contains("at most"));
+    }
+
+    fn game(reasons: &[(usize, &str)]) -> Played {
+        let reasons: BTreeMap<usize, String> = reasons.iter().map(|&(l, r)| (l, r.to_string())).collect();
+        Played {
+            seed: Some(1),
+            forced: 0,
+            result: "draw".into(),
+            unfinished: false,
+            victory_points: BTreeMap::new(),
+            brigades: Vec::new(),
+            refused: reasons.keys().copied().collect(),
+            reasons,
+        }
+    }
+
+    /// Each refused line is counted once a game, the most refused first, and says why: the reason
+    /// most of its games gave, the earliest game's on a tie.
+    #[test]
+    fn each_refused_line_gives_its_most_frequent_reason() {
+        let games = [
+            game(&[(2, "out of range"), (3, "owes no retreat here")]),
+            game(&[(2, "not on the table"), (3, "owes no retreat here")]),
+            game(&[(2, "not on the table")]),
+            game(&[(1, "pip overspent"), (3, "ends on top of a friend")]),
+        ];
+        let refused = refused_lines(&games, "move\nfire\nretreat\n");
+        let seen: Vec<(usize, usize, &str, &str)> =
+            refused.iter().map(|r| (r.line, r.games, r.text.as_str(), r.reason.as_str())).collect();
+        assert_eq!(
+            seen,
+            [
+                (2, 3, "fire", "not on the table"),
+                (3, 3, "retreat", "owes no retreat here"),
+                (1, 1, "move", "pip overspent"),
+            ]
+        );
+        let tie = refused_lines(&[game(&[(1, "first")]), game(&[(1, "second")])], "move\n");
+        assert_eq!(tie[0].reason, "first");
     }
 }

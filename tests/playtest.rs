@@ -39,6 +39,8 @@ fn each_seeds_game_is_the_reroll_replay_of_that_seed_with_its_forced_moves() {
     let orders = orders();
     let mut differs = false;
     let mut plain = 0;
+    // The first error at each line in each game that owed no forced move, by seed.
+    let mut first_errors: std::collections::BTreeMap<u64, Vec<(String, String)>> = Default::default();
     for (game, seed) in games.iter().zip(1..) {
         assert_eq!(game["seed"], seed);
         let log = dir.path().join(format!("seed-{seed}.dotc"));
@@ -71,6 +73,16 @@ fn each_seeds_game_is_the_reroll_replay_of_that_seed_with_its_forced_moves() {
                 .filter(|f| f["level"] == "error")
                 .map(|f| line_of(&orders, f["span"]["start"].as_u64().expect("a span")))
                 .collect();
+            for f in
+                rerolled["findings"].as_array().expect("findings").iter().filter(|f| f["level"] == "error")
+            {
+                let line = line_of(&orders, f["span"]["start"].as_u64().expect("a span"));
+                let message = f["message"].as_str().expect("a message").to_string();
+                let firsts = first_errors.entry(line).or_default();
+                if !firsts.iter().any(|(s, _)| *s == seed) {
+                    firsts.push((seed.clone(), message));
+                }
+            }
             refused.sort_unstable();
             refused.dedup();
             let listed: Vec<u64> = game["refused"]
@@ -86,6 +98,26 @@ fn each_seeds_game_is_the_reroll_replay_of_that_seed_with_its_forced_moves() {
     assert!(
         plain > 0 && plain < 6,
         "the tutorial's seeds 1-6 are some with forced moves and some without: {plain}"
+    );
+    // Each refused line says why, in the words of the first error the replay found at it: the
+    // reason most games gave, the earliest seed's on a tie. Seeds 1 and 2 owe no forced move, so
+    // each line of their playtest gives seed 1's first error at it, or seed 2's where seed 1 has
+    // none (one each is a tie).
+    let two = json(&["playtest", GAME, "--seeds", "1..2", "--format", "json"]);
+    assert!(two["games"].as_array().expect("games").iter().all(|g| g["forced"] == 0), "{two}");
+    let first_of = |seed: &str, line: u64| {
+        first_errors.get(&line).and_then(|fs| fs.iter().find(|(s, _)| s == seed)).map(|(_, m)| m.clone())
+    };
+    let refused = two["refused"].as_array().expect("refused");
+    assert!(!refused.is_empty());
+    for line in refused {
+        let number = line["line"].as_u64().expect("a line");
+        let expected = first_of("1", number).or_else(|| first_of("2", number));
+        assert_eq!(line["reason"].as_str(), expected.as_deref(), "line {number}");
+    }
+    assert!(
+        refused.iter().any(|l| first_of("1", l["line"].as_u64().unwrap()) != first_of("2", l["line"].as_u64().unwrap())),
+        "seeds 1 and 2 disagree on some line's reason, so the tie is tried: {first_errors:#?}"
     );
     // The dice were rolled afresh: some seed's losses are not the logged game's.
     assert!(differs, "every seed gave the logged game's losses: the log's own dice were kept");

@@ -319,7 +319,7 @@ fn declare(
     }
     if input.distance > speed {
         return Err(illegal(
-            format!("charge {} at {}\": its charge reaches {speed}\"", t.name, input.distance),
+            format!("charge {} at {:.2}\": its charge reaches {speed}\"", t.name, input.distance),
             "Ch16 3.1, 7.1",
         ));
     }
