@@ -624,8 +624,8 @@ impl Game {
         }
     }
 
-    /// The retreat a `retreat` line for `id` makes, if the rules owe one here; `None` when they
-    /// owe none. A melee's loser retreats straight back, the distance its melee result gives
+    /// The retreat a `retreat` line for `id` makes, if the rules owe one here, and whether it is
+    /// the Broken brigade's retreat; `None` when they owe none. A melee's loser retreats straight back, the distance its melee result gives
     /// (Ch16 7.4; the cavalry table's when mounted cavalry lost to mounted cavalry, Ch16 10.1).
     /// A Broken brigade's unit retreats once in each of its own side's turns, toward its table
     /// edge, not straight back from its front (RULE-07-2.4, Ch16 8.2), or straight back when the
@@ -634,7 +634,6 @@ impl Game {
     /// retreat: a move back by choice is a `fall_back` or a `move` (found by `dotc playtest`,
     /// issue 19: a logged Broken retreat replayed with other dice, where the brigade never broke,
     /// was taken as a free move). dotc D54.
-    /// The second of the pair says it is the Broken brigade's retreat.
     fn owed_retreat(&self, r: &Replayer<'_>, id: UnitId) -> Option<(MoveKind<'static>, bool)> {
         if let Some(&(_, inches, _)) = self.retreats.iter().find(|(owed, _, _)| *owed == id) {
             let tables = &self.rules.tables;
