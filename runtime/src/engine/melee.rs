@@ -886,6 +886,14 @@ fn bloody_draw(
     Ok(())
 }
 
+/// Whether a melee between `a` and `b` is a cavalry melee, whose loser takes the cavalry table's
+/// result (`melee_result cavalry_defeated`, a 9" retreat) rather than the ordinary one: both are
+/// mounted cavalry (Ch16 10.1).
+pub fn cavalry_melee(a: &Unit, b: &Unit) -> bool {
+    let mounted = |u: &Unit| matches!(u.arm, Arm::Cavalry { mounted: true, .. });
+    mounted(a) && mounted(b)
+}
+
 /// The loser's lot (Ch16 7.4, 10.1, Ch8 6.0, RULINGS C1, G14).
 fn defeat(
     rules: &Rules,
@@ -897,8 +905,7 @@ fn defeat(
     // Ch13 15.0: a regiment beaten while it holds captured guns loses them.
     super::guns::lost_melee(state, loser, events);
     let (l, w) = (unit(state, loser)?, unit(state, winner)?);
-    let mounted = |u: &Unit| matches!(u.arm, Arm::Cavalry { mounted: true, .. });
-    let result = if mounted(l) && mounted(w) {
+    let result = if cavalry_melee(l, w) {
         rules.tables.cavalry_defeated.clone()
     } else {
         rules.tables.defeated.clone()

@@ -19,7 +19,7 @@ use crate::battlefield::arcs;
 use crate::battlefield::contact::{engaged_stands, in_contact};
 use crate::engine::assault::{AssaultReport, Payment, plan_assault, resolve_assault_paid};
 use crate::engine::events::BrigadeStatus;
-use crate::engine::melee::{MeleeReport, NoMelee, melee_in_place, not_broken, resolve_melee};
+use crate::engine::melee::{MeleeReport, NoMelee, cavalry_melee, melee_in_place, not_broken, resolve_melee};
 use crate::odds::assault_plan::assault_plan_odds;
 use crate::rulings::{FlankAttack, LeaderCasualtyTrigger, MeleeTiming};
 
@@ -173,14 +173,20 @@ impl Game {
             .flat_map(|c| c.items.iter())
             .map(claims::words)
             .find(|k| k == "attacker wins" || k == "defender wins");
-        let loser = match claimed.as_deref() {
-            Some("attacker wins") => target_arg(action),
-            Some("defender wins") => unit_arg(action),
-            _ => None,
+        let named = |arg: Option<&ast::Name>| arg.and_then(|n| self.state.unit_named(&n.value));
+        let (attacker, defender) = (named(unit_arg(action)), named(target_arg(action)));
+        let (loser, winner) = match claimed.as_deref() {
+            Some("attacker wins") => (defender, attacker),
+            Some("defender wins") => (attacker, defender),
+            _ => (None, None),
         };
-        if let Some(id) = loser.and_then(|n| self.state.unit_named(&n.value)) {
-            self.book.turn(r.turn).units.entry(id).or_default().unplayed_assault = true;
-        }
+        let Some(id) = loser else { return };
+        // Ch16 10.1: mounted cavalry beaten by mounted cavalry owes the cavalry table's distance.
+        let cavalry = match (self.state.unit(id), winner.and_then(|w| self.state.unit(w))) {
+            (Some(l), Some(w)) => cavalry_melee(l, w),
+            _ => false,
+        };
+        self.book.turn(r.turn).units.entry(id).or_default().unplayed_assault = Some(cavalry);
     }
 
     /// An engine refusal of a charge or melee: an error citing the engine's rule and Ch16 7.1.

@@ -108,9 +108,10 @@ pub(super) struct UnitTurn {
     pub motion: Motion,
     /// It has made its Broken brigade's retreat this turn (RULE-07-2.4): no second is owed.
     pub broken_retreat: bool,
-    /// The log says it lost the melee of an assault line the replay refused this turn: its
-    /// `retreat` follows the log's account (dotc D54).
-    pub unplayed_assault: bool,
+    /// The log says it lost the melee of an assault line the replay refused this turn: its one
+    /// `retreat` follows the log's account (dotc D54). Holds whether that melee was between
+    /// mounted cavalry (Ch16 10.1), which sets the distance owed.
+    pub unplayed_assault: Option<bool>,
 }
 
 /// What a unit did with its move this turn, as Phase 3 reads it (RULE-05-1.2 (1), Ch16 5.1).

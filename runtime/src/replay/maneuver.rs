@@ -642,9 +642,9 @@ impl Game {
             return Some((MoveKind::Retreat { cavalry_melee }, false));
         }
         let turn = self.book.unit_turn(r.turn, id);
-        if turn.unplayed_assault {
+        if let Some(cavalry_melee) = turn.unplayed_assault {
             // The melee's line was refused: the log's account of it is followed, not judged twice.
-            return Some((MoveKind::Retreat { cavalry_melee: false }, false));
+            return Some((MoveKind::Retreat { cavalry_melee }, false));
         }
         let u = self.state.unit(id)?;
         let side = self.state.sides.get(u.side.0)?;
@@ -2437,12 +2437,49 @@ scenario "Drill Field" {
         );
     }
 
+    /// dotc D54, Ch16 10.1: after a refused assault of mounted cavalry on mounted cavalry (the Red
+    /// Horse stands 28" off), the loser the log names owes the cavalry table's 9", not the
+    /// infantry's 6", and only once. Before, the refused assault's retreat was judged at 6" for
+    /// every arm, and a second retreat passed as well.
+    #[test]
+    fn dotc_d54_a_refused_cavalry_assaults_loser_owes_the_cavalry_distance_once() {
+        let scenario = cavalry_drill("(36, 6)");
+        let game = |retreats: &str| {
+            format!(
+                "turn 1 blue {{\n    command {{\n        pips \"Col. Able\" roll [6]\n    }}\n    maneuver {{\n        assault \"Blue Horse\" -> \"Red Horse\" pip \"Col. Able\" {{\n            melee roll [6] vs [1] => attacker wins\n        }}\n    }}\n    melee {{\n{retreats}    }}\n}}\n"
+            )
+        };
+        let retreat = |to: &str| format!("        retreat \"Red Horse\" to {to} facing west\n");
+        let (replay, text) = play(&scenario, &game(&retreat("(45, 6)")));
+        assert!(
+            !errors_at(&replay, &text, "assault").is_empty(),
+            "the charge is refused: {:#?}",
+            replay.findings
+        );
+        assert!(errors_at(&replay, &text, "retreat").is_empty(), "{:#?}", replay.findings);
+        let (replay, text) = play(&scenario, &game(&retreat("(42, 6)")));
+        let short = errors_at(&replay, &text, "retreat");
+        assert!(
+            short.iter().any(|f| f.message.contains("retreated 6.0\" of the 9.0\" required")),
+            "{short:#?}"
+        );
+        let twice = format!("{}{}", retreat("(45, 6)"), retreat("(47, 6)"));
+        let (replay, text) = play(&scenario, &game(&twice));
+        let second = text.rfind("retreat \"Red Horse\"").unwrap();
+        let refused: Vec<_> = errors(&replay).into_iter().filter(|f| f.span.start == second).collect();
+        assert!(
+            refused.iter().any(|f| f.message.starts_with("Red Horse owes no retreat here")),
+            "{refused:#?}"
+        );
+    }
+
     /// Ch16 10.1: mounted cavalry beaten by mounted cavalry retreats 9" (the stdlib's `melee_result
     /// cavalry_defeated`), not the 6" of an ordinary loser (Ch16 7.4): the `retreat` line is
     /// judged against the distance its own melee owes. Before, the 9" retreat was refused as
     /// "9.0 of the 6.0 required" and a 6" one passed.
-    #[test]
-    fn ch16_10_1_a_cavalry_loser_retreats_the_cavalry_tables_distance() {
+    /// The drill field with the Blue Horse in the First Brigade and a Red Horse, mounted, in the
+    /// Red Brigade at `red_at`, facing west.
+    fn cavalry_drill(red_at: &str) -> String {
         let scenario = DRILL
             .replace(
                 "        cavalry \"Blue Horse\" { stands 4 regular breechloading_carbine mounted at (8, 6) facing east }\n",
@@ -2454,9 +2491,15 @@ scenario "Drill Field" {
             )
             .replace(
                 "            regiment \"1st Red\"",
-                "            cavalry \"Red Horse\" { stands 4 regular breechloading_carbine mounted at (16, 6) facing west }\n            regiment \"1st Red\"",
+                &format!("            cavalry \"Red Horse\" {{ stands 4 regular breechloading_carbine mounted at {red_at} facing west }}\n            regiment \"1st Red\""),
             );
         assert!(scenario.contains("Red Horse") && scenario.matches("Blue Horse").count() == 1);
+        scenario
+    }
+
+    #[test]
+    fn ch16_10_1_a_cavalry_loser_retreats_the_cavalry_tables_distance() {
+        let scenario = cavalry_drill("(16, 6)");
         let game = |to: &str| {
             format!(
                 "turn 1 blue {{\n    command {{\n        pips \"Col. Able\" roll [6]\n    }}\n    maneuver {{\n        assault \"Blue Horse\" -> \"Red Horse\" pip \"Col. Able\" {{\n            melee roll [6] vs [1] => attacker wins\n        }}\n    }}\n    melee {{\n        retreat \"Red Horse\" to {to} facing west\n    }}\n}}\n"

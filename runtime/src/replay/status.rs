@@ -434,6 +434,8 @@ impl Game {
             && let Some(id) = unit_arg(action).and_then(|n| self.state.unit_named(&n.value))
         {
             self.retreats.retain(|(owed, _, _)| *owed != id);
+            // The retreat a refused assault's account owed is made once (dotc D54).
+            self.book.turn(r.turn).units.entry(id).or_default().unplayed_assault = None;
         }
         for e in r.events.get(mark..).unwrap_or(&[]) {
             let What::Retreat { unit, inches } = &e.event.what else { continue };
