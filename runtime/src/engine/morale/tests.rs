@@ -38,6 +38,22 @@ fn c4_combined_matches_every_row_of_the_ch16_8_1_table() {
     assert_eq!(health(&rules, 3, 10), Health::Spent);
 }
 
+/// Ch16 8.1, RULINGS C4: the shares are strict. A regiment at exactly 35% of its starting
+/// stands is not yet "under 35%" (Worn, not Spent), and one at exactly 75% is not "over 75%"
+/// (Worn, not Fresh); a stand either way crosses. (Found by cargo-mutants: `<` to `<=` in the
+/// under-35% test survived, as no row of the table lands on a boundary.)
+#[test]
+fn ch16_8_1_c4_a_regiment_exactly_on_a_boundary_share_keeps_the_middle_state() {
+    let percentages = with(|r| r.health_states = HealthStates::Percentages);
+    for rules in [&defaults(), &percentages] {
+        // 20 stands: 7 is 35%, 15 is 75%.
+        assert_eq!(health(rules, 7, 20), Health::Worn, "7 of 20 is 35%, not under it");
+        assert_eq!(health(rules, 6, 20), Health::Spent, "6 of 20 is 30%");
+        assert_eq!(health(rules, 15, 20), Health::Worn, "15 of 20 is 75%, not over it");
+        assert_eq!(health(rules, 16, 20), Health::Fresh, "16 of 20 is 80%");
+    }
+}
+
 /// RULINGS C4: the three readings disagree where the ruling says they do.
 #[test]
 fn c4_readings_disagree_at_the_listed_rows() {
@@ -273,10 +289,18 @@ fn ch16_2_4_leader_casualty_table() {
         match face {
             1..=3 => {
                 assert!(!leader.removed && leader.pip_penalty == 0 && brigade.pips == 2, "{face}");
+                // A close call leaves no casualty for the campaign to read (Ch14 4.0, dotc D39;
+                // found by cargo-mutants: `pips < 0` to `<=` recorded "unhurt" as one).
+                assert_eq!(leader.casualty, None, "{face}");
             }
-            4 => assert_eq!((leader.removed, leader.pip_penalty), (false, 1)),
+            4 => {
+                assert_eq!((leader.removed, leader.pip_penalty), (false, 1));
+                assert_eq!(leader.casualty.as_deref(), Some("lightly_wounded"));
+            }
             5 | 6 => {
                 assert!(leader.removed);
+                let row = if face == 5 { "severely_wounded" } else { "killed" };
+                assert_eq!(leader.casualty.as_deref(), Some(row));
                 let colonel = brigade.brigadier.and_then(|c| t.state.leader(c)).unwrap();
                 assert_eq!(colonel.rating, "timid");
                 assert_eq!(
@@ -561,4 +585,97 @@ fn g19_a_battery_losing_a_section_has_no_health_to_change() {
     assert!(!t.unit(guns).removed);
     remove_stands(&rules, &mut t.state, guns, 1, &mut events, "test").unwrap();
     assert!(t.unit(guns).removed);
+}
+
+/// Ch13 16.0, dotc D15 (module `psychological_shock`): a regiment shaken by a battle cry takes
+/// the stdlib's `battle_cry` modifier on its Discipline checks; one not shaken, or any regiment
+/// without the module, takes none. (Found by cargo-mutants: the modifier's guard could be
+/// inverted with no unit test failing; the rules suite's log holds it only end to end.)
+#[test]
+fn ch13_16_0_a_shaken_regiment_checks_with_the_battle_cry_modifier_only_under_the_module() {
+    let on = rules_with(Rulings::default(), &[PSYCHOLOGICAL_SHOCK]);
+    let value = on.tables.battle_cry.discipline;
+    assert_ne!(value, 0, "the stdlib's battle cry moves the check");
+    let mut t = Table::new();
+    let shaken = t.infantry("Shaken", t.blue, 5, "regular", "rifled_musket", "line");
+    let steady = t.infantry("Steady", t.blue, 5, "regular", "rifled_musket", "line");
+    t.unit_mut(shaken).turn.shaken_by_cry = true;
+    let cry = |rules: &Rules, id: UnitId| -> Vec<i32> {
+        standing_discipline_modifiers(rules, &t.state, id, None)
+            .into_iter()
+            .filter(|m| m.name == "battle cry")
+            .map(|m| m.value)
+            .collect()
+    };
+    assert_eq!(cry(&on, shaken), vec![value]);
+    assert!(cry(&on, steady).is_empty());
+    assert!(cry(&defaults(), shaken).is_empty());
+}
+
+/// Ch13 17.0, dotc D14 (module `desperate_valor`): Advantage needs both the module and the
+/// brigadier's declaration on this regiment this turn. (Found by cargo-mutants: `&&` to `||`
+/// gave every regiment Advantage under the module with no unit test failing.)
+#[test]
+fn ch13_17_0_advantage_needs_the_module_and_the_declaration() {
+    let on = rules_with(Rulings::default(), &[dotc_lang::rulings::Module::DesperateValor.name()]);
+    let mut t = Table::new();
+    let declared = t.infantry("Declared", t.blue, 5, "regular", "rifled_musket", "line");
+    let other = t.infantry("Other", t.blue, 5, "regular", "rifled_musket", "line");
+    t.unit_mut(declared).turn.valor = true;
+    assert!(valor_advantage(&on, &t.state, declared));
+    assert!(!valor_advantage(&on, &t.state, other));
+    assert!(!valor_advantage(&defaults(), &t.state, declared));
+}
+
+/// Ch13 16.0, dotc D15: the recoil at the turn's end disorders each regiment that raised the
+/// battle cry and charged, and no other: not one that cried without charging, nor one that
+/// charged without the cry, and nothing without the module. (Found by cargo-mutants: the
+/// module guard and the `&&` of the two facts could each be broken with no unit test failing.)
+#[test]
+fn ch13_16_0_the_recoil_disorders_only_regiments_that_cried_and_charged() {
+    let on = rules_with(Rulings::default(), &[PSYCHOLOGICAL_SHOCK]);
+    let mut t = Table::new();
+    let both = t.infantry("Cried and charged", t.blue, 5, "regular", "rifled_musket", "line");
+    let cried = t.infantry("Cried", t.blue, 5, "regular", "rifled_musket", "line");
+    let charged = t.infantry("Charged", t.blue, 5, "regular", "rifled_musket", "line");
+    t.unit_mut(both).turn.battle_cry = true;
+    t.unit_mut(both).turn.assaulted = true;
+    t.unit_mut(cried).turn.battle_cry = true;
+    t.unit_mut(charged).turn.assaulted = true;
+    let mut events = Vec::new();
+    battle_cry_recoil(&defaults(), &mut t.state, &mut events).unwrap();
+    assert!(events.is_empty() && !t.unit(both).markers.disorder, "no module, no recoil");
+    battle_cry_recoil(&on, &mut t.state, &mut events).unwrap();
+    let disordered: Vec<bool> = [both, cried, charged].iter().map(|&u| t.unit(u).markers.disorder).collect();
+    assert_eq!(disordered, [true, false, false]);
+}
+
+/// dotc D51, Ch16 2.3, RULE-07-2.4: before Phase 4, a brigade whose melee forfeited its pips
+/// still pays from the pips it held before; this turn's pips go first, then the banked pip, and
+/// only then the held ones, with a note saying so. A cost its own pips cover takes nothing from
+/// the held pips and says nothing of them. (Found by cargo-mutants: `from_held > 0` to `>=`
+/// wrote "pays 0 of it from the pips it held" on every payment of such a brigade.)
+#[test]
+fn dotc_d51_pips_held_before_the_melee_pay_only_what_the_brigade_lacks() {
+    use crate::engine::state::BeforeMelee;
+    let held = |events: &[Event]| {
+        events
+            .iter()
+            .filter(|e| matches!(&e.what, What::Note { text } if text.contains("pips it held")))
+            .count()
+    };
+    let mut t = Table::new();
+    t.state.ahead_of_phase_four = true;
+    let b = t.blue_brigade;
+    t.state.brigades[b.0].pips = 1;
+    t.state.brigades[b.0].before_melee =
+        Some(BeforeMelee { status: BrigadeStatus::Fresh, losses: 0, pips: 2 });
+    let mut events = Vec::new();
+    spend_pips(&mut t.state, b, 1, "1st Foot", "an order", &mut events, "Ch16 2.3").unwrap();
+    assert_eq!(held(&events), 0, "{events:#?}");
+    assert_eq!(t.state.brigades[b.0].before_melee.map(|h| h.pips), Some(2));
+    spend_pips(&mut t.state, b, 2, "1st Foot", "an order", &mut events, "Ch16 2.3").unwrap();
+    assert_eq!(held(&events), 1, "{events:#?}");
+    assert_eq!(t.state.brigades[b.0].before_melee.map(|h| h.pips), Some(0));
+    assert!(spend_pips(&mut t.state, b, 1, "1st Foot", "an order", &mut events, "Ch16 2.3").is_err());
 }
