@@ -714,3 +714,21 @@ fn ch14_3_0_a_melee_loss_names_the_enemy_that_took_it() {
     let r = resolve_melee(&rules, &mut t.state, a, d, &MeleeInput::default(), &mut melee_dice(1, 6)).unwrap();
     assert_eq!(by_of(&r, "Blue Regiment"), Some(Some("Red Regiment".to_string())));
 }
+
+/// Ch16 10.1: a melee is a cavalry melee, with the cavalry table's 9" retreat, only when both
+/// units are mounted cavalry: not mounted cavalry against infantry, either way round, nor
+/// against dismounted cavalry. (Found by cargo-mutants: `&&` to `||` survived, as every test
+/// of the cavalry table paired two mounted regiments.)
+#[test]
+fn ch16_10_1_only_mounted_cavalry_on_both_sides_makes_a_cavalry_melee() {
+    let mut t = Table::new();
+    let horse = cavalry(&mut t, "Blue Horse");
+    let other = cavalry(&mut t, "Other Horse");
+    let foot = t.infantry("Red Line", t.red, 4, "regular", "rifled_musket", "line");
+    let dismounted = cavalry(&mut t, "Dismounted");
+    t.unit_mut(dismounted).arm = Arm::Cavalry { mounted: false, horse_holders: 1, can_remount: true };
+    let pair = |a: UnitId, b: UnitId| cavalry_melee(t.unit(a), t.unit(b));
+    assert!(pair(horse, other));
+    assert!(!pair(horse, foot) && !pair(foot, horse));
+    assert!(!pair(horse, dismounted) && !pair(dismounted, horse));
+}
