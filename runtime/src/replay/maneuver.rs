@@ -625,8 +625,9 @@ impl Game {
     }
 
     /// The retreat a `retreat` line for `id` makes, if the rules owe one here, and whether it is
-    /// the Broken brigade's retreat; `None` when they owe none. A melee's loser retreats straight back, the distance its melee result gives
-    /// (Ch16 7.4; the cavalry table's when mounted cavalry lost to mounted cavalry, Ch16 10.1).
+    /// the Broken brigade's retreat; `None` when they owe none. A melee's loser retreats straight
+    /// back, the distance its melee result gives (Ch16 7.4; the cavalry table's when mounted
+    /// cavalry lost to mounted cavalry, Ch16 10.1).
     /// A Broken brigade's unit retreats once in each of its own side's turns, toward its table
     /// edge, not straight back from its front (RULE-07-2.4, Ch16 8.2), or straight back when the
     /// scenario gives its side no edge; the rules name no phase for it, so any phase of that turn
